@@ -1,0 +1,8 @@
+"""Rules tutor: interactive lessons for tabletop games.
+
+Layout: ``tutor.<game>`` holds a pure rules engine (no widget imports),
+``tutor.render`` draws states and events on ipycanvas, ``tutor.widgets``
+wires clicks to engine actions. Lessons in ``lessons/`` only import and display.
+"""
+
+__version__ = "0.1.0"

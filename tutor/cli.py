@@ -1,0 +1,101 @@
+"""The ``rules-tutor`` command: check scenario files, simulate races, serve the lessons."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from .flamme_rouge import STAGES, TEACHING_TRACKS, ScenarioError, simulate_race
+from .flamme_rouge import scenario as scenarios
+
+DEFAULT_PORT = 8866
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """Exit 0 when every scenario passes, 1 when one fails, 2 when one is malformed."""
+    status = 0
+    for path in args.files:
+        try:
+            data = scenarios.load(path)
+            if "expect" not in data:
+                scenarios.build(data)
+                print(f"{path}: no expect block, nothing to check (the scenario itself is valid)")
+                continue
+            difference = scenarios.check(data)
+        except (ScenarioError, OSError) as exc:
+            print(f"{path}: malformed: {exc}", file=sys.stderr)
+            status = 2
+            continue
+        if difference is None:
+            print(f"{path}: pass")
+        else:
+            print(f"{path}: FAIL: {difference}")
+            status = max(status, 1)
+    return status
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    for seed in range(args.seed, args.seed + args.races):
+        result = simulate_race(args.stage, teams=args.teams, bot=args.bot, seed=seed)
+        print(f"seed {seed}: {result.winner} wins after {result.rounds} rounds")
+    return 0
+
+
+def lessons_dir() -> Path:
+    """The lessons folder of a source checkout (the working directory's, else the package's parent's)."""
+    for base in (Path.cwd(), Path(__file__).resolve().parent.parent):
+        if (base / "lessons").is_dir():
+            return base / "lessons"
+    raise SystemExit("rules-tutor serve: no lessons/ folder found; run it from the repository's top folder")
+
+
+def voila_command(directory: Path, port: int, open_browser: bool = False) -> list[str]:
+    """The Voila command line that serves ``directory`` with the settings in ``voila.json`` beside it."""
+    command = [sys.executable, "-m", "voila", str(directory), f"--port={port}"]
+    if not open_browser:
+        command.append("--no-browser")
+    return command
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    directory = Path(args.directory) if args.directory else lessons_dir()
+    root = directory.resolve().parent
+    print(f"Serving the lessons at http://localhost:{args.port}/  (Ctrl+C stops)")
+    try:
+        return subprocess.call(voila_command(directory.resolve(), args.port, args.open), cwd=root,
+                               env={**os.environ, "JUPYTER_CONFIG_PATH": str(root)})
+    except KeyboardInterrupt:
+        return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="rules-tutor", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    check = sub.add_parser("check", help="check scenario files against their expect block")
+    check.add_argument("files", nargs="+", metavar="FILE")
+    check.set_defaults(run=cmd_check)
+
+    simulate = sub.add_parser("simulate", help="play whole races of bots and print the winners")
+    simulate.add_argument("--stage", default="avenue-corso-paseo", choices=[*STAGES, *TEACHING_TRACKS])
+    simulate.add_argument("--teams", type=int, default=4)
+    simulate.add_argument("--bot", default="heuristic", choices=["heuristic", "random"])
+    simulate.add_argument("--seed", type=int, default=0)
+    simulate.add_argument("--races", type=int, default=1)
+    simulate.set_defaults(run=cmd_simulate)
+
+    serve = sub.add_parser("serve", help="serve the lessons with Voila")
+    serve.add_argument("directory", nargs="?", help="lessons folder (default: ./lessons)")
+    serve.add_argument("--port", type=int, default=DEFAULT_PORT)
+    serve.add_argument("--open", action="store_true", help="open a browser tab")
+    serve.set_defaults(run=cmd_serve)
+
+    args = parser.parse_args(argv)
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

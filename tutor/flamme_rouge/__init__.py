@@ -1,0 +1,30 @@
+"""Flamme Rouge: a pure rules engine (base game and mountains; RULES.md section 1).
+
+    >>> from tutor.flamme_rouge import Race
+    >>> race = Race.new("sprint-20", teams=2, seed=1)
+    >>> race.phase.value
+    'energy'
+    >>> simulate_race("avenue-corso-paseo", teams=4, bot="heuristic", seed=0).winner in race_ids(4)
+    True
+"""
+
+from .cards import ATTACK, EXHAUSTION, MUSCLE, ROULEUR, SPRINTEUR, Card, CardKind, energy, starting_deck
+from .errors import (CardNotInHandError, PlacementError, RiderOrderError, RuleError, ScenarioError,
+                     TrackError, UnknownRiderError, WrongPhaseError)
+from .race import TEAM_COLOURS, Draw, Phase, Place, Play, Race, Rider, Step, Team
+from .simulate import RaceResult, simulate_race
+from .track import STAGES, TEACHING_TRACKS, Square, Terrain, Track, stage
+
+
+def race_ids(teams: int) -> list[str]:
+    """Rider ids of a race of ``teams`` two-rider teams: ``red-S``, ``red-R``, ..."""
+    return [f"{c}-{k}" for c in TEAM_COLOURS[:teams] for k in "SR"]
+
+
+__all__ = [
+    "ATTACK", "EXHAUSTION", "MUSCLE", "ROULEUR", "SPRINTEUR", "Card", "CardKind", "energy", "starting_deck",
+    "CardNotInHandError", "PlacementError", "RiderOrderError", "RuleError", "ScenarioError", "TrackError",
+    "UnknownRiderError", "WrongPhaseError", "TEAM_COLOURS", "Draw", "Phase", "Place", "Play", "Race", "Rider",
+    "Step", "Team", "RaceResult", "simulate_race", "STAGES", "TEACHING_TRACKS", "Square", "Terrain", "Track",
+    "stage", "race_ids",
+]

@@ -1,0 +1,78 @@
+"""Energy cards and decks (rulebook: Components, Energy Phase).
+
+A card is a small immutable value. Cards of one kind and value are shared
+instances, so decks are plain lists and copying a deck is cheap.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+
+class CardKind(enum.Enum):
+    ENERGY = "energy"
+    EXHAUSTION = "exhaustion"
+    MUSCLE = "muscle"  # Peloton expansion: the Muscle team's extra 5
+    ATTACK = "attack"  # Peloton expansion: the Peloton team's Attack! card
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    value: int
+    """Squares the card moves (Attack! moves 2 and 9: see rules.attack_moves)."""
+    kind: CardKind = CardKind.ENERGY
+
+    def __str__(self) -> str:
+        if self.kind is CardKind.ATTACK:
+            return "A"
+        return _PREFIX[self.kind] + str(self.value)
+
+    @property
+    def is_exhaustion(self) -> bool:
+        return self.kind is CardKind.EXHAUSTION
+
+    @staticmethod
+    def parse(token: str | int) -> Card:
+        """Inverse of ``str``: ``"5"``, ``"E2"`` (exhaustion), ``"M5"`` (muscle), ``"A"`` (attack)."""
+        text = str(token).strip().upper()
+        if text == "A":
+            return ATTACK
+        if text == "E2":
+            return EXHAUSTION
+        if text == "M5":
+            return MUSCLE
+        if text.isdigit() and int(text) >= 2:
+            return energy(int(text))
+        raise ValueError(f"not a card: {token!r} (use a number >= 2, 'E2', 'M5' or 'A')")
+
+
+_PREFIX = {CardKind.ENERGY: "", CardKind.EXHAUSTION: "E", CardKind.MUSCLE: "M"}
+_ENERGY: dict[int, Card] = {}
+
+
+def energy(value: int) -> Card:
+    """The shared energy card of this value."""
+    card = _ENERGY.get(value)
+    if card is None:
+        card = _ENERGY[value] = Card(value)
+    return card
+
+
+EXHAUSTION = Card(2, CardKind.EXHAUSTION)
+MUSCLE = Card(5, CardKind.MUSCLE)
+ATTACK = Card(0, CardKind.ATTACK)
+
+SPRINTEUR = "sprinteur"
+ROULEUR = "rouleur"
+RIDER_KINDS = (SPRINTEUR, ROULEUR)
+
+DECK_VALUES = {
+    SPRINTEUR: (2, 3, 4, 5, 9),  # three of each: 15 cards
+    ROULEUR: (3, 4, 5, 6, 7),
+}
+
+
+def starting_deck(kind: str) -> list[Card]:
+    """The 15 energy cards of a sprinteur or rouleur, unshuffled."""
+    return [energy(v) for v in DECK_VALUES[kind] for _ in range(3)]

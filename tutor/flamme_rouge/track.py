@@ -1,0 +1,170 @@
+"""Tracks: squares with 1-3 lanes and a terrain, a start area and a finish line.
+
+Data from RULES.md section 1 (tile faces, the seven stages) and section 2
+(Peloton expansion: 1-3 lanes, cobblestones, supply zones).
+Squares are numbered from 0 at the back of the start tile; lane 0 is the
+right-hand lane ("first" lane), then 1, then 2.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+from .errors import TrackError
+
+
+class Terrain(enum.Enum):
+    FLAT = ""
+    ASCENT = "u"
+    DESCENT = "d"
+    COBBLES = "c"
+    SUPPLY = "s"
+
+
+@dataclass(frozen=True, slots=True)
+class Square:
+    lanes: int
+    """Number of lanes, 1 to 3."""
+    terrain: Terrain = Terrain.FLAT
+
+    @property
+    def token(self) -> str:
+        """The square in the scenario track format: ``"2"``, ``"2u"``, ``"3s"``."""
+        return f"{self.lanes}{self.terrain.value}"
+
+
+@dataclass(frozen=True)
+class Track:
+    squares: tuple[Square, ...]
+    start: int = 0
+    """Index of the first square past the start line; squares before it are the start area."""
+    finish: int | None = None
+    """Index of the first square past the finish line (None: no finish in view)."""
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.squares:
+            raise TrackError("a track needs at least one square")
+        if not 0 <= self.start <= len(self.squares):
+            raise TrackError(f"start {self.start} is outside the track (0..{len(self.squares)})")
+        if self.finish is not None and not 0 < self.finish <= len(self.squares):
+            raise TrackError(f"finish {self.finish} is outside the track (1..{len(self.squares)})")
+        # Per-square lookups used on the hot path of simulations.
+        object.__setattr__(self, "lanes", tuple(s.lanes for s in self.squares))
+        object.__setattr__(self, "ascent", tuple(s.terrain is Terrain.ASCENT for s in self.squares))
+        object.__setattr__(self, "descent", tuple(s.terrain is Terrain.DESCENT for s in self.squares))
+        object.__setattr__(self, "cobbles", tuple(s.terrain is Terrain.COBBLES for s in self.squares))
+        object.__setattr__(self, "supply", tuple(s.terrain is Terrain.SUPPLY for s in self.squares))
+
+    # Derived per-square lookups (filled in by __post_init__).
+    lanes: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    ascent: tuple[bool, ...] = field(init=False, repr=False, compare=False)
+    descent: tuple[bool, ...] = field(init=False, repr=False, compare=False)
+    cobbles: tuple[bool, ...] = field(init=False, repr=False, compare=False)
+    supply: tuple[bool, ...] = field(init=False, repr=False, compare=False)
+
+    def __len__(self) -> int:
+        return len(self.squares)
+
+    @property
+    def last(self) -> int:
+        return len(self.squares) - 1
+
+    @property
+    def spec(self) -> str:
+        """The squares in the scenario track format (``"2 2 2u 3s 1c"``)."""
+        return " ".join(s.token for s in self.squares)
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "track": self.spec, "start": self.start, "finish": self.finish}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Track:
+        return cls.parse(data["track"], start=data.get("start", 0), finish=data.get("finish"), name=data.get("name", ""))
+
+    @classmethod
+    def parse(cls, spec: str, *, start: int = 0, finish: int | None = None, name: str = "") -> Track:
+        """A track from the scenario format: one token per square, lanes then terrain letter."""
+        if not isinstance(spec, str):
+            raise TrackError(f"track must be a string of square tokens, not {type(spec).__name__}")
+        squares = []
+        for i, token in enumerate(spec.split()):
+            lanes, letter = token[:1], token[1:]
+            if lanes not in ("1", "2", "3") or letter not in _TERRAIN_LETTERS:
+                raise TrackError(
+                    f"square {i}: bad token {token!r} (lanes 1-3, then optionally u, d, c or s)")
+            squares.append(Square(int(lanes), _TERRAIN_LETTERS[letter]))
+        return cls(tuple(squares), start=start, finish=finish, name=name)
+
+    @classmethod
+    def from_tiles(cls, tiles: str, name: str = "") -> Track:
+        """A track from a stage card's tile string, e.g. ``"a b c ... u"`` (uppercase = dark face)."""
+        squares: list[Square] = []
+        start = finish = None
+        for letter in tiles.split():
+            if letter not in TILES:
+                raise TrackError(f"unknown tile face {letter!r}")
+            if letter in "aA":
+                start = len(squares) + START_AREA[letter]
+            if letter in "uU":
+                finish = len(squares) + FINISH_RUN_UP[letter]
+            squares.extend(Square(2, t) for t in TILES[letter])
+        if start is None or finish is None:
+            raise TrackError("a stage needs a start tile (a/A) and a finish tile (u/U)")
+        return cls(tuple(squares), start=start, finish=finish, name=name)
+
+
+_TERRAIN_LETTERS = {t.value: t for t in Terrain}
+F, U, D = Terrain.FLAT, Terrain.ASCENT, Terrain.DESCENT
+
+# Terrain of every tile face, square by square (RULES.md section 1).
+TILES: dict[str, tuple[Terrain, ...]] = {
+    **{c: (F,) * 6 for c in "abcdflmnuA"},
+    **{c: (F,) * 2 for c in "eghijkopqrstIJST"},
+    **{c: (U,) * 2 for c in "EGKOQR"},
+    **{c: (D,) * 2 for c in "HP"},
+    "B": (D,) * 4 + (F,) * 2,
+    "C": (F,) * 3 + (U,) * 3,
+    "D": (U,) * 5 + (D,),
+    "F": (D,) * 3 + (F,) * 3,
+    "L": (U,) * 3 + (D,) * 3,
+    "M": (F,) * 2 + (U,) * 4,
+    "N": (U,) * 6,
+    "U": (U,) * 6,  # tutor decision: the 4 squares past the mountain finish line are ascent too
+}
+START_AREA = {"a": 5, "A": 4}  # squares behind the start line
+FINISH_RUN_UP = {"u": 1, "U": 2}  # squares before the finish line
+
+STAGES: dict[str, tuple[str, str]] = {
+    "avenue-corso-paseo": ("Avenue Corso Paseo", "a b c d e f g h i j k l m n o p q r s t u"),
+    "firenze-milano": ("Firenze–Milano", "a b c g i D H q n t m K O L r e p J s f u"),
+    "la-classicissima": ("La Classicissima", "A e b Q R N H P c g i k D F s L o j m t u"),
+    "la-haute-montagne": ("La Haute Montagne", "a b c f i m e t K G L H J s d o p R Q N U"),
+    "le-col-du-ballon": ("Le Col du Ballon", "A n L H g c e q t r M B o i p j D F k S u"),
+    "ronde-van-wevelgem": ("Ronde van Wevelgem", "a b c m g f t e q o n L P j k I D H r S u"),
+    "plateaux-de-wallonie": ("Plateaux de Wallonie", "A b J i L c G H t d f p k m n r q E o S u"),
+}
+
+# Short tracks for lessons: (title, scenario-format squares, start, finish).
+TEACHING_TRACKS: dict[str, tuple[str, str, int, int]] = {
+    "sprint-20": ("Sprint (20 flat squares)", " ".join(["2"] * 20), 4, 16),
+    "hill-24": ("Little hill (24 squares)",
+                " ".join(["2"] * 9 + ["2u"] * 4 + ["2d"] * 3 + ["2"] * 8), 4, 20),
+    "cobbles-24": ("Cobbles and supply (24 squares, Peloton expansion)",
+                   " ".join(["2"] * 6 + ["1c"] * 3 + ["2"] * 3 + ["3s"] * 3 + ["3"] * 3 + ["2"] * 6), 4, 20),
+}
+
+
+def stage(name: str) -> Track:
+    """A stage of RULES.md (``"la-haute-montagne"``) or a teaching track (``"sprint-20"``)."""
+    if isinstance(name, Track):
+        return name
+    if name in STAGES:
+        title, tiles = STAGES[name]
+        return Track.from_tiles(tiles, name=title)
+    if name in TEACHING_TRACKS:
+        title, spec, start, finish = TEACHING_TRACKS[name]
+        return Track.parse(spec, start=start, finish=finish, name=title)
+    known = ", ".join([*STAGES, *TEACHING_TRACKS])
+    raise TrackError(f"unknown stage {name!r}; known: {known}")
