@@ -18,7 +18,8 @@ Bot = Callable[[Race, str], Card]
 
 
 def random_bot(race: Race, rider_id: str) -> Card:
-    return race.rng.choice(race.riders[rider_id].hand)
+    hand = race.riders[rider_id].hand
+    return hand[int(race.rng.random() * len(hand))]
 
 
 def heuristic_bot(race: Race, rider_id: str) -> Card:

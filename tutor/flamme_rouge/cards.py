@@ -7,6 +7,7 @@ instances, so decks are plain lists and copying a deck is cheap.
 from __future__ import annotations
 
 import enum
+import random
 from dataclasses import dataclass
 
 
@@ -71,6 +72,12 @@ DECK_VALUES = {
     SPRINTEUR: (2, 3, 4, 5, 9),  # three of each: 15 cards
     ROULEUR: (3, 4, 5, 6, 7),
 }
+
+
+def shuffled(rng: random.Random, cards: list[Card]) -> list[Card]:
+    """A uniformly shuffled copy (sorting by random keys: faster than ``rng.shuffle`` in CPython)."""
+    draw = rng.random
+    return sorted(cards, key=lambda _: draw())
 
 
 def starting_deck(kind: str) -> list[Card]:

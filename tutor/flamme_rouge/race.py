@@ -20,10 +20,10 @@ from __future__ import annotations
 import enum
 import random
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from . import rules
-from .cards import ATTACK, EXHAUSTION, ROULEUR, SPRINTEUR, Card, starting_deck
+from .cards import ATTACK, EXHAUSTION, ROULEUR, SPRINTEUR, Card, shuffled, starting_deck
 from .errors import (CardNotInHandError, PlacementError, RiderOrderError, UnknownRiderError,
                      WrongPhaseError)
 from .events import (Blocked, CardPlayed, CardsDrawn, CardsRecycled, CardsRemoved, CardsRevealed,
@@ -191,8 +191,7 @@ class Race:
             riders += [Rider(ids[0], name, SPRINTEUR), Rider(ids[1], name, ROULEUR)]
         race = cls(stage(track), team_list, riders, seed=seed, history=history)
         for r in race.riders.values():
-            r.deck = starting_deck(r.kind)
-            race.rng.shuffle(r.deck)
+            r.deck = shuffled(race.rng, starting_deck(r.kind))
         if place == "auto":
             race._auto_place()
         elif place != "manual":
@@ -226,7 +225,7 @@ class Race:
         race = cls(track, [Team(t, tuple(ids)) for t, ids in team_members.items()], built, seed=seed,
                    history=history)
         for r in built:
-            race.rng.shuffle(r.deck)
+            r.deck = shuffled(race.rng, r.deck)
         race.round = 1
         if cards is None:
             race._after_movement([])
@@ -356,27 +355,40 @@ class Race:
         return self._draw(rider)
 
     def _draw(self, rider: Rider) -> list[Event]:
+        exhaustion = rider.exhaustion
+        reshuffled = self._deal(rider)
         events: list[Event] = []
-        hand = rider.hand
-        while len(hand) < HAND_SIZE:
-            if not rider.deck:
-                if not rider.recycled:
-                    break
-                rider.deck, rider.recycled = rider.recycled, rider.deck
-                self.rng.shuffle(rider.deck)
-                events.append(Reshuffled(
-                    "Energy phase: when the face-down deck runs out, the recycled cards are shuffled into a new deck",
-                    rider.id, len(rider.deck)))
-            hand.append(rider.deck.pop())
-        if hand:
-            reason = ("Energy phase: draw 4 cards from the rider's energy deck" if len(hand) == HAND_SIZE else
-                      "Energy phase: with fewer than 4 cards left, the rider draws them all")
-        else:
-            hand.append(EXHAUSTION)
-            rider.exhaustion += 1
+        if reshuffled:
+            events.append(Reshuffled(
+                "Energy phase: when the face-down deck runs out, the recycled cards are shuffled into a new deck",
+                rider.id, reshuffled))
+        if rider.exhaustion > exhaustion:
             reason = "Energy phase: a rider with no cards left plays an exhaustion card (value 2)"
-        events.append(CardsDrawn(reason, rider.id, tuple(hand)))
+        elif len(rider.hand) < HAND_SIZE:
+            reason = "Energy phase: with fewer than 4 cards left, the rider draws them all"
+        else:
+            reason = "Energy phase: draw 4 cards from the rider's energy deck"
+        events.append(CardsDrawn(reason, rider.id, tuple(rider.hand)))
         return events
+
+    def _deal(self, rider: Rider) -> int:
+        """Draw the rider's hand; return the size of the deck reshuffled from recycled cards (0: none)."""
+        deck = rider.deck
+        hand = deck[:-HAND_SIZE - 1:-1]  # the top card (last) first
+        del deck[-HAND_SIZE:]
+        reshuffled = 0
+        if len(hand) < HAND_SIZE and rider.recycled:
+            deck = rider.deck = shuffled(self.rng, rider.recycled)
+            rider.recycled = []
+            reshuffled = len(deck)
+            need = HAND_SIZE - len(hand)
+            hand += deck[:-need - 1:-1]
+            del deck[-need:]
+        if not hand:
+            hand = [EXHAUSTION]
+            rider.exhaustion += 1
+        rider.hand = hand
+        return reshuffled
 
     def play(self, rider_id: str, card: Card | int) -> list[Event]:
         """Energy phase: play one drawn card face down; the others are recycled face up under the deck."""
@@ -428,6 +440,7 @@ class Race:
         if phase is Phase.MOVEMENT:
             self._move(self.to_move.pop(0), events)
             if not self.to_move:
+                self.move_values = {}
                 self._after_movement(events)
         elif phase is Phase.END_CARDS:
             cards = {}
@@ -452,6 +465,63 @@ class Race:
         while self.phase not in (Phase.ENERGY, Phase.FINISHED):
             events += self.step()
         return events
+
+    def play_round(self, choose: Callable[[Race, str], Card]) -> None:
+        """Fast path for simulations: a whole round, every rider's card picked by ``choose(race, rider_id)``.
+
+        Same rules, same random draws and same result as ``draw``/``play``/``step``
+        (the tests check this), but no events, no undo history and no checks: call it
+        at the start of an energy phase with a ``choose`` that returns a card from the
+        rider's hand. Ends in the next energy phase, or finished.
+        """
+        if self.phase is not Phase.ENERGY:
+            raise WrongPhaseError(f"play_round needs the energy phase, not the {self.phase.value} phase")
+        for rider in self.riders.values():
+            self._deal(rider)
+            card = choose(self, rider.id)
+            hand = rider.hand
+            hand.remove(card)
+            rider.played = card
+            rider.recycled += hand
+            rider.hand = []
+        riders, track = self.riders, self.track
+        positions = {r.id: (r.square, r.lane) for r in riders.values()}
+        if any(r.played is ATTACK for r in riders.values()):
+            self._reveal([])
+            order, values = self.to_move, self.move_values
+        else:
+            order = rules.movement_order(positions)
+            values = {rid: riders[rid].played.value for rid in order}
+        occupied = rules.occupancy(positions)
+        move_distance, destination = rules.move_distance, rules.destination
+        for rid in order:
+            rider = riders[rid]
+            start = rider.square
+            distance, _ = move_distance(track, start, values[rid])
+            occupied[start].remove(rider.lane)
+            square, lane, _ = destination(track, occupied, start, distance)
+            if lane is not None:
+                rider.square, rider.lane = positions[rid] = square, lane
+            occupied.setdefault(rider.square, []).append(rider.lane)
+        self.to_move, self.move_values = [], {}
+        self.phase = Phase.ENERGY
+        finish = track.finish
+        if finish is not None and any(r.square >= finish for r in riders.values()):
+            self._after_movement([])
+            return
+        for rider in riders.values():
+            rider.removed.append(rider.played)
+            rider.played = None
+        if rules.slipstream(track, positions):
+            for rid, (square, lane) in positions.items():
+                rider = riders[rid]
+                rider.square, rider.lane = square, lane
+        for rid in rules.exhausted(track, positions):
+            rider = riders[rid]
+            if rider.takes_exhaustion:
+                rider.recycled.append(EXHAUSTION)
+                rider.exhaustion += 1
+        self.round += 1
 
     # ----- phase internals -------------------------------------------------------------------------------
 

@@ -122,7 +122,7 @@ def slipstream(track: Track, positions: dict[str, tuple[int, int]]
     results: list[tuple[tuple[int, int], tuple[str, ...] | str]] = []
     if len(found) < 2:
         return results
-    blocked = [a or c for a, c in zip(track.ascent, track.cobbles)]
+    blocked = track.no_slipstream
     lanes = track.lanes
     lo, hi = found[0]
     for next_lo, next_hi in found[1:]:

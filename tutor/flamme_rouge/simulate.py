@@ -25,13 +25,8 @@ def simulate_race(stage: str | Track = "avenue-corso-paseo", teams: int = 4, bot
     """Play one whole race of ``teams`` two-rider bot teams and return the result."""
     choose = get_bot(bot)
     race = Race.new(stage, teams, bots={c: bot for c in TEAM_COLOURS[:teams]}, seed=seed, history=history)
-    riders = list(race.riders.values())
     while race.phase is not Phase.FINISHED:
         if race.round > MAX_ROUNDS:
             raise RuntimeError(f"race did not finish in {MAX_ROUNDS} rounds (seed {seed})")
-        for rider in riders:
-            race.draw(rider.id)
-            race.play(rider.id, choose(race, rider.id))
-        while race.phase is not Phase.ENERGY and race.phase is not Phase.FINISHED:
-            race.step()
+        race.play_round(choose)
     return RaceResult(race.winner, race.round, tuple(race.ranking), race)

@@ -9,6 +9,7 @@ right-hand lane ("first" lane), then 1, then 2.
 from __future__ import annotations
 
 import enum
+import functools
 from dataclasses import dataclass, field
 
 from .errors import TrackError
@@ -56,6 +57,7 @@ class Track:
         object.__setattr__(self, "descent", tuple(s.terrain is Terrain.DESCENT for s in self.squares))
         object.__setattr__(self, "cobbles", tuple(s.terrain is Terrain.COBBLES for s in self.squares))
         object.__setattr__(self, "supply", tuple(s.terrain is Terrain.SUPPLY for s in self.squares))
+        object.__setattr__(self, "no_slipstream", tuple(a or c for a, c in zip(self.ascent, self.cobbles)))
 
     # Derived per-square lookups (filled in by __post_init__).
     lanes: tuple[int, ...] = field(init=False, repr=False, compare=False)
@@ -63,6 +65,8 @@ class Track:
     descent: tuple[bool, ...] = field(init=False, repr=False, compare=False)
     cobbles: tuple[bool, ...] = field(init=False, repr=False, compare=False)
     supply: tuple[bool, ...] = field(init=False, repr=False, compare=False)
+    no_slipstream: tuple[bool, ...] = field(init=False, repr=False, compare=False)
+    """Ascent or cobblestones: riders there neither give nor get slipstream."""
 
     def __len__(self) -> int:
         return len(self.squares)
@@ -156,10 +160,15 @@ TEACHING_TRACKS: dict[str, tuple[str, str, int, int]] = {
 }
 
 
-def stage(name: str) -> Track:
+def stage(name: str | Track) -> Track:
     """A stage of RULES.md (``"la-haute-montagne"``) or a teaching track (``"sprint-20"``)."""
     if isinstance(name, Track):
         return name
+    return _named_track(name)
+
+
+@functools.lru_cache(maxsize=None)
+def _named_track(name: str) -> Track:
     if name in STAGES:
         title, tiles = STAGES[name]
         return Track.from_tiles(tiles, name=title)

@@ -1,0 +1,56 @@
+"""Engine speed: whole bot races per second, ours against flamme-rouge 0.1.2 in the same run.
+
+Each race is 4 two-rider teams. Ours: ``simulate_race`` with the ``random`` bot
+(draws 4, plays any one: the same decision power as the peer's ``Muscle`` teams,
+which flip a random card) and with the ``heuristic`` bot. Ours and the peer run
+in alternating blocks so that a busy machine slows both alike; the best block
+counts. Target (issue 2): ours at least 20 times the peer's races per second.
+
+Run: ``python benchmarks/bench_engine.py [--seconds 2] [--blocks 3]``
+(the peer needs ``pip install -e '.[bench]'``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.peer_flamme_rouge import peer_race  # noqa: E402
+from tutor.flamme_rouge import simulate_race  # noqa: E402
+
+STAGES = ("avenue-corso-paseo", "la-haute-montagne")
+
+
+def races_per_second(run_one, seconds: float) -> float:
+    races, start = 0, time.perf_counter()
+    while (elapsed := time.perf_counter() - start) < seconds:
+        run_one(races)
+        races += 1
+    return races / elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0, help="length of one timed block")
+    parser.add_argument("--blocks", type=int, default=3, help="alternating blocks per engine")
+    args = parser.parse_args()
+    print(f"{'stage':<20} {'engine':<28} {'races/s':>9}")
+    for stage in STAGES:
+        best = {"random": 0.0, "heuristic": 0.0, "peer": 0.0}
+        for _ in range(args.blocks):
+            for bot in ("random", "heuristic"):
+                rate = races_per_second(lambda s: simulate_race(stage, teams=4, bot=bot, seed=s), args.seconds)
+                best[bot] = max(best[bot], rate)
+            best["peer"] = max(best["peer"], races_per_second(lambda s: peer_race(stage, s), args.seconds))
+        print(f"{stage:<20} {'tutor, random bots':<28} {best['random']:>9.0f}")
+        print(f"{stage:<20} {'tutor, heuristic bots':<28} {best['heuristic']:>9.0f}")
+        print(f"{stage:<20} {'flamme-rouge 0.1.2, Muscle':<28} {best['peer']:>9.1f}")
+        print(f"{stage:<20} {'ratio (random / peer)':<28} {best['random'] / best['peer']:>9.1f}x  (target 20x)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,160 @@
+"""The card panel: the hand, played card and piles of the riders of interest.
+
+Energy cards are cream with the value in black; exhaustion cards are brick red
+with a white "E2"; a face-down card shows its back. ``CardPanel`` says which
+riders to show and which played cards are still secret.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ipycanvas import Canvas
+
+from tutor.flamme_rouge import Card, Race
+
+from . import style
+from .geometry import MARGIN, PANEL_H, View
+from .riders import rider_colours, rounded_rect, token_label
+
+CARD_W, CARD_H = 34, 48
+MINI_W, MINI_H = 22, 30
+MAX_COLUMNS = 4
+
+
+@dataclass(frozen=True)
+class CardPanel:
+    riders: tuple[str, ...] = ()
+    """Riders whose cards are shown, one column each (at most four)."""
+    secret: frozenset[str] = frozenset()
+    """Riders whose played card is shown face down (another player's choice in the energy phase)."""
+    compact: bool = False
+    """Show only every rider's played card in one row (quizzes), not hands and piles."""
+
+
+def draw_card_panel(canvas: Canvas, view: View, race: Race, panel: CardPanel) -> None:
+    """Clear the layer and draw the panel below the road."""
+    canvas.clear()
+    top = view.panel_top
+    canvas.fill_style = "#f6f5f0"
+    rounded_rect(canvas, MARGIN / 2, top, view.width - MARGIN, PANEL_H, 8)
+    canvas.fill()
+    if panel.compact:
+        _draw_played_row(canvas, view, race, panel)
+        return
+    riders = [r for r in panel.riders if r in race.riders][:MAX_COLUMNS]
+    if not riders:
+        _text(canvas, "No rider selected: the card panel shows the hands of the riders you play.",
+              MARGIN, top + PANEL_H / 2, colour=style.MUTED)
+        return
+    width = (view.width - 2 * MARGIN) / len(riders)
+    colours = rider_colours(race)
+    for i, rid in enumerate(riders):
+        _draw_rider_column(canvas, race, rid, MARGIN + i * width, top, width, colours[rid],
+                           secret=rid in panel.secret)
+
+
+def _draw_rider_column(canvas: Canvas, race: Race, rider_id: str, x: float, top: float, width: float,
+                       colour: str, secret: bool) -> None:
+    rider = race.riders[rider_id]
+    _mini_token(canvas, x + 10, top + 14, colour, token_label(race, rider_id))
+    _text(canvas, f"{rider_id}  ({rider.kind})", x + 24, top + 14, bold=True)
+    exhaustion = sum(c.is_exhaustion for c in (*rider.deck, *rider.recycled, *rider.hand))
+    _text(canvas, f"deck {len(rider.deck)} · recycled {len(rider.recycled)} · out of game {len(rider.removed)}"
+                  f" · exhaustion cards {exhaustion}", x + 24, top + 30, size=11, colour=style.MUTED,
+          max_width=width - 30)
+    cards_y = top + 40
+    for slot in range(4):
+        card = rider.hand[slot] if slot < len(rider.hand) else None
+        draw_card(canvas, x + 4 + slot * (CARD_W + 4), cards_y, card, accent=colour)
+    _caption(canvas, "hand (drawn)", x + 4 + 2 * (CARD_W + 4) - 2, cards_y + CARD_H + 9)
+    played_x = x + 4 + 4 * (CARD_W + 4) + 10
+    draw_card(canvas, played_x, cards_y, rider.played, accent=colour, face_down=secret)
+    _caption(canvas, "played", played_x + CARD_W / 2, cards_y + CARD_H + 9)
+    pile_x = played_x + CARD_W + 14
+    room = int((x + width - 8 - pile_x) // (MINI_W + 3))
+    if room >= 3:
+        _draw_recycled(canvas, rider.recycled, pile_x, cards_y + CARD_H - MINI_H, room, colour)
+        _caption(canvas, "recycled (face up under the deck)", pile_x, cards_y + CARD_H + 9, align="left")
+
+
+def _draw_recycled(canvas: Canvas, recycled: list[Card], x: float, y: float, room: int, accent: str) -> None:
+    """The newest recycled cards as small face-up cards, with "+n" when there are more."""
+    shown = recycled[-room:] if len(recycled) <= room else recycled[-(room - 1):]
+    if len(recycled) > len(shown):
+        _text(canvas, f"+{len(recycled) - len(shown)}", x + 2, y + MINI_H / 2, size=11, colour=style.MUTED)
+        x += MINI_W + 3
+    for i, card in enumerate(shown):
+        draw_card(canvas, x + i * (MINI_W + 3), y, card, w=MINI_W, h=MINI_H, accent=accent)
+    if not recycled:
+        _text(canvas, "none yet", x, y + MINI_H / 2, size=11, colour=style.MUTED)
+
+
+def _draw_played_row(canvas: Canvas, view: View, race: Race, panel: CardPanel) -> None:
+    """Every rider's played card in movement order (the order is fixed when the cards are revealed)."""
+    top = view.panel_top
+    order = race.to_move or [r for r in race.riders if race.riders[r].played is not None]
+    riders = [r for r in order if race.riders[r].played is not None]
+    _text(canvas, "Played cards, in movement order (frontmost rider first):", MARGIN, top + 14, bold=True)
+    if not riders:
+        _text(canvas, "no cards played", MARGIN, top + 50, colour=style.MUTED)
+        return
+    colours = rider_colours(race)
+    step = min(118, (view.width - 2 * MARGIN) / len(riders))
+    for i, rid in enumerate(riders):
+        x = MARGIN + i * step
+        _mini_token(canvas, x + 10, top + 54, colours[rid], token_label(race, rid))
+        draw_card(canvas, x + 24, top + 32, race.riders[rid].played, accent=colours[rid],
+                  face_down=rid in panel.secret)
+        _text(canvas, rid, x + 62, top + 54, size=11, max_width=step - 64)
+
+
+def draw_card(canvas: Canvas, x: float, y: float, card: Card | None, *, w: float = CARD_W, h: float = CARD_H,
+              accent: str | None = None, face_down: bool = False) -> None:
+    """One card: an empty dashed slot (None), its back, an energy card or an exhaustion card."""
+    if card is None:
+        canvas.stroke_style = "#b9b9b9"
+        canvas.line_width = 1.2
+        canvas.set_line_dash([3, 3])
+        rounded_rect(canvas, x, y, w, h, 4)
+        canvas.stroke()
+        canvas.set_line_dash([])
+        return
+    face = style.CARD_BACK if face_down else style.EXHAUSTION_FACE if card.is_exhaustion else style.CARD_FACE
+    canvas.fill_style = face
+    rounded_rect(canvas, x, y, w, h, 4)
+    canvas.fill()
+    canvas.stroke_style = style.CARD_BORDER
+    canvas.line_width = 1
+    canvas.stroke()
+    if face_down:
+        _text(canvas, "?", x + w / 2, y + h / 2, size=int(h * 0.4), bold=True, colour="#cfd8dc", align="center")
+        return
+    if accent and not card.is_exhaustion:
+        canvas.fill_style = accent
+        canvas.fill_rect(x + 3, y + 3, w - 6, 4)
+    ink = style.EXHAUSTION_INK if card.is_exhaustion else style.INK
+    _text(canvas, str(card), x + w / 2, y + h / 2 + 2, size=int(h * (0.32 if card.is_exhaustion else 0.42)),
+          bold=True, colour=ink, align="center")
+
+
+def _mini_token(canvas: Canvas, x: float, y: float, colour: str, label: str) -> None:
+    canvas.fill_style = colour
+    canvas.fill_circle(x, y, 9)
+    canvas.stroke_style = "#1b1b1b"
+    canvas.line_width = 1.5 if style.needs_outline(colour) else 1
+    canvas.stroke_circle(x, y, 9)
+    _text(canvas, label, x, y + 0.5, size=10, bold=True, colour=style.text_colour_on(colour), align="center")
+
+
+def _caption(canvas: Canvas, text: str, x: float, y: float, align: str = "center") -> None:
+    _text(canvas, text, x, y, size=10, colour=style.MUTED, align=align)
+
+
+def _text(canvas: Canvas, text: str, x: float, y: float, *, size: int = 12, bold: bool = False,
+          colour: str = style.INK, align: str = "left", max_width: float | None = None) -> None:
+    canvas.font = style.font(size, bold)
+    canvas.text_align = align
+    canvas.text_baseline = "middle"
+    canvas.fill_style = colour
+    canvas.fill_text(text, x, y, max_width)

@@ -1,0 +1,171 @@
+"""Where things go on the canvas: a ``View`` maps (square, lane) to pixels.
+
+Convention: riders ride to the right (east). Lane 0, the right-hand lane, is
+drawn at the BOTTOM of the road (a rider facing east has its right hand to the
+south); lanes 1 and 2 are above it. A double white line separates the right
+lane from the others, as on the real tiles.
+
+The road shows a window of ``visible`` squares starting at ``first``;
+``follow`` scrolls it to keep the riders in view. Bands from top to bottom:
+mini-map of the whole stage, terrain glyphs, road, square numbers, card panel,
+legend. ``canvas_height`` gives the fixed canvas height for a track.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Iterable
+
+from tutor.flamme_rouge import Track
+
+WIDTH = 960
+MARGIN = 16
+LANE_H = 32
+MAX_CELL_W = 44
+MIN_VISIBLE = 26
+"""Squares shown at once on long stages (26 squares of 35 px fill the 960 px canvas)."""
+
+MINIMAP_Y, MINIMAP_H = 20, 12
+GLYPH_Y, GLYPH_H = 42, 14
+NUMBERS_H = 16
+PANEL_H = 104
+LEGEND_H = 26
+
+
+def canvas_height(track: Track) -> int:
+    """Fixed canvas height for ``track`` (it depends only on the widest square's lane count)."""
+    return GLYPH_Y + GLYPH_H + max(track.lanes) * LANE_H + NUMBERS_H + PANEL_H + LEGEND_H + 6
+
+
+@dataclass(frozen=True)
+class View:
+    track: Track
+    first: int = 0
+    """First square shown on the road."""
+    visible: int = MIN_VISIBLE
+    width: int = WIDTH
+
+    @property
+    def height(self) -> int:
+        return canvas_height(self.track)
+
+    @property
+    def last_visible(self) -> int:
+        return min(self.first + self.visible, len(self.track)) - 1
+
+    @property
+    def squares(self) -> range:
+        return range(self.first, self.last_visible + 1)
+
+    # ----- horizontal -----
+    @property
+    def cell_w(self) -> float:
+        return min(MAX_CELL_W, (self.width - 2 * MARGIN) / self.visible)
+
+    @property
+    def road_left(self) -> float:
+        return MARGIN
+
+    def x(self, square: float) -> float:
+        """Left edge of ``square`` (fractional squares for animation)."""
+        return self.road_left + (square - self.first) * self.cell_w
+
+    def cx(self, square: float) -> float:
+        return self.x(square) + self.cell_w / 2
+
+    def shows(self, square: float) -> bool:
+        return self.first - 0.5 <= square <= self.last_visible + 0.5
+
+    # ----- vertical -----
+    @property
+    def max_lanes(self) -> int:
+        return max(self.track.lanes)
+
+    @property
+    def road_top(self) -> float:
+        return GLYPH_Y + GLYPH_H
+
+    @property
+    def road_bottom(self) -> float:
+        return self.road_top + self.max_lanes * LANE_H
+
+    def lane_top(self, lane: float) -> float:
+        return self.road_bottom - (lane + 1) * LANE_H
+
+    def cy(self, lane: float) -> float:
+        return self.road_bottom - (lane + 0.5) * LANE_H
+
+    def square_top(self, square: int) -> float:
+        """Top of the existing lanes of ``square`` (squares with fewer lanes are lower)."""
+        return self.lane_top(self.track.lanes[square] - 1)
+
+    @property
+    def token_r(self) -> float:
+        return min(LANE_H, self.cell_w) * 0.38
+
+    @property
+    def numbers_y(self) -> float:
+        return self.road_bottom + NUMBERS_H / 2 + 1
+
+    @property
+    def panel_top(self) -> float:
+        return self.road_bottom + NUMBERS_H + 4
+
+    @property
+    def legend_y(self) -> float:
+        return self.panel_top + PANEL_H + LEGEND_H / 2
+
+    # ----- mini-map -----
+    @property
+    def minimap_left(self) -> float:
+        return MARGIN + 150
+
+    @property
+    def minimap_w(self) -> float:
+        return self.width - MARGIN - self.minimap_left
+
+    def minimap_x(self, square: float) -> float:
+        return self.minimap_left + square * self.minimap_w / len(self.track)
+
+    @property
+    def minimap_cell_w(self) -> float:
+        return self.minimap_w / len(self.track)
+
+
+def make_view(track: Track, width: int = WIDTH) -> View:
+    """A view of ``track``: the whole track when it is short, else a window of ``MIN_VISIBLE`` squares."""
+    return View(track, 0, min(len(track), MIN_VISIBLE), width)
+
+
+def follow(view: View, squares: Iterable[int], priority: Iterable[int] = ()) -> View:
+    """Scroll ``view`` so that ``squares`` are in view, keeping it still when they already are.
+
+    When the squares do not fit in the window, the ``priority`` squares (the
+    rider moving, the learner's riders) are kept in view instead.
+    """
+    n, length = view.visible, len(view.track)
+    for group in (sorted(set(squares)), sorted(set(priority))):
+        if not group:
+            continue
+        lo, hi = group[0], group[-1]
+        if _in_view(view, lo, hi):
+            return view
+        if hi - lo + 3 <= n:
+            # Leave a little more room ahead of the riders than behind them.
+            slack = n - (hi - lo + 1)
+            return _scrolled(view, lo - slack // 3)
+    if priority:
+        return _scrolled(view, max(priority) - n // 2)
+    return view
+
+
+def _in_view(view: View, lo: int, hi: int) -> bool:
+    """Whether squares lo..hi are shown with a square to spare on each side (or the track ends there)."""
+    at_start, at_end = view.first == 0, view.first + view.visible >= len(view.track)
+    return (at_start or lo >= view.first + 1) and (at_end or hi <= view.first + view.visible - 2) \
+        and lo >= view.first and hi <= view.last_visible
+
+
+def _scrolled(view: View, first: int) -> View:
+    first = max(0, min(first, len(view.track) - view.visible))
+    return view if first == view.first else replace(view, first=first)

@@ -1,0 +1,86 @@
+"""What to emphasise on the riders layer, computed from the race and the events of the last action."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping
+
+from tutor.flamme_rouge import Phase, Race
+from tutor.flamme_rouge.events import (Blocked, Event, ExhaustionTaken, PacksFound, Position, RiderMoved,
+                                       Slipstreamed)
+
+
+@dataclass(frozen=True)
+class Mark:
+    """An outlined cell with a label above the road (e.g. a learner's guess in a quiz)."""
+
+    square: int
+    lane: int | None
+    """None outlines every lane of the square."""
+    label: str
+    colour: str
+
+
+@dataclass(frozen=True)
+class Highlights:
+    next_mover: str | None = None
+    """The rider about to move (a gold ring)."""
+    active: str | None = None
+    """The rider whose drawn cards are shown (a dashed gold ring)."""
+    cards: Mapping[str, str] = field(default_factory=dict)
+    """Rider -> revealed card label, drawn as a chip by riders still to move."""
+    trails: Mapping[str, tuple[Position, Position]] = field(default_factory=dict)
+    """Rider -> (from, to) positions of a move just made (a dashed line from a ghost ring)."""
+    blocked: tuple[int, ...] = ()
+    """Full squares the last mover fell back over (outlined and crossed)."""
+    packs: tuple[tuple[int, int], ...] = ()
+    """(rearmost, frontmost) squares of each pack, outlined at slipstream time."""
+    slipstreamed: tuple[tuple[int, int], ...] = ()
+    """Squares of packs that just moved up one square (after the move)."""
+    exhausted: tuple[str, ...] = ()
+    """Riders that just took an exhaustion card (an "E2" card icon by the token)."""
+    marks: tuple[Mark, ...] = ()
+
+
+def highlights_for(race: Race, events: Iterable[Event] = (), *, active: str | None = None) -> Highlights:
+    """Highlights for ``race`` as it is now, after the action that produced ``events``."""
+    trails: dict[str, tuple[Position, Position]] = {}
+    blocked: tuple[int, ...] = ()
+    packs: tuple[tuple[int, int], ...] = ()
+    moved_packs: list[tuple[int, int]] = []
+    exhausted: list[str] = []
+    for event in events:
+        if isinstance(event, RiderMoved):
+            trails[event.rider] = (event.frm, event.to)
+        elif isinstance(event, Blocked):
+            blocked = event.full
+        elif isinstance(event, PacksFound):
+            packs = event.packs
+        elif isinstance(event, Slipstreamed):
+            moved_packs.append((event.frm[0] + 1, event.frm[1] + 1))
+        elif isinstance(event, ExhaustionTaken):
+            exhausted.append(event.rider)
+    return Highlights(
+        next_mover=race.to_move[0] if race.phase is Phase.MOVEMENT and race.to_move else None,
+        active=active,
+        cards=revealed_cards(race),
+        trails=trails,
+        blocked=blocked,
+        packs=packs,
+        slipstreamed=tuple(moved_packs),
+        exhausted=tuple(exhausted),
+    )
+
+
+def revealed_cards(race: Race) -> dict[str, str]:
+    """Card chips for the riders still to move in the movement phase (the squares their card moves them)."""
+    if race.phase is not Phase.MOVEMENT:
+        return {}
+    return {rid: _chip(race, rid) for rid in race.to_move}
+
+
+def _chip(race: Race, rider_id: str) -> str:
+    played = race.riders[rider_id].played
+    if played is not None and played.is_exhaustion:
+        return "E2"
+    return str(race.move_values.get(rider_id, played.value if played else "?"))

@@ -1,0 +1,268 @@
+"""The dynamic layer: rider tokens, highlights and the riders on the mini-map.
+
+A token is a disc in the team colour with its letter ("S" or "R") in white or
+black, whichever contrasts more; light tokens get a dark outline. Positions may
+be fractional squares (animation frames).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable, Mapping
+
+import numpy as np
+from ipycanvas import Canvas
+
+from tutor.flamme_rouge import TEAM_COLOURS, Race
+
+from . import style
+from .geometry import GLYPH_Y, LANE_H, MINIMAP_H, MINIMAP_Y, View
+from .highlights import Highlights, Mark
+
+FloatPosition = tuple[float, float]
+_TEAM_ID = re.compile(rf"^({'|'.join(TEAM_COLOURS)})-([SR])$")
+
+
+# ----- who looks like what ---------------------------------------------------------------------------------
+
+def rider_colours(race: Race) -> dict[str, str]:
+    """Token colour of every rider: its team colour, read from the team or from an id like ``green-S``."""
+    spare = iter(style.OTHER_COLOURS * 4)
+    by_team: dict[str, str] = {}
+    colours = {}
+    for rider in race.riders.values():
+        match = _TEAM_ID.match(rider.id)
+        colour = style.TEAM_COLOURS.get(rider.team) or (style.TEAM_COLOURS[match[1]] if match else None)
+        if colour is None:
+            colour = by_team.setdefault(rider.team, next(spare))
+        colours[rider.id] = colour
+    return colours
+
+
+def token_label(race: Race, rider_id: str) -> str:
+    """"S" or "R" for team riders; the first two characters of other ids (scenario riders "a", "b", ...)."""
+    rider = race.riders[rider_id]
+    if rider.team in style.TEAM_COLOURS or _TEAM_ID.match(rider_id):
+        return rider.letter
+    return rider_id[:2]
+
+
+def current_positions(race: Race) -> dict[str, FloatPosition]:
+    return {rid: (float(square), float(lane)) for rid, (square, lane) in race.positions().items()}
+
+
+# ----- the layer --------------------------------------------------------------------------------------------
+
+def draw_riders(canvas: Canvas, view: View, race: Race, highlights: Highlights = Highlights(),
+                positions: Mapping[str, FloatPosition] | None = None, moving: Iterable[str] = ()) -> None:
+    """Clear the layer and draw the riders at ``positions`` (default: where they are) with ``highlights``."""
+    positions = current_positions(race) if positions is None else positions
+    moving = tuple(moving)
+    colours = rider_colours(race)
+    canvas.clear()
+    draw_minimap_riders(canvas, view, positions, colours)
+    _draw_pack_outlines(canvas, view, highlights.packs, style.PACK)
+    _draw_pack_outlines(canvas, view, highlights.slipstreamed, style.SLIPSTREAM, label="+1")
+    _draw_blocked(canvas, view, highlights.blocked)
+    for mark in highlights.marks:
+        _draw_mark(canvas, view, mark)
+    _draw_trails(canvas, view, highlights.trails)
+    shown = {rid: pos for rid, pos in positions.items() if view.shows(pos[0])}
+    order = sorted(shown, key=lambda rid: rid in moving)  # moving riders on top
+    draw_tokens(canvas, view, race, {rid: shown[rid] for rid in order}, colours)
+    rings = [r for r in (highlights.next_mover, *moving) if r in shown]
+    _draw_rings(canvas, view, [shown[r] for r in dict.fromkeys(rings)], dashed=False)
+    if highlights.active in shown:
+        _draw_rings(canvas, view, [shown[highlights.active]], dashed=True)
+    _draw_card_chips(canvas, view, {rid: label for rid, label in highlights.cards.items() if rid in shown}, shown)
+    _draw_exhaustion_icons(canvas, view, [shown[r] for r in highlights.exhausted if r in shown])
+    _draw_offview_markers(canvas, view, positions)
+
+
+def draw_tokens(canvas: Canvas, view: View, race: Race, positions: Mapping[str, FloatPosition],
+                colours: Mapping[str, str]) -> None:
+    """Discs in one vectorized call, then an outline, then each letter."""
+    if not positions:
+        return
+    ids = list(positions)
+    xs = np.array([view.cx(positions[r][0]) for r in ids])
+    ys = np.array([view.cy(positions[r][1]) for r in ids])
+    rgb = np.array([style.hex_to_rgb(colours[r]) for r in ids], dtype=np.uint8)
+    radius = view.token_r
+    canvas.fill_styled_circles(xs, ys, radius, rgb)
+    canvas.stroke_style = "#1b1b1b"
+    canvas.line_width = 1.2
+    canvas.stroke_circles(xs, ys, radius)
+    light = [i for i, r in enumerate(ids) if style.needs_outline(colours[r])]
+    if light:
+        canvas.line_width = 2
+        canvas.stroke_circles(xs[light], ys[light], radius)
+    canvas.font = style.font(int(radius * 1.05), bold=True)
+    canvas.text_align = "center"
+    canvas.text_baseline = "middle"
+    for ink in ("#ffffff", "#000000"):
+        canvas.fill_style = ink
+        for i, rid in enumerate(ids):
+            if style.text_colour_on(colours[rid]) == ink:
+                canvas.fill_text(token_label(race, rid), xs[i], ys[i] + 1)
+
+
+def draw_minimap_riders(canvas: Canvas, view: View, positions: Mapping[str, FloatPosition],
+                        colours: Mapping[str, str]) -> None:
+    """The window shown on the road as a box on the mini-map, and every rider as a dot."""
+    canvas.stroke_style = style.INK
+    canvas.line_width = 2
+    canvas.stroke_rect(view.minimap_x(view.first), MINIMAP_Y - 3,
+                       view.minimap_cell_w * (view.last_visible + 1 - view.first), MINIMAP_H + 6)
+    if not positions:
+        return
+    ids = list(positions)
+    xs = np.array([view.minimap_x(positions[r][0] + 0.5) for r in ids])
+    ys = np.array([MINIMAP_Y + MINIMAP_H - 3 - positions[r][1] * 3 for r in ids])
+    canvas.fill_styled_circles(xs, ys, 3, np.array([style.hex_to_rgb(colours[r]) for r in ids], dtype=np.uint8))
+    canvas.line_width = 0.8
+    canvas.stroke_circles(xs, ys, 3)
+
+
+# ----- highlights -------------------------------------------------------------------------------------------
+
+def rounded_rect(canvas: Canvas, x: float, y: float, w: float, h: float, r: float) -> None:
+    """Add a rounded rectangle to a new path (stroke or fill it afterwards)."""
+    canvas.begin_path()
+    canvas.move_to(x + r, y)
+    canvas.arc_to(x + w, y, x + w, y + h, r)
+    canvas.arc_to(x + w, y + h, x, y + h, r)
+    canvas.arc_to(x, y + h, x, y, r)
+    canvas.arc_to(x, y, x + w, y, r)
+    canvas.close_path()
+
+
+def _draw_pack_outlines(canvas: Canvas, view: View, packs: Iterable[tuple[int, int]], colour: str,
+                        label: str | None = None) -> None:
+    canvas.stroke_style = colour
+    canvas.line_width = 2.5
+    for lo, hi in packs:
+        if not (view.shows(lo) or view.shows(hi)):
+            continue
+        x0, x1 = view.x(max(lo, view.first)) - 1, view.x(min(hi, view.last_visible) + 1) + 1
+        rounded_rect(canvas, x0, view.road_top - 5, x1 - x0, view.road_bottom - view.road_top + 10, 7)
+        canvas.stroke()
+        if label:
+            _tag(canvas, label, (x0 + x1) / 2, GLYPH_Y + 5, colour)
+
+
+def _draw_blocked(canvas: Canvas, view: View, squares: Iterable[int]) -> None:
+    """Outline the full squares a rider fell back over and cross them out."""
+    squares = [s for s in squares if view.shows(s)]
+    if not squares:
+        return
+    canvas.stroke_style = style.WARNING
+    canvas.line_width = 2.5
+    tops = [view.square_top(s) for s in squares]
+    canvas.stroke_rects([view.x(s) + 1 for s in squares], tops, view.cell_w - 2,
+                        [view.road_bottom - t for t in tops])
+    canvas.line_width = 2
+    canvas.begin_path()
+    for s, top in zip(squares, tops):
+        x0, x1 = view.x(s) + 4, view.x(s + 1) - 4
+        canvas.move_to(x0, top + 3)
+        canvas.line_to(x1, view.road_bottom - 3)
+        canvas.move_to(x1, top + 3)
+        canvas.line_to(x0, view.road_bottom - 3)
+    canvas.stroke()
+
+
+def _draw_trails(canvas: Canvas, view: View, trails: Mapping) -> None:
+    """A ghost ring where the rider started and a dashed line to where it is now."""
+    if not trails:
+        return
+    canvas.stroke_style = style.HIGHLIGHT
+    canvas.line_width = 2
+    for frm, to in trails.values():
+        x0, y0, x1, y1 = view.cx(frm[0]), view.cy(frm[1]), view.cx(to[0]), view.cy(to[1])
+        if view.shows(frm[0]):
+            canvas.set_line_dash([])
+            canvas.stroke_circle(x0, y0, view.token_r * 0.8)
+        canvas.set_line_dash([4, 3])
+        canvas.begin_path()
+        canvas.move_to(x0 + view.token_r * 0.8, y0)
+        canvas.line_to(x1, y1)
+        canvas.stroke()
+    canvas.set_line_dash([])
+
+
+def _draw_mark(canvas: Canvas, view: View, mark: Mark) -> None:
+    if not view.shows(mark.square):
+        return
+    top = view.square_top(mark.square) if mark.lane is None else view.lane_top(mark.lane)
+    bottom = view.road_bottom if mark.lane is None else top + LANE_H
+    canvas.stroke_style = mark.colour
+    canvas.line_width = 3
+    canvas.set_line_dash([5, 3])
+    canvas.stroke_rect(view.x(mark.square) + 1.5, top + 1.5, view.cell_w - 3, bottom - top - 3)
+    canvas.set_line_dash([])
+    _tag(canvas, mark.label, view.cx(mark.square), GLYPH_Y + 5, mark.colour)
+
+
+def _draw_rings(canvas: Canvas, view: View, positions: list[FloatPosition], dashed: bool) -> None:
+    if not positions:
+        return
+    canvas.stroke_style = style.HIGHLIGHT
+    canvas.line_width = 3.5
+    canvas.set_line_dash([4, 3] if dashed else [])
+    canvas.stroke_circles([view.cx(s) for s, _ in positions], [view.cy(lane) for _, lane in positions],
+                          view.token_r + 3)
+    canvas.set_line_dash([])
+
+
+def _draw_card_chips(canvas: Canvas, view: View, chips: Mapping[str, str], positions: Mapping) -> None:
+    """A small card with the revealed value at the upper right of each token still to move."""
+    for rid, label in chips.items():
+        square, lane = positions[rid]
+        x, y = view.cx(square) + view.token_r * 0.45, view.cy(lane) - view.token_r - 4
+        exhaustion = label.startswith("E")
+        _mini_card(canvas, x, y, label, style.EXHAUSTION_FACE if exhaustion else style.CARD_FACE,
+                   style.EXHAUSTION_INK if exhaustion else style.INK)
+
+
+def _draw_exhaustion_icons(canvas: Canvas, view: View, positions: list[FloatPosition]) -> None:
+    for square, lane in positions:
+        _mini_card(canvas, view.cx(square) + view.token_r * 0.45, view.cy(lane) - view.token_r - 4, "E2",
+                   style.EXHAUSTION_FACE, style.EXHAUSTION_INK)
+
+
+def _mini_card(canvas: Canvas, x: float, y: float, label: str, face: str, ink: str) -> None:
+    w, h = 7 + 6 * len(label), 13
+    canvas.fill_style = face
+    canvas.fill_rect(x, y, w, h)
+    canvas.stroke_style = style.CARD_BORDER
+    canvas.line_width = 1
+    canvas.stroke_rect(x, y, w, h)
+    canvas.font = style.font(10, bold=True)
+    canvas.text_align = "center"
+    canvas.text_baseline = "middle"
+    canvas.fill_style = ink
+    canvas.fill_text(label, x + w / 2, y + h / 2 + 0.5)
+
+
+def _tag(canvas: Canvas, text: str, x: float, y: float, colour: str) -> None:
+    canvas.font = style.font(10, bold=True)
+    canvas.text_align = "center"
+    canvas.text_baseline = "middle"
+    w = 8 + 6 * len(text)
+    canvas.fill_style = colour
+    rounded_rect(canvas, x - w / 2, y - 7, w, 14, 4)
+    canvas.fill()
+    canvas.fill_style = "#ffffff"
+    canvas.fill_text(text, x, y + 0.5)
+
+
+def _draw_offview_markers(canvas: Canvas, view: View, positions: Mapping[str, FloatPosition]) -> None:
+    """Counts of riders off the road window, at its left ("◀ 2") and right ("3 ▶") ends."""
+    behind = sum(1 for s, _ in positions.values() if s < view.first - 0.5)
+    ahead = sum(1 for s, _ in positions.values() if s > view.last_visible + 0.5)
+    y = (view.road_top + view.road_bottom) / 2
+    if behind:
+        _tag(canvas, f"◀ {behind}", view.road_left + 14, y, style.INK)
+    if ahead:
+        _tag(canvas, f"{ahead} ▶", view.x(view.last_visible + 1) - 14, y, style.INK)
