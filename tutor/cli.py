@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -53,8 +52,10 @@ def lessons_dir() -> Path:
 
 
 def voila_command(directory: Path, port: int, open_browser: bool = False) -> list[str]:
-    """The Voila command line that serves ``directory`` with the settings in ``voila.json`` beside it."""
-    command = [sys.executable, "-m", "voila", str(directory), f"--port={port}"]
+    """The Voila command line serving ``directory`` with the settings of ``voila.json`` in its parent folder."""
+    directory = directory.resolve()
+    command = [sys.executable, "-m", "voila", str(directory), f"--port={port}",
+               f"--Voila.config_file_paths={directory.parent}"]
     if not open_browser:
         command.append("--no-browser")
     return command
@@ -62,11 +63,9 @@ def voila_command(directory: Path, port: int, open_browser: bool = False) -> lis
 
 def cmd_serve(args: argparse.Namespace) -> int:
     directory = Path(args.directory) if args.directory else lessons_dir()
-    root = directory.resolve().parent
-    print(f"Serving the lessons at http://localhost:{args.port}/  (Ctrl+C stops)")
+    print(f"Serving the lessons at http://localhost:{args.port}/  (Ctrl+C stops)", flush=True)
     try:
-        return subprocess.call(voila_command(directory.resolve(), args.port, args.open), cwd=root,
-                               env={**os.environ, "JUPYTER_CONFIG_PATH": str(root)})
+        return subprocess.call(voila_command(directory, args.port, args.open), cwd=directory.resolve().parent)
     except KeyboardInterrupt:
         return 0
 

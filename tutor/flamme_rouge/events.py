@@ -6,7 +6,7 @@ animates events and the narration reads their reasons; nothing is scraped from l
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 
 from .cards import Card
 
@@ -24,8 +24,8 @@ class Event:
 
     def to_dict(self) -> dict:
         data = {"kind": self.kind}
-        for key, value in asdict(self).items():
-            data[key] = _plain(value)
+        for f in fields(self):
+            data[f.name] = _plain(getattr(self, f.name))
         return data
 
 

@@ -32,6 +32,8 @@ def load(path: str | Path) -> dict:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
         raise ScenarioError(f"{path}: not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     if not isinstance(data, dict):
         raise ScenarioError(f"{path}: a scenario is a JSON object, not {type(data).__name__}")
     return data
@@ -54,7 +56,14 @@ def build(scenario: dict, *, seed: int = 0, history: bool = False) -> Race:
     except TrackError as exc:
         raise ScenarioError(f"key 'track': {exc}") from None
     riders = _riders(scenario.get("riders"), track)
-    cards = _cards(scenario["cards"], riders) if "cards" in scenario else None
+    cards = None
+    if "cards" in scenario:
+        cards = _cards(scenario["cards"], riders)
+        for rider in riders:
+            if finish is not None and rider["square"] >= finish:
+                raise ScenarioError(
+                    f"rider {rider['id']!r}: square {rider['square']} is already past the finish line ({finish}); "
+                    "the race ended in the round a rider crossed it, so no cards are played after that")
     return Race.from_positions(track, riders, cards=cards, seed=seed, history=history)
 
 

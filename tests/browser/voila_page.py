@@ -1,0 +1,92 @@
+"""Helpers for reading a Voila page in Playwright: open a lesson, read its canvases and its error outputs.
+
+Kept out of conftest.py so that test modules can import them (`from voila_page import open_lesson`).
+ipycanvas 0.14 draws each Canvas or MultiCanvas widget onto one <canvas> element (a MultiCanvas composes its
+layers into it), so "canvas i" below is the i-th <canvas> on the page.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+from urllib.parse import quote
+
+if TYPE_CHECKING:  # playwright may be missing: conftest.py then skips (or, in CI, fails) the browser tests
+    from playwright.sync_api import Page
+
+LOAD_TIMEOUT_MS = 60_000
+ERROR_GRACE_MS = 5_000
+
+# Voila (lab template) shows stderr, and with show_tracebacks the tracebacks, as stderr outputs; an ipywidgets
+# Output widget shows an exception raised inside it the same way.
+ERROR_SELECTOR = '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]'
+
+# For each canvas: [number of non-transparent pixels, SHA-256 of its RGBA data].
+_CANVASES_JS = """async (index) => {
+    const canvases = [...document.querySelectorAll('canvas')];
+    const picked = index === null ? canvases : canvases.slice(index, index + 1);
+    if (index !== null && picked.length === 0) throw new Error(`no canvas #${index} (page has ${canvases.length})`);
+    return Promise.all(picked.map(async c => {
+        const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        let painted = 0;
+        for (let i = 3; i < data.length; i += 4) if (data[i]) painted++;
+        const hash = new Uint8Array(await crypto.subtle.digest('SHA-256', data));
+        return [painted, Array.from(hash, b => b.toString(16).padStart(2, '0')).join('')];
+    }));
+}"""
+
+
+def open_lesson(page: Page, base_url: str, notebook: str, wait_for: str | None = "canvas",
+                timeout_ms: int = LOAD_TIMEOUT_MS) -> None:
+    """Open ``/voila/render/<notebook>``, wait until Voila has run it and ``wait_for`` is visible.
+
+    Fails with the page's error outputs when an error shows up instead of ``wait_for``.
+    """
+    page.goto(f"{base_url}/voila/render/{quote(notebook)}", timeout=timeout_ms)
+    page.wait_for_selector("#loading", state="hidden", timeout=timeout_ms)
+    if wait_for is None:
+        return
+    page.wait_for_selector(f"{wait_for}, {ERROR_SELECTOR}", state="visible", timeout=timeout_ms)
+    if page.locator(wait_for).count():
+        return
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:  # stderr came first: a warning before the widgets render, or an error instead of them
+        page.wait_for_selector(wait_for, state="visible", timeout=ERROR_GRACE_MS)
+    except PlaywrightTimeout:
+        raise AssertionError(f"{notebook}: no {wait_for!r}; error outputs: {error_outputs(page)}") from None
+
+
+def error_outputs(page: Page) -> list[str]:
+    """Texts of the stderr and error outputs on the page (empty when the notebook ran cleanly)."""
+    return page.locator(ERROR_SELECTOR).all_inner_texts()
+
+
+def canvas_painted_pixels(page: Page, index: int | None = 0) -> int:
+    """Number of non-transparent pixels of canvas ``index`` (of all canvases when ``index`` is None)."""
+    return sum(painted for painted, _ in page.evaluate(_CANVASES_JS, index))
+
+
+def canvas_fingerprint(page: Page) -> str:
+    """A hash of every canvas's pixels, to tell whether the picture changed."""
+    return "-".join(digest for _, digest in page.evaluate(_CANVASES_JS, None))
+
+
+def wait_for_paint(page: Page, index: int | None = 0, timeout_ms: int = 10_000) -> int:
+    """Painted pixels of canvas ``index`` once there are some, or 0 after ``timeout_ms``.
+
+    The canvas appears before its first drawing arrives (ipycanvas draws in on_client_ready, a round trip later).
+    """
+    return _poll(lambda: canvas_painted_pixels(page, index), lambda painted: painted > 0, page, timeout_ms)
+
+
+def wait_for_canvas_change(page: Page, before: str, timeout_ms: int = 10_000) -> str:
+    """The canvas fingerprint once it differs from ``before``, or ``before`` after ``timeout_ms``."""
+    return _poll(lambda: canvas_fingerprint(page), lambda now: now != before, page, timeout_ms)
+
+
+def _poll(read, done, page: Page, timeout_ms: int, interval_ms: int = 50):
+    deadline = time.monotonic() + timeout_ms / 1000
+    while not done(value := read()) and time.monotonic() < deadline:
+        page.wait_for_timeout(interval_ms)
+    return value

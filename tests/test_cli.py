@@ -1,0 +1,171 @@
+"""``rules-tutor check``: exit 0 and "pass" when a scenario's expect block holds, 1 and the first difference
+when it does not, 2 and a clear message when the file is malformed (tutor/cli.py, SCENARIOS.md)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tutor.cli import main
+
+REPO = Path(__file__).parents[1]
+SCENARIOS = REPO / "tests" / "scenarios"
+
+# RULES.md 1, Movement: blue (right lane) moves 5 first to the empty square 8, right lane; red moves 5 too
+# and takes the free left lane of square 8. End phase: both are exhausted (square 9 is empty).
+GOOD = {
+    "name": "two riders, one square",
+    "track": " ".join(["2"] * 16),
+    "riders": [{"id": "blue-S", "square": 3, "lane": 0}, {"id": "red-R", "square": 3, "lane": 1}],
+    "cards": {"blue-S": 5, "red-R": 5},
+    "expect": {"after_movement": {"blue-S": [8, 0], "red-R": [8, 1]},
+               "after_slipstream": {"blue-S": [8, 0], "red-R": [8, 1]},
+               "exhausted": ["blue-S", "red-R"], "winner": None},
+}
+
+
+def write(tmp_path: Path, name: str, data) -> Path:
+    path = tmp_path / name
+    path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
+    return path
+
+
+def variant(**changes) -> dict:
+    data = json.loads(json.dumps(GOOD))
+    data.update(changes)
+    return data
+
+
+def test_check_pass_exits_0_and_prints_pass(tmp_path, capsys):
+    """A scenario whose expect block matches prints "<file>: pass" and exits 0."""
+    path = write(tmp_path, "good.json", GOOD)
+    assert main(["check", str(path)]) == 0
+    out, err = capsys.readouterr()
+    assert out.strip() == f"{path}: pass"
+    assert err == ""
+
+
+def test_check_every_rule_scenario_file_passes(capsys):
+    """All the rule scenarios in tests/scenarios pass through the command too."""
+    files = sorted(str(p) for p in SCENARIOS.glob("*.json"))
+    assert main(["check", *files]) == 0
+    out = capsys.readouterr().out
+    assert out.count(": pass") == len(files)
+
+
+def test_check_wrong_expect_exits_1_and_prints_first_difference(tmp_path, capsys):
+    """A wrong expect block exits 1 and names the first differing rider, the expected and the actual value."""
+    wrong = variant()
+    wrong["expect"]["after_movement"]["red-R"] = [7, 0]
+    wrong["expect"]["after_slipstream"]["red-R"] = [7, 0]
+    path = write(tmp_path, "wrong.json", wrong)
+    assert main(["check", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL" in out
+    assert "after_movement: red-R expected [7, 0], got [8, 1]" in out
+    assert "after_slipstream" not in out  # only the first difference
+
+
+def test_check_wrong_exhausted_list_exits_1(tmp_path, capsys):
+    """A wrong `exhausted` list is reported with the expected and actual lists."""
+    wrong = variant()
+    wrong["expect"]["exhausted"] = ["blue-S"]
+    path = write(tmp_path, "wrong.json", wrong)
+    assert main(["check", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert 'exhausted: expected ["blue-S"], got ["blue-S", "red-R"]' in out
+
+
+def test_check_without_expect_block_is_valid_and_exits_0(tmp_path, capsys):
+    """A valid scenario without expect: nothing to check, exit 0."""
+    data = variant()
+    del data["expect"]
+    path = write(tmp_path, "puzzle.json", data)
+    assert main(["check", str(path)]) == 0
+    assert "no expect block" in capsys.readouterr().out
+
+
+MALFORMED = {
+    "bad_json": ('{"track": "2 2",\n "riders": [}', ["not valid JSON", "line 2"]),
+    "lane_the_square_lacks": (
+        variant(track="2 2 2 1 2 2 2 2 2 2 2 2 2 2 2 2",
+                riders=[{"id": "blue-S", "square": 3, "lane": 1}, {"id": "red-R", "square": 2, "lane": 0}]),
+        ["'blue-S'", "lane 1 does not exist on square 3", "1 lane"]),
+    "two_riders_in_one_lane": (
+        variant(riders=[{"id": "blue-S", "square": 3, "lane": 0}, {"id": "red-R", "square": 3, "lane": 0}]),
+        ["'red-R'", "square 3, lane 0 is already taken by 'blue-S'"]),
+    "unknown_key": (variant(finnish=12), ["unknown key 'finnish'"]),
+    "unknown_expect_key": (variant(expect={"after_move": {}}), ["unknown key 'after_move'"]),
+    "not_an_object": ("[1, 2, 3]", ["JSON object"]),
+}
+
+
+@pytest.mark.parametrize("case", list(MALFORMED), ids=list(MALFORMED))
+def test_check_malformed_exits_2_with_clear_message(tmp_path, capsys, case):
+    """A malformed file exits 2; stderr names the file and what is wrong; nothing claims it passed."""
+    data, fragments = MALFORMED[case]
+    path = write(tmp_path, f"{case}.json", data)
+    assert main(["check", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert "pass" not in out
+    assert str(path) in err and "malformed" in err
+    for fragment in fragments:
+        assert fragment in err, f"{fragment!r} not in {err!r}"
+
+
+def test_check_missing_file_exits_2(tmp_path, capsys):
+    """A file that does not exist is reported, exit 2."""
+    path = tmp_path / "nowhere.json"
+    assert main(["check", str(path)]) == 2
+    assert "nowhere.json" in capsys.readouterr().err
+
+
+def test_check_file_that_is_not_utf8_exits_2(tmp_path, capsys):
+    """A malformed file (not UTF-8 text) is reported as malformed, exit 2, not as a failing scenario."""
+    path = tmp_path / "latin1.json"
+    path.write_bytes(b'\xff\xfe{"track": "2 2"}')
+    assert main(["check", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "latin1.json" in err and "malformed" in err
+
+
+def test_check_several_files_worst_status_wins(tmp_path, capsys):
+    """Every file is checked; the exit status is the worst one (2 malformed > 1 fail > 0 pass)."""
+    good = write(tmp_path, "good.json", GOOD)
+    wrong_data = variant()
+    wrong_data["expect"]["winner"] = "red-R"
+    wrong = write(tmp_path, "wrong.json", wrong_data)
+    bad = write(tmp_path, "bad.json", "{")
+    assert main(["check", str(good), str(wrong)]) == 1
+    assert main(["check", str(bad), str(good), str(wrong)]) == 2
+    out = capsys.readouterr().out
+    assert out.count(f"{good}: pass") == 2
+    assert out.count(f"{wrong}: FAIL") == 2
+
+
+def test_check_needs_a_file(capsys):
+    """`rules-tutor check` without files is a usage error (argparse exits 2)."""
+    with pytest.raises(SystemExit) as exc:
+        main(["check"])
+    assert exc.value.code == 2
+    assert "FILE" in capsys.readouterr().err
+
+
+def test_python_m_tutor_check_subprocess(tmp_path):
+    """`python -m tutor check` runs the same command in a fresh interpreter."""
+    good = write(tmp_path, "good.json", GOOD)
+    wrong_data = variant()
+    wrong_data["expect"]["after_movement"]["blue-S"] = [9, 0]
+    wrong = write(tmp_path, "wrong.json", wrong_data)
+    done = subprocess.run([sys.executable, "-m", "tutor", "check", str(good)], capture_output=True, text=True,
+                          cwd=REPO, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert f"{good}: pass" in done.stdout
+    done = subprocess.run([sys.executable, "-m", "tutor", "check", str(wrong)], capture_output=True, text=True,
+                          cwd=REPO, timeout=60)
+    assert done.returncode == 1
+    assert "after_movement: blue-S expected [9, 0], got [8, 0]" in done.stdout
