@@ -15,17 +15,17 @@ Lower level: ``draw_track(canvas, view)``, ``draw_riders(canvas, view, race, hig
 Callers wrap the lower-level functions in ``hold_canvas()``; ``Scene`` does it for them.
 """
 
-from .animation import Frame, frame_ms, frames_for
+from .animation import Frame, frame_ms, frames_for, thin
 from .cards import CardPanel, draw_card, draw_card_panel
 from .geometry import View, canvas_height, follow, make_view
 from .highlights import Highlights, Mark, highlights_for, revealed_cards
-from .riders import current_positions, draw_riders, draw_tokens, rider_colours, token_label
+from .riders import current_positions, draw_minimap_riders, draw_riders, draw_tokens, rider_colours, token_label
 from .scene import Scene
 from .track import draw_legend, draw_minimap, draw_track
 
 __all__ = [
-    "Frame", "frame_ms", "frames_for", "CardPanel", "draw_card", "draw_card_panel", "View", "canvas_height",
+    "Frame", "frame_ms", "frames_for", "thin", "CardPanel", "draw_card", "draw_card_panel", "View", "canvas_height",
     "follow", "make_view", "Highlights", "Mark", "highlights_for", "revealed_cards", "current_positions",
-    "draw_riders", "draw_tokens", "rider_colours", "token_label", "Scene", "draw_legend", "draw_minimap",
+    "draw_minimap_riders", "draw_riders", "draw_tokens", "rider_colours", "token_label", "Scene", "draw_legend", "draw_minimap",
     "draw_track",
 ]

@@ -8,6 +8,7 @@ whole step under about a second.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
@@ -19,6 +20,8 @@ from .riders import FloatPosition
 STEP_BUDGET_MS = 900
 FRAME_MS = (18, 55)
 """Shortest and longest frame."""
+FRAMES_PER_STEP = 16
+"""Beyond this, ``thin`` drops sliding frames (a whole round in one animation stays cheap to send)."""
 
 
 @dataclass(frozen=True)
@@ -26,7 +29,7 @@ class Frame:
     positions: Mapping[str, FloatPosition]
     moving: tuple[str, ...] = ()
     blocked: tuple[int, ...] = ()
-    packs: tuple[tuple[int, int], ...] = ()
+    packs: tuple[tuple[float, float], ...] = ()
     exhausted: tuple[str, ...] = ()
     weight: int = 1
     """How many frame durations this frame is held."""
@@ -74,11 +77,21 @@ def _slide(timeline: _Timeline, moved: RiderMoved, blocked: Blocked | None) -> N
 
 
 def _slipstream(timeline: _Timeline, event: Slipstreamed) -> None:
+    """The pack slides up one square in quarter steps, its outline moving with it."""
     starts = {rid: timeline.positions[rid] for rid in event.riders}
-    for quarter in (1, 2, 3, 4):
+    lo, hi = event.frm
+    for quarter in (0.25, 0.5, 0.75, 1.0):
         for rid, (square, lane) in starts.items():
-            timeline.positions[rid] = (square + quarter / 4, lane)
-        timeline.add(moving=event.riders, packs=(event.frm,))
+            timeline.positions[rid] = (square + quarter, lane)
+        timeline.add(moving=event.riders, packs=((lo + quarter, hi + quarter),))
+
+
+def thin(frames: list[Frame], limit: int) -> list[Frame]:
+    """At most about ``limit`` frames: keep every n-th sliding frame and every held frame (ends of moves)."""
+    if len(frames) <= limit:
+        return frames
+    stride = math.ceil(len(frames) / limit)
+    return [f for i, f in enumerate(frames) if f.weight > 1 or i % stride == stride - 1]
 
 
 def frame_ms(frames: Sequence[Frame], steps: int = 1) -> int:

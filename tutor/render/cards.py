@@ -33,9 +33,9 @@ class CardPanel:
 
 
 def draw_card_panel(canvas: Canvas, view: View, race: Race, panel: CardPanel) -> None:
-    """Clear the layer and draw the panel below the road."""
-    canvas.clear()
+    """Draw the panel below the road (clears its area first)."""
     top = view.panel_top
+    canvas.clear_rect(0, top - 2, view.width, PANEL_H + 4)
     canvas.fill_style = "#f6f5f0"
     rounded_rect(canvas, MARGIN / 2, top, view.width - MARGIN, PANEL_H, 8)
     canvas.fill()
@@ -75,7 +75,8 @@ def _draw_rider_column(canvas: Canvas, race: Race, rider_id: str, x: float, top:
     room = int((x + width - 8 - pile_x) // (MINI_W + 3))
     if room >= 3:
         _draw_recycled(canvas, rider.recycled, pile_x, cards_y + CARD_H - MINI_H, room, colour)
-        _caption(canvas, "recycled (face up under the deck)", pile_x, cards_y + CARD_H + 9, align="left")
+        caption = "recycled (face up under the deck)" if room >= 8 else "recycled"
+        _caption(canvas, caption, pile_x, cards_y + CARD_H + 9, align="left")
 
 
 def _draw_recycled(canvas: Canvas, recycled: list[Card], x: float, y: float, room: int, accent: str) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
-from tutor.flamme_rouge import Phase, Race
+from tutor.flamme_rouge import Phase, Race, rules
 from tutor.flamme_rouge.events import (Blocked, Event, ExhaustionTaken, PacksFound, Position, RiderMoved,
                                        Slipstreamed)
 
@@ -19,6 +19,8 @@ class Mark:
     """None outlines every lane of the square."""
     label: str
     colour: str
+    below: bool = False
+    """Put the label under the road instead of above it (two marks on neighbouring squares)."""
 
 
 @dataclass(frozen=True)
@@ -30,13 +32,13 @@ class Highlights:
     cards: Mapping[str, str] = field(default_factory=dict)
     """Rider -> revealed card label, drawn as a chip by riders still to move."""
     trails: Mapping[str, tuple[Position, Position]] = field(default_factory=dict)
-    """Rider -> (from, to) positions of a move just made (a dashed line from a ghost ring)."""
+    """Rider -> (from, to) positions of the move just made (a dashed line from a ghost ring)."""
     blocked: tuple[int, ...] = ()
     """Full squares the last mover fell back over (outlined and crossed)."""
-    packs: tuple[tuple[int, int], ...] = ()
+    packs: tuple[tuple[float, float], ...] = ()
     """(rearmost, frontmost) squares of each pack, outlined at slipstream time."""
-    slipstreamed: tuple[tuple[int, int], ...] = ()
-    """Squares of packs that just moved up one square (after the move)."""
+    slipstreamed: Mapping[str, int] = field(default_factory=dict)
+    """Rider -> squares gained by slipstream just now (a green "+1" chip by the token)."""
     exhausted: tuple[str, ...] = ()
     """Riders that just took an exhaustion card (an "E2" card icon by the token)."""
     marks: tuple[Mark, ...] = ()
@@ -47,17 +49,18 @@ def highlights_for(race: Race, events: Iterable[Event] = (), *, active: str | No
     trails: dict[str, tuple[Position, Position]] = {}
     blocked: tuple[int, ...] = ()
     packs: tuple[tuple[int, int], ...] = ()
-    moved_packs: list[tuple[int, int]] = []
+    gained: dict[str, int] = {}
     exhausted: list[str] = []
     for event in events:
         if isinstance(event, RiderMoved):
-            trails[event.rider] = (event.frm, event.to)
+            trails = {event.rider: (event.frm, event.to)}  # the last move only: a whole round would clutter
         elif isinstance(event, Blocked):
             blocked = event.full
         elif isinstance(event, PacksFound):
-            packs = event.packs
+            packs = tuple(rules.packs(s for s, _ in race.positions().values()))  # as they are now
         elif isinstance(event, Slipstreamed):
-            moved_packs.append((event.frm[0] + 1, event.frm[1] + 1))
+            for rid in event.riders:
+                gained[rid] = gained.get(rid, 0) + 1
         elif isinstance(event, ExhaustionTaken):
             exhausted.append(event.rider)
     return Highlights(
@@ -67,7 +70,7 @@ def highlights_for(race: Race, events: Iterable[Event] = (), *, active: str | No
         trails=trails,
         blocked=blocked,
         packs=packs,
-        slipstreamed=tuple(moved_packs),
+        slipstreamed=gained,
         exhausted=tuple(exhausted),
     )
 

@@ -1,4 +1,4 @@
-"""The dynamic layer: rider tokens, highlights and the riders on the mini-map.
+"""Rider tokens and highlights on the road (redrawn every animation frame), and riders on the mini-map.
 
 A token is a disc in the team colour with its letter ("S" or "R") in white or
 black, whichever contrasts more; light tokens get a dark outline. Positions may
@@ -60,9 +60,7 @@ def draw_riders(canvas: Canvas, view: View, race: Race, highlights: Highlights =
     moving = tuple(moving)
     colours = rider_colours(race)
     canvas.clear()
-    draw_minimap_riders(canvas, view, positions, colours)
-    _draw_pack_outlines(canvas, view, highlights.packs, style.PACK)
-    _draw_pack_outlines(canvas, view, highlights.slipstreamed, style.SLIPSTREAM, label="+1")
+    _draw_pack_outlines(canvas, view, highlights.packs)
     _draw_blocked(canvas, view, highlights.blocked)
     for mark in highlights.marks:
         _draw_mark(canvas, view, mark)
@@ -76,6 +74,7 @@ def draw_riders(canvas: Canvas, view: View, race: Race, highlights: Highlights =
         _draw_rings(canvas, view, [shown[highlights.active]], dashed=True)
     _draw_card_chips(canvas, view, {rid: label for rid, label in highlights.cards.items() if rid in shown}, shown)
     _draw_exhaustion_icons(canvas, view, [shown[r] for r in highlights.exhausted if r in shown])
+    _draw_slipstream_gains(canvas, view, {r: n for r, n in highlights.slipstreamed.items() if r in shown}, shown)
     _draw_offview_markers(canvas, view, positions)
 
 
@@ -107,9 +106,10 @@ def draw_tokens(canvas: Canvas, view: View, race: Race, positions: Mapping[str, 
                 canvas.fill_text(token_label(race, rid), xs[i], ys[i] + 1)
 
 
-def draw_minimap_riders(canvas: Canvas, view: View, positions: Mapping[str, FloatPosition],
-                        colours: Mapping[str, str]) -> None:
-    """The window shown on the road as a box on the mini-map, and every rider as a dot."""
+def draw_minimap_riders(canvas: Canvas, view: View, race: Race) -> None:
+    """The window shown on the road as a box on the mini-map, and every rider as a dot (clears that strip)."""
+    positions, colours = current_positions(race), rider_colours(race)
+    canvas.clear_rect(view.minimap_left - 6, MINIMAP_Y - 6, view.minimap_w + 12, MINIMAP_H + 12)
     canvas.stroke_style = style.INK
     canvas.line_width = 2
     canvas.stroke_rect(view.minimap_x(view.first), MINIMAP_Y - 3,
@@ -137,9 +137,9 @@ def rounded_rect(canvas: Canvas, x: float, y: float, w: float, h: float, r: floa
     canvas.close_path()
 
 
-def _draw_pack_outlines(canvas: Canvas, view: View, packs: Iterable[tuple[int, int]], colour: str,
-                        label: str | None = None) -> None:
-    canvas.stroke_style = colour
+def _draw_pack_outlines(canvas: Canvas, view: View, packs: Iterable[tuple[float, float]]) -> None:
+    """A rounded box around each pack (fractional squares while a pack slides)."""
+    canvas.stroke_style = style.PACK
     canvas.line_width = 2.5
     for lo, hi in packs:
         if not (view.shows(lo) or view.shows(hi)):
@@ -147,8 +147,6 @@ def _draw_pack_outlines(canvas: Canvas, view: View, packs: Iterable[tuple[int, i
         x0, x1 = view.x(max(lo, view.first)) - 1, view.x(min(hi, view.last_visible) + 1) + 1
         rounded_rect(canvas, x0, view.road_top - 5, x1 - x0, view.road_bottom - view.road_top + 10, 7)
         canvas.stroke()
-        if label:
-            _tag(canvas, label, (x0 + x1) / 2, GLYPH_Y + 5, colour)
 
 
 def _draw_blocked(canvas: Canvas, view: View, squares: Iterable[int]) -> None:
@@ -201,7 +199,7 @@ def _draw_mark(canvas: Canvas, view: View, mark: Mark) -> None:
     canvas.set_line_dash([5, 3])
     canvas.stroke_rect(view.x(mark.square) + 1.5, top + 1.5, view.cell_w - 3, bottom - top - 3)
     canvas.set_line_dash([])
-    _tag(canvas, mark.label, view.cx(mark.square), GLYPH_Y + 5, mark.colour)
+    _tag(canvas, mark.label, view.cx(mark.square), view.numbers_y if mark.below else GLYPH_Y + 5, mark.colour)
 
 
 def _draw_rings(canvas: Canvas, view: View, positions: list[FloatPosition], dashed: bool) -> None:
@@ -229,6 +227,13 @@ def _draw_exhaustion_icons(canvas: Canvas, view: View, positions: list[FloatPosi
     for square, lane in positions:
         _mini_card(canvas, view.cx(square) + view.token_r * 0.45, view.cy(lane) - view.token_r - 4, "E2",
                    style.EXHAUSTION_FACE, style.EXHAUSTION_INK)
+
+
+def _draw_slipstream_gains(canvas: Canvas, view: View, gains: Mapping[str, int], positions: Mapping) -> None:
+    for rid, gained in gains.items():
+        square, lane = positions[rid]
+        _tag(canvas, f"+{gained}", view.cx(square) + view.token_r + 1, view.cy(lane) - view.token_r + 1,
+             style.SLIPSTREAM)
 
 
 def _mini_card(canvas: Canvas, x: float, y: float, label: str, face: str, ink: str) -> None:

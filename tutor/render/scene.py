@@ -1,7 +1,8 @@
 """``Scene``: a three-layer MultiCanvas and the view of the track shown on it.
 
 Layers: 0 the track (redrawn only when the view scrolls or a client connects),
-1 the riders and highlights (redrawn every frame), 2 the card panel.
+1 the riders and highlights on the road (redrawn every frame), 2 the card panel
+and the riders on the mini-map (redrawn once per action).
 ``draw`` paints a state in one message; ``animate`` sends a whole animation in
 one message, with ``sleep`` between frames, so Python never waits.
 """
@@ -16,11 +17,11 @@ from ipywidgets import Layout
 from tutor.flamme_rouge import Race, Track
 from tutor.flamme_rouge.events import Blocked, Event
 
-from .animation import frame_ms, frames_for
+from .animation import FRAMES_PER_STEP, frame_ms, frames_for, thin
 from .cards import CardPanel, draw_card_panel
 from .geometry import View, WIDTH, follow, make_view
 from .highlights import Highlights
-from .riders import draw_riders
+from .riders import draw_minimap_riders, draw_riders
 from .track import draw_track
 
 
@@ -31,7 +32,7 @@ class Scene:
         self.canvas = MultiCanvas(3, width=width, height=height,
                                   layout=Layout(width=f"{width}px", height=f"{height}px"))
         self._track_drawn_at: int | None = None
-        """``view.first`` when the track layer was last drawn (None: not drawn for the current clients)."""
+        """``view.first`` when the track layer was last drawn (None: never)."""
 
     @property
     def track_layer(self):
@@ -51,12 +52,12 @@ class Scene:
         with hold_canvas():
             self._scroll([s for s, _ in race.positions().values()], priority, redraw_track)
             draw_riders(self.riders_layer, self.view, race, highlights)
-            draw_card_panel(self.cards_layer, self.view, race, panel)
+            self._draw_overlay(race, panel)
 
     def animate(self, race: Race, events: Sequence[Event], before: Mapping[str, tuple[int, int]],
                 highlights: Highlights = Highlights(), panel: CardPanel = CardPanel(), *, steps: int = 1) -> None:
         """Play ``events`` from the ``before`` positions to ``race``, then paint it: all in one message."""
-        frames = frames_for(events, before)
+        frames = thin(frames_for(events, before), FRAMES_PER_STEP * steps)
         movers = {rid for frame in frames for rid in frame.moving}
         squares = [s for s, _ in (*before.values(), *race.positions().values())]
         squares += [e.target for e in events if isinstance(e, Blocked)]
@@ -72,11 +73,11 @@ class Scene:
                             positions=frame.positions, moving=frame.moving)
                 self.riders_layer.sleep(ms * frame.weight)
             draw_riders(self.riders_layer, self.view, race, highlights)
-            draw_card_panel(self.cards_layer, self.view, race, panel)
+            self._draw_overlay(race, panel)
 
-    def forget_clients(self) -> None:
-        """A new client shows a blank canvas: the next ``draw`` must repaint the track too."""
-        self._track_drawn_at = None
+    def _draw_overlay(self, race: Race, panel: CardPanel) -> None:
+        draw_card_panel(self.cards_layer, self.view, race, panel)
+        draw_minimap_riders(self.cards_layer, self.view, race)
 
     def _scroll(self, squares: list[int], priority: Iterable[int], redraw: bool) -> bool:
         """Follow the riders; repaint the track layer when the view moved. True when it was repainted."""

@@ -8,6 +8,8 @@ more with the team colour.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from tutor.flamme_rouge import Terrain
 
 FONT = "Helvetica, Arial, sans-serif"
@@ -29,7 +31,7 @@ OTHER_COLOURS = ("#ef6c00", "#6a1b9a", "#00838f", "#6d4c41", "#9e9d24", "#546e7a
 """Colours for scenario teams that are not one of the six team colours, in order of appearance."""
 
 TERRAIN_FILL = {
-    Terrain.FLAT: "#dedcd5",
+    Terrain.FLAT: "#cfcdc4",
     Terrain.ASCENT: "#f1a9a0",
     Terrain.DESCENT: "#a9cdf0",
     Terrain.COBBLES: "#a3a3a3",
@@ -53,7 +55,7 @@ TERRAIN_NAME = {
 PAGE = "#ffffff"
 VERGE = "#eef0e6"
 """Ground beside the road, where a square has fewer lanes than the widest square."""
-ROAD_EDGE = "#6f6f6f"
+ROAD_EDGE = "#5c5c5c"
 LANE_LINE = "#ffffff"
 INK = "#222222"
 MUTED = "#6b6b6b"
@@ -76,11 +78,13 @@ def lane_name(lane: int) -> str:
     return LANE_NAMES[lane] if 0 <= lane < len(LANE_NAMES) else f"lane {lane}"
 
 
+@lru_cache(maxsize=None)
 def hex_to_rgb(colour: str) -> tuple[int, int, int]:
     colour = colour.lstrip("#")
     return int(colour[0:2], 16), int(colour[2:4], 16), int(colour[4:6], 16)
 
 
+@lru_cache(maxsize=None)
 def _luminance(colour: str) -> float:
     def channel(c: int) -> float:
         c = c / 255
@@ -90,6 +94,7 @@ def _luminance(colour: str) -> float:
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
+@lru_cache(maxsize=None)
 def text_colour_on(colour: str) -> str:
     """White or black, whichever has the higher WCAG contrast ratio on ``colour``."""
     lum = _luminance(colour)
@@ -104,6 +109,7 @@ def team_palette(teams) -> dict[str, str]:
     return palette
 
 
+@lru_cache(maxsize=None)
 def needs_outline(colour: str) -> bool:
     """Light tokens (the white team) need a dark outline to stand out on the road."""
     return _luminance(colour) > 0.6

@@ -112,12 +112,17 @@ def _draw_terrain_glyphs(canvas: Canvas, view: View) -> None:
 
 
 def _draw_square_numbers(canvas: Canvas, view: View) -> None:
+    """Every fifth square's number, except where the START and FINISH labels go."""
+    track = view.track
+    labelled = {track.start - 2, track.start - 1}
+    if track.finish is not None:
+        labelled |= {track.finish, track.finish + 1}
     canvas.font = style.font(10)
     canvas.text_align = "center"
     canvas.text_baseline = "middle"
     canvas.fill_style = style.MUTED
     for s in view.squares:
-        if s % 5 == 0:
+        if s % 5 == 0 and s not in labelled:
             canvas.fill_text(str(s), view.cx(s), view.numbers_y)
 
 
@@ -166,8 +171,7 @@ def draw_minimap(canvas: Canvas, view: View) -> None:
     canvas.text_align = "left"
     canvas.text_baseline = "middle"
     canvas.fill_style = style.INK
-    name = track.name or "Track"
-    canvas.fill_text(name if len(name) <= 22 else name[:21] + "…", MARGIN, MINIMAP_Y + MINIMAP_H / 2,
+    canvas.fill_text(f"Whole stage ({len(track)} sq.)", MARGIN, MINIMAP_Y + MINIMAP_H / 2,
                      view.minimap_left - MARGIN - 8)
     squares = range(len(track))
     canvas.fill_styled_rects([view.minimap_x(s) for s in squares], MINIMAP_Y, view.minimap_cell_w + 0.4, MINIMAP_H,

@@ -10,7 +10,7 @@ import html
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from tutor.flamme_rouge import Phase, Race
+from tutor.flamme_rouge import Phase, Race, rules
 from tutor.flamme_rouge.events import (Blocked, CardPlayed, CardsDrawn, CardsRecycled, CardsRemoved,
                                        CardsRevealed, Event, ExhaustionTaken, Finished, NoSlipstream,
                                        PacksFound, Reshuffled, RiderMoved, RoundStarted, Slipstreamed)
@@ -111,7 +111,7 @@ def _move(event: RiderMoved) -> Line:
     moved = end - start
     card = _card_phrase(event)
     return Line(f"{event.rider} moves {moved} square{'s' if moved != 1 else ''} ({card}) from square {start} "
-                f"to {end}, {lane_name(lane)}.", event.reason + ".")
+                f"to {end}, {lane_name(lane)}.", _rules(*event.reason.split("; ")))
 
 
 def _blocked_move(event: RiderMoved, blocked: Blocked) -> Line:
@@ -121,7 +121,12 @@ def _blocked_move(event: RiderMoved, blocked: Blocked) -> Line:
     where = (f"stays on square {end}: no square in front of it has a free lane" if end == start else
              f"stops on square {end} ({lane_name(lane)}), the first square behind with a free lane")
     return Line(f"{event.rider} ({_card_phrase(event)}) would reach square {blocked.target}, but {are} full, "
-                f"so it {where}.", f"{event.reason}. {blocked.reason}.")
+                f"so it {where}.", _rules(event.reason, _general(blocked.reason)))
+
+
+def _general(reason: str) -> str:
+    """The rule without the engine's worked example (``"...: square 8 full, so ..."``), told already."""
+    return rules.R_FULL_SQUARE if reason.startswith(rules.R_FULL_SQUARE) else reason
 
 
 def _card_phrase(event: RiderMoved) -> str:
@@ -137,7 +142,7 @@ def _played(played: CardPlayed, recycled: CardsRecycled, race: Race) -> Line:
     pile = len(race.riders[played.rider].recycled) if played.rider in race.riders else len(recycled.cards)
     rest = (f" and recycles {_cards(recycled.cards)} face up at the bottom of its deck (recycled cards: {pile})"
             if recycled.cards else " (it had no other card to recycle)")
-    return Line(f"{played.rider} plays {played.card} face down{rest}.", f"{played.reason}; {recycled.reason}.")
+    return Line(f"{played.rider} plays {played.card} face down{rest}.", _rules(played.reason, recycled.reason))
 
 
 def _exhaustion(events: list[ExhaustionTaken]) -> Line:
@@ -150,6 +155,20 @@ def _exhaustion(events: list[ExhaustionTaken]) -> Line:
 
 def _packs(event: PacksFound) -> Line:
     return Line(f"Packs: {_and([_squares(p) for p in event.packs])}.", event.reason)
+
+
+def _rules(*reasons: str) -> str:
+    """Rule citations as sentences, without repeating a shared heading ("Energy phase: ...; ...")."""
+    sentences, heading = [], None
+    for reason in reasons:
+        head, sep, rest = reason.partition(": ")
+        is_heading = bool(sep) and len(head.split()) <= 3  # "Energy phase", "End phase, slipstream"
+        if is_heading and head == heading:
+            reason = rest
+        elif is_heading:
+            heading = head
+        sentences.append(reason[:1].upper() + reason[1:])
+    return ". ".join(s.rstrip(".") for s in sentences) + "."
 
 
 def _squares(pack: tuple[int, int]) -> str:

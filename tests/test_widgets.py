@@ -1,0 +1,360 @@
+"""Headless widget tests: click buttons from Python, check the race, the narration and the status line.
+
+A click at the wrong time must leave ``race.to_dict()`` unchanged and show a warning.
+"""
+
+import json
+import time
+
+import pytest
+
+from tutor.flamme_rouge import Phase, Race
+from tutor.render.testing import recorded_commands
+from tutor.widgets import PredictQuiz, RaceTutor
+
+BLOCKED = {
+    "name": "Blocked rider", "track": " ".join(["2"] * 20),
+    "riders": [{"id": "green-S", "square": 6, "lane": 0}, {"id": "blue-S", "square": 3, "lane": 0},
+               {"id": "red-R", "square": 3, "lane": 1}],
+    "cards": {"green-S": 2, "blue-S": 5, "red-R": 5},
+}
+SLIPSTREAM = {
+    "track": " ".join(["2"] * 20),
+    "riders": [{"id": i, "square": s, "lane": lane} for i, s, lane in
+               [("a", 1, 0), ("b", 4, 0), ("c", 4, 1), ("d", 5, 0), ("e", 7, 0), ("f", 9, 0), ("g", 10, 0)]],
+}
+SPRINT_FINISH = {
+    "track": " ".join(["2"] * 16), "finish": 12,
+    "riders": [{"id": "red-S", "square": 9, "lane": 0}, {"id": "blue-R", "square": 5, "lane": 0}],
+    "cards": {"red-S": 5, "blue-R": 3},
+}
+
+
+@pytest.fixture
+def tutor():
+    return RaceTutor.new_race("avenue-corso-paseo", teams=("red", "blue"), bots={"blue": "heuristic"}, seed=0,
+                              human_teams=("red",))
+
+
+def play_both(tutor, first=0, second=0):
+    tutor.draw_buttons["red-S"].click()
+    tutor.card_buttons[first].click()
+    tutor.draw_buttons["red-R"].click()
+    tutor.card_buttons[second].click()
+
+
+def assert_refused(tutor, click, *words):
+    state = tutor.race.to_dict()
+    click()
+    assert tutor.race.to_dict() == state
+    assert tutor.status.kind == "warning"
+    for word in words:
+        assert word in tutor.status.text
+
+
+# ----- RaceTutor: the energy phase ---------------------------------------------------------------------------
+
+def test_a_new_race_waits_for_the_learner_while_the_bot_has_played(tutor):
+    race = tutor.race
+    assert race.phase is Phase.ENERGY and race.round == 1
+    assert race.riders["blue-S"].played is not None and race.riders["blue-R"].played is not None
+    assert sorted(race.waiting_riders()) == ["red-R", "red-S"]
+    assert "(computer)" in tutor.narration.value
+    assert tutor.next_button.disabled and tutor.finish_button.disabled and tutor.back_button.disabled
+    assert all(b.disabled for b in tutor.card_buttons)
+    assert not tutor.draw_buttons["red-S"].disabled
+
+
+def test_drawing_shows_four_cards_as_buttons_and_in_the_narration(tutor):
+    tutor.draw_buttons["red-S"].click()
+    hand = tutor.race.riders["red-S"].hand
+    assert len(hand) == 4
+    assert [b.description for b in tutor.card_buttons] == [str(c) for c in hand]
+    assert not any(b.disabled for b in tutor.card_buttons)
+    assert f"red-S draws {', '.join(map(str, hand))}" in tutor.narration.value
+    assert tutor.active_rider == "red-S"
+    assert tutor.draw_buttons["red-R"].disabled  # one rider at a time per team
+
+
+def test_playing_a_card_recycles_the_other_three_face_up_under_the_deck(tutor):
+    tutor.draw_buttons["red-S"].click()
+    hand = list(tutor.race.riders["red-S"].hand)
+    tutor.card_buttons[2].click()
+    rider = tutor.race.riders["red-S"]
+    rest = hand[:2] + hand[3:]
+    assert rider.played == hand[2] and rider.hand == []
+    assert rider.recycled == rest and len(rider.deck) == 11
+    text = tutor.narration_lines[0].text
+    assert f"red-S plays {hand[2]} face down and recycles {', '.join(map(str, rest))} face up at the bottom " \
+           "of its deck (recycled cards: 3)" in text
+    assert all(b.disabled for b in tutor.card_buttons)
+
+
+def test_the_last_card_reveals_and_the_movement_phase_begins(tutor):
+    play_both(tutor)
+    assert tutor.race.phase is Phase.MOVEMENT
+    assert "All cards are revealed" in tutor.narration.value
+    assert not tutor.next_button.disabled and not tutor.finish_button.disabled
+    assert tutor.race.to_move[0] in tutor.status.text
+
+
+# ----- RaceTutor: clicks at the wrong time -------------------------------------------------------------------
+
+def test_a_card_before_drawing_is_refused(tutor):
+    assert_refused(tutor, tutor.card_buttons[0].click, "Draw first", "red-S")
+
+
+def test_next_step_and_finish_round_during_the_energy_phase_are_refused(tutor):
+    assert_refused(tutor, tutor.next_button.click, "energy phase", "red-S", "red-R")
+    assert_refused(tutor, tutor.finish_button.click, "energy phase")
+
+
+def test_drawing_for_the_second_rider_before_playing_the_first_is_refused(tutor):
+    tutor.draw_buttons["red-S"].click()
+    assert_refused(tutor, tutor.draw_buttons["red-R"].click, "red-S", "before drawing")
+
+
+def test_a_card_during_the_movement_phase_is_refused(tutor):
+    play_both(tutor)
+    assert_refused(tutor, tutor.card_buttons[1].click, "energy phase", "movement phase")
+
+
+def test_back_with_nothing_to_undo_is_refused(tutor):
+    assert_refused(tutor, tutor.back_button.click, "Nothing to undo")
+
+
+def test_next_step_after_the_finish_is_refused():
+    tutor = RaceTutor.from_scenario(SPRINT_FINISH)
+    tutor.next_button.click()
+    tutor.next_button.click()
+    assert tutor.race.phase is Phase.FINISHED and tutor.race.winner == "red-S"
+    assert "crosses the finish line and wins" in tutor.narration.value
+    assert tutor.next_button.disabled
+    assert_refused(tutor, tutor.next_button.click, "race is over", "red-S")
+    assert_refused(tutor, tutor.finish_button.click, "race is over")
+
+
+def test_a_stray_click_on_an_empty_card_slot_is_refused():
+    tutor = RaceTutor.from_scenario(SPRINT_FINISH, seed=1)
+    assert tutor.seed.value == 1
+    tutor.finish_button.click()
+    assert_refused(tutor, tutor.card_buttons[3].click, "race is over")
+
+
+# ----- RaceTutor: resolving a round --------------------------------------------------------------------------
+
+def test_next_step_moves_the_frontmost_rider_and_says_so(tutor):
+    play_both(tutor)
+    mover = tutor.race.to_move[0]
+    start = tutor.race.riders[mover].square
+    value = tutor.race.move_values[mover]
+    tutor.next_button.click()
+    end = tutor.race.riders[mover].square
+    assert end == start + value
+    assert f"{mover} moves {value} squares (card {value}) from square {start} to {end}" in tutor.narration.value
+    assert "Movement phase: a rider moves exactly the value of its card" in tutor.narration.value
+
+
+def test_finish_round_plays_the_end_phase_and_the_bots_play_the_next_energy_phase(tutor):
+    play_both(tutor)
+    tutor.finish_button.click()
+    race = tutor.race
+    assert race.phase is Phase.ENERGY and race.round == 2
+    assert all(r.removed for r in race.riders.values())
+    assert race.riders["blue-S"].played is not None and race.riders["red-S"].played is None
+    text = tutor.narration.value
+    assert "played cards leave the game" in text and "Round 2 begins" in text
+
+
+def test_back_undoes_one_learner_action_at_a_time(tutor):
+    tutor.draw_buttons["red-S"].click()
+    drawn = tutor.race.to_dict(history=False)
+    tutor.card_buttons[0].click()
+    tutor.back_button.click()
+    assert tutor.race.to_dict(history=False) == drawn
+    assert tutor.status.kind == "info" and "Back" in tutor.narration.value
+    tutor.back_button.click()
+    assert tutor.race.riders["red-S"].hand == [] and tutor.back_button.disabled
+
+
+def test_back_after_finish_round_restores_the_movement_phase(tutor):
+    play_both(tutor)
+    before = tutor.race.to_dict(history=False)
+    tutor.finish_button.click()
+    tutor.back_button.click()
+    assert tutor.race.to_dict(history=False) == before
+
+
+def test_restart_uses_the_seed(tutor):
+    play_both(tutor)
+    tutor.seed.value = 7
+    tutor.restart_button.click()
+    race = tutor.race
+    assert race.round == 1 and race.phase is Phase.ENERGY and tutor.back_button.disabled
+    assert "seed 7" in tutor.narration.value
+    again = RaceTutor.new_race(seed=7).race
+    assert race.to_dict(history=False) == again.to_dict(history=False)
+
+
+def test_a_scenario_starts_at_the_movement_phase_and_narrates_the_blocked_rider():
+    tutor = RaceTutor.from_scenario(BLOCKED)
+    assert tutor.race.phase is Phase.MOVEMENT and tutor.title == "Blocked rider"
+    tutor.next_button.click()
+    tutor.next_button.click()
+    tutor.next_button.click()
+    assert tutor.race.riders["red-R"].position == (7, 0)
+    text = tutor.narration.value
+    assert "red-R (card 5) would reach square 8, but square 8 is full, so it stops on square 7" in text
+    assert "first square behind with a free lane" in text
+
+
+def test_a_scenario_file_loads(tmp_path):
+    path = tmp_path / "blocked.json"
+    path.write_text(json.dumps(BLOCKED))
+    tutor = RaceTutor.from_scenario(str(path))
+    assert tutor.race.positions()["red-R"] == (3, 1)
+
+
+def test_human_teams_are_checked():
+    with pytest.raises(ValueError, match="played by the 'heuristic' bot"):
+        RaceTutor.new_race(human_teams=("blue",))
+    with pytest.raises(ValueError, match="no team 'green'"):
+        RaceTutor.new_race(human_teams=("green",))
+    with pytest.raises(ValueError, match="'blue' has no bot and is not in human_teams"):
+        RaceTutor(Race.new("sprint-20", ("red", "blue")), human_teams=("red",))
+
+
+def test_new_race_gives_teams_nobody_plays_to_the_heuristic_bot():
+    tutor = RaceTutor.new_race("sprint-20", teams=("red", "blue", "green"))
+    assert tutor.race.teams["green"].bot == "heuristic" and tutor.race.teams["red"].bot is None
+    assert sorted(tutor.race.waiting_riders()) == ["red-R", "red-S"]
+
+
+def test_a_race_of_bots_only_is_stepped_with_next_step():
+    tutor = RaceTutor.new_race("sprint-20", teams=("red", "blue"), bots={"red": "random", "blue": "random"},
+                               human_teams=())
+    assert tutor.race.phase is Phase.MOVEMENT and "All cards are revealed" in tutor.narration.value
+    assert not tutor.draw_buttons
+    while tutor.race.phase is not Phase.FINISHED:
+        tutor.finish_button.click()
+    assert tutor.race.winner and "wins" in tutor.status.text
+
+
+# ----- drawing: on client ready and after every handler ------------------------------------------------------
+
+def test_a_connecting_client_gets_the_whole_canvas(tutor):
+    with recorded_commands() as log:
+        tutor.scene.canvas[2]._handle_frontend_event(None, {"event": "client_ready"}, [])
+    assert log.messages == 1
+    assert "START" in log.texts() and "red-S  (sprinteur)" in log.texts()
+
+
+def test_every_handler_sends_one_message_and_steps_animate(tutor):
+    with recorded_commands() as log:
+        tutor.draw_buttons["red-S"].click()
+    assert log.messages == 1
+    tutor.card_buttons[0].click()
+    tutor.draw_buttons["red-R"].click()
+    tutor.card_buttons[0].click()
+    with recorded_commands() as log:
+        tutor.next_button.click()
+    assert log.messages == 1 and len(log.sleeps()) >= 3 and sum(log.sleeps()) < 1100
+
+
+def test_handlers_return_quickly(tutor):
+    durations = []
+    for _ in range(3):
+        for click in (lambda: tutor.draw_buttons["red-S"].click(), lambda: tutor.card_buttons[0].click(),
+                      lambda: tutor.draw_buttons["red-R"].click(), lambda: tutor.card_buttons[0].click(),
+                      tutor.next_button.click, tutor.finish_button.click):
+            start = time.perf_counter()
+            click()
+            durations.append(time.perf_counter() - start)
+    assert sorted(durations)[len(durations) // 2] < 0.03  # median; generous bound for the slowest below
+    assert max(durations) < 0.25
+
+
+# ----- PredictQuiz -------------------------------------------------------------------------------------------
+
+def quiz(**kwargs):
+    kwargs.setdefault("question", "Where does red-R end after the movement phase?")
+    return PredictQuiz(BLOCKED, rider="red-R", **kwargs)
+
+
+def test_quiz_right_answer():
+    q = quiz(explain="A full square pushes you back.")
+    assert q.race.phase is Phase.MOVEMENT and q.correct_answer == 7
+    q.square_input.value = 7
+    q.reveal_button.click()
+    assert q.is_right is True and "tutor-status-success" in q.feedback.value and "Try again" in q.status.text
+    assert "Right" in q.feedback.value and "ends on square 7" in q.feedback.value
+    assert "first square behind it with a free lane" in q.feedback.value
+    assert "A full square pushes you back." in q.feedback.value
+    assert q.race.riders["red-R"].position == (7, 0) and q.race.phase is not Phase.MOVEMENT
+    assert q.reveal_button.disabled
+
+
+def test_quiz_wrong_answer_gives_the_correct_one_and_the_rule():
+    q = quiz()
+    q.square_input.value = 8
+    q.reveal_button.click()
+    assert q.is_right is False and "tutor-status-warning" in q.feedback.value
+    assert "Not quite" in q.feedback.value and "You said square 8" in q.feedback.value
+    assert "square 8 is full" in q.feedback.value
+
+
+def test_quiz_with_lanes():
+    q = quiz(with_lane=True)
+    q.square_input.value, q.lane_input.value = 7, 1
+    q.reveal_button.click()
+    assert q.correct_answer == (7, 0) and q.is_right is False and "right lane" in q.feedback.value
+
+
+def test_quiz_reveal_without_an_answer_or_twice_is_refused():
+    q = quiz()
+    state = q.race.to_dict()
+    q.reveal_button.click()
+    assert q.race.to_dict() == state and q.status.kind == "warning" and "Choose a square" in q.status.text
+    q.square_input.value = 7
+    q.reveal_button.click()
+    state = q.race.to_dict()
+    q.reveal_button.click()
+    assert q.race.to_dict() == state and "Already revealed" in q.status.text
+
+
+def test_quiz_try_again_resets_the_position_and_the_answer():
+    q = quiz()
+    q.square_input.value = 8
+    q.reveal_button.click()
+    q.retry_button.click()
+    assert q.is_right is None and q.feedback.value == "" and q.square_input.value is None
+    assert q.race.phase is Phase.MOVEMENT and q.race.riders["red-R"].position == (3, 1)
+    assert not q.reveal_button.disabled and not q.square_input.disabled
+
+
+def test_quiz_exhausted_riders():
+    q = PredictQuiz(SLIPSTREAM, question="Who takes an exhaustion card?", ask="exhausted")
+    assert q.correct_answer == {"a", "g"} and q.after == "slipstream"
+    q.rider_checks["a"].value = True
+    q.reveal_button.click()
+    assert q.is_right is False and "Exhausted: a, g" in q.feedback.value and "You chose: a" in q.feedback.value
+    assert "exhaustion card" in q.feedback.value
+    q.retry_button.click()
+    q.rider_checks["a"].value = q.rider_checks["g"].value = True
+    q.reveal_button.click()
+    assert q.is_right is True
+
+
+def test_quiz_rejects_bad_arguments():
+    with pytest.raises(ValueError, match="ask must be"):
+        PredictQuiz(BLOCKED, question="?", ask="winner")
+    with pytest.raises(ValueError, match="rider 'zz'"):
+        PredictQuiz(BLOCKED, question="?", rider="zz")
+
+
+def test_quiz_reveal_animates_in_one_message():
+    q = quiz()
+    q.square_input.value = 7
+    with recorded_commands() as log:
+        q.reveal_button.click()
+    assert log.messages == 1 and log.sleeps() and "answer" in log.texts()

@@ -1,0 +1,20 @@
+"""Thin ipywidgets controllers over the Flamme Rouge engine and ``tutor.render``.
+
+    from tutor.widgets import RaceTutor, PredictQuiz
+    RaceTutor.new_race("avenue-corso-paseo", teams=("red", "blue"), bots={"blue": "heuristic"}, seed=0,
+                       human_teams=("red",))                # a VBox: display it or leave it last in a cell
+    RaceTutor.from_scenario("scenarios/p1_blocked_rider.json")   # movement phase, the scenario's cards
+    RaceTutor(race, human_teams=None, focus=None, title="")       # any Race; None = every team without a bot
+    PredictQuiz(path_or_dict, question="Where does red-R end?", rider="red-R", ask="square", explain="")
+    RaceChooser(human_team="red", bots=("blue", "green"))       # pick a stage, then race the bots
+
+See ``race_tutor`` and ``quiz`` for the attributes (``race``, ``status``, ``narration``, the buttons).
+Every handler returns at once; animations play in the browser from one message.
+"""
+
+from .narration import Line, narrate, to_html
+from .quiz import PredictQuiz
+from .race_chooser import RaceChooser
+from .race_tutor import RaceTutor
+
+__all__ = ["Line", "narrate", "to_html", "PredictQuiz", "RaceChooser", "RaceTutor"]

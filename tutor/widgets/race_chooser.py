@@ -1,0 +1,52 @@
+"""``RaceChooser``: pick a stage and opponents, then race them in a ``RaceTutor``.
+
+    RaceChooser(human_team="red", bots=("blue", "green", "black"))
+
+The learner's team is ``human_team``; the other colours are bot teams. "Start
+race" (``start_button``) replaces the race below with a new one built from the
+choices (``stage_input``, ``bots_input``, ``bot_input``, ``seed_input``).
+The current race's widget is ``tutor``.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import ipywidgets as widgets
+
+from tutor.flamme_rouge import STAGES, TEACHING_TRACKS
+from tutor.flamme_rouge.bots import BOTS
+
+from .common import button
+from .race_tutor import RaceTutor
+
+BOT_NAMES = {"heuristic": "sensible bots", "random": "random bots"}
+
+
+class RaceChooser(widgets.VBox):
+    def __init__(self, human_team: str = "red", bots: Sequence[str] = ("blue", "green", "black"), *,
+                 stage: str = "avenue-corso-paseo", seed: int = 0):
+        super().__init__()
+        self.human_team, self.bot_colours = human_team, tuple(bots)
+        stages = [(title, key) for key, (title, _) in STAGES.items()]
+        stages += [(f"{title} (teaching track)", key) for key, (title, *_) in TEACHING_TRACKS.items()]
+        self.stage_input = widgets.Dropdown(options=stages, value=stage, description="Stage")
+        self.bots_input = widgets.Dropdown(options=[(str(n), n) for n in range(1, len(self.bot_colours) + 1)],
+                                           value=len(self.bot_colours), description="Bot teams")
+        self.bot_input = widgets.Dropdown(options=[(label, key) for key, label in BOT_NAMES.items() if key in BOTS],
+                                          value="heuristic", description="Bots")
+        self.seed_input = widgets.IntText(value=seed, description="Seed", layout=widgets.Layout(width="150px"))
+        self.start_button = button("Start race", "Start a new race with these choices", style="primary")
+        self.start_button.on_click(lambda _: self.start())
+        self.controls = widgets.HBox([self.stage_input, self.bots_input, self.bot_input, self.seed_input,
+                                      self.start_button], layout=widgets.Layout(flex_flow="row wrap", gap="6px"))
+        self.start()
+
+    def start(self) -> None:
+        """Build a new race from the current choices (bot teams play their energy phase themselves)."""
+        opponents = self.bot_colours[: self.bots_input.value]
+        self.tutor = RaceTutor.new_race(
+            self.stage_input.value, teams=(self.human_team, *opponents),
+            bots={colour: self.bot_input.value for colour in opponents}, seed=self.seed_input.value,
+            human_teams=(self.human_team,), title=self.stage_input.label)
+        self.children = [self.controls, self.tutor]
