@@ -12,6 +12,7 @@ from typing import Callable
 
 from . import rules
 from .cards import Card
+from .events import Event
 from .race import Race
 
 Bot = Callable[[Race, str], Card]
@@ -50,8 +51,12 @@ def get_bot(name: str) -> Bot:
         raise ValueError(f"unknown bot {name!r}; known: {', '.join(BOTS)}") from None
 
 
-def play_energy_phase(race: Race, bot: Bot | None = None, teams=None) -> None:
-    """Draw and play for every rider of the given teams (default: every bot team) with its bot."""
+def play_energy_phase(race: Race, bot: Bot | None = None, teams=None) -> list[Event]:
+    """Draw and play for every rider of the given teams (default: every bot team) with its bot.
+
+    Returns the events, including the reveal when these plays complete the energy phase.
+    """
+    events: list[Event] = []
     for team in race.teams.values():
         if teams is not None and team.name not in teams:
             continue
@@ -62,5 +67,6 @@ def play_energy_phase(race: Race, bot: Bot | None = None, teams=None) -> None:
             rider = race.riders[rid]
             if rider.played is None:
                 if not rider.hand:
-                    race.draw(rid)
-                race.play(rid, choose(race, rid))
+                    events += race.draw(rid)
+                events += race.play(rid, choose(race, rid))
+    return events

@@ -39,7 +39,7 @@ class RaceChooser(widgets.VBox):
         self.start_button = button("Start race", "Start a new race with these choices", style="primary")
         self.start_button.on_click(lambda _: self.start())
         self.controls = widgets.HBox([self.stage_input, self.bots_input, self.bot_input, self.seed_input,
-                                      self.start_button], layout=widgets.Layout(flex_flow="row wrap", gap="6px"))
+                                      self.start_button], layout=widgets.Layout(flex_flow="row wrap"))
         self.start()
 
     def start(self) -> None:

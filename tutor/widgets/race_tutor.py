@@ -30,7 +30,7 @@ import ipywidgets as widgets
 from tutor.flamme_rouge import Draw, Phase, Race, RuleError
 from tutor.flamme_rouge import scenario as scenarios
 from tutor.flamme_rouge.bots import play_energy_phase
-from tutor.flamme_rouge.events import CardsRevealed, Event, RiderMoved
+from tutor.flamme_rouge.events import CardPlayed, CardsRevealed, Event, RiderMoved
 from tutor.flamme_rouge.race import HAND_SIZE
 from tutor.render import CardPanel, Scene, highlights_for
 
@@ -215,18 +215,14 @@ class RaceTutor(widgets.VBox):
         """Bot teams play their whole energy phase at once (face down)."""
         if self.race.phase is not Phase.ENERGY:
             return []
-        waiting = set(self.race.waiting_riders())
-        play_energy_phase(self.race)
-        played = [rid for rid in self.race.riders if rid in waiting and rid not in self.race.waiting_riders()]
+        events = play_energy_phase(self.race)
+        played = [e.rider for e in events if isinstance(e, CardPlayed)]
         if not played:
             return []
         lines = [Line(f"{_and(played)} (computer) {'plays its card' if len(played) == 1 else 'play their cards'} "
                       "face down.", R_SECRET)]
-        if self.race.phase is Phase.MOVEMENT:  # the bots' cards completed the energy phase
-            lines += narrate([CardsRevealed("Movement phase: all played cards are revealed; riders move frontmost "
-                                            "first", {r.id: r.played for r in self.race.riders.values()},
-                                            tuple(self.race.to_move))], self.race)
-        return lines
+        # The bots' cards may complete the energy phase: narrate the reveal.
+        return lines + narrate([e for e in events if isinstance(e, CardsRevealed)], self.race)
 
     # ----- what the learner sees -------------------------------------------------------------------------
 
