@@ -207,6 +207,13 @@ def test_a_scenario_starts_at_the_movement_phase_and_narrates_the_blocked_rider(
     assert "first square behind with a free lane" in text
 
 
+def test_draw_and_card_buttons_show_only_in_the_energy_phase():
+    tutor = RaceTutor.from_scenario(BLOCKED)
+    assert tutor.energy_row.layout.display == "none"
+    tutor.finish_button.click()
+    assert tutor.race.phase is Phase.ENERGY and tutor.energy_row.layout.display is None
+
+
 def test_a_scenario_file_loads(tmp_path):
     path = tmp_path / "blocked.json"
     path.write_text(json.dumps(BLOCKED))

@@ -121,10 +121,11 @@ class RaceTutor(widgets.VBox):
         hand = widgets.HBox([label("Cards drawn:"), *self.card_buttons],
                             layout=widgets.Layout(align_items="center"))
         draws = widgets.HBox(list(self.draw_buttons.values()), layout=widgets.Layout(margin="0 24px 0 0"))
-        energy = widgets.HBox([draws, hand], layout=widgets.Layout(flex_flow="row wrap"))
+        self.energy_row = widgets.HBox([draws, hand], layout=widgets.Layout(flex_flow="row wrap"))
         steps = widgets.HBox([self.next_button, self.finish_button, self.back_button, self.restart_button,
                               self.seed], layout=widgets.Layout(align_items="center"))
-        return [widgets.HTML(CSS), self.header, self.scene.canvas, self.status, energy, steps, self.narration]
+        return [widgets.HTML(CSS), self.header, self.scene.canvas, self.status, self.energy_row, steps,
+                self.narration]
 
     def _card_button(self, index: int) -> widgets.Button:
         b = button("·", f"Play card {index + 1}", width="64px")
@@ -282,6 +283,8 @@ class RaceTutor(widgets.VBox):
             b.tooltip = f"Play {hand[i]} for {rider}" if i < len(hand) else "No card here"
             b.button_style = ("danger" if hand[i].is_exhaustion else "warning") if i < len(hand) else ""
             b.disabled = i >= len(hand)
+        # The draw and card buttons only show while the learner has cards to play.
+        self.energy_row.layout.display = None if race.phase is Phase.ENERGY and self.draw_buttons else "none"
         resolving = race.phase not in (Phase.ENERGY, Phase.SETUP, Phase.FINISHED)
         self.next_button.disabled = self.finish_button.disabled = not resolving
         self.back_button.disabled = not self._undo
