@@ -1,0 +1,45 @@
+"""Golden playthroughs: seeded races stepped through the public API, compared event by event.
+
+A change in the rules, the shuffles or the event data shows up here as the first
+differing event. After an intended change, regenerate with
+``python tests/test_golden.py`` and review the diff of ``tests/golden/``.
+"""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tutor.flamme_rouge import Phase, Race
+from tutor.flamme_rouge.bots import play_energy_phase
+
+GOLDEN = Path(__file__).parent / "golden"
+RACES = {"hill-24-heuristic-seed3": ("hill-24", "heuristic", 3),
+         "la-haute-montagne-random-seed1": ("la-haute-montagne", "random", 1)}
+
+
+def playthrough(stage: str, bot: str, seed: int) -> list[dict]:
+    race = Race.new(stage, ("red", "blue", "green"), bots=dict.fromkeys(("red", "blue", "green"), bot), seed=seed)
+    events = []
+    while not race.is_over:
+        events += play_energy_phase(race)
+        while race.phase not in (Phase.ENERGY, Phase.FINISHED):
+            events += race.step()
+    return [{k: v for k, v in e.to_dict().items() if k != "reason"} for e in events]  # reasons: see test_race
+
+
+@pytest.mark.parametrize("name", sorted(RACES))
+def test_seeded_race_replays_exactly(name):
+    expected = json.loads((GOLDEN / f"{name}.json").read_text())
+    actual = json.loads(json.dumps(playthrough(*RACES[name])))
+    for i, (want, got) in enumerate(zip(expected, actual)):
+        assert got == want, f"event {i} differs"
+    assert len(actual) == len(expected)
+    assert actual[-1]["kind"] == "Finished"
+
+
+if __name__ == "__main__":
+    for name, args in RACES.items():
+        lines = ",\n".join(json.dumps(event) for event in playthrough(*args))
+        (GOLDEN / f"{name}.json").write_text(f"[\n{lines}\n]\n")  # one event a line: readable diffs
+        print("wrote", GOLDEN / f"{name}.json")
