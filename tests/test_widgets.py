@@ -207,6 +207,16 @@ def test_a_scenario_starts_at_the_movement_phase_and_narrates_the_blocked_rider(
     assert "first square behind with a free lane" in text
 
 
+def test_the_hint_tells_the_learner_what_to_do_next(tutor):
+    tutor.draw_buttons["red-S"].click()
+    tutor.card_buttons[0].click()
+    assert "click 'Draw 4 for red-R'" in tutor.status.text
+    tutor.draw_buttons["red-R"].click()
+    tutor.card_buttons[0].click()
+    tutor.finish_button.click()
+    assert "click 'Draw 4 for red-S' (or for red-R)" in tutor.status.text
+
+
 def test_draw_and_card_buttons_show_only_in_the_energy_phase():
     tutor = RaceTutor.from_scenario(BLOCKED)
     assert tutor.energy_row.layout.display == "none"

@@ -90,3 +90,26 @@ def _poll(read, done, page: Page, timeout_ms: int, interval_ms: int = 50):
     while not done(value := read()) and time.monotonic() < deadline:
         page.wait_for_timeout(interval_ms)
     return value
+
+
+def wait_for_canvases(page: Page, settle_ms: int = 1_000, timeout_ms: int = 10_000) -> int:
+    """The number of canvases once at least one is on the page and none has appeared for ``settle_ms``.
+
+    The widgets render a moment after ``#loading`` goes, each cell's view on its own.
+    """
+    deadline = time.monotonic() + timeout_ms / 1000
+    count, since = page.locator("canvas").count(), time.monotonic()
+    while time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+        now = page.locator("canvas").count()
+        if now != count:
+            count, since = now, time.monotonic()
+        elif count and time.monotonic() - since >= settle_ms / 1000:
+            break
+    return count
+
+
+def wait_for_all_painted(page: Page, timeout_ms: int = 10_000) -> list[int]:
+    """Painted pixels of each canvas, once every canvas has some (or after ``timeout_ms``)."""
+    return _poll(lambda: [painted for painted, _ in page.evaluate(_CANVASES_JS, None)],
+                 lambda counts: all(counts), page, timeout_ms)

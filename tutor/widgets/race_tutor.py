@@ -246,8 +246,8 @@ class RaceTutor(widgets.VBox):
     def _show(self, lines: list[Line], animate_from: Mapping[str, tuple[int, int]] | None = None) -> None:
         self.narration_lines = lines
         self.narration.value = to_html(lines)
+        self._refresh_controls()  # the hint reads the buttons' new state
         self.status.show(self._hint())
-        self._refresh_controls()
         if animate_from is None:
             self.redraw()
         else:

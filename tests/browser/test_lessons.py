@@ -1,0 +1,93 @@
+"""The lessons in a real browser: each page runs cleanly and paints its boards; a race and a quiz answer clicks."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+from voila_page import (
+    canvas_fingerprint,
+    error_outputs,
+    open_lesson,
+    wait_for_all_painted,
+    wait_for_canvas_change,
+    wait_for_canvases,
+    wait_for_paint,
+)
+
+pytestmark = pytest.mark.browser
+
+LESSONS = Path(__file__).resolve().parents[2] / "lessons"
+NOTEBOOKS = sorted(p.name for p in LESSONS.glob("*.ipynb"))
+
+
+def _has_code(notebook: str) -> bool:
+    return any(cell.cell_type == "code" for cell in nbformat.read(LESSONS / notebook, as_version=4).cells)
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=[n.removesuffix(".ipynb") for n in NOTEBOOKS])
+def test_lesson_loads_and_paints_every_canvas(page, page_errors, voila_server, notebook):
+    if not _has_code(notebook):  # the welcome page: text and links only
+        open_lesson(page, voila_server, notebook, wait_for="a[href$='.ipynb']")
+        assert page.locator("canvas").count() == 0
+    else:
+        open_lesson(page, voila_server, notebook)
+        canvases = wait_for_canvases(page)
+        painted = wait_for_all_painted(page)
+        assert len(painted) == canvases and all(painted), f"painted pixels per canvas: {painted}"
+    assert error_outputs(page) == []
+    assert page_errors == []
+
+
+def test_energy_phase_race_answers_draws_cards_and_steps(page, page_errors, voila_server):
+    from playwright.sync_api import expect
+
+    open_lesson(page, voila_server, "02_energy_phase.ipynb")
+    wait_for_paint(page)
+    race = page.locator(".tutor-race")
+    narration = race.locator(".tutor-narration")
+    first_card = race.locator(".tutor-card-button").first
+
+    for rider in ("red-S", "red-R"):
+        race.get_by_role("button", name=f"Draw 4 for {rider}").click()
+        expect(first_card).to_be_enabled()
+        expect(narration).to_contain_text(f"{rider} draws")
+        before = canvas_fingerprint(page)
+        first_card.click()
+        expect(narration).to_contain_text(f"{rider} plays")
+        assert wait_for_canvas_change(page, before) != before, f"playing {rider}'s card did not redraw the canvas"
+
+    told = narration.inner_text()
+    for _ in range(2):
+        before = canvas_fingerprint(page)
+        race.get_by_role("button", name="Next step").click()
+        assert wait_for_canvas_change(page, before) != before, "Next step did not redraw the canvas"
+    expect(narration).to_contain_text(re.compile(r"moves \d+ squares? .* square \d+"))
+    assert narration.inner_text() != told
+
+    before = canvas_fingerprint(page)
+    race.get_by_role("button", name="Finish round").click()
+    expect(narration).to_contain_text("Round 2 begins")
+    assert wait_for_canvas_change(page, before) != before, "Finish round did not redraw the canvas"
+    assert error_outputs(page) == []
+    assert page_errors == []
+
+
+def test_movement_quiz_reveals_the_right_answer_and_the_rule(page, page_errors, voila_server):
+    from playwright.sync_api import expect
+
+    open_lesson(page, voila_server, "03_movement.ipynb")
+    quiz = page.locator(".tutor-quiz")
+    wait_for_paint(page, index=1)
+    before = canvas_fingerprint(page)
+    quiz.locator("select").select_option(label="square 12")  # scenarios/movement_fall_back_twice.json: red-R ends on 12
+    quiz.get_by_role("button", name="Reveal").click()
+
+    feedback = quiz.locator(".widget-html", has_text="The rule that decided it")
+    expect(feedback).to_contain_text("Right! red-R ends on square 12")
+    expect(feedback).to_contain_text(re.compile("full|free lane"))
+    assert wait_for_canvas_change(page, before) != before, "Reveal did not redraw the canvas"
+    assert error_outputs(page) == []
+    assert page_errors == []
