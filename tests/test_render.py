@@ -17,19 +17,9 @@ from tutor.render import (CardPanel, Scene, View, canvas_height, draw_track, fol
 from tutor.render import style
 from tutor.render.geometry import MIN_VISIBLE
 from tutor.render.testing import recorded_commands
+from positions import BLOCKED, SLIPSTREAM
 
 ALL_TRACKS = [*STAGES, *TEACHING_TRACKS]
-BLOCKED = {
-    "name": "blocked", "track": " ".join(["2"] * 20),
-    "riders": [{"id": "green-S", "square": 6, "lane": 0}, {"id": "blue-S", "square": 3, "lane": 0},
-               {"id": "red-R", "square": 3, "lane": 1}],
-    "cards": {"green-S": 2, "blue-S": 5, "red-R": 5},
-}
-SLIPSTREAM = {
-    "track": " ".join(["2"] * 20),
-    "riders": [{"id": i, "square": s, "lane": lane} for i, s, lane in
-               [("a", 1, 0), ("b", 4, 0), ("c", 4, 1), ("d", 5, 0), ("e", 7, 0), ("f", 9, 0), ("g", 10, 0)]],
-}
 
 
 def new_race(track: str, seed: int = 0) -> Race:

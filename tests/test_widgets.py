@@ -10,18 +10,8 @@ import pytest
 from tutor.flamme_rouge import Phase, Race
 from tutor.render.testing import recorded_commands
 from tutor.widgets import PredictQuiz, RaceChooser, RaceTutor
+from positions import BLOCKED, SLIPSTREAM
 
-BLOCKED = {
-    "name": "Blocked rider", "track": " ".join(["2"] * 20),
-    "riders": [{"id": "green-S", "square": 6, "lane": 0}, {"id": "blue-S", "square": 3, "lane": 0},
-               {"id": "red-R", "square": 3, "lane": 1}],
-    "cards": {"green-S": 2, "blue-S": 5, "red-R": 5},
-}
-SLIPSTREAM = {
-    "track": " ".join(["2"] * 20),
-    "riders": [{"id": i, "square": s, "lane": lane} for i, s, lane in
-               [("a", 1, 0), ("b", 4, 0), ("c", 4, 1), ("d", 5, 0), ("e", 7, 0), ("f", 9, 0), ("g", 10, 0)]],
-}
 SPRINT_FINISH = {
     "track": " ".join(["2"] * 16), "finish": 12,
     "riders": [{"id": "red-S", "square": 9, "lane": 0}, {"id": "blue-R", "square": 5, "lane": 0}],
