@@ -12,8 +12,8 @@ from tutor.flamme_rouge import STAGES, TEACHING_TRACKS, Card, Race, Terrain, sta
 from tutor.flamme_rouge import scenario as scenarios
 from tutor.flamme_rouge.bots import play_energy_phase
 from tutor.flamme_rouge.events import Blocked, RiderMoved
-from tutor.render import (CardPanel, Scene, View, canvas_height, draw_track, follow, frame_ms, frames_for,
-                          highlights_for, make_view, rider_colours, token_label)
+from tutor.render import (CardPanel, Scene, View, canvas_height, draw_legend, draw_track, follow, frame_ms,
+                          frames_for, highlights_for, make_view, rider_colours, token_label)
 from tutor.render import style
 from tutor.render.geometry import MIN_VISIBLE
 from tutor.render.testing import recorded_commands
@@ -61,6 +61,15 @@ def test_scrolling_through_a_track_shows_a_glyph_for_every_terrain(name):
     shown = set(log.texts())
     assert glyphs_for(track) <= shown
     assert all(c.sizes[0] == len(track) for c in log.named("fillStyledRects")[:1])  # the mini-map: whole track
+
+
+def test_the_legend_names_the_start_and_finish_lines_only_where_the_track_has_them():
+    for track, lines in ((stage("la-haute-montagne"), True), (scenarios.build(BLOCKED).track, False)):
+        view = make_view(track)
+        with recorded_commands() as log:
+            draw_legend(Canvas(width=view.width, height=view.height), view)
+        assert ("start line" in log.texts()) is lines and ("finish line" in log.texts()) is lines
+        assert "S sprinteur · R rouleur" in log.texts()
 
 
 def test_long_stages_show_a_window_short_tracks_show_everything():

@@ -187,7 +187,7 @@ def draw_minimap(canvas: Canvas, view: View) -> None:
 
 
 def draw_legend(canvas: Canvas, view: View) -> None:
-    """Terrain swatches with their glyphs (only the terrains of this track), tokens and lanes."""
+    """Terrain swatches with their glyphs (only the terrains of this track), start and finish lines, tokens, lanes."""
     track = view.track
     present = [t for t in style.TERRAIN_FILL if t is Terrain.FLAT or any(sq.terrain is t for sq in track.squares)]
     x, y = MARGIN, view.legend_y
@@ -205,13 +205,22 @@ def draw_legend(canvas: Canvas, view: View) -> None:
             canvas.fill_style = style.TERRAIN_INK[terrain]
             canvas.fill_text(glyph, x + 9, y + 0.5)
         x = _legend_text(canvas, style.TERRAIN_NAME[terrain], x + 23, y)
+    if track.start:
+        canvas.fill_style = style.INK
+        canvas.fill_rect(x + 2, y - 7, 5, 14)
+        canvas.fill_style = "#ffffff"
+        canvas.fill_rect(x + 3.5, y - 7, 2, 14)
+        x = _legend_text(canvas, "start line", x + 12, y)
+    if track.finish is not None:
+        _draw_chequers(canvas, x, y - 7, 10, 14, 5)
+        x = _legend_text(canvas, "finish line", x + 15, y)
     x = _legend_text(canvas, "S sprinteur · R rouleur", x + 6, y)
     if view.max_lanes >= 2:
         canvas.fill_style = style.ROAD_EDGE
         canvas.fill_rect(x, y - 6, 22, 12)
         canvas.fill_style = style.LANE_LINE
         canvas.fill_rects([x, x], [y - 2.4, y + 0.8], 22, 1.6)
-        x = _legend_text(canvas, "double line: right lane (bottom) is ahead", x + 27, y)
+        x = _legend_text(canvas, "double line: right lane, ahead", x + 27, y)
 
 
 def _legend_text(canvas: Canvas, text: str, x: float, y: float) -> float:
