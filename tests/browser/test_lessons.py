@@ -91,3 +91,29 @@ def test_movement_quiz_reveals_the_right_answer_and_the_rule(page, page_errors, 
     assert wait_for_canvas_change(page, before) != before, "Reveal did not redraw the canvas"
     assert error_outputs(page) == []
     assert page_errors == []
+
+
+def test_a_learner_can_play_with_the_keyboard_alone(page, page_errors, voila_server):
+    """Issue 3: every control works with the keyboard (Tab to a button, Enter or Space presses it)."""
+    from playwright.sync_api import expect
+
+    open_lesson(page, voila_server, "02_energy_phase.ipynb")
+    wait_for_paint(page)
+    race = page.locator(".tutor-race")
+    narration = race.locator(".tutor-narration")
+    draw = race.get_by_role("button", name="Draw 4 for red-S")
+    draw.focus()
+    page.keyboard.press("Enter")
+    expect(narration).to_contain_text("red-S draws")
+    before = canvas_fingerprint(page)
+    page.keyboard.press("Tab")  # focus moves on through the controls ...
+    for _ in range(8):
+        focused = page.evaluate("document.activeElement.classList.contains('tutor-card-button')")
+        if focused:
+            break
+        page.keyboard.press("Tab")
+    assert focused, "Tab never reached a card button"
+    page.keyboard.press("Space")  # ... and Space plays the focused card
+    expect(narration).to_contain_text("red-S plays")
+    assert wait_for_canvas_change(page, before) != before
+    assert page_errors == []
