@@ -21,7 +21,7 @@ class CardKind(enum.Enum):
 @dataclass(frozen=True, slots=True)
 class Card:
     value: int
-    """Squares the card moves (Attack! moves 2 and 9: see rules.attack_moves)."""
+    """Squares the card moves (Attack! moves the Peloton's riders 2 and 9: see rules.ATTACK_FRONT)."""
     kind: CardKind = CardKind.ENERGY
 
     def __str__(self) -> str:

@@ -476,17 +476,19 @@ class Race:
         """
         if self.phase is not Phase.ENERGY:
             raise WrongPhaseError(f"play_round needs the energy phase, not the {self.phase.value} phase")
+        attack = False
         for rider in self.riders.values():
             self._deal(rider)
             card = choose(self, rider.id)
             hand = rider.hand
             hand.remove(card)
             rider.played = card
+            attack = attack or card is ATTACK
             rider.recycled += hand
             rider.hand = []
         riders, track = self.riders, self.track
         positions = {r.id: (r.square, r.lane) for r in riders.values()}
-        if any(r.played is ATTACK for r in riders.values()):
+        if attack:
             self._reveal([])
             order, values = self.to_move, self.move_values
         else:
@@ -506,7 +508,7 @@ class Race:
         self.to_move, self.move_values = [], {}
         self.phase = Phase.ENERGY
         finish = track.finish
-        if finish is not None and any(r.square >= finish for r in riders.values()):
+        if finish is not None and max(positions.values())[0] >= finish:
             self._after_movement([])
             return
         for rider in riders.values():
