@@ -105,6 +105,7 @@ def test_a_learner_can_play_with_the_keyboard_alone(page, page_errors, voila_ser
     draw.focus()
     page.keyboard.press("Enter")
     expect(narration).to_contain_text("red-S draws")
+    expect(race.locator(".tutor-card-button").first).to_be_enabled()
     before = canvas_fingerprint(page)
     page.keyboard.press("Tab")  # focus moves on through the controls ...
     for _ in range(8):
