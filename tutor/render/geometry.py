@@ -143,7 +143,7 @@ def follow(view: View, squares: Iterable[int], priority: Iterable[int] = ()) -> 
     When the squares do not fit in the window, the ``priority`` squares (the
     rider moving, the learner's riders) are kept in view instead.
     """
-    n, length = view.visible, len(view.track)
+    n = view.visible
     for group in (sorted(set(squares)), sorted(set(priority))):
         if not group:
             continue
