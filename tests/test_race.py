@@ -619,3 +619,14 @@ def test_simulated_race_result():
     result = simulate_race("sprint-20", teams=2, bot="heuristic", seed=0)
     assert result.winner == result.ranking[0] == result.race.winner
     assert result.race.riders[result.winner].square >= result.race.track.finish
+
+
+def test_handicap_shuffles_exhaustion_cards_into_the_experienced_team_decks():
+    """RULES.md 1, Finish: handicap variant: an experienced player starts with extra exhaustion cards."""
+    race = Race.new("sprint-20", ("red", "blue"), handicap={"red": 3}, seed=5)
+    for rid in ("red-S", "red-R"):
+        rider = race.riders[rid]
+        assert len(rider.deck) == 18 and rider.deck.count(EXHAUSTION) == 3 and rider.exhaustion == 3
+    assert all(r.deck.count(EXHAUSTION) == 0 and len(r.deck) == 15 for r in map(race.riders.get, ("blue-S", "blue-R")))
+    with pytest.raises(ValueError, match="handicap: 'green'"):
+        Race.new("sprint-20", ("red", "blue"), handicap={"green": 1})

@@ -173,17 +173,23 @@ class Race:
     @classmethod
     def new(cls, track: Track | str = "avenue-corso-paseo", teams: int | Sequence[str] = 4, *,
             bots: dict[str, str] | None = None, seed: int = 0, place: str = "auto",
-            history: bool = True) -> Race:
+            handicap: dict[str, int] | None = None, history: bool = True) -> Race:
         """A race of two-rider teams at the start.
 
         ``teams`` is a count or a list of team colours; ``bots`` maps a colour to a
         bot name. ``place="auto"`` places the riders in a seeded random order from
         the front of the start area; ``place="manual"`` starts in the setup phase.
+        ``handicap`` maps a colour to the exhaustion cards shuffled into each of its
+        riders' decks (rulebook: handicap variant for experienced players).
         """
         names = list(TEAM_COLOURS[:teams]) if isinstance(teams, int) else list(teams)
         if not 1 <= len(names) <= len(TEAM_COLOURS) or len(set(names)) != len(names):
             raise ValueError(f"a race needs 1 to {len(TEAM_COLOURS)} distinct teams, got {names}")
-        bots = bots or {}
+        bots, handicap = bots or {}, handicap or {}
+        for name, extra in handicap.items():
+            if name not in names or not isinstance(extra, int) or extra < 0:
+                raise ValueError(f"handicap: {name!r}: {extra!r} is not a number of exhaustion cards for a team "
+                                 f"of this race ({', '.join(names)})")
         team_list, riders = [], []
         for name in names:
             ids = (f"{name}-S", f"{name}-R")
@@ -191,7 +197,8 @@ class Race:
             riders += [Rider(ids[0], name, SPRINTEUR), Rider(ids[1], name, ROULEUR)]
         race = cls(stage(track), team_list, riders, seed=seed, history=history)
         for r in race.riders.values():
-            r.deck = shuffled(race.rng, starting_deck(r.kind))
+            r.exhaustion = handicap.get(r.team, 0)
+            r.deck = shuffled(race.rng, starting_deck(r.kind) + [EXHAUSTION] * r.exhaustion)
         if place == "auto":
             race._auto_place()
         elif place != "manual":
