@@ -37,15 +37,9 @@ ATTACK_FRONT, ATTACK_BACK = 2, 9
 """Peloton expansion, Attack!: the Peloton team's front rider moves 2, its back rider 9."""
 
 
-def order_key(position: tuple[int, int]) -> tuple[int, int]:
-    """Sort key putting the frontmost rider first: furthest square, then the right-hand lane."""
-    square, lane = position
-    return (-square, lane)
-
-
 def movement_order(positions: dict[str, tuple[int, int]]) -> list[str]:
-    """Riders in movement order: frontmost first (rulebook, Movement Phase)."""
-    return sorted(positions, key=lambda r: order_key(positions[r]))
+    """Riders in movement order: frontmost first, the right-hand lane first on a shared square (Movement Phase)."""
+    return [rid for _, _, rid in sorted((-square, lane, rid) for rid, (square, lane) in positions.items())]
 
 
 def move_distance(track: Track, square: int, value: int) -> tuple[int, str | None]:
@@ -137,7 +131,7 @@ def slipstream(track: Track, positions: dict[str, tuple[int, int]]
                     for r in members:
                         s, lane = positions[r]
                         positions[r] = (s + 1, lane)
-                    results.append(((lo, hi), tuple(sorted(members, key=lambda r: order_key(positions[r])))))
+                    results.append(((lo, hi), tuple(movement_order({r: positions[r] for r in members}))))
                     lo = lo + 1
                     hi = next_hi
                     continue
@@ -153,5 +147,4 @@ def exhausted(track: Track, positions: dict[str, tuple[int, int]]) -> list[str]:
 
 def ranking_past(finish: int, positions: dict[str, tuple[int, int]]) -> list[str]:
     """Riders on or past ``finish``, best first: furthest square, then the right-hand lane."""
-    crossed = [r for r, (s, _) in positions.items() if s >= finish]
-    return sorted(crossed, key=lambda r: order_key(positions[r]))
+    return movement_order({r: p for r, p in positions.items() if p[0] >= finish})
