@@ -82,4 +82,7 @@ def shuffled(rng: random.Random, cards: list[Card]) -> list[Card]:
 
 def starting_deck(kind: str) -> list[Card]:
     """The 15 energy cards of a sprinteur or rouleur, unshuffled."""
-    return [energy(v) for v in DECK_VALUES[kind] for _ in range(3)]
+    return list(_STARTING_DECKS[kind])
+
+
+_STARTING_DECKS = {kind: tuple(energy(v) for v in values for _ in range(3)) for kind, values in DECK_VALUES.items()}

@@ -485,7 +485,12 @@ class Race:
             raise WrongPhaseError(f"play_round needs the energy phase, not the {self.phase.value} phase")
         attack = False
         for rider in self.riders.values():
-            self._deal(rider)
+            deck = rider.deck
+            if len(deck) > HAND_SIZE:  # the usual case of _deal, inlined for speed
+                rider.hand = deck[:-HAND_SIZE - 1:-1]
+                del deck[-HAND_SIZE:]
+            else:
+                self._deal(rider)
             card = choose(self, rider.id)
             hand = rider.hand
             hand.remove(card)
