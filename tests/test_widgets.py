@@ -373,3 +373,36 @@ def test_race_chooser_starts_the_chosen_race_against_the_chosen_bots():
     chooser.tutor.draw_buttons["red-S"].click()
     chooser.tutor.card_buttons[0].click()
     assert race.riders["red-S"].played is not None and len(race.riders["red-S"].recycled) == 3
+
+
+# ----- setup: placing riders -----------------------------------------------------------------------------
+
+def test_the_learner_places_riders_by_clicking_the_board_after_the_bot_team():
+    """Rulebook, Setup: players place both riders in turn in free lanes behind the start line."""
+    tutor = RaceTutor.new_race(stage="sprint-20", teams=("blue", "red"), bots={"blue": "heuristic"},
+                               human_teams=("red",), place="manual", seed=1)
+    race = tutor.race
+    assert race.phase is Phase.SETUP
+    assert race.positions() == {"blue-S": (3, 0), "blue-R": (3, 1)}  # the bot placed first, at the front
+    assert tutor.placing_rider == "red-S" and "Place red-S: click a free lane" in tutor.status.text
+    view = tutor.scene.view
+    before = race.to_dict()
+    tutor._on_canvas_click(view.cx(2), view.cy(1))  # left lane of an empty square: not allowed
+    assert tutor.status.kind == "warning" and "takes the right-hand lane" in tutor.status.text
+    assert race.to_dict() == before
+    tutor._on_canvas_click(view.cx(2), view.cy(0))
+    assert race.riders["red-S"].position == (2, 0) and "red-S starts on square 2, right lane" in tutor.narration.value
+    assert tutor.place_input.value == (2, 1) and tutor.place_button.description == "Place red-R"
+    tutor.place_button.click()
+    assert race.riders["red-R"].position == (2, 1)
+    assert race.phase is Phase.ENERGY and tutor.setup_row.layout.display == "none"
+    assert "Draw 4 for red-S" in tutor.status.text
+
+
+def test_board_clicks_outside_the_setup_change_nothing(tutor):
+    before = tutor.race.to_dict()
+    view = tutor.scene.view
+    tutor._on_canvas_click(view.cx(1), view.cy(0))
+    tutor.place_button.click()
+    assert tutor.race.to_dict() == before
+    assert "Riders are placed during the setup" in tutor.status.text

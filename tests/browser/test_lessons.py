@@ -118,3 +118,24 @@ def test_a_learner_can_play_with_the_keyboard_alone(page, page_errors, voila_ser
     expect(narration).to_contain_text("red-S plays")
     assert wait_for_canvas_change(page, before) != before
     assert page_errors == []
+
+
+def test_a_click_on_the_board_places_the_learners_rider(page, page_errors, voila_server):
+    """Setup lesson: the canvas itself is a control; a click on a lane behind the start line places a rider."""
+    from playwright.sync_api import expect
+
+    from tutor.widgets import RaceTutor
+
+    open_lesson(page, voila_server, "01_track_and_setup.ipynb")
+    wait_for_paint(page)
+    race = page.locator(".tutor-race")
+    expect(race.locator(".tutor-narration")).to_contain_text("blue-R starts on square 4")
+    # The lesson's own widget, built the same way, tells where square 3's right lane is drawn.
+    view = RaceTutor.new_race(stage="avenue-corso-paseo", teams=("blue", "red", "green", "black"),
+                              place="manual", seed=1).scene.view
+    box = race.locator("canvas").first.bounding_box()
+    before = canvas_fingerprint(page)
+    page.mouse.click(box["x"] + view.cx(3), box["y"] + view.cy(0))
+    expect(race.locator(".tutor-narration")).to_contain_text("red-S starts on square 3, right lane")
+    assert wait_for_canvas_change(page, before) != before
+    assert page_errors == []

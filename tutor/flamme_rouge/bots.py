@@ -13,7 +13,7 @@ from typing import Callable
 from . import rules
 from .cards import Card
 from .events import Event
-from .race import Race
+from .race import Phase, Race
 
 Bot = Callable[[Race, str], Card]
 
@@ -49,6 +49,15 @@ def get_bot(name: str) -> Bot:
         return BOTS[name]
     except KeyError:
         raise ValueError(f"unknown bot {name!r}; known: {', '.join(BOTS)}") from None
+
+
+def place_bot_riders(race: Race) -> list[Event]:
+    """Setup: while a bot team is to place, put its riders on the frontmost free lanes behind the start line."""
+    events: list[Event] = []
+    while race.phase is Phase.SETUP and race.placing_team.bot:
+        spot = min(race.legal_actions(), key=lambda a: (-a.square, a.lane))
+        events += race.place(spot.rider, spot.square, spot.lane)
+    return events
 
 
 def play_energy_phase(race: Race, bot: Bot | None = None, teams=None) -> list[Event]:

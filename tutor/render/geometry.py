@@ -76,6 +76,14 @@ class View:
     def shows(self, square: float) -> bool:
         return self.first - 0.5 <= square <= self.last_visible + 0.5
 
+    def cell_at(self, x: float, y: float) -> tuple[int, int] | None:
+        """The (square, lane) under a point of the canvas, or None off the road."""
+        column = int((x - self.road_left) // self.cell_w)
+        square, lane = self.first + column, int((self.road_bottom - y) // LANE_H)
+        if 0 <= column < self.visible and square <= self.last_visible and 0 <= lane < self.track.lanes[square]:
+            return square, lane
+        return None
+
     # ----- vertical -----
     @property
     def max_lanes(self) -> int:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from tutor.flamme_rouge import Phase, Race, rules
-from tutor.flamme_rouge.events import (Blocked, CardPlayed, CardsDrawn, CardsRecycled, CardsRemoved,
+from tutor.flamme_rouge.events import (Blocked, RiderPlaced, CardPlayed, CardsDrawn, CardsRecycled, CardsRemoved,
                                        CardsRevealed, Event, ExhaustionTaken, Finished, NoSlipstream,
                                        PacksFound, Reshuffled, RiderMoved, RoundStarted, Slipstreamed)
 from tutor.render.style import lane_name
@@ -73,6 +73,9 @@ def to_html(lines: Iterable[Line]) -> str:
 # ----- one sentence per kind of event -------------------------------------------------------------------
 
 def _one(event: Event) -> Line | None:
+    if isinstance(event, RiderPlaced):
+        square, lane = event.to
+        return Line(f"{event.rider} starts on square {square}, {lane_name(lane)}.", event.reason)
     if isinstance(event, RoundStarted):
         return Line(f"Round {event.round} begins.", event.reason)
     if isinstance(event, Reshuffled):

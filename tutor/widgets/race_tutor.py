@@ -29,10 +29,11 @@ import ipywidgets as widgets
 
 from tutor.flamme_rouge import Draw, Phase, Race, RuleError
 from tutor.flamme_rouge import scenario as scenarios
-from tutor.flamme_rouge.bots import play_energy_phase
+from tutor.flamme_rouge.bots import place_bot_riders, play_energy_phase
 from tutor.flamme_rouge.events import CardPlayed, CardsRevealed, Event, RiderMoved
 from tutor.flamme_rouge.race import HAND_SIZE
 from tutor.render import CardPanel, Scene, highlights_for
+from tutor.render.style import lane_name
 
 from .common import CSS, StatusLine, button, label
 from .narration import Line, narrate, to_html
@@ -66,6 +67,10 @@ class RaceTutor(widgets.VBox):
         self.card_buttons = [self._card_button(i) for i in range(HAND_SIZE)]
         self.draw_buttons = {rid: self._draw_button(rid) for team in self.human_teams
                              for rid in race.teams[team].riders}
+        self.place_input = widgets.Dropdown(description="Place on", style={"description_width": "initial"})
+        self.place_button = button("Place", "Setup: put the rider on the chosen square and lane", style="info")
+        self.place_button.on_click(lambda _: self._on_place(self.place_input.value))
+        self.scene.canvas.on_mouse_down(self._on_canvas_click)
         self.next_button = button("Next step ▸", "Resolve the next step: one rider's move or one part of the end "
                                                  "phase", style="primary")
         self.finish_button = button("Finish round ▸▸", "Resolve every remaining step of this round")
@@ -90,16 +95,18 @@ class RaceTutor(widgets.VBox):
     @classmethod
     def new_race(cls, stage: str = "avenue-corso-paseo", teams: Sequence[str] = ("red", "blue"),
                  bots: Mapping[str, str] = MappingProxyType({"blue": "heuristic"}), seed: int = 0,
-                 human_teams: Iterable[str] | None = ("red",), **kwargs) -> RaceTutor:
-        """A new race on a stage or teaching track (``tutor.flamme_rouge.track.stage``), riders placed at random.
+                 human_teams: Iterable[str] | None = ("red",), place: str = "auto", **kwargs) -> RaceTutor:
+        """A new race on a stage or teaching track (``tutor.flamme_rouge.track.stage``).
 
         Teams in neither ``bots`` nor ``human_teams`` are played by the heuristic bot.
+        ``place="auto"`` places the riders at random; with ``place="manual"`` the teams
+        place their riders in turn, in the order of ``teams`` (the learner on the board).
         """
         humans = set(human_teams) if human_teams is not None else {t for t in teams if t not in bots}
         all_bots = {team: bots.get(team, "heuristic") for team in teams if team not in humans or team in bots}
 
         def rebuild(new_seed: int) -> Race:
-            return Race.new(stage, list(teams), bots=all_bots, seed=new_seed)
+            return Race.new(stage, list(teams), bots=all_bots, seed=new_seed, place=place)
 
         return cls(rebuild(seed), human_teams=human_teams, rebuild=rebuild, seed=seed, **kwargs)
 
@@ -122,10 +129,12 @@ class RaceTutor(widgets.VBox):
                             layout=widgets.Layout(align_items="center"))
         draws = widgets.HBox(list(self.draw_buttons.values()), layout=widgets.Layout(margin="0 24px 0 0"))
         self.energy_row = widgets.HBox([draws, hand], layout=widgets.Layout(flex_flow="row wrap"))
+        self.setup_row = widgets.HBox([self.place_input, self.place_button],
+                                      layout=widgets.Layout(align_items="center"))
         steps = widgets.HBox([self.next_button, self.finish_button, self.back_button, self.restart_button,
                               self.seed], layout=widgets.Layout(align_items="center"))
-        return [widgets.HTML(CSS), self.header, self.scene.canvas, self.status, self.energy_row, steps,
-                self.narration]
+        return [widgets.HTML(CSS), self.header, self.scene.canvas, self.status, self.setup_row, self.energy_row,
+                steps, self.narration]
 
     def _card_button(self, index: int) -> widgets.Button:
         b = button("·", f"Play card {index + 1}", width="64px")
@@ -139,6 +148,28 @@ class RaceTutor(widgets.VBox):
         return b
 
     # ----- handlers --------------------------------------------------------------------------------------
+
+    def _on_place(self, spot: tuple[int, int] | None) -> None:
+        rider = self.placing_rider
+        if rider is None:
+            self._warn(f"Not your turn: {self.race.placing_team.name} is placing its riders."
+                       if self.race.phase is Phase.SETUP else
+                       f"Riders are placed during the setup; now it is the {_phase_name(self.race)}.")
+            return
+        if spot is None:
+            self._warn(f"Choose a square and lane for {rider} first.")
+            return
+        self._act(lambda: self.race.place(rider, *spot))
+
+    def _on_canvas_click(self, x: float, y: float) -> None:
+        """Setup: a click on a lane of the board places the learner's next rider there."""
+        if self.race.phase is not Phase.SETUP:
+            return  # the board is not a control outside the setup
+        spot = self.scene.view.cell_at(x, y)
+        if spot is None:
+            self._warn("Click on a lane of the road, behind the start line.")
+            return
+        self._on_place(spot)
 
     def _on_draw(self, rider_id: str) -> None:
         self._act(lambda: self.race.draw(rider_id), active=rider_id)
@@ -213,9 +244,13 @@ class RaceTutor(widgets.VBox):
         return False
 
     def _play_bots(self) -> list[Line]:
-        """Bot teams play their whole energy phase at once (face down)."""
+        """Bot teams place their riders when it is their turn, and play their whole energy phase at once."""
+        placed = narrate(place_bot_riders(self.race), self.race)
         if self.race.phase is not Phase.ENERGY:
-            return []
+            return placed
+        return placed + self._play_bot_cards()
+
+    def _play_bot_cards(self) -> list[Line]:
         events = play_energy_phase(self.race)
         played = [e.rider for e in events if isinstance(e, CardPlayed)]
         if not played:
@@ -226,6 +261,14 @@ class RaceTutor(widgets.VBox):
         return lines + narrate([e for e in events if isinstance(e, CardsRevealed)], self.race)
 
     # ----- what the learner sees -------------------------------------------------------------------------
+
+    @property
+    def placing_rider(self) -> str | None:
+        """The learner's next rider to place (setup phase, the learner's turn)."""
+        team = self.race.placing_team if self.race.phase is Phase.SETUP else None
+        if team is None or team.name not in self.human_teams:
+            return None
+        return next(r for r in team.riders if self.race.riders[r].square is None)
 
     @property
     def active_rider(self) -> str | None:
@@ -283,6 +326,13 @@ class RaceTutor(widgets.VBox):
             b.tooltip = f"Play {hand[i]} for {rider}" if i < len(hand) else "No card here"
             b.button_style = ("danger" if hand[i].is_exhaustion else "warning") if i < len(hand) else ""
             b.disabled = i >= len(hand)
+        rider = self.placing_rider
+        self.setup_row.layout.display = None if rider else "none"
+        if rider:
+            spots = [(a.square, a.lane) for a in race.legal_actions() if a.rider == rider]
+            self.place_input.options = [(f"square {sq}, {lane_name(lane)}", (sq, lane)) for sq, lane in spots]
+            self.place_input.value = spots[-1] if spots else None
+            self.place_button.description = f"Place {rider}"
         # The draw and card buttons only show while the learner has cards to play.
         self.energy_row.layout.display = None if race.phase is Phase.ENERGY and self.draw_buttons else "none"
         resolving = race.phase not in (Phase.ENERGY, Phase.SETUP, Phase.FINISHED)
@@ -318,7 +368,11 @@ class RaceTutor(widgets.VBox):
         if race.phase is Phase.FINISHED:
             return f"{race.winner} wins the race! Click Back to look again, or Restart."
         if race.phase is Phase.SETUP:
-            return "This race is still in the setup phase: build it with Race.new(..., place='auto')."
+            rider = self.placing_rider
+            if rider:
+                return (f"Place {rider}: click a free lane behind the start line on the board, or choose one "
+                        "below and click 'Place'.")
+            return f"Setup: waiting for {race.placing_team.name} to place its riders."
         return f"Click 'Next step': {race.phase.title}."
 
     def _intro(self) -> list[Line]:
@@ -327,6 +381,9 @@ class RaceTutor(widgets.VBox):
             cards = ", ".join(f"{r.id} {r.played}" for r in race.riders.values())
             return [Line(f"The cards are on the table: {cards}. Movement order: {', '.join(race.to_move)}.",
                          "Movement phase: riders move one at a time, the frontmost first")]
+        if race.phase is Phase.SETUP:
+            return [Line("Setup: the players place their riders in turn, both riders each, in free lanes behind "
+                         "the start line.", "Setup: a rider alone on a square takes the right-hand lane")]
         if race.phase is Phase.ENERGY:
             return [Line(f"Round {race.round}. Each of your riders draws 4 cards, plays 1 and recycles the other 3.",
                          "Energy phase: draw 4, play 1 face down, put the other 3 face up under the deck")]
@@ -335,12 +392,17 @@ class RaceTutor(widgets.VBox):
     def _why_no_cards(self) -> str:
         race = self.race
         if race.phase is not Phase.ENERGY:
-            return (f"Cards are played in the energy phase; now it is the {race.phase.title.split(':')[0].lower()}. "
+            return (f"Cards are played in the energy phase; now it is the {_phase_name(race)}. "
                     "Click 'Next step'." if race.phase is not Phase.FINISHED else "The race is over: no more cards.")
         free = [rid for rid, b in self.draw_buttons.items() if not b.disabled]
         if free:
             return f"Draw first: click 'Draw 4 for {free[0]}' to see its cards."
         return "All your riders have played this round: click 'Next step' when the energy phase is over."
+
+
+def _phase_name(race: Race) -> str:
+    """``"movement phase"``, ``"end phase 2"``: the phase's title before its colon, in lower case."""
+    return race.phase.title.split(":")[0].lower()
 
 
 def _human_teams(race: Race, teams: Iterable[str] | None) -> tuple[str, ...]:
