@@ -347,7 +347,8 @@ class RaceTutor(widgets.VBox):
         track = f"{html.escape(track)} · " if track else ""
         waiting = [r for r in race.waiting_riders() if race.riders[r].team in self.human_teams]
         todo = f" · to play: {html.escape(', '.join(waiting))}" if waiting else ""
-        return (f"<div class='tutor-header'>{title}{track}Round {race.round} · "
+        round_ = f"Round {race.round} · " if race.round else ""  # no round yet during the setup
+        return (f"<div class='tutor-header'>{title}{track}{round_}"
                 f"<span class='tutor-phase'>{html.escape(race.phase.title)}</span>{todo}</div>")
 
     def _hint(self) -> str:
