@@ -215,7 +215,7 @@ class Race:
         (False for bot riders). With ``cards`` (every rider's played card) the race
         starts at the movement phase; with ``cards=None`` it starts at the end phase,
         the positions being after movement. The caller checks the position is legal
-        (``scenario.validate`` does).
+        (``scenario.build`` does).
         """
         track = stage(track)
         team_members: dict[str, list[str]] = {}
