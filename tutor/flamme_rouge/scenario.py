@@ -26,6 +26,12 @@ def _is_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _reject_unknown_keys(data: dict, allowed, where: str = "") -> None:
+    unknown = sorted(set(data) - set(allowed))
+    if unknown:
+        raise ScenarioError(f"{where}unknown key {unknown[0]!r} (allowed: {', '.join(allowed)})")
+
+
 def load(path: str | Path) -> dict:
     """Read a scenario file; bad JSON raises ``ScenarioError`` naming the file and line."""
     try:
@@ -43,9 +49,7 @@ def build(scenario: dict, *, seed: int = 0, history: bool = False) -> Race:
     """Validate a scenario and return the race it describes (movement phase, or end phase without cards)."""
     if not isinstance(scenario, dict):
         raise ScenarioError(f"a scenario is an object (dict), not {type(scenario).__name__}")
-    unknown = sorted(set(scenario) - SCENARIO_KEYS)
-    if unknown:
-        raise ScenarioError(f"unknown key {unknown[0]!r} (allowed: {', '.join(sorted(SCENARIO_KEYS))})")
+    _reject_unknown_keys(scenario, sorted(SCENARIO_KEYS))
     if "track" not in scenario:
         raise ScenarioError("missing key 'track'")
     finish = scenario.get("finish")
@@ -79,9 +83,7 @@ def _riders(riders, track: Track) -> list[dict]:
         label = f"rider {rid!r}" if isinstance(rid, str) else f"riders[{i}]"
         if not isinstance(rid, str) or not rid:
             raise ScenarioError(f"{label}: 'id' must be a non-empty string")
-        unknown = sorted(set(rider) - RIDER_KEYS)
-        if unknown:
-            raise ScenarioError(f"{label}: unknown key {unknown[0]!r} (allowed: {', '.join(sorted(RIDER_KEYS))})")
+        _reject_unknown_keys(rider, sorted(RIDER_KEYS), f"{label}: ")
         if rid in seen:
             raise ScenarioError(f"{label}: the id is used twice (riders[{seen[rid]}] and riders[{i}])")
         seen[rid] = i
@@ -162,9 +164,7 @@ def check(scenario: dict) -> str | None:
     expect = scenario.get("expect")
     if not isinstance(expect, dict):
         raise ScenarioError("key 'expect' must be an object with the expected result")
-    unknown = sorted(set(expect) - set(OUTPUT_KEYS))
-    if unknown:
-        raise ScenarioError(f"expect: unknown key {unknown[0]!r} (allowed: {', '.join(OUTPUT_KEYS)})")
+    _reject_unknown_keys(expect, OUTPUT_KEYS, "expect: ")
     result = resolve_round(scenario)
     for key in OUTPUT_KEYS:
         if key not in expect or expect[key] == result[key]:

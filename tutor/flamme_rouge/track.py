@@ -85,7 +85,8 @@ class Track:
 
     @classmethod
     def from_dict(cls, data: dict) -> Track:
-        return cls.parse(data["track"], start=data.get("start", 0), finish=data.get("finish"), name=data.get("name", ""))
+        return cls.parse(data["track"], start=data.get("start", 0), finish=data.get("finish"),
+                         name=data.get("name", ""))
 
     @classmethod
     def parse(cls, spec: str, *, start: int = 0, finish: int | None = None, name: str = "") -> Track:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from tutor.flamme_rouge import Phase, Race, rules
 from tutor.flamme_rouge.events import (Blocked, RiderPlaced, CardPlayed, CardsDrawn, CardsRecycled, CardsRemoved,
@@ -84,16 +84,15 @@ def _one(event: Event) -> Line | None:
     if isinstance(event, CardsDrawn):
         return Line(f"{event.rider} draws {_cards(event.cards)}.", event.reason)
     if isinstance(event, CardsRevealed):
-        cards = ", ".join(f"{rid} {card}" for rid, card in event.cards.items())
-        return Line(f"All cards are revealed: {cards}. Movement order: {', '.join(event.order)}.", event.reason)
+        return Line(f"All cards are revealed: {rider_cards(event.cards)}. "
+                    f"Movement order: {', '.join(event.order)}.", event.reason)
     if isinstance(event, RiderMoved):
         return _move(event)
     if isinstance(event, Finished):
         return Line(f"{event.winner} crosses the finish line and wins! Riders past the line: "
                     f"{', '.join(event.crossed)}.", event.reason)
     if isinstance(event, CardsRemoved):
-        cards = ", ".join(f"{rid} {card}" for rid, card in event.cards.items())
-        return Line(f"The played cards leave the game: {cards}.", event.reason)
+        return Line(f"The played cards leave the game: {rider_cards(event.cards)}.", event.reason)
     if isinstance(event, PacksFound):
         return _packs(event)
     if isinstance(event, Slipstreamed):
@@ -107,6 +106,11 @@ def _one(event: Event) -> Line | None:
     if isinstance(event, CardPlayed):
         return Line(f"{event.rider} plays a card face down.", event.reason)
     return Line(event.reason) if event.reason else None
+
+
+def rider_cards(cards: Mapping[str, object]) -> str:
+    """``"red-S 5, blue-R E2"``: each rider's card."""
+    return ", ".join(f"{rid} {card}" for rid, card in cards.items())
 
 
 def _move(event: RiderMoved) -> Line:

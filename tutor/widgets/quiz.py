@@ -202,11 +202,8 @@ class PredictQuiz(widgets.VBox):
         guess = self.answer if not self.with_lane else self.answer[0]
         if not self.is_right and guess is not None and guess != square:
             marks.append(Mark(guess, None, "your guess", WARNING, below=True))
-        trails = {rid: trail for rid, trail in self._trails().items() if rid == self.rider}
+        trails = {e.rider: (e.frm, e.to) for e in self._events if isinstance(e, RiderMoved) and e.rider == self.rider}
         return replace(base, marks=tuple(marks), trails=trails)
-
-    def _trails(self) -> dict:
-        return {e.rider: (e.frm, e.to) for e in self._events if isinstance(e, RiderMoved)}
 
     def _feedback_html(self, answer, events: list[Event]) -> str:
         verdict = "✓ Right!" if self.is_right else "✗ Not quite."

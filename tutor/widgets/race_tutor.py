@@ -36,7 +36,7 @@ from tutor.render import CardPanel, Scene, highlights_for
 from tutor.render.style import lane_name
 
 from .common import CSS, StatusLine, button, label
-from .narration import Line, narrate, to_html
+from .narration import Line, narrate, rider_cards, to_html
 
 R_SECRET = "Energy phase: players choose at the same time; cards stay face down until every rider has played"
 
@@ -379,7 +379,7 @@ class RaceTutor(widgets.VBox):
     def _intro(self) -> list[Line]:
         race = self.race
         if race.phase is Phase.MOVEMENT:
-            cards = ", ".join(f"{r.id} {r.played}" for r in race.riders.values())
+            cards = rider_cards({r.id: r.played for r in race.riders.values()})
             return [Line(f"The cards are on the table: {cards}. Movement order: {', '.join(race.to_move)}.",
                          "Movement phase: riders move one at a time, the frontmost first")]
         if race.phase is Phase.SETUP:
