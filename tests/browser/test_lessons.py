@@ -27,6 +27,13 @@ def _has_code(notebook: str) -> bool:
     return any(cell.cell_type == "code" for cell in nbformat.read(LESSONS / notebook, as_version=4).cells)
 
 
+def open_race(page, base_url: str, notebook: str):
+    """Open a lesson and return its (painted) RaceTutor."""
+    open_lesson(page, base_url, notebook)
+    wait_for_paint(page)
+    return page.locator(".tutor-race")
+
+
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=[n.removesuffix(".ipynb") for n in NOTEBOOKS])
 def test_lesson_loads_and_paints_every_canvas(page, page_errors, voila_server, notebook):
     if not _has_code(notebook):  # the welcome page: text and links only
@@ -44,9 +51,7 @@ def test_lesson_loads_and_paints_every_canvas(page, page_errors, voila_server, n
 def test_energy_phase_race_answers_draws_cards_and_steps(page, page_errors, voila_server):
     from playwright.sync_api import expect
 
-    open_lesson(page, voila_server, "02_energy_phase.ipynb")
-    wait_for_paint(page)
-    race = page.locator(".tutor-race")
+    race = open_race(page, voila_server, "02_energy_phase.ipynb")
     narration = race.locator(".tutor-narration")
     first_card = race.locator(".tutor-card-button").first
 
@@ -97,9 +102,7 @@ def test_a_learner_can_play_with_the_keyboard_alone(page, page_errors, voila_ser
     """Issue 3: every control works with the keyboard (Tab to a button, Enter or Space presses it)."""
     from playwright.sync_api import expect
 
-    open_lesson(page, voila_server, "02_energy_phase.ipynb")
-    wait_for_paint(page)
-    race = page.locator(".tutor-race")
+    race = open_race(page, voila_server, "02_energy_phase.ipynb")
     narration = race.locator(".tutor-narration")
     draw = race.get_by_role("button", name="Draw 4 for red-S")
     draw.focus()
@@ -126,9 +129,7 @@ def test_a_click_on_the_board_places_the_learners_rider(page, page_errors, voila
 
     from tutor.widgets import RaceTutor
 
-    open_lesson(page, voila_server, "01_track_and_setup.ipynb")
-    wait_for_paint(page)
-    race = page.locator(".tutor-race")
+    race = open_race(page, voila_server, "01_track_and_setup.ipynb")
     expect(race.locator(".tutor-narration")).to_contain_text("blue-R starts on square 4")
     # The lesson's own widget, built the same way, tells where square 3's right lane is drawn.
     view = RaceTutor.new_race(stage="avenue-corso-paseo", teams=("blue", "red", "green", "black"),
