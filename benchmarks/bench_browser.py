@@ -11,7 +11,7 @@
    Targets: median response < 100 ms, worst < 250 ms.
 
 Voila runs a temporary copy of lessons/ (plus empty.ipynb) with the test harness's settings
-(tests/browser/conftest.py, which builds its command with ``tutor.cli.voila_command``).
+(tests/browser/conftest.py, which builds its command with ``tutor.serve.voila_command``).
 
 Run: ``python benchmarks/bench_browser.py [--loads 3] [--clicks 20]``
 """
@@ -35,8 +35,8 @@ from conftest import CHROMIUM, CHROMIUM_ARGS, LESSONS, NOT_LOCAL, VoilaServers  
 from voila_page import open_lesson, wait_for_canvases, wait_for_paint  # noqa: E402
 
 EMPTY = "empty.ipynb"
-RACE_LESSON = "02_energy_phase.ipynb"
-QUIZ_LESSON = "03_movement.ipynb"
+RACE_LESSON = "flamme_rouge/02_energy_phase.ipynb"
+QUIZ_LESSON = "flamme_rouge/03_movement.ipynb"
 LOAD_RATIO_TARGET, MEDIAN_CLICK_TARGET_MS, WORST_CLICK_TARGET_MS = 1.5, 100, 250
 
 ALL_PAINTED_JS = """(count) => {
@@ -180,7 +180,7 @@ def main() -> int:
         empty = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("")])
         empty.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
         nbformat.write(empty, site / EMPTY)
-        notebooks = [EMPTY] + sorted(p.name for p in LESSONS.glob("*.ipynb"))
+        notebooks = [EMPTY] + sorted(str(p.relative_to(LESSONS)) for p in LESSONS.glob("*/*.ipynb"))
 
         servers = VoilaServers(Path(tmp))
         try:

@@ -11,7 +11,7 @@ from nbclient import NotebookClient
 
 from tutor.flamme_rouge import scenario
 
-LESSONS = Path(__file__).resolve().parents[1] / "lessons"
+LESSONS = Path(__file__).resolve().parents[1] / "lessons" / "flamme_rouge"
 NOTEBOOKS = sorted(LESSONS.glob("*.ipynb"))
 LESSON_NOTEBOOKS = [p for p in NOTEBOOKS if p.name != "00_welcome.ipynb"]
 SCENARIO_PATH = re.compile(r"""["'](scenarios/[^"']+\.json)["']""")

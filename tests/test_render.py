@@ -1,6 +1,6 @@
 """Rendering: every stage and teaching track draws, with the commands a learner relies on.
 
-The canvas commands are recorded headlessly (``tutor.render.testing``), so these
+The canvas commands are recorded headlessly (``tutor.flamme_rouge.render.testing``), so these
 tests check what would reach the browser: cells per lane, glyphs per terrain,
 tokens and letters, highlights, and animations sent as one message.
 """
@@ -12,11 +12,11 @@ from tutor.flamme_rouge import STAGES, TEACHING_TRACKS, Card, Race, Terrain, sta
 from tutor.flamme_rouge import scenario as scenarios
 from tutor.flamme_rouge.bots import play_energy_phase
 from tutor.flamme_rouge.events import Blocked, RiderMoved
-from tutor.render import (CardPanel, Scene, View, canvas_height, draw_legend, draw_track, follow, frame_ms,
+from tutor.flamme_rouge.render import (CardPanel, Scene, View, canvas_height, draw_legend, draw_track, follow, frame_ms,
                           frames_for, highlights_for, make_view, rider_colours, token_label)
-from tutor.render import style
-from tutor.render.geometry import MIN_VISIBLE
-from tutor.render.testing import recorded_commands
+from tutor.flamme_rouge.render import style
+from tutor.flamme_rouge.render.geometry import MIN_VISIBLE
+from tutor.flamme_rouge.render.testing import recorded_commands
 from positions import BLOCKED, SLIPSTREAM
 
 ALL_TRACKS = [*STAGES, *TEACHING_TRACKS]

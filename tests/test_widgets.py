@@ -8,8 +8,8 @@ import json
 import pytest
 
 from tutor.flamme_rouge import Phase, Race
-from tutor.render.testing import recorded_commands
-from tutor.widgets import PredictQuiz, RaceChooser, RaceTutor
+from tutor.flamme_rouge.render.testing import recorded_commands
+from tutor.flamme_rouge.widgets import PredictQuiz, RaceChooser, RaceTutor
 from positions import BLOCKED, SLIPSTREAM
 
 SPRINT_FINISH = {

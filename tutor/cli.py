@@ -3,15 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
-from pathlib import Path
 
 from .flamme_rouge import STAGES, TEACHING_TRACKS, ScenarioError, simulate_race
 from .flamme_rouge import scenario as scenarios
-
-DEFAULT_PORT = 8866
-
+from .serve import DEFAULT_PORT, cmd_serve
 
 def cmd_check(args: argparse.Namespace) -> int:
     """Exit 0 when every scenario passes, 1 when one fails, 2 when one is malformed."""
@@ -41,33 +37,6 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         result = simulate_race(args.stage, teams=args.teams, bot=args.bot, seed=seed)
         print(f"seed {seed}: {result.winner} wins after {result.rounds} rounds")
     return 0
-
-
-def lessons_dir() -> Path:
-    """The lessons folder of a source checkout (the working directory's, else the package's parent's)."""
-    for base in (Path.cwd(), Path(__file__).resolve().parent.parent):
-        if (base / "lessons").is_dir():
-            return base / "lessons"
-    raise SystemExit("rules-tutor serve: no lessons/ folder found; run it from the repository's top folder")
-
-
-def voila_command(directory: Path, port: int, open_browser: bool = False) -> list[str]:
-    """The Voila command line serving ``directory`` with the settings of ``voila.json`` in its parent folder."""
-    directory = directory.resolve()
-    command = [sys.executable, "-m", "voila", str(directory), f"--port={port}",
-               f"--Voila.config_file_paths={directory.parent}"]
-    if not open_browser:
-        command.append("--no-browser")
-    return command
-
-
-def cmd_serve(args: argparse.Namespace) -> int:
-    directory = Path(args.directory) if args.directory else lessons_dir()
-    print(f"Serving the lessons at http://localhost:{args.port}/  (Ctrl+C stops)", flush=True)
-    try:
-        return subprocess.call(voila_command(directory, args.port, args.open), cwd=directory.resolve().parent)
-    except KeyboardInterrupt:
-        return 0
 
 
 def main(argv: list[str] | None = None) -> int:

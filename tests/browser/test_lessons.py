@@ -19,12 +19,12 @@ from voila_page import (
 
 pytestmark = pytest.mark.browser
 
-LESSONS = Path(__file__).resolve().parents[2] / "lessons"
-NOTEBOOKS = sorted(p.name for p in LESSONS.glob("*.ipynb"))
+LESSONS = Path(__file__).resolve().parents[2] / "lessons" / "flamme_rouge"
+NOTEBOOKS = sorted(f"flamme_rouge/{p.name}" for p in LESSONS.glob("*.ipynb"))
 
 
 def _has_code(notebook: str) -> bool:
-    return any(cell.cell_type == "code" for cell in nbformat.read(LESSONS / notebook, as_version=4).cells)
+    return any(cell.cell_type == "code" for cell in nbformat.read(LESSONS.parent / notebook, as_version=4).cells)
 
 
 def open_race(page, base_url: str, notebook: str):
@@ -34,7 +34,7 @@ def open_race(page, base_url: str, notebook: str):
     return page.locator(".tutor-race")
 
 
-@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=[n.removesuffix(".ipynb") for n in NOTEBOOKS])
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=[n.removesuffix(".ipynb").split("/")[-1] for n in NOTEBOOKS])
 def test_lesson_loads_and_paints_every_canvas(page, page_errors, voila_server, notebook):
     if not _has_code(notebook):  # the welcome page: text and links only
         open_lesson(page, voila_server, notebook, wait_for="a[href$='.ipynb']")
@@ -51,7 +51,7 @@ def test_lesson_loads_and_paints_every_canvas(page, page_errors, voila_server, n
 def test_energy_phase_race_answers_draws_cards_and_steps(page, page_errors, voila_server):
     from playwright.sync_api import expect
 
-    race = open_race(page, voila_server, "02_energy_phase.ipynb")
+    race = open_race(page, voila_server, "flamme_rouge/02_energy_phase.ipynb")
     narration = race.locator(".tutor-narration")
     first_card = race.locator(".tutor-card-button").first
 
@@ -83,7 +83,7 @@ def test_energy_phase_race_answers_draws_cards_and_steps(page, page_errors, voil
 def test_movement_quiz_reveals_the_right_answer_and_the_rule(page, page_errors, voila_server):
     from playwright.sync_api import expect
 
-    open_lesson(page, voila_server, "03_movement.ipynb")
+    open_lesson(page, voila_server, "flamme_rouge/03_movement.ipynb")
     quiz = page.locator(".tutor-quiz")
     wait_for_paint(page, index=1)
     before = canvas_fingerprint(page)
@@ -102,7 +102,7 @@ def test_a_learner_can_play_with_the_keyboard_alone(page, page_errors, voila_ser
     """Issue 3: every control works with the keyboard (Tab to a button, Enter or Space presses it)."""
     from playwright.sync_api import expect
 
-    race = open_race(page, voila_server, "02_energy_phase.ipynb")
+    race = open_race(page, voila_server, "flamme_rouge/02_energy_phase.ipynb")
     narration = race.locator(".tutor-narration")
     draw = race.get_by_role("button", name="Draw 4 for red-S")
     draw.focus()
@@ -127,9 +127,9 @@ def test_a_click_on_the_board_places_the_learners_rider(page, page_errors, voila
     """Setup lesson: the canvas itself is a control; a click on a lane behind the start line places a rider."""
     from playwright.sync_api import expect
 
-    from tutor.widgets import RaceTutor
+    from tutor.flamme_rouge.widgets import RaceTutor
 
-    race = open_race(page, voila_server, "01_track_and_setup.ipynb")
+    race = open_race(page, voila_server, "flamme_rouge/01_track_and_setup.ipynb")
     expect(race.locator(".tutor-narration")).to_contain_text("blue-R starts on square 4")
     # The lesson's own widget, built the same way, tells where square 3's right lane is drawn.
     view = RaceTutor.new_race(stage="avenue-corso-paseo", teams=("blue", "red", "green", "black"),

@@ -32,8 +32,8 @@ from tutor.flamme_rouge import scenario as scenarios
 from tutor.flamme_rouge.bots import place_bot_riders, play_energy_phase
 from tutor.flamme_rouge.events import CardPlayed, CardsRevealed, Event, RiderMoved
 from tutor.flamme_rouge.race import HAND_SIZE
-from tutor.render import CardPanel, Scene, highlights_for
-from tutor.render.style import lane_name
+from tutor.flamme_rouge.render import CardPanel, Scene, highlights_for
+from tutor.flamme_rouge.render.style import lane_name
 
 from .common import CSS, StatusLine, button, label
 from .narration import Line, narrate, rider_cards, to_html

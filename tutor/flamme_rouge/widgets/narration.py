@@ -14,7 +14,7 @@ from tutor.flamme_rouge import Phase, Race, rules
 from tutor.flamme_rouge.events import (Blocked, RiderPlaced, CardPlayed, CardsDrawn, CardsRecycled, CardsRemoved,
                                        CardsRevealed, Event, ExhaustionTaken, Finished, NoSlipstream,
                                        PacksFound, Reshuffled, RiderMoved, RoundStarted, Slipstreamed)
-from tutor.render.style import lane_name
+from tutor.flamme_rouge.render.style import lane_name
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
-"""Thin ipywidgets controllers over the Flamme Rouge engine and ``tutor.render``.
+"""Thin ipywidgets controllers over the Flamme Rouge engine and ``tutor.flamme_rouge.render``.
 
-    from tutor.widgets import RaceTutor, PredictQuiz
+    from tutor.flamme_rouge.widgets import RaceTutor, PredictQuiz
     RaceTutor.new_race("avenue-corso-paseo", teams=("red", "blue"), bots={"blue": "heuristic"}, seed=0,
                        human_teams=("red",))                # a VBox: display it or leave it last in a cell
     RaceTutor.from_scenario("scenarios/p1_blocked_rider.json")   # movement phase, the scenario's cards

@@ -28,8 +28,8 @@ from tutor.flamme_rouge import Phase
 from tutor.flamme_rouge import scenario as scenarios
 from tutor.flamme_rouge.events import (Blocked, Event, ExhaustionTaken, NoSlipstream, PacksFound, RiderMoved,
                                        RoundStarted, Slipstreamed)
-from tutor.render import CardPanel, Highlights, Mark, Scene, highlights_for
-from tutor.render.style import SLIPSTREAM, WARNING, lane_name
+from tutor.flamme_rouge.render import CardPanel, Highlights, Mark, Scene, highlights_for
+from tutor.flamme_rouge.render.style import SLIPSTREAM, WARNING, lane_name
 
 from .common import CSS, StatusLine, button
 from .narration import Line, narrate, to_html

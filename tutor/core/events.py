@@ -1,0 +1,72 @@
+"""Events: what an action did, as data.
+
+Each event carries the rules it applied (``Rule`` references, never sentences to
+split), whether the step was ``automatic`` (the player did not choose it), and the
+squares, cards and riders involved in its own fields. Narration and drawing are
+built from those fields.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, fields
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One rule of a rulebook, cited by events and lessons."""
+
+    id: str
+    """Short stable id, e.g. ``"fr.move.exact"``."""
+    section: str
+    """Rulebook section the rule belongs to, e.g. ``"Movement phase"``."""
+    text: str
+    """The rule in one plain sentence."""
+    decision: bool = False
+    """True when the rulebook is silent and this is the tutor's decision (RULES.md)."""
+
+    def __str__(self) -> str:
+        return f"{self.section}: {self.text}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Event:
+    """Base of every game event."""
+
+    rules: tuple[Rule, ...] = ()
+    """The rules this event applied, most specific last."""
+    automatic: bool = False
+    """True for a step the rules make happen (a move, slipstream, a bot's flip), not a player's choice."""
+
+    @property
+    def kind(self) -> str:
+        return type(self).__name__
+
+    @property
+    def reason(self) -> str:
+        """The rules as one readable sentence (for logs; narration composes its own text)."""
+        return "; ".join(str(rule) for rule in self.rules)
+
+    def cites(self, rule: Rule) -> bool:
+        return rule in self.rules
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"kind": self.kind}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            data[f.name] = [r.id for r in value] if f.name == "rules" else plain(value)
+        return data
+
+
+def plain(value: Any) -> Any:
+    """JSON-ready form of an event field: enums by value, other objects by ``str``."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, frozenset, set)):
+        return [plain(v) for v in value]
+    return str(value)
