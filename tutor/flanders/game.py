@@ -1,0 +1,774 @@
+"""In Flanders Field: the state, the phases and the actions (seed 003; RULES.md section 3).
+
+``Game`` is one point of a playthrough. It subclasses ``SeededState``: the dice
+and the shuffles come from its own seeded ``random.Random``, it copies with
+``copy()``, round-trips with ``to_dict()`` / ``from_dict()`` and keeps an undo
+history (``history=False`` is the fast path for simulations). Every action
+returns the events it caused, each citing its ``rules``; an illegal action
+raises a ``RuleError`` subclass and changes nothing.
+
+The turn is a state machine; ``legal_actions()`` lists what the phase allows:
+
+============ ========================================= =====================================
+phase        what happens                              actions
+============ ========================================= =====================================
+``ROLL``     the turn starts: roll the three dice       ``Roll``
+``CHOOSE``   choose two dice, take the card on the sum  ``Take(space)``
+``AGAIN``    roll again, or stop                        ``Roll``, ``Stop``
+``RESOLVE``  stopped: carry out the cards, one by one   ``Play(card, spaces, mines)``, ``EndTurn(keep)``
+``FINISHED`` the game is over: ``winners``              none
+============ ========================================= =====================================
+
+A roll that offers no card is a bust: ``Roll`` then resolves it automatically
+(grey symbols, German cards, discard, pawn off 9) and ends the turn. ``EndTurn``
+and a bust both end the turn the same way: discard, refill (reshuffling the
+discard pile when the draw pile runs out), the all-German row rule, the end of
+game checks, then the next player's ``ROLL``.
+
+The card set and the battlefield are data (``data/cards.json``,
+``data/battlefield.json``); a teacher can replace them with their edition's.
+
+Tutor decisions (the seed and RULES.md are silent; ``rules.DECISIONS``):
+
+- ``iff.d.out``: with three or four players, a player with no troop pieces left
+  takes no more turns (otherwise busts and German cards would cost nothing); the
+  pawn stays and counts for "most advanced".
+- ``iff.d.two-player-winner``: a two-player game that ends because a player has
+  no troops is won by the other player, unless a pawn reached the Objective line
+  (then the arrival rules decide). It ends at the end of that turn.
+- ``iff.d.objective-cap``: a pawn never moves past the Objective line.
+- ``iff.d.line-halt``: "cannot move any further this turn" is tracked as a halt:
+  a pawn that moved into a defensive line without a Tank is halted; moving on
+  needs a Tank card or one Mines card per line left or passed. A Tank that ends
+  on a line does not halt the pawn. A line the pawn stood on at the start of the
+  turn does not halt it.
+- ``iff.d.order``: when stopping, the player plays the cards one at a time in any
+  order (so losses and sacrifices can be ordered); German cards not played by
+  ``EndTurn`` are applied then. A card used for its movement or as Mines is spent.
+- ``iff.d.retained``: cards kept with "May Retain" are in hand: their grey
+  symbols count at a bust and they may be played after a later stop.
+- ``iff.d.full-row``: only a full row of three German cards is redrawn; the
+  redraw stops if no British card is left in the draw and discard piles.
+- ``iff.d.nine-risk``: the fixed card on space 9 is never held, so it has no
+  grey symbol at a bust; it acts as Infantry's movement only.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from fractions import Fraction
+from itertools import combinations
+from typing import Any, Iterable, Sequence
+
+from tutor.core.events import Event, Rule
+from tutor.core.state import SeededState
+
+from . import rules as R
+from .battlefield import Battlefield, load_battlefield
+from .cards import FIXED, Card, CardId, CardSet, load_cards
+from .errors import (CardNotHeldError, DiceError, IllegalMoveError, RetainError, SpaceNotAvailableError,
+                     WrongPhaseError)
+from .events import (Busted, CardsDiscarded, CardsRetained, CardTaken, DiceRolled, GameOver, ObjectiveReached,
+                     PawnMoved, PawnPlacedOnNine, PawnRemovedFromNine, Reshuffled, RowRedrawn, SpaceFilled,
+                     Stopped, TroopsLost, TurnEnded, TurnSkipped, TurnStarted)
+from .odds import ROLLS, bust_count
+
+SPACES = tuple(range(3, 12))
+"""The card spaces; space 9 holds the fixed card."""
+NINE = 9
+CARD_SPACES = tuple(s for s in SPACES if s != NINE)
+"""The spaces dealt from the draw pile."""
+ROWS: tuple[tuple[int, int, int], ...] = ((3, 4, 5), (6, 7, 8))
+"""The rows the all-German rule checks (the row 9-11 always holds the fixed British card)."""
+TROOPS, BEGINNER_TROOPS = 6, 8
+PLAYER_IDS = ("p1", "p2", "p3", "p4")
+_PAIRS = ((0, 1), (0, 2), (1, 2))
+_MAX_REDRAWS = 1000  # all-German rows redrawn in one refill (a safety net; see iff.d.full-row)
+
+
+class Phase(enum.Enum):
+    ROLL = "roll"
+    CHOOSE = "choose"
+    AGAIN = "again"
+    RESOLVE = "resolve"
+    FINISHED = "finished"
+
+    @property
+    def title(self) -> str:
+        return _PHASE_TITLES[self]
+
+
+_PHASE_TITLES = {
+    Phase.ROLL: "Roll the three dice",
+    Phase.CHOOSE: "Choose two dice: take the card on the space of their sum",
+    Phase.AGAIN: "Roll again, or stop",
+    Phase.RESOLVE: "Carry out your cards, then end the turn",
+    Phase.FINISHED: "The game is over",
+}
+
+
+# ----- actions: returned by ``legal_actions`` and accepted by ``apply`` ---------------------------------------
+@dataclass(frozen=True, slots=True)
+class Roll:
+    dice: tuple[int, int, int] | None = None
+    """None rolls with the game's generator; three values load the dice (lessons and scenarios)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Take:
+    space: int
+    """The sum of the two dice chosen (9 places the second pawn on the fixed card)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Stop:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    card: CardId
+    """A card in hand, or ``FIXED`` for the fixed card under the pawn on space 9."""
+    spaces: int = 0
+    """Spaces to move (0 for a German card); one more than the card's ``move`` sacrifices a troop piece."""
+    mines: tuple[CardId, ...] = ()
+    """Mines cards spent to continue past defensive lines, one per line."""
+
+
+@dataclass(frozen=True, slots=True)
+class EndTurn:
+    keep: tuple[CardId, ...] = ()
+    """Unused "May Retain" cards to keep for the next turn."""
+
+
+Action = Roll | Take | Stop | Play | EndTurn
+
+
+@dataclass(slots=True)
+class Player:
+    id: str
+    troops: int
+    """Troop pieces left (never negative)."""
+    pawn: int = 0
+    """Battlefield space of the coloured pawn: 0 is the starting line."""
+    retained: list[CardId] = field(default_factory=list)
+    """British "May Retain" cards kept from earlier turns (held: they count at a bust)."""
+    turns: int = 0
+    """Turns played."""
+    bot: str | None = None
+    """None for a human, else the bot's name (``tutor.flanders.bots``)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "troops": self.troops, "pawn": self.pawn, "retained": list(self.retained),
+                "turns": self.turns, "bot": self.bot}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Player:
+        return cls(d["id"], d["troops"], d["pawn"], list(d["retained"]), d["turns"], d["bot"])
+
+
+@dataclass(frozen=True, slots=True)
+class _MovePlan:
+    frm: int
+    to: int
+    allowed: int
+    sacrifice: bool
+    crossed: tuple[int, ...]
+    halted: bool
+
+
+class Game(SeededState):
+    """One game of In Flanders Field. Start one with ``Game.new``."""
+
+    def __init__(self, cards: CardSet, battlefield: Battlefield, players: Sequence[Player], *, seed: int = 0,
+                 history: bool = True):
+        super().__init__(seed, history)
+        self.cards = cards
+        self.battlefield = battlefield
+        self.players = list(players)
+        self.spaces: dict[int, CardId | None] = {s: None for s in CARD_SPACES}
+        """The card on each space 3-11 except 9 (None: empty)."""
+        self.draw: list[CardId] = []
+        """The draw pile; the top card is the last one."""
+        self.discard: list[CardId] = []
+        self.phase = Phase.ROLL
+        self.current = 0
+        """Index in ``players`` of the player whose turn it is."""
+        self.round = 1
+        self.dice: tuple[int, int, int] | None = None
+        """The roll to choose from (``CHOOSE`` phase only)."""
+        self.taken: list[CardId] = []
+        """Cards taken this turn, in order."""
+        self.on_nine = False
+        """The current player's second pawn is on space 9."""
+        self.used: list[CardId] = []
+        """Cards played while resolving this turn (``FIXED`` for the card on space 9)."""
+        self.halted = False
+        """The pawn moved into a defensive line this turn and may only move on with a Tank or Mines."""
+        self.winners: list[str] = []
+        self.end_reason: str | None = None
+        """``"objective"``, ``"everyone-lost"`` or ``"two-players"`` once the game is over."""
+        self.setup_events: list[Event] = []
+        """The deal and the first turn's start (not serialized)."""
+
+    # ----- construction -----------------------------------------------------------------------------------
+    @classmethod
+    def new(cls, players: int | Sequence[str] = 3, *, bots: dict[str, str] | None = None,
+            beginners: bool | Iterable[str] = False, seed: int = 0, cards: CardSet | None = None,
+            battlefield: Battlefield | None = None, history: bool = True) -> Game:
+        """A game at the start of the first player's turn, cards dealt.
+
+        ``players`` is a count (ids ``p1`` ...) or a list of ids; ``bots`` maps an id
+        to a bot name; ``beginners`` (True, or some ids) start with 8 troop pieces.
+        """
+        ids = list(PLAYER_IDS[:players]) if isinstance(players, int) else list(players)
+        if not 2 <= len(ids) <= 4 or len(set(ids)) != len(ids) or not all(isinstance(i, str) and i for i in ids):
+            raise ValueError(f"In Flanders Field is for 2 to 4 players with distinct ids, got {ids!r}")
+        bots = dict(bots or {})
+        unknown = [b for b in bots if b not in ids]
+        if unknown:
+            raise ValueError(f"bots: {unknown[0]!r} is not a player of this game ({', '.join(ids)})")
+        novices = set(ids) if beginners is True else set() if beginners is False else set(beginners)
+        if novices - set(ids):
+            raise ValueError(f"beginners: {sorted(novices - set(ids))[0]!r} is not a player of this game")
+        roster = [Player(i, BEGINNER_TROOPS if i in novices else TROOPS, bot=bots.get(i)) for i in ids]
+        game = cls(cards or load_cards(), battlefield or load_battlefield(), roster, seed=seed, history=history)
+        game.draw = list(range(len(game.cards)))
+        game.rng.shuffle(game.draw)
+        events: list[Event] = []
+        for s in CARD_SPACES:
+            events += game._fill(s, R.SETUP_DEAL)
+        events += game._german_rows()
+        events.append(TurnStarted(game.players[0].id, 1, rules=(R.ROLL,), automatic=True))
+        game.setup_events = events
+        return game
+
+    # ----- queries ----------------------------------------------------------------------------------------
+    @property
+    def player(self) -> Player:
+        """The player whose turn it is."""
+        return self.players[self.current]
+
+    def get_player(self, player_id: str) -> Player:
+        for p in self.players:
+            if p.id == player_id:
+                return p
+        raise ValueError(f"no player {player_id!r} in this game ({', '.join(p.id for p in self.players)})")
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.FINISHED
+
+    def available(self) -> tuple[int, ...]:
+        """Spaces a pair of dice may take now: those with a card, and 9 unless the pawn is on it."""
+        return tuple(s for s in SPACES if (not self.on_nine if s == NINE else self.spaces[s] is not None))
+
+    def _available_mask(self) -> int:
+        mask = 0 if self.on_nine else 1 << NINE
+        for s, card in self.spaces.items():
+            if card is not None:
+                mask |= 1 << s
+        return mask
+
+    def offered(self) -> tuple[int, ...]:
+        """``CHOOSE`` phase: the spaces the roll lets the player take (at least one)."""
+        if self.dice is None:
+            return ()
+        return self._offered(self.dice)
+
+    def _offered(self, dice: tuple[int, int, int]) -> tuple[int, ...]:
+        a, b, c = dice
+        mask = self._available_mask()
+        return tuple(sorted({s for s in (a + b, a + c, b + c) if mask >> s & 1}))
+
+    def held(self) -> list[CardId]:
+        """The current player's cards: retained from earlier turns, then those taken this turn."""
+        return self.player.retained + self.taken
+
+    def hand(self) -> list[CardId]:
+        """Cards the current player may still play (``FIXED`` last when the pawn is on space 9)."""
+        cards = [c for c in self.held() if c not in self.used]
+        if self.on_nine and FIXED not in self.used:
+            cards.append(FIXED)
+        return cards
+
+    def at_stake(self) -> int:
+        """Troop pieces a bust would cost now: the grey symbols on the British cards held."""
+        deck = self.cards.deck
+        return sum(deck[c].risk for c in self.held())
+
+    def bust_probability(self) -> Fraction:
+        """The exact chance that the next roll busts (with the cards still on the spaces)."""
+        return Fraction(bust_count(self._available_mask()), ROLLS)
+
+    def expected_bust_loss(self) -> Fraction:
+        """Expected troop pieces lost at a bust by rolling again (``odds.expected_bust_loss``)."""
+        return self.bust_probability() * self.at_stake()
+
+    def card_count(self) -> int:
+        """Cards on spaces, in the piles, retained and taken: always ``len(self.cards)``."""
+        return (sum(c is not None for c in self.spaces.values()) + len(self.draw) + len(self.discard)
+                + len(self.taken) + sum(len(p.retained) for p in self.players))
+
+    # ----- legal actions ----------------------------------------------------------------------------------
+    def legal_actions(self) -> list[Action]:
+        """Every action the current player may take now (with canonical ``mines`` choices)."""
+        phase = self.phase
+        if phase is Phase.ROLL:
+            return [Roll()]
+        if phase is Phase.CHOOSE:
+            return [Take(s) for s in self.offered()]
+        if phase is Phase.AGAIN:
+            return [Roll(), Stop()]
+        if phase is Phase.FINISHED:
+            return []
+        actions: list[Action] = []
+        hand = self.hand()
+        deck = self.cards.deck
+        mines = [c for c in hand if c != FIXED and deck[c].mines]
+        for card in hand:
+            kind = self.cards[card]
+            if kind.german:
+                actions.append(Play(card))
+                continue
+            spare = [m for m in mines if m != card]
+            for spaces in range(1, self._max_spaces(kind) + 1):
+                need = len(self._lines_to_clear(kind, spaces))
+                if need <= len(spare):
+                    actions.append(Play(card, spaces, tuple(spare[:need])))
+        keepable = self._keepable()
+        for n in range(len(keepable) + 1):
+            actions += [EndTurn(keep) for keep in combinations(keepable, n)]
+        return actions
+
+    def is_legal(self, action: Action) -> bool:
+        try:
+            self.copy_without_history().apply(action)
+        except (WrongPhaseError, SpaceNotAvailableError, CardNotHeldError, IllegalMoveError, RetainError,
+                DiceError):
+            return False
+        return True
+
+    def copy_without_history(self) -> Game:
+        data = self.to_dict(history=False)
+        data["history"] = None
+        return Game.from_dict(data)
+
+    def _max_spaces(self, kind: Card) -> int:
+        """Most spaces a movement card allows now (a sacrifice needs a troop; never past the Objective line)."""
+        most = kind.move + (1 if kind.extra_space and self.player.troops > 0 else 0)
+        return min(most, self.battlefield.objective - self.player.pawn)
+
+    def _lines_to_clear(self, kind: Card, spaces: int) -> list[int]:
+        """Defensive lines a move of ``spaces`` must get past with Mines (none for a Tank)."""
+        if kind.tank:
+            return []
+        pos, lines = self.player.pawn, self.battlefield.lines
+        need = [pos] if self.halted else []
+        return need + [s for s in range(pos + 1, pos + spaces) if lines[s]]
+
+    def _keepable(self) -> list[CardId]:
+        deck = self.cards.deck
+        return [c for c in self.hand() if c != FIXED and deck[c].may_retain and deck[c].british]
+
+    # ----- actions ----------------------------------------------------------------------------------------
+    def apply(self, action: Action) -> list[Event]:
+        """Carry out one action (from ``legal_actions`` or built by hand) and return its events."""
+        if isinstance(action, Roll):
+            return self.roll(action.dice)
+        if isinstance(action, Take):
+            return self.take(action.space)
+        if isinstance(action, Stop):
+            return self.stop()
+        if isinstance(action, Play):
+            return self.play(action.card, action.spaces, action.mines)
+        if isinstance(action, EndTurn):
+            return self.end_turn(action.keep)
+        raise TypeError(f"not an In Flanders Field action: {action!r}")
+
+    def _require(self, *phases: Phase, action: str) -> None:
+        if self.phase not in phases:
+            allowed = " or ".join(p.value for p in phases)
+            raise WrongPhaseError(f"{action} belongs to the {allowed} phase; the game is in the "
+                                  f"{self.phase.value} phase ({self.phase.title})")
+
+    def roll(self, dice: Sequence[int] | None = None) -> list[Event]:
+        """Roll the three dice (``ROLL`` or ``AGAIN``). A roll that offers no card is a bust, resolved at once.
+
+        ``dice`` loads the roll (for lessons and scenarios); the game's generator is then not used.
+        """
+        self._require(Phase.ROLL, Phase.AGAIN, action="rolling the dice")
+        loaded = dice is not None
+        if dice is not None:
+            values = tuple(dice)
+            if len(values) != 3 or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6
+                                            for d in values):
+                raise DiceError(f"dice {list(values)!r}: give three values from 1 to 6")
+            self._save()
+            roll = (values[0], values[1], values[2])
+        else:
+            self._save()
+            rand = self.rng.random
+            roll = (int(rand() * 6) + 1, int(rand() * 6) + 1, int(rand() * 6) + 1)
+        offered = self._offered(roll)
+        a, b, c = roll
+        sums = tuple(sorted({a + b, a + c, b + c}))
+        events: list[Event] = [DiceRolled(self.player.id, roll, sums, offered, loaded, rules=(R.ROLL,))]
+        if offered:
+            self.dice = roll
+            self.phase = Phase.CHOOSE
+            return events
+        return events + self._bust(roll)
+
+    def take(self, space: int) -> list[Event]:
+        """``CHOOSE``: take the card on ``space`` (the sum of two dice), or put the second pawn on 9."""
+        self._require(Phase.CHOOSE, action="taking a card")
+        assert self.dice is not None
+        offered = self.offered()
+        if space not in offered:
+            a, b, c = self.dice
+            raise SpaceNotAvailableError(
+                f"space {space!r} is not offered by the dice {a}-{b}-{c}: their pairs make "
+                f"{', '.join(map(str, sorted({a + b, a + c, b + c})))} and the spaces you may take are "
+                f"{', '.join(map(str, offered))}")
+        self._save()
+        dice = self.dice
+        i, j = next(p for p in _PAIRS if dice[p[0]] + dice[p[1]] == space)
+        pair = (dice[i], dice[j])
+        forced = len(offered) == 1
+        must = (R.MUST_TAKE,) if forced else ()
+        self.dice = None
+        self.phase = Phase.AGAIN
+        pid = self.player.id
+        if space == NINE:
+            self.on_nine = True
+            return [PawnPlacedOnNine(pid, pair, forced, rules=(R.TAKE, R.NINE) + must)]
+        card = self.spaces[space]
+        assert card is not None
+        self.spaces[space] = None
+        self.taken.append(card)
+        kind = self.cards.deck[card]
+        return [CardTaken(pid, space, pair, card, kind.name, kind.german, forced,
+                          rules=(R.TAKE, R.VACATED) + must)]
+
+    def stop(self) -> list[Event]:
+        """``AGAIN``: stop rolling and carry out the cards (``RESOLVE``)."""
+        self._require(Phase.AGAIN, action="stopping")
+        self._save()
+        self.phase = Phase.RESOLVE
+        self.used = []
+        self.halted = False
+        return [Stopped(self.player.id, tuple(self.held()), self.on_nine, rules=(R.STOP, R.ORDER))]
+
+    def play(self, card: CardId, spaces: int = 0, mines: Sequence[CardId] = ()) -> list[Event]:
+        """``RESOLVE``: carry out one card. A movement card moves the pawn ``spaces`` (1 up to its ``move``, one
+        more with a troop sacrifice), spending ``mines`` to go past defensive lines; a German card costs its
+        losses (``spaces`` 0)."""
+        self._require(Phase.RESOLVE, action="playing a card")
+        hand = self.hand()
+        if card not in hand:
+            raise CardNotHeldError(self._not_held(card, "play"))
+        kind = self.cards[card]
+        mines = tuple(mines)
+        pid = self.player.id
+        if kind.german or not kind.move:
+            if kind.british:
+                raise IllegalMoveError(f"{kind.name} (card {card}) does not move the pawn: a Mines card is "
+                                       "spent in the 'mines' of a movement card's play")
+            if spaces or mines:
+                raise IllegalMoveError(f"{kind.name} (card {card}) is a German card: play it with no spaces "
+                                       "and no mines")
+            self._save()
+            self.used.append(card)
+            return [self._lose(kind.losses, "german", card, (R.LOSSES, R.ORDER), automatic=False)]
+        plan = self._plan(card, kind, spaces, mines, hand)
+        self._save()
+        player = self.player
+        events: list[Event] = []
+        self.used += [card, *mines]
+        if plan.sacrifice:
+            events.append(self._lose(1, "sacrifice", card, (R.SACRIFICE,), automatic=False))
+        player.pawn = plan.to
+        self.halted = plan.halted
+        cited: tuple[Rule, ...] = (R.MOVE,)
+        if card == FIXED:
+            cited += (R.NINE_MOVE,)
+        if plan.sacrifice:
+            cited += (R.SACRIFICE,)
+        if kind.tank and any(self.battlefield.lines[s] for s in range(plan.frm + 1, plan.to + 1)):
+            cited += (R.TANK,)
+        if mines:
+            cited += (R.MINES, R.LINE_HALT)
+        if plan.halted:
+            cited += (R.LINE,)
+        events.append(PawnMoved(pid, card, kind.name, plan.frm, plan.to, plan.allowed, plan.sacrifice, kind.tank,
+                                mines, plan.crossed, plan.halted, rules=cited))
+        if card == FIXED:
+            self.on_nine = False
+            events.append(PawnRemovedFromNine(pid, rules=(R.NINE_MOVE,), automatic=True))
+        if plan.to == self.battlefield.objective:
+            events.append(ObjectiveReached(pid, player.troops, rules=(R.OBJECTIVE,), automatic=True))
+        return events
+
+    def _not_held(self, card: CardId, verb: str) -> str:
+        if card == FIXED:
+            return f"cannot {verb} the fixed card: your second pawn is not on space 9 (or it was already used)"
+        if isinstance(card, int) and 0 <= card < len(self.cards) and card in self.used:
+            return f"card {card} ({self.cards[card].name}) was already used this turn"
+        name = f" ({self.cards[card].name})" if isinstance(card, int) and 0 <= card < len(self.cards) else ""
+        held = ", ".join(f"{c} ({self.cards[c].name})" for c in self.hand()) or "none"
+        return f"cannot {verb} card {card!r}{name}: you do not hold it; cards in hand: {held}"
+
+    def _plan(self, card: CardId, kind: Card, spaces: int, mines: tuple[CardId, ...],
+              hand: list[CardId]) -> _MovePlan:
+        player, field_ = self.player, self.battlefield
+        pos, objective = player.pawn, field_.objective
+        most = kind.move + (1 if kind.extra_space else 0)
+        if not isinstance(spaces, int) or isinstance(spaces, bool) or not 1 <= spaces <= most:
+            extra = f", or {most} by sacrificing a troop piece" if kind.extra_space else ""
+            raise IllegalMoveError(f"{kind.name} moves the pawn 1 to {kind.move} space(s){extra}, not {spaces!r}")
+        if spaces > kind.move and player.troops == 0:
+            raise IllegalMoveError(f"{kind.name}: the extra space needs a troop piece to sacrifice, and "
+                                   f"{player.id} has none left")
+        if pos + spaces > objective:
+            raise IllegalMoveError(f"the pawn on space {pos} is {objective - pos} space(s) from the Objective line "
+                                   f"(space {objective}); it cannot move {spaces}")
+        for m in mines:
+            if m not in hand or m == FIXED:
+                raise CardNotHeldError(self._not_held(m, "spend"))
+            if m == card or mines.count(m) > 1:
+                raise IllegalMoveError(f"mines: card {m} cannot be spent twice, nor be the card that moves")
+            if not self.cards[m].mines:
+                raise IllegalMoveError(f"mines: card {m} ({self.cards[m].name}) is not a Mines card")
+        need = self._lines_to_clear(kind, spaces)
+        if len(mines) < len(need):
+            where = need[len(mines)]
+            what = ("is halted on the defensive line at space" if self.halted and where == pos
+                    else "would pass the defensive line at space")
+            raise IllegalMoveError(f"the pawn {what} {where}: moving on needs a Mines card for it, or a Tank "
+                                   f"({len(need)} Mines card(s) needed, {len(mines)} given)")
+        if len(mines) > len(need):
+            raise IllegalMoveError(f"this move needs {len(need)} Mines card(s), not {len(mines)}")
+        lines = field_.lines
+        crossed = tuple(s for s in range(pos, pos + spaces) if lines[s])
+        sacrifice = spaces > kind.move
+        return _MovePlan(pos, pos + spaces, most if sacrifice else kind.move, sacrifice, crossed,
+                         lines[pos + spaces] and not kind.tank)
+
+    def end_turn(self, keep: Sequence[CardId] = ()) -> list[Event]:
+        """``RESOLVE``: keep some unused "May Retain" cards, apply unplayed German cards, discard, refill, and
+        pass to the next player."""
+        self._require(Phase.RESOLVE, action="ending the turn")
+        keep = tuple(keep)
+        hand = self.hand()
+        for c in keep:
+            if c not in hand or c == FIXED:
+                raise CardNotHeldError(self._not_held(c, "keep"))
+            if keep.count(c) > 1:
+                raise RetainError(f"card {c} ({self.cards[c].name}) is listed twice in 'keep'")
+            kind = self.cards[c]
+            if not (kind.may_retain and kind.british):
+                raise RetainError(f"card {c} ({kind.name}) is not marked \"May Retain\": it is discarded at the "
+                                  "end of the turn")
+        self._save()
+        player, deck = self.player, self.cards.deck
+        events: list[Event] = []
+        for c in hand:
+            if c != FIXED and deck[c].german:
+                self.used.append(c)
+                events.append(self._lose(deck[c].losses, "german", c, (R.LOSSES, R.ORDER), automatic=True))
+        if self.on_nine:
+            self.on_nine = False
+            events.append(PawnRemovedFromNine(player.id, rules=(R.NINE_MOVE,), automatic=True))
+        held = self.held()
+        kept = [c for c in held if c in keep]
+        gone = [c for c in held if c not in keep]
+        player.retained = kept
+        self.taken = []
+        events += self._discard(gone, (R.DISCARD,))
+        if kept:
+            events.append(CardsRetained(player.id, tuple(kept), tuple(deck[c].name for c in kept),
+                                        rules=(R.RETAIN, R.RETAINED_IN_HAND)))
+        return events + self._finish_turn(bust=False)
+
+    # ----- automatic steps --------------------------------------------------------------------------------
+    def _lose(self, count: int, cause: str, card: CardId | None, cited: tuple[Rule, ...],
+              automatic: bool = True) -> TroopsLost:
+        player = self.player
+        lost = min(count, player.troops)
+        player.troops -= lost
+        return TroopsLost(player.id, lost, cause, card, player.troops, rules=cited, automatic=automatic)
+
+    def _discard(self, cards: list[CardId], cited: tuple[Rule, ...]) -> list[Event]:
+        if not cards:
+            return []
+        self.discard += cards
+        deck = self.cards.deck
+        return [CardsDiscarded(self.player.id, tuple(cards), tuple(deck[c].name for c in cards), rules=cited,
+                               automatic=True)]
+
+    def _bust(self, dice: tuple[int, int, int]) -> list[Event]:
+        player, deck = self.player, self.cards.deck
+        held = self.held()
+        risk = sum(deck[c].risk for c in held)
+        events: list[Event] = [Busted(player.id, dice, risk, rules=(R.BUST,), automatic=True)]
+        cited = (R.BUST_RISK, R.RETAINED_IN_HAND) if player.retained else (R.BUST_RISK,)
+        events.append(self._lose(risk, "bust", None, cited))
+        for c in self.taken:
+            if deck[c].german:
+                events.append(self._lose(deck[c].losses, "german", c, (R.BUST_GERMAN, R.LOSSES)))
+        player.retained = []
+        self.taken = []
+        events += self._discard(held, (R.BUST_DISCARD, R.DISCARD))
+        if self.on_nine:
+            self.on_nine = False
+            events.append(PawnRemovedFromNine(player.id, rules=(R.BUST_NINE,), automatic=True))
+        return events + self._finish_turn(bust=True)
+
+    def _draw_one(self) -> tuple[CardId | None, list[Event]]:
+        events: list[Event] = []
+        if not self.draw:
+            if not self.discard:
+                return None, events
+            self.draw, self.discard = self.discard, []
+            self.rng.shuffle(self.draw)
+            events.append(Reshuffled(len(self.draw), rules=(R.RESHUFFLE,), automatic=True))
+        return self.draw.pop(), events
+
+    def _fill(self, space: int, rule: Rule) -> list[Event]:
+        card, events = self._draw_one()
+        if card is not None:
+            self.spaces[space] = card
+            kind = self.cards.deck[card]
+            events.append(SpaceFilled(space, card, kind.name, kind.german, rules=(rule,), automatic=True))
+        return events
+
+    def _german_rows(self) -> list[Event]:
+        events: list[Event] = []
+        deck = self.cards.deck
+        for _ in range(_MAX_REDRAWS):
+            row = next((r for r in ROWS if self._all_german(r)), None)
+            if row is None or not any(deck[c].british for c in self.draw + self.discard):
+                break
+            cards = tuple(self.spaces[s] for s in row)
+            ids = tuple(c for c in cards if c is not None)
+            for s in row:
+                self.spaces[s] = None
+            self.discard += ids
+            events.append(RowRedrawn(row, ids, tuple(deck[c].name for c in ids), rules=(R.GERMAN_ROW,),
+                                     automatic=True))
+            for s in row:
+                events += self._fill(s, R.GERMAN_ROW)
+        return events
+
+    def _all_german(self, row: tuple[int, int, int]) -> bool:
+        deck = self.cards.deck
+        for s in row:
+            card = self.spaces[s]
+            if card is None or not deck[card].german:
+                return False
+        return True
+
+    def _finish_turn(self, bust: bool) -> list[Event]:
+        player = self.player
+        player.turns += 1
+        self.dice, self.used, self.on_nine, self.halted = None, [], False, False
+        events: list[Event] = [TurnEnded(player.id, bust, rules=(R.DISCARD,), automatic=True)]
+        for s in CARD_SPACES:
+            if self.spaces[s] is None:
+                events += self._fill(s, R.REFILL)
+        events += self._german_rows()
+        players = self.players
+        if all(p.troops == 0 for p in players):
+            return events + self._game_over("everyone-lost")
+        if len(players) == 2 and any(p.troops == 0 for p in players):
+            return events + self._game_over("two-players")
+        objective = self.battlefield.objective
+        index = self.current
+        while True:
+            index += 1
+            if index == len(players):
+                if any(p.pawn == objective for p in players):
+                    return events + self._game_over("objective")
+                index = 0
+                self.round += 1
+            if players[index].troops > 0:
+                break
+            events.append(TurnSkipped(players[index].id, rules=(R.OUT_OF_TROOPS,), automatic=True))
+        self.current = index
+        self.phase = Phase.ROLL
+        events.append(TurnStarted(players[index].id, self.round, rules=(R.ROLL,), automatic=True))
+        return events
+
+    def _game_over(self, reason: str) -> list[Event]:
+        players, objective = self.players, self.battlefield.objective
+        arrived = [p for p in players if p.pawn == objective]
+        cited: tuple[Rule, ...]
+        if reason == "everyone-lost":
+            best = max(p.pawn for p in players)
+            winners = [p for p in players if p.pawn == best]
+            cited = (R.EVERYONE_LOST,)
+        elif arrived:
+            most = max(p.troops for p in arrived)
+            winners = [p for p in arrived if p.troops == most]
+            cited = (R.TWO_PLAYERS, R.TWO_PLAYER_WINNER) if reason == "two-players" else (R.OBJECTIVE,)
+            cited += (R.ONE_ARRIVAL,) if len(arrived) == 1 else (R.SEVERAL_ARRIVALS,)
+        else:
+            winners = [p for p in players if p.troops > 0]
+            cited = (R.TWO_PLAYERS, R.TWO_PLAYER_WINNER)
+        if len(winners) > 1:
+            cited += (R.TIE,)
+        self.winners = [p.id for p in winners]
+        self.end_reason = reason
+        self.phase = Phase.FINISHED
+        return [GameOver(tuple(self.winners), reason, {p.id: p.troops for p in players},
+                         {p.id: p.pawn for p in players}, rules=cited, automatic=True)]
+
+    # ----- JSON -------------------------------------------------------------------------------------------
+    def _state_dict(self) -> dict[str, Any]:
+        return {
+            "game": "flanders",
+            "cards": self.cards.to_dict(),
+            "battlefield": self.battlefield.to_dict(),
+            "players": [p.to_dict() for p in self.players],
+            "spaces": {str(s): c for s, c in self.spaces.items()},
+            "draw": list(self.draw),
+            "discard": list(self.discard),
+            "phase": self.phase.value,
+            "current": self.current,
+            "round": self.round,
+            "dice": None if self.dice is None else list(self.dice),
+            "taken": list(self.taken),
+            "on_nine": self.on_nine,
+            "used": list(self.used),
+            "halted": self.halted,
+            "winners": list(self.winners),
+            "end_reason": self.end_reason,
+        }
+
+    def _load_state(self, data: dict[str, Any]) -> None:
+        # Undo snapshots share the data dicts, so the usual check is one identity test.
+        if data["cards"] is not self.cards.to_dict() and data["cards"] != self.cards.to_dict():
+            self.cards = CardSet.from_dict(data["cards"])
+        if data["battlefield"] is not self.battlefield.to_dict() and data["battlefield"] != self.battlefield.to_dict():
+            self.battlefield = Battlefield.from_dict(data["battlefield"])
+        self.players = [Player.from_dict(p) for p in data["players"]]
+        self.spaces = {int(s): c for s, c in data["spaces"].items()}
+        self.draw = list(data["draw"])
+        self.discard = list(data["discard"])
+        self.phase = Phase(data["phase"])
+        self.current = data["current"]
+        self.round = data["round"]
+        dice = data["dice"]
+        self.dice = None if dice is None else (dice[0], dice[1], dice[2])
+        self.taken = list(data["taken"])
+        self.on_nine = data["on_nine"]
+        self.used = list(data["used"])
+        self.halted = data["halted"]
+        self.winners = list(data["winners"])
+        self.end_reason = data["end_reason"]
+
+    @classmethod
+    def _empty(cls, data: dict[str, Any]) -> Game:
+        return cls(CardSet.from_dict(data["cards"]), Battlefield.from_dict(data["battlefield"]), [])

@@ -1,0 +1,80 @@
+"""Exact odds of a roll of three dice: the bust probability and the expected troop loss of rolling again.
+
+A roll offers the three sums of its pairs of dice; it busts when none of them
+names an available card space (3 to 11). The probabilities are exact
+``Fraction`` values out of 216 rolls, counted once for all 512 sets of
+available spaces over the 56 distinct rolls (with their orderings).
+
+    >>> bust_probability({6, 7, 8})
+    Fraction(23, 108)
+    >>> bust_probability(range(3, 12))  # only 1-1-1 and 6-6-6 bust
+    Fraction(1, 108)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from fractions import Fraction
+from itertools import combinations_with_replacement
+
+from .cards import Card
+
+SPACES = tuple(range(3, 12))
+"""The card spaces (space 9 holds the fixed card)."""
+ROLLS = 216
+
+
+def pair_sums(dice: Iterable[int]) -> tuple[int, ...]:
+    """The sums of the pairs of three dice, sorted, without repeats."""
+    a, b, c = dice
+    return tuple(sorted({a + b, a + c, b + c}))
+
+
+def _mask(spaces: Iterable[int]) -> int:
+    mask = 0
+    for s in spaces:
+        mask |= 1 << s
+    return mask
+
+
+def _bust_counts() -> tuple[int, ...]:
+    rolls: list[tuple[int, int]] = []  # (mask of pair sums, orderings of the roll)
+    for a, b, c in combinations_with_replacement(range(1, 7), 3):
+        orderings = 6 if a != b != c != a else (1 if a == c else 3)
+        rolls.append((_mask((a + b, a + c, b + c)), orderings))
+    counts = []
+    for available in range(1 << 12):
+        counts.append(sum(n for sums, n in rolls if not sums & available))
+    return tuple(counts)
+
+
+_BUSTS = _bust_counts()
+"""``_BUSTS[mask]``: rolls out of 216 that bust when the spaces in ``mask`` (bit ``s`` for space ``s``) are available."""
+
+
+def bust_count(available_mask: int) -> int:
+    """Fast path for bots: rolls out of 216 that bust, for a bit mask of available spaces (bit s = space s)."""
+    return _BUSTS[available_mask & 0xFF8]
+
+
+def bust_probability(available: Iterable[int]) -> Fraction:
+    """The exact probability that three dice offer no pair whose sum is in ``available`` (spaces 3 to 11)."""
+    spaces = set(available)
+    bad = sorted(s for s in spaces if s not in SPACES)
+    if bad:
+        raise ValueError(f"available spaces are 3 to 11, not {bad[0]!r}")
+    return Fraction(_BUSTS[_mask(spaces)], ROLLS)
+
+
+def bust_risk(held: Iterable[Card]) -> int:
+    """Troop pieces lost at a bust: the grey symbols on the British cards held (retained ones included)."""
+    return sum(card.risk for card in held if card.british)
+
+
+def expected_bust_loss(available: Iterable[int], held: Iterable[Card]) -> Fraction:
+    """Expected troop pieces lost by rolling again: bust probability times the grey symbols on the cards held.
+
+    German cards already taken are not at stake: they are applied whether the
+    player stops or busts.
+    """
+    return bust_probability(available) * bust_risk(held)
