@@ -169,3 +169,21 @@ def test_python_m_tutor_check_subprocess(tmp_path):
                           cwd=REPO, timeout=60)
     assert done.returncode == 1
     assert "after_movement: blue-S expected [9, 0], got [8, 0]" in done.stdout
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["simulate", "--teams", "6", "--stage", "la-classicissima"], "12 riders do not fit the start area's 8 lanes"),
+    (["simulate", "--teams", "7"], "a race has 1 to 6 teams, not 7"),
+    (["simulate", "--teams", "-1"], "a race has 1 to 6 teams, not -1"),
+])
+def test_simulate_with_impossible_teams_prints_a_message_not_a_traceback(capsys, argv, message):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_check_rejects_a_file_of_an_unknown_game(tmp_path, capsys):
+    path = tmp_path / "chess.json"
+    path.write_text('{"game": "chess", "track": "2 2"}')
+    assert main(["check", str(path)]) == 2
+    assert "unknown game 'chess'" in capsys.readouterr().err

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tutor.flamme_rouge import Phase, Race
-from tutor.flamme_rouge.bots import play_energy_phase
+from tutor.flamme_rouge import Race
+from tutor.flamme_rouge.bots import autoplay
 
 GOLDEN = Path(__file__).parent / "golden"
 RACES = {"hill-24-heuristic-seed3": ("hill-24", "heuristic", 3),
@@ -20,12 +20,9 @@ RACES = {"hill-24-heuristic-seed3": ("hill-24", "heuristic", 3),
 
 def playthrough(stage: str, bot: str, seed: int) -> list[dict]:
     race = Race.new(stage, ("red", "blue", "green"), bots=dict.fromkeys(("red", "blue", "green"), bot), seed=seed)
-    events = []
-    while not race.is_over:
-        events += play_energy_phase(race)
-        while race.phase not in (Phase.ENERGY, Phase.FINISHED):
-            events += race.step()
-    return [{k: v for k, v in e.to_dict().items() if k != "reason"} for e in events]  # reasons: see test_race
+    events = autoplay(race)  # bots play every energy phase and every automatic step, to the finish
+    assert race.is_over
+    return [e.to_dict() for e in events]  # with the ids of the rules each event applied
 
 
 @pytest.mark.parametrize("name", sorted(RACES))

@@ -15,6 +15,7 @@ from tutor.flamme_rouge import (EXHAUSTION, STAGES, TEACHING_TRACKS, TEAM_COLOUR
                                 simulate_race, starting_deck)
 from tutor.flamme_rouge import scenario as sc
 from tutor.flamme_rouge.bots import BOTS
+from tutor.flamme_rouge.events import RiderMoved, Slipstreamed
 
 ALL_TRACKS = [*STAGES, *TEACHING_TRACKS]
 MAX_ROUNDS = 200
@@ -36,7 +37,7 @@ def check_cards(race: Race) -> None:
     for rider in race.riders.values():
         expected = Counter(starting_deck(rider.kind))
         expected[EXHAUSTION] += rider.exhaustion
-        held = rider.deck + rider.recycled + rider.hand + rider.removed
+        held = rider.deck.face_down + rider.recycled + rider.hand + rider.removed
         if rider.played is not None:
             held.append(rider.played)
         assert Counter(held) == expected, rider.id
@@ -142,9 +143,10 @@ def _valid(track_tokens, pos):
 @settings(max_examples=60, deadline=None, database=None)
 @given(data=scenarios())
 def test_random_scenario_round_is_legal(data):
-    """RULES.md 1: after a round every rider is on an existing lane, alone in it, never behind its start; a
-    card moves a rider at most max(card, 5) squares (descent minimum 5); slipstream moves at most one square
-    per pack passed; exhaustion goes exactly to riders with an empty square in front."""
+    """RULES.md 1-2: after a round every rider is on an existing lane, alone in it, never behind its start; a
+    card moves a rider at most max(card, 5) squares; a rider starting on a descent is allowed at least 5
+    (supply zone: 4); each slipstream step moves a pack exactly one square, and a rider slipstreams once per
+    step it is in; exhaustion goes exactly to riders with an empty square in front."""
     before = copy.deepcopy(data)
     out = sc.resolve_round(data)
     assert data == before
@@ -169,6 +171,18 @@ def test_random_scenario_round_is_legal(data):
         expected = sorted(rid for rid, (s, _) in out["after_slipstream"].items()
                           if rid in takes and s + 1 not in occupied)
         assert out["exhausted"] == expected
+    race = sc.build(data)
+    events = race.resolve()
+    for move in (e for e in events if isinstance(e, RiderMoved)):
+        if tokens[move.frm[0]].endswith("d"):
+            assert move.distance >= 5, move
+        if tokens[move.frm[0]].endswith("s"):
+            assert move.distance >= 4, move
+    pulls = Counter(rid for e in events if isinstance(e, Slipstreamed) for rid in e.riders)
+    assert all(e.to == (e.frm[0] + 1, e.frm[1] + 1) for e in events if isinstance(e, Slipstreamed))
+    if out["winner"] is None:
+        for rid in start:
+            assert out["after_slipstream"][rid][0] - out["after_movement"][rid][0] == pulls[rid], rid
 
 
 def reference_round(data):

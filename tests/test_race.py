@@ -9,9 +9,10 @@ from collections import Counter
 
 import pytest
 
-from tutor.flamme_rouge import (EXHAUSTION, CardNotInHandError, Draw, Phase, Place, PlacementError, Play, Race,
+from tutor.flamme_rouge import (EXHAUSTION, TeamKind, CardNotInHandError, Draw, Phase, Place, PlacementError, Play, Race,
                                 RiderOrderError, Step, UnknownRiderError, WrongPhaseError, energy, simulate_race,
                                 starting_deck)
+from tutor.flamme_rouge import rules
 from tutor.flamme_rouge.bots import heuristic_bot, random_bot
 from tutor.flamme_rouge.events import (Blocked, CardPlayed, CardsDrawn, CardsRecycled, CardsRemoved, CardsRevealed,
                                        Event, ExhaustionTaken, Finished, PacksFound, Reshuffled, RiderMoved,
@@ -57,15 +58,15 @@ def test_energy_draw_takes_four_from_the_top_of_the_deck():
     """RULES.md 1, Energy phase: "choose a rider, draw 4 from its deck"."""
     race = new_race()
     rider = race.riders["red-S"]
-    before = list(rider.deck)
+    before = list(rider.deck.face_down)
     assert len(before) == 15 and Counter(before) == Counter(starting_deck("sprinteur"))
     events = race.draw("red-S")
     assert Counter(rider.hand) == Counter(before[-4:])  # the top of the deck is the end of the list
-    assert rider.deck == before[:-4]
+    assert rider.deck.face_down == before[:-4]
     assert rider.recycled == [] and rider.played is None
     drawn = [e for e in events if isinstance(e, CardsDrawn)]
     assert len(drawn) == 1 and drawn[0].rider == "red-S" and list(drawn[0].cards) == rider.hand
-    assert "draw 4" in drawn[0].reason
+    assert drawn[0].rules == (rules.DRAW,)
 
 
 def test_energy_play_recycles_the_other_three():
@@ -74,7 +75,7 @@ def test_energy_play_recycles_the_other_three():
     rider = race.riders["red-R"]
     race.draw("red-R")
     hand = list(rider.hand)
-    deck = list(rider.deck)
+    deck = list(rider.deck.face_down)
     chosen = hand[2]
     events = race.play("red-R", chosen)
     rest = list(hand)
@@ -82,7 +83,7 @@ def test_energy_play_recycles_the_other_three():
     assert rider.played == chosen
     assert rider.hand == []
     assert Counter(rider.recycled) == Counter(rest) and len(rider.recycled) == 3
-    assert rider.deck == deck
+    assert rider.deck.face_down == deck
     kinds = [type(e) for e in events]
     assert kinds == [CardPlayed, CardsRecycled]
     assert events[0].card == chosen and Counter(events[1].cards) == Counter(rest)
@@ -140,17 +141,17 @@ def test_energy_reshuffle_when_the_face_down_deck_runs_out():
     face-down deck and keep drawing"."""
     race = new_race()
     rider = race.riders["red-R"]
-    rider.deck = cards(6, 7)  # 7 is the top card
-    rider.recycled = cards(3, 3, 4, 5, 5)
+    rider.deck.face_down = cards(6, 7)  # 7 is the top card
+    rider.deck.recycled = cards(3, 3, 4, 5, 5)
     events = race.draw("red-R")
     assert rider.hand[:2] == cards(7, 6)
     reshuffles = [e for e in events if isinstance(e, Reshuffled)]
     assert len(reshuffles) == 1
-    assert reshuffles[0].rider == "red-R" and reshuffles[0].count == 5
-    assert "shuffled" in reshuffles[0].reason
+    assert reshuffles[0].owner == "red-R" and reshuffles[0].count == 5
+    assert reshuffles[0].rules == (rules.RESHUFFLE,)
     assert rider.recycled == []
-    assert len(rider.hand) == 4 and len(rider.deck) == 3
-    assert Counter(rider.hand[2:] + rider.deck) == Counter(cards(3, 3, 4, 5, 5))
+    assert len(rider.hand) == 4 and len(rider.deck.face_down) == 3
+    assert Counter(rider.hand[2:] + rider.deck.face_down) == Counter(cards(3, 3, 4, 5, 5))
     assert [type(e) for e in events] == [Reshuffled, CardsDrawn]
 
 
@@ -158,11 +159,11 @@ def test_energy_reshuffle_at_the_start_of_a_draw():
     """RULES.md 1, Energy phase: an empty face-down deck is rebuilt from the recycled cards before drawing."""
     race = new_race()
     rider = race.riders["blue-S"]
-    rider.deck = []
-    rider.recycled = cards(2, 3, 4, 5, 9, 9)
+    rider.deck.face_down = []
+    rider.deck.recycled = cards(2, 3, 4, 5, 9, 9)
     events = race.draw("blue-S")
     assert isinstance(events[0], Reshuffled) and events[0].count == 6
-    assert Counter(rider.hand + rider.deck) == Counter(cards(2, 3, 4, 5, 9, 9))
+    assert Counter(rider.hand + rider.deck.face_down) == Counter(cards(2, 3, 4, 5, 9, 9))
     assert len(rider.hand) == 4
 
 
@@ -170,13 +171,13 @@ def test_energy_fewer_than_four_cards_draws_them_all():
     """RULES.md 1, Energy phase: "With fewer than 4 cards in total, draw them all"."""
     race = new_race()
     rider = race.riders["red-S"]
-    rider.deck = cards(9)
-    rider.recycled = cards(2, 5)
+    rider.deck.face_down = cards(9)
+    rider.deck.recycled = cards(2, 5)
     events = race.draw("red-S")
     assert Counter(rider.hand) == Counter(cards(9, 2, 5))
-    assert rider.deck == [] and rider.recycled == []
+    assert rider.deck.face_down == [] and rider.recycled == []
     drawn = events[-1]
-    assert isinstance(drawn, CardsDrawn) and "fewer than 4" in drawn.reason
+    assert isinstance(drawn, CardsDrawn) and drawn.rules == (rules.DRAW_FEWER,)
     assert rider.exhaustion == 0
 
 
@@ -186,11 +187,11 @@ def test_energy_no_cards_at_all_plays_an_exhaustion_card():
     race.finish_round()
     rider = race.riders["red-S"]
     assert race.phase is Phase.ENERGY
-    rider.deck, rider.recycled = [], []
+    rider.deck.face_down, rider.deck.recycled = [], []
     events = race.draw("red-S")
     assert rider.hand == [EXHAUSTION]
     assert rider.exhaustion == 1 + 1  # one from the end phase of round 1, one drawn now
-    assert "exhaustion card" in events[-1].reason
+    assert events[-1].rules == (rules.DRAW_NONE,)
     race.play("red-S", EXHAUSTION)
     square = rider.square
     race.step()  # reveal happened on play; this moves the only rider
@@ -241,7 +242,7 @@ def test_movement_one_rider_per_step_with_blocked_event():
     assert [type(e) for e in events][:2] == [RiderMoved, Blocked]
     blocked = events[1]
     assert blocked.rider == "c" and blocked.target == 9 and blocked.full == (9,) and blocked.to == (8, 0)
-    assert "full" in blocked.reason
+    assert blocked.rules == (rules.FULL_SQUARE,) and blocked.automatic
     assert race.riders["c"].position == (8, 0)
     assert race.phase is Phase.END_CARDS
 
@@ -316,10 +317,10 @@ def test_illegal_place_during_energy_phase():
 def test_illegal_card_not_in_hand():
     """RULES.md 1, Energy phase: the played card is one of the 4 drawn."""
     race = new_race()
-    race.riders["red-R"].deck = cards(3, 3, 4, 4, 5)
+    race.riders["red-R"].deck.face_down = cards(3, 3, 4, 4, 5)
     race.draw("red-R")  # draws 5, 4, 4, 3
     _assert_unchanged(race, lambda: race.play("red-R", energy(7)), CardNotInHandError, "red-R has no 7",
-                      "'5', '4', '4', '3'")
+                      "5, 4, 4, 3")
     _assert_unchanged(race, lambda: race.play("red-R", 9), CardNotInHandError, "red-R has no 9")
     _assert_unchanged(race, lambda: race.play("red-R", EXHAUSTION), CardNotInHandError, "no E2")
 
@@ -440,7 +441,7 @@ def test_setup_placement_rules():
     race = new_race(place="manual")
     assert race.phase is Phase.SETUP and race.placing_team.name == "red"
     events = race.place("red-S", 3, 0)
-    assert isinstance(events[0], RiderPlaced) and events[0].to == (3, 0) and events[0].reason
+    assert isinstance(events[0], RiderPlaced) and events[0].to == (3, 0) and events[0].rules == (rules.SETUP_PLACE,)
     _assert_unchanged(race, lambda: race.place("red-R", 3, 0), PlacementError, "square 3, lane 0",
                       "that lane is taken")
     _assert_unchanged(race, lambda: race.place("red-R", 4, 0), PlacementError, "start area is squares 0 to 3")
@@ -480,23 +481,23 @@ def test_setup_auto_placement_is_legal(track, teams):
 
 # ----- events -----------------------------------------------------------------------------------------------
 
-def test_every_event_has_a_reason():
-    """STYLE.md: every action returns events, each with a short reason citing the rule."""
+def test_every_event_cites_its_rules():
+    """STYLE.md: every action returns events, each citing the rules it applied (Rule references, not prose)."""
     race = new_race(teams=3, seed=2, place="manual")
     kinds = set()
     while race.phase is Phase.SETUP:
         events = race.apply(race.legal_actions()[0])
         assert events
         kinds |= {type(e) for e in events}
-        assert all(isinstance(e.reason, str) and e.reason.strip() for e in events)
+        assert all(e.rules and all(isinstance(r, rules.Rule) for r in e.rules) for e in events)
     while not race.is_over:
         for rid in race.riders:
             for events in (race.draw(rid), race.play(rid, random_bot(race, rid))):
-                assert events and all(isinstance(e.reason, str) and e.reason.strip() for e in events)
+                assert events and all(e.rules and all(isinstance(r, rules.Rule) for r in e.rules) for e in events)
                 kinds |= {type(e) for e in events}
         while race.phase not in (Phase.ENERGY, Phase.FINISHED):
             events = race.step()
-            assert events and all(isinstance(e.reason, str) and e.reason.strip() for e in events)
+            assert events and all(e.rules and all(isinstance(r, rules.Rule) for r in e.rules) for e in events)
             kinds |= {type(e) for e in events}
     assert {RiderPlaced, RoundStarted, CardsDrawn, CardPlayed, CardsRecycled, CardsRevealed, RiderMoved,
             CardsRemoved, PacksFound, ExhaustionTaken, Finished} <= kinds
@@ -504,16 +505,18 @@ def test_every_event_has_a_reason():
 
 def test_event_to_dict_is_json_ready():
     """events.py: events carry the data a renderer needs; to_dict gives plain values (cards as tokens)."""
-    event = CardPlayed("Energy phase: the chosen card is played face down", "red-S", energy(5))
+    event = CardPlayed("red-S", energy(5), rules=(rules.PLAY,))
     data = event.to_dict()
-    assert data == {"kind": "CardPlayed", "reason": event.reason, "rider": "red-S", "card": "5"}
+    assert data == {"kind": "CardPlayed", "rules": ["fr.energy.play"], "automatic": False, "rider": "red-S",
+                    "card": "5"}
     json.dumps(data)
 
 
 def test_event_to_dict_without_cards():
     """events.py: to_dict names the event kind and keeps plain fields."""
-    data = Blocked("full", "c", 9, (9, 8), (7, 0)).to_dict()
-    assert data == {"kind": "Blocked", "reason": "full", "rider": "c", "target": 9, "full": [9, 8], "to": [7, 0]}
+    data = Blocked("c", 9, (9, 8), (7, 0), rules=(rules.FULL_SQUARE,), automatic=True).to_dict()
+    assert data == {"kind": "Blocked", "rules": ["fr.move.full-square"], "automatic": True, "rider": "c",
+                    "target": 9, "full": [9, 8], "to": [7, 0]}
     assert json.loads(json.dumps(data)) == data
 
 
@@ -605,7 +608,7 @@ def test_copy_is_independent():
     assert twin.to_dict() == race.to_dict()
     before = race.to_dict()
     twin.draw("red-S")
-    twin.riders["blue-S"].deck.clear()
+    twin.riders["blue-S"].deck.face_down.clear()
     twin.riders["blue-R"].square = 3
     assert race.to_dict() == before
     race.draw("red-S")
@@ -626,7 +629,33 @@ def test_handicap_shuffles_exhaustion_cards_into_the_experienced_team_decks():
     race = Race.new("sprint-20", ("red", "blue"), handicap={"red": 3}, seed=5)
     for rid in ("red-S", "red-R"):
         rider = race.riders[rid]
-        assert len(rider.deck) == 18 and rider.deck.count(EXHAUSTION) == 3 and rider.exhaustion == 3
-    assert all(r.deck.count(EXHAUSTION) == 0 and len(r.deck) == 15 for r in map(race.riders.get, ("blue-S", "blue-R")))
+        assert len(rider.deck.face_down) == 18 and rider.deck.face_down.count(EXHAUSTION) == 3 and rider.exhaustion == 3
+    assert all(r.deck.face_down.count(EXHAUSTION) == 0 and len(r.deck.face_down) == 15 for r in map(race.riders.get, ("blue-S", "blue-R")))
     with pytest.raises(ValueError, match="handicap: 'green'"):
         Race.new("sprint-20", ("red", "blue"), handicap={"green": 1})
+
+
+@pytest.mark.parametrize("teams", [-1, 0, 7])
+def test_a_race_needs_one_to_six_teams(teams):
+    """RULES.md 1, Components: 4 colours in the base game, 6 with the expansion."""
+    with pytest.raises(ValueError, match=f"a race has 1 to 6 teams, not {teams}"):
+        Race.new("sprint-20", teams)
+
+
+def test_identity_is_data_not_read_from_ids():
+    """A rider's kind, team and colour are fields; a scenario team named after a colour takes that colour."""
+    race = Race.from_positions("sprint-20", [{"id": "x", "square": 3, "lane": 0, "team": "blue", "kind": "sprinteur"},
+                                             {"id": "red-S", "square": 2, "lane": 0}])
+    x, other = race.riders["x"], race.riders["red-S"]
+    assert (x.kind, x.team, x.colour, x.letter) == ("sprinteur", "blue", "blue", "S")
+    assert other.kind == "rouleur" and other.colour == "red" and other.team == "red-S"  # first unused colour
+    assert race.teams["blue"].kind is TeamKind.PLAYER and race.teams["blue"].controller is None
+
+
+def test_bots_draw_from_their_own_random_stream():
+    """race.py: a bot's random choice never shifts a later shuffle (bot_rng is not the shuffles' rng)."""
+    race = Race.new("sprint-20", 2, seed=3)
+    shuffles = race.rng.getstate()
+    race.draw("red-S")
+    race.play("red-S", random_bot(race, "red-S"))
+    assert race.rng.getstate() == shuffles

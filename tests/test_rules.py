@@ -42,7 +42,7 @@ def test_move_distance_ascent(square, value, expected):
     """RULES.md 1, Mountains: on or into an ascent at most 5; limit `max(5, distance_to_first_ascent - 1)`."""
     distance, rule = rules.move_distance(HILL, square, value)
     assert distance == expected
-    assert (rule == rules.R_ASCENT) == (expected < value)
+    assert (rule == rules.ASCENT) == (expected < value)
 
 
 @pytest.mark.parametrize("square, value, expected", [
@@ -54,14 +54,14 @@ def test_move_distance_descent(square, value, expected):
     """RULES.md 1, Mountains: "a rider that starts the round on a descent square moves at least 5"."""
     distance, rule = rules.move_distance(HILL, square, value)
     assert distance == expected
-    assert (rule == rules.R_DESCENT) == (expected > value)
+    assert (rule == rules.DESCENT) == (expected > value)
 
 
 def test_move_distance_supply_zone():
     """RULES.md 2: "a rider that starts the round [in a supply zone] moves at least 4"."""
     track = T("2 3s 3s 2 2 2 2 2 2 2")
-    assert rules.move_distance(track, 1, 2) == (4, rules.R_SUPPLY)
-    assert rules.move_distance(track, 1, 3) == (4, rules.R_SUPPLY)
+    assert rules.move_distance(track, 1, 2) == (4, rules.SUPPLY)
+    assert rules.move_distance(track, 1, 3) == (4, rules.SUPPLY)
     assert rules.move_distance(track, 2, 4) == (4, None)
     assert rules.move_distance(track, 2, 6) == (6, None)
     assert rules.move_distance(track, 0, 2) == (2, None)
@@ -146,15 +146,15 @@ def test_slipstream_gap_of_two_does_nothing():
     assert positions == {"a": (2, 0), "b": (5, 0)}
 
 
-def test_slipstream_ascent_and_cobbles_reasons():
+def test_slipstream_ascent_and_cobbles_rules():
     """RULES.md 1 Mountains / 2 Peloton: no slipstream to or from riders on ascent or cobblestone squares."""
     positions = {"a": (6, 0), "b": (8, 0)}  # b on the first ascent square of HILL
     result = rules.slipstream(HILL, positions)
     assert positions == {"a": (6, 0), "b": (8, 0)}
-    assert result == [((6, 6), rules.R_NO_SLIPSTREAM_TERRAIN)]
+    assert result == [((6, 6), rules.NO_SLIPSTREAM_TERRAIN)]
     track = T("2 2 1c 2 2 2")
     positions = {"a": (2, 0), "b": (4, 0)}
-    assert rules.slipstream(track, positions) == [((2, 2), rules.R_NO_SLIPSTREAM_TERRAIN)]
+    assert rules.slipstream(track, positions) == [((2, 2), rules.NO_SLIPSTREAM_TERRAIN)]
     assert positions == {"a": (2, 0), "b": (4, 0)}
 
 
@@ -171,7 +171,7 @@ def test_slipstream_needs_the_lane_on_the_square_ahead():
     positions = {"a": (1, 2), "b": (3, 0)}
     result = rules.slipstream(track, positions)
     assert positions == {"a": (1, 2), "b": (3, 0)}
-    assert "fewer lanes" in result[0][1]
+    assert result[0][1] is rules.NO_SLIPSTREAM_LANES
 
 
 # ----- exhaustion and finish --------------------------------------------------------------------------------

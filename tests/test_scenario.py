@@ -243,7 +243,14 @@ MALFORMED = {
     "finish_not_an_int": (
         base(finish="8"), ["'finish'", "'8'"]),
     "finish_off_the_track": (
-        base(finish=30), ["finish 30", "outside the track"]),
+        base(finish=30), ["'finish': 30", "not strictly inside the track"]),
+    "finish_at_the_start_edge": (
+        base(finish=0), ["'finish': 0", "not strictly inside the track"]),
+    "finish_at_the_end_edge": (
+        base(finish=12), ["'finish': 12", "not strictly inside the track"]),
+    "rider_kind_unknown": (
+        base(riders=[{"id": "a", "square": 0, "lane": 0, "kind": "climber"}], cards={"a": 3}),
+        ["rider 'a'", "'kind'", "'climber'"]),
     "scenario_not_a_dict": (
         ["track"], ["object"]),
 }

@@ -1,26 +1,41 @@
-"""The ``rules-tutor`` command: check scenario files, simulate races, serve the lessons."""
+"""The ``rules-tutor`` command: check scenario files, simulate games, serve the lessons.
+
+Several games: ``check`` reads each file's ``"game"`` key (absent: Flamme Rouge, the
+SCENARIOS.md format) and ``simulate --game`` picks the game (default: flamme-rouge).
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-from .flamme_rouge import STAGES, TEACHING_TRACKS, ScenarioError, simulate_race
+from .core.data import load_json
+from .core.errors import DataError
+from .core.games import GAMES
+from .flamme_rouge import STAGES, TEACHING_TRACKS, simulate_race
 from .flamme_rouge import scenario as scenarios
 from .serve import DEFAULT_PORT, cmd_serve
+
 
 def cmd_check(args: argparse.Namespace) -> int:
     """Exit 0 when every scenario passes, 1 when one fails, 2 when one is malformed."""
     status = 0
     for path in args.files:
         try:
-            data = scenarios.load(path)
-            if "expect" not in data:
-                scenarios.build(data)
-                print(f"{path}: no expect block, nothing to check (the scenario itself is valid)")
-                continue
-            difference = scenarios.check(data)
-        except (ScenarioError, OSError) as exc:
+            data = load_json(path)
+            game = data.get("game", "flamme-rouge") if isinstance(data, dict) else "flamme-rouge"
+            if game not in GAMES:
+                raise DataError(f"{path}: unknown game {game!r} (known: {', '.join(GAMES)})")
+            if game == "flamme-rouge":
+                data = scenarios.load(path)
+                if "expect" not in data:
+                    scenarios.build(data)
+                    print(f"{path}: no expect block, nothing to check (the scenario itself is valid)")
+                    continue
+                difference = scenarios.check(data)
+            else:
+                difference = GAMES[game].module("cli").check_file(data)
+        except (DataError, OSError) as exc:
             print(f"{path}: malformed: {exc}", file=sys.stderr)
             status = 2
             continue
@@ -33,8 +48,14 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
+    if args.game != "flamme-rouge":
+        return int(GAMES[args.game].module("cli").simulate(args))
     for seed in range(args.seed, args.seed + args.races):
-        result = simulate_race(args.stage, teams=args.teams, bot=args.bot, seed=seed)
+        try:
+            result = simulate_race(args.stage, teams=args.teams, bot=args.bot, seed=seed)
+        except ValueError as exc:
+            print(f"rules-tutor simulate: {exc}", file=sys.stderr)
+            return 2
         print(f"seed {seed}: {result.winner} wins after {result.rounds} rounds")
     return 0
 
@@ -53,6 +74,11 @@ def main(argv: list[str] | None = None) -> int:
     simulate.add_argument("--bot", default="heuristic", choices=["heuristic", "random"])
     simulate.add_argument("--seed", type=int, default=0)
     simulate.add_argument("--races", type=int, default=1)
+    simulate.add_argument("--game", default="flamme-rouge", choices=list(GAMES))
+    flanders = simulate.add_argument_group("In Flanders Field (--game flanders)")
+    flanders.add_argument("--players", type=int, default=3)
+    flanders.add_argument("--bots", default=None, help="comma-separated bot names, one per player")
+    flanders.add_argument("--games", type=int, default=1)
     simulate.set_defaults(run=cmd_simulate)
 
     serve = sub.add_parser("serve", help="serve the lessons with Voila")

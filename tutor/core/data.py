@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from .errors import DataError
 
@@ -29,7 +29,7 @@ def load_json(path: str | Path, error: type[DataError] = DataError) -> Any:
         raise error(f"{path}: not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
 
 
-def is_int(value: Any) -> bool:
+def is_int(value: Any) -> TypeGuard[int]:
     """An integer that is not a bool (JSON ``true`` is not a count)."""
     return isinstance(value, int) and not isinstance(value, bool)
 

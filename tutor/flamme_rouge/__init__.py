@@ -1,4 +1,7 @@
-"""Flamme Rouge: a pure rules engine (base game and mountains; RULES.md section 1).
+"""Flamme Rouge: a pure rules engine (base game, mountains and the Peloton terrain; RULES.md sections 1-2).
+
+Engine modules here import no UI library; ``render/`` draws a race on ipycanvas and
+``widgets/`` wires it to ipywidgets for the lessons.
 
     >>> from tutor.flamme_rouge import Race
     >>> race = Race.new("sprint-20", teams=2, seed=1)
@@ -11,7 +14,7 @@
 from .cards import ATTACK, EXHAUSTION, MUSCLE, ROULEUR, SPRINTEUR, Card, CardKind, energy, starting_deck
 from .errors import (CardNotInHandError, PlacementError, RiderOrderError, RuleError, ScenarioError,
                      TrackError, UnknownRiderError, WrongPhaseError)
-from .race import TEAM_COLOURS, Draw, Phase, Place, Play, Race, Rider, Step, Team
+from .race import TEAM_COLOURS, Deck, Draw, Phase, Place, Play, Race, Rider, Step, Team, TeamKind
 from .simulate import RaceResult, simulate_race
 from .track import STAGES, TEACHING_TRACKS, Square, Terrain, Track, stage
 
@@ -24,7 +27,7 @@ def race_ids(teams: int) -> list[str]:
 __all__ = [
     "ATTACK", "EXHAUSTION", "MUSCLE", "ROULEUR", "SPRINTEUR", "Card", "CardKind", "energy", "starting_deck",
     "CardNotInHandError", "PlacementError", "RiderOrderError", "RuleError", "ScenarioError", "TrackError",
-    "UnknownRiderError", "WrongPhaseError", "TEAM_COLOURS", "Draw", "Phase", "Place", "Play", "Race", "Rider",
-    "Step", "Team", "RaceResult", "simulate_race", "STAGES", "TEACHING_TRACKS", "Square", "Terrain", "Track",
+    "UnknownRiderError", "WrongPhaseError", "TEAM_COLOURS", "Deck", "Draw", "Phase", "Place", "Play", "Race",
+    "Rider", "Step", "Team", "TeamKind", "RaceResult", "simulate_race", "STAGES", "TEACHING_TRACKS", "Square", "Terrain", "Track",
     "stage", "race_ids",
 ]

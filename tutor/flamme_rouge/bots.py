@@ -1,4 +1,7 @@
-"""Computer players: each picks a card from a rider's drawn hand.
+"""Computer players, and ``autoplay``: the one driver of everything no person decides.
+
+A bot picks a card from a rider's drawn hand; its randomness comes from the race's
+``bot_rng``, never from the shuffles' ``rng``.
 
 ``random`` plays any drawn card. ``heuristic`` scores each card by the
 squares it actually gains (after mountain limits and blocking by riders who
@@ -8,38 +11,44 @@ finish, and sheds exhaustion cards when they lose little.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Iterable
 
 from . import rules
 from .cards import Card
 from .events import Event
-from .race import Phase, Race
+from .race import Phase, Place, Race
 
 Bot = Callable[[Race, str], Card]
 
 
 def random_bot(race: Race, rider_id: str) -> Card:
     hand = race.riders[rider_id].hand
-    return hand[int(race.rng.random() * len(hand))]
+    return hand[int(race.bot_rng.random() * len(hand))]
 
 
 def heuristic_bot(race: Race, rider_id: str) -> Card:
     rider = race.riders[rider_id]
+    square = rider.square
+    assert square is not None
     track = race.track
     finish = track.finish if track.finish is not None else len(track)
-    to_go = finish - rider.square
+    to_go = finish - square
     # Weight of a card's value: high far from the finish (save big cards), zero in the final sprint.
     thrift = 0.0 if to_go <= 12 else min(0.8, (to_go - 12) / 40)
     best, best_score = None, None
     for card in dict.fromkeys(rider.hand):
-        gain, _ = rules.move_distance(track, rider.square, card.value)
-        gain = min(gain, finish + 6 - rider.square)
+        gain, _ = rules.move_distance(track, square, card.value)
+        gain = min(gain, finish + 6 - square)
         cost = 0 if card.is_exhaustion else card.value
         score = gain - thrift * cost
         if best_score is None or score > best_score:
             best, best_score = card, score
+    assert best is not None, f"{rider_id} has no cards in hand"
     return best
 
+
+MAX_ROUNDS = 200
+"""A stalled race (every rider boxed in) is a bug, not an endless loop."""
 
 BOTS: dict[str, Bot] = {"random": random_bot, "heuristic": heuristic_bot}
 
@@ -54,28 +63,76 @@ def get_bot(name: str) -> Bot:
 def place_bot_riders(race: Race) -> list[Event]:
     """Setup: while a bot team is to place, put its riders on the frontmost free lanes behind the start line."""
     events: list[Event] = []
-    while race.phase is Phase.SETUP and race.placing_team.bot:
-        spot = min(race.legal_actions(), key=lambda a: (-a.square, a.lane))
+    while race.phase is Phase.SETUP and (team := race.placing_team) is not None and team.controller:
+        spot = min((a for a in race.legal_actions() if isinstance(a, Place)), key=lambda a: (-a.square, a.lane))
         events += race.place(spot.rider, spot.square, spot.lane)
     return events
 
 
-def play_energy_phase(race: Race, bot: Bot | None = None, teams=None) -> list[Event]:
+def play_energy_phase(race: Race, bot: Bot | None = None, teams: Iterable[str] | None = None) -> list[Event]:
     """Draw and play for every rider of the given teams (default: every bot team) with its bot.
 
     Returns the events, including the reveal when these plays complete the energy phase.
     """
     events: list[Event] = []
+    chosen = None if teams is None else set(teams)
     for team in race.teams.values():
-        if teams is not None and team.name not in teams:
+        if chosen is not None and team.name not in chosen:
             continue
-        choose = bot or (get_bot(team.bot) if team.bot else None)
+        choose = bot or (get_bot(team.controller) if team.controller else None)
         if choose is None:
             continue
         for rid in team.riders:
             rider = race.riders[rid]
-            if rider.played is None:
+            if rider.played is None and race.phase is Phase.ENERGY:
                 if not rider.hand:
                     events += race.draw(rid)
                 events += race.play(rid, choose(race, rid))
     return events
+
+
+def autoplay(race: Race, *, steps: bool = True, fast: bool = False) -> list[Event]:
+    """Run everything no person decides, in the rules' order, until a person must act or the race is over.
+
+    Bot teams place their riders (setup) and draw and play (energy phase); with
+    ``steps``, the automatic steps are resolved too (moves, end phase), round after
+    round while only bots are racing. ``fast=True`` plays whole rounds of an all-bot
+    race with ``Race.play_round`` (same phase functions, no events or history: for
+    simulations); it returns no events.
+    """
+    events: list[Event] = []
+    all_bots = all(t.controller for t in race.teams.values())
+    while not race.is_over:
+        if race.phase is Phase.SETUP:
+            placed = place_bot_riders(race)
+            events += placed
+            if not placed:
+                break
+        elif race.phase is Phase.ENERGY:
+            if fast and all_bots:
+                _play_rounds(race)
+                continue
+            played = play_energy_phase(race)
+            events += played
+            if race.phase is Phase.ENERGY:  # a person still has to play
+                break
+        elif steps:
+            events += race.step()
+        else:
+            break
+    return events
+
+
+def _play_rounds(race: Race) -> None:
+    """Whole rounds of an all-bot race on the fast path, until the finish."""
+    policies = {t.controller for t in race.teams.values()}
+    if len(policies) == 1:
+        choose = get_bot(policies.pop() or "")
+    else:
+        by_team = {t.name: get_bot(t.controller or "") for t in race.teams.values()}
+        riders = race.riders
+        choose = lambda r, rid: by_team[riders[rid].team](r, rid)  # noqa: E731
+    while not race.is_over:
+        if race.round > MAX_ROUNDS:
+            raise RuntimeError(f"race did not finish in {MAX_ROUNDS} rounds")
+        race.play_round(choose)

@@ -1,16 +1,13 @@
-"""Errors raised by the Flamme Rouge engine.
+"""Errors raised by the Flamme Rouge engine (the shared family of ``tutor.core.errors``).
 
 All are ``ValueError`` subclasses whose message names the rider, card or square
 that was wrong. An action that raises leaves the race unchanged.
 """
 
+from tutor.core.errors import DataError, RuleError, WrongPhaseError
 
-class RuleError(ValueError):
-    """An action the rules do not allow at this point of the race."""
-
-
-class WrongPhaseError(RuleError):
-    """The action belongs to another phase (e.g. playing a card during movement)."""
+__all__ = ["RuleError", "WrongPhaseError", "UnknownRiderError", "CardNotInHandError", "RiderOrderError",
+           "PlacementError", "TrackError", "ScenarioError"]
 
 
 class UnknownRiderError(RuleError):
@@ -29,9 +26,9 @@ class PlacementError(RuleError):
     """A start placement on a taken lane, outside the start area, or out of turn."""
 
 
-class TrackError(ValueError):
+class TrackError(DataError):
     """A malformed track description (unknown tile, bad token, bad lane count)."""
 
 
-class ScenarioError(ValueError):
+class ScenarioError(DataError):
     """A malformed scenario: bad key, rider, square, lane or card."""

@@ -1,42 +1,26 @@
-"""Events: what an action did, with the data a renderer needs and the rule that applied.
+"""Flamme Rouge events: what an action did, as data (see ``tutor.core.events``).
 
-Every event has ``reason``: one plain sentence that cites the rule. The canvas
-animates events and the narration reads their reasons; nothing is scraped from logs.
+Each event carries the rules it applied (``rules``: constants of ``rules``), whether the
+step was ``automatic``, and the riders, squares, lanes, cards and packs involved. The
+narration words them and the canvas animates them from these fields alone.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
+
+from tutor.core.events import Event, Rule
 
 from .cards import Card
 
 Position = tuple[int, int]
 """(square, lane): squares count from 0, lane 0 is the right-hand lane."""
+Pack = tuple[int, int]
+"""(rearmost square, frontmost square) of a pack."""
 
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    reason: str
-
-    @property
-    def kind(self) -> str:
-        return type(self).__name__
-
-    def to_dict(self) -> dict:
-        data = {"kind": self.kind}
-        for f in fields(self):
-            data[f.name] = _plain(getattr(self, f.name))
-        return data
-
-
-def _plain(value):
-    if isinstance(value, Card):
-        return str(value)
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return value
+__all__ = ["Event", "Rule", "Position", "Pack", "RiderPlaced", "RoundStarted", "Reshuffled", "CardsDrawn",
+           "CardPlayed", "CardsRecycled", "CardsRevealed", "RiderMoved", "Blocked", "CardsRemoved", "PacksFound",
+           "Slipstreamed", "NoSlipstream", "ExhaustionChecked", "ExhaustionTaken", "Finished"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +36,8 @@ class RoundStarted(Event):
 
 @dataclass(frozen=True, slots=True)
 class Reshuffled(Event):
-    rider: str
+    owner: str
+    """The deck's owner: a rider id, or a bot team's name."""
     count: int
 
 
@@ -72,6 +57,8 @@ class CardPlayed(Event):
 class CardsRecycled(Event):
     rider: str
     cards: tuple[Card, ...]
+    pile: int
+    """Recycled cards of the rider's deck afterwards."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,12 +66,16 @@ class CardsRevealed(Event):
     cards: dict[str, Card]
     order: tuple[str, ...]
     """Movement order, frontmost rider first."""
+    values: dict[str, int]
+    """Squares each card moves its rider before terrain (Attack! gives 2 and 9)."""
 
 
 @dataclass(frozen=True, slots=True)
 class RiderMoved(Event):
     rider: str
     card: Card
+    value: int
+    """The card's value for this rider (Attack! gives 2 or 9)."""
     distance: int
     """Squares the card allows after terrain limits (before any blocking)."""
     frm: Position
@@ -108,20 +99,33 @@ class CardsRemoved(Event):
 
 @dataclass(frozen=True, slots=True)
 class PacksFound(Event):
-    packs: tuple[tuple[int, int], ...]
-    """(rearmost square, frontmost square) of every pack, rearmost pack first."""
+    packs: tuple[Pack, ...]
+    """Every pack before slipstream, rearmost first."""
+    after: tuple[Pack, ...]
+    """Every pack after slipstream, rearmost first."""
 
 
 @dataclass(frozen=True, slots=True)
 class Slipstreamed(Event):
     riders: tuple[str, ...]
-    frm: tuple[int, int]
-    """The pack's squares (rearmost, frontmost) before the move."""
+    frm: Pack
+    """The pack's squares before the move."""
+    to: Pack
+    """The pack's squares after moving up one square."""
 
 
 @dataclass(frozen=True, slots=True)
 class NoSlipstream(Event):
-    pack: tuple[int, int]
+    pack: Pack
+    """A pack one empty square behind the next that does not move (``rules`` says why)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ExhaustionChecked(Event):
+    riders: tuple[str, ...]
+    """Riders with an empty square in front of them."""
+    exempt: tuple[str, ...]
+    """Those of them that take no exhaustion (bot teams)."""
 
 
 @dataclass(frozen=True, slots=True)

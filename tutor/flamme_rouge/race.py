@@ -1,17 +1,26 @@
 """A Flamme Rouge race: the state, the phases and the actions (RULES.md section 1).
 
-``Race`` is one point of a playthrough. It is a value: it holds its seeded
-``random.Random``, copies with ``copy()``, serializes with ``to_dict()`` /
-``from_dict()``, and keeps an undo history. Every action returns the events it
-caused; an illegal action raises a ``RuleError`` subclass and changes nothing.
+``Race`` is one point of a playthrough (a ``tutor.core.SeededState``): it holds its
+seeded ``random.Random`` (shuffles) and a second one for bots (``bot_rng``, so a bot's
+choice never shifts a later shuffle), copies with ``copy()``, serializes with
+``to_dict()`` / ``from_dict()`` and keeps an undo history. Every action returns the
+events it caused; an illegal action raises a ``RuleError`` subclass and changes nothing.
 
-A round: ``draw`` and ``play`` for every rider (energy phase; teams act in any
-order, each team finishing one rider before drawing for the next), then
-``step`` resolves one automatic step at a time: one rider's move (frontmost
-first), then the end phase's three parts (remove played cards, slipstream,
-exhaustion). ``Race(..., history=False)`` is the fast path for simulations.
+A round: ``draw`` and ``play`` for every rider (energy phase; teams act in any order,
+each team finishing one rider before drawing for the next), then ``step`` resolves one
+automatic step at a time, through the handlers of ``PHASE_STEPS``: one rider's move
+(frontmost first), then the end phase's three parts (remove played cards, slipstream,
+exhaustion). ``resolve(through)`` steps to the end of a phase; ``play_round`` is the
+fast path for simulations and calls the same phase functions (``_deal``, ``_play``,
+``_reveal``, ``_move``, ``_check_finish``, ``_remove_played``, ``_slipstream``,
+``_exhaustion``) without events or history.
 
-Tutor decisions (also in ``rules``): a move past the last square stops on the
+Identity is data: a ``Rider`` has a kind (sprinteur or rouleur), a team and a colour; a
+``Team`` has a kind (a player's team, or later the Peloton and Muscle bot teams) and,
+separately, a controller (None for a person, else a bot policy). Cards live in ``Deck``
+objects owned by a rider (or, in the Peloton expansion, by a team).
+
+Tutor decisions (RULES.md; also in ``rules``): a move past the last square stops on the
 last square; once a rider crosses the finish, that round's end phase is skipped.
 """
 
@@ -20,19 +29,26 @@ from __future__ import annotations
 import enum
 import random
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
+
+from tutor.core.data import is_int
+from tutor.core.state import SeededState, rng_state, set_rng_state
 
 from . import rules
 from .cards import ATTACK, EXHAUSTION, ROULEUR, SPRINTEUR, Card, shuffled, starting_deck
 from .errors import (CardNotInHandError, PlacementError, RiderOrderError, UnknownRiderError,
                      WrongPhaseError)
-from .events import (Blocked, CardPlayed, CardsDrawn, CardsRecycled, CardsRemoved, CardsRevealed,
-                     Event, ExhaustionTaken, Finished, NoSlipstream, PacksFound, Reshuffled,
+from .events import (Blocked, CardPlayed, CardsDrawn, CardsRecycled, CardsRemoved, CardsRevealed, Event,
+                     ExhaustionChecked, ExhaustionTaken, Finished, NoSlipstream, PacksFound, Reshuffled,
                      RiderMoved, RiderPlaced, RoundStarted, Slipstreamed)
 from .track import Track, stage
 
 TEAM_COLOURS = ("red", "blue", "green", "black", "white", "pink")
+"""The base game's and expansion's team colours, in the order ``Race.new`` uses them."""
 HAND_SIZE = 4
+"""Cards a player's rider draws in the energy phase (``Team.hand_size``)."""
+BOT_SEED_SALT = 0x5EED
+"""``bot_rng`` is seeded with ``seed ^ BOT_SEED_SALT``: its own stream, replayable from the race's seed."""
 
 
 class Phase(enum.Enum):
@@ -48,6 +64,16 @@ class Phase(enum.Enum):
     def title(self) -> str:
         return _PHASE_TITLES[self]
 
+    @property
+    def name_in_words(self) -> str:
+        """``"energy phase"``: the title's first part, in lower case."""
+        return _PHASE_TITLES[self].split(":")[0].lower()
+
+    @property
+    def automatic(self) -> bool:
+        """Resolved by ``step()``, with no choice to make."""
+        return self in PHASE_STEPS
+
 
 _PHASE_TITLES = {
     Phase.SETUP: "Setup: place the riders behind the start line",
@@ -59,6 +85,60 @@ _PHASE_TITLES = {
     Phase.FINISHED: "Finished",
 }
 
+ROUND_ORDER = (Phase.ENERGY, Phase.MOVEMENT, Phase.END_CARDS, Phase.END_SLIPSTREAM, Phase.END_EXHAUSTION)
+"""The phases of a round, in order (setup comes once, before the first round)."""
+
+
+class TeamKind(enum.Enum):
+    PLAYER = "player"
+    """A player's team: a sprinteur and a rouleur (or one rider in the single-rider game)."""
+    PELOTON = "peloton"
+    MUSCLE = "muscle"
+
+
+@dataclass(slots=True)
+class Deck:
+    """A rider's (or a bot team's) energy cards, by where they are."""
+
+    owner: str
+    face_down: list[Card] = field(default_factory=list)
+    """The top card is the last one."""
+    recycled: list[Card] = field(default_factory=list)
+    """Face-up cards at the bottom of the deck, shuffled into a new deck when it runs out."""
+    hand: list[Card] = field(default_factory=list)
+    removed: list[Card] = field(default_factory=list)
+    """Played cards that left the game."""
+
+    def cards(self) -> list[Card]:
+        """Every card the deck still holds (face down, recycled, hand)."""
+        return self.face_down + self.recycled + self.hand
+
+    def deal(self, rng: random.Random, size: int) -> int:
+        """Draw ``size`` cards into the hand (all that are left if fewer), shuffling the recycled cards into a
+        new face-down deck when it runs out. Returns the number of cards reshuffled (0: none)."""
+        deck = self.face_down
+        hand = deck[:-size - 1:-1]  # the top card (last) first
+        del deck[-size:]
+        reshuffled = 0
+        if len(hand) < size and self.recycled:
+            deck = self.face_down = shuffled(rng, self.recycled)
+            self.recycled = []
+            reshuffled = len(deck)
+            need = size - len(hand)
+            hand += deck[:-need - 1:-1]
+            del deck[-need:]
+        self.hand = hand
+        return reshuffled
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"owner": self.owner, "face_down": _tokens(self.face_down), "recycled": _tokens(self.recycled),
+                "hand": _tokens(self.hand), "removed": _tokens(self.removed)}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Deck:
+        return cls(d["owner"], _cards(d["face_down"]), _cards(d["recycled"]), _cards(d["hand"]),
+                   _cards(d["removed"]))
+
 
 @dataclass(slots=True)
 class Rider:
@@ -66,20 +146,28 @@ class Rider:
     team: str
     kind: str
     """``"sprinteur"`` or ``"rouleur"``."""
+    colour: str
+    """The team's colour name (see ``TEAM_COLOURS``)."""
+    deck: Deck
     square: int | None = None
     """None until placed at the start."""
     lane: int = 0
-    deck: list[Card] = field(default_factory=list)
-    """Face-down cards; the top card is the last one."""
-    recycled: list[Card] = field(default_factory=list)
-    """Face-up cards at the bottom of the deck, shuffled into a new deck when it runs out."""
-    hand: list[Card] = field(default_factory=list)
     played: Card | None = None
-    removed: list[Card] = field(default_factory=list)
-    """Played cards that left the game."""
     exhaustion: int = 0
     """Exhaustion cards taken so far."""
     takes_exhaustion: bool = True
+
+    @property
+    def hand(self) -> list[Card]:
+        return self.deck.hand
+
+    @property
+    def recycled(self) -> list[Card]:
+        return self.deck.recycled
+
+    @property
+    def removed(self) -> list[Card]:
+        return self.deck.removed
 
     @property
     def letter(self) -> str:
@@ -87,22 +175,13 @@ class Rider:
 
     @property
     def position(self) -> tuple[int, int]:
+        assert self.square is not None, f"{self.id} is not placed"
         return (self.square, self.lane)
 
-    def to_dict(self) -> dict:
-        return {
-            "id": self.id, "team": self.team, "kind": self.kind, "square": self.square, "lane": self.lane,
-            "deck": _tokens(self.deck), "recycled": _tokens(self.recycled), "hand": _tokens(self.hand),
-            "played": None if self.played is None else str(self.played), "removed": _tokens(self.removed),
-            "exhaustion": self.exhaustion, "takes_exhaustion": self.takes_exhaustion,
-        }
-
-    @classmethod
-    def from_dict(cls, d: dict) -> Rider:
-        return cls(d["id"], d["team"], d["kind"], d["square"], d["lane"], _cards(d["deck"]),
-                   _cards(d["recycled"]), _cards(d["hand"]),
-                   None if d["played"] is None else Card.parse(d["played"]), _cards(d["removed"]),
-                   d["exhaustion"], d["takes_exhaustion"])
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "team": self.team, "kind": self.kind, "colour": self.colour, "deck": self.deck.owner,
+                "square": self.square, "lane": self.lane, "played": None if self.played is None else str(self.played),
+                "exhaustion": self.exhaustion, "takes_exhaustion": self.takes_exhaustion}
 
 
 def _tokens(cards: Iterable[Card]) -> list[str]:
@@ -117,8 +196,23 @@ def _cards(tokens: Iterable[str]) -> list[Card]:
 class Team:
     name: str
     riders: tuple[str, ...]
-    bot: str | None = None
-    """None for a human player, else the bot's name (see ``bots``)."""
+    colour: str = ""
+    kind: TeamKind = TeamKind.PLAYER
+    controller: str | None = None
+    """None for a person, else the bot policy's name (see ``bots``)."""
+    hand_size: int = HAND_SIZE
+
+    @property
+    def bot(self) -> str | None:
+        return self.controller
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "riders": list(self.riders), "colour": self.colour, "kind": self.kind.value,
+                "controller": self.controller, "hand_size": self.hand_size}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Team:
+        return cls(d["name"], tuple(d["riders"]), d["colour"], TeamKind(d["kind"]), d["controller"], d["hand_size"])
 
 
 # Actions, as returned by ``legal_actions`` and accepted by ``apply``.
@@ -148,15 +242,21 @@ class Step:
 Action = Place | Draw | Play | Step
 
 
-class Race:
+Move = tuple[int, int, int, "rules.Rule | None", int, int, list[int]]
+"""What ``Race._move`` did to one rider: start square, start lane, distance allowed by the card after terrain,
+the terrain rule that changed it, end square, end lane, full squares fallen back over."""
+
+
+class Race(SeededState):
     """One Flamme Rouge race. Build it with ``Race.new`` or ``Race.from_positions``."""
 
     def __init__(self, track: Track, teams: Sequence[Team], riders: Sequence[Rider], *, seed: int = 0,
                  history: bool = True):
+        super().__init__(seed, history)
+        self.bot_rng = random.Random(seed ^ BOT_SEED_SALT)
         self.track = track
         self.teams = {t.name: t for t in teams}
         self.riders = {r.id: r for r in riders}
-        self.rng = random.Random(seed)
         self.phase = Phase.SETUP
         self.round = 0
         self.to_move: list[str] = []
@@ -166,7 +266,6 @@ class Race:
         self.winner: str | None = None
         self.ranking: list[str] = []
         """Riders past the finish line at the end, best first."""
-        self._history: list[dict] | None = [] if history else None
 
     # ----- construction -----------------------------------------------------------------------------
 
@@ -182,23 +281,31 @@ class Race:
         ``handicap`` maps a colour to the exhaustion cards shuffled into each of its
         riders' decks (rulebook: handicap variant for experienced players).
         """
-        names = list(TEAM_COLOURS[:teams]) if isinstance(teams, int) else list(teams)
-        if not 1 <= len(names) <= len(TEAM_COLOURS) or len(set(names)) != len(names):
-            raise ValueError(f"a race needs 1 to {len(TEAM_COLOURS)} distinct teams, got {names}")
+        if isinstance(teams, int):
+            if isinstance(teams, bool) or not 1 <= teams <= len(TEAM_COLOURS):
+                raise ValueError(f"a race has 1 to {len(TEAM_COLOURS)} teams, not {teams}")
+            names = list(TEAM_COLOURS[:teams])
+        else:
+            names = list(teams)
+        unknown = [n for n in names if n not in TEAM_COLOURS]
+        if not 1 <= len(names) <= len(TEAM_COLOURS) or len(set(names)) != len(names) or unknown:
+            raise ValueError(f"a race needs 1 to {len(TEAM_COLOURS)} distinct teams of the colours "
+                             f"{', '.join(TEAM_COLOURS)}; got {names}")
         bots, handicap = bots or {}, handicap or {}
         for name, extra in handicap.items():
-            if name not in names or not isinstance(extra, int) or extra < 0:
+            if name not in names or not is_int(extra) or extra < 0:
                 raise ValueError(f"handicap: {name!r}: {extra!r} is not a number of exhaustion cards for a team "
                                  f"of this race ({', '.join(names)})")
         team_list, riders = [], []
         for name in names:
             ids = (f"{name}-S", f"{name}-R")
-            team_list.append(Team(name, ids, bots.get(name)))
-            riders += [Rider(ids[0], name, SPRINTEUR), Rider(ids[1], name, ROULEUR)]
+            team_list.append(Team(name, ids, name, controller=bots.get(name)))
+            riders += [Rider(ids[0], name, SPRINTEUR, name, Deck(ids[0])),
+                       Rider(ids[1], name, ROULEUR, name, Deck(ids[1]))]
         race = cls(stage(track), team_list, riders, seed=seed, history=history)
         for r in race.riders.values():
             r.exhaustion = handicap.get(r.team, 0)
-            r.deck = shuffled(race.rng, starting_deck(r.kind) + [EXHAUSTION] * r.exhaustion)
+            r.deck.face_down = shuffled(race.rng, starting_deck(r.kind) + [EXHAUSTION] * r.exhaustion)
         if place == "auto":
             race._auto_place()
         elif place != "manual":
@@ -210,36 +317,36 @@ class Race:
                        seed: int = 0, history: bool = True) -> Race:
         """A race from a position (lessons and scenarios).
 
-        ``riders``: dicts with ``id``, ``square``, ``lane`` and optional ``team``,
-        ``kind`` (default from the id: ending in S is a sprinteur) and ``exhaustion``
-        (False for bot riders). With ``cards`` (every rider's played card) the race
-        starts at the movement phase; with ``cards=None`` it starts at the end phase,
-        the positions being after movement. The caller checks the position is legal
-        (``scenario.build`` does).
+        ``riders``: dicts with ``id``, ``square``, ``lane`` and optional ``team``
+        (default: the rider alone), ``kind`` (default rouleur) and ``exhaustion``
+        (False for bot riders). A team named after a colour of ``TEAM_COLOURS`` has
+        that colour; other teams take the unused colours in order. With ``cards``
+        (every rider's played card) the race starts at the movement phase; with
+        ``cards=None`` it starts at the end phase, the positions being after
+        movement. The caller checks the position is legal (``scenario.build`` does).
         """
         track = stage(track)
-        team_members: dict[str, list[str]] = {}
-        built = []
+        members: dict[str, list[dict]] = {}
         for spec in riders:
-            rid = spec["id"]
-            kind = spec.get("kind") or (SPRINTEUR if rid.upper().endswith("S") else ROULEUR)
-            team = spec.get("team") or rid
-            team_members.setdefault(team, []).append(rid)
-            rider = Rider(rid, team, kind, spec["square"], spec["lane"],
-                          takes_exhaustion=spec.get("exhaustion", True))
-            rider.deck = starting_deck(kind)
-            built.append(rider)
-        race = cls(track, [Team(t, tuple(ids)) for t, ids in team_members.items()], built, seed=seed,
-                   history=history)
-        for r in built:
-            r.deck = shuffled(race.rng, r.deck)
+            members.setdefault(spec.get("team") or spec["id"], []).append(spec)
+        spare = iter([c for c in TEAM_COLOURS if c not in members] * (len(members) // len(TEAM_COLOURS) + 1))
+        colours = {team: team if team in TEAM_COLOURS else next(spare) for team in members}
+        built = [Rider(spec["id"], team, spec.get("kind") or ROULEUR, colours[team], Deck(spec["id"]),
+                       spec["square"], spec["lane"], takes_exhaustion=spec.get("exhaustion", True))
+                 for team, specs in members.items() for spec in specs]
+        teams = [Team(team, tuple(s["id"] for s in specs), colours[team]) for team, specs in members.items()]
+        order = [spec["id"] for spec in riders]
+        race = cls(track, teams, sorted(built, key=lambda r: order.index(r.id)), seed=seed, history=history)
+        for r in race.riders.values():
+            r.deck.face_down = shuffled(race.rng, starting_deck(r.kind))
         race.round = 1
         if cards is None:
-            race._after_movement([])
+            race.phase = race._after_movement_phase()
         else:
             for rid, card in cards.items():
                 race.riders[rid].played = card
-            race._reveal([])
+            race._reveal()
+            race.phase = Phase.MOVEMENT
         return race
 
     def _auto_place(self) -> None:
@@ -247,10 +354,11 @@ class Race:
         self.rng.shuffle(order)
         slots = [(s, lane) for s in range(self.track.start - 1, -1, -1) for lane in range(self.track.lanes[s])]
         if len(order) > len(slots):
-            raise PlacementError(f"{len(order)} riders do not fit the start area's {len(slots)} lanes")
+            raise PlacementError(f"{len(order)} riders do not fit the start area's {len(slots)} lanes "
+                                 f"({self.track.name or 'this track'}); race with fewer teams")
         for rid, (square, lane) in zip(order, slots):
             self.riders[rid].square, self.riders[rid].lane = square, lane
-        self._start_round([])
+        self._start_round()
 
     # ----- queries ---------------------------------------------------------------------------------------
 
@@ -265,6 +373,9 @@ class Race:
 
     def team_of(self, rider_id: str) -> Team:
         return self.teams[self.rider(rider_id).team]
+
+    def is_bot(self, rider_id: str) -> bool:
+        return self.team_of(rider_id).controller is not None
 
     @property
     def placing_team(self) -> Team | None:
@@ -291,10 +402,20 @@ class Race:
     def is_over(self) -> bool:
         return self.phase is Phase.FINISHED
 
+    def move_preview(self, rider_id: str) -> int | None:
+        """Squares the next mover's card will carry it after terrain limits (before blocking), in the movement
+        phase; None otherwise."""
+        if self.phase is not Phase.MOVEMENT or rider_id not in self.move_values:
+            return None
+        square = self.riders[rider_id].square
+        assert square is not None
+        return rules.move_distance(self.track, square, self.move_values[rider_id])[0]
+
     def legal_actions(self) -> list[Action]:
         """Every action allowed now. Automatic phases offer ``Step()``."""
         if self.phase is Phase.SETUP:
             team = self.placing_team
+            assert team is not None
             free = [(s, lane) for s in range(self.track.start) for lane in range(self.track.lanes[s])
                     if self._placement_problem(s, lane) is None]
             return [Place(r, s, lane) for r in team.riders if self.riders[r].square is None for s, lane in free]
@@ -329,6 +450,7 @@ class Race:
         self._require(Phase.SETUP, "place riders")
         rider = self.rider(rider_id)
         team = self.placing_team
+        assert team is not None
         if rider.square is not None:
             raise PlacementError(f"{rider_id} is already placed on square {rider.square}")
         if rider.team != team.name:
@@ -338,11 +460,10 @@ class Race:
             raise PlacementError(f"{rider_id} cannot go to square {square}, lane {lane}: {problem}")
         self._save()
         rider.square, rider.lane = square, lane
-        events: list[Event] = [RiderPlaced(
-            "Setup: riders start in free lanes behind the start line, the right-hand lane first on an empty square",
-            rider_id, (square, lane))]
+        events: list[Event] = [RiderPlaced(rider_id, (square, lane), rules=(rules.SETUP_PLACE,),
+                                           automatic=team.controller is not None)]
         if self.placing_team is None:
-            self._start_round(events)
+            events.append(self._start_round())
         return events
 
     def draw(self, rider_id: str) -> list[Event]:
@@ -359,43 +480,17 @@ class Race:
                 f"play a card for {holder} before drawing for {rider_id}: you may not draw for your second rider "
                 "before playing for the first (rulebook, Energy Phase)")
         self._save()
-        return self._draw(rider)
-
-    def _draw(self, rider: Rider) -> list[Event]:
         exhaustion = rider.exhaustion
         reshuffled = self._deal(rider)
+        automatic = self.is_bot(rider_id)
         events: list[Event] = []
         if reshuffled:
-            events.append(Reshuffled(
-                "Energy phase: when the face-down deck runs out, the recycled cards are shuffled into a new deck",
-                rider.id, reshuffled))
-        if rider.exhaustion > exhaustion:
-            reason = "Energy phase: a rider with no cards left plays an exhaustion card (value 2)"
-        elif len(rider.hand) < HAND_SIZE:
-            reason = "Energy phase: with fewer than 4 cards left, the rider draws them all"
-        else:
-            reason = "Energy phase: draw 4 cards from the rider's energy deck"
-        events.append(CardsDrawn(reason, rider.id, tuple(rider.hand)))
+            events.append(Reshuffled(rider.deck.owner, reshuffled, rules=(rules.RESHUFFLE,), automatic=True))
+        size = self.teams[rider.team].hand_size
+        rule = (rules.DRAW_NONE if rider.exhaustion > exhaustion else
+                rules.DRAW_FEWER if len(rider.hand) < size else rules.DRAW)
+        events.append(CardsDrawn(rider.id, tuple(rider.hand), rules=(rule,), automatic=automatic))
         return events
-
-    def _deal(self, rider: Rider) -> int:
-        """Draw the rider's hand; return the size of the deck reshuffled from recycled cards (0: none)."""
-        deck = rider.deck
-        hand = deck[:-HAND_SIZE - 1:-1]  # the top card (last) first
-        del deck[-HAND_SIZE:]
-        reshuffled = 0
-        if len(hand) < HAND_SIZE and rider.recycled:
-            deck = rider.deck = shuffled(self.rng, rider.recycled)
-            rider.recycled = []
-            reshuffled = len(deck)
-            need = HAND_SIZE - len(hand)
-            hand += deck[:-need - 1:-1]
-            del deck[-need:]
-        if not hand:
-            hand = [EXHAUSTION]
-            rider.exhaustion += 1
-        rider.hand = hand
-        return reshuffled
 
     def play(self, rider_id: str, card: Card | int) -> list[Event]:
         """Energy phase: play one drawn card face down; the others are recycled face up under the deck."""
@@ -406,7 +501,18 @@ class Race:
             raise CardNotInHandError(f"{rider_id} {what}")
         chosen = self._find(rider, card)
         self._save()
-        return self._play(rider, chosen)
+        recycled = self._play(rider, chosen)
+        automatic = self.is_bot(rider_id)
+        events: list[Event] = [
+            CardPlayed(rider.id, chosen, rules=(rules.PLAY,), automatic=automatic),
+            CardsRecycled(rider.id, recycled, len(rider.recycled), rules=(rules.RECYCLE,), automatic=automatic)]
+        if all(r.played is not None for r in self.riders.values()):
+            self._reveal()
+            self.phase = Phase.MOVEMENT
+            events.append(CardsRevealed({r.id: r.played for r in self.riders.values() if r.played is not None},
+                                        tuple(self.to_move), dict(self.move_values),
+                                        rules=(rules.REVEAL, rules.ORDER), automatic=True))
+        return events
 
     def _find(self, rider: Rider, card: Card | int) -> Card:
         if isinstance(card, Card):
@@ -416,213 +522,256 @@ class Race:
             matches = [c for c in rider.hand if c.value == card]
             if matches:
                 return min(matches, key=lambda c: not c.is_exhaustion)  # same move; shed exhaustion first
-        raise CardNotInHandError(f"{rider.id} has no {card} in hand; the drawn cards are {_tokens(rider.hand)}")
-
-    def _play(self, rider: Rider, card: Card) -> list[Event]:
-        hand = rider.hand
-        hand.remove(card)
-        rider.played = card
-        rider.recycled.extend(hand)
-        recycled = tuple(hand)
-        rider.hand = []
-        events: list[Event] = [
-            CardPlayed("Energy phase: the chosen card is played face down", rider.id, card),
-            CardsRecycled("Energy phase: the other cards are recycled face up at the bottom of the deck",
-                          rider.id, recycled)]
-        if all(r.played is not None for r in self.riders.values()):
-            self._reveal(events)
-        return events
+        raise CardNotInHandError(f"{rider.id} has no {card} in hand; the drawn cards are "
+                                 f"{', '.join(_tokens(rider.hand))}")
 
     def step(self) -> list[Event]:
         """Resolve the next automatic step: one rider's move, or one part of the end phase."""
-        phase = self.phase
-        if phase in (Phase.SETUP, Phase.ENERGY):
-            waiting = self.waiting_riders() if phase is Phase.ENERGY else []
+        handler = PHASE_STEPS.get(self.phase)
+        if handler is None:
+            if self.phase is Phase.FINISHED:
+                raise WrongPhaseError(f"the race is over: {self.winner} won")
+            waiting = self.waiting_riders()
             detail = f"{', '.join(waiting)} still to play a card" if waiting else "riders still to place"
-            raise WrongPhaseError(f"nothing to resolve yet in the {phase.value} phase: {detail}")
-        if phase is Phase.FINISHED:
-            raise WrongPhaseError(f"the race is over: {self.winner} won")
+            raise WrongPhaseError(f"nothing to resolve yet in the {self.phase.name_in_words}: {detail}")
         self._save()
+        return handler(self)
+
+    def resolve(self, through: Phase = Phase.END_EXHAUSTION) -> list[Event]:
+        """Step until the phase ``through`` of this round is done, or the race is over.
+
+        ``resolve(Phase.MOVEMENT)``: every rider has moved; ``resolve(Phase.END_SLIPSTREAM)``:
+        slipstream is done; ``resolve()``: the round is over (the next energy phase).
+        """
+        if through not in PHASE_STEPS:
+            raise ValueError(f"{through.value} is not an automatic phase")
         events: list[Event] = []
-        if phase is Phase.MOVEMENT:
-            self._move(self.to_move.pop(0), events)
-            if not self.to_move:
-                self.move_values = {}
-                self._after_movement(events)
-        elif phase is Phase.END_CARDS:
-            cards = {}
-            for r in self.riders.values():
-                if r.played is not None:
-                    r.removed.append(r.played)
-                    cards[r.id] = r.played
-                    r.played = None
-            events.append(CardsRemoved("End phase: played cards leave the game; each card is used once", cards))
-            self.phase = Phase.END_SLIPSTREAM
-        elif phase is Phase.END_SLIPSTREAM:
-            self._slipstream(events)
-            self.phase = Phase.END_EXHAUSTION
-        else:
-            self._exhaustion(events)
-            self._start_round(events)
+        limit = ROUND_ORDER.index(through)
+        start_round = self.round
+        while self.phase in PHASE_STEPS and self.round == start_round and ROUND_ORDER.index(self.phase) <= limit:
+            events += self.step()
         return events
 
     def finish_round(self) -> list[Event]:
         """Step until the next energy phase (or the finish). Energy cards must all be played."""
-        events = self.step()
-        while self.phase not in (Phase.ENERGY, Phase.FINISHED):
-            events += self.step()
-        return events
+        if self.phase not in PHASE_STEPS:
+            return self.step()  # raises the reason
+        return self.resolve(Phase.END_EXHAUSTION)
 
     def play_round(self, choose: Callable[[Race, str], Card]) -> None:
         """Fast path for simulations: a whole round, every rider's card picked by ``choose(race, rider_id)``.
 
-        Same rules, same random draws and same result as ``draw``/``play``/``step``
-        (the tests check this), but no events, no undo history and no checks: call it
-        at the start of an energy phase with a ``choose`` that returns a card from the
-        rider's hand. Ends in the next energy phase, or finished.
+        The same phase functions as ``draw``/``play``/``step``, so the same rules, random
+        draws and result (the tests check this), but no events, no undo history and no
+        checks: call it at the start of an energy phase with a ``choose`` that returns a
+        card from the rider's hand. Ends in the next energy phase, or finished.
         """
         if self.phase is not Phase.ENERGY:
-            raise WrongPhaseError(f"play_round needs the energy phase, not the {self.phase.value} phase")
-        attack = False
+            raise WrongPhaseError(f"play_round needs the energy phase, not the {self.phase.name_in_words}")
+        deal, play = self._deal, self._play
         for rider in self.riders.values():
-            deck = rider.deck
-            if len(deck) > HAND_SIZE:  # the usual case of _deal, inlined for speed
-                rider.hand = deck[:-HAND_SIZE - 1:-1]
-                del deck[-HAND_SIZE:]
-            else:
-                self._deal(rider)
-            card = choose(self, rider.id)
-            hand = rider.hand
-            hand.remove(card)
-            rider.played = card
-            attack = attack or card is ATTACK
-            rider.recycled += hand
-            rider.hand = []
-        riders, track = self.riders, self.track
-        positions = {r.id: (r.square, r.lane) for r in riders.values()}
-        if attack:
-            self._reveal([])
-            order, values = self.to_move, self.move_values
-        else:
-            order = rules.movement_order(positions)
-            values = {rid: riders[rid].played.value for rid in order}
+            if rider.played is None:
+                deal(rider)
+                play(rider, choose(self, rider.id))
+        positions = self.positions()
+        self._reveal(positions)
         occupied = rules.occupancy(positions)
-        move_distance, destination = rules.move_distance, rules.destination
-        for rid in order:
-            rider = riders[rid]
-            start = rider.square
-            distance, _ = move_distance(track, start, values[rid])
-            occupied[start].remove(rider.lane)
-            square, lane, _ = destination(track, occupied, start, distance)
-            if lane is not None:
-                rider.square, rider.lane = positions[rid] = square, lane
-            occupied.setdefault(rider.square, []).append(rider.lane)
+        move = self._move
+        for rid in self.to_move:
+            move(rid, occupied)
         self.to_move, self.move_values = [], {}
-        self.phase = Phase.ENERGY
-        finish = track.finish
-        if finish is not None and max(positions.values())[0] >= finish:
-            self._after_movement([])
+        if self._check_finish():
             return
-        for rider in riders.values():
-            rider.removed.append(rider.played)
-            rider.played = None
-        if rules.slipstream(track, positions):
-            for rid, (square, lane) in positions.items():
-                rider = riders[rid]
-                rider.square, rider.lane = square, lane
-        for rid in rules.exhausted(track, positions):
-            rider = riders[rid]
+        self._remove_played()
+        positions = self.positions()
+        self._slipstream(positions)
+        self._exhaustion(positions)
+        self._next_round()
+
+    # ----- phase functions: the rules, shared by the step-by-step and the fast path ---------------------
+
+    def _deal(self, rider: Rider) -> int:
+        """Draw the rider's hand (an exhaustion card if it has no cards); return the count reshuffled."""
+        deck = rider.deck
+        size = self.teams[rider.team].hand_size
+        if len(deck.face_down) >= size:  # the usual case, without a call
+            face_down = deck.face_down
+            deck.hand = face_down[:-size - 1:-1]
+            del face_down[-size:]
+            return 0
+        reshuffled = deck.deal(self.rng, size)
+        if not deck.hand:
+            deck.hand = [EXHAUSTION]
+            rider.exhaustion += 1
+        return reshuffled
+
+    def _play(self, rider: Rider, card: Card) -> tuple[Card, ...]:
+        """The card is played face down, the rest recycled; returns the recycled cards."""
+        deck = rider.deck
+        hand = deck.hand
+        hand.remove(card)
+        rider.played = card
+        deck.recycled += hand
+        deck.hand = []
+        return tuple(hand)
+
+    def _reveal(self, positions: dict[str, tuple[int, int]] | None = None) -> None:
+        """Fix the movement order and each rider's move (Attack!: front rider 2, back rider 9)."""
+        riders = self.riders
+        self.to_move = rules.movement_order(self.positions() if positions is None else positions)
+        values = self.move_values = {}
+        attackers = []
+        for rid in self.to_move:
+            card = riders[rid].played
+            assert card is not None
+            if card is ATTACK:
+                attackers.append(rid)
+            values[rid] = card.value
+        for team in {riders[rid].team for rid in attackers}:
+            front, *back = [rid for rid in attackers if riders[rid].team == team]
+            values[front] = rules.ATTACK_FRONT
+            values.update((rid, rules.ATTACK_BACK) for rid in back)
+
+    def _move(self, rider_id: str, occupied: dict[int, list[int]]) -> Move:
+        """Move one rider by its revealed card; ``occupied`` (square -> taken lanes) is kept up to date."""
+        rider = self.riders[rider_id]
+        start, start_lane = rider.square, rider.lane
+        assert start is not None
+        value = self.move_values[rider_id]
+        distance, terrain = rules.move_distance(self.track, start, value)
+        occupied[start].remove(start_lane)
+        square, lane, full = rules.destination(self.track, occupied, start, distance)
+        if lane is None:
+            lane = start_lane
+        rider.square, rider.lane = square, lane
+        occupied.setdefault(square, []).append(lane)
+        return start, start_lane, distance, terrain, square, lane, full
+
+    def _check_finish(self) -> bool:
+        """After movement: when riders crossed the line, rank them and end the race (the end phase is skipped)."""
+        finish = self.track.finish
+        if finish is None or all(r.square is None or r.square < finish for r in self.riders.values()):
+            return False
+        ranking = rules.ranking_past(finish, self.positions())
+        if not ranking:
+            return False
+        self.ranking, self.winner, self.phase = ranking, ranking[0], Phase.FINISHED
+        return True
+
+    def _after_movement_phase(self) -> Phase:
+        return Phase.END_CARDS if any(r.played for r in self.riders.values()) else Phase.END_SLIPSTREAM
+
+    def _remove_played(self) -> dict[str, Card]:
+        cards = {}
+        for r in self.riders.values():
+            if r.played is not None:
+                r.deck.removed.append(r.played)
+                cards[r.id] = r.played
+                r.played = None
+        return cards
+
+    def _slipstream(self, positions: dict[str, tuple[int, int]]
+                    ) -> list[tuple[tuple[int, int], tuple[str, ...] | rules.Rule]]:
+        """Move packs up (``positions`` is updated too); returns ``rules.slipstream``'s outcome per pack."""
+        outcomes = rules.slipstream(self.track, positions)
+        for pack, outcome in outcomes:
+            if isinstance(outcome, tuple):
+                for rid in outcome:
+                    rider = self.riders[rid]
+                    rider.square, rider.lane = positions[rid]
+        return outcomes
+
+    def _exhaustion(self, positions: dict[str, tuple[int, int]]) -> tuple[list[str], list[str]]:
+        """Exhaustion cards for riders with an empty square in front; returns (those riders, the exempt ones)."""
+        fronted = rules.exhausted(self.track, positions)
+        exempt = []
+        for rid in fronted:
+            rider = self.riders[rid]
             if rider.takes_exhaustion:
-                rider.recycled.append(EXHAUSTION)
+                rider.deck.recycled.append(EXHAUSTION)
                 rider.exhaustion += 1
-        self.round += 1
+            else:
+                exempt.append(rid)
+        return fronted, exempt
 
-    # ----- phase internals -------------------------------------------------------------------------------
-
-    def _start_round(self, events: list[Event]) -> None:
+    def _next_round(self) -> None:
         self.round += 1
         self.phase = Phase.ENERGY
-        events.append(RoundStarted(
-            "A new round: each player draws 4 and plays 1 for one rider, then the same for the other", self.round))
 
-    def _reveal(self, events: list[Event]) -> None:
-        positions = self.positions()
-        self.to_move = rules.movement_order(positions)
-        self.move_values = {r.id: r.played.value for r in self.riders.values()}
-        attackers = [rid for rid in self.to_move if self.riders[rid].played is ATTACK]
-        for team in {self.riders[rid].team for rid in attackers}:
-            front, *back = [rid for rid in attackers if self.riders[rid].team == team]
-            self.move_values[front] = rules.ATTACK_FRONT
-            self.move_values.update((rid, rules.ATTACK_BACK) for rid in back)
-        self.phase = Phase.MOVEMENT
-        events.append(CardsRevealed(
-            "Movement phase: all played cards are revealed; riders move frontmost first, the right-hand lane "
-            "ahead on a shared square", {r.id: r.played for r in self.riders.values()}, tuple(self.to_move)))
+    def _start_round(self) -> RoundStarted:
+        self._next_round()
+        return RoundStarted(self.round, rules=(rules.ROUND,), automatic=True)
 
-    def _move(self, rider_id: str, events: list[Event]) -> None:
-        rider = self.riders[rider_id]
-        start = (rider.square, rider.lane)
-        value = self.move_values[rider_id]
-        distance, terrain_rule = rules.move_distance(self.track, rider.square, value)
-        occupied = rules.occupancy({r.id: (r.square, r.lane) for r in self.riders.values() if r.id != rider_id})
-        square, lane, full = rules.destination(self.track, occupied, rider.square, distance)
-        if lane is None:
-            lane = rider.lane
-        target = rider.square + distance
-        reasons = [rules.R_MOVE]
-        if terrain_rule:
-            reasons.append(terrain_rule)
-        if target > self.track.last:
-            reasons.append(rules.R_CUT)
-            target = self.track.last
-        if not full and square == target and lane == 0 and not occupied.get(square):
-            reasons.append(rules.R_EMPTY_SQUARE)
-        rider.square, rider.lane = square, lane
-        events.append(RiderMoved("; ".join(reasons), rider_id, rider.played, distance, start, (square, lane)))
+    # ----- automatic steps: a phase function, then its events -------------------------------------------
+
+    def _step_movement(self) -> list[Event]:
+        rid = self.to_move.pop(0)
+        value = self.move_values[rid]
+        occupied = rules.occupancy(self.positions())
+        start, start_lane, distance, terrain, square, lane, full = self._move(rid, occupied)
+        card = self.riders[rid].played
+        assert card is not None
+        target = min(start + distance, self.track.last)
+        applied = [rules.MOVE]
+        if card is ATTACK:
+            applied.append(rules.ATTACK)
+        if terrain:
+            applied.append(terrain)
+        if start + distance > self.track.last:
+            applied.append(rules.CUT)
+        if not full and (square, lane) == (target, 0) and len(occupied[target]) == 1:
+            applied.append(rules.EMPTY_SQUARE)
+        events: list[Event] = [RiderMoved(rid, card, value, distance, (start, start_lane), (square, lane),
+                                          rules=tuple(applied), automatic=True)]
         if full:
-            where = "stays where it was" if square == start[0] else f"stops on square {square}"
-            events.append(Blocked(
-                f"{rules.R_FULL_SQUARE}: square{'s' if len(full) > 1 else ''} "
-                f"{', '.join(map(str, full))} full, so it {where}", rider_id, target, tuple(full), (square, lane)))
-
-    def _after_movement(self, events: list[Event]) -> None:
-        finish = self.track.finish
-        if finish is not None:
-            ranking = rules.ranking_past(finish, self.positions())
-            if ranking:
-                self.ranking = ranking
-                self.winner = ranking[0]
-                self.phase = Phase.FINISHED
-                events.append(Finished(f"{rules.R_FINISH}; the end phase of this round is skipped (tutor decision)",
-                                       ranking[0], tuple(ranking)))
-                return
-        self.phase = Phase.END_CARDS if any(r.played for r in self.riders.values()) else Phase.END_SLIPSTREAM
-
-    def _slipstream(self, events: list[Event]) -> None:
-        positions = self.positions()
-        events.append(PacksFound(
-            "End phase, slipstream: a pack is a run of riders with no empty square between them",
-            tuple(rules.packs(s for s, _ in positions.values()))))
-        for pack, outcome in rules.slipstream(self.track, positions):
-            if isinstance(outcome, str):
-                events.append(NoSlipstream(f"No slipstream for this pack: {outcome}", pack))
+            events.append(Blocked(rid, target, tuple(full), (square, lane), rules=(rules.FULL_SQUARE,),
+                                  automatic=True))
+        if not self.to_move:
+            self.move_values = {}
+            if self._check_finish():
+                events.append(Finished(self.ranking[0], tuple(self.ranking),
+                                       rules=(rules.FINISH, rules.FINISH_SKIPS_END), automatic=True))
             else:
-                events.append(Slipstreamed(rules.R_SLIPSTREAM, outcome, pack))
-        for rid, (square, lane) in positions.items():
-            rider = self.riders[rid]
-            rider.square, rider.lane = square, lane
+                self.phase = self._after_movement_phase()
+        return events
 
-    def _exhaustion(self, events: list[Event]) -> None:
-        for rid in rules.exhausted(self.track, self.positions()):
-            rider = self.riders[rid]
-            if rider.takes_exhaustion:
-                rider.recycled.append(EXHAUSTION)
-                rider.exhaustion += 1
-                events.append(ExhaustionTaken(rules.R_EXHAUSTION, rid, rider.square))
+    def _step_end_cards(self) -> list[Event]:
+        cards = self._remove_played()
+        self.phase = Phase.END_SLIPSTREAM
+        return [CardsRemoved(cards, rules=(rules.CARDS_REMOVED,), automatic=True)]
+
+    def _step_end_slipstream(self) -> list[Event]:
+        positions = self.positions()
+        before = tuple(rules.packs(s for s, _ in positions.values()))
+        outcomes = self._slipstream(positions)
+        after = tuple(rules.packs(s for s, _ in positions.values()))
+        events: list[Event] = [PacksFound(before, after, rules=(rules.PACKS,), automatic=True)]
+        for pack, outcome in outcomes:
+            if isinstance(outcome, tuple):
+                events.append(Slipstreamed(outcome, pack, (pack[0] + 1, pack[1] + 1), rules=(rules.SLIPSTREAM,),
+                                           automatic=True))
+            else:
+                events.append(NoSlipstream(pack, rules=(rules.SLIPSTREAM, outcome), automatic=True))
+        self.phase = Phase.END_EXHAUSTION
+        return events
+
+    def _step_end_exhaustion(self) -> list[Event]:
+        fronted, exempt = self._exhaustion(self.positions())
+        applied = (rules.EXHAUSTION, rules.BOT_NO_EXHAUSTION) if exempt else (rules.EXHAUSTION,)
+        events: list[Event] = [ExhaustionChecked(tuple(fronted), tuple(exempt), rules=applied, automatic=True)]
+        for rid in fronted:
+            if rid not in exempt:
+                square = self.riders[rid].square
+                assert square is not None
+                events.append(ExhaustionTaken(rid, square, rules=(rules.EXHAUSTION,), automatic=True))
+        events.append(self._start_round())
+        return events
+
+    # ----- checks ----------------------------------------------------------------------------------------
 
     def _require(self, phase: Phase, what: str) -> None:
         if self.phase is not phase:
-            raise WrongPhaseError(f"cannot {what} now: it is the {self.phase.title.split(':')[0].lower()}"
+            raise WrongPhaseError(f"cannot {what} now: it is the {self.phase.name_in_words}"
                                   f"{', the race is over' if self.phase is Phase.FINISHED else ''}")
 
     def _placement_problem(self, square: int, lane: int) -> str | None:
@@ -637,30 +786,14 @@ class Race:
             return "on an empty square a rider takes the right-hand lane (lane 0)"
         return None
 
-    # ----- value semantics: undo, copy, JSON -------------------------------------------------------------
+    # ----- JSON (undo and copies come from SeededState) --------------------------------------------------
 
-    def _save(self) -> None:
-        if self._history is not None:
-            self._history.append(self.to_dict(history=False))
-
-    @property
-    def can_undo(self) -> bool:
-        return bool(self._history)
-
-    def undo(self) -> None:
-        """Restore the state before the last action."""
-        if not self._history:
-            raise WrongPhaseError("nothing to undo")
-        self._load(self._history.pop())
-
-    def copy(self) -> Race:
-        return Race.from_dict(self.to_dict())
-
-    def to_dict(self, history: bool = True) -> dict:
-        version, internal, gauss = self.rng.getstate()
-        data = {
+    def _state_dict(self) -> dict[str, Any]:
+        decks = {r.deck.owner: r.deck for r in self.riders.values()}
+        return {
             "track": self.track.to_dict(),
-            "teams": [{"name": t.name, "riders": list(t.riders), "bot": t.bot} for t in self.teams.values()],
+            "teams": [t.to_dict() for t in self.teams.values()],
+            "decks": [d.to_dict() for d in decks.values()],
             "riders": [r.to_dict() for r in self.riders.values()],
             "phase": self.phase.value,
             "round": self.round,
@@ -668,32 +801,36 @@ class Race:
             "move_values": dict(self.move_values),
             "winner": self.winner,
             "ranking": list(self.ranking),
-            "rng": [version, list(internal), gauss],
+            "bot_rng": rng_state(self.bot_rng),
         }
-        if history:
-            data["history"] = None if self._history is None else list(self._history)
-        return data
 
     @classmethod
-    def from_dict(cls, data: dict) -> Race:
-        race = cls(Track.from_dict(data["track"]),
-                   [Team(t["name"], tuple(t["riders"]), t["bot"]) for t in data["teams"]], [],
-                   history=data.get("history") is not None)
-        race._load(data)
-        if data.get("history"):
-            race._history = list(data["history"])
-        return race
+    def _empty(cls, data: dict[str, Any]) -> Race:
+        return cls(Track.from_dict(data["track"]), [Team.from_dict(t) for t in data["teams"]], [])
 
-    def _load(self, data: dict) -> None:
-        self.riders = {d["id"]: Rider.from_dict(d) for d in data["riders"]}
+    def _load_state(self, data: dict[str, Any]) -> None:
+        decks = {d["owner"]: Deck.from_dict(d) for d in data["decks"]}
+        self.riders = {}
+        for d in data["riders"]:
+            self.riders[d["id"]] = Rider(
+                d["id"], d["team"], d["kind"], d["colour"], decks[d["deck"]], d["square"], d["lane"],
+                None if d["played"] is None else Card.parse(d["played"]), d["exhaustion"], d["takes_exhaustion"])
         self.phase = Phase(data["phase"])
         self.round = data["round"]
         self.to_move = list(data["to_move"])
         self.move_values = dict(data["move_values"])
         self.winner = data["winner"]
         self.ranking = list(data["ranking"])
-        version, internal, gauss = data["rng"]
-        self.rng.setstate((version, tuple(internal), gauss))
+        set_rng_state(self.bot_rng, data["bot_rng"])
 
     def __repr__(self) -> str:
         return f"<Race {self.track.name or 'track'} round {self.round} {self.phase.value} riders={len(self.riders)}>"
+
+
+PHASE_STEPS: dict[Phase, Callable[[Race], list[Event]]] = {
+    Phase.MOVEMENT: Race._step_movement,
+    Phase.END_CARDS: Race._step_end_cards,
+    Phase.END_SLIPSTREAM: Race._step_end_slipstream,
+    Phase.END_EXHAUSTION: Race._step_end_exhaustion,
+}
+"""The automatic phases and the handler that resolves one step of each (``Race.step``)."""

@@ -14,24 +14,61 @@ Tutor decisions (RULES.md leaves these open; the lessons say so too):
 
 from __future__ import annotations
 
+from tutor.core.events import Rule
+
 from .track import Track
 
-# Short citations used in event reasons.
-R_MOVE = "Movement phase: a rider moves exactly the value of its card and may pass through other riders"
-R_EMPTY_SQUARE = "a rider landing on an empty square takes the right-hand lane"
-R_FULL_SQUARE = "a rider that would end on a full square stops in the first square behind it with a free lane"
-R_ASCENT = "Mountains: on or into an ascent a rider moves at most 5 (it may still ride the flat up to the climb)"
-R_DESCENT = "Mountains: a rider starting on a descent moves at least 5"
-R_SUPPLY = "Peloton expansion: a rider starting in a supply zone moves at least 4"
-R_CUT = "Finish: a move past the last square of the track stops on the last square (tutor decision)"
-R_SLIPSTREAM = ("End phase, slipstream: a pack exactly one empty square behind the next pack moves up one square "
-                "and merges with it, starting from the rearmost pack")
-R_NO_SLIPSTREAM_TERRAIN = ("no slipstream to or from riders on ascent or cobblestone squares "
-                           "(Mountains; Peloton expansion)")
-R_EXHAUSTION = ("End phase, exhaustion: a rider with an empty square in front of it takes an exhaustion card "
-                "(value 2) into its recycled cards")
-R_FINISH = ("Finish: the race ends in the round a rider crosses the line; the rider furthest past it wins, "
-            "the right-hand lane breaking a tie")
+# The rules events cite (``Event.rules``); ids are stable, texts are what learners read.
+SECTION_SETUP, SECTION_ENERGY, SECTION_MOVEMENT = "Setup", "Energy phase", "Movement phase"
+SECTION_END, SECTION_MOUNTAINS, SECTION_PELOTON, SECTION_FINISH = "End phase", "Mountains", "Peloton expansion", "Finish"
+
+SETUP_PLACE = Rule("fr.setup.place", SECTION_SETUP, "riders start in free lanes behind the start line, the "
+                   "right-hand lane first on an empty square")
+ROUND = Rule("fr.round", SECTION_ENERGY, "a new round: each player draws 4 and plays 1 for one rider, then the same "
+             "for the other")
+DRAW = Rule("fr.energy.draw", SECTION_ENERGY, "draw 4 cards from the rider's energy deck")
+DRAW_FEWER = Rule("fr.energy.draw-fewer", SECTION_ENERGY, "with fewer than 4 cards left, the rider draws them all")
+DRAW_NONE = Rule("fr.energy.no-cards", SECTION_ENERGY, "a rider with no cards left plays an exhaustion card "
+                 "(value 2)")
+RESHUFFLE = Rule("fr.energy.reshuffle", SECTION_ENERGY, "when the face-down deck runs out, the recycled cards are "
+                 "shuffled into a new deck")
+PLAY = Rule("fr.energy.play", SECTION_ENERGY, "the chosen card is played face down")
+RECYCLE = Rule("fr.energy.recycle", SECTION_ENERGY, "the other cards are recycled face up at the bottom of the deck")
+SECRET = Rule("fr.energy.secret", SECTION_ENERGY, "players choose at the same time; cards stay face down until "
+              "every rider has played")
+REVEAL = Rule("fr.move.reveal", SECTION_MOVEMENT, "all played cards are revealed")
+ORDER = Rule("fr.move.order", SECTION_MOVEMENT, "riders move frontmost first, the right-hand lane ahead on a shared "
+             "square")
+MOVE = Rule("fr.move.exact", SECTION_MOVEMENT, "a rider moves exactly the value of its card and may pass through "
+            "other riders")
+EMPTY_SQUARE = Rule("fr.move.empty-square", SECTION_MOVEMENT, "a rider landing on an empty square takes the "
+                    "right-hand lane")
+FULL_SQUARE = Rule("fr.move.full-square", SECTION_MOVEMENT, "a rider that would end on a full square stops in the "
+                   "first square behind it with a free lane")
+ASCENT = Rule("fr.mountain.ascent", SECTION_MOUNTAINS, "on or into an ascent a rider moves at most 5 (it may still "
+              "ride the flat up to the climb)")
+DESCENT = Rule("fr.mountain.descent", SECTION_MOUNTAINS, "a rider starting on a descent moves at least 5")
+SUPPLY = Rule("fr.peloton.supply", SECTION_PELOTON, "a rider starting in a supply zone moves at least 4")
+ATTACK = Rule("fr.peloton.attack", SECTION_PELOTON, "Attack!: the Peloton team's front rider moves 2 and its back "
+              "rider 9")
+CUT = Rule("fr.finish.cut", SECTION_FINISH, "a move past the last square of the track stops on the last square",
+           decision=True)
+CARDS_REMOVED = Rule("fr.end.cards", SECTION_END, "played cards leave the game; each card is used once")
+PACKS = Rule("fr.end.packs", SECTION_END, "a pack is a run of riders with no empty square between them")
+SLIPSTREAM = Rule("fr.end.slipstream", SECTION_END, "a pack exactly one empty square behind the next pack moves up "
+                  "one square and merges with it, starting from the rearmost pack")
+NO_SLIPSTREAM_TERRAIN = Rule("fr.end.slipstream-terrain", SECTION_END, "no slipstream to or from riders on ascent "
+                             "or cobblestone squares (Mountains; Peloton expansion)")
+NO_SLIPSTREAM_LANES = Rule("fr.end.slipstream-lanes", SECTION_END, "a pack keeps its lanes when it slipstreams, so "
+                           "it does not move when the square ahead lacks one of its lanes", decision=True)
+EXHAUSTION = Rule("fr.end.exhaustion", SECTION_END, "a rider with an empty square in front of it takes an "
+                  "exhaustion card (value 2) into its recycled cards")
+BOT_NO_EXHAUSTION = Rule("fr.peloton.bots-never-tire", SECTION_PELOTON, "riders of the Peloton and Muscle bot teams "
+                         "never take exhaustion cards")
+FINISH = Rule("fr.finish.win", SECTION_FINISH, "the race ends in the round a rider crosses the line; the rider "
+              "furthest past it wins, the right-hand lane breaking a tie")
+FINISH_SKIPS_END = Rule("fr.finish.skip-end", SECTION_FINISH, "the end phase of the round in which a rider crosses "
+                        "is skipped", decision=True)
 
 ATTACK_FRONT, ATTACK_BACK = 2, 9
 """Peloton expansion, Attack!: the Peloton team's front rider moves 2, its back rider 9."""
@@ -42,23 +79,23 @@ def movement_order(positions: dict[str, tuple[int, int]]) -> list[str]:
     return [rid for _, _, rid in sorted((-square, lane, rid) for rid, (square, lane) in positions.items())]
 
 
-def move_distance(track: Track, square: int, value: int) -> tuple[int, str | None]:
+def move_distance(track: Track, square: int, value: int) -> tuple[int, Rule | None]:
     """Squares a card of ``value`` moves a rider from ``square``, and the terrain rule that changed it."""
     rule = None
     if track.descent[square] and value < 5:
-        value, rule = 5, R_DESCENT
+        value, rule = 5, DESCENT
     elif track.supply[square] and value < 4:
-        value, rule = 4, R_SUPPLY
+        value, rule = 4, SUPPLY
     if value > 5:
         if track.ascent[square]:
-            return 5, R_ASCENT
+            return 5, ASCENT
         ascent = track.ascent
         end = min(square + value, len(ascent) - 1)
         for k in range(square + 1, end + 1):
             if ascent[k]:
                 limit = max(5, k - square - 1)
                 if value > limit:
-                    return limit, R_ASCENT
+                    return limit, ASCENT
                 break
     return value, rule
 
@@ -71,7 +108,7 @@ def destination(track: Track, occupied: dict[int, list[int]], square: int, dista
     square ahead up to the target is full, and the rider stays where it was.
     """
     target = min(square + distance, len(track.lanes) - 1)
-    full = []
+    full: list[int] = []
     lanes = track.lanes
     for s in range(target, square, -1):
         taken = occupied.get(s)
@@ -105,15 +142,15 @@ def packs(squares) -> list[tuple[int, int]]:
 
 
 def slipstream(track: Track, positions: dict[str, tuple[int, int]]
-               ) -> list[tuple[tuple[int, int], tuple[str, ...] | str]]:
+               ) -> list[tuple[tuple[int, int], tuple[str, ...] | Rule]]:
     """Resolve slipstream in place on ``positions``.
 
     Returns, in order, one entry per pack exactly one square behind the next:
-    ``(pack, riders moved)`` when it moved, or ``(pack, reason)`` when terrain
+    ``(pack, riders moved)`` when it moved, or ``(pack, rule)`` when terrain
     or lanes stopped it.
     """
     found = packs(sq for sq, _ in positions.values())
-    results: list[tuple[tuple[int, int], tuple[str, ...] | str]] = []
+    results: list[tuple[tuple[int, int], tuple[str, ...] | Rule]] = []
     if len(found) < 2:
         return results
     blocked = track.no_slipstream
@@ -122,11 +159,11 @@ def slipstream(track: Track, positions: dict[str, tuple[int, int]]
     for next_lo, next_hi in found[1:]:
         if next_lo - hi == 2:
             if blocked[next_lo] or any(blocked[s] for s in range(lo, hi + 1)):
-                results.append(((lo, hi), R_NO_SLIPSTREAM_TERRAIN))
+                results.append(((lo, hi), NO_SLIPSTREAM_TERRAIN))
             else:
                 members = [r for r, (s, _) in positions.items() if lo <= s <= hi]
                 if any(positions[r][1] >= lanes[positions[r][0] + 1] for r in members):
-                    results.append(((lo, hi), "the square ahead has fewer lanes than the pack uses (tutor decision)"))
+                    results.append(((lo, hi), NO_SLIPSTREAM_LANES))
                 else:
                     for r in members:
                         s, lane = positions[r]

@@ -11,35 +11,28 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .cards import ATTACK, Card, energy
+from tutor.core.data import is_int, load_json, reject_unknown_keys
+
+from .cards import ATTACK, RIDER_KINDS, Card, energy
 from .errors import ScenarioError, TrackError
 from .events import ExhaustionTaken
 from .race import Phase, Race
 from .track import Track
 
 SCENARIO_KEYS = {"name", "description", "track", "finish", "riders", "cards", "expect"}
-RIDER_KEYS = {"id", "square", "lane", "team", "exhaustion"}
+RIDER_KEYS = {"id", "square", "lane", "team", "kind", "exhaustion"}
+"""``kind`` (\"sprinteur\" or \"rouleur\", default rouleur) is the tutor's addition to SCENARIOS.md: it picks the
+rider's deck and token letter; files without it work as specified."""
 OUTPUT_KEYS = ("after_movement", "after_slipstream", "exhausted", "winner")
 
 
-def _is_int(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _reject_unknown_keys(data: dict, allowed, where: str = "") -> None:
-    unknown = sorted(set(data) - set(allowed))
-    if unknown:
-        raise ScenarioError(f"{where}unknown key {unknown[0]!r} (allowed: {', '.join(allowed)})")
+    reject_unknown_keys(data, allowed, where, ScenarioError)
 
 
 def load(path: str | Path) -> dict:
     """Read a scenario file; bad JSON raises ``ScenarioError`` naming the file and line."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise ScenarioError(f"{path}: not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
-    except UnicodeDecodeError as exc:
-        raise ScenarioError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    data = load_json(path, ScenarioError)
     if not isinstance(data, dict):
         raise ScenarioError(f"{path}: a scenario is a JSON object, not {type(data).__name__}")
     return data
@@ -53,8 +46,12 @@ def build(scenario: dict, *, seed: int = 0, history: bool = False) -> Race:
     if "track" not in scenario:
         raise ScenarioError("missing key 'track'")
     finish = scenario.get("finish")
-    if finish is not None and not _is_int(finish):
+    if finish is not None and not is_int(finish):
         raise ScenarioError(f"key 'finish' must be an integer square index, not {finish!r}")
+    squares = len(scenario["track"].split()) if isinstance(scenario["track"], str) else 0
+    if finish is not None and squares and not 0 < finish < squares:
+        raise ScenarioError(f"key 'finish': {finish} is not strictly inside the track (1 to {squares - 1}): the "
+                            "finish line needs a square behind it and one past it")
     try:
         track = Track.parse(scenario["track"], finish=finish, name=scenario.get("name", ""))
     except TrackError as exc:
@@ -88,9 +85,9 @@ def _riders(riders, track: Track) -> list[dict]:
             raise ScenarioError(f"{label}: the id is used twice (riders[{seen[rid]}] and riders[{i}])")
         seen[rid] = i
         square, lane = rider.get("square"), rider.get("lane")
-        if not _is_int(square) or not 0 <= square < len(track):
+        if not is_int(square) or not 0 <= square < len(track):
             raise ScenarioError(f"{label}: square {square!r} is not on the track (0 to {len(track) - 1})")
-        if not _is_int(lane) or not 0 <= lane < track.lanes[square]:
+        if not is_int(lane) or not 0 <= lane < track.lanes[square]:
             raise ScenarioError(
                 f"{label}: lane {lane!r} does not exist on square {square}, which has {track.lanes[square]} lane(s)")
         if (square, lane) in lanes_taken:
@@ -99,6 +96,8 @@ def _riders(riders, track: Track) -> list[dict]:
         lanes_taken[square, lane] = rid
         if "team" in rider and not isinstance(rider["team"], str):
             raise ScenarioError(f"{label}: 'team' must be a string")
+        if "kind" in rider and rider["kind"] not in RIDER_KINDS:
+            raise ScenarioError(f"{label}: 'kind' must be one of {', '.join(RIDER_KINDS)}, not {rider['kind']!r}")
         if "exhaustion" in rider and not isinstance(rider["exhaustion"], bool):
             raise ScenarioError(f"{label}: 'exhaustion' must be true or false")
     return riders
@@ -118,7 +117,7 @@ def _cards(cards, riders: list[dict]) -> dict[str, Card]:
     for rid, value in cards.items():
         if value == "attack":
             result[rid] = ATTACK
-        elif _is_int(value) and value >= 2:
+        elif is_int(value) and value >= 2:
             result[rid] = energy(value)
         else:
             raise ScenarioError(f"cards: rider {rid!r} has card {value!r}; a card is an integer >= 2 or \"attack\"")
@@ -135,22 +134,17 @@ def _cards(cards, riders: list[dict]) -> dict[str, Card]:
 
 
 def _positions(race: Race) -> dict[str, list[int]]:
-    return {r.id: [r.square, r.lane] for r in race.riders.values()}
+    return {rid: [square, lane] for rid, (square, lane) in race.positions().items()}
 
 
 def resolve_round(scenario: dict) -> dict:
     """Resolve one round of a scenario (SCENARIOS.md): movement if ``cards`` is given, then the end phase."""
     race = build(scenario)
-    while race.phase is Phase.MOVEMENT:
-        race.step()
+    race.resolve(Phase.MOVEMENT)
     after_movement = _positions(race)
-    exhausted: list[str] = []
-    after_slipstream = after_movement
-    if race.phase is not Phase.FINISHED:
-        while race.phase is not Phase.ENERGY:
-            if race.phase is Phase.END_EXHAUSTION:
-                after_slipstream = _positions(race)
-            exhausted += [e.rider for e in race.step() if isinstance(e, ExhaustionTaken)]
+    race.resolve(Phase.END_SLIPSTREAM)
+    after_slipstream = _positions(race)
+    exhausted = [e.rider for e in race.resolve() if isinstance(e, ExhaustionTaken)]
     return {
         "after_movement": after_movement,
         "after_slipstream": after_slipstream,
