@@ -222,7 +222,7 @@ class Game(SeededState):
         ``players`` is a count (ids ``p1`` ...) or a list of ids; ``bots`` maps an id
         to a bot name; ``beginners`` (True, or some ids) start with 8 troop pieces.
         """
-        ids = list(PLAYER_IDS[:players]) if isinstance(players, int) else list(players)
+        ids = [f"p{i + 1}" for i in range(players)] if isinstance(players, int) else list(players)
         if not 2 <= len(ids) <= 4 or len(set(ids)) != len(ids) or not all(isinstance(i, str) and i for i in ids):
             raise ValueError(f"In Flanders Field is for 2 to 4 players with distinct ids, got {ids!r}")
         bots = dict(bots or {})

@@ -1,0 +1,311 @@
+"""Scenarios: an In Flanders Field position, optionally a sequence of actions, and the expected result.
+
+Teachers write them as puzzles ("p1 rolls 1-2-6: what must it take?"), lessons
+load them, and the tests check the engine with them. ``docs/flanders_scenarios.md``
+documents the format; in short, a scenario is a JSON object:
+
+================ ============================================================================================
+key              meaning
+================ ============================================================================================
+``game``         required, ``"flanders"``
+``name``         optional strings for teachers and lesson text
+``description``
+``players``      2-4 objects ``{"id", "pawn" (0 = starting line), "troops", "retained": [card names]}``
+``current``      id of the player whose turn it is (default: the first)
+``spaces``       card space (``"3"`` ... ``"11"``, not ``"9"``) -> card name or null; unlisted spaces are empty
+``taken``        card names the current player took this turn (in order)
+``on_nine``      the current player's second pawn is on space 9 (default false)
+``phase``        ``"roll"``, ``"again"`` or ``"resolve"`` (default: ``"again"`` after a take, else ``"roll"``)
+``draw``         card names in the draw pile, top first (default: every card not placed, shuffled)
+``discard``      card names in the discard pile (cards not placed go here when ``draw`` is given)
+``round``        the round number (default 1)
+``seed``         seed of the game's generator, for unloaded rolls and reshuffles (default 0)
+``battlefield``  optional map in the ``battlefield.json`` format (default: the tutor's map)
+``actions``      list: ``"roll"``, ``{"roll": [d1, d2, d3]}``, ``{"take": space}``, ``"stop"``,
+                 ``{"play": name or "fixed", "spaces": n, "mines": [names]}``, ``"end_turn"``,
+                 ``{"end_turn": [names to keep]}``
+``expect``       optional: a subset of ``resolve``'s output
+================ ============================================================================================
+
+``resolve(data)`` returns: ``phase``, ``current``, ``pawns``, ``troops``,
+``lost`` (troops lost during the actions), ``retained`` (names per player),
+``held`` (the current player's cards), ``on_nine``, ``spaces``, ``bust``,
+``events`` (kinds, in order), ``rules`` (rule ids cited, first citation order),
+``winners`` and ``bust_probability`` (of the next roll, as ``"n/d"``).
+``check(data)`` is None when every key of ``expect`` matches, else the first difference
+(an object such as ``pawns`` checks only the players or spaces it names).
+Cards are named by their card-set name; a name picks the first free copy.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from tutor.core.data import is_int, load_json, reject_unknown_keys
+
+from .battlefield import Battlefield, load_battlefield
+from .cards import FIXED, CardId, load_cards
+from .errors import BoardDataError, RuleError, ScenarioError
+from .events import Busted, Event, TroopsLost
+from .game import CARD_SPACES, NINE, Action, EndTurn, Game, Phase, Play, Player, Roll, Stop, Take
+
+GAME = "flanders"
+SCENARIO_KEYS = ("game", "name", "description", "players", "current", "spaces", "taken", "on_nine", "phase",
+                 "draw", "discard", "round", "seed", "battlefield", "actions", "expect")
+PLAYER_KEYS = ("id", "pawn", "troops", "retained")
+OUTPUT_KEYS = ("phase", "current", "pawns", "troops", "lost", "retained", "held", "on_nine", "spaces", "bust",
+               "events", "rules", "winners", "bust_probability")
+_START_PHASES = ("roll", "again", "resolve")
+
+
+def load(path: str | Path) -> dict[str, Any]:
+    """Read a scenario file; bad JSON raises ``ScenarioError`` naming the file, line and column."""
+    data = load_json(path, ScenarioError)
+    if not isinstance(data, dict):
+        raise ScenarioError(f"{path}: a scenario is a JSON object, not {type(data).__name__}")
+    return data
+
+
+class _Cards:
+    """Hands out card ids by name, each physical card once."""
+
+    def __init__(self, game: Game):
+        self.cards = game.cards
+        self.free: dict[str, list[CardId]] = {}
+        for i, card in enumerate(game.cards.deck):
+            self.free.setdefault(card.name, []).append(i)
+
+    def take(self, name: Any, where: str) -> CardId:
+        if not isinstance(name, str) or name not in self.free:
+            known = ", ".join(self.free)
+            raise ScenarioError(f"{where}: unknown card {name!r} (the card set has: {known})")
+        if not self.free[name]:
+            raise ScenarioError(f"{where}: no copy of {name!r} is left (the set has "
+                                f"{self.cards.by_name[name].count}, all placed already)")
+        return self.free[name].pop(0)
+
+    def names(self, names: Any, where: str) -> list[CardId]:
+        if not isinstance(names, list):
+            raise ScenarioError(f"key {where!r} must be a list of card names")
+        return [self.take(n, f"{where}[{i}]") for i, n in enumerate(names)]
+
+    def rest(self) -> list[CardId]:
+        return sorted(c for ids in self.free.values() for c in ids)
+
+
+def build(data: dict[str, Any], *, history: bool = False) -> Game:
+    """Validate a scenario and return the game at its position (before its ``actions``)."""
+    if not isinstance(data, dict):
+        raise ScenarioError(f"a scenario is an object (dict), not {type(data).__name__}")
+    reject_unknown_keys(data, SCENARIO_KEYS, "", ScenarioError)
+    if "game" not in data:
+        raise ScenarioError("missing key 'game' (it must be \"flanders\" for an In Flanders Field scenario)")
+    if data["game"] != GAME:
+        raise ScenarioError(f"key 'game': {data['game']!r} is not {GAME!r}")
+    for key in ("name", "description"):
+        if key in data and not isinstance(data[key], str):
+            raise ScenarioError(f"key {key!r} must be a string")
+    seed = data.get("seed", 0)
+    if not is_int(seed):
+        raise ScenarioError(f"key 'seed' must be an integer, not {seed!r}")
+    battlefield = load_battlefield()
+    if "battlefield" in data:
+        try:
+            battlefield = Battlefield.from_dict(data["battlefield"], "battlefield")
+        except BoardDataError as exc:
+            raise ScenarioError(f"key {exc}") from None
+    players = _players(data.get("players"), battlefield)
+    game = Game(load_cards(), battlefield, players, seed=seed, history=history)
+    cards = _Cards(game)
+    for i, (p, entry) in enumerate(zip(players, data["players"])):
+        p.retained = cards.names(entry.get("retained", []), f"players[{i}].retained")
+        for c in p.retained:
+            if not (game.cards[c].may_retain and game.cards[c].british):
+                raise ScenarioError(f"players[{i}].retained: {game.cards[c].name!r} is not a \"May Retain\" card")
+    ids = [p.id for p in players]
+    current = data.get("current", ids[0])
+    if current not in ids:
+        raise ScenarioError(f"key 'current': {current!r} is not a player ({', '.join(ids)})")
+    game.current = ids.index(current)
+    spaces = data.get("spaces", {})
+    if not isinstance(spaces, dict):
+        raise ScenarioError("key 'spaces' must be an object: space (\"3\" to \"11\", not \"9\") -> card name")
+    for key, name in spaces.items():
+        if str(key) == str(NINE):
+            raise ScenarioError("spaces: space 9 holds the fixed card; use \"on_nine\" for the second pawn")
+        if not str(key).isdigit() or int(key) not in CARD_SPACES:
+            raise ScenarioError(f"spaces: {key!r} is not a card space (3 to 11, except 9)")
+        if name is not None:
+            game.spaces[int(key)] = cards.take(name, f"spaces[{key!r}]")
+    game.taken = cards.names(data.get("taken", []), "taken")
+    on_nine = data.get("on_nine", False)
+    if not isinstance(on_nine, bool):
+        raise ScenarioError(f"key 'on_nine' must be true or false, not {on_nine!r}")
+    game.on_nine = on_nine
+    phase = data.get("phase", "again" if game.taken or on_nine else "roll")
+    if phase not in _START_PHASES:
+        raise ScenarioError(f"key 'phase': {phase!r} is not one of {', '.join(_START_PHASES)}")
+    if phase == "roll" and (game.taken or on_nine):
+        raise ScenarioError("key 'phase': a turn with cards taken (or the pawn on 9) is past its first roll; "
+                            "use \"again\" or \"resolve\"")
+    game.phase = Phase(phase)
+    game.discard = cards.names(data.get("discard", []), "discard")
+    if "draw" in data:
+        game.draw = list(reversed(cards.names(data["draw"], "draw")))
+        game.discard += cards.rest()
+    else:
+        game.draw = cards.rest()
+        game.rng.shuffle(game.draw)
+    rnd = data.get("round", 1)
+    if not is_int(rnd) or rnd < 1:
+        raise ScenarioError(f"key 'round' must be a positive integer, not {rnd!r}")
+    game.round = rnd
+    return game
+
+
+def _players(entries: Any, battlefield: Battlefield) -> list[Player]:
+    if not isinstance(entries, list) or not 2 <= len(entries) <= 4:
+        raise ScenarioError("key 'players' must be a list of 2 to 4 players")
+    players: list[Player] = []
+    for i, entry in enumerate(entries):
+        where = f"players[{i}]"
+        if not isinstance(entry, dict):
+            raise ScenarioError(f"{where} must be an object with id, pawn and troops")
+        reject_unknown_keys(entry, PLAYER_KEYS, f"{where}: ", ScenarioError)
+        pid = entry.get("id")
+        if not isinstance(pid, str) or not pid or any(p.id == pid for p in players):
+            raise ScenarioError(f"{where}: 'id' must be a non-empty string used once, not {pid!r}")
+        pawn, troops = entry.get("pawn", 0), entry.get("troops", 6)
+        if not is_int(pawn) or not 0 <= pawn <= battlefield.objective:
+            raise ScenarioError(f"{where} ({pid}): pawn {pawn!r} is not a battlefield space "
+                                f"(0 to {battlefield.objective})")
+        if not is_int(troops) or troops < 0:
+            raise ScenarioError(f"{where} ({pid}): troops {troops!r} is not a count of troop pieces (>= 0)")
+        players.append(Player(pid, troops, pawn))
+    return players
+
+
+def _action(game: Game, entry: Any, where: str) -> Action:
+    """One entry of ``actions`` as an engine action (card names become the ids in the current hand)."""
+    if entry == "roll":
+        return Roll()
+    if entry == "stop":
+        return Stop()
+    if entry == "end_turn":
+        return EndTurn()
+    if not isinstance(entry, dict) or (len(entry) != 1 and "play" not in entry):
+        raise ScenarioError(f"{where}: {entry!r} is not an action (\"roll\", {{\"roll\": [d1, d2, d3]}}, "
+                            "{\"take\": space}, \"stop\", {\"play\": name, \"spaces\": n, \"mines\": [...]}, "
+                            "\"end_turn\", {\"end_turn\": [names to keep]})")
+    if "roll" in entry:
+        dice = entry["roll"]
+        if dice is None:
+            return Roll()
+        if not isinstance(dice, list) or len(dice) != 3:
+            raise ScenarioError(f"{where}: 'roll' takes three dice values, not {dice!r}")
+        return Roll((dice[0], dice[1], dice[2]))
+    if "take" in entry:
+        if not is_int(entry["take"]):
+            raise ScenarioError(f"{where}: 'take' takes a space number, not {entry['take']!r}")
+        return Take(entry["take"])
+    if "end_turn" in entry:
+        keep = entry["end_turn"]
+        if not isinstance(keep, list):
+            raise ScenarioError(f"{where}: 'end_turn' takes a list of card names to keep, not {keep!r}")
+        return EndTurn(tuple(_in_hand(game, name, f"{where}.end_turn", set()) for name in keep))
+    if "play" in entry:
+        reject_unknown_keys(entry, ("play", "spaces", "mines"), f"{where}: ", ScenarioError)
+        spaces = entry.get("spaces", 0)
+        if not is_int(spaces):
+            raise ScenarioError(f"{where}: 'spaces' must be an integer, not {spaces!r}")
+        mines = entry.get("mines", [])
+        if not isinstance(mines, list):
+            raise ScenarioError(f"{where}: 'mines' must be a list of card names")
+        card = _in_hand(game, entry["play"], f"{where}.play", set())
+        chosen = {card}
+        spent = []
+        for name in mines:
+            m = _in_hand(game, name, f"{where}.mines", chosen)
+            chosen.add(m)
+            spent.append(m)
+        return Play(card, spaces, tuple(spent))
+    raise ScenarioError(f"{where}: unknown action {next(iter(entry))!r}")
+
+
+def _in_hand(game: Game, name: Any, where: str, exclude: set[CardId]) -> CardId:
+    if name in ("fixed", NINE):
+        return FIXED
+    for c in game.hand():
+        if c != FIXED and c not in exclude and game.cards[c].name == name:
+            return c
+    held = ", ".join(game.cards[c].name for c in game.hand() if c != FIXED) or "none"
+    raise ScenarioError(f"{where}: {game.player.id} holds no unused {name!r} (cards in hand: {held})")
+
+
+def run(data: dict[str, Any]) -> tuple[Game, list[Event], dict[str, int]]:
+    """Build the scenario and carry out its ``actions``: (game, events, troops at the start)."""
+    game = build(data)
+    start = {p.id: p.troops for p in game.players}
+    actions = data.get("actions", [])
+    if not isinstance(actions, list):
+        raise ScenarioError("key 'actions' must be a list of actions")
+    events: list[Event] = []
+    for i, entry in enumerate(actions):
+        where = f"actions[{i}]"
+        action = _action(game, entry, where)
+        try:
+            events += game.apply(action)
+        except RuleError as exc:
+            raise ScenarioError(f"{where} ({json.dumps(entry)}): {exc}") from None
+    return game, events, start
+
+
+def resolve(data: dict[str, Any]) -> dict[str, Any]:
+    """Carry out a scenario and describe the result (the keys an ``expect`` block may check)."""
+    game, events, start = run(data)
+    name = game.cards
+    rules: dict[str, None] = {}
+    for e in events:
+        for r in e.rules:
+            rules.setdefault(r.id, None)
+    p = game.bust_probability()
+    return {
+        "phase": game.phase.value,
+        "current": game.player.id,
+        "pawns": {pl.id: pl.pawn for pl in game.players},
+        "troops": {pl.id: pl.troops for pl in game.players},
+        "lost": {pl.id: sum(e.count for e in events if isinstance(e, TroopsLost) and e.player == pl.id)
+                 for pl in game.players},
+        "retained": {pl.id: [name[c].name for c in pl.retained] for pl in game.players},
+        "held": [name[c].name for c in game.held()],
+        "on_nine": game.on_nine,
+        "spaces": {str(s): None if c is None else name[c].name for s, c in game.spaces.items()},
+        "bust": any(isinstance(e, Busted) for e in events),
+        "events": [e.kind for e in events],
+        "rules": list(rules),
+        "winners": list(game.winners),
+        "bust_probability": f"{p.numerator}/{p.denominator}",
+    }
+
+
+def check(data: dict[str, Any]) -> str | None:
+    """None when the scenario's ``expect`` block matches ``resolve``, else the first difference."""
+    expect = data.get("expect")
+    if not isinstance(expect, dict):
+        raise ScenarioError("key 'expect' must be an object with the expected result")
+    reject_unknown_keys(expect, OUTPUT_KEYS, "expect: ", ScenarioError)
+    result = resolve(data)
+    for key in OUTPUT_KEYS:
+        if key not in expect or expect[key] == result[key]:
+            continue
+        want, got = expect[key], result[key]
+        if isinstance(want, dict) and isinstance(got, dict):
+            # A partial object checks only the players (or spaces) it names.
+            for k in want:
+                if want[k] != got.get(k):
+                    return f"{key}: {k} expected {json.dumps(want[k])}, got {json.dumps(got.get(k))}"
+            continue
+        return f"{key}: expected {json.dumps(want)}, got {json.dumps(got)}"
+    return None
