@@ -113,3 +113,26 @@ def wait_for_all_painted(page: Page, timeout_ms: int = 10_000) -> list[int]:
     """Painted pixels of each canvas, once every canvas has some (or after ``timeout_ms``)."""
     return _poll(lambda: [painted for painted, _ in page.evaluate(_CANVASES_JS, None)],
                  lambda counts: all(counts), page, timeout_ms)
+
+
+def kernel_id(page: Page) -> str:
+    """The id of the kernel running the page's notebook (from the page config Voila writes into the page)."""
+    import json
+
+    return json.loads(page.locator("#jupyter-config-data").text_content())["kernelId"]
+
+
+def kernel_pid(kernel: str) -> int | None:
+    """The pid of the kernel process of ``kernel`` (its command line names its connection file), or None."""
+    import os
+
+    needle = f"kernel-{kernel}.json".encode()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
+                    if needle in cmdline.read():
+                        return int(entry)
+            except OSError:
+                continue
+    return None

@@ -1,0 +1,76 @@
+"""Connection lost: when a lesson's kernel dies or is culled, the page says so in plain words, with a Reload button
+that brings back a working lesson (the rules-tutor Voila template, tutor/voila_template)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import urllib.request
+
+import pytest
+from voila_page import canvas_fingerprint, kernel_id, kernel_pid, open_lesson, wait_for_canvas_change, wait_for_paint
+
+pytestmark = pytest.mark.browser
+
+LESSON = "flamme_rouge/02_energy_phase.ipynb"
+BANNER = "#tutor-connection-lost"
+SHOWN_WITHIN_MS = 10_000
+
+
+def _open(page, base_url: str) -> str:
+    open_lesson(page, base_url, LESSON)
+    assert wait_for_paint(page), "the lesson's board did not paint"
+    return kernel_id(page)
+
+
+def _kernel_model(base_url: str, kernel: str) -> dict:
+    with urllib.request.urlopen(f"{base_url}/api/kernels/{kernel}", timeout=5) as response:
+        return json.loads(response.read())
+
+
+def test_killed_kernel_shows_the_message_and_reload_brings_a_working_lesson(page, voila_server):
+    from playwright.sync_api import expect
+
+    kernel = _open(page, voila_server)
+    assert page.locator(BANNER).count() == 0
+    pid = kernel_pid(kernel)
+    assert pid is not None, f"no process for kernel {kernel}"
+    os.kill(pid, signal.SIGKILL)
+
+    banner = page.locator(BANNER)
+    expect(banner).to_be_visible(timeout=SHOWN_WITHIN_MS)
+    expect(banner).to_contain_text("This lesson has stopped")
+    expect(banner).to_contain_text("Reload the page")
+    reload = banner.get_by_role("button", name="Reload")
+    expect(reload).to_be_focused()
+
+    reload.click()
+    page.wait_for_selector("#loading", state="hidden", timeout=60_000)
+    page.wait_for_selector("canvas", state="visible", timeout=60_000)
+    assert wait_for_paint(page), "the reloaded lesson did not paint"
+    assert page.locator(BANNER).count() == 0
+    new_kernel = kernel_id(page)
+    assert new_kernel != kernel and kernel_pid(new_kernel) is not None
+    # Working: a click goes to the new kernel and comes back as a new picture.
+    before = canvas_fingerprint(page)
+    page.locator(".tutor-race button:enabled:visible").first.click()
+    assert wait_for_canvas_change(page, before) != before, "the reloaded board did not answer a click"
+    assert _kernel_model(voila_server, new_kernel)["connections"] == 1
+
+
+def test_culled_kernel_shows_the_message(page, voila_server):
+    """Culling shuts the kernel down through the kernel manager, as a DELETE of /api/kernels/<id> does."""
+    from playwright.sync_api import expect
+
+    kernel = _open(page, voila_server)
+    request = urllib.request.Request(f"{voila_server}/api/kernels/{kernel}", method="DELETE")
+    try:
+        urllib.request.urlopen(request, timeout=10).close()
+    except urllib.error.HTTPError as error:  # a server that wants an XSRF token for DELETE: shut it down by pid
+        assert error.code == 403, error
+        os.kill(kernel_pid(kernel), signal.SIGTERM)
+    banner = page.locator(BANNER)
+    expect(banner).to_be_visible(timeout=SHOWN_WITHIN_MS)
+    expect(banner).to_contain_text("This lesson has stopped")
+    expect(banner.get_by_role("button", name="Reload")).to_be_visible()

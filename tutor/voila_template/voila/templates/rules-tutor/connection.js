@@ -1,0 +1,120 @@
+/* Connection lost: when the lesson's kernel dies, is culled, or the server is gone, say so and offer a Reload.
+ *
+ * Runs before Voila's own scripts and watches the kernel websocket(s) they open:
+ * - a status message "dead", "restarting" or "autorestarting" on iopub means the kernel process is gone (a
+ *   kernel the server restarts is a blank one: the lesson's widgets no longer exist in it);
+ * - a closed websocket is checked a moment later at /api/kernels/<id>: 404 means the kernel was shut down
+ *   (culled), no answer means the server is gone; otherwise Voila reconnects by itself (a network blip);
+ * - the same check runs when the page becomes visible again (a laptop waking up).
+ * Messages come as JSON text or in the binary "v1.kernel.websocket.jupyter.org" framing; both are read.
+ */
+(function () {
+  'use strict';
+  var KERNEL_SOCKET = /\/api\/kernels\/([0-9a-fA-F-]{36})\/channels/;
+  var LOST_STATES = { dead: true, restarting: true, autorestarting: true };
+  var NativeWebSocket = window.WebSocket;
+  var decoder = new TextDecoder();
+  var kernels = {};   // kernel id -> its REST URL
+  var leaving = false;
+  var lost = false;
+
+  function executionState(data) {
+    try {
+      if (typeof data === 'string') {
+        var message = JSON.parse(data);
+        return message.channel === 'iopub' && message.header && message.header.msg_type === 'status'
+          ? message.content.execution_state : null;
+      }
+      if (!(data instanceof ArrayBuffer) || data.byteLength < 56) return null;
+      var layout = new DataView(data);
+      var count = Number(layout.getBigUint64(0, true));
+      if (count < 6 || count > 64 || data.byteLength < 8 * (count + 1)) return null;
+      var offsets = [];
+      for (var i = 0; i < count; i++) offsets.push(Number(layout.getBigUint64(8 * (i + 1), true)));
+      var part = function (k) { return decoder.decode(new Uint8Array(data, offsets[k], offsets[k + 1] - offsets[k])); };
+      if (part(0) !== 'iopub' || part(1).indexOf('"msg_type":"status"') < 0) return null;
+      return JSON.parse(part(4)).execution_state;
+    } catch (error) {
+      return null;
+    }
+  }
+
+  function show(serverGone) {
+    if (lost || leaving) return;
+    lost = true;
+    var banner = document.createElement('div');
+    banner.id = 'tutor-connection-lost';
+    banner.setAttribute('role', 'alertdialog');
+    banner.setAttribute('aria-labelledby', 'tutor-connection-lost-title');
+    banner.setAttribute('aria-describedby', 'tutor-connection-lost-text');
+    var title = document.createElement('p');
+    title.id = 'tutor-connection-lost-title';
+    title.className = 'tutor-connection-lost-title';
+    var text = document.createElement('p');
+    text.id = 'tutor-connection-lost-text';
+    if (serverGone) {
+      title.textContent = 'The lesson server cannot be reached.';
+      text.textContent = 'The board cannot answer your clicks any more. Check that the server is still running '
+        + '(ask your teacher), then reload the page to start this lesson again.';
+    } else {
+      title.textContent = 'This lesson has stopped.';
+      text.textContent = 'Its connection to the server was lost, perhaps because the computer slept or the page '
+        + 'was left unused for a long time, so the board cannot answer your clicks any more. '
+        + 'Reload the page to start this lesson again.';
+    }
+    var button = document.createElement('button');
+    button.type = 'button';
+    button.textContent = 'Reload';
+    button.addEventListener('click', function () { window.location.reload(); });
+    banner.appendChild(title);
+    banner.appendChild(text);
+    banner.appendChild(button);
+    document.body.appendChild(banner);
+    document.body.classList.add('tutor-disconnected');
+    button.focus();
+  }
+
+  function check(kernelId) {
+    if (lost || leaving) return;
+    fetch(kernels[kernelId], { cache: 'no-store', credentials: 'same-origin' }).then(function (response) {
+      if (response.status === 404) return show(false);
+      if (!response.ok) return;
+      return response.json().then(function (model) {
+        if (model && LOST_STATES[model.execution_state]) show(false);
+      });
+    }, function () {
+      show(true);
+    });
+  }
+
+  function watch(socket, url, kernelId) {
+    kernels[kernelId] = url.replace(/^ws/, 'http').replace(/\/channels.*$/, '');
+    socket.addEventListener('message', function (event) {
+      var state = executionState(event.data);
+      if (state && LOST_STATES[state]) show(false);
+    });
+    socket.addEventListener('close', function () {
+      setTimeout(function () { check(kernelId); }, 1500);
+    });
+  }
+
+  function WatchedWebSocket(url, protocols) {
+    var socket = protocols === undefined ? new NativeWebSocket(url) : new NativeWebSocket(url, protocols);
+    var match = KERNEL_SOCKET.exec(String(url));
+    if (match) watch(socket, String(url), match[1]);
+    return socket;
+  }
+  WatchedWebSocket.prototype = NativeWebSocket.prototype;
+  ['CONNECTING', 'OPEN', 'CLOSING', 'CLOSED'].forEach(function (name) {
+    WatchedWebSocket[name] = NativeWebSocket[name];
+  });
+  window.WebSocket = WatchedWebSocket;
+
+  window.addEventListener('beforeunload', function () { leaving = true; });
+  window.addEventListener('pageshow', function () { leaving = false; });
+  document.addEventListener('visibilitychange', function () {
+    if (document.visibilityState === 'visible') Object.keys(kernels).forEach(check);
+  });
+  // For tests and for other scripts of the page.
+  window.tutorConnection = { kernels: kernels, isLost: function () { return lost; }, check: check };
+})();
