@@ -25,8 +25,11 @@ and a bust both end the turn the same way: discard, refill (reshuffling the
 discard pile when the draw pile runs out), the all-German row rule, the end of
 game checks, then the next player's ``ROLL``.
 
-The card set and the battlefield are data (``data/cards.json``,
-``data/battlefield.json``); a teacher can replace them with their edition's.
+Following RULES.md section 3: the rulebook gives neither the card list nor the
+map, so the card set and the battlefield are the tutor's illustrative data
+(``data/cards.json``, ``data/battlefield.json``); a teacher can replace them
+with their edition's cards and map. The rows checked by the all-German rule are
+3-5 and 6-8 (the row 9-11 always holds the fixed British card).
 
 Tutor decisions (the seed and RULES.md are silent; ``rules.DECISIONS``):
 
@@ -67,8 +70,8 @@ from tutor.core.state import SeededState
 from . import rules as R
 from .battlefield import Battlefield, load_battlefield
 from .cards import FIXED, Card, CardId, CardSet, load_cards
-from .errors import (CardNotHeldError, DiceError, IllegalMoveError, RetainError, SpaceNotAvailableError,
-                     WrongPhaseError)
+from .errors import (CardNotHeldError, DiceError, IllegalMoveError, RetainError, RuleError,
+                     SpaceNotAvailableError, WrongPhaseError)
 from .events import (Busted, CardsDiscarded, CardsRetained, CardTaken, DiceRolled, GameOver, ObjectiveReached,
                      PawnMoved, PawnPlacedOnNine, PawnRemovedFromNine, Reshuffled, RowRedrawn, SpaceFilled,
                      Stopped, TroopsLost, TurnEnded, TurnSkipped, TurnStarted)
@@ -343,14 +346,15 @@ class Game(SeededState):
         return actions
 
     def is_legal(self, action: Action) -> bool:
+        """Whether ``apply(action)`` would succeed (tried on a copy)."""
         try:
             self.copy_without_history().apply(action)
-        except (WrongPhaseError, SpaceNotAvailableError, CardNotHeldError, IllegalMoveError, RetainError,
-                DiceError):
+        except RuleError:
             return False
         return True
 
     def copy_without_history(self) -> Game:
+        """A copy with no undo history (cheap to make; what bots and ``is_legal`` explore)."""
         data = self.to_dict(history=False)
         data["history"] = None
         return Game.from_dict(data)

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .bots import Bot, make_bot
-from .game import PLAYER_IDS, Game, Phase
+from .game import PLAYER_IDS, Game
 
 MAX_TURNS = 2000
 """A game still running after this many turns is a bug, not an endless loop."""
@@ -60,13 +60,13 @@ def simulate_game(players: int = 3, bots: str | Sequence[str] | None = None, see
     game = Game.new(players, bots={pid: bot.name for pid, bot in by_player.items()}, beginners=beginners,
                     seed=seed, history=history)
     turns = 0
-    while game.phase is not Phase.FINISHED:
+    while not game.is_over:
         if turns > MAX_TURNS:
             raise RuntimeError(f"game did not finish in {MAX_TURNS} turns (seed {seed})")
         player = game.current
         done = game.player.turns
         bot = by_player[game.player.id]
-        while game.phase is not Phase.FINISHED and game.current == player and game.players[player].turns == done:
+        while not game.is_over and game.current == player and game.players[player].turns == done:
             game.apply(bot.choose(game))
         turns += 1
     return GameResult(list(game.winners), sum(p.turns for p in game.players), game.round,
