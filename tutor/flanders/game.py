@@ -232,6 +232,9 @@ class Game(SeededState):
         unknown = [b for b in bots if b not in ids]
         if unknown:
             raise ValueError(f"bots: {unknown[0]!r} is not a player of this game ({', '.join(ids)})")
+        from .bots import make_bot  # bots import this module
+        for name in bots.values():
+            make_bot(name)  # raises ValueError naming an unknown bot
         novices = set(ids) if beginners is True else set() if beginners is False else set(beginners)
         if novices - set(ids):
             raise ValueError(f"beginners: {sorted(novices - set(ids))[0]!r} is not a player of this game")

@@ -57,8 +57,8 @@ def simulate_game(players: int = 3, bots: str | Sequence[str] | None = None, see
                   beginners: bool = False, history: bool = False) -> GameResult:
     """Play one whole game of bots and return the result (``winners``, ``turns``, ``troops``, ...)."""
     by_player = make_bots(players, bots, seed)
-    game = Game.new(players, bots={pid: bot.name for pid, bot in by_player.items()}, beginners=beginners,
-                    seed=seed, history=history)
+    names = dict(zip(PLAYER_IDS, bot_names(players, bots)))
+    game = Game.new(players, bots=names, beginners=beginners, seed=seed, history=history)
     turns = 0
     while not game.is_over:
         if turns > MAX_TURNS:
