@@ -2,8 +2,9 @@
 
 BLOCKED = {
     "name": "Blocked rider", "track": " ".join(["2"] * 20),
-    "riders": [{"id": "green-S", "square": 6, "lane": 0}, {"id": "blue-S", "square": 3, "lane": 0},
-               {"id": "red-R", "square": 3, "lane": 1}],
+    "riders": [{"id": "green-S", "team": "green", "kind": "sprinteur", "square": 6, "lane": 0},
+               {"id": "blue-S", "team": "blue", "kind": "sprinteur", "square": 3, "lane": 0},
+               {"id": "red-R", "team": "red", "kind": "rouleur", "square": 3, "lane": 1}],
     "cards": {"green-S": 2, "blue-S": 5, "red-R": 5},
 }
 """The rulebook's movement example: red-R falls back behind the full square 8."""

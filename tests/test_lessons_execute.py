@@ -1,4 +1,5 @@
-"""The lesson notebooks: each runs top to bottom, is committed clean, short, and uses valid scenario files."""
+"""The lesson notebooks of every game, and the landing page: each runs top to bottom, is committed clean, short,
+uses valid scenario files, and every link leads to a notebook that exists."""
 
 from __future__ import annotations
 
@@ -9,12 +10,18 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
+from tutor.core.games import GAMES
 from tutor.flamme_rouge import scenario
+from tutor.ui.landing import landing_html, notebook_title
 
-LESSONS = Path(__file__).resolve().parents[1] / "lessons" / "flamme_rouge"
-NOTEBOOKS = sorted(LESSONS.glob("*.ipynb"))
-LESSON_NOTEBOOKS = [p for p in NOTEBOOKS if p.name != "00_welcome.ipynb"]
+ROOT = Path(__file__).resolve().parents[1] / "lessons"
+INDEX = ROOT / "index.ipynb"
+NOTEBOOKS = sorted(p for p in ROOT.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+WELCOMES = [p for p in NOTEBOOKS if p.name == "00_welcome.ipynb"]
+LESSON_NOTEBOOKS = [p for p in NOTEBOOKS if p.parent != ROOT and p.name != "00_welcome.ipynb"]
 SCENARIO_PATH = re.compile(r"""["'](scenarios/[^"']+\.json)["']""")
+MARKDOWN_LINK = re.compile(r"\]\(([^)\s]+\.ipynb)\)")
+HTML_LINK = re.compile(r"""href=['"]([^'"]+\.ipynb)['"]""")
 MAX_CODE_LINES = 4
 
 
@@ -26,20 +33,34 @@ def _code(nb) -> list[str]:
     return [cell.source for cell in nb.cells if cell.cell_type == "code"]
 
 
+def _markdown(path: Path) -> str:
+    return "\n".join(cell.source for cell in _read(path).cells if cell.cell_type == "markdown")
+
+
 def _ids(paths):
-    return [p.stem for p in paths]
+    return [str(p.relative_to(ROOT).with_suffix("")) for p in paths]
+
+
+def _execute(path: Path) -> nbformat.NotebookNode:
+    nb = _read(path)
+    NotebookClient(nb, timeout=300, kernel_name="python3",
+                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    return nb
 
 
 def test_lessons_folder_is_populated():
-    assert "00_welcome.ipynb" in [p.name for p in NOTEBOOKS] and len(LESSON_NOTEBOOKS) >= 7
+    assert INDEX in NOTEBOOKS
+    assert ROOT / "flamme_rouge" / "00_welcome.ipynb" in WELCOMES
+    assert len([p for p in LESSON_NOTEBOOKS if p.parent.name == "flamme_rouge"]) >= 7
     assert any(SCENARIO_PATH.search(source) for p in LESSON_NOTEBOOKS for source in _code(_read(p)))
+    folders = {game.lessons for game in GAMES.values()}
+    assert {p.parent.name for p in LESSON_NOTEBOOKS} <= folders, "a lesson folder that no game in GAMES owns"
 
 
 @pytest.mark.notebook
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=_ids(NOTEBOOKS))
 def test_notebook_executes_without_errors(path: Path):
-    nb = _read(path)
-    NotebookClient(nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(LESSONS)}}).execute()
+    nb = _execute(path)
     errors = [f"cell {i}: {out.get('ename', out.get('name'))}: {out.get('evalue', out.get('text', ''))}"
               for i, cell in enumerate(nb.cells) if cell.cell_type == "code"
               for out in cell.outputs
@@ -54,7 +75,7 @@ def test_notebook_is_committed_without_outputs(path: Path):
     assert dirty == [], f"{path.name}: cells {dirty} have outputs or execution counts"
 
 
-@pytest.mark.parametrize("path", LESSON_NOTEBOOKS, ids=_ids(LESSON_NOTEBOOKS))
+@pytest.mark.parametrize("path", [INDEX, *LESSON_NOTEBOOKS], ids=_ids([INDEX, *LESSON_NOTEBOOKS]))
 def test_lesson_explains_in_markdown_and_keeps_code_short(path: Path):
     nb = _read(path)
     assert any(cell.cell_type == "markdown" for cell in nb.cells)
@@ -67,13 +88,42 @@ def test_lesson_explains_in_markdown_and_keeps_code_short(path: Path):
 @pytest.mark.parametrize("path", LESSON_NOTEBOOKS, ids=_ids(LESSON_NOTEBOOKS))
 def test_lesson_scenarios_exist_and_pass(path: Path):
     for name in sorted({m for source in _code(_read(path)) for m in SCENARIO_PATH.findall(source)}):
-        file = LESSONS / name
+        file = path.parent / name
         assert file.is_file(), f"{path.name} uses {name}, which does not exist"
         assert scenario.check(scenario.load(file)) is None, name
 
 
-def test_welcome_links_every_lesson():
-    text = "\n".join(cell.source for cell in _read(LESSONS / "00_welcome.ipynb").cells if cell.cell_type == "markdown")
-    links = re.findall(r"\]\(([^)\s]+\.ipynb)\)", text)
-    assert [link for link in links if not (LESSONS / link).is_file()] == []
-    assert {p.name for p in LESSON_NOTEBOOKS} <= set(links)
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_ids(NOTEBOOKS))
+def test_every_markdown_link_leads_to_a_notebook(path: Path):
+    links = MARKDOWN_LINK.findall(_markdown(path))
+    assert [link for link in links if not (path.parent / link).is_file()] == []
+
+
+@pytest.mark.parametrize("welcome", WELCOMES, ids=_ids(WELCOMES))
+def test_welcome_links_every_lesson_of_its_game_and_back_to_the_landing_page(welcome: Path):
+    links = MARKDOWN_LINK.findall(_markdown(welcome))
+    lessons = {p.name for p in LESSON_NOTEBOOKS if p.parent == welcome.parent}
+    assert lessons <= set(links)
+    assert "../index.ipynb" in links
+
+
+def test_the_landing_page_lists_every_game_and_links_each_lesson_by_title():
+    html = landing_html(ROOT)
+    for game in GAMES.values():
+        assert f">{game.title}</h2>" in html
+    links = HTML_LINK.findall(html)
+    assert links and [link for link in links if not (ROOT / link).is_file()] == []
+    expected = [p for p in NOTEBOOKS if p.parent != ROOT]
+    assert sorted(links) == sorted(str(p.relative_to(ROOT)) for p in expected)
+    for path in expected:
+        assert f">{notebook_title(path)}</a>" in html
+    assert notebook_title(ROOT / "flamme_rouge" / "03_movement.ipynb") == "3. Movement and blocking"
+
+
+@pytest.mark.notebook
+def test_the_landing_notebook_shows_the_links():
+    outputs = [out for cell in _execute(INDEX).cells if cell.cell_type == "code" for out in cell.outputs]
+    html = "".join(out.get("data", {}).get("text/html", "") for out in outputs)
+    links = HTML_LINK.findall(html)
+    assert "flamme_rouge/00_welcome.ipynb" in links and "flamme_rouge/07_full_race.ipynb" in links
+    assert [link for link in links if not (ROOT / link).is_file()] == []

@@ -1,6 +1,6 @@
 """Rendering: every stage and teaching track draws, with the commands a learner relies on.
 
-The canvas commands are recorded headlessly (``tutor.flamme_rouge.render.testing``), so these
+The canvas commands are recorded headlessly (``tutor.ui.testing``), so these
 tests check what would reach the browser: cells per lane, glyphs per terrain,
 tokens and letters, highlights, and animations sent as one message.
 """
@@ -10,13 +10,14 @@ from ipycanvas import Canvas, hold_canvas
 
 from tutor.flamme_rouge import STAGES, TEACHING_TRACKS, Card, Race, Terrain, stage
 from tutor.flamme_rouge import scenario as scenarios
-from tutor.flamme_rouge.bots import play_energy_phase
+from tutor.flamme_rouge.bots import autoplay
 from tutor.flamme_rouge.events import Blocked, RiderMoved
 from tutor.flamme_rouge.render import (CardPanel, Scene, View, canvas_height, draw_legend, draw_track, follow, frame_ms,
                           frames_for, highlights_for, make_view, rider_colours, token_label)
 from tutor.flamme_rouge.render import style
 from tutor.flamme_rouge.render.geometry import MIN_VISIBLE
-from tutor.flamme_rouge.render.testing import recorded_commands
+from tutor.ui.drawing import text_colour_on
+from tutor.ui.testing import recorded_commands
 from positions import BLOCKED, SLIPSTREAM
 
 ALL_TRACKS = [*STAGES, *TEACHING_TRACKS]
@@ -98,10 +99,10 @@ def test_the_view_follows_the_riders_and_stays_still_when_they_are_in_view():
 
 
 def test_tokens_are_outlined_white_and_lettered_with_contrasting_ink():
-    assert style.text_colour_on(style.TEAM_COLOURS["white"]) == "#000000"
-    assert style.text_colour_on(style.TEAM_COLOURS["pink"]) == "#000000"
+    assert text_colour_on(style.TEAM_COLOURS["white"]) == "#000000"
+    assert text_colour_on(style.TEAM_COLOURS["pink"]) == "#000000"
     for dark in ("red", "blue", "green", "black"):
-        assert style.text_colour_on(style.TEAM_COLOURS[dark]) == "#ffffff"
+        assert text_colour_on(style.TEAM_COLOURS[dark]) == "#ffffff"
     race = Race.new("sprint-20", ("red", "white"))
     scene = Scene(race.track)
     with recorded_commands() as log:
@@ -110,12 +111,29 @@ def test_tokens_are_outlined_white_and_lettered_with_contrasting_ink():
     assert any(c.sizes[0] == 2 for c in token_outlines)  # the two white riders get a second, thicker outline
 
 
-def test_scenario_riders_take_their_colour_from_their_id():
+def test_tokens_take_colour_and_letter_from_the_riders_team_and_kind_never_from_the_id():
     race = scenarios.build(BLOCKED)
     assert rider_colours(race)["green-S"] == style.TEAM_COLOURS["green"]
-    assert token_label(race, "red-R") == "R"
+    assert token_label(race, "green-S") == "S" and token_label(race, "red-R") == "R"
+    # An id that looks like another team's says nothing: the team and kind do.
+    odd = scenarios.build({"track": "2 2 2 2 2 2 2 2", "riders": [
+        {"id": "red-S", "team": "blue", "kind": "rouleur", "square": 1, "lane": 0}]})
+    assert rider_colours(odd) == {"red-S": style.TEAM_COLOURS["blue"]} and token_label(odd, "red-S") == "R"
+    # Riders alone in a team of their own show their id; their colours are the engine's.
     other = scenarios.build(SLIPSTREAM)
-    assert token_label(other, "a") == "a" and len(set(rider_colours(other).values())) == 7
+    assert token_label(other, "a") == "a"
+    assert rider_colours(other) == {rid: style.TEAM_COLOURS[r.colour] for rid, r in other.riders.items()}
+
+
+def test_every_colour_the_engine_gives_a_team_has_a_token_colour():
+    from tutor.flamme_rouge import race as engine
+
+    names = set(engine.TEAM_COLOURS)
+    for colour in getattr(engine, "BOT_COLOURS", {}).values():
+        names |= {colour} if isinstance(colour, str) else set(colour)
+    assert sorted(n for n in names if n not in style.TEAM_COLOURS) == []
+    fills = [style.token_colour(n) for n in names]
+    assert len(set(fills)) == len(fills) and style.UNKNOWN_TEAM not in fills
 
 
 def test_blocked_move_animates_up_to_the_full_square_and_back_in_one_message():
@@ -179,7 +197,7 @@ def test_card_panel_shows_hand_played_and_piles_with_exhaustion_cards_distinct()
     race = Race.new("sprint-20", ("red", "blue"), bots={"blue": "random"}, seed=1)
     race.draw("red-S")
     race.riders["red-S"].recycled.append(Card.parse("E2"))
-    play_energy_phase(race)
+    autoplay(race, steps=False)
     scene = Scene(race.track)
     hand = [str(c) for c in race.riders["red-S"].hand]
     with recorded_commands() as log:
@@ -196,7 +214,7 @@ def test_card_panel_shows_hand_played_and_piles_with_exhaustion_cards_distinct()
 def test_a_long_round_animates_each_step_in_under_a_second():
     race = Race.new("la-classicissima", 4, bots={t: "heuristic" for t in ("red", "blue", "green", "black")},
                     seed=4)
-    play_energy_phase(race)
+    autoplay(race, steps=False)
     before = race.positions()
     events = race.step()
     frames = frames_for(events, before)

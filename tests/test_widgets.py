@@ -8,7 +8,7 @@ import json
 import pytest
 
 from tutor.flamme_rouge import Phase, Race
-from tutor.flamme_rouge.render.testing import recorded_commands
+from tutor.ui.testing import recorded_commands
 from tutor.flamme_rouge.widgets import PredictQuiz, RaceChooser, RaceTutor
 from positions import BLOCKED, SLIPSTREAM
 
@@ -72,7 +72,7 @@ def test_playing_a_card_recycles_the_other_three_face_up_under_the_deck(tutor):
     rider = tutor.race.riders["red-S"]
     rest = hand[:2] + hand[3:]
     assert rider.played == hand[2] and rider.hand == []
-    assert rider.recycled == rest and len(rider.deck) == 11
+    assert rider.recycled == rest and len(rider.deck.face_down) == 11
     text = tutor.narration_lines[0].text
     assert f"red-S plays {hand[2]} face down and recycles {', '.join(map(str, rest))} face up at the bottom " \
            "of its deck (recycled cards: 3)" in text

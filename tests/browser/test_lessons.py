@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import ast
+import os
 import re
+import time
 from pathlib import Path
 
 import nbformat
@@ -17,14 +20,79 @@ from voila_page import (
     wait_for_paint,
 )
 
+from tutor.flamme_rouge.render import style
+from tutor.ui.drawing import hex_to_rgb
+
 pytestmark = pytest.mark.browser
 
-LESSONS = Path(__file__).resolve().parents[2] / "lessons" / "flamme_rouge"
-NOTEBOOKS = sorted(f"flamme_rouge/{p.name}" for p in LESSONS.glob("*.ipynb"))
+ROOT = Path(__file__).resolve().parents[2] / "lessons"
+LESSONS = ROOT / "flamme_rouge"
+NOTEBOOKS = sorted(str(p.relative_to(ROOT)) for p in ROOT.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
 
 
-def _has_code(notebook: str) -> bool:
-    return any(cell.cell_type == "code" for cell in nbformat.read(LESSONS.parent / notebook, as_version=4).cells)
+def _has_board(notebook: str) -> bool:
+    return bool(lesson_boards(notebook))
+
+
+# For each point: its RGBA on canvas ``index`` (points in canvas pixels), and the canvas' width in pixels.
+_PIXELS_JS = """([index, points]) => {
+    const canvas = document.querySelectorAll('canvas')[index];
+    const context = canvas.getContext('2d');
+    return {width: canvas.width,
+            pixels: points.map(([x, y]) => Array.from(context.getImageData(Math.floor(x), Math.floor(y), 1, 1).data))};
+}"""
+COLOUR_TOLERANCE = 12
+"""Largest difference per channel between a token's pixel and its team colour (no anti-aliasing inside a disc)."""
+
+
+def lesson_boards(notebook: str) -> list:
+    """Every board of a lesson, built in Python as the lesson's code cells build them on the page (same seeds).
+
+    Returns one (view, race) per canvas, in page order: the renderer's own geometry and the engine's positions.
+    """
+    path = ROOT / notebook
+    namespace: dict = {}
+    boards = []
+    cwd = os.getcwd()
+    os.chdir(path.parent)  # scenario paths are relative to the notebook, as in Voila
+    try:
+        for cell in nbformat.read(path, as_version=4).cells:
+            if cell.cell_type != "code":
+                continue
+            body = ast.parse(cell.source).body
+            last = body.pop() if body and isinstance(body[-1], ast.Expr) else None
+            exec(compile(ast.Module(body, []), notebook, "exec"), namespace)
+            shown = eval(compile(ast.Expression(last.value), notebook, "eval"), namespace) if last else None
+            widget = getattr(shown, "tutor", shown)  # a RaceChooser shows its RaceTutor's board
+            if hasattr(widget, "scene"):
+                boards.append((widget.scene.view, widget.race))
+    finally:
+        os.chdir(cwd)
+    return boards
+
+
+def rider_pixels(page, index: int, view, race) -> dict[str, tuple[list[tuple[int, int, int]], tuple[int, int, int]]]:
+    """For every rider on the road window: (the pixels inside its token on canvas ``index``, its team colour)."""
+    shown = {rid: pos for rid, pos in race.positions().items() if view.shows(pos[0])}
+    points = {rid: view.token_fill_points(*pos) for rid, pos in shown.items()}
+    scale = view.device_scale(page.evaluate(_PIXELS_JS, [index, []])["width"])
+    flat = [[x * scale, y * scale] for rid in shown for x, y in points[rid]]
+    pixels = iter(page.evaluate(_PIXELS_JS, [index, flat])["pixels"])
+    return {rid: ([tuple(next(pixels)[:3]) for _ in points[rid]], hex_to_rgb(style.token_colour(race.riders[rid].colour)))
+            for rid in shown}
+
+
+def mismatches(found) -> dict[str, str]:
+    return {rid: f"pixels {pixels}, team colour {colour}" for rid, (pixels, colour) in found.items()
+            if any(max(abs(a - b) for a, b in zip(pixel, colour)) > COLOUR_TOLERANCE for pixel in pixels)}
+
+
+def wait_for_riders(page, index: int, view, race, timeout_ms: int = 10_000) -> dict[str, str]:
+    """Riders whose token does not show its team colour where the renderer puts it (empty once all do)."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while (bad := mismatches(rider_pixels(page, index, view, race))) and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+    return bad
 
 
 def open_race(page, base_url: str, notebook: str):
@@ -34,9 +102,9 @@ def open_race(page, base_url: str, notebook: str):
     return page.locator(".tutor-race")
 
 
-@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=[n.removesuffix(".ipynb").split("/")[-1] for n in NOTEBOOKS])
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=[n.removesuffix(".ipynb") for n in NOTEBOOKS])
 def test_lesson_loads_and_paints_every_canvas(page, page_errors, voila_server, notebook):
-    if not _has_code(notebook):  # the welcome page: text and links only
+    if not _has_board(notebook):  # the landing and welcome pages: text and links only
         open_lesson(page, voila_server, notebook, wait_for="a[href$='.ipynb']")
         assert page.locator("canvas").count() == 0
     else:
@@ -44,6 +112,12 @@ def test_lesson_loads_and_paints_every_canvas(page, page_errors, voila_server, n
         canvases = wait_for_canvases(page)
         painted = wait_for_all_painted(page)
         assert len(painted) == canvases and all(painted), f"painted pixels per canvas: {painted}"
+        # Painted is not enough (the road alone paints): every rider shows in its team colour on its lane.
+        boards = lesson_boards(notebook)
+        assert len(boards) == canvases
+        for index, (view, race) in enumerate(boards):
+            assert race.positions(), f"board {index} has no rider to look for"
+            assert wait_for_riders(page, index, view, race) == {}, f"board {index}: riders not drawn as the engine says"
     assert error_outputs(page) == []
     assert page_errors == []
 

@@ -11,11 +11,14 @@ from dataclasses import dataclass
 
 from ipycanvas import Canvas
 
-from tutor.flamme_rouge import Card, Race
+from tutor.flamme_rouge.cards import Card
+from tutor.flamme_rouge.race import Race
+from tutor.ui.drawing import needs_outline, rounded_rect, text_colour_on
+from tutor.ui.drawing import text as write
 
 from . import style
 from .geometry import MARGIN, PANEL_H, View
-from .riders import rider_colours, rounded_rect, token_label
+from .riders import rider_colours, token_label
 
 CARD_W, CARD_H = 34, 48
 MINI_W, MINI_H = 22, 30
@@ -44,7 +47,7 @@ def draw_card_panel(canvas: Canvas, view: View, race: Race, panel: CardPanel) ->
         return
     riders = [r for r in panel.riders if r in race.riders][:MAX_COLUMNS]
     if not riders:
-        _text(canvas, "No rider selected: the card panel shows the hands of the riders you play.",
+        write(canvas, "No rider selected: the card panel shows the hands of the riders you play.",
               MARGIN, top + PANEL_H / 2, colour=style.MUTED)
         return
     width = (view.width - 2 * MARGIN) / len(riders)
@@ -58,9 +61,9 @@ def _draw_rider_column(canvas: Canvas, race: Race, rider_id: str, x: float, top:
                        colour: str, secret: bool) -> None:
     rider = race.riders[rider_id]
     _mini_token(canvas, x + 10, top + 14, colour, token_label(race, rider_id))
-    _text(canvas, f"{rider_id}  ({rider.kind})", x + 24, top + 14, bold=True)
-    exhaustion = sum(c.is_exhaustion for c in (*rider.deck, *rider.recycled, *rider.hand))
-    _text(canvas, f"deck {len(rider.deck)} · recycled {len(rider.recycled)} · out of game {len(rider.removed)}"
+    write(canvas, f"{rider_id}  ({rider.kind})", x + 24, top + 14, bold=True)
+    exhaustion = sum(c.is_exhaustion for c in rider.deck.cards())
+    write(canvas, f"deck {len(rider.deck.face_down)} · recycled {len(rider.recycled)} · out of game {len(rider.removed)}"
                   f" · exhaustion cards {exhaustion}", x + 24, top + 30, size=11, colour=style.MUTED,
           max_width=width - 30)
     cards_y = top + 40
@@ -83,12 +86,12 @@ def _draw_recycled(canvas: Canvas, recycled: list[Card], x: float, y: float, roo
     """The newest recycled cards as small face-up cards, with "+n" when there are more."""
     shown = recycled[-room:] if len(recycled) <= room else recycled[-(room - 1):]
     if len(recycled) > len(shown):
-        _text(canvas, f"+{len(recycled) - len(shown)}", x + 2, y + MINI_H / 2, size=11, colour=style.MUTED)
+        write(canvas, f"+{len(recycled) - len(shown)}", x + 2, y + MINI_H / 2, size=11, colour=style.MUTED)
         x += MINI_W + 3
     for i, card in enumerate(shown):
         draw_card(canvas, x + i * (MINI_W + 3), y, card, w=MINI_W, h=MINI_H, accent=accent)
     if not recycled:
-        _text(canvas, "none yet", x, y + MINI_H / 2, size=11, colour=style.MUTED)
+        write(canvas, "none yet", x, y + MINI_H / 2, size=11, colour=style.MUTED)
 
 
 def _draw_played_row(canvas: Canvas, view: View, race: Race, panel: CardPanel) -> None:
@@ -96,9 +99,9 @@ def _draw_played_row(canvas: Canvas, view: View, race: Race, panel: CardPanel) -
     top = view.panel_top
     order = race.to_move or [r for r in race.riders if race.riders[r].played is not None]
     riders = [r for r in order if race.riders[r].played is not None]
-    _text(canvas, "Played cards, in movement order (frontmost rider first):", MARGIN, top + 14, bold=True)
+    write(canvas, "Played cards, in movement order (frontmost rider first):", MARGIN, top + 14, bold=True)
     if not riders:
-        _text(canvas, "no cards played", MARGIN, top + 50, colour=style.MUTED)
+        write(canvas, "no cards played", MARGIN, top + 50, colour=style.MUTED)
         return
     colours = rider_colours(race)
     step = min(118, (view.width - 2 * MARGIN) / len(riders))
@@ -107,7 +110,7 @@ def _draw_played_row(canvas: Canvas, view: View, race: Race, panel: CardPanel) -
         _mini_token(canvas, x + 10, top + 54, colours[rid], token_label(race, rid))
         draw_card(canvas, x + 24, top + 32, race.riders[rid].played, accent=colours[rid],
                   face_down=rid in panel.secret)
-        _text(canvas, rid, x + 62, top + 54, size=11, max_width=step - 64)
+        write(canvas, rid, x + 62, top + 54, size=11, max_width=step - 64)
 
 
 def draw_card(canvas: Canvas, x: float, y: float, card: Card | None, *, w: float = CARD_W, h: float = CARD_H,
@@ -129,13 +132,13 @@ def draw_card(canvas: Canvas, x: float, y: float, card: Card | None, *, w: float
     canvas.line_width = 1
     canvas.stroke()
     if face_down:
-        _text(canvas, "?", x + w / 2, y + h / 2, size=int(h * 0.4), bold=True, colour="#cfd8dc", align="center")
+        write(canvas, "?", x + w / 2, y + h / 2, size=int(h * 0.4), bold=True, colour="#cfd8dc", align="center")
         return
     if accent and not card.is_exhaustion:
         canvas.fill_style = accent
         canvas.fill_rect(x + 3, y + 3, w - 6, 4)
     ink = style.EXHAUSTION_INK if card.is_exhaustion else style.INK
-    _text(canvas, str(card), x + w / 2, y + h / 2 + 2, size=int(h * (0.32 if card.is_exhaustion else 0.42)),
+    write(canvas, str(card), x + w / 2, y + h / 2 + 2, size=int(h * (0.32 if card.is_exhaustion else 0.42)),
           bold=True, colour=ink, align="center")
 
 
@@ -143,19 +146,10 @@ def _mini_token(canvas: Canvas, x: float, y: float, colour: str, label: str) -> 
     canvas.fill_style = colour
     canvas.fill_circle(x, y, 9)
     canvas.stroke_style = "#1b1b1b"
-    canvas.line_width = 1.5 if style.needs_outline(colour) else 1
+    canvas.line_width = 1.5 if needs_outline(colour) else 1
     canvas.stroke_circle(x, y, 9)
-    _text(canvas, label, x, y + 0.5, size=10, bold=True, colour=style.text_colour_on(colour), align="center")
+    write(canvas, label, x, y + 0.5, size=10, bold=True, colour=text_colour_on(colour), align="center")
 
 
 def _caption(canvas: Canvas, text: str, x: float, y: float, align: str = "center") -> None:
-    _text(canvas, text, x, y, size=10, colour=style.MUTED, align=align)
-
-
-def _text(canvas: Canvas, text: str, x: float, y: float, *, size: int = 12, bold: bool = False,
-          colour: str = style.INK, align: str = "left", max_width: float | None = None) -> None:
-    canvas.font = style.font(size, bold)
-    canvas.text_align = align
-    canvas.text_baseline = "middle"
-    canvas.fill_style = colour
-    canvas.fill_text(text, x, y, max_width)
+    write(canvas, text, x, y, size=10, colour=style.MUTED, align=align)

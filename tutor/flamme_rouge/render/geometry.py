@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Iterable
 
-from tutor.flamme_rouge import Track
+from tutor.flamme_rouge.track import Track
 
 WIDTH = 960
 MARGIN = 16
@@ -107,9 +107,27 @@ class View:
         """Top of the existing lanes of ``square`` (squares with fewer lanes are lower)."""
         return self.lane_top(self.track.lanes[square] - 1)
 
+    def centre(self, square: float, lane: float) -> tuple[float, float]:
+        """Centre of the cell of ``lane`` on ``square``: where a rider's token is drawn."""
+        return self.cx(square), self.cy(lane)
+
     @property
     def token_r(self) -> float:
         return min(LANE_H, self.cell_w) * 0.38
+
+    def token_fill_points(self, square: float, lane: float) -> list[tuple[float, float]]:
+        """Two points inside a rider's token, left and right of its letter, that show only the token's fill."""
+        x, y = self.centre(square, lane)
+        offset = self.token_r * 0.65
+        return [(x - offset, y), (x + offset, y)]
+
+    def device_scale(self, pixel_width: float) -> float:
+        """Device pixels per canvas unit, for a ``<canvas>`` element ``pixel_width`` pixels wide.
+
+        ipycanvas gives the element ``view.width`` pixels (no devicePixelRatio scaling), so this is 1
+        unless the page changes it; reading pixels back, multiply the view's coordinates by it.
+        """
+        return pixel_width / self.width
 
     @property
     def numbers_y(self) -> float:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
-from tutor.flamme_rouge import Phase, Race, rules
+from tutor.flamme_rouge.race import Phase, Race
 from tutor.flamme_rouge.events import (Blocked, Event, ExhaustionTaken, PacksFound, Position, RiderMoved,
                                        Slipstreamed)
 
@@ -36,7 +36,7 @@ class Highlights:
     blocked: tuple[int, ...] = ()
     """Full squares the last mover fell back over (outlined and crossed)."""
     packs: tuple[tuple[float, float], ...] = ()
-    """(rearmost, frontmost) squares of each pack, outlined at slipstream time."""
+    """(rearmost, frontmost) squares of each pack, outlined at slipstream time (fractional while sliding)."""
     slipstreamed: Mapping[str, int] = field(default_factory=dict)
     """Rider -> squares gained by slipstream just now (a green "+1" chip by the token)."""
     exhausted: tuple[str, ...] = ()
@@ -57,7 +57,7 @@ def highlights_for(race: Race, events: Iterable[Event] = (), *, active: str | No
         elif isinstance(event, Blocked):
             blocked = event.full
         elif isinstance(event, PacksFound):
-            packs = tuple(rules.packs(s for s, _ in race.positions().values()))  # as they are now
+            packs = event.after  # as they are after slipstream
         elif isinstance(event, Slipstreamed):
             for rid in event.riders:
                 gained[rid] = gained.get(rid, 0) + 1

@@ -7,44 +7,35 @@ be fractional squares (animation frames).
 
 from __future__ import annotations
 
-import re
 from typing import Iterable, Mapping
 
 import numpy as np
 from ipycanvas import Canvas
 
-from tutor.flamme_rouge import TEAM_COLOURS, Race
+from tutor.flamme_rouge.race import Race
+from tutor.ui.drawing import font, needs_outline, rgb_array, rounded_rect, tag, text_colour_on
 
 from . import style
 from .geometry import GLYPH_Y, LANE_H, MINIMAP_H, MINIMAP_Y, View
 from .highlights import Highlights, Mark
 
 FloatPosition = tuple[float, float]
-_TEAM_ID = re.compile(rf"^({'|'.join(TEAM_COLOURS)})-([SR])$")
 
 
 # ----- who looks like what ---------------------------------------------------------------------------------
 
 def rider_colours(race: Race) -> dict[str, str]:
-    """Token colour of every rider: its team colour, read from the team or from an id like ``green-S``."""
-    spare = iter(style.OTHER_COLOURS * 4)
-    by_team: dict[str, str] = {}
-    colours = {}
-    for rider in race.riders.values():
-        match = _TEAM_ID.match(rider.id)
-        colour = style.TEAM_COLOURS.get(rider.team) or (style.TEAM_COLOURS[match[1]] if match else None)
-        if colour is None:
-            colour = by_team.setdefault(rider.team, next(spare))
-        colours[rider.id] = colour
-    return colours
+    """Token colour of every rider: its team's colour (``Rider.colour``)."""
+    return {rid: style.token_colour(rider.colour) for rid, rider in race.riders.items()}
 
 
 def token_label(race: Race, rider_id: str) -> str:
-    """"S" or "R" for team riders; the first two characters of other ids (scenario riders "a", "b", ...)."""
+    """"S" or "R" (the rider's kind) for a team's riders; a rider alone in its team (scenario riders "a", "b",
+    ...) shows the first two characters of its id."""
     rider = race.riders[rider_id]
-    if rider.team in style.TEAM_COLOURS or _TEAM_ID.match(rider_id):
-        return rider.letter
-    return rider_id[:2]
+    if len(race.teams[rider.team].riders) == 1 and rider.team == rider.id:
+        return rider_id[:2]
+    return rider.letter
 
 
 def current_positions(race: Race) -> dict[str, FloatPosition]:
@@ -86,23 +77,23 @@ def draw_tokens(canvas: Canvas, view: View, race: Race, positions: Mapping[str, 
     ids = list(positions)
     xs = np.array([view.cx(positions[r][0]) for r in ids])
     ys = np.array([view.cy(positions[r][1]) for r in ids])
-    rgb = np.array([style.hex_to_rgb(colours[r]) for r in ids], dtype=np.uint8)
+    rgb = rgb_array(colours[r] for r in ids)
     radius = view.token_r
     canvas.fill_styled_circles(xs, ys, radius, rgb)
     canvas.stroke_style = "#1b1b1b"
     canvas.line_width = 1.2
     canvas.stroke_circles(xs, ys, radius)
-    light = [i for i, r in enumerate(ids) if style.needs_outline(colours[r])]
+    light = [i for i, r in enumerate(ids) if needs_outline(colours[r])]
     if light:
         canvas.line_width = 2
         canvas.stroke_circles(xs[light], ys[light], radius)
-    canvas.font = style.font(int(radius * 1.05), bold=True)
+    canvas.font = font(int(radius * 1.05), bold=True)
     canvas.text_align = "center"
     canvas.text_baseline = "middle"
     for ink in ("#ffffff", "#000000"):
         canvas.fill_style = ink
         for i, rid in enumerate(ids):
-            if style.text_colour_on(colours[rid]) == ink:
+            if text_colour_on(colours[rid]) == ink:
                 canvas.fill_text(token_label(race, rid), xs[i], ys[i] + 1)
 
 
@@ -119,23 +110,12 @@ def draw_minimap_riders(canvas: Canvas, view: View, race: Race) -> None:
     ids = list(positions)
     xs = np.array([view.minimap_x(positions[r][0] + 0.5) for r in ids])
     ys = np.array([MINIMAP_Y + MINIMAP_H - 3 - positions[r][1] * 3 for r in ids])
-    canvas.fill_styled_circles(xs, ys, 3, np.array([style.hex_to_rgb(colours[r]) for r in ids], dtype=np.uint8))
+    canvas.fill_styled_circles(xs, ys, 3, rgb_array(colours[r] for r in ids))
     canvas.line_width = 0.8
     canvas.stroke_circles(xs, ys, 3)
 
 
 # ----- highlights -------------------------------------------------------------------------------------------
-
-def rounded_rect(canvas: Canvas, x: float, y: float, w: float, h: float, r: float) -> None:
-    """Add a rounded rectangle to a new path (stroke or fill it afterwards)."""
-    canvas.begin_path()
-    canvas.move_to(x + r, y)
-    canvas.arc_to(x + w, y, x + w, y + h, r)
-    canvas.arc_to(x + w, y + h, x, y + h, r)
-    canvas.arc_to(x, y + h, x, y, r)
-    canvas.arc_to(x, y, x + w, y, r)
-    canvas.close_path()
-
 
 def _draw_pack_outlines(canvas: Canvas, view: View, packs: Iterable[tuple[float, float]]) -> None:
     """A rounded box around each pack (fractional squares while a pack slides)."""
@@ -199,7 +179,7 @@ def _draw_mark(canvas: Canvas, view: View, mark: Mark) -> None:
     canvas.set_line_dash([5, 3])
     canvas.stroke_rect(view.x(mark.square) + 1.5, top + 1.5, view.cell_w - 3, bottom - top - 3)
     canvas.set_line_dash([])
-    _tag(canvas, mark.label, view.cx(mark.square), view.numbers_y if mark.below else GLYPH_Y + 5, mark.colour)
+    tag(canvas, mark.label, view.cx(mark.square), view.numbers_y if mark.below else GLYPH_Y + 5, mark.colour)
 
 
 def _draw_rings(canvas: Canvas, view: View, positions: list[FloatPosition], dashed: bool) -> None:
@@ -232,7 +212,7 @@ def _draw_exhaustion_icons(canvas: Canvas, view: View, positions: list[FloatPosi
 def _draw_slipstream_gains(canvas: Canvas, view: View, gains: Mapping[str, int], positions: Mapping) -> None:
     for rid, gained in gains.items():
         square, lane = positions[rid]
-        _tag(canvas, f"+{gained}", view.cx(square) + view.token_r + 1, view.cy(lane) - view.token_r + 1,
+        tag(canvas, f"+{gained}", view.cx(square) + view.token_r + 1, view.cy(lane) - view.token_r + 1,
              style.SLIPSTREAM)
 
 
@@ -243,23 +223,11 @@ def _mini_card(canvas: Canvas, x: float, y: float, label: str, face: str, ink: s
     canvas.stroke_style = style.CARD_BORDER
     canvas.line_width = 1
     canvas.stroke_rect(x, y, w, h)
-    canvas.font = style.font(10, bold=True)
+    canvas.font = font(10, bold=True)
     canvas.text_align = "center"
     canvas.text_baseline = "middle"
     canvas.fill_style = ink
     canvas.fill_text(label, x + w / 2, y + h / 2 + 0.5)
-
-
-def _tag(canvas: Canvas, text: str, x: float, y: float, colour: str) -> None:
-    canvas.font = style.font(10, bold=True)
-    canvas.text_align = "center"
-    canvas.text_baseline = "middle"
-    w = 8 + 6 * len(text)
-    canvas.fill_style = colour
-    rounded_rect(canvas, x - w / 2, y - 7, w, 14, 4)
-    canvas.fill()
-    canvas.fill_style = "#ffffff"
-    canvas.fill_text(text, x, y + 0.5)
 
 
 def _draw_offview_markers(canvas: Canvas, view: View, positions: Mapping[str, FloatPosition]) -> None:
@@ -268,6 +236,6 @@ def _draw_offview_markers(canvas: Canvas, view: View, positions: Mapping[str, Fl
     ahead = sum(1 for s, _ in positions.values() if s > view.last_visible + 0.5)
     y = (view.road_top + view.road_bottom) / 2
     if behind:
-        _tag(canvas, f"◀ {behind}", view.road_left + 14, y, style.INK)
+        tag(canvas, f"◀ {behind}", view.road_left + 14, y, style.INK)
     if ahead:
-        _tag(canvas, f"{ahead} ▶", view.x(view.last_visible + 1) - 14, y, style.INK)
+        tag(canvas, f"{ahead} ▶", view.x(view.last_visible + 1) - 14, y, style.INK)

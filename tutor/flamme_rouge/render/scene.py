@@ -1,4 +1,4 @@
-"""``Scene``: a three-layer MultiCanvas and the view of the track shown on it.
+"""``Scene``: the Flamme Rouge board, a three-layer ``tutor.ui.LayeredScene`` and the view of the track on it.
 
 Layers: 0 the track (redrawn only when the view scrolls or a client connects),
 1 the riders and highlights on the road (redrawn every frame), 2 the card panel
@@ -11,45 +11,44 @@ from __future__ import annotations
 
 from typing import Iterable, Mapping, Sequence
 
-from ipycanvas import MultiCanvas, hold_canvas
-from ipywidgets import Layout
+from ipycanvas import Canvas
 
-from tutor.flamme_rouge import Race, Track
 from tutor.flamme_rouge.events import Blocked, Event
+from tutor.flamme_rouge.race import Race
+from tutor.flamme_rouge.track import Track
+from tutor.ui.scene import LayeredScene
 
-from .animation import FRAMES_PER_STEP, frame_ms, frames_for, thin
+from .animation import FRAMES_PER_STEP, Frame, frame_ms, frames_for, thin
 from .cards import CardPanel, draw_card_panel
-from .geometry import View, WIDTH, follow, make_view
+from .geometry import WIDTH, View, follow, make_view
 from .highlights import Highlights
 from .riders import draw_minimap_riders, draw_riders
 from .track import draw_track
 
 
-class Scene:
+class Scene(LayeredScene):
     def __init__(self, track: Track, width: int = WIDTH):
         self.view: View = make_view(track, width)
-        height = self.view.height
-        self.canvas = MultiCanvas(3, width=width, height=height,
-                                  layout=Layout(width=f"{width}px", height=f"{height}px"))
+        super().__init__(3, width, self.view.height)
         self._track_drawn_at: int | None = None
         """``view.first`` when the track layer was last drawn (None: never)."""
 
     @property
-    def track_layer(self):
-        return self.canvas[0]
+    def track_layer(self) -> Canvas:
+        return self.layer(0)
 
     @property
-    def riders_layer(self):
-        return self.canvas[1]
+    def riders_layer(self) -> Canvas:
+        return self.layer(1)
 
     @property
-    def cards_layer(self):
-        return self.canvas[2]
+    def cards_layer(self) -> Canvas:
+        return self.layer(2)
 
     def draw(self, race: Race, highlights: Highlights = Highlights(), panel: CardPanel = CardPanel(), *,
              priority: Iterable[int] = (), redraw_track: bool = False) -> None:
         """Paint ``race`` in one message; scroll so the riders (or the ``priority`` squares) are in view."""
-        with hold_canvas():
+        with self.painting():
             self._scroll([s for s, _ in race.positions().values()], priority, redraw_track)
             draw_riders(self.riders_layer, self.view, race, highlights)
             self._draw_overlay(race, panel)
@@ -63,17 +62,19 @@ class Scene:
         squares += [e.target for e in events if isinstance(e, Blocked)]
         priority = [s for rid, (s, _) in race.positions().items() if rid in movers]
         ms = frame_ms(frames, steps)
-        with hold_canvas():
-            if self._scroll(squares, priority, redraw=False):
-                self.track_layer.sleep(0)  # show the new track before the frames play
-            for frame in frames:
-                draw_riders(self.riders_layer, self.view, race,
-                            Highlights(cards=highlights.cards, blocked=frame.blocked, packs=frame.packs,
-                                       exhausted=frame.exhausted),
-                            positions=frame.positions, moving=frame.moving)
-                self.riders_layer.sleep(ms * frame.weight)
+
+        def draw_frame(frame: Frame) -> float:
+            draw_riders(self.riders_layer, self.view, race,
+                        Highlights(cards=highlights.cards, blocked=frame.blocked, packs=frame.packs,
+                                   exhausted=frame.exhausted),
+                        positions=frame.positions, moving=frame.moving)
+            return ms * frame.weight
+
+        def final() -> None:
             draw_riders(self.riders_layer, self.view, race, highlights)
             self._draw_overlay(race, panel)
+
+        self.play(frames, draw_frame, before=lambda: self._scroll(squares, priority, redraw=False), after=final)
 
     def _draw_overlay(self, race: Race, panel: CardPanel) -> None:
         draw_card_panel(self.cards_layer, self.view, race, panel)

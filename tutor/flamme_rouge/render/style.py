@@ -1,4 +1,4 @@
-"""Colours, fonts and labels shared by the drawing functions.
+"""Colours and labels of the Flamme Rouge board (fonts and contrasting ink: ``tutor.ui.drawing``).
 
 Terrain is shown by colour AND by a glyph (colour-blind learners): ascent red
 with "▲", descent blue with "▼", cobblestones grey with dots, supply zone green
@@ -8,16 +8,7 @@ more with the team colour.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-from tutor.flamme_rouge import Terrain
-
-FONT = "Helvetica, Arial, sans-serif"
-
-
-def font(size: int, bold: bool = False) -> str:
-    return f"{'bold ' if bold else ''}{size}px {FONT}"
-
+from tutor.flamme_rouge.track import Terrain
 
 TEAM_COLOURS: dict[str, str] = {
     "red": "#c62828",
@@ -26,9 +17,26 @@ TEAM_COLOURS: dict[str, str] = {
     "black": "#212121",
     "white": "#fafafa",
     "pink": "#f48fb1",
+    # Single riders beyond six players, and the bot teams of the Peloton expansion.
+    "yellow": "#f9a825",
+    "orange": "#ef6c00",
+    "purple": "#6a1b9a",
+    "teal": "#00838f",
+    "brown": "#6d4c41",
+    "grey": "#757575",
+    "silver": "#b0bec5",
+    "gold": "#c9a227",
+    "bronze": "#a1662f",
 }
-OTHER_COLOURS = ("#ef6c00", "#6a1b9a", "#00838f", "#6d4c41", "#9e9d24", "#546e7a", "#ad1457")
-"""Colours for scenario teams that are not one of the six team colours, in order of appearance."""
+"""Token colour of each team colour name (``Rider.colour``, ``Team.colour``; ``tutor.flamme_rouge.TEAM_COLOURS``)."""
+UNKNOWN_TEAM = "#9e9e9e"
+"""A colour name this palette does not know (a later expansion's): grey, never a team's colour."""
+
+
+def token_colour(colour_name: str) -> str:
+    """The fill of a rider token of the team colour ``colour_name``."""
+    return TEAM_COLOURS.get(colour_name, UNKNOWN_TEAM)
+
 
 TERRAIN_FILL = {
     Terrain.FLAT: "#cfcdc4",
@@ -76,40 +84,3 @@ LANE_NAMES = ("right lane", "left lane", "third lane")
 
 def lane_name(lane: int) -> str:
     return LANE_NAMES[lane] if 0 <= lane < len(LANE_NAMES) else f"lane {lane}"
-
-
-@lru_cache(maxsize=None)
-def hex_to_rgb(colour: str) -> tuple[int, int, int]:
-    colour = colour.lstrip("#")
-    return int(colour[0:2], 16), int(colour[2:4], 16), int(colour[4:6], 16)
-
-
-@lru_cache(maxsize=None)
-def _luminance(colour: str) -> float:
-    def channel(c: int) -> float:
-        c = c / 255
-        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
-
-    r, g, b = (channel(c) for c in hex_to_rgb(colour))
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-@lru_cache(maxsize=None)
-def text_colour_on(colour: str) -> str:
-    """White or black, whichever has the higher WCAG contrast ratio on ``colour``."""
-    lum = _luminance(colour)
-    return "#ffffff" if (1.05 / (lum + 0.05)) >= ((lum + 0.05) / 0.05) else "#000000"
-
-
-def team_palette(teams) -> dict[str, str]:
-    """A colour for every team name: its own colour for the six team colours, else the next spare colour."""
-    palette, spare = {}, iter(OTHER_COLOURS * 4)
-    for team in teams:
-        palette[team] = TEAM_COLOURS.get(team) or next(spare)
-    return palette
-
-
-@lru_cache(maxsize=None)
-def needs_outline(colour: str) -> bool:
-    """Light tokens (the white team) need a dark outline to stand out on the road."""
-    return _luminance(colour) > 0.6

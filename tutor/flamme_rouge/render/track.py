@@ -6,10 +6,12 @@ square's lanes (1 to 3); curves are drawn straight.
 
 from __future__ import annotations
 
-import numpy as np
+import math
+
 from ipycanvas import Canvas
 
-from tutor.flamme_rouge import Terrain, Track
+from tutor.flamme_rouge.track import Terrain, Track
+from tutor.ui.drawing import font, rgb_array
 
 from . import style
 from .geometry import GLYPH_H, GLYPH_Y, LANE_H, MARGIN, MINIMAP_H, MINIMAP_Y, View
@@ -35,10 +37,6 @@ def terrain_of(track: Track, square: int) -> Terrain:
     return track.squares[square].terrain
 
 
-def _rgb(colours: list[str]) -> np.ndarray:
-    return np.array([style.hex_to_rgb(c) for c in colours], dtype=np.uint8).reshape(-1, 3)
-
-
 # ----- the road ----------------------------------------------------------------------------------------
 
 def _draw_verge(canvas: Canvas, view: View) -> None:
@@ -56,7 +54,7 @@ def _draw_cells(canvas: Canvas, view: View) -> None:
     cells = [(s, lane) for s in squares for lane in range(track.lanes[s])]
     canvas.fill_styled_rects([view.x(s) + 1 for s, _ in cells], [view.lane_top(lane) for _, lane in cells],
                              view.cell_w - 1.5, LANE_H,
-                             _rgb([style.TERRAIN_FILL[terrain_of(track, s)] for s, _ in cells]))
+                             rgb_array([style.TERRAIN_FILL[terrain_of(track, s)] for s, _ in cells]))
 
 
 def _draw_lane_lines(canvas: Canvas, view: View) -> None:
@@ -99,8 +97,8 @@ def _draw_terrain_glyphs(canvas: Canvas, view: View) -> None:
     if not marked:
         return
     canvas.fill_styled_rects([view.x(s) + 0.5 for s in marked], GLYPH_Y, view.cell_w - 1, GLYPH_H - 2,
-                             _rgb([style.TERRAIN_FILL[terrain_of(track, s)] for s in marked]))
-    canvas.font = style.font(10, bold=True)
+                             rgb_array([style.TERRAIN_FILL[terrain_of(track, s)] for s in marked]))
+    canvas.font = font(10, bold=True)
     canvas.text_align = "center"
     canvas.text_baseline = "middle"
     for terrain in style.TERRAIN_GLYPH:
@@ -117,7 +115,7 @@ def _draw_square_numbers(canvas: Canvas, view: View) -> None:
     labelled = {track.start - 2, track.start - 1}
     if track.finish is not None:
         labelled |= {track.finish, track.finish + 1}
-    canvas.font = style.font(10)
+    canvas.font = font(10)
     canvas.text_align = "center"
     canvas.text_baseline = "middle"
     canvas.fill_style = style.MUTED
@@ -142,7 +140,7 @@ def _draw_start_and_finish(canvas: Canvas, view: View) -> None:
 
 
 def _line_label(canvas: Canvas, text: str, x: float, view: View, align: str) -> None:
-    canvas.font = style.font(9, bold=True)
+    canvas.font = font(9, bold=True)
     canvas.text_align = align
     canvas.text_baseline = "middle"
     canvas.fill_style = style.INK
@@ -152,7 +150,7 @@ def _line_label(canvas: Canvas, text: str, x: float, view: View, align: str) -> 
 def _draw_chequers(canvas: Canvas, x: float, y: float, w: float, h: float, size: float) -> None:
     canvas.fill_style = "#ffffff"
     canvas.fill_rect(x, y, w, h)
-    cols, rows = int(w // size), int(np.ceil(h / size))
+    cols, rows = int(w // size), math.ceil(h / size)
     black = [(c, r) for c in range(cols) for r in range(rows) if (c + r) % 2 == 0]
     canvas.fill_style = style.INK
     canvas.fill_rects([x + c * size for c, _ in black], [y + r * size for _, r in black], size,
@@ -167,7 +165,7 @@ def _draw_chequers(canvas: Canvas, x: float, y: float, w: float, h: float, size:
 def draw_minimap(canvas: Canvas, view: View) -> None:
     """The whole stage as a thin strip of terrain colours, with the start and finish lines."""
     track = view.track
-    canvas.font = style.font(12, bold=True)
+    canvas.font = font(12, bold=True)
     canvas.text_align = "left"
     canvas.text_baseline = "middle"
     canvas.fill_style = style.INK
@@ -175,7 +173,7 @@ def draw_minimap(canvas: Canvas, view: View) -> None:
                      view.minimap_left - MARGIN - 8)
     squares = range(len(track))
     canvas.fill_styled_rects([view.minimap_x(s) for s in squares], MINIMAP_Y, view.minimap_cell_w + 0.4, MINIMAP_H,
-                             _rgb([style.TERRAIN_FILL[terrain_of(track, s)] for s in squares]))
+                             rgb_array([style.TERRAIN_FILL[terrain_of(track, s)] for s in squares]))
     canvas.stroke_style = style.ROAD_EDGE
     canvas.line_width = 1
     canvas.stroke_rect(view.minimap_left, MINIMAP_Y, view.minimap_w, MINIMAP_H)
@@ -190,7 +188,8 @@ def draw_legend(canvas: Canvas, view: View) -> None:
     """Terrain swatches with their glyphs (only the terrains of this track), start and finish lines, tokens, lanes."""
     track = view.track
     present = [t for t in style.TERRAIN_FILL if t is Terrain.FLAT or any(sq.terrain is t for sq in track.squares)]
-    x, y = MARGIN, view.legend_y
+    x: float = MARGIN
+    y = view.legend_y
     canvas.text_baseline = "middle"
     for terrain in present:
         canvas.fill_style = style.TERRAIN_FILL[terrain]
@@ -200,7 +199,7 @@ def draw_legend(canvas: Canvas, view: View) -> None:
         canvas.stroke_rect(x, y - 7, 18, 14)
         glyph = style.TERRAIN_GLYPH.get(terrain)
         if glyph:
-            canvas.font = style.font(10, bold=True)
+            canvas.font = font(10, bold=True)
             canvas.text_align = "center"
             canvas.fill_style = style.TERRAIN_INK[terrain]
             canvas.fill_text(glyph, x + 9, y + 0.5)
@@ -225,7 +224,7 @@ def draw_legend(canvas: Canvas, view: View) -> None:
 
 def _legend_text(canvas: Canvas, text: str, x: float, y: float) -> float:
     """Write ``text`` at ``x`` and return the x after it (width estimated: no text metrics in Python)."""
-    canvas.font = style.font(11)
+    canvas.font = font(11)
     canvas.text_align = "left"
     canvas.fill_style = style.INK
     canvas.fill_text(text, x, y)

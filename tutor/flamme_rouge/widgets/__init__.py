@@ -9,7 +9,8 @@
     RaceChooser(human_team="red", bots=("blue", "green"))       # pick a stage, then race the bots
 
 See ``race_tutor`` and ``quiz`` for the attributes (``race``, ``status``, ``narration``, the buttons).
-Every handler returns at once; animations play in the browser from one message.
+Every handler returns at once; animations play in the browser from one message. What no game owns (the
+status line, the stepper, the quiz shell, the narration panel) is in ``tutor.ui``.
 """
 
 from .narration import Line, narrate, to_html

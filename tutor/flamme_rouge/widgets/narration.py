@@ -1,36 +1,28 @@
-"""Engine events told in plain words: one sentence per thing that happened, then the rule (the event's reason).
+"""Flamme Rouge events told in plain words: one sentence per thing that happened, with the rules it applied.
 
-``narrate(events, race)`` returns a list of ``Line``; ``to_html`` renders them.
-Rider ids and numbers come from the events, never from logs.
+``narrate(events, race)`` returns a list of ``tutor.ui.Line``; ``tutor.ui.to_html``
+renders them. Every sentence is composed from the events' fields (riders, squares,
+lanes, cards, packs) and every rule comes from the events' ``rules`` (cited by
+``Rule.section`` and ``Rule.text``); nothing is parsed back out of prose.
 """
 
 from __future__ import annotations
 
-import html
-from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
 
-from tutor.flamme_rouge import Phase, Race, rules
-from tutor.flamme_rouge.events import (Blocked, RiderPlaced, CardPlayed, CardsDrawn, CardsRecycled, CardsRemoved,
-                                       CardsRevealed, Event, ExhaustionTaken, Finished, NoSlipstream,
-                                       PacksFound, Reshuffled, RiderMoved, RoundStarted, Slipstreamed)
+from tutor.flamme_rouge import rules
+from tutor.flamme_rouge.cards import ATTACK, Card
+from tutor.flamme_rouge.events import (Blocked, CardPlayed, CardsDrawn, CardsRecycled, CardsRemoved, CardsRevealed,
+                                       Event, ExhaustionChecked, ExhaustionTaken, Finished, NoSlipstream, Pack,
+                                       PacksFound, Reshuffled, RiderMoved, RiderPlaced, RoundStarted, Slipstreamed)
 from tutor.flamme_rouge.render.style import lane_name
+from tutor.ui.narration import Line, and_list, plural, to_html
+
+__all__ = ["Line", "narrate", "to_html", "rider_cards", "squares", "computer_plays"]
 
 
-@dataclass(frozen=True)
-class Line:
-    text: str
-    """What happened, in plain words."""
-    rule: str = ""
-    """The rule that decided it (the event's reason)."""
-
-    @property
-    def plain(self) -> str:
-        return f"{self.text} {self.rule}".strip()
-
-
-def narrate(events: Sequence[Event], race: Race, phase_before: Phase | None = None) -> list[Line]:
-    """Plain sentences for ``events`` (``race`` is the state after them; ``phase_before`` the phase before)."""
+def narrate(events: Sequence[Event]) -> list[Line]:
+    """Plain sentences for ``events``, in order (a move and its blocking, a play and its recycling, in one)."""
     lines: list[Line] = []
     i = 0
     while i < len(events):
@@ -40,7 +32,7 @@ def narrate(events: Sequence[Event], race: Race, phase_before: Phase | None = No
             i += 2
             continue
         if isinstance(event, CardPlayed) and isinstance(nxt, CardsRecycled) and nxt.rider == event.rider:
-            lines.append(_played(event, nxt, race))
+            lines.append(_played(event, nxt))
             i += 2
             continue
         if isinstance(event, ExhaustionTaken):
@@ -48,12 +40,12 @@ def narrate(events: Sequence[Event], race: Race, phase_before: Phase | None = No
             lines.append(_exhaustion(group))
             i += len(group)
             continue
-        if isinstance(event, RoundStarted) and phase_before is Phase.END_EXHAUSTION and \
-                not any(isinstance(e, ExhaustionTaken) for e in events):
-            lines.append(Line("No rider has an empty square right in front of it: nobody takes an exhaustion card."))
-        if isinstance(event, PacksFound) and not any(isinstance(e, (Slipstreamed, NoSlipstream)) for e in events):
+        if isinstance(event, PacksFound):
             lines.append(_packs(event))
-            lines.append(Line("No pack is exactly one empty square behind another pack: nobody moves."))
+            step = events[i + 1:]
+            if not any(isinstance(e, (Slipstreamed, NoSlipstream)) for e in step):
+                lines.append(Line("No pack is exactly one empty square behind another pack: nobody moves.",
+                                  (rules.SLIPSTREAM,)))
             i += 1
             continue
         line = _one(event)
@@ -63,11 +55,19 @@ def narrate(events: Sequence[Event], race: Race, phase_before: Phase | None = No
     return lines
 
 
-def to_html(lines: Iterable[Line]) -> str:
-    items = "".join(f"<li>{html.escape(line.text)}"
-                    + (f"<br><span class='tutor-rule'>{html.escape(line.rule)}</span>" if line.rule else "")
-                    + "</li>" for line in lines)
-    return f"<ul class='tutor-narration'>{items}</ul>" if items else ""
+def computer_plays(events: Iterable[Event]) -> list[Line]:
+    """What the other players' riders showed: their placements, that they played face down, and the reveal.
+
+    Bots' drawn hands and recycled cards stay secret (as at the table).
+    """
+    events = list(events)
+    lines = narrate([e for e in events if isinstance(e, RiderPlaced)])
+    played = [e for e in events if isinstance(e, CardPlayed)]
+    if played:
+        riders = [e.rider for e in played]
+        lines.append(Line(f"{and_list(riders)} (computer) {'plays its card' if len(riders) == 1 else 'play their cards'}"
+                          " face down.", (rules.SECRET,)))
+    return lines + narrate([e for e in events if isinstance(e, CardsRevealed)])
 
 
 # ----- one sentence per kind of event -------------------------------------------------------------------
@@ -75,118 +75,109 @@ def to_html(lines: Iterable[Line]) -> str:
 def _one(event: Event) -> Line | None:
     if isinstance(event, RiderPlaced):
         square, lane = event.to
-        return Line(f"{event.rider} starts on square {square}, {lane_name(lane)}.", event.reason)
+        return Line(f"{event.rider} starts on square {square}, {lane_name(lane)}.", event.rules)
     if isinstance(event, RoundStarted):
-        return Line(f"Round {event.round} begins.", event.reason)
+        return Line(f"Round {event.round} begins.", event.rules)
     if isinstance(event, Reshuffled):
-        return Line(f"{event.rider}'s face-down deck ran out: its {event.count} recycled cards are shuffled "
-                    "into a new deck.", event.reason)
+        return Line(f"{event.owner}'s face-down deck ran out: its {event.count} recycled cards are shuffled "
+                    "into a new deck.", event.rules)
     if isinstance(event, CardsDrawn):
-        return Line(f"{event.rider} draws {_cards(event.cards)}.", event.reason)
+        return Line(f"{event.rider} draws {_cards(event.cards)}.", event.rules)
     if isinstance(event, CardsRevealed):
         return Line(f"All cards are revealed: {rider_cards(event.cards)}. "
-                    f"Movement order: {', '.join(event.order)}.", event.reason)
+                    f"Movement order: {', '.join(event.order)}.", event.rules)
     if isinstance(event, RiderMoved):
         return _move(event)
     if isinstance(event, Finished):
         return Line(f"{event.winner} crosses the finish line and wins! Riders past the line: "
-                    f"{', '.join(event.crossed)}.", event.reason)
+                    f"{', '.join(event.crossed)}.", event.rules)
     if isinstance(event, CardsRemoved):
-        return Line(f"The played cards leave the game: {rider_cards(event.cards)}.", event.reason)
-    if isinstance(event, PacksFound):
-        return _packs(event)
+        return Line(f"The played cards leave the game: {rider_cards(event.cards)}.", event.rules)
     if isinstance(event, Slipstreamed):
-        return Line(f"The pack on {_squares(event.frm)} ({', '.join(event.riders)}) is exactly one empty square "
-                    "behind the next pack: it moves up one square and joins it.", event.reason)
+        return Line(f"The pack on {squares(event.frm)} ({', '.join(event.riders)}) is exactly one empty square "
+                    "behind the next pack: it moves up one square and joins it.", event.rules)
     if isinstance(event, NoSlipstream):
-        return Line(f"The pack on {_squares(event.pack)} is one empty square behind the next pack but does not "
-                    "move.", event.reason)
+        return Line(f"The pack on {squares(event.pack)} is one empty square behind the next pack but does not "
+                    "move.", event.rules)
+    if isinstance(event, ExhaustionChecked):
+        return _exhaustion_checked(event)
     if isinstance(event, CardsRecycled):
-        return Line(f"{event.rider} recycles {_cards(event.cards)} face up at the bottom of its deck.", event.reason)
+        return Line(f"{event.rider} recycles {_cards(event.cards)} face up at the bottom of its deck.", event.rules)
     if isinstance(event, CardPlayed):
-        return Line(f"{event.rider} plays a card face down.", event.reason)
-    return Line(event.reason) if event.reason else None
+        return Line(f"{event.rider} plays a card face down.", event.rules)
+    return None
 
 
-def rider_cards(cards: Mapping[str, object]) -> str:
+def rider_cards(cards: Mapping[str, Card | None]) -> str:
     """``"red-S 5, blue-R E2"``: each rider's card."""
     return ", ".join(f"{rid} {card}" for rid, card in cards.items())
 
 
+def squares(pack: Pack) -> str:
+    """``"square 4"`` or ``"squares 4–6"``."""
+    lo, hi = pack
+    return f"square {lo}" if lo == hi else f"squares {lo}–{hi}"
+
+
 def _move(event: RiderMoved) -> Line:
     (start, _), (end, lane) = event.frm, event.to
-    moved = end - start
-    card = _card_phrase(event)
-    return Line(f"{event.rider} moves {moved} square{'s' if moved != 1 else ''} ({card}) from square {start} "
-                f"to {end}, {lane_name(lane)}.", _rules(*event.reason.split("; ")))
+    return Line(f"{event.rider} moves {plural(end - start, 'square')} ({_card_phrase(event)}) from square {start} "
+                f"to {end}, {lane_name(lane)}.", event.rules)
 
 
 def _blocked_move(event: RiderMoved, blocked: Blocked) -> Line:
     (start, _), (end, lane) = event.frm, event.to
     full = blocked.full
-    are = f"square {full[0]} is" if len(full) == 1 else f"squares {_and(full)} are"
+    are = f"square {full[0]} is" if len(full) == 1 else f"squares {and_list(full)} are"
     where = (f"stays on square {end}: no square in front of it has a free lane" if end == start else
              f"stops on square {end} ({lane_name(lane)}), the first square behind with a free lane")
     return Line(f"{event.rider} ({_card_phrase(event)}) would reach square {blocked.target}, but {are} full, "
-                f"so it {where}.", _rules(event.reason, _general(blocked.reason)))
-
-
-def _general(reason: str) -> str:
-    """The rule without the engine's worked example (``"...: square 8 full, so ..."``), told already."""
-    return rules.R_FULL_SQUARE if reason.startswith(rules.R_FULL_SQUARE) else reason
+                f"so it {where}.", event.rules + blocked.rules)
 
 
 def _card_phrase(event: RiderMoved) -> str:
-    value = event.card.value if event.card is not None else event.distance
-    if event.card is not None and event.card.is_exhaustion:
-        return "exhaustion card E2"
-    if event.distance != value:
-        return f"card {event.card}, counted as {event.distance}"
-    return f"card {event.card}"
+    card = event.card
+    if card.is_exhaustion:
+        phrase = "exhaustion card E2"
+    elif card is ATTACK:
+        phrase = f"Attack! card, worth {event.value} for this rider"
+    else:
+        phrase = f"card {card}"
+    if event.distance != event.value:
+        phrase += f", counted as {event.distance}"
+    return phrase
 
 
-def _played(played: CardPlayed, recycled: CardsRecycled, race: Race) -> Line:
-    pile = len(race.riders[played.rider].recycled) if played.rider in race.riders else len(recycled.cards)
-    rest = (f" and recycles {_cards(recycled.cards)} face up at the bottom of its deck (recycled cards: {pile})"
-            if recycled.cards else " (it had no other card to recycle)")
-    return Line(f"{played.rider} plays {played.card} face down{rest}.", _rules(played.reason, recycled.reason))
+def _played(played: CardPlayed, recycled: CardsRecycled) -> Line:
+    rest = (f" and recycles {_cards(recycled.cards)} face up at the bottom of its deck (recycled cards: "
+            f"{recycled.pile})" if recycled.cards else " (it had no other card to recycle)")
+    return Line(f"{played.rider} plays {played.card} face down{rest}.", played.rules + recycled.rules)
 
 
 def _exhaustion(events: list[ExhaustionTaken]) -> Line:
     riders = [f"{e.rider} (square {e.square})" for e in events]
     verb = "has" if len(riders) == 1 else "have"
-    return Line(f"{_and(riders)} {verb} an empty square right in front: "
+    return Line(f"{and_list(riders)} {verb} an empty square right in front: "
                 f"{'it takes' if len(riders) == 1 else 'each takes'} an exhaustion card (E2) into its recycled cards.",
-                events[0].reason)
+                events[0].rules)
+
+
+def _exhaustion_checked(event: ExhaustionChecked) -> Line | None:
+    if not event.riders:
+        return Line("No rider has an empty square right in front of it: nobody takes an exhaustion card.",
+                    event.rules)
+    if event.exempt:
+        exempt = list(event.exempt)
+        return Line(f"{and_list(exempt)} {'has' if len(exempt) == 1 else 'have'} an empty square right in front "
+                    f"but {'rides' if len(exempt) == 1 else 'ride'} for a bot team: no exhaustion card.",
+                    (rules.BOT_NO_EXHAUSTION,))
+    return None  # the ExhaustionTaken events that follow say who takes one
 
 
 def _packs(event: PacksFound) -> Line:
-    return Line(f"Packs: {_and([_squares(p) for p in event.packs])}.", event.reason)
+    return Line(f"Packs: {and_list([squares(p) for p in event.packs])}.", event.rules)
 
 
-def _rules(*reasons: str) -> str:
-    """Rule citations as sentences, without repeating a shared heading ("Energy phase: ...; ...")."""
-    sentences, heading = [], None
-    for reason in reasons:
-        head, sep, rest = reason.partition(": ")
-        is_heading = bool(sep) and len(head.split()) <= 3  # "Energy phase", "End phase, slipstream"
-        if is_heading and head == heading:
-            reason = rest
-        elif is_heading:
-            heading = head
-        sentences.append(reason[:1].upper() + reason[1:])
-    return ". ".join(s.rstrip(".") for s in sentences) + "."
-
-
-def _squares(pack: tuple[int, int]) -> str:
-    lo, hi = pack
-    return f"square {lo}" if lo == hi else f"squares {lo}–{hi}"
-
-
-def _cards(cards) -> str:
+def _cards(cards: Iterable[Card]) -> str:
+    cards = list(cards)
     return ", ".join(str(c) for c in cards) if cards else "no cards"
-
-
-def _and(items) -> str:
-    items = [str(i) for i in items]
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]

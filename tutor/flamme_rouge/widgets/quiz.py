@@ -1,4 +1,4 @@
-"""``PredictQuiz``: show a position and the played cards, ask what happens, then play it out.
+"""``PredictQuiz``: show a Flamme Rouge position and the played cards, ask what happens, then play it out.
 
     quiz = PredictQuiz("scenarios/p1_blocked_rider.json",
                        question="Where does red-R end after the movement phase?", rider="red-R")
@@ -9,48 +9,48 @@
 with ``with_lane=True`` also a lane in ``lane_input``). ``ask="exhausted"``:
 the learner ticks riders (``rider_checks``: rider -> Checkbox). "Reveal"
 (``reveal_button``) animates the round on the canvas and writes ``feedback``:
-right or wrong, the correct answer, the rules that decided it (the engine
-events' reasons) and ``explain``. "Try again" (``retry_button``) resets.
+right or wrong, the correct answer, the rules that decided it (from the engine
+events' rules) and ``explain``. "Try again" (``retry_button``) resets.
 The answer is checked against ``scenario.resolve_round``; ``after`` says which
 position counts ("movement", default with cards, or "slipstream").
 Other attributes: ``race``, ``scene``, ``status``, ``narration``,
 ``correct_answer``, ``is_right`` (None before Reveal), ``answer``.
+The shell (question, Reveal, Try again, feedback) is ``tutor.ui.RevealQuiz``.
 """
 
 from __future__ import annotations
 
-import html
 from dataclasses import replace
+from typing import Any
 
 import ipywidgets as widgets
 
-from tutor.flamme_rouge import Phase
 from tutor.flamme_rouge import scenario as scenarios
-from tutor.flamme_rouge.events import (Blocked, Event, ExhaustionTaken, NoSlipstream, PacksFound, RiderMoved,
-                                       RoundStarted, Slipstreamed)
+from tutor.flamme_rouge.events import (Blocked, Event, ExhaustionChecked, ExhaustionTaken, NoSlipstream, PacksFound,
+                                       RiderMoved, Slipstreamed)
+from tutor.flamme_rouge.race import Phase
 from tutor.flamme_rouge.render import CardPanel, Highlights, Mark, Scene, highlights_for
 from tutor.flamme_rouge.render.style import SLIPSTREAM, WARNING, lane_name
+from tutor.ui.controls import label
+from tutor.ui.quiz import RevealQuiz, Verdict
 
-from .common import CSS, StatusLine, button
-from .narration import Line, narrate, to_html
+from .narration import Line, narrate
 
 ASKS = ("square", "exhausted")
-AFTER = {"movement": (Phase.MOVEMENT,),
-         "slipstream": (Phase.MOVEMENT, Phase.END_CARDS, Phase.END_SLIPSTREAM)}
-"""Phases resolved on Reveal before the position is judged."""
+AFTER = {"movement": Phase.MOVEMENT, "slipstream": Phase.END_SLIPSTREAM}
+"""The phase resolved on Reveal (``Race.resolve``) before the position is judged."""
 WHEN = {"movement": "after the movement phase", "slipstream": "after slipstream"}
 SQUARES_OFFERED = 12
 """The dropdown offers the rider's square and this many squares ahead."""
 
 
-class PredictQuiz(widgets.VBox):
-    def __init__(self, scenario, *, question: str, rider: str | None = None, ask: str = "square",
-                 explain: str = "", after: str | None = None, with_lane: bool = False):
-        super().__init__()
+class PredictQuiz(RevealQuiz):
+    def __init__(self, scenario: str | dict[str, Any], *, question: str, rider: str | None = None,
+                 ask: str = "square", explain: str = "", after: str | None = None, with_lane: bool = False):
         self.scenario = scenario if isinstance(scenario, dict) else scenarios.load(scenario)
         if ask not in ASKS:
             raise ValueError(f"ask must be one of {ASKS}, not {ask!r}")
-        self.ask, self.question, self.explain = ask, question, explain
+        self.ask = ask
         self.after = after or ("movement" if "cards" in self.scenario else "slipstream")
         if self.after not in AFTER:
             raise ValueError(f"after must be one of {tuple(AFTER)}, not {self.after!r}")
@@ -60,133 +60,102 @@ class PredictQuiz(widgets.VBox):
             raise ValueError(f"rider {self.rider!r} is not in the scenario (riders: {', '.join(self.race.riders)})")
         self.with_lane = with_lane
         self.correct_answer = self._correct_answer()
-        self.is_right: bool | None = None
         self._events: list[Event] = []
+        self._before: dict[str, tuple[int, int]] = {}
 
         self.scene = Scene(self.race.track)
-        self.status = StatusLine()
-        self.feedback = widgets.HTML()
-        self.narration = widgets.HTML()
-        self.square_input = self.lane_input = None
+        self.square_input: widgets.Dropdown | None = None
+        self.lane_input: widgets.ToggleButtons | None = None
         self.rider_checks: dict[str, widgets.Checkbox] = {}
-        inputs = self._make_inputs()
-        self.reveal_button = button("Reveal", "Play the round and check your answer", style="primary")
-        self.retry_button = button("Try again", "Reset the position and answer again")
-        self.reveal_button.on_click(lambda _: self._on_reveal())
-        self.retry_button.on_click(lambda _: self._on_retry())
-        title = html.escape(self.scenario.get("name", ""))
-        self.children = [
-            widgets.HTML(CSS),
-            widgets.HTML(f"<div class='tutor-header'>{f'<b>{title}</b>' if title else ''}</div>"),
-            self.scene.canvas,
-            widgets.HTML(f"<div class='tutor-header'>Question: <b>{html.escape(question)}</b></div>"),
-            inputs,
-            widgets.HBox([self.reveal_button, self.retry_button]),
-            self.status, self.feedback, self.narration,
-        ]
-        self.add_class("tutor-quiz")
-        self.scene.canvas.on_client_ready(lambda: self.redraw(redraw_track=True))
-        self._reset()
+        self.prompt = (f"Look at the positions and the played cards, "
+                       f"{'choose a square' if ask == 'square' else 'tick the riders you think take an exhaustion card'}"
+                       ", then click Reveal.")
+        super().__init__(question=question, board=self.scene.canvas, inputs=self._make_inputs(),
+                         title=self.scenario.get("name", ""), explain=explain)
+        self.scene.on_client_ready(lambda: self.redraw(static=True))
+        self.reset()
 
     # ----- inputs ----------------------------------------------------------------------------------------
 
-    def _make_inputs(self) -> widgets.Widget:
+    def _make_inputs(self) -> list[widgets.Widget]:
         if self.ask == "exhausted":
             self.rider_checks = {rid: widgets.Checkbox(description=rid, value=False, indent=False,
                                                        layout=widgets.Layout(width="auto"))
                                  for rid in self.race.riders}
-            return widgets.HBox([widgets.HTML("<span class='tutor-label'>Exhausted riders:</span>"),
-                                 *self.rider_checks.values()], layout=widgets.Layout(flex_flow="row wrap"))
+            return [label("Exhausted riders:"), *self.rider_checks.values()]
         start = self.race.riders[self.rider].square
+        assert start is not None
         last = min(len(self.race.track) - 1, start + SQUARES_OFFERED)
         self.square_input = widgets.Dropdown(options=[("choose…", None)] + [(f"square {s}", s)
                                                                              for s in range(start, last + 1)],
                                              value=None, description=f"{self.rider} ends on",
                                              style={"description_width": "initial"})
-        row = [self.square_input]
+        row: list[widgets.Widget] = [self.square_input]
         if self.with_lane:
             lanes = max(self.race.track.lanes)
             self.lane_input = widgets.ToggleButtons(options=[(lane_name(lane), lane) for lane in range(lanes)],
                                                     value=None, description="lane")
             row.append(self.lane_input)
-        return widgets.HBox(row)
+        return row
+
+    def answer_widgets(self) -> list[widgets.Widget]:
+        return [w for w in (self.square_input, self.lane_input, *self.rider_checks.values()) if w is not None]
 
     @property
-    def answer(self):
+    def answer(self) -> Any:
         """The learner's answer: a square (or (square, lane) with ``with_lane``), or a set of rider ids."""
         if self.ask == "exhausted":
             return {rid for rid, box in self.rider_checks.items() if box.value}
+        assert self.square_input is not None
         if self.with_lane:
+            assert self.lane_input is not None
             return (self.square_input.value, self.lane_input.value)
         return self.square_input.value
 
-    def _correct_answer(self):
+    def missing_answer(self) -> str | None:
+        if self.ask != "square":
+            return None
+        answer = self.answer
+        if answer is None or (self.with_lane and None in answer):
+            return f"Choose a square{' and a lane' if self.with_lane else ''} first."
+        return None
+
+    def _correct_answer(self) -> Any:
         result = scenarios.resolve_round(self.scenario)
         if self.ask == "exhausted":
             return set(result["exhausted"])
         square, lane = result[f"after_{self.after}"][self.rider]
         return (square, lane) if self.with_lane else square
 
-    # ----- handlers --------------------------------------------------------------------------------------
+    # ----- Reveal and Try again --------------------------------------------------------------------------
 
-    def _on_reveal(self) -> None:
-        if self.is_right is not None:
-            self.status.show("Already revealed: click 'Try again' to answer again.", "warning")
-            return
-        answer = self.answer
-        missing = answer is None or (self.with_lane and None in answer)
-        if self.ask == "square" and missing:
-            self.status.show(f"Choose a square{' and a lane' if self.with_lane else ''} first.", "warning")
-            return
-        before = self.race.positions()
-        events = self._resolve()
-        self.is_right = answer == self.correct_answer
-        self._events = events
-        self.feedback.value = self._feedback_html(answer, events)
-        self.narration.value = "<b>What happened, step by step:</b>" + to_html(narrate(events, self.race))
-        self.status.show("Click 'Try again' to answer again.")
-        self._set_inputs_disabled(True)
-        moves = sum(isinstance(e, RiderMoved) for e in events)
-        self.scene.animate(self.race, events, before, self._highlights(), self._panel(), steps=max(2, moves))
+    def play_out(self, answer: Any) -> Verdict:
+        self._before = self.race.positions()
+        # The square asked about, or the whole round (exhaustion is its last step).
+        through = AFTER[self.after] if self.ask == "square" else Phase.END_EXHAUSTION
+        self._events = self.race.resolve(through)
+        right = answer == self.correct_answer
+        return Verdict(right, self._told(answer, right), self._why(self._events), narrate(self._events))
 
-    def _on_retry(self) -> None:
+    def restart(self) -> None:
         self.race = scenarios.build(self.scenario)
+        self._events = []
         for box in self.rider_checks.values():
             box.value = False
         if self.square_input is not None:
             self.square_input.value = None
         if self.lane_input is not None:
             self.lane_input.value = None
-        self._reset()
-
-    def _reset(self) -> None:
-        self.is_right = None
-        self._events = []
-        self.feedback.value = self.narration.value = ""
-        self._set_inputs_disabled(False)
-        what = "choose a square" if self.ask == "square" else "tick the riders you think take an exhaustion card"
-        self.status.show(f"Look at the positions and the played cards, {what}, then click Reveal.")
-        self.redraw()
-
-    def _resolve(self) -> list[Event]:
-        """Step the round as far as the question asks (the whole round for exhaustion)."""
-        phases = AFTER[self.after] if self.ask == "square" else tuple(
-            p for p in Phase if p not in (Phase.ENERGY, Phase.FINISHED, Phase.SETUP))
-        events: list[Event] = []
-        while self.race.phase in phases:
-            events += self.race.step()
-        return events
-
-    def _set_inputs_disabled(self, disabled: bool) -> None:
-        for w in (self.square_input, self.lane_input, *self.rider_checks.values()):
-            if w is not None:
-                w.disabled = disabled
-        self.reveal_button.disabled = disabled
 
     # ----- drawing and feedback --------------------------------------------------------------------------
 
-    def redraw(self, *, redraw_track: bool = False) -> None:
-        self.scene.draw(self.race, self._highlights(), self._panel(), redraw_track=redraw_track)
+    def redraw(self, *, static: bool = False, animate: bool = False) -> None:
+        if animate:
+            moves = sum(isinstance(e, RiderMoved) for e in self._events)
+            self.scene.animate(self.race, self._events, self._before, self._highlights(), self._panel(),
+                               steps=max(2, moves))
+        else:
+            self.scene.draw(self.race, self._highlights(), self._panel(), redraw_track=static)
 
     def _panel(self) -> CardPanel:
         return CardPanel(compact=True)
@@ -205,21 +174,14 @@ class PredictQuiz(widgets.VBox):
         trails = {e.rider: (e.frm, e.to) for e in self._events if isinstance(e, RiderMoved) and e.rider == self.rider}
         return replace(base, marks=tuple(marks), trails=trails)
 
-    def _feedback_html(self, answer, events: list[Event]) -> str:
-        verdict = "✓ Right!" if self.is_right else "✗ Not quite."
-        kind = "success" if self.is_right else "warning"
-        explain = f"<p>{html.escape(self.explain)}</p>" if self.explain else ""
-        return (f"<div class='tutor-status tutor-status-{kind}'><b>{verdict}</b> {html.escape(self._told(answer))}"
-                f"</div><p><b>The rule that decided it:</b></p>{to_html(self._why(events))}{explain}")
-
-    def _told(self, answer) -> str:
+    def _told(self, answer: Any, right: bool) -> str:
         if self.ask == "exhausted":
-            right = _names(self.correct_answer)
-            return f"Exhausted: {right}." + ("" if self.is_right else f" You chose: {_names(answer)}.")
+            told = f"Exhausted: {_names(self.correct_answer)}."
+            return told if right else f"{told} You chose: {_names(answer)}."
         square, lane = self.correct_answer if self.with_lane else (self.correct_answer, None)
         where = f"square {square}" + (f", {lane_name(lane)}" if lane is not None else "")
         told = f"{self.rider} ends on {where} {WHEN[self.after]}."
-        if self.is_right:
+        if right:
             return told
         guess = f"square {answer[0]}, {lane_name(answer[1])}" if self.with_lane else f"square {answer}"
         return f"{told} You said {guess}."
@@ -227,10 +189,8 @@ class PredictQuiz(widgets.VBox):
     def _why(self, events: list[Event]) -> list[Line]:
         """The narrated events that decided the answer."""
         if self.ask == "exhausted":
-            picked = [e for e in events if isinstance(e, (ExhaustionTaken, RoundStarted))]
-            return [line for line in narrate(picked, self.race, Phase.END_EXHAUSTION)
-                    if not line.text.startswith("Round ")]
-        mine = []
+            return narrate([e for e in events if isinstance(e, (ExhaustionChecked, ExhaustionTaken))])
+        mine: list[Event] = []
         for e in events:
             if isinstance(e, (RiderMoved, Blocked)) and e.rider == self.rider:
                 mine.append(e)
@@ -238,8 +198,8 @@ class PredictQuiz(widgets.VBox):
                 mine.append(e)
             elif isinstance(e, (PacksFound, NoSlipstream)) and self.after == "slipstream":
                 mine.append(e)
-        return narrate(mine, self.race)
+        return narrate(mine)
 
 
-def _names(riders) -> str:
+def _names(riders: set[str]) -> str:
     return ", ".join(sorted(riders)) if riders else "nobody"

@@ -14,10 +14,10 @@ from typing import Sequence
 
 import ipywidgets as widgets
 
-from tutor.flamme_rouge import STAGES, TEACHING_TRACKS
+from tutor.flamme_rouge.track import STAGES, TEACHING_TRACKS
 from tutor.flamme_rouge.bots import BOTS
 
-from .common import button
+from tutor.ui.controls import button
 from .race_tutor import RaceTutor
 
 BOT_NAMES = {"heuristic": "sensible bots", "random": "random bots"}

@@ -23,22 +23,23 @@ from __future__ import annotations
 
 import html
 from types import MappingProxyType
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import ipywidgets as widgets
 
-from tutor.flamme_rouge import Draw, Phase, Race, RuleError
+from tutor.flamme_rouge import rules
 from tutor.flamme_rouge import scenario as scenarios
-from tutor.flamme_rouge.bots import place_bot_riders, play_energy_phase
-from tutor.flamme_rouge.events import CardPlayed, CardsRevealed, Event, RiderMoved
-from tutor.flamme_rouge.race import HAND_SIZE
-from tutor.flamme_rouge.render import CardPanel, Scene, highlights_for
+from tutor.flamme_rouge.bots import autoplay
+from tutor.flamme_rouge.errors import RuleError
+from tutor.flamme_rouge.events import Event, RiderMoved
+from tutor.flamme_rouge.race import Draw, Phase, Place, Race
+from tutor.flamme_rouge.render import CardPanel, Highlights, Scene, highlights_for
 from tutor.flamme_rouge.render.style import lane_name
+from tutor.ui.controls import CSS, StatusLine, button, label
+from tutor.ui.narration import and_list
+from tutor.ui.stepper import PhaseStepper
 
-from .common import CSS, StatusLine, button, label
-from .narration import Line, narrate, rider_cards, to_html
-
-R_SECRET = "Energy phase: players choose at the same time; cards stay face down until every rider has played"
+from .narration import Line, computer_plays, narrate, rider_cards, to_html
 
 
 class RaceTutor(widgets.VBox):
@@ -55,7 +56,7 @@ class RaceTutor(widgets.VBox):
         self.title = title
         self._rebuild = rebuild
         self._start = race.to_dict()
-        self._undo: list[dict] = []
+        self._undo: list[dict[str, Any]] = []
         self._active: str | None = None
         self._events: list[Event] = []
         self.narration_lines: list[Line] = []
@@ -64,28 +65,24 @@ class RaceTutor(widgets.VBox):
         self.header = widgets.HTML()
         self.status = StatusLine()
         self.narration = widgets.HTML()
-        self.card_buttons = [self._card_button(i) for i in range(HAND_SIZE)]
+        hand_size = max((race.teams[team].hand_size for team in self.human_teams), default=4)
+        self.card_buttons = [self._card_button(i) for i in range(hand_size)]
         self.draw_buttons = {rid: self._draw_button(rid) for team in self.human_teams
                              for rid in race.teams[team].riders}
         self.place_input = widgets.Dropdown(description="Place on", style={"description_width": "initial"})
         self.place_button = button("Place", "Setup: put the rider on the chosen square and lane", style="info")
         self.place_button.on_click(lambda _: self._on_place(self.place_input.value))
         self.scene.canvas.on_mouse_down(self._on_canvas_click)
-        self.next_button = button("Next step ▸", "Resolve the next step: one rider's move or one part of the end "
-                                                 "phase", style="primary")
-        self.finish_button = button("Finish round ▸▸", "Resolve every remaining step of this round")
-        self.back_button = button("◂ Back", "Undo the last action")
-        self.restart_button = button("Restart", "Start again (with the seed on the right)")
-        self.seed = widgets.IntText(value=seed, description="seed", layout=widgets.Layout(width="130px"),
-                                    disabled=rebuild is None,
-                                    tooltip="Seed of the shuffles used by Restart")
-        self.next_button.on_click(lambda _: self._on_next())
-        self.finish_button.on_click(lambda _: self._on_finish())
-        self.back_button.on_click(lambda _: self._on_back())
-        self.restart_button.on_click(lambda _: self._on_restart())
+        self.stepper = PhaseStepper(
+            on_next=self._on_next, on_finish=self._on_finish, on_back=self._on_back, on_restart=self._on_restart,
+            seed=seed, seed_enabled=rebuild is not None,
+            next_tooltip="Resolve the next step: one rider's move or one part of the end phase")
+        self.next_button, self.finish_button = self.stepper.next_button, self.stepper.finish_button
+        self.back_button, self.restart_button, self.seed = (self.stepper.back_button, self.stepper.restart_button,
+                                                            self.stepper.seed)
         self.children = self._layout()
         self.add_class("tutor-race")
-        self.scene.canvas.on_client_ready(lambda: self.redraw(redraw_track=True))
+        self.scene.on_client_ready(lambda: self.redraw(redraw_track=True))
 
         bots = self._play_bots()
         self._show(self._intro() + bots)
@@ -131,10 +128,8 @@ class RaceTutor(widgets.VBox):
         self.energy_row = widgets.HBox([draws, hand], layout=widgets.Layout(flex_flow="row wrap"))
         self.setup_row = widgets.HBox([self.place_input, self.place_button],
                                       layout=widgets.Layout(align_items="center"))
-        steps = widgets.HBox([self.next_button, self.finish_button, self.back_button, self.restart_button,
-                              self.seed], layout=widgets.Layout(align_items="center"))
         return [widgets.HTML(CSS), self.header, self.scene.canvas, self.status, self.setup_row, self.energy_row,
-                steps, self.narration]
+                self.stepper, self.narration]
 
     def _card_button(self, index: int) -> widgets.Button:
         b = button("·", f"Play card {index + 1}", width="64px")
@@ -152,9 +147,9 @@ class RaceTutor(widgets.VBox):
     def _on_place(self, spot: tuple[int, int] | None) -> None:
         rider = self.placing_rider
         if rider is None:
-            self._warn(f"Not your turn: {self.race.placing_team.name} is placing its riders."
-                       if self.race.phase is Phase.SETUP else
-                       f"Riders are placed during the setup; now it is the {_phase_name(self.race)}.")
+            placing = self.race.placing_team if self.race.phase is Phase.SETUP else None
+            self._warn(f"Not your turn: {placing.name} is placing its riders." if placing else
+                       f"Riders are placed during the setup; now it is the {self.race.phase.name_in_words}.")
             return
         if spot is None:
             self._warn(f"Choose a square and lane for {rider} first.")
@@ -218,7 +213,7 @@ class RaceTutor(widgets.VBox):
 
     def _act(self, action: Callable[[], list[Event]], *, active: str | None = None, animate: bool = False) -> None:
         """Run an engine action; a refused action shows why and changes nothing."""
-        snapshot, phase_before, before = self.race.to_dict(), self.race.phase, self.race.positions()
+        snapshot, before = self.race.to_dict(), self.race.positions()
         try:
             events = list(action())
         except RuleError as err:
@@ -227,7 +222,7 @@ class RaceTutor(widgets.VBox):
         self._undo.append(snapshot)
         if active:
             self._active = active
-        lines = narrate(events, self.race, phase_before) + self._play_bots()
+        lines = narrate(events) + self._play_bots()
         self._events = events
         self._show(lines, animate_from=before if animate else None)
 
@@ -235,7 +230,7 @@ class RaceTutor(widgets.VBox):
         """Warn (and return True) when there is nothing to resolve: energy phase not over, or race over."""
         if self.race.phase is Phase.ENERGY:
             waiting = self.race.waiting_riders()
-            self._warn(f"Not yet: the energy phase is not over. {_and(waiting)} still "
+            self._warn(f"Not yet: the energy phase is not over. {and_list(waiting)} still "
                        f"{'has' if len(waiting) == 1 else 'have'} to play a card (draw 4, then click one).")
             return True
         if self.race.phase is Phase.FINISHED:
@@ -245,20 +240,7 @@ class RaceTutor(widgets.VBox):
 
     def _play_bots(self) -> list[Line]:
         """Bot teams place their riders when it is their turn, and play their whole energy phase at once."""
-        placed = narrate(place_bot_riders(self.race), self.race)
-        if self.race.phase is not Phase.ENERGY:
-            return placed
-        return placed + self._play_bot_cards()
-
-    def _play_bot_cards(self) -> list[Line]:
-        events = play_energy_phase(self.race)
-        played = [e.rider for e in events if isinstance(e, CardPlayed)]
-        if not played:
-            return []
-        lines = [Line(f"{_and(played)} (computer) {'plays its card' if len(played) == 1 else 'play their cards'} "
-                      "face down.", R_SECRET)]
-        # The bots' cards may complete the energy phase: narrate the reveal.
-        return lines + narrate([e for e in events if isinstance(e, CardsRevealed)], self.race)
+        return computer_plays(autoplay(self.race, steps=False))
 
     # ----- what the learner sees -------------------------------------------------------------------------
 
@@ -301,7 +283,7 @@ class RaceTutor(widgets.VBox):
     def _warn(self, text: str) -> None:
         self.status.show(text, "warning")
 
-    def _highlights(self):
+    def _highlights(self) -> Highlights:
         return highlights_for(self.race, self._events, active=self.active_rider)
 
     def _panel(self) -> CardPanel:
@@ -310,8 +292,8 @@ class RaceTutor(widgets.VBox):
         return CardPanel(self.focus, secret=secret)
 
     def _priority(self) -> list[int]:
-        riders = [*self.focus, *self.race.to_move[:1]]
-        return [self.race.riders[r].square for r in riders if self.race.riders[r].square is not None]
+        squares = (self.race.riders[r].square for r in (*self.focus, *self.race.to_move[:1]))
+        return [s for s in squares if s is not None]
 
     def _refresh_controls(self) -> None:
         race = self.race
@@ -329,15 +311,14 @@ class RaceTutor(widgets.VBox):
         rider = self.placing_rider
         self.setup_row.layout.display = None if rider else "none"
         if rider:
-            spots = [(a.square, a.lane) for a in race.legal_actions() if a.rider == rider]
+            spots = [(a.square, a.lane) for a in race.legal_actions() if isinstance(a, Place) and a.rider == rider]
             self.place_input.options = [(f"square {sq}, {lane_name(lane)}", (sq, lane)) for sq, lane in spots]
             self.place_input.value = spots[-1] if spots else None
             self.place_button.description = f"Place {rider}"
         # The draw and card buttons only show while the learner has cards to play.
         self.energy_row.layout.display = None if race.phase is Phase.ENERGY and self.draw_buttons else "none"
         resolving = race.phase not in (Phase.ENERGY, Phase.SETUP, Phase.FINISHED)
-        self.next_button.disabled = self.finish_button.disabled = not resolving
-        self.back_button.disabled = not self._undo
+        self.stepper.update(can_step=resolving, can_undo=bool(self._undo))
         self.header.value = self._header_html()
 
     def _header_html(self) -> str:
@@ -360,7 +341,7 @@ class RaceTutor(widgets.VBox):
             free = [rid for rid, b in self.draw_buttons.items() if not b.disabled]
             if free:
                 return f"Energy phase: click 'Draw 4 for {free[0]}'" + (
-                    f" (or for {_and(free[1:])})" if len(free) > 1 else "") + "."
+                    f" (or for {and_list(free[1:])})" if len(free) > 1 else "") + "."
             return "Energy phase: waiting for the other players."
         if race.phase is Phase.MOVEMENT:
             rid = race.to_move[0]
@@ -373,7 +354,8 @@ class RaceTutor(widgets.VBox):
             if rider:
                 return (f"Place {rider}: click a free lane behind the start line on the board, or choose one "
                         "below and click 'Place'.")
-            return f"Setup: waiting for {race.placing_team.name} to place its riders."
+            placing = race.placing_team
+            return f"Setup: waiting for {placing.name if placing else 'the other teams'} to place their riders."
         return f"Click 'Next step': {race.phase.title}."
 
     def _intro(self) -> list[Line]:
@@ -381,29 +363,24 @@ class RaceTutor(widgets.VBox):
         if race.phase is Phase.MOVEMENT:
             cards = rider_cards({r.id: r.played for r in race.riders.values()})
             return [Line(f"The cards are on the table: {cards}. Movement order: {', '.join(race.to_move)}.",
-                         "Movement phase: riders move one at a time, the frontmost first")]
+                         (rules.ORDER,))]
         if race.phase is Phase.SETUP:
             return [Line("Setup: the players place their riders in turn, both riders each, in free lanes behind "
-                         "the start line.", "Setup: a rider alone on a square takes the right-hand lane")]
+                         "the start line.", (rules.SETUP_PLACE,))]
         if race.phase is Phase.ENERGY:
             return [Line(f"Round {race.round}. Each of your riders draws 4 cards, plays 1 and recycles the other 3.",
-                         "Energy phase: draw 4, play 1 face down, put the other 3 face up under the deck")]
+                         (rules.DRAW, rules.PLAY, rules.RECYCLE))]
         return []
 
     def _why_no_cards(self) -> str:
         race = self.race
         if race.phase is not Phase.ENERGY:
-            return (f"Cards are played in the energy phase; now it is the {_phase_name(race)}. "
+            return (f"Cards are played in the energy phase; now it is the {race.phase.name_in_words}. "
                     "Click 'Next step'." if race.phase is not Phase.FINISHED else "The race is over: no more cards.")
         free = [rid for rid, b in self.draw_buttons.items() if not b.disabled]
         if free:
             return f"Draw first: click 'Draw 4 for {free[0]}' to see its cards."
         return "All your riders have played this round: click 'Next step' when the energy phase is over."
-
-
-def _phase_name(race: Race) -> str:
-    """``"movement phase"``, ``"end phase 2"``: the phase's title before its colon, in lower case."""
-    return race.phase.title.split(":")[0].lower()
 
 
 def _human_teams(race: Race, teams: Iterable[str] | None) -> tuple[str, ...]:
@@ -421,9 +398,3 @@ def _human_teams(race: Race, teams: Iterable[str] | None) -> tuple[str, ...]:
         raise ValueError(f"team {nobody[0]!r} has no bot and is not in human_teams: nobody would play it")
     return teams
 
-
-def _and(items: Sequence[str]) -> str:
-    items = list(items)
-    if not items:
-        return "nobody"
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]

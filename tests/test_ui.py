@@ -1,0 +1,172 @@
+"""The shared UI (``tutor.ui``): it imports no game, a game's engine imports no UI, and each piece works alone."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import ipywidgets as widgets
+import pytest
+
+from tutor.core.events import Rule
+from tutor.core.games import Game
+from tutor.ui import Line, PhaseStepper, RevealQuiz, Verdict, and_list, cite, to_html
+from tutor.ui.drawing import needs_outline, rounded_rect, text_colour_on
+from tutor.ui.landing import landing, landing_html, notebook_title
+from tutor.ui.scene import LayeredScene
+from tutor.ui.testing import recorded_commands
+
+
+def _modules_after(statement: str) -> set[str]:
+    """The modules a fresh interpreter has loaded after ``statement``."""
+    code = f"import sys, json; {statement}; print(json.dumps(sorted(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
+    return set(json.loads(out))
+
+
+def test_the_shared_ui_imports_no_game():
+    loaded = _modules_after("import tutor.ui, tutor.ui.landing, tutor.ui.testing")
+    games = sorted(m for m in loaded if m.startswith(("tutor.flamme_rouge", "tutor.flanders")))
+    assert games == []
+
+
+def test_the_flamme_rouge_engine_loads_no_ui_library_nor_numpy():
+    loaded = _modules_after("import tutor.flamme_rouge, tutor.flamme_rouge.bots, tutor.flamme_rouge.scenario")
+    heavy = sorted(m for m in loaded if m.split(".")[0] in ("ipywidgets", "ipycanvas", "numpy"))
+    assert heavy == []
+
+
+# ----- narration --------------------------------------------------------------------------------------------
+
+MOVE = Rule("t.move", "Movement phase", "a rider moves exactly the value of its card")
+EMPTY = Rule("t.empty", "Movement phase", "a rider landing on an empty square takes the right-hand lane")
+CUT = Rule("t.cut", "Finish", "a move past the last square stops on the last square", decision=True)
+
+
+def test_rules_are_cited_from_their_section_and_text_each_section_named_once():
+    assert cite((MOVE, EMPTY, MOVE)) == ("Movement phase: a rider moves exactly the value of its card. A rider "
+                                         "landing on an empty square takes the right-hand lane.")
+    assert cite((MOVE, CUT)).endswith("Finish: a move past the last square stops on the last square "
+                                      "(tutor decision).")
+    assert cite(()) == ""
+
+
+def test_narration_lines_render_as_a_list_with_their_rules():
+    html = to_html([Line("red-S moves 5 squares.", (MOVE,)), Line("Back <undo>.")])
+    assert html.startswith("<ul class='tutor-narration'>") and html.count("<li>") == 2
+    assert "<span class='tutor-rule'>Movement phase: a rider moves" in html and "Back &lt;undo&gt;." in html
+    assert to_html([]) == ""
+    assert and_list([]) == "nobody" and and_list(["a", "b", "c"]) == "a, b and c"
+
+
+# ----- drawing, scene, stepper, quiz shell ------------------------------------------------------------------
+
+def test_ink_contrasts_with_its_fill():
+    assert text_colour_on("#fafafa") == "#000000" and text_colour_on("#212121") == "#ffffff"
+    assert needs_outline("#fafafa") and not needs_outline("#c62828")
+
+
+def test_a_layered_scene_has_a_fixed_size_and_repaints_when_a_client_connects():
+    scene = LayeredScene(2, 300, 120)
+    assert scene.canvas.layout.width == "300px" and scene.canvas.layout.height == "120px"
+    painted = []
+
+    def paint() -> None:
+        with scene.painting():
+            rounded_rect(scene.layer(0), 10, 10, 50, 20, 4)
+            scene.layer(0).fill()
+        painted.append(1)
+
+    scene.on_client_ready(paint)
+    with recorded_commands() as log:
+        scene.canvas[1]._handle_frontend_event(None, {"event": "client_ready"}, [])
+    assert painted == [1] and log.messages == 1 and log.count("arcTo") == 4
+
+
+def test_an_animation_is_one_message_with_a_sleep_per_frame():
+    scene = LayeredScene(2, 100, 100)
+    with recorded_commands() as log:
+        scene.play([1, 2, 3], lambda f: scene.layer(1).fill_rect(f, f, 5, 5) or 40.0,
+                   before=lambda: True, after=lambda: scene.layer(1).clear())
+    assert log.messages == 1 and log.sleeps() == [0, 40.0, 40.0, 40.0]
+
+
+def test_the_stepper_calls_back_and_enables_its_buttons():
+    calls: list[str] = []
+    stepper = PhaseStepper(on_next=lambda: calls.append("next"), on_finish=lambda: calls.append("finish"),
+                           on_back=lambda: calls.append("back"), on_restart=lambda: calls.append("restart"),
+                           seed=5, seed_enabled=False)
+    for b in (stepper.next_button, stepper.finish_button, stepper.back_button, stepper.restart_button):
+        b.click()
+    assert calls == ["next", "finish", "back", "restart"] and stepper.seed.value == 5 and stepper.seed.disabled
+    stepper.update(can_step=False, can_undo=True)
+    assert stepper.next_button.disabled and stepper.finish_button.disabled and not stepper.back_button.disabled
+
+
+class GuessQuiz(RevealQuiz):
+    """The smallest game: guess a number; the board is a label."""
+
+    def __init__(self):
+        self.guess = widgets.IntText(value=0)
+        self.redraws: list[bool] = []
+        super().__init__(question="Which number?", board=widgets.HTML("board"), inputs=[self.guess],
+                         explain="It is always 3.")
+        self.reset()
+
+    @property
+    def answer(self):
+        return self.guess.value
+
+    def missing_answer(self):
+        return "Type a number first." if self.guess.value == 0 else None
+
+    def play_out(self, answer):
+        return Verdict(answer == 3, "The number is 3.", [Line("3 it is.", (MOVE,))], [Line("Revealed.")])
+
+    def restart(self):
+        self.guess.value = 0
+
+    def redraw(self, *, static=False, animate=False):
+        self.redraws.append(animate)
+
+
+def test_the_quiz_shell_checks_reveals_and_resets():
+    quiz = GuessQuiz()
+    quiz.reveal_button.click()
+    assert quiz.is_right is None and quiz.status.kind == "warning" and "Type a number" in quiz.status.text
+    quiz.guess.value = 4
+    quiz.reveal_button.click()
+    assert quiz.is_right is False and "Not quite" in quiz.feedback.value and "It is always 3." in quiz.feedback.value
+    assert "The rule that decided it" in quiz.feedback.value and "Revealed." in quiz.narration.value
+    assert quiz.guess.disabled and quiz.reveal_button.disabled and quiz.redraws[-1] is True
+    quiz.reveal_button.click()
+    assert "Already revealed" in quiz.status.text
+    quiz.retry_button.click()
+    assert quiz.is_right is None and quiz.feedback.value == "" and quiz.guess.value == 0 and not quiz.guess.disabled
+    quiz.guess.value = 3
+    quiz.reveal_button.click()
+    assert quiz.is_right is True and "tutor-status-success" in quiz.feedback.value
+
+
+# ----- landing page ---------------------------------------------------------------------------------------
+
+def _notebook(path, *cells):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"cells": [{"cell_type": t, "source": s, "metadata": {}} for t, s in cells],
+                                "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+
+
+def test_the_landing_page_lists_games_and_lessons_by_their_first_heading(tmp_path):
+    _notebook(tmp_path / "one" / "01_a.ipynb", ("code", "x = 1"), ("markdown", "Intro\n## 1. First steps\n# later"))
+    _notebook(tmp_path / "one" / "00_welcome.ipynb", ("markdown", ["# Welcome", "\n"]))
+    _notebook(tmp_path / "one" / "02_b.ipynb", ("markdown", "no heading"))
+    games = [Game("one", "Game One", "pkg.one", "one", "The first <game>."),
+             Game("two", "Game Two", "pkg.two", "two", "Coming.")]
+    assert notebook_title(tmp_path / "one" / "01_a.ipynb") == "1. First steps"
+    html = landing_html(tmp_path, games)
+    assert "<h2>Game One</h2>" in html and "The first &lt;game&gt;." in html
+    assert html.index("00_welcome.ipynb'>Welcome</a>") < html.index("01_a.ipynb'>1. First steps</a>")
+    assert "one/02_b.ipynb'>02_b</a>" in html
+    assert "<h2>Game Two</h2>" in html and "Lessons coming." in html
+    assert "Game One" not in landing(tmp_path)._repr_html_()  # the registry's games, none of which is here

@@ -1,0 +1,59 @@
+"""Controls every tutor widget shares: the style sheet, the status line, buttons and labels."""
+
+from __future__ import annotations
+
+import html
+
+import ipywidgets as widgets
+
+CSS = """
+<style>
+.tutor-header { font-size: 15px; line-height: 1.4; margin: 2px 0 4px; }
+.tutor-header .tutor-phase { background: #eef3fb; border-radius: 4px; padding: 1px 6px; }
+.tutor-status { padding: 5px 10px; border-radius: 4px; font-size: 14px; line-height: 1.35; }
+.tutor-status-info { background: #f3f6f9; border-left: 4px solid #90a4ae; }
+.tutor-status-warning { background: #fff4e5; border-left: 4px solid #ed6c02; color: #663c00; }
+.tutor-status-success { background: #edf7ed; border-left: 4px solid #2e7d32; color: #1e4620; }
+.tutor-narration { margin: 4px 0; padding-left: 20px; font-size: 14px; line-height: 1.4; }
+.tutor-narration li { margin-bottom: 4px; }
+.tutor-rule { color: #5f6368; font-size: 12.5px; }
+.tutor-label { font-size: 13px; color: #444; padding-top: 5px; }
+.tutor-card-button button, button.tutor-card-button { font-size: 16px; font-weight: bold; }
+</style>
+"""
+"""The tutor's style sheet: put ``widgets.HTML(CSS)`` first in a widget's children."""
+
+STATUS_KINDS = ("info", "warning", "success")
+
+
+class StatusLine(widgets.HTML):
+    """One line telling the learner what to do next, or why a click did nothing (a warning)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.kind = "info"
+        self.text = ""
+
+    def show(self, text: str, kind: str = "info") -> None:
+        if kind not in STATUS_KINDS:
+            raise ValueError(f"status kind must be one of {STATUS_KINDS}, not {kind!r}")
+        self.kind, self.text = kind, text
+        icon = {"info": "", "warning": "⚠ ", "success": "✓ "}[kind]
+        self.value = (f"<div class='tutor-status tutor-status-{kind}' role='status' aria-live='polite'>"
+                      f"{icon}{html.escape(text)}</div>")
+
+
+def button(description: str, tooltip: str = "", *, style: str = "", width: str | None = None) -> widgets.Button:
+    """A button sized to its text (or ``width``); ``style`` is an ipywidgets button style ("primary", ...)."""
+    layout = widgets.Layout(width=width) if width else widgets.Layout(width="auto")
+    return widgets.Button(description=description, tooltip=tooltip or description, button_style=style,
+                          layout=layout)
+
+
+def label(text: str) -> widgets.HTML:
+    return widgets.HTML(f"<span class='tutor-label'>{html.escape(text)}</span>")
+
+
+def header(inner_html: str) -> widgets.HTML:
+    """A header line; ``inner_html`` is already escaped."""
+    return widgets.HTML(f"<div class='tutor-header'>{inner_html}</div>")

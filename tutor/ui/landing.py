@@ -1,0 +1,73 @@
+"""The landing page: every game of ``tutor.core.games.GAMES`` with its lessons, by title, as links.
+
+    from tutor.ui.landing import landing
+    landing()            # in lessons/index.ipynb: lessons/<game>/*.ipynb, relative to the notebook
+
+A lesson's title is the first Markdown heading of its notebook. Links are
+relative to the folder that holds the games' lesson folders, so they work in
+Voila (``/voila/render/index.ipynb`` -> ``/voila/render/flamme_rouge/...``).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable
+
+from tutor.core.games import GAMES, Game
+
+
+@dataclass(frozen=True)
+class Lesson:
+    link: str
+    """Path relative to the lessons folder, with ``/`` separators: ``flamme_rouge/02_energy_phase.ipynb``."""
+    title: str
+
+
+def notebook_title(path: Path) -> str:
+    """The first Markdown heading of a notebook, without its ``#`` marks (the file name if it has none)."""
+    cells = json.loads(path.read_text(encoding="utf-8")).get("cells", [])
+    for cell in cells:
+        if cell.get("cell_type") != "markdown":
+            continue
+        source = cell.get("source", "")
+        for line in (source if isinstance(source, str) else "".join(source)).splitlines():
+            if line.startswith("#"):
+                return line.lstrip("#").strip()
+    return path.stem
+
+
+def lessons_of(game: Game, root: Path) -> list[Lesson]:
+    """The game's lesson notebooks under ``root/<game.lessons>``, in file-name order."""
+    folder = root / game.lessons
+    return [Lesson(f"{game.lessons}/{p.name}", notebook_title(p)) for p in sorted(folder.glob("*.ipynb"))]
+
+
+def landing_html(root: str | Path = ".", games: Iterable[Game] | None = None) -> str:
+    """One section per game: its title, summary and lesson links (or "lessons coming")."""
+    root = Path(root)
+    parts = []
+    for game in GAMES.values() if games is None else games:
+        lessons = lessons_of(game, root)
+        items = "".join(f"<li><a href='{html.escape(lesson.link)}'>{html.escape(lesson.title)}</a></li>"
+                        for lesson in lessons)
+        body = f"<ol class='tutor-lessons'>{items}</ol>" if items else "<p><i>Lessons coming.</i></p>"
+        parts.append(f"<section class='tutor-game' id='{html.escape(game.id)}'><h2>{html.escape(game.title)}</h2>"
+                     f"<p>{html.escape(game.summary)}</p>{body}</section>")
+    return "".join(parts)
+
+
+@dataclass(frozen=True)
+class Landing:
+    """Displays as the landing page's HTML in a notebook (``_repr_html_``)."""
+
+    root: Path
+
+    def _repr_html_(self) -> str:
+        return landing_html(self.root)
+
+
+def landing(root: str | Path = ".") -> Landing:
+    return Landing(Path(root))

@@ -1,0 +1,139 @@
+"""``RevealQuiz``: the predict-then-reveal shell every game's quiz builds on.
+
+A board, a question, an area where the learner answers, Reveal and Try again,
+a status line, the feedback (right or wrong, the answer, the rules that decided
+it, an explanation) and the narration of what happened. The game's subclass
+supplies the answer inputs and plays the position out:
+
+    class MyQuiz(RevealQuiz):
+        def __init__(self, ...):
+            super().__init__(question=..., board=self.scene.canvas, inputs=[...], title=..., explain=...)
+        @property
+        def answer(self): ...                       # what the learner chose
+        def missing_answer(self) -> str | None: ... # a warning when the answer is incomplete
+        def play_out(self, answer) -> Verdict: ...  # resolve the position; say what happened
+        def restart(self) -> None: ...              # back to the starting position, inputs cleared
+        def redraw(self, *, static=False, animate=False) -> None: ...
+
+Attributes: ``status``, ``feedback``, ``narration``, ``reveal_button``,
+``retry_button``, ``is_right`` (None before Reveal).
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+import ipywidgets as widgets
+
+from .controls import CSS, StatusLine, button, header
+from .narration import Line, to_html
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What Reveal found."""
+
+    right: bool
+    told: str
+    """The correct answer in words (and the learner's, when wrong)."""
+    why: Sequence[Line] = ()
+    """The lines that decided the answer, with their rules."""
+    story: Sequence[Line] = field(default_factory=tuple)
+    """Everything that happened, step by step."""
+
+
+class RevealQuiz(widgets.VBox):
+    prompt = "Make your prediction, then click Reveal."
+    """What the status line asks before Reveal."""
+
+    def __init__(self, *, question: str, board: widgets.Widget, inputs: Sequence[widgets.Widget], title: str = "",
+                 explain: str = ""):
+        super().__init__()
+        self.question, self.explain = question, explain
+        self.is_right: bool | None = None
+        self.inputs = list(inputs)
+        self.status = StatusLine()
+        self.feedback = widgets.HTML()
+        self.narration = widgets.HTML()
+        self.reveal_button = button("Reveal", "Play it out and check your answer", style="primary")
+        self.retry_button = button("Try again", "Reset the position and answer again")
+        self.reveal_button.on_click(lambda _: self._on_reveal())
+        self.retry_button.on_click(lambda _: self._on_retry())
+        self.children = [
+            widgets.HTML(CSS),
+            header(f"<b>{html.escape(title)}</b>" if title else ""),
+            board,
+            header(f"Question: <b>{html.escape(question)}</b>"),
+            widgets.HBox(self.inputs, layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
+            widgets.HBox([self.reveal_button, self.retry_button]),
+            self.status, self.feedback, self.narration,
+        ]
+        self.add_class("tutor-quiz")
+
+    # ----- for subclasses -----------------------------------------------------------------------------------
+
+    @property
+    def answer(self) -> Any:
+        raise NotImplementedError
+
+    def missing_answer(self) -> str | None:
+        """A warning when the answer is not complete yet; None when Reveal may go ahead."""
+        return None
+
+    def play_out(self, answer: Any) -> Verdict:
+        raise NotImplementedError
+
+    def restart(self) -> None:
+        raise NotImplementedError
+
+    def redraw(self, *, static: bool = False, animate: bool = False) -> None:
+        raise NotImplementedError
+
+    def answer_widgets(self) -> list[widgets.Widget]:
+        """The controls disabled after Reveal (default: the ``inputs``)."""
+        return list(self.inputs)
+
+    # ----- the shell --------------------------------------------------------------------------------------
+
+    def _on_reveal(self) -> None:
+        if self.is_right is not None:
+            self.status.show("Already revealed: click 'Try again' to answer again.", "warning")
+            return
+        problem = self.missing_answer()
+        if problem:
+            self.status.show(problem, "warning")
+            return
+        verdict = self.play_out(self.answer)
+        self.is_right = verdict.right
+        self.feedback.value = self._feedback_html(verdict)
+        self.narration.value = ("<b>What happened, step by step:</b>" + to_html(verdict.story)) if verdict.story else ""
+        self.status.show("Click 'Try again' to answer again.")
+        self._set_inputs_disabled(True)
+        self.redraw(animate=True)
+
+    def _on_retry(self) -> None:
+        self.restart()
+        self.reset()
+
+    def reset(self) -> None:
+        """Clear the feedback and ask again (the subclass has reset the position and inputs)."""
+        self.is_right = None
+        self.feedback.value = self.narration.value = ""
+        self._set_inputs_disabled(False)
+        self.status.show(self.prompt)
+        self.redraw()
+
+    def _feedback_html(self, verdict: Verdict) -> str:
+        mark, kind = ("✓ Right!", "success") if verdict.right else ("✗ Not quite.", "warning")
+        explain = f"<p>{html.escape(self.explain)}</p>" if self.explain else ""
+        why = f"<p><b>The rule that decided it:</b></p>{to_html(verdict.why)}" if verdict.why else ""
+        return (f"<div class='tutor-status tutor-status-{kind}'><b>{mark}</b> {html.escape(verdict.told)}</div>"
+                f"{why}{explain}")
+
+    def _set_inputs_disabled(self, disabled: bool) -> None:
+        for w in self.answer_widgets():
+            if hasattr(w, "disabled"):
+                w.disabled = disabled
+        self.reveal_button.disabled = disabled

@@ -1,0 +1,42 @@
+"""``PhaseStepper``: the row of buttons that walks a game through its automatic steps.
+
+    stepper = PhaseStepper(on_next=..., on_finish=..., on_back=..., on_restart=..., seed=0)
+    stepper.update(can_step=True, can_undo=False)
+
+Next resolves one step, Finish round the rest of the round, Back undoes the last
+action, Restart starts again with the seed on the right (disabled when the game
+has no seed to choose). The stepper holds no game state: its owner decides what
+each button does and when it is enabled.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import ipywidgets as widgets
+
+from .controls import button
+
+
+class PhaseStepper(widgets.HBox):
+    def __init__(self, *, on_next: Callable[[], None], on_finish: Callable[[], None], on_back: Callable[[], None],
+                 on_restart: Callable[[], None], seed: int = 0, seed_enabled: bool = True,
+                 next_tooltip: str = "Resolve the next step", finish_tooltip: str = "Resolve every remaining step of "
+                 "this round"):
+        self.next_button = button("Next step ▸", next_tooltip, style="primary")
+        self.finish_button = button("Finish round ▸▸", finish_tooltip)
+        self.back_button = button("◂ Back", "Undo the last action")
+        self.restart_button = button("Restart", "Start again (with the seed on the right)")
+        self.seed = widgets.IntText(value=seed, description="seed", layout=widgets.Layout(width="130px"),
+                                    disabled=not seed_enabled, tooltip="Seed of the shuffles used by Restart")
+        self.next_button.on_click(lambda _: on_next())
+        self.finish_button.on_click(lambda _: on_finish())
+        self.back_button.on_click(lambda _: on_back())
+        self.restart_button.on_click(lambda _: on_restart())
+        super().__init__([self.next_button, self.finish_button, self.back_button, self.restart_button, self.seed],
+                         layout=widgets.Layout(align_items="center"))
+
+    def update(self, *, can_step: bool, can_undo: bool) -> None:
+        """Enable Next and Finish round when there is a step to resolve, Back when there is an action to undo."""
+        self.next_button.disabled = self.finish_button.disabled = not can_step
+        self.back_button.disabled = not can_undo
