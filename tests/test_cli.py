@@ -172,8 +172,10 @@ def test_python_m_tutor_check_subprocess(tmp_path):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["simulate", "--teams", "6", "--stage", "la-classicissima"], "12 riders do not fit the start area's 8 lanes"),
     (["simulate", "--teams", "7"], "a race has 1 to 6 teams, not 7"),
+    (["simulate", "--teams", "13", "--single-riders"], "a race has 1 to 12 single riders, not 13"),
+    (["simulate", "--muscle", "3"], "muscle is the number of Muscle teams, 0 to 2, not 3"),
+    (["simulate", "--teams", "1", "--breakaway"], "the breakaway needs at least 2 players"),
     (["simulate", "--teams", "-1"], "a race has 1 to 6 teams, not -1"),
 ])
 def test_simulate_with_impossible_teams_prints_a_message_not_a_traceback(capsys, argv, message):
@@ -187,3 +189,24 @@ def test_check_rejects_a_file_of_an_unknown_game(tmp_path, capsys):
     path.write_text('{"game": "chess", "track": "2 2"}')
     assert main(["check", str(path)]) == 2
     assert "unknown game 'chess'" in capsys.readouterr().err
+
+
+def test_simulate_a_peloton_race_with_twelve_single_riders(capsys):
+    """RULES.md 2: 12 single riders with the Peloton, a Muscle team and the breakaway; six teams fit an A stage
+    because the start area extends backwards (tutor decision)."""
+    assert main(["simulate", "--stage", "paves-du-nord", "--teams", "12", "--single-riders", "--peloton",
+                 "--muscle", "1", "--breakaway", "--bot", "random"]) == 0
+    assert "wins after" in capsys.readouterr().out
+    assert main(["simulate", "--teams", "6", "--stage", "la-classicissima"]) == 0
+
+
+def test_the_command_line_serves_in_flanders_field_too(capsys):
+    """Games are picked by --game (simulate) and by a file's "game" key (check); Flamme Rouge stays the default."""
+    assert main(["simulate", "--game", "flanders", "--players", "2", "--games", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("wins after") + out.count("win after") + out.count("share") >= 2
+    assert main(["simulate", "--game", "flanders", "--players", "5"]) == 2
+    assert "2 to 4 players" in capsys.readouterr().err
+    files = sorted(str(p) for p in (Path(__file__).parent / "flanders" / "scenarios").glob("*.json"))
+    assert files and main(["check", *files]) == 0
+    assert capsys.readouterr().out.count(": pass") == len(files)

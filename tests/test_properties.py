@@ -36,7 +36,7 @@ def check_cards(race: Race) -> None:
     """Cards are conserved per rider: starting deck + exhaustion cards taken == every pile together."""
     for rider in race.riders.values():
         expected = Counter(starting_deck(rider.kind))
-        expected[EXHAUSTION] += rider.exhaustion
+        expected[EXHAUSTION] += rider.exhaustion + rider.handicap
         held = rider.deck.face_down + rider.recycled + rider.hand + rider.removed
         if rider.played is not None:
             held.append(rider.played)

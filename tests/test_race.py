@@ -629,7 +629,7 @@ def test_handicap_shuffles_exhaustion_cards_into_the_experienced_team_decks():
     race = Race.new("sprint-20", ("red", "blue"), handicap={"red": 3}, seed=5)
     for rid in ("red-S", "red-R"):
         rider = race.riders[rid]
-        assert len(rider.deck.face_down) == 18 and rider.deck.face_down.count(EXHAUSTION) == 3 and rider.exhaustion == 3
+        assert len(rider.deck.face_down) == 18 and rider.deck.face_down.count(EXHAUSTION) == 3 and rider.handicap == 3 and rider.exhaustion == 0
     assert all(r.deck.face_down.count(EXHAUSTION) == 0 and len(r.deck.face_down) == 15 for r in map(race.riders.get, ("blue-S", "blue-R")))
     with pytest.raises(ValueError, match="handicap: 'green'"):
         Race.new("sprint-20", ("red", "blue"), handicap={"green": 1})

@@ -16,7 +16,7 @@ from typing import Callable, Iterable
 from . import rules
 from .cards import Card
 from .events import Event
-from .race import Phase, Place, Race
+from .race import Phase, Race
 
 Bot = Callable[[Race, str], Card]
 
@@ -64,41 +64,43 @@ def place_bot_riders(race: Race) -> list[Event]:
     """Setup: while a bot team is to place, put its riders on the frontmost free lanes behind the start line."""
     events: list[Event] = []
     while race.phase is Phase.SETUP and (team := race.placing_team) is not None and team.controller:
-        spot = min((a for a in race.legal_actions() if isinstance(a, Place)), key=lambda a: (-a.square, a.lane))
-        events += race.place(spot.rider, spot.square, spot.lane)
+        rid = next(r for r in team.riders if race.riders[r].square is None)
+        events += race.place(rid, *race.front_spot(rid))
     return events
 
 
 def play_energy_phase(race: Race, bot: Bot | None = None, teams: Iterable[str] | None = None) -> list[Event]:
-    """Draw and play for every rider of the given teams (default: every bot team) with its bot.
+    """Draw and play (or bid, in the breakaway) for every rider of the given player teams (default: every
+    team a bot plays) with its bot. In a bid a bot bids with its team's first rider.
 
-    Returns the events, including the reveal when these plays complete the energy phase.
+    Returns the events, including the reveal when these plays complete the phase.
     """
     events: list[Event] = []
     chosen = None if teams is None else set(teams)
+    phase = race.phase
     for team in race.teams.values():
-        if chosen is not None and team.name not in chosen:
+        if team.kind.flips or (chosen is not None and team.name not in chosen):
             continue
         choose = bot or (get_bot(team.controller) if team.controller else None)
         if choose is None:
             continue
         for rid in team.riders:
-            rider = race.riders[rid]
-            if rider.played is None and race.phase is Phase.ENERGY:
-                if not rider.hand:
-                    events += race.draw(rid)
-                events += race.play(rid, choose(race, rid))
+            if race.phase is not phase or rid not in race.waiting_riders():
+                continue
+            if not race.riders[rid].hand:
+                events += race.draw(rid)
+            events += race.play(rid, choose(race, rid))
     return events
 
 
 def autoplay(race: Race, *, steps: bool = True, fast: bool = False) -> list[Event]:
     """Run everything no person decides, in the rules' order, until a person must act or the race is over.
 
-    Bot teams place their riders (setup) and draw and play (energy phase); with
-    ``steps``, the automatic steps are resolved too (moves, end phase), round after
-    round while only bots are racing. ``fast=True`` plays whole rounds of an all-bot
-    race with ``Race.play_round`` (same phase functions, no events or history: for
-    simulations); it returns no events.
+    Bot teams place their riders (setup), bid (breakaway) and draw and play (energy
+    phase); with ``steps``, the automatic steps are resolved too (flips, moves, end
+    phase), round after round while only bots are racing. ``fast=True`` plays whole
+    rounds of an all-bot race with ``Race.play_round`` (same phase functions, no
+    events or history: for simulations); those rounds return no events.
     """
     events: list[Event] = []
     all_bots = all(t.controller for t in race.teams.values())
@@ -108,13 +110,13 @@ def autoplay(race: Race, *, steps: bool = True, fast: bool = False) -> list[Even
             events += placed
             if not placed:
                 break
-        elif race.phase is Phase.ENERGY:
-            if fast and all_bots:
+        elif race.phase.choosing:
+            if fast and all_bots and race.phase is Phase.ENERGY:
                 _play_rounds(race)
                 continue
             played = play_energy_phase(race)
             events += played
-            if race.phase is Phase.ENERGY:  # a person still has to play
+            if not played:  # a person still has to play
                 break
         elif steps:
             events += race.step()
@@ -125,11 +127,11 @@ def autoplay(race: Race, *, steps: bool = True, fast: bool = False) -> list[Even
 
 def _play_rounds(race: Race) -> None:
     """Whole rounds of an all-bot race on the fast path, until the finish."""
-    policies = {t.controller for t in race.teams.values()}
+    policies = {t.controller for t in race.teams.values() if not t.kind.flips}
     if len(policies) == 1:
         choose = get_bot(policies.pop() or "")
     else:
-        by_team = {t.name: get_bot(t.controller or "") for t in race.teams.values()}
+        by_team = {t.name: get_bot(t.controller or "") for t in race.teams.values() if not t.kind.flips}
         riders = race.riders
         choose = lambda r, rid: by_team[riders[rid].team](r, rid)  # noqa: E731
     while not race.is_over:

@@ -20,7 +20,8 @@ Pack = tuple[int, int]
 
 __all__ = ["Event", "Rule", "Position", "Pack", "RiderPlaced", "RoundStarted", "Reshuffled", "CardsDrawn",
            "CardPlayed", "CardsRecycled", "CardsRevealed", "RiderMoved", "Blocked", "CardsRemoved", "PacksFound",
-           "Slipstreamed", "NoSlipstream", "ExhaustionChecked", "ExhaustionTaken", "Finished"]
+           "Slipstreamed", "NoSlipstream", "ExhaustionChecked", "ExhaustionTaken", "Finished", "BidsRevealed",
+           "BreakawayDecided", "DecksReshuffled", "CardsFlipped"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,3 +140,35 @@ class Finished(Event):
     winner: str
     crossed: tuple[str, ...]
     """Riders past the line, best first."""
+
+
+@dataclass(frozen=True, slots=True)
+class BidsRevealed(Event):
+    bid: int
+    """1 or 2."""
+    cards: dict[str, Card]
+    """Each bidding rider's card in this bid."""
+
+
+@dataclass(frozen=True, slots=True)
+class BreakawayDecided(Event):
+    totals: dict[str, int]
+    """Each bidder's two cards added up."""
+    ranking: tuple[str, ...]
+    """Every bidder, best first."""
+    grid: tuple[str, ...]
+    """The bidders from the front of the start area to the back (ties go to the one further back)."""
+    winners: tuple[str, ...]
+    """The breakaway riders, best first."""
+
+
+@dataclass(frozen=True, slots=True)
+class DecksReshuffled(Event):
+    owners: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CardsFlipped(Event):
+    team: str
+    cards: dict[str, Card]
+    """The card that moves each of the team's riders (the Peloton's one card moves both)."""

@@ -35,16 +35,25 @@ from tutor.core.data import is_int
 from tutor.core.state import SeededState, rng_state, set_rng_state
 
 from . import rules
-from .cards import ATTACK, EXHAUSTION, ROULEUR, SPRINTEUR, Card, shuffled, starting_deck
+from . import breakaway as breakaway_bids
+from .cards import ATTACK, EXHAUSTION, MUSCLE, ROULEUR, SPRINTEUR, Card, shuffled, starting_deck
 from .errors import (CardNotInHandError, PlacementError, RiderOrderError, UnknownRiderError,
                      WrongPhaseError)
-from .events import (Blocked, CardPlayed, CardsDrawn, CardsRecycled, CardsRemoved, CardsRevealed, Event,
+from .events import (BidsRevealed, Blocked, BreakawayDecided, CardsFlipped, CardPlayed, DecksReshuffled, CardsDrawn, CardsRecycled, CardsRemoved, CardsRevealed, Event,
                      ExhaustionChecked, ExhaustionTaken, Finished, NoSlipstream, PacksFound, Reshuffled,
                      RiderMoved, RiderPlaced, RoundStarted, Slipstreamed)
 from .track import Track, stage
 
-TEAM_COLOURS = ("red", "blue", "green", "black", "white", "pink")
-"""The base game's and expansion's team colours, in the order ``Race.new`` uses them."""
+TEAM_COLOURS = ("red", "blue", "green", "black", "white", "pink",
+                "yellow", "orange", "purple", "teal", "brown", "grey")
+"""Player team colours in the order ``Race.new`` uses them: the six of the game, then six more for up to 12
+single riders (the renderer adds a team mark so that they are told apart without colour)."""
+PAIR_TEAMS = 6
+"""Two-rider teams: 4 colours in the base game, 6 with the expansion."""
+PELOTON_COLOUR = "silver"
+MUSCLE_COLOURS = ("gold", "bronze")
+"""Colours of the Peloton team and of the (at most two) Muscle teams."""
+MAX_MUSCLE = 2
 HAND_SIZE = 4
 """Cards a player's rider draws in the energy phase (``Team.hand_size``)."""
 BOT_SEED_SALT = 0x5EED
@@ -53,7 +62,11 @@ BOT_SEED_SALT = 0x5EED
 
 class Phase(enum.Enum):
     SETUP = "setup"
+    BID_1 = "bid-1"
+    BID_2 = "bid-2"
+    BREAKAWAY = "breakaway"
     ENERGY = "energy"
+    FLIP = "flip"
     MOVEMENT = "movement"
     END_CARDS = "end-cards"
     END_SLIPSTREAM = "end-slipstream"
@@ -74,10 +87,19 @@ class Phase(enum.Enum):
         """Resolved by ``step()``, with no choice to make."""
         return self in PHASE_STEPS
 
+    @property
+    def choosing(self) -> bool:
+        """Players draw and play a card (the energy phase and the two breakaway bids)."""
+        return self in (Phase.ENERGY, Phase.BID_1, Phase.BID_2)
+
 
 _PHASE_TITLES = {
     Phase.SETUP: "Setup: place the riders behind the start line",
+    Phase.BID_1: "Breakaway, first bid: draw 4, bid 1 face down, recycle 3",
+    Phase.BID_2: "Breakaway, second bid: draw 4, bid 1 face down, recycle 3",
+    Phase.BREAKAWAY: "Breakaway: the highest bids join the breakaway",
     Phase.ENERGY: "Energy phase: draw 4, play 1, recycle 3",
+    Phase.FLIP: "Movement phase: the bot teams flip their cards",
     Phase.MOVEMENT: "Movement phase: frontmost rider first",
     Phase.END_CARDS: "End phase 1: played cards leave the game",
     Phase.END_SLIPSTREAM: "End phase 2: slipstream",
@@ -85,15 +107,26 @@ _PHASE_TITLES = {
     Phase.FINISHED: "Finished",
 }
 
-ROUND_ORDER = (Phase.ENERGY, Phase.MOVEMENT, Phase.END_CARDS, Phase.END_SLIPSTREAM, Phase.END_EXHAUSTION)
-"""The phases of a round, in order (setup comes once, before the first round)."""
+ROUND_ORDER = (Phase.ENERGY, Phase.FLIP, Phase.MOVEMENT, Phase.END_CARDS, Phase.END_SLIPSTREAM,
+               Phase.END_EXHAUSTION)
+"""The phases of a round, in order. Before the first round: setup, then (breakaway variant) the two bids and
+the breakaway."""
 
 
 class TeamKind(enum.Enum):
     PLAYER = "player"
     """A player's team: a sprinteur and a rouleur (or one rider in the single-rider game)."""
     PELOTON = "peloton"
+    """Bot team (Peloton expansion): one Rouleur deck plus two Attack! cards, owned by the team; one flipped
+    card moves both riders."""
     MUSCLE = "muscle"
+    """Bot team (Peloton expansion): both decks of its colour plus a Muscle card (5) in the sprinteur's; flips
+    one card for each rider."""
+
+    @property
+    def flips(self) -> bool:
+        """A bot team that flips cards in the movement phase (never bids, never takes exhaustion)."""
+        return self is not TeamKind.PLAYER
 
 
 @dataclass(slots=True)
@@ -154,8 +187,12 @@ class Rider:
     lane: int = 0
     played: Card | None = None
     exhaustion: int = 0
-    """Exhaustion cards taken so far."""
+    """Exhaustion cards taken during the race (breakaway and end phases)."""
     takes_exhaustion: bool = True
+    handicap: int = 0
+    """Exhaustion cards put in its deck before the race (handicap variant)."""
+    bids: list[Card] = field(default_factory=list)
+    """Breakaway bid cards, face down until the bid is over."""
 
     @property
     def hand(self) -> list[Card]:
@@ -181,7 +218,8 @@ class Rider:
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "team": self.team, "kind": self.kind, "colour": self.colour, "deck": self.deck.owner,
                 "square": self.square, "lane": self.lane, "played": None if self.played is None else str(self.played),
-                "exhaustion": self.exhaustion, "takes_exhaustion": self.takes_exhaustion}
+                "exhaustion": self.exhaustion, "takes_exhaustion": self.takes_exhaustion,
+                "handicap": self.handicap, "bids": _tokens(self.bids)}
 
 
 def _tokens(cards: Iterable[Card]) -> list[str]:
@@ -266,46 +304,89 @@ class Race(SeededState):
         self.winner: str | None = None
         self.ranking: list[str] = []
         """Riders past the finish line at the end, best first."""
+        self.breakaway = False
+        """Play the breakaway bids (Peloton expansion) between the setup and the first round."""
 
     # ----- construction -----------------------------------------------------------------------------
 
     @classmethod
     def new(cls, track: Track | str = "avenue-corso-paseo", teams: int | Sequence[str] = 4, *,
             bots: dict[str, str] | None = None, seed: int = 0, place: str = "auto",
-            handicap: dict[str, int] | None = None, history: bool = True) -> Race:
-        """A race of two-rider teams at the start.
+            handicap: dict[str, int] | None = None, history: bool = True, single_riders: bool = False,
+            kinds: dict[str, str] | None = None, peloton: bool = False, muscle: int = 0,
+            breakaway: bool = False) -> Race:
+        """A race at the start.
 
-        ``teams`` is a count or a list of team colours; ``bots`` maps a colour to a
-        bot name. ``place="auto"`` places the riders in a seeded random order from
-        the front of the start area; ``place="manual"`` starts in the setup phase.
-        ``handicap`` maps a colour to the exhaustion cards shuffled into each of its
-        riders' decks (rulebook: handicap variant for experienced players).
+        ``teams`` is a count or a list of player team colours (``TEAM_COLOURS``): 1 to 6
+        two-rider teams, or with ``single_riders`` 1 to 12 players with one rider each
+        (``kinds`` maps a colour to ``"sprinteur"`` or ``"rouleur"``; by default they
+        alternate). ``bots`` maps a player colour to a bot name. ``peloton`` adds the
+        Peloton bot team and ``muscle`` that many Muscle bot teams (RULES.md 2); they
+        place first, at the front of the start area. ``breakaway`` plays the two
+        breakaway bids before the first round. A start area too small for everyone is
+        extended backwards (RULES.md 2, tutor decision). ``place="auto"`` places the
+        players' riders in a seeded random order; ``place="manual"`` starts in the
+        setup phase. ``handicap`` maps a colour to the exhaustion cards shuffled into
+        each of its riders' decks (rulebook: handicap variant for experienced players).
         """
+        limit = len(TEAM_COLOURS) if single_riders else PAIR_TEAMS
         if isinstance(teams, int):
-            if isinstance(teams, bool) or not 1 <= teams <= len(TEAM_COLOURS):
-                raise ValueError(f"a race has 1 to {len(TEAM_COLOURS)} teams, not {teams}")
+            if isinstance(teams, bool) or not 1 <= teams <= limit:
+                raise ValueError(f"a race has 1 to {limit} {'single riders' if single_riders else 'teams'}, "
+                                 f"not {teams}")
             names = list(TEAM_COLOURS[:teams])
         else:
             names = list(teams)
-        unknown = [n for n in names if n not in TEAM_COLOURS]
-        if not 1 <= len(names) <= len(TEAM_COLOURS) or len(set(names)) != len(names) or unknown:
-            raise ValueError(f"a race needs 1 to {len(TEAM_COLOURS)} distinct teams of the colours "
-                             f"{', '.join(TEAM_COLOURS)}; got {names}")
-        bots, handicap = bots or {}, handicap or {}
+        unknown = [n for n in names if n not in TEAM_COLOURS[:limit]]
+        if not 1 <= len(names) <= limit or len(set(names)) != len(names) or unknown:
+            raise ValueError(f"a race needs 1 to {limit} distinct teams of the colours "
+                             f"{', '.join(TEAM_COLOURS[:limit])}; got {names}")
+        if not is_int(muscle) or not 0 <= muscle <= MAX_MUSCLE:
+            raise ValueError(f"muscle is the number of Muscle teams, 0 to {MAX_MUSCLE}, not {muscle!r}")
+        if breakaway and len(names) < 2:
+            raise ValueError("the breakaway needs at least 2 players to bid (bot teams never bid)")
+        bots, handicap, kinds = bots or {}, handicap or {}, kinds or {}
         for name, extra in handicap.items():
             if name not in names or not is_int(extra) or extra < 0:
                 raise ValueError(f"handicap: {name!r}: {extra!r} is not a number of exhaustion cards for a team "
                                  f"of this race ({', '.join(names)})")
-        team_list, riders = [], []
-        for name in names:
+        for name, kind in kinds.items():
+            if name not in names or kind not in (SPRINTEUR, ROULEUR) or not single_riders:
+                raise ValueError(f"kinds: {name!r}: {kind!r}; kinds are for single riders of this race, "
+                                 "'sprinteur' or 'rouleur'")
+        for name in bots:
+            if name not in names:
+                raise ValueError(f"bots: {name!r} is not a player team of this race ({', '.join(names)})")
+        team_list: list[Team] = []
+        riders: list[Rider] = []
+        if peloton:
+            ids = ("peloton-1", "peloton-2")
+            team_list.append(Team("peloton", ids, PELOTON_COLOUR, TeamKind.PELOTON, "peloton", 0))
+            deck = Deck("peloton")
+            riders += [Rider(rid, "peloton", ROULEUR, PELOTON_COLOUR, deck, takes_exhaustion=False)
+                       for rid in ids]
+        for n in range(muscle):
+            name, colour = f"muscle-{n + 1}", MUSCLE_COLOURS[n]
             ids = (f"{name}-S", f"{name}-R")
-            team_list.append(Team(name, ids, name, controller=bots.get(name)))
-            riders += [Rider(ids[0], name, SPRINTEUR, name, Deck(ids[0])),
-                       Rider(ids[1], name, ROULEUR, name, Deck(ids[1]))]
-        race = cls(stage(track), team_list, riders, seed=seed, history=history)
+            team_list.append(Team(name, ids, colour, TeamKind.MUSCLE, "muscle", 0))
+            riders += [Rider(ids[0], name, SPRINTEUR, colour, Deck(ids[0]), takes_exhaustion=False),
+                       Rider(ids[1], name, ROULEUR, colour, Deck(ids[1]), takes_exhaustion=False)]
+        for i, name in enumerate(names):
+            if single_riders:
+                kind = kinds.get(name, (SPRINTEUR, ROULEUR)[i % 2])
+                members = [(f"{name}-{kind[0].upper()}", kind)]
+            else:
+                members = [(f"{name}-S", SPRINTEUR), (f"{name}-R", ROULEUR)]
+            team_list.append(Team(name, tuple(rid for rid, _ in members), name, controller=bots.get(name)))
+            riders += [Rider(rid, name, kind, name, Deck(rid), handicap=handicap.get(name, 0))
+                       for rid, kind in members]
+        race = cls(stage(track).with_start_places(len(riders)), team_list, riders, seed=seed, history=history)
+        race.breakaway = breakaway
+        dealt: set[str] = set()
         for r in race.riders.values():
-            r.exhaustion = handicap.get(r.team, 0)
-            r.deck.face_down = shuffled(race.rng, starting_deck(r.kind) + [EXHAUSTION] * r.exhaustion)
+            if r.deck.owner not in dealt:  # the Peloton's riders share one deck
+                dealt.add(r.deck.owner)
+                r.deck.face_down = shuffled(race.rng, _starting_cards(race.teams[r.team], r))
         if place == "auto":
             race._auto_place()
         elif place != "manual":
@@ -350,15 +431,33 @@ class Race(SeededState):
         return race
 
     def _auto_place(self) -> None:
-        order = list(self.riders)
-        self.rng.shuffle(order)
-        slots = [(s, lane) for s in range(self.track.start - 1, -1, -1) for lane in range(self.track.lanes[s])]
-        if len(order) > len(slots):
-            raise PlacementError(f"{len(order)} riders do not fit the start area's {len(slots)} lanes "
-                                 f"({self.track.name or 'this track'}); race with fewer teams")
-        for rid, (square, lane) in zip(order, slots):
-            self.riders[rid].square, self.riders[rid].lane = square, lane
-        self._start_round()
+        """Bot teams at the front (RULES.md 2, tutor decision), then the players' riders in a seeded random order."""
+        bots = [rid for t in self.teams.values() if t.kind.flips for rid in t.riders]
+        players = [rid for t in self.teams.values() if not t.kind.flips for rid in t.riders]
+        self.rng.shuffle(players)
+        for rid in bots + players:
+            self.riders[rid].square, self.riders[rid].lane = self.front_spot(rid)
+        self._setup_done()
+
+    def front_spot(self, rider_id: str) -> tuple[int, int]:
+        """The frontmost free lane behind the start line for this rider (a bot team's second rider goes behind
+        its first)."""
+        rider = self.rider(rider_id)
+        team = self.teams[rider.team]
+        placed = [self.riders[r].square for r in team.riders if self.riders[r].square is not None]
+        limit = min(s for s in placed if s is not None) if team.kind.flips and placed else self.track.start
+        for square in range(limit - 1, -1, -1):
+            for lane in range(self.track.lanes[square]):
+                if self._placement_problem(square, lane) is None:
+                    return square, lane
+        raise PlacementError(f"no free lane left behind the start line for {rider_id}")
+
+    def _setup_done(self) -> Event:
+        """After the last placement: the breakaway bids, or the first round."""
+        if self.breakaway:
+            self.phase = Phase.BID_1
+            return RoundStarted(0, rules=(rules.BID,), automatic=True)
+        return self._start_round()
 
     # ----- queries ---------------------------------------------------------------------------------------
 
@@ -378,6 +477,33 @@ class Race(SeededState):
         return self.team_of(rider_id).controller is not None
 
     @property
+    def player_riders(self) -> list[Rider]:
+        """Riders of player teams (bot teams that flip cards neither draw, bid nor play)."""
+        return [r for r in self.riders.values() if not self.teams[r.team].kind.flips]
+
+    def bidder(self, team: str) -> str | None:
+        """The team's rider that bids in the breakaway (once it has drawn or bid)."""
+        for rid in self.teams[team].riders:
+            rider = self.riders[rid]
+            if rider.bids or (rider.hand and self.phase in (Phase.BID_1, Phase.BID_2)):
+                return rid
+        return None
+
+    def _bids_wanted(self) -> int:
+        return 1 if self.phase is Phase.BID_1 else 2
+
+    def _may_choose(self, rider: Rider) -> bool:
+        """The rider still draws and plays (or bids) in this choosing phase."""
+        if self.teams[rider.team].kind.flips:
+            return False
+        if self.phase is Phase.ENERGY:
+            return rider.played is None
+        bidder = self.bidder(rider.team)
+        if bidder is None:
+            return self.phase is Phase.BID_1
+        return bidder == rider.id and len(rider.bids) < self._bids_wanted()
+
+    @property
     def placing_team(self) -> Team | None:
         """The team whose turn it is to place riders (setup phase)."""
         for team in self.teams.values():
@@ -393,10 +519,10 @@ class Race(SeededState):
         return None
 
     def waiting_riders(self) -> list[str]:
-        """Riders that have not played a card yet this energy phase."""
-        if self.phase is not Phase.ENERGY:
+        """Riders that may still draw and play a card in this energy phase (or bid in a breakaway bid)."""
+        if not self.phase.choosing:
             return []
-        return [r.id for r in self.riders.values() if r.played is None]
+        return [r.id for r in self.player_riders if self._may_choose(r)]
 
     @property
     def is_over(self) -> bool:
@@ -419,14 +545,14 @@ class Race(SeededState):
             free = [(s, lane) for s in range(self.track.start) for lane in range(self.track.lanes[s])
                     if self._placement_problem(s, lane) is None]
             return [Place(r, s, lane) for r in team.riders if self.riders[r].square is None for s, lane in free]
-        if self.phase is Phase.ENERGY:
+        if self.phase.choosing:
             actions: list[Action] = []
             for team in self.teams.values():
                 holder = self.drawing_rider(team.name)
                 if holder:
                     actions += [Play(holder, c) for c in dict.fromkeys(self.riders[holder].hand)]
                 else:
-                    actions += [Draw(r) for r in team.riders if self.riders[r].played is None]
+                    actions += [Draw(r) for r in team.riders if self._may_choose(self.riders[r])]
             return actions
         if self.phase is Phase.FINISHED:
             return []
@@ -460,20 +586,29 @@ class Race(SeededState):
             raise PlacementError(f"{rider_id} cannot go to square {square}, lane {lane}: {problem}")
         self._save()
         rider.square, rider.lane = square, lane
-        events: list[Event] = [RiderPlaced(rider_id, (square, lane), rules=(rules.SETUP_PLACE,),
+        applied = (rules.SETUP_PLACE, rules.BOT_PLACEMENT) if team.kind.flips else (rules.SETUP_PLACE,)
+        events: list[Event] = [RiderPlaced(rider_id, (square, lane), rules=applied,
                                            automatic=team.controller is not None)]
         if self.placing_team is None:
-            events.append(self._start_round())
+            events.append(self._setup_done())
         return events
 
     def draw(self, rider_id: str) -> list[Event]:
-        """Energy phase: draw 4 cards from the rider's deck (fewer if it has fewer; an exhaustion card if none)."""
-        self._require(Phase.ENERGY, "draw cards")
+        """Energy phase (or a breakaway bid): draw 4 cards from the rider's deck (fewer if it has fewer; an
+        exhaustion card if none)."""
+        self._require_choosing("draw cards")
         rider = self.rider(rider_id)
-        if rider.played is not None:
-            raise RiderOrderError(f"{rider_id} has already played a card this round")
+        if self.teams[rider.team].kind.flips:
+            raise RiderOrderError(f"{rider_id} rides for a bot team: it flips its card in the movement phase and "
+                                  "never draws or bids")
         if rider.hand:
-            raise RiderOrderError(f"{rider_id} has already drawn: play one of {_tokens(rider.hand)}")
+            raise RiderOrderError(f"{rider_id} has already drawn: play one of {', '.join(_tokens(rider.hand))}")
+        if self.phase is Phase.ENERGY and rider.played is not None:
+            raise RiderOrderError(f"{rider_id} has already played a card this round")
+        if self.phase is not Phase.ENERGY and not self._may_choose(rider):
+            bidder = self.bidder(rider.team)
+            raise RiderOrderError(f"{bidder} bids for its team in the breakaway, not {rider_id}" if bidder != rider_id
+                                  else f"{rider_id} has already bid in this round of bids")
         holder = self.drawing_rider(rider.team)
         if holder:
             raise RiderOrderError(
@@ -488,31 +623,53 @@ class Race(SeededState):
             events.append(Reshuffled(rider.deck.owner, reshuffled, rules=(rules.RESHUFFLE,), automatic=True))
         size = self.teams[rider.team].hand_size
         rule = (rules.DRAW_NONE if rider.exhaustion > exhaustion else
-                rules.DRAW_FEWER if len(rider.hand) < size else rules.DRAW)
+                rules.DRAW_FEWER if len(rider.hand) < size else
+                rules.BID if self.phase is not Phase.ENERGY else rules.DRAW)
         events.append(CardsDrawn(rider.id, tuple(rider.hand), rules=(rule,), automatic=automatic))
         return events
 
     def play(self, rider_id: str, card: Card | int) -> list[Event]:
-        """Energy phase: play one drawn card face down; the others are recycled face up under the deck."""
-        self._require(Phase.ENERGY, "play a card")
+        """Energy phase: play one drawn card face down (in a breakaway bid: bid it); the others are recycled face
+        up under the deck."""
+        self._require_choosing("play a card")
         rider = self.rider(rider_id)
         if not rider.hand:
             what = "has already played this round" if rider.played is not None else "has not drawn cards yet"
             raise CardNotInHandError(f"{rider_id} {what}")
         chosen = self._find(rider, card)
         self._save()
-        recycled = self._play(rider, chosen)
         automatic = self.is_bot(rider_id)
+        if self.phase is Phase.ENERGY:
+            recycled = self._play(rider, chosen)
+            rule = rules.PLAY
+        else:
+            recycled = self._bid(rider, chosen)
+            rule = rules.BID
         events: list[Event] = [
-            CardPlayed(rider.id, chosen, rules=(rules.PLAY,), automatic=automatic),
+            CardPlayed(rider.id, chosen, rules=(rule,), automatic=automatic),
             CardsRecycled(rider.id, recycled, len(rider.recycled), rules=(rules.RECYCLE,), automatic=automatic)]
-        if all(r.played is not None for r in self.riders.values()):
-            self._reveal()
-            self.phase = Phase.MOVEMENT
-            events.append(CardsRevealed({r.id: r.played for r in self.riders.values() if r.played is not None},
-                                        tuple(self.to_move), dict(self.move_values),
-                                        rules=(rules.REVEAL, rules.ORDER), automatic=True))
+        if not self.waiting_riders():
+            events.append(self._choices_done())
         return events
+
+    def _choices_done(self) -> Event:
+        """Everyone has played (or bid): the reveal, the bot teams' flip, or the next bid."""
+        if self.phase is Phase.ENERGY:
+            if any(t.kind.flips for t in self.teams.values()):
+                self.phase = Phase.FLIP
+                return RoundStarted(self.round, rules=(rules.SECRET,), automatic=True)
+            return self._reveal_event()
+        bid = self._bids_wanted()
+        cards = {r.id: r.bids[-1] for r in self.player_riders if len(r.bids) == bid}
+        self.phase = Phase.BID_2 if bid == 1 else Phase.BREAKAWAY
+        return BidsRevealed(bid, cards, rules=(rules.BID_REVEAL,), automatic=True)
+
+    def _reveal_event(self) -> CardsRevealed:
+        self._reveal()
+        self.phase = Phase.MOVEMENT
+        cards = {rid: card for rid in self.to_move if (card := self.riders[rid].played) is not None}
+        return CardsRevealed(cards, tuple(self.to_move),
+                             dict(self.move_values), rules=(rules.REVEAL, rules.ORDER), automatic=True)
 
     def _find(self, rider: Rider, card: Card | int) -> Card:
         if isinstance(card, Card):
@@ -569,10 +726,15 @@ class Race(SeededState):
         if self.phase is not Phase.ENERGY:
             raise WrongPhaseError(f"play_round needs the energy phase, not the {self.phase.name_in_words}")
         deal, play = self._deal, self._play
+        flips = False
         for rider in self.riders.values():
-            if rider.played is None:
+            if self.teams[rider.team].kind.flips:
+                flips = True
+            elif rider.played is None:
                 deal(rider)
                 play(rider, choose(self, rider.id))
+        if flips:
+            self._flip()
         positions = self.positions()
         self._reveal(positions)
         occupied = rules.occupancy(positions)
@@ -614,6 +776,64 @@ class Race(SeededState):
         deck.recycled += hand
         deck.hand = []
         return tuple(hand)
+
+    def _bid(self, rider: Rider, card: Card) -> tuple[Card, ...]:
+        """The card is bid face down, the rest recycled; returns the recycled cards."""
+        deck = rider.deck
+        hand = deck.hand
+        hand.remove(card)
+        rider.bids.append(card)
+        deck.recycled += hand
+        deck.hand = []
+        return tuple(hand)
+
+    def _flip(self) -> dict[str, tuple[dict[str, Card], int]]:
+        """Bot teams flip their cards: per team, the card of each rider and the size of a refilled deck."""
+        flipped: dict[str, tuple[dict[str, Card], int]] = {}
+        for team in self.teams.values():
+            if not team.kind.flips:
+                continue
+            cards: dict[str, Card] = {}
+            refilled = 0
+            owners = [team.riders[0]] if team.kind is TeamKind.PELOTON else list(team.riders)
+            for rid in owners:
+                deck = self.riders[rid].deck
+                if not deck.face_down:
+                    deck.face_down, deck.removed = shuffled(self.rng, deck.removed), []
+                    refilled += len(deck.face_down)
+                card = deck.face_down.pop()
+                targets = team.riders if team.kind is TeamKind.PELOTON else (rid,)
+                for target in targets:
+                    self.riders[target].played = card
+                    cards[target] = card
+            flipped[team.name] = (cards, refilled)
+        return flipped
+
+    def _resolve_breakaway(self) -> tuple[dict[str, int], list[str], list[str], list[str]]:
+        """Rank the bids, make the winners pay, reshuffle every deck and move the winners past the start line.
+
+        Returns (totals, grid from the front, ranking, winners)."""
+        bidders = [r for r in self.player_riders if r.bids]
+        grid = rules.movement_order({r.id: r.position for r in bidders})
+        bids = {r.id: tuple(c.value for c in r.bids) for r in bidders}
+        ranking = breakaway_bids.ranking(bids, grid)
+        winners = breakaway_bids.select(bids, grid)
+        for rider in bidders:
+            if rider.id in winners:
+                rider.deck.removed += rider.bids
+                rider.deck.recycled += [EXHAUSTION, EXHAUSTION]
+                rider.exhaustion += 2
+            else:
+                rider.deck.recycled += rider.bids
+            rider.bids = []
+        for rider in self.player_riders:
+            deck = rider.deck
+            deck.face_down, deck.recycled = shuffled(self.rng, deck.face_down + deck.recycled), []
+        start, lanes = self.track.start, self.track.lanes
+        slots = [(s, lane) for s in range(start, len(lanes)) for lane in range(lanes[s])][:len(winners)]
+        for rid, (square, lane) in zip(winners, sorted(slots, key=lambda p: (-p[0], p[1]))):
+            self.riders[rid].square, self.riders[rid].lane = square, lane
+        return {rid: sum(v) for rid, v in bids.items()}, grid, ranking, winners
 
     def _reveal(self, positions: dict[str, tuple[int, int]] | None = None) -> None:
         """Fix the movement order and each rider's move (Attack!: front rider 2, back rider 9)."""
@@ -663,9 +883,13 @@ class Race(SeededState):
 
     def _remove_played(self) -> dict[str, Card]:
         cards = {}
+        shared: set[str] = set()
         for r in self.riders.values():
             if r.played is not None:
-                r.deck.removed.append(r.played)
+                if r.deck.owner not in shared:  # the Peloton's one card moved both riders: it leaves once
+                    r.deck.removed.append(r.played)
+                if r.deck.owner != r.id:
+                    shared.add(r.deck.owner)
                 cards[r.id] = r.played
                 r.played = None
         return cards
@@ -703,6 +927,36 @@ class Race(SeededState):
         return RoundStarted(self.round, rules=(rules.ROUND,), automatic=True)
 
     # ----- automatic steps: a phase function, then its events -------------------------------------------
+
+    def _step_flip(self) -> list[Event]:
+        events: list[Event] = []
+        for name, (cards, refilled) in self._flip().items():
+            team = self.teams[name]
+            if refilled:
+                events.append(Reshuffled(self.riders[team.riders[0]].deck.owner if team.kind is TeamKind.PELOTON
+                                         else name, refilled, rules=(rules.BOT_DECK_REFILL,), automatic=True))
+            rule = rules.PELOTON_FLIP if team.kind is TeamKind.PELOTON else rules.MUSCLE_FLIP
+            events.append(CardsFlipped(name, cards, rules=(rule,), automatic=True))
+        events.append(self._reveal_event())
+        return events
+
+    def _step_breakaway(self) -> list[Event]:
+        totals, grid, ranking, winners = self._resolve_breakaway()
+        decided = (rules.BREAKAWAY_RANK, rules.BREAKAWAY_TIE) if breakaway_bids.is_tie_broken(
+            {rid: (totals[rid],) for rid in totals}, grid) else (rules.BREAKAWAY_RANK,)
+        events: list[Event] = [BreakawayDecided(totals, tuple(ranking), tuple(grid), tuple(winners), rules=decided,
+                                                automatic=True)]
+        for rid in winners:
+            square = self.riders[rid].square
+            assert square is not None
+            events.append(ExhaustionTaken(rid, square, rules=(rules.BREAKAWAY_COST,), automatic=True))
+        events.append(DecksReshuffled(tuple(r.deck.owner for r in self.player_riders),
+                                      rules=(rules.BREAKAWAY_RECYCLE, rules.BREAKAWAY_RESHUFFLE), automatic=True))
+        for rid in winners:
+            events.append(RiderPlaced(rid, self.riders[rid].position, rules=(rules.BREAKAWAY_START,),
+                                      automatic=True))
+        events.append(self._start_round())
+        return events
 
     def _step_movement(self) -> list[Event]:
         rid = self.to_move.pop(0)
@@ -769,6 +1023,11 @@ class Race(SeededState):
 
     # ----- checks ----------------------------------------------------------------------------------------
 
+    def _require_choosing(self, what: str) -> None:
+        if not self.phase.choosing:
+            raise WrongPhaseError(f"cannot {what} now: it is the {self.phase.name_in_words}"
+                                  f"{', the race is over' if self.phase is Phase.FINISHED else ''}")
+
     def _require(self, phase: Phase, what: str) -> None:
         if self.phase is not phase:
             raise WrongPhaseError(f"cannot {what} now: it is the {self.phase.name_in_words}"
@@ -802,6 +1061,7 @@ class Race(SeededState):
             "winner": self.winner,
             "ranking": list(self.ranking),
             "bot_rng": rng_state(self.bot_rng),
+            "breakaway": self.breakaway,
         }
 
     @classmethod
@@ -814,7 +1074,8 @@ class Race(SeededState):
         for d in data["riders"]:
             self.riders[d["id"]] = Rider(
                 d["id"], d["team"], d["kind"], d["colour"], decks[d["deck"]], d["square"], d["lane"],
-                None if d["played"] is None else Card.parse(d["played"]), d["exhaustion"], d["takes_exhaustion"])
+                None if d["played"] is None else Card.parse(d["played"]), d["exhaustion"], d["takes_exhaustion"],
+                d["handicap"], _cards(d["bids"]))
         self.phase = Phase(data["phase"])
         self.round = data["round"]
         self.to_move = list(data["to_move"])
@@ -822,12 +1083,24 @@ class Race(SeededState):
         self.winner = data["winner"]
         self.ranking = list(data["ranking"])
         set_rng_state(self.bot_rng, data["bot_rng"])
+        self.breakaway = data["breakaway"]
 
     def __repr__(self) -> str:
         return f"<Race {self.track.name or 'track'} round {self.round} {self.phase.value} riders={len(self.riders)}>"
 
 
+def _starting_cards(team: Team, rider: Rider) -> list[Card]:
+    """The cards a rider's (or the Peloton team's) deck starts with (RULES.md 1-2)."""
+    if team.kind is TeamKind.PELOTON:
+        return starting_deck(ROULEUR) + [ATTACK, ATTACK]
+    if team.kind is TeamKind.MUSCLE:
+        return starting_deck(rider.kind) + ([MUSCLE] if rider.kind == SPRINTEUR else [])
+    return starting_deck(rider.kind) + [EXHAUSTION] * rider.handicap
+
+
 PHASE_STEPS: dict[Phase, Callable[[Race], list[Event]]] = {
+    Phase.BREAKAWAY: Race._step_breakaway,
+    Phase.FLIP: Race._step_flip,
     Phase.MOVEMENT: Race._step_movement,
     Phase.END_CARDS: Race._step_end_cards,
     Phase.END_SLIPSTREAM: Race._step_end_slipstream,

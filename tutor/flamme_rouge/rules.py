@@ -21,6 +21,7 @@ from .track import Track
 # The rules events cite (``Event.rules``); ids are stable, texts are what learners read.
 SECTION_SETUP, SECTION_ENERGY, SECTION_MOVEMENT = "Setup", "Energy phase", "Movement phase"
 SECTION_END, SECTION_MOUNTAINS, SECTION_PELOTON, SECTION_FINISH = "End phase", "Mountains", "Peloton expansion", "Finish"
+SECTION_BREAKAWAY = "Breakaway (Peloton expansion)"
 
 SETUP_PLACE = Rule("fr.setup.place", SECTION_SETUP, "riders start in free lanes behind the start line, the "
                    "right-hand lane first on an empty square")
@@ -51,6 +52,30 @@ DESCENT = Rule("fr.mountain.descent", SECTION_MOUNTAINS, "a rider starting on a 
 SUPPLY = Rule("fr.peloton.supply", SECTION_PELOTON, "a rider starting in a supply zone moves at least 4")
 ATTACK = Rule("fr.peloton.attack", SECTION_PELOTON, "Attack!: the Peloton team's front rider moves 2 and its back "
               "rider 9")
+PELOTON_FLIP = Rule("fr.peloton.flip", SECTION_PELOTON, "the Peloton bot team flips one card of its deck in the "
+                    "movement phase, and it moves both of its riders")
+MUSCLE_FLIP = Rule("fr.peloton.muscle-flip", SECTION_PELOTON, "a Muscle bot team flips one card for each of its "
+                   "riders in the movement phase")
+BOT_DECK_REFILL = Rule("fr.peloton.bot-deck-refill", SECTION_PELOTON, "when a bot team's deck runs out, its "
+                       "played cards are shuffled into a new deck", decision=True)
+BOT_PLACEMENT = Rule("fr.peloton.bot-placement", SECTION_PELOTON, "the Peloton and Muscle teams place first, at the "
+                     "front of the start area, a team's second rider behind its first", decision=True)
+START_EXTENDED = Rule("fr.peloton.start-extended", SECTION_PELOTON, "with more riders than the start area holds, it "
+                      "extends backwards by squares of the start's width", decision=True)
+BID = Rule("fr.breakaway.bid", SECTION_BREAKAWAY, "each player picks one rider, draws 4 from its deck, bids one card "
+           "face down and recycles the other 3; then a second bid the same way")
+BID_REVEAL = Rule("fr.breakaway.reveal", SECTION_BREAKAWAY, "the bids are revealed")
+BREAKAWAY_RANK = Rule("fr.breakaway.rank", SECTION_BREAKAWAY, "the two bid cards' total ranks the riders: the top "
+                      "one joins the breakaway with 2-4 bidders, the top two with 5 or more")
+BREAKAWAY_TIE = Rule("fr.breakaway.tie", SECTION_BREAKAWAY, "equal totals go to the rider further back on the grid",
+                     decision=True)
+BREAKAWAY_COST = Rule("fr.breakaway.cost", SECTION_BREAKAWAY, "the breakaway riders' bid cards leave the game and "
+                      "each takes 2 exhaustion cards")
+BREAKAWAY_RECYCLE = Rule("fr.breakaway.recycle", SECTION_BREAKAWAY, "the other riders recycle the cards they bid")
+BREAKAWAY_RESHUFFLE = Rule("fr.breakaway.reshuffle", SECTION_BREAKAWAY, "every deck is shuffled with its recycled "
+                           "cards")
+BREAKAWAY_START = Rule("fr.breakaway.start", SECTION_BREAKAWAY, "the breakaway riders start on the first squares "
+                       "past the start line, the best bid frontmost, right lane first", decision=True)
 CUT = Rule("fr.finish.cut", SECTION_FINISH, "a move past the last square of the track stops on the last square",
            decision=True)
 CARDS_REMOVED = Rule("fr.end.cards", SECTION_END, "played cards leave the game; each card is used once")

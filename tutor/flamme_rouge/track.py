@@ -51,6 +51,11 @@ class Track:
             raise TrackError(f"start {self.start} is outside the track (0..{len(self.squares)})")
         if self.finish is not None and not 0 < self.finish <= len(self.squares):
             raise TrackError(f"finish {self.finish} is outside the track (1..{len(self.squares)})")
+        for i, square in enumerate(self.squares):
+            if square.terrain is Terrain.COBBLES and square.lanes == 3:
+                raise TrackError(f"square {i}: cobblestones have 1 or 2 lanes, not 3 (Peloton expansion)")
+            if square.terrain is Terrain.SUPPLY and square.lanes != 3:
+                raise TrackError(f"square {i}: a supply zone has 3 lanes, not {square.lanes} (Peloton expansion)")
         # Per-square lookups used on the hot path of simulations.
         object.__setattr__(self, "lanes", tuple(s.lanes for s in self.squares))
         object.__setattr__(self, "ascent", tuple(s.terrain is Terrain.ASCENT for s in self.squares))
@@ -79,6 +84,24 @@ class Track:
     def spec(self) -> str:
         """The squares in the scenario track format (``"2 2 2u 3s 1c"``)."""
         return " ".join(s.token for s in self.squares)
+
+    @property
+    def start_places(self) -> int:
+        """Lanes in the start area (the squares behind the start line)."""
+        return sum(self.lanes[:self.start])
+
+    def with_start_places(self, riders: int) -> Track:
+        """This track, its start area extended backwards by squares of the start's width until ``riders`` fit.
+
+        Tutor decision (RULES.md 2): with more riders than the start area holds, extra
+        squares are added behind it; riders there start further behind the line.
+        """
+        width = self.squares[0].lanes if self.squares else 2
+        extra = max(0, -(-(riders - self.start_places) // width))
+        if not extra:
+            return self
+        return Track((Square(width),) * extra + self.squares, start=self.start + extra,
+                     finish=None if self.finish is None else self.finish + extra, name=self.name)
 
     def to_dict(self) -> dict:
         return {"name": self.name, "track": self.spec, "start": self.start, "finish": self.finish}
@@ -158,6 +181,16 @@ TEACHING_TRACKS: dict[str, tuple[str, str, int, int]] = {
                 " ".join(["2"] * 9 + ["2u"] * 4 + ["2d"] * 3 + ["2"] * 8), 4, 20),
     "cobbles-24": ("Cobbles and supply (24 squares, Peloton expansion)",
                    " ".join(["2"] * 6 + ["1c"] * 3 + ["2"] * 3 + ["3s"] * 3 + ["3"] * 3 + ["2"] * 6), 4, 20),
+    "narrow-22": ("Narrow road (22 squares, Peloton expansion)",
+                  " ".join(["2"] * 7 + ["1"] * 4 + ["2"] * 2 + ["3"] * 2 + ["2"] * 7), 4, 18),
+    "cobbles-22": ("Cobblestones (22 squares, Peloton expansion)",
+                   " ".join(["2"] * 7 + ["2c"] * 3 + ["1c"] * 2 + ["2"] * 10), 4, 18),
+    "supply-22": ("Supply zone (22 squares, Peloton expansion)",
+                  " ".join(["2"] * 7 + ["3s"] * 4 + ["2"] * 11), 4, 18),
+    "paves-du-nord": ("Pavés du Nord (a full stage of the tutor's own design, Peloton expansion)",
+                      " ".join(["2"] * 5 + ["2"] * 10 + ["1"] * 4 + ["2"] * 6 + ["2c"] * 5 + ["1c"] * 3
+                               + ["2"] * 6 + ["3s"] * 4 + ["3"] * 2 + ["2"] * 4 + ["2u"] * 5 + ["2d"] * 3
+                               + ["2"] * 9 + ["2c"] * 2 + ["2"] * 4 + ["2"] * 6), 5, 73),
 }
 
 

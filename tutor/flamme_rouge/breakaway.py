@@ -1,0 +1,45 @@
+"""The breakaway bid of the Peloton expansion (RULES.md 2), as pure functions.
+
+Each player picks one rider and bids twice (draw 4, play 1 face down, recycle 3).
+The two cards' total ranks the riders. Tutor decisions (RULES.md 2, "Tutor decisions
+for the expansion"; the seed speaks of 2-6 players only): with 2-4 bidders the top
+rider joins the breakaway, with 5 or more (up to 12 single riders) the top two. Equal
+totals go to the rider further back on the grid, and so on down the ranking.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+
+def size(bidders: int) -> int:
+    """Riders in the breakaway for this many bidders (bot teams never bid)."""
+    return 1 if bidders <= 4 else 2
+
+
+def ranking(bids: Mapping[str, Sequence[int]], grid: Sequence[str]) -> list[str]:
+    """Every bidder, best first: highest total, then further back on the grid.
+
+    ``grid`` lists the bidders' ids from the front of the start area to the back.
+    """
+    missing = sorted(set(bids) - set(grid))
+    if missing:
+        raise ValueError(f"bidder {missing[0]!r} is not on the grid")
+    place = {rid: i for i, rid in enumerate(grid)}
+    return sorted(bids, key=lambda rid: (-sum(bids[rid]), -place[rid]))
+
+
+def select(bids: Mapping[str, Sequence[int]], grid: Sequence[str]) -> list[str]:
+    """The breakaway riders in ranking order.
+
+    >>> select({"a": (5, 4), "b": (9, 2), "c": (3, 3)}, grid=["a", "b", "c"])
+    ['b']
+    """
+    return ranking(bids, grid)[:size(len(bids))]
+
+
+def is_tie_broken(bids: Mapping[str, Sequence[int]], grid: Sequence[str]) -> bool:
+    """True when equal totals straddle the breakaway cut, so the grid decided who joined."""
+    order = ranking(bids, grid)
+    cut = size(len(bids))
+    return cut < len(order) and sum(bids[order[cut - 1]]) == sum(bids[order[cut]])
