@@ -29,7 +29,7 @@ from __future__ import annotations
 import enum
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from tutor.core.data import is_int
 from tutor.core.state import SeededState, rng_state, set_rng_state
@@ -295,6 +295,7 @@ class Race(SeededState):
         self.track = track
         self.teams = {t.name: t for t in teams}
         self.riders = {r.id: r for r in riders}
+        self._index_riders()
         self.phase = Phase.SETUP
         self.round = 0
         self.to_move: list[str] = []
@@ -306,6 +307,11 @@ class Race(SeededState):
         """Riders past the finish line at the end, best first."""
         self.breakaway = False
         """Play the breakaway bids (Peloton expansion) between the setup and the first round."""
+
+    def _index_riders(self) -> None:
+        """Riders that draw and play (player teams), and whether bot teams flip: looked up every round."""
+        self._choosers = [r for r in self.riders.values() if not self.teams[r.team].kind.flips]
+        self._flippers = len(self._choosers) < len(self.riders)
 
     # ----- construction -----------------------------------------------------------------------------
 
@@ -435,8 +441,12 @@ class Race(SeededState):
         bots = [rid for t in self.teams.values() if t.kind.flips for rid in t.riders]
         players = [rid for t in self.teams.values() if not t.kind.flips for rid in t.riders]
         self.rng.shuffle(players)
-        for rid in bots + players:
+        for rid in bots:
             self.riders[rid].square, self.riders[rid].lane = self.front_spot(rid)
+        for rid, (square, lane) in zip(players, self._free_spots(self.track.start)):
+            self.riders[rid].square, self.riders[rid].lane = square, lane
+        if any(self.riders[rid].square is None for rid in players):
+            raise PlacementError("the start area is full")  # with_start_places makes room: a bug if reached
         self._setup_done()
 
     def front_spot(self, rider_id: str) -> tuple[int, int]:
@@ -446,11 +456,20 @@ class Race(SeededState):
         team = self.teams[rider.team]
         placed = [self.riders[r].square for r in team.riders if self.riders[r].square is not None]
         limit = min(s for s in placed if s is not None) if team.kind.flips and placed else self.track.start
-        for square in range(limit - 1, -1, -1):
-            for lane in range(self.track.lanes[square]):
-                if self._placement_problem(square, lane) is None:
-                    return square, lane
+        for spot in self._free_spots(limit):
+            return spot
         raise PlacementError(f"no free lane left behind the start line for {rider_id}")
+
+    def _free_spots(self, below: int) -> Iterator[tuple[int, int]]:
+        """Free start lanes in front-to-back order on the squares before ``below``: the right-hand lane first, so
+        filling them in this order keeps the setup rule (``_lane_problem``)."""
+        occupied = rules.occupancy(self.positions())
+        lanes = self.track.lanes
+        for square in range(below - 1, -1, -1):
+            taken = occupied.get(square, ())
+            for lane in range(lanes[square]):
+                if lane not in taken:
+                    yield square, lane
 
     def _setup_done(self) -> Event:
         """After the last placement: the breakaway bids, or the first round."""
@@ -479,7 +498,7 @@ class Race(SeededState):
     @property
     def player_riders(self) -> list[Rider]:
         """Riders of player teams (bot teams that flip cards neither draw, bid nor play)."""
-        return [r for r in self.riders.values() if not self.teams[r.team].kind.flips]
+        return list(self._choosers)
 
     def bidder(self, team: str) -> str | None:
         """The team's rider that bids in the breakaway (once it has drawn or bid)."""
@@ -726,14 +745,11 @@ class Race(SeededState):
         if self.phase is not Phase.ENERGY:
             raise WrongPhaseError(f"play_round needs the energy phase, not the {self.phase.name_in_words}")
         deal, play = self._deal, self._play
-        flips = False
-        for rider in self.riders.values():
-            if self.teams[rider.team].kind.flips:
-                flips = True
-            elif rider.played is None:
+        for rider in self._choosers:
+            if rider.played is None:
                 deal(rider)
                 play(rider, choose(self, rider.id))
-        if flips:
+        if self._flippers:
             self._flip()
         positions = self.positions()
         self._reveal(positions)
@@ -856,16 +872,19 @@ class Race(SeededState):
         """Move one rider by its revealed card; ``occupied`` (square -> taken lanes) is kept up to date."""
         rider = self.riders[rider_id]
         start, start_lane = rider.square, rider.lane
-        assert start is not None
-        value = self.move_values[rider_id]
-        distance, terrain = rules.move_distance(self.track, start, value)
-        occupied[start].remove(start_lane)
-        square, lane, full = rules.destination(self.track, occupied, start, distance)
+        track = self.track
+        distance, terrain = rules.move_distance(track, start, self.move_values[rider_id])  # type: ignore[arg-type]
+        occupied[start].remove(start_lane)  # type: ignore[index]
+        square, lane, full = rules.destination(track, occupied, start, distance)  # type: ignore[arg-type]
         if lane is None:
             lane = start_lane
-        rider.square, rider.lane = square, lane
-        occupied.setdefault(square, []).append(lane)
-        return start, start_lane, distance, terrain, square, lane, full
+        rider.square = square
+        rider.lane = lane
+        if square in occupied:
+            occupied[square].append(lane)
+        else:
+            occupied[square] = [lane]
+        return start, start_lane, distance, terrain, square, lane, full  # type: ignore[return-value]
 
     def _check_finish(self) -> bool:
         """After movement: when riders crossed the line, rank them and end the race (the end phase is skipped)."""
@@ -1038,12 +1057,7 @@ class Race(SeededState):
             return f"the start area is squares 0 to {self.track.start - 1}"
         if not 0 <= lane < self.track.lanes[square]:
             return f"square {square} has {self.track.lanes[square]} lane(s)"
-        taken = [r.lane for r in self.riders.values() if r.square == square]
-        if lane in taken:
-            return "that lane is taken"
-        if lane != 0 and not taken:
-            return "on an empty square a rider takes the right-hand lane (lane 0)"
-        return None
+        return _lane_problem(lane, [r.lane for r in self.riders.values() if r.square == square])
 
     # ----- JSON (undo and copies come from SeededState) --------------------------------------------------
 
@@ -1076,6 +1090,7 @@ class Race(SeededState):
                 d["id"], d["team"], d["kind"], d["colour"], decks[d["deck"]], d["square"], d["lane"],
                 None if d["played"] is None else Card.parse(d["played"]), d["exhaustion"], d["takes_exhaustion"],
                 d["handicap"], _cards(d["bids"]))
+        self._index_riders()
         self.phase = Phase(data["phase"])
         self.round = data["round"]
         self.to_move = list(data["to_move"])
@@ -1087,6 +1102,15 @@ class Race(SeededState):
 
     def __repr__(self) -> str:
         return f"<Race {self.track.name or 'track'} round {self.round} {self.phase.value} riders={len(self.riders)}>"
+
+
+def _lane_problem(lane: int, taken: Sequence[int]) -> str | None:
+    """Setup: why a rider may not start in ``lane`` of a start square whose ``taken`` lanes are given."""
+    if lane in taken:
+        return "that lane is taken"
+    if lane != 0 and not taken:
+        return "on an empty square a rider takes the right-hand lane (lane 0)"
+    return None
 
 
 def _starting_cards(team: Team, rider: Rider) -> list[Card]:
