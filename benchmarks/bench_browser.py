@@ -100,13 +100,13 @@ def bench_loads(context, url: str, notebooks: list[str], loads: int) -> None:
 
     empty = statistics.median(t for _, t in times[EMPTY])
     print(f"\nPage load, median of {loads} (s)   target: lesson / empty <= {LOAD_RATIO_TARGET}")
-    print(f"{'page':<24}{'canvases':>9}{'#loading gone':>15}{'painted':>9}{'/ empty':>9}")
+    print(f"{'page':<36}{'canvases':>9}{'#loading gone':>15}{'painted':>9}{'/ empty':>9}")
     for notebook in notebooks:
         ready, painted = (statistics.median(column) for column in zip(*times[notebook]))
         ratio = painted / empty
         mark = "" if notebook == EMPTY else ("  ok" if ratio <= LOAD_RATIO_TARGET else "  OVER TARGET")
         shown = f"{painted:.2f}" if canvases[notebook] else "-"
-        print(f"{notebook:<24}{canvases[notebook]:>9}{ready:>15.2f}{shown:>9}{ratio:>9.2f}{mark}")
+        print(f"{notebook:<36}{canvases[notebook]:>9}{ready:>15.2f}{shown:>9}{ratio:>9.2f}{mark}")
 
 
 def next_button(race):
@@ -180,7 +180,8 @@ def main() -> int:
         empty = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("")])
         empty.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
         nbformat.write(empty, site / EMPTY)
-        notebooks = [EMPTY] + sorted(str(p.relative_to(LESSONS)) for p in LESSONS.glob("*/*.ipynb"))
+        notebooks = [EMPTY] + sorted(str(p.relative_to(LESSONS)) for p in LESSONS.rglob("*.ipynb")
+                                     if ".ipynb_checkpoints" not in p.parts)  # the landing page and every game
 
         servers = VoilaServers(Path(tmp))
         try:

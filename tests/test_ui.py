@@ -49,6 +49,8 @@ def test_rules_are_cited_from_their_section_and_text_each_section_named_once():
                                          "landing on an empty square takes the right-hand lane.")
     assert cite((MOVE, CUT)).endswith("Finish: a move past the last square stops on the last square "
                                       "(tutor decision).")
+    assert cite((MOVE, CUT, EMPTY)).startswith("Movement phase: a rider moves exactly the value of its card. A rider "
+                                               "landing")
     assert cite(()) == ""
 
 

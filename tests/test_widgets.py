@@ -406,3 +406,34 @@ def test_board_clicks_outside_the_setup_change_nothing(tutor):
     tutor.place_button.click()
     assert tutor.race.to_dict() == before
     assert "Riders are placed during the setup" in tutor.status.text
+
+
+# ----- narration: sentences from the events' fields, rules from their Rule references -------------------------
+
+def test_narration_words_attack_cards_and_bot_riders_that_take_no_exhaustion():
+    from pathlib import Path
+
+    from tutor.flamme_rouge import rules, scenario as scenarios
+    from tutor.flamme_rouge.widgets import narrate
+
+    data = scenarios.load(Path(__file__).parent / "scenarios" / "attack_card_front_2_back_9.json")
+    lines = narrate(scenarios.build(data).resolve())
+    moves = [line for line in lines if "Attack! card" in line.text]
+    assert [line.text.split(" moves ")[0] for line in moves] == ["p1", "p2"]
+    assert "worth 2 for this rider" in moves[0].text and "worth 9 for this rider" in moves[1].text
+    assert all(rules.ATTACK in line.rules and rules.MOVE in line.rules for line in moves)
+    assert moves[0].rule.count("Movement phase:") == 1  # each section named once
+    exempt = next(line for line in lines if "ride for a bot team" in line.text)
+    assert exempt.text.startswith("p1 and p2") and exempt.rules == (rules.BOT_NO_EXHAUSTION,)
+
+
+def test_narration_groups_the_riders_that_take_an_exhaustion_card():
+    from tutor.flamme_rouge import rules, scenario as scenarios
+    from tutor.flamme_rouge.widgets import narrate
+
+    race = scenarios.build({"track": "2 " * 10, "riders": [
+        {"id": "a", "square": 3, "lane": 0}, {"id": "b", "square": 4, "lane": 0}, {"id": "c", "square": 5, "lane": 0}]})
+    lines = narrate(race.resolve())
+    told = [line for line in lines if rules.EXHAUSTION in line.rules]
+    assert [line.text for line in told] == ["c (square 5) has an empty square right in front: it takes an exhaustion "
+                                            "card (E2) into its recycled cards."]

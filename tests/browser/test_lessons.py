@@ -214,3 +214,22 @@ def test_a_click_on_the_board_places_the_learners_rider(page, page_errors, voila
     expect(race.locator(".tutor-narration")).to_contain_text("red-S starts on square 3, right lane")
     assert wait_for_canvas_change(page, before) != before
     assert page_errors == []
+
+
+def test_the_landing_page_leads_to_a_lesson_and_back(page, page_errors, voila_server):
+    """The landing page's links (an HTML output: JupyterLab opens them in a new tab) and the way back."""
+    from playwright.sync_api import expect
+
+    open_lesson(page, voila_server, "index.ipynb", wait_for="a[href$='.ipynb']")
+    with page.expect_popup() as popup:
+        page.get_by_role("link", name="Flamme Rouge, step by step").click()
+    welcome = popup.value
+    welcome.wait_for_selector("#loading", state="hidden")
+    assert welcome.url.endswith("/voila/render/flamme_rouge/00_welcome.ipynb")
+    expect(welcome.get_by_role("heading", name="Flamme Rouge, step by step")).to_be_visible()
+    welcome.get_by_role("link", name="All games").click()
+    welcome.wait_for_url("**/voila/render/index.ipynb")
+    welcome.wait_for_selector("#loading", state="hidden")
+    expect(welcome.get_by_role("link", name="3. Movement and blocking")).to_be_visible()
+    assert error_outputs(page) == [] and error_outputs(welcome) == []
+    assert page_errors == []

@@ -53,7 +53,7 @@ def landing_html(root: str | Path = ".", games: Iterable[Game] | None = None) ->
         lessons = lessons_of(game, root)
         items = "".join(f"<li><a href='{html.escape(lesson.link)}'>{html.escape(lesson.title)}</a></li>"
                         for lesson in lessons)
-        body = f"<ol class='tutor-lessons'>{items}</ol>" if items else "<p><i>Lessons coming.</i></p>"
+        body = f"<ul class='tutor-lessons'>{items}</ul>" if items else "<p><i>Lessons coming.</i></p>"
         parts.append(f"<section class='tutor-game' id='{html.escape(game.id)}'><h2>{html.escape(game.title)}</h2>"
                      f"<p>{html.escape(game.summary)}</p>{body}</section>")
     return "".join(parts)

@@ -37,19 +37,18 @@ class Line:
 
 
 def cite(rules: Iterable[Rule]) -> str:
-    """Rules as sentences, each section named once: ``"Energy phase: draw 4 .... The chosen card ...."``.
+    """Rules as sentences, each section named once (sections in order of first mention):
+    ``"Energy phase: draw 4 .... The chosen card ...."``.
 
     Rules the rulebook leaves open (``Rule.decision``) say they are the tutor's decision.
     """
-    sentences: list[str] = []
-    section = None
+    sections: dict[str, list[str]] = {}
     for rule in dict.fromkeys(rules):
-        words = rule.text + (" (tutor decision)" if rule.decision else "")
-        if rule.section != section:
-            sentences.append(f"{rule.section}: {words}")
-            section = rule.section
-        else:
-            sentences.append(words[:1].upper() + words[1:])
+        sections.setdefault(rule.section, []).append(rule.text + (" (tutor decision)" if rule.decision else ""))
+    sentences = []
+    for section, texts in sections.items():
+        sentences.append(f"{section}: {texts[0]}")
+        sentences += [text[:1].upper() + text[1:] for text in texts[1:]]
     return "".join(f"{s.rstrip('.')}. " for s in sentences).rstrip()
 
 
