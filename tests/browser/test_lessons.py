@@ -11,6 +11,7 @@ from pathlib import Path
 import nbformat
 import pytest
 from voila_page import (
+    LOAD_TIMEOUT_MS,
     canvas_fingerprint,
     error_outputs,
     open_lesson,
@@ -224,12 +225,11 @@ def test_the_landing_page_leads_to_a_lesson_and_back(page, page_errors, voila_se
     with page.expect_popup() as popup:
         page.get_by_role("link", name="Flamme Rouge, step by step").click()
     welcome = popup.value
-    welcome.wait_for_selector("#loading", state="hidden")
+    # Voila shows the page once it has run the notebook: wait for the content, not for "#loading" (absent at first).
+    expect(welcome.get_by_role("heading", name="Flamme Rouge, step by step")).to_be_visible(timeout=LOAD_TIMEOUT_MS)
     assert welcome.url.endswith("/voila/render/flamme_rouge/00_welcome.ipynb")
-    expect(welcome.get_by_role("heading", name="Flamme Rouge, step by step")).to_be_visible()
     welcome.get_by_role("link", name="All games").click()
-    welcome.wait_for_url("**/voila/render/index.ipynb")
-    welcome.wait_for_selector("#loading", state="hidden")
-    expect(welcome.get_by_role("link", name="3. Movement and blocking")).to_be_visible()
+    expect(welcome.get_by_role("link", name="3. Movement and blocking")).to_be_visible(timeout=LOAD_TIMEOUT_MS)
+    assert welcome.url.endswith("/voila/render/index.ipynb")
     assert error_outputs(page) == [] and error_outputs(welcome) == []
     assert page_errors == []
