@@ -1,0 +1,142 @@
+"""The In Flanders Field board: geometry, and the drawing commands checked against the engine's position."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from tests.flanders.helpers import position
+from tutor.flanders import Roll
+from tutor.flanders.render import Board, Geometry, frames_for, percent, picture_of
+from tutor.flanders.render.draw import draw_card
+from tutor.flanders.render.picture import available_spaces
+from tutor.flanders.widgets import captions
+from tutor.ui.testing import recorded_commands
+
+
+def _board(game):
+    return Board(game.cards, game.battlefield, len(game.players))
+
+
+def _texts_at(log):
+    return [(c.args[0], c.args[1], c.args[2]) for c in log.named("fillText")]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_geometry_card_spaces_are_where_clicks_find_them_and_do_not_overlap(players):
+    geo = Geometry(players)
+    rects = {s: geo.space_rect(s) for s in range(3, 12)}
+    for s, r in rects.items():
+        assert geo.space_at(*r.centre) == s
+        assert r.y + r.h < geo.legend_y <= geo.height
+    assert geo.space_at(5, 5) is None
+    for a in rects:
+        for b in rects:
+            if a < b:
+                ra, rb = rects[a], rects[b]
+                assert ra.x + ra.w <= rb.x or rb.x + rb.w <= ra.x or ra.y + ra.h <= rb.y or rb.y + rb.h <= ra.y
+    assert geo.cell_rect(players - 1, 14).x + geo.space_w <= geo.width
+    with pytest.raises(ValueError, match="not a card space"):
+        geo.space_rect(12)
+
+
+def test_a_board_paints_in_one_message_with_every_card_and_empty_space_in_its_place():
+    game = position(3, spaces={"3": "Infantry", "4": "Machine Gun", "6": "Tank", "11": "Gas Attack"})
+    board = _board(game)
+    with recorded_commands() as log:
+        board.draw(picture_of(game), static=True)
+    assert log.messages == 1
+    texts = _texts_at(log)
+    geo = board.geometry
+    for s in range(3, 12):
+        r = geo.space_rect(s)
+        inside = [t for t, x, y in texts if r.x <= x <= r.x + r.w and r.y <= y <= r.y + r.h]
+        card = game.spaces.get(s)
+        want = "Infantry" if s == 9 else ("empty" if card is None else game.cards[card].name)
+        assert want in inside, (s, inside)
+        assert str(s) in inside
+    for word in ("British card (green, rounded, round badge)", "German card (blue, cut corners, cross badge)",
+                 "defensive line (stops a move)", "troop piece / lost"):
+        assert word in log.texts()
+
+
+def test_pawns_and_troop_pieces_are_drawn_where_the_engine_puts_them():
+    game = position([{"id": "p1", "pawn": 4, "troops": 5}, {"id": "p2", "pawn": 9, "troops": 2}])
+    board = _board(game)
+    with recorded_commands() as log:
+        board.draw(picture_of(game))
+    texts = _texts_at(log)
+    geo = board.geometry
+    for i, p in enumerate(game.players):
+        x, y = geo.pawn_centre(i, p.pawn)
+        assert any(t == str(i + 1) and abs(tx - x) < 1 and abs(ty - y) < 3 for t, tx, ty in texts), p
+        pieces = [c for c in log.named("fillRect")
+                  if (c.args[0], c.args[1]) in {(geo.troop_rect(i, k).x, geo.troop_rect(i, k).y) for k in range(8)}]
+        assert len(pieces) == p.troops
+
+
+def test_the_dice_show_the_rolled_pips_and_the_offered_sums():
+    game = position(2, spaces={"3": "Infantry", "7": "Machine Gun"})
+    game.apply(Roll((1, 2, 6)))
+    board = _board(game)
+    with recorded_commands() as log:
+        board.draw(picture_of(game))
+    geo = board.geometry
+    for k, value in enumerate(game.dice):
+        r = geo.die_rect(k)
+        pips = [c for c in log.named("fillCircle") if r.x <= c.args[0] <= r.x + r.w and r.y <= c.args[1] <= r.y + r.h]
+        assert len(pips) == value
+    assert "✓ 1 + 2 = 3: Infantry" in log.texts() and "✓ 1 + 6 = 7: Machine Gun" in log.texts()
+    assert "✗ 2 + 6 = 8: empty space" in log.texts()
+
+
+def test_the_odds_panel_shows_the_exact_bust_probability_and_expected_loss():
+    game = position(2, spaces={"6": "Infantry", "7": "Infantry", "8": "Tank"}, taken=["Artillery Barrage"])
+    pic = picture_of(game)
+    from tutor.flanders.odds import bust_probability
+    assert pic.odds is not None and pic.odds.bust == bust_probability({6, 7, 8, 9}) == game.bust_probability()
+    with recorded_commands() as log:
+        _board(game).draw(pic)
+    p = pic.odds.bust
+    assert f"Chance of a bust: {percent(float(p))}" in log.texts()
+    assert any(t.startswith(f"(exactly {p.numerator}/{p.denominator}") for t in log.texts())
+    assert f"Expected troop loss: {float(p * 2):.2f} piece(s)" in log.texts()
+    assert available_spaces(game) == (6, 7, 8, 9)
+    assert percent(float(Fraction(23, 108))) == "21.3%"
+
+
+def test_a_bust_is_animated_step_by_step_in_the_engines_order_in_one_message():
+    game = position([{"id": "p1", "pawn": 2, "troops": 6, "retained": ["Mines"]}, {"id": "p2"}],
+                    spaces={"3": "Infantry", "4": "Infantry", "10": "Tank"},
+                    taken=["Artillery Barrage", "Machine Gun"], on_nine=True)
+    before = picture_of(game)
+    events = game.apply(Roll((1, 1, 1)))
+    frames = frames_for(before, events, captions(events, game.cards), picture_of(game))
+    steps = [f.caption for f, _ in frames if f.step and not f.rolling]
+    order = ["rolls 1-1-1", "Bust!", "grey symbols", "Machine Gun", "discards", "leaves space 9", "Refill",
+             "p2's turn"]
+    found = [next(i for i, c in enumerate(steps) if word in c) for word in order]
+    assert found == sorted(found), steps
+    troops = [f.players[0].troops for f, _ in frames]
+    assert troops[0] == 6 and troops[-1] == 2 and troops == sorted(troops, reverse=True)
+    assert any(f.rolling for f, _ in frames[:5])
+    board = _board(game)
+    with recorded_commands() as log:
+        board.animate(frames)
+    assert log.messages == 1 and len(log.sleeps()) == len(frames)
+    assert any("Bust!" in t for t in log.texts())
+
+
+def test_british_and_german_cards_differ_in_shape_not_only_colour():
+    game = position(2)
+    board = _board(game)
+    geo = board.geometry
+    british, german = game.cards.by_name["Infantry"], game.cards.by_name["Machine Gun"]
+    with recorded_commands() as log_b:
+        draw_card(board.layer(1), geo.space_rect(3), british, space=3)
+    with recorded_commands() as log_g:
+        draw_card(board.layer(1), geo.space_rect(3), german, space=3)
+    assert log_b.count("arcTo") >= 4 and log_g.count("arcTo") == 0  # rounded corners vs cut corners
+    assert "British" in log_b.texts() and "German" in log_g.texts()
+    assert "G" in log_b.texts() and "B" in log_g.texts()  # grey and black symbols carry a letter

@@ -1,0 +1,242 @@
+"""Headless tests of the In Flanders Field widgets: click the buttons (and the board), check state and text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.flanders.helpers import position
+from tutor.flanders import Phase
+from tutor.flanders.events import DiceRolled
+from tutor.flanders.widgets import FlandersQuiz, GameTutor, RiskQuiz
+from tutor.ui.testing import recorded_commands
+
+SCENARIOS = Path(__file__).resolve().parents[2] / "lessons" / "flanders" / "scenarios"
+
+
+def tutor_at(game, **kwargs) -> GameTutor:
+    t = GameTutor(game, **kwargs)
+    t.debounce_s = 0
+    return t
+
+
+def lesson(name: str, **kwargs) -> GameTutor:
+    t = GameTutor.from_scenario(SCENARIOS / f"{name}.json", **kwargs)
+    t.debounce_s = 0
+    return t
+
+
+def enabled_pairs(t: GameTutor):
+    return [b for b in t.pair_buttons if not b.disabled]
+
+
+def test_roll_then_a_pair_button_takes_the_card_on_its_sum():
+    t = tutor_at(position(2), dice=[(1, 2, 4)])
+    assert t.status.text == "Your turn: click 'Roll the dice'." and all(b.disabled for b in t.pair_buttons)
+    t.roll_button.click()
+    assert t.game.phase is Phase.CHOOSE and t.game.dice == (1, 2, 4)
+    assert [b.description for b in t.pair_buttons] == ["1 + 2 = 3: Infantry", "1 + 4 = 5: Reserves",
+                                                     "2 + 4 = 6: Tank"]
+    assert "rolls 1-2-4" in t.narration.value
+    with recorded_commands() as log:
+        t.pair_buttons[2].click()
+    assert log.messages == 1 and any("takes Tank" in text for text in log.texts())
+    assert [t.game.cards[c].name for c in t.game.taken] == ["Tank"] and t.game.spaces[6] is None
+    assert t.game.phase is Phase.AGAIN and not t.stop_button.disabled and t.roll_button.description == "Roll again"
+    assert "takes Tank (British); space 6 stays empty this turn" in t.narration.value
+    assert "Choose two dice and take the card on the space of their sum" in t.narration.value  # the rule, cited
+
+
+def test_a_click_on_a_card_space_of_the_board_takes_it():
+    t = tutor_at(position(2), dice=[(1, 2, 4)])
+    t.roll_button.click()
+    x, y = t.board.geometry.space_rect(5).centre
+    t._on_canvas_click(x, y)
+    assert [t.game.cards[c].name for c in t.game.taken] == ["Reserves"]
+
+
+@pytest.mark.parametrize("control", ["pair", "stop", "end", "canvas", "next"])
+def test_a_click_at_the_wrong_time_warns_and_changes_nothing(control):
+    t = tutor_at(position(2))
+    before = t.game.to_dict(history=False)
+    if control == "pair":
+        t.pair_buttons[0].click()
+    elif control == "stop":
+        t.stop_button.click()
+    elif control == "end":
+        t.end_button.click()
+    elif control == "canvas":
+        t._on_canvas_click(*t.board.geometry.space_rect(4).centre)
+    else:
+        t.next_button.click()
+    assert t.status.kind == "warning" and t.status.text
+    assert t.game.to_dict(history=False) == before
+
+
+def test_a_take_the_dice_do_not_offer_is_refused_with_the_rule():
+    t = tutor_at(position(2), dice=[(1, 2, 4)])
+    t.roll_button.click()
+    t.take(7)
+    assert t.status.kind == "warning" and "space 7 is not offered by the dice 1-2-4" in t.status.text
+    assert t.game.phase is Phase.CHOOSE and t.game.taken == []
+
+
+def test_a_double_click_runs_one_action():
+    t = GameTutor(position(2))
+    events = []
+    real = t.game.apply
+    t.game.apply = lambda action: events.extend(real(action)) or events  # type: ignore[method-assign]
+    t.roll_button.click()
+    t.roll_button.click()
+    assert sum(isinstance(e, DiceRolled) for e in events) == 1
+
+
+def test_the_forced_german_card_is_the_only_pair_offered():
+    t = lesson("turn_first_roll", dice=[(1, 2, 4), (1, 6, 6)])
+    t.roll_button.click()
+    enabled_pairs(t)[0].click()
+    t.roll_button.click()
+    assert [b.description for b in enabled_pairs(t)] == ["1 + 6 = 7: Machine Gun"]
+    assert "only space 7 is offered, so you must take it" in t.status.text
+    enabled_pairs(t)[0].click()
+    assert "It was the only card offered, so it had to be taken." in t.narration.value
+
+
+def test_the_status_shows_the_odds_of_rolling_again():
+    t = lesson("push_your_luck")
+    p = t.game.bust_probability()
+    assert f"bust chance {float(p) * 100:.1f}%" in t.status.text and "4 troop(s) at stake" in t.status.text
+    assert t.board.picture is not None and t.board.picture.odds is not None and t.board.picture.odds.bust == p
+
+
+def test_a_bust_resolves_loses_troops_and_passes_the_turn():
+    t = lesson("push_your_luck", bots={"p2": "threshold"}, dice=[(1, 1, 1)])
+    t.roll_button.click()
+    assert t.game.player.id == "p2" and t.game.get_player("p1").troops == 2
+    assert "Bust!" in t.narration.value and "loses 4 troop pieces for the grey symbols" in t.narration.value
+    assert t.next_button.disabled is False and t.roll_button.disabled
+
+
+def test_stop_then_play_cards_in_order_and_keep_a_may_retain_card():
+    t = lesson("troops_retain", bots={"p2": "cautious"})
+    labels = [b.description for b in t.play_buttons]
+    assert "Bayonet Charge: move 2 (sacrifice 1 troop)" in labels and "Machine Gun: lose 1 troop" in labels
+    next(b for b in t.play_buttons if b.description == "Bayonet Charge: move 2 (sacrifice 1 troop)").click()
+    assert t.game.get_player("p1").pawn == 6 and t.game.get_player("p1").troops == 3
+    assert "sacrifices a troop piece" in t.narration.value
+    assert sorted(t.game.cards[c].name for c in t.keep_checks) == ["Mines", "Reserves"]
+    t.keep_checks[next(c for c in t.keep_checks if t.game.cards[c].name == "Reserves")].value = False
+    t.end_button.click()
+    p1 = t.game.get_player("p1")
+    assert [t.game.cards[c].name for c in p1.retained] == ["Mines"] and p1.troops == 2  # the Machine Gun at the end
+    assert "keeps Mines (May Retain)" in t.narration.value
+
+
+def test_a_defensive_line_halts_and_a_tank_goes_on():
+    t = lesson("lines_tank_mines")
+    next(b for b in t.play_buttons if b.description == "Infantry: move 1").click()
+    assert t.game.get_player("p1").pawn == 3 and t.game.halted
+    assert "space 3 is a defensive line: the pawn stops there" in t.narration.value
+    labels = [b.description for b in t.play_buttons]
+    assert "Artillery Barrage: move 2" not in labels and "Artillery Barrage: move 2 + 1 Mines" in labels
+    next(b for b in t.play_buttons if b.description == "Tank: move 2").click()
+    assert t.game.get_player("p1").pawn == 5
+
+
+def test_back_undoes_the_last_action_and_restart_starts_again():
+    t = tutor_at(position(2), dice=[(1, 2, 4)])
+    t.roll_button.click()
+    t.back_button.click()
+    assert t.game.phase is Phase.ROLL and "Back:" in t.narration.value
+    t.back_button.click()
+    assert t.status.kind == "warning" and "Nothing to undo" in t.status.text
+    t.roll_button.click()
+    t.restart_button.click()
+    assert t.game.phase is Phase.ROLL and t.game.dice is None
+
+
+def test_bots_turns_are_watched_step_by_step():
+    t = GameTutor.new_game(3, seed=4)
+    t.debounce_s = 0
+    t.roll_button.click()
+    while t.game.phase is Phase.CHOOSE or (t.human_turn and t.game.phase is Phase.AGAIN):
+        if t.game.phase is Phase.CHOOSE:
+            enabled_pairs(t)[0].click()
+        else:
+            t.stop_button.click()
+    while t.human_turn and t.game.phase is Phase.RESOLVE:
+        t.end_button.click()
+    assert t.bot_turn and "Next step" in t.status.text
+    steps = 0
+    while t.bot_turn and steps < 200:
+        before = t.game.to_dict(history=False)
+        t.next_button.click()
+        assert t.game.to_dict(history=False) != before
+        steps += 1
+    assert steps > 2 and t.human_turn
+    assert "p2" in t.narration.value and "p3" in t.narration.value
+
+
+def test_a_whole_game_is_played_to_its_end_by_clicking_with_a_results_table():
+    t = GameTutor.new_game(3, seed=1)
+    t.debounce_s = 0
+    clicks = 0
+    while t.game.phase is not Phase.FINISHED and clicks < 2000:
+        clicks += 1
+        phase = t.game.phase
+        if t.bot_turn:
+            t.finish_button.click()
+        elif phase is Phase.ROLL:
+            t.roll_button.click()
+        elif phase is Phase.CHOOSE:
+            enabled_pairs(t)[0].click()
+        elif phase is Phase.AGAIN:
+            (t.roll_button if len(t.game.taken) < 2 else t.stop_button).click()
+        elif t.play_buttons:
+            t.play_buttons[-1].click()
+        else:
+            t.end_button.click()
+    assert t.game.phase is Phase.FINISHED
+    assert "<caption>Results</caption>" in t.results.value and "winner" in t.results.value
+    assert t.status.kind == "success" and "Game over" in t.status.text
+    t.roll_button.click()
+    assert t.status.kind == "warning" and "The game is over" in t.status.text
+
+
+def test_the_quiz_on_a_forced_card_is_answered_by_clicking_the_board():
+    q = FlandersQuiz([SCENARIOS / "forced_a.json", SCENARIOS / "forced_b.json"], ask="take",
+                     question="Which space does p1 take?")
+    assert q.board.picture is not None and q.board.picture.available == ()  # the answer is not marked before Reveal
+    q.reveal_button.click()
+    assert q.status.kind == "warning" and q.is_right is None
+    q._on_canvas_click(*q.board.geometry.space_rect(7).centre)
+    assert q.choice.value == 7
+    q.reveal_button.click()
+    assert q.is_right is True and "space 7 (Machine Gun) is the only space offered" in q.feedback.value
+    q.retry_button.click()
+    assert q.index == 1 and "5-6-6" in q.position_text.value and q.is_right is None
+    q.choice.value = 0
+    q.reveal_button.click()
+    assert q.is_right is False and "You chose: no card" in q.feedback.value
+
+
+@pytest.mark.parametrize("ask, names, answer", [
+    ("lost", ["bust_a"], 4), ("lost", ["retain_bust_a"], 3), ("pawn", ["lines_a"], 6), ("pawn", ["lines_b"], 10),
+    ("winners", ["end_b"], ("p1", "p3")), ("winners", ["end_c"], ("p3",)),
+])
+def test_quiz_answers_come_from_the_engine(ask, names, answer):
+    q = FlandersQuiz([SCENARIOS / f"{n}.json" for n in names], ask=ask, question="?")
+    assert q.correct_answer == answer
+    q.choice.value = answer
+    q.reveal_button.click()
+    assert q.is_right is True and "The rule that decided it" in q.feedback.value
+
+
+def test_the_risk_quiz_compares_exact_bust_chances():
+    q = RiskQuiz([(SCENARIOS / "risk_a1.json", SCENARIOS / "risk_b1.json")], question="Which is riskier?")
+    a, b = (g.bust_probability() for g in q.games)
+    assert q.correct_answer == ("A" if a > b else "B")
+    q.choice.value = q.correct_answer
+    q.reveal_button.click()
+    assert q.is_right and f"{b.numerator}/{b.denominator}" in q.feedback.value

@@ -1,0 +1,18 @@
+"""Drawing In Flanders Field on ipycanvas: pure functions of a ``Picture``; no widget wiring.
+
+    board = Board(game.cards, game.battlefield, players=len(game.players))   # board.canvas: a MultiCanvas
+    board.draw(picture_of(game, humans=("p1",)))
+    board.animate(frames_for(before, events, captions, picture_of(game)))    # one message, sleeps between frames
+
+``Geometry`` says where every part sits (``space_rect``, ``die_rect``,
+``pawn_centre``, ``space_at`` for clicks); the browser tests read it to check
+that the dice, cards and pawns are where the engine says.
+"""
+
+from .board import Board
+from .draw import draw_card, draw_picture, draw_static, percent
+from .geometry import PLAYER_COLOURS, PLAYER_SHAPES, Geometry, Rect
+from .picture import Odds, Picture, PlayerView, frames_for, pair_indices, picture_of
+
+__all__ = ["Board", "draw_card", "draw_picture", "draw_static", "percent", "PLAYER_COLOURS", "PLAYER_SHAPES",
+           "Geometry", "Rect", "Odds", "Picture", "PlayerView", "frames_for", "pair_indices", "picture_of"]

@@ -1,0 +1,225 @@
+"""``Picture``: what the board shows at one moment, as plain data; ``picture_of(game)`` and ``frames_for``.
+
+The canvas draws a ``Picture``, never the game directly, so an animation is a
+list of pictures: ``frames_for(before, events, captions)`` starts from the
+picture before an action and applies the action's events one at a time (the
+dice tumbling, a card taken, each troop loss, each space of a move, the
+discard, the pawn off space 9, each refill), each frame with the sentence and
+the rule that explain it.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Sequence
+
+from tutor.core.events import Event
+from tutor.flanders.cards import FIXED, CardId
+from tutor.flanders.events import (Busted, CardsDiscarded, CardsRetained, CardTaken, DiceRolled, GameOver,
+                                   ObjectiveReached, PawnMoved, PawnPlacedOnNine, PawnRemovedFromNine, RowRedrawn,
+                                   SpaceFilled, Stopped, TroopsLost, TurnEnded, TurnStarted)
+from tutor.flanders.game import Game, Phase
+from tutor.flanders.odds import bust_probability, pair_sums
+
+STEP_MS = 650
+"""How long one step of an animation stays on screen."""
+ROLL_FRAMES, ROLL_FRAME_MS = 5, 70
+MOVE_MS = 260
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    id: str
+    label: str
+    """``"p1 (you)"``, ``"p2 · bold bot"``."""
+    pawn: int
+    troops: int
+    start_troops: int
+    out: bool = False
+
+
+@dataclass(frozen=True)
+class Odds:
+    bust: Fraction
+    at_stake: int
+    """Grey symbols on the British cards held: troop pieces a bust costs."""
+
+    @property
+    def expected_loss(self) -> Fraction:
+        return self.bust * self.at_stake
+
+
+@dataclass(frozen=True)
+class Picture:
+    players: tuple[PlayerView, ...]
+    current: int
+    spaces: dict[int, CardId | None]
+    retained: tuple[CardId, ...] = ()
+    taken: tuple[CardId, ...] = ()
+    used: frozenset[CardId] = frozenset()
+    on_nine: bool = False
+    dice: tuple[int, int, int] | None = None
+    available: tuple[int, ...] = ()
+    """Sums of the dice that name a space with a card (highlighted)."""
+    chosen: tuple[int, int] | None = None
+    """Indices of the two dice chosen, once a card was taken with them."""
+    chosen_space: int | None = None
+    odds: Odds | None = None
+    """Shown before a "roll again or stop" decision."""
+    halted: bool = False
+    caption: str = ""
+    rule: str = ""
+    lost: dict[str, int] = field(default_factory=dict)
+    """Troop pieces just lost, per player (crossed out in red)."""
+    fresh: frozenset[int] = frozenset()
+    """Card spaces just refilled (outlined)."""
+    discarding: tuple[CardId, ...] = ()
+    """Cards on their way to the discard pile (shown struck through in the hand)."""
+    winners: tuple[str, ...] = ()
+    phase: Phase = Phase.ROLL
+    step: tuple[int, int] | None = None
+    """(k, n) while an animation shows step k of n."""
+    rolling: bool = False
+    """The dice are tumbling (a frame of the roll animation)."""
+    bust: bool = False
+    """The last roll offered no card."""
+    judged: bool = True
+    """False in a quiz before Reveal: the offered sums are not marked (the learner works them out)."""
+
+    @property
+    def held(self) -> tuple[CardId, ...]:
+        return self.retained + self.taken
+
+
+def player_label(game: Game, index: int, humans: Sequence[str] | None) -> str:
+    p = game.players[index]
+    if p.bot:
+        return f"{p.id} · {p.bot.split(':')[0]} bot"
+    if humans is not None and p.id in humans:
+        return f"{p.id} (you)"
+    return p.id
+
+
+def picture_of(game: Game, *, humans: Sequence[str] | None = None, caption: str = "", rule: str = "",
+               chosen: tuple[int, int] | None = None, chosen_space: int | None = None,
+               start_troops: dict[str, int] | None = None, show_odds: bool | None = None,
+               show_offers: bool = True, last_dice: tuple[int, int, int] | None = None) -> Picture:
+    """The board for ``game`` now. ``show_odds`` (default: in the ``AGAIN`` phase) shows the live odds;
+    ``show_offers=False`` leaves the offered spaces unmarked (a quiz asks for them); ``last_dice`` shows the
+    roll a card was just taken with (``AGAIN`` phase), with the ``chosen`` pair outlined."""
+    start = start_troops or {}
+    players = tuple(PlayerView(p.id, player_label(game, i, humans), p.pawn, p.troops,
+                               max(start.get(p.id, 6), p.troops, 6), out=p.troops == 0 and len(game.players) > 2)
+                    for i, p in enumerate(game.players))
+    if show_odds is None:
+        show_odds = game.phase is Phase.AGAIN
+    odds = Odds(bust_probability(available_spaces(game)), game.at_stake()) if show_odds else None
+    available = game.offered() if game.phase is Phase.CHOOSE and show_offers else ()
+    return Picture(players, game.current, dict(game.spaces), tuple(game.player.retained), tuple(game.taken),
+                   frozenset(game.used), game.on_nine, game.dice or last_dice, tuple(available), chosen, chosen_space, odds,
+                   game.halted, caption, rule, winners=tuple(game.winners), phase=game.phase, judged=show_offers)
+
+
+def available_spaces(game: Game) -> tuple[int, ...]:
+    """The card spaces a roll could take now: those with a card, and 9 unless the second pawn is on it."""
+    spaces = [s for s, card in game.spaces.items() if card is not None] + ([] if game.on_nine else [9])
+    return tuple(sorted(spaces))
+
+
+def pair_indices(dice: tuple[int, int, int], space: int) -> tuple[int, int] | None:
+    """The first pair of dice (indices) whose sum is ``space``, as the engine picks it."""
+    for i, j in ((0, 1), (0, 2), (1, 2)):
+        if dice[i] + dice[j] == space:
+            return i, j
+    return None
+
+
+def _with_player(picture: Picture, player_id: str, **changes: object) -> Picture:
+    players = tuple(replace(p, **changes) if p.id == player_id else p for p in picture.players)  # type: ignore[arg-type]
+    return replace(picture, players=players)
+
+
+def frames_for(before: Picture, events: Sequence[Event], captions: Sequence[tuple[str, str]],
+               final: Picture, *, pace: float = 1.0) -> list[tuple[Picture, float]]:
+    """The animation of ``events`` from ``before``: (picture, ms) pairs, ending on ``final``.
+
+    ``captions[i]`` is (sentence, rule) for ``events[i]``; steps with an empty sentence are not shown on
+    their own (their change appears with the next step). ``pace`` scales every duration (0.3: faster).
+    """
+    frames: list[tuple[Picture, float]] = []
+    shown = [i for i, (text, _) in enumerate(captions) if text]
+    total = len(shown)
+    pic = replace(before, lost={}, fresh=frozenset(), discarding=(), caption="", rule="")
+    for i, event in enumerate(events):
+        text, rule = captions[i] if i < len(captions) else ("", "")
+        step = (shown.index(i) + 1, total) if i in shown else None
+        pic = replace(pic, caption=text or pic.caption, rule=rule if text else pic.rule, step=step or pic.step)
+        if isinstance(event, DiceRolled):
+            rng = random.Random(hash(event.dice))
+            for _ in range(ROLL_FRAMES):
+                tumble = (rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6))
+                frames.append((replace(pic, dice=tumble, available=(), chosen=None, chosen_space=None, odds=None,
+                                       rolling=True),
+                               ROLL_FRAME_MS))
+            pic = replace(pic, dice=event.dice, available=event.available, chosen=None, chosen_space=None,
+                          odds=None, lost={}, fresh=frozenset(), discarding=())
+        elif isinstance(event, CardTaken):
+            chosen = pair_indices(pic.dice, event.space) if pic.dice else None
+            pic = replace(pic, chosen=chosen, chosen_space=event.space, taken=pic.taken + (event.card,),
+                          spaces={**pic.spaces, event.space: None}, available=(), judged=True)
+        elif isinstance(event, PawnPlacedOnNine):
+            chosen = pair_indices(pic.dice, 9) if pic.dice else None
+            pic = replace(pic, chosen=chosen, chosen_space=9, on_nine=True, available=())
+        elif isinstance(event, Busted):
+            pic = replace(pic, available=(), odds=None, bust=True)
+        elif isinstance(event, Stopped):
+            pic = replace(pic, odds=None, dice=None)
+        elif isinstance(event, TroopsLost):
+            pic = _with_player(pic, event.player, troops=event.troops)
+            pic = replace(pic, lost={**pic.lost, event.player: pic.lost.get(event.player, 0) + event.count})
+            if event.card is not None and event.cause == "german":
+                pic = replace(pic, used=pic.used | {event.card})
+        elif isinstance(event, PawnMoved):
+            pic = replace(pic, used=pic.used | {event.card, *event.mines})
+            step_ = 1 if event.to >= event.frm else -1
+            for space in range(event.frm + step_, event.to, step_):
+                frames.append((_with_player(pic, event.player, pawn=space), MOVE_MS))
+            pic = _with_player(pic, event.player, pawn=event.to)
+            pic = replace(pic, halted=event.halted)
+        elif isinstance(event, PawnRemovedFromNine):
+            pic = replace(pic, on_nine=False)
+        elif isinstance(event, CardsDiscarded):
+            frames.append((replace(pic, discarding=event.cards), STEP_MS if text else 0))
+            gone = set(event.cards)
+            pic = replace(pic, taken=tuple(c for c in pic.taken if c not in gone),
+                          retained=tuple(c for c in pic.retained if c not in gone), discarding=())
+            continue
+        elif isinstance(event, CardsRetained):
+            pic = replace(pic, retained=event.cards, taken=())
+        elif isinstance(event, TurnEnded):
+            pic = replace(pic, dice=None, available=(), chosen=None, chosen_space=None, taken=(), used=frozenset(),
+                          halted=False, odds=None)
+        elif isinstance(event, RowRedrawn):
+            pic = replace(pic, spaces={**pic.spaces, **{s: None for s in event.row}})
+        elif isinstance(event, SpaceFilled):
+            pic = replace(pic, spaces={**pic.spaces, event.space: event.card}, fresh=pic.fresh | {event.space})
+        elif isinstance(event, TurnStarted):
+            index = next(k for k, p in enumerate(pic.players) if p.id == event.player)
+            pic = replace(pic, current=index, retained=final.retained if index == final.current else (),
+                          lost={}, taken=(), used=frozenset(), bust=False, dice=None)
+        elif isinstance(event, (ObjectiveReached, GameOver)):
+            if isinstance(event, GameOver):
+                pic = replace(pic, winners=event.winners)
+        if text:
+            frames.append((pic, STEP_MS))
+    last_caption = replace(final, caption=final.caption or pic.caption, rule=final.rule or pic.rule,
+                           lost=pic.lost if final.current == pic.current else {},
+                           fresh=pic.fresh)
+    frames.append((last_caption, 0))
+    return [(picture, ms * pace) for picture, ms in frames]
+
+
+__all__ = ["Picture", "PlayerView", "Odds", "picture_of", "frames_for", "pair_indices", "pair_sums", "FIXED",
+           "STEP_MS", "available_spaces"]

@@ -1,0 +1,299 @@
+"""Predict, then reveal, on In Flanders Field positions (the ``tutor.ui.RevealQuiz`` shell).
+
+    FlandersQuiz(["forced_a", "forced_b"], ask="take", question="Which space must p1 take?")
+    FlandersQuiz(["bust_a"], ask="lost", player="p1", question="How many troop pieces does p1 lose?")
+    RiskQuiz([("risk_a1", "risk_a2")], question="Which position is riskier to roll in?")
+
+Each position is a scenario (a name in ``scenarios/``, a path or a dict) whose
+``description`` tells the learner what happens, without the answer. ``ask``:
+
+- ``"take"``: the board shows the roll; the learner clicks the card space to take
+  (on the board, or a button); right when the engine offers that space.
+- ``"lost"``, ``"pawn"``, ``"troops"``: a number (troop pieces lost, the pawn's
+  space, troop pieces left) for ``player`` after the scenario's actions.
+- ``"winners"``: who wins (a player, or a tie).
+- ``"bust"``: whether the next roll busts.
+
+Reveal plays the scenario's actions on the board, step by step with their
+rules, and says what decided the answer. "Try again" moves on to the next
+position of the list, so the learner never answers the same position twice
+in a row.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any, Sequence
+
+import ipywidgets as widgets
+
+from tutor.core.events import Event
+from tutor.flanders import rules as R
+from tutor.flanders import scenario as scenarios
+from tutor.flanders.events import Busted, CardTaken, DiceRolled, GameOver, PawnMoved, PawnPlacedOnNine, TroopsLost
+from tutor.flanders.game import Game, Phase, Take
+from tutor.flanders.render import Board, frames_for, percent, picture_of
+from tutor.flanders.render.picture import available_spaces
+from tutor.ui.controls import label
+from tutor.ui.narration import Line, and_list, plural
+from tutor.ui.quiz import RevealQuiz, Verdict
+
+from .game_tutor import EXTRA_CSS, load_scenario
+from .narration import captions, narrate
+
+ASKS = ("take", "lost", "pawn", "troops", "winners", "bust")
+
+
+class FlandersQuiz(RevealQuiz):
+    def __init__(self, positions: Sequence[str | dict[str, Any]], *, question: str, ask: str, player: str = "p1",
+                 explain: str = "", title: str = ""):
+        if ask not in ASKS:
+            raise ValueError(f"ask must be one of {ASKS}, not {ask!r}")
+        if not positions:
+            raise ValueError("a quiz needs at least one position")
+        self.positions = [load_scenario(p) for p in positions]
+        self.ask, self.player = ask, player
+        self.index = 0
+        self._frames: list = []
+        self._events: list[Event] = []
+        self.game = self._build()
+        self.board = Board(self.game.cards, self.game.battlefield, len(self.game.players))
+        self.position_text = widgets.HTML()
+        self.choice = widgets.ToggleButtons(options=[], value=None, style={"button_width": "auto"})
+        self.prompt = ("Click the card space on the board (or a button below), then Reveal." if ask == "take"
+                       else "Choose your answer, then click Reveal.")
+        super().__init__(question=question, board=self.board.canvas, inputs=[label("Your answer:"), self.choice],
+                         title=title, explain=explain)
+        self.children = [widgets.HTML(EXTRA_CSS), *self.children[:2], self.position_text, *self.children[2:]]
+        self.board.canvas.on_mouse_down(self._on_canvas_click)
+        self.board.on_client_ready(lambda: self.redraw(static=True))
+        self._set_position()
+        self.reset()
+
+    # ----- positions -------------------------------------------------------------------------------------
+    @property
+    def scenario(self) -> dict[str, Any]:
+        return self.positions[self.index]
+
+    def _build(self) -> Game:
+        """The position shown: for ``take``, after the scenario's first roll."""
+        game = scenarios.build(self.scenario, history=True)
+        if self.ask == "take":
+            for action in self._actions():
+                game.apply(action)
+                if game.phase is Phase.CHOOSE:
+                    break
+        return game
+
+    def _actions(self) -> list[Any]:
+        game = scenarios.build(self.scenario)
+        out = []
+        for i, entry in enumerate(self.scenario.get("actions", [])):
+            action = scenarios._action(game, entry, f"actions[{i}]")
+            game.apply(action)
+            out.append(action)
+        return out
+
+    def _set_position(self) -> None:
+        n = len(self.positions)
+        where = f"Position {self.index + 1} of {n}: " if n > 1 else ""
+        self.position_text.value = (f"<div class='tutor-header'>{where}"
+                                    f"{self.scenario.get('description', '')}</div>")
+        self.choice.options = self._options()
+        self.choice.value = None
+        self.correct_answer = self._correct()
+
+    def _options(self) -> list[tuple[str, Any]]:
+        game = self.game
+        if self.ask == "take":
+            return [(str(s), s) for s in range(3, 12)] + [("no card", 0)]
+        if self.ask == "bust":
+            return [("Yes, a bust", True), ("No", False)]
+        if self.ask == "winners":
+            ids = [p.id for p in game.players]
+            opts: list[tuple[str, Any]] = [(pid, (pid,)) for pid in ids]
+            opts += [(f"tie: {a} and {b}", (a, b)) for a, b in combinations(ids, 2)]
+            return opts
+        if self.ask == "pawn":
+            start = game.get_player(self.player).pawn
+            return [(str(s), s) for s in range(start, min(start + 7, game.battlefield.objective) + 1)]
+        troops = game.get_player(self.player).troops
+        return [(str(n), n) for n in range(0, troops + 1)]
+
+    def _correct(self) -> Any:
+        if self.ask == "take":
+            return tuple(self.game.offered())
+        result = scenarios.resolve(self.scenario)
+        if self.ask == "lost":
+            return result["lost"][self.player]
+        if self.ask == "pawn":
+            return result["pawns"][self.player]
+        if self.ask == "troops":
+            return result["troops"][self.player]
+        if self.ask == "winners":
+            return tuple(sorted(result["winners"]))
+        return result["bust"]
+
+    # ----- RevealQuiz ------------------------------------------------------------------------------------
+    @property
+    def answer(self) -> Any:
+        return self.choice.value
+
+    def missing_answer(self) -> str | None:
+        if self.choice.value is None:
+            return "Click a card space first." if self.ask == "take" else "Choose an answer first."
+        return None
+
+    def _on_canvas_click(self, x: float, y: float) -> None:
+        if self.ask != "take" or self.is_right is not None:
+            return
+        space = self.board.geometry.space_at(x, y)
+        if space is not None:
+            self.choice.value = space
+            self.status.show(f"You chose space {space}. Click Reveal to check.")
+
+    def play_out(self, answer: Any) -> Verdict:
+        before = picture_of(self.game, show_odds=False, show_offers=False)
+        game = self.game
+        if self.ask == "take":
+            right = answer in self.correct_answer
+            offered = self.correct_answer
+            space = answer if right else offered[0]
+            events = game.apply(Take(space))
+        else:
+            events = []
+            for action in self._actions():
+                events += game.apply(action)
+            right = answer == self.correct_answer
+        self._events = list(events)
+        final = picture_of(game, caption=self._told(answer, right), show_odds=False)
+        self._frames = frames_for(before, events, captions(events, game.cards), final)
+        return Verdict(right, self._told(answer, right), self._why(events), narrate(events, game.cards))
+
+    def restart(self) -> None:
+        self.index = (self.index + 1) % len(self.positions)
+        self.game = self._build()
+        self._frames, self._events = [], []
+        self._set_position()
+
+    def redraw(self, *, static: bool = False, animate: bool = False) -> None:
+        if animate and self._frames:
+            self.board.animate(self._frames)
+            return
+        caption = "Your prediction?" if self.is_right is None else ""
+        self.board.draw(picture_of(self.game, caption=caption, show_odds=False, show_offers=self.is_right is not None),
+                        static=static)
+
+    # ----- feedback --------------------------------------------------------------------------------------
+    def _told(self, answer: Any, right: bool) -> str:
+        p = self.player
+        c = self.correct_answer
+        if self.ask == "take":
+            names = and_list(f"space {s} ({self._space_name(s)})" for s in c)
+            told = (f"{names} is the only space offered: it must be taken." if len(c) == 1
+                    else f"The spaces offered are {names}.")
+        elif self.ask == "lost":
+            told = f"{p} loses {plural(c, 'troop piece')}."
+        elif self.ask == "pawn":
+            told = f"{p}'s pawn ends on space {c}."
+        elif self.ask == "troops":
+            told = f"{p} has {plural(c, 'troop piece')} left."
+        elif self.ask == "winners":
+            told = f"{and_list(c)} {'win together' if len(c) > 1 else 'wins'}."
+        else:
+            told = "The roll is a bust." if c else "The roll is not a bust."
+        if right:
+            return told
+        mine = dict((v, k) for k, v in self._options()).get(answer, str(answer))
+        return f"{told} You chose: {mine}."
+
+    def _space_name(self, space: int) -> str:
+        if space == 9:
+            return "the fixed card"
+        card = self.game.spaces.get(space) if self.is_right is None else None
+        if card is None:
+            card = scenarios.build(self.scenario).spaces.get(space)
+        return self.game.cards[card].name if card is not None else "empty"
+
+    def _why(self, events: list[Event]) -> list[Line]:
+        cards = self.game.cards
+        keep: tuple[type, ...] = {
+            "take": (CardTaken, PawnPlacedOnNine),
+            "lost": (Busted, TroopsLost), "troops": (Busted, TroopsLost),
+            "pawn": (PawnMoved,), "winners": (GameOver,), "bust": (DiceRolled, Busted),
+        }[self.ask]
+        return narrate([e for e in events if isinstance(e, keep)], cards)
+
+
+class RiskQuiz(RevealQuiz):
+    """Two positions side by side (A and B): which next roll is more likely to bust? Reveal shows the exact odds.
+
+    ``pairs`` is a list of (A, B) scenarios; "Try again" moves to the next pair.
+    """
+
+    def __init__(self, pairs: Sequence[tuple[str | dict[str, Any], str | dict[str, Any]]], *, question: str,
+                 explain: str = "", title: str = ""):
+        if not pairs:
+            raise ValueError("a risk quiz needs at least one pair of positions")
+        self.pairs = [(load_scenario(a), load_scenario(b)) for a, b in pairs]
+        self.index = 0
+        self.games = self._build()
+        cards, field = self.games[0].cards, self.games[0].battlefield
+        self.boards = (Board(cards, field, 2, compact=True), Board(cards, field, 2, compact=True))
+        self.labels = (widgets.HTML(), widgets.HTML())
+        boards = widgets.HBox([widgets.VBox([self.labels[k], self.boards[k].canvas],
+                                            layout=widgets.Layout(margin="0 24px 0 0", width="360px"))
+                               for k in range(2)])
+        self.choice = widgets.ToggleButtons(options=[("A is riskier", "A"), ("B is riskier", "B"),
+                                                     ("Same risk", "same")], value=None)
+        super().__init__(question=question, board=boards, inputs=[label("Your answer:"), self.choice],
+                         title=title, explain=explain)
+        for board in self.boards:
+            board.on_client_ready(lambda: self.redraw(static=True))
+        self._set_labels()
+        self.reset()
+
+    def _build(self) -> tuple[Game, Game]:
+        a, b = self.pairs[self.index]
+        return scenarios.build(a), scenarios.build(b)
+
+    def _set_labels(self) -> None:
+        for k, name in enumerate("AB"):
+            desc = self.pairs[self.index][k].get("description", "")
+            self.labels[k].value = f"<div class='tutor-header'><b>{name}</b>: {desc}</div>"
+
+    @property
+    def correct_answer(self) -> str:
+        a, b = (g.bust_probability() for g in self.games)
+        return "same" if a == b else ("A" if a > b else "B")
+
+    @property
+    def answer(self) -> Any:
+        return self.choice.value
+
+    def missing_answer(self) -> str | None:
+        return "Choose A, B or the same first." if self.choice.value is None else None
+
+    def play_out(self, answer: Any) -> Verdict:
+        right = answer == self.correct_answer
+        odds = [g.bust_probability() for g in self.games]
+        words = [f"{name}: {p.numerator}/{p.denominator} = {percent(float(p))}" for name, p in zip("AB", odds)]
+        c = self.correct_answer
+        told = ("Both have the same chance of a bust" if c == "same" else f"{c} is riskier") + \
+            f" ({'; '.join(words)})."
+        if not right:
+            told += f" You chose: {dict((v, k) for k, v in self.choice.options)[answer]}."
+        why = [Line(f"{name}: the spaces a roll can take are {and_list(available_spaces(g))}; "
+                    f"{round(float(p) * 216)} of the 216 rolls offer none of them.", (R.BUST,))
+               for name, g, p in zip("AB", self.games, odds)]
+        return Verdict(right, told, why)
+
+    def restart(self) -> None:
+        self.index = (self.index + 1) % len(self.pairs)
+        self.games = self._build()
+        self._set_labels()
+
+    def redraw(self, *, static: bool = False, animate: bool = False) -> None:
+        revealed = self.is_right is not None
+        for board, game in zip(self.boards, self.games):
+            board.draw(picture_of(game, show_odds=revealed), static=static)
