@@ -4,6 +4,7 @@ uses valid scenario files, and every link leads to a notebook that exists."""
 from __future__ import annotations
 
 import re
+from html import escape
 from pathlib import Path
 
 import nbformat
@@ -116,7 +117,7 @@ def test_the_landing_page_lists_every_game_and_links_each_lesson_by_title():
     expected = [p for p in NOTEBOOKS if p.parent != ROOT]
     assert sorted(links) == sorted(str(p.relative_to(ROOT)) for p in expected)
     for path in expected:
-        assert f">{notebook_title(path)}</a>" in html
+        assert f">{escape(notebook_title(path))}</a>" in html
     assert notebook_title(ROOT / "flamme_rouge" / "03_movement.ipynb") == "3. Movement and blocking"
 
 
