@@ -20,8 +20,18 @@ Identity is data: a ``Rider`` has a kind (sprinteur or rouleur), a team and a co
 separately, a controller (None for a person, else a bot policy). Cards live in ``Deck``
 objects owned by a rider (or, in the Peloton expansion, by a team).
 
-Tutor decisions (RULES.md; also in ``rules``): a move past the last square stops on the
-last square; once a rider crosses the finish, that round's end phase is skipped.
+Tutor decisions (RULES.md; also in ``rules``, where each is a ``Rule`` with ``decision=True``):
+- a move past the last square stops on the last square; once a rider crosses the
+  finish, that round's end phase is skipped (section 1);
+- Peloton expansion (section 2, "Tutor decisions for the expansion"): the Peloton and
+  Muscle teams place first, at the front of the start area, a team's second rider
+  behind its first; a start area too small for everyone extends backwards by squares
+  of the start's width; the breakaway takes the top bidder with 2-4 bidders and the
+  top two with 5-12, ties going to the rider further back on the grid
+  (``breakaway``); breakaway riders start on the first squares past the start line,
+  the best bid frontmost, right lane first; an empty bot deck is refilled by
+  shuffling its played cards; Attack! values are the card's own, so the descent and
+  supply minimums apply to the rider moving 2 and the ascent limit to the one moving 9.
 """
 
 from __future__ import annotations
