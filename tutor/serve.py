@@ -9,12 +9,16 @@ On Linux the child also gets SIGTERM when this parent dies without cleaning up (
 from __future__ import annotations
 
 import argparse
+import contextvars
+import json
 import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 DEFAULT_PORT = 8866
 STOP_GRACE_S = 6.0  # Voila's own shutdown (kernels included) takes 1-2 s; the port must be free within 10 s
@@ -74,14 +78,156 @@ def _let_closed_pages_free_their_kernels() -> None:
     VoilaShutdownKernelHandler.check_xsrf_cookie = lambda self: None  # type: ignore[method-assign]
 
 
+CLASS_FULL_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="60">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>The class is full</title>
+<style>body{font-family:sans-serif;max-width:36em;margin:4em auto;padding:0 1em;color:#1a1a1a;line-height:1.5}
+a{display:inline-block;margin-top:1em;padding:.5em 1.2em;background:#1f4e9c;color:#fff;border-radius:4px;
+text-decoration:none}</style></head>
+<body><h1>The class is full</h1>
+<p>This lesson server is already running a lesson for {limit} learners, as many as it was set up for.
+Please try again in a minute: this page tries again by itself.</p>
+<p>Teacher: close lesson tabs nobody uses, or start the server with a larger class size.</p>
+<a href="">Try again</a></body></html>
+"""
+
+
+def kernels_in_use(kernel_manager: object) -> int:
+    """Kernels serving a page: all kernels minus the preheated ones still waiting in Voila's pools."""
+    running = len(kernel_manager.list_kernel_ids())  # type: ignore[attr-defined]
+    waiting = sum(1 for pool in getattr(kernel_manager, "_pools", {}).values()
+                  for task in pool if task.done() and not task.cancelled() and task.exception() is None)
+    return max(0, running - waiting)
+
+
+def _one_kernel_at_a_time(kernel_manager: object) -> None:
+    """Make Voila's pool start and run its preheated kernels one after the other.
+
+    Voila starts every missing pool kernel at once: 20 kernels running a lesson take the whole CPU for ~20 s,
+    and the learners already working see their clicks slow down. One at a time, a core stays free for them.
+    """
+    import asyncio
+
+    initialize = kernel_manager._initialize  # type: ignore[attr-defined]
+    lock = asyncio.Lock()
+
+    async def one_at_a_time(*args: object, **kwargs: object) -> dict:
+        async with lock:
+            started = await initialize(*args, **kwargs)
+            await asyncio.wait([started["task"]])  # the lesson's cells have run (or failed: Voila reports it)
+            return started
+
+    kernel_manager._initialize = one_at_a_time  # type: ignore[attr-defined]
+
+
+def _take_only_ready_kernels(kernel_manager: object) -> None:
+    """A lesson request takes a pooled kernel only if one has already run the lesson; else it starts its own.
+
+    Voila counts a pool's refills as soon as they are scheduled, so once a pool is used up, the next learner
+    would wait for a refill's delay (``fill_delay``, 90 s here) instead of starting a kernel at once.
+    """
+    pools = kernel_manager._pools  # type: ignore[attr-defined]
+    take = kernel_manager.get_rendered_notebook  # type: ignore[attr-defined]
+
+    def ready(task: Any) -> bool:
+        return bool(task.done() and not task.cancelled() and task.exception() is None)
+
+    def get_pool_size(notebook_name: str) -> int:
+        return sum(1 for task in pools.get(notebook_name, []) if ready(task))
+
+    async def get_rendered_notebook(notebook_name: str, *args: Any, **kwargs: Any) -> Any:
+        pools.get(notebook_name, []).sort(key=lambda task: not ready(task))  # ready ones first (stable)
+        return await take(notebook_name, *args, **kwargs)
+
+    kernel_manager.get_pool_size = get_pool_size  # type: ignore[attr-defined]
+    kernel_manager.get_rendered_notebook = get_rendered_notebook  # type: ignore[attr-defined]
+
+
+_WAITING: "contextvars.ContextVar[tuple[set, object] | None]" = contextvars.ContextVar("waiting", default=None)
+
+
+def _count_pages_waiting_for_a_kernel(kernel_manager: object) -> None:
+    """Let the class limit count the requests whose kernel is still starting (not yet in the kernel list).
+
+    Twenty learners arriving together all ask before the first kernel is up: counting only running kernels
+    would let every one of them in. A request waits from its arrival until Voila has its kernel (a new one,
+    or one taken from a pool); the handler's context says which request is asking.
+    """
+    for name in ("start_kernel", "get_rendered_notebook"):
+        original = getattr(kernel_manager, name, None)
+        if original is None:
+            continue
+
+        async def got_kernel(*args: object, _original: object = original, **kwargs: object) -> object:
+            from jupyter_core.utils import ensure_async
+
+            result = await ensure_async(_original(*args, **kwargs))  # type: ignore[operator]
+            waiting = _WAITING.get()
+            if waiting is not None:
+                waiting[0].discard(waiting[1])
+            return result
+
+        setattr(kernel_manager, name, got_kernel)
+
+
+def classroom_voila_class() -> Any:
+    """Voila with a limit on kernels (``ClassroomVoila.max_kernels`` in voila.json; 0 = none).
+
+    Beyond the limit a lesson request gets the "class is full" page (HTTP 503, Retry-After: 60) at once,
+    instead of a page that hangs while the machine runs out of memory or CPU.
+    """
+    from traitlets import Bool, Int
+    from voila.app import Voila
+    from voila.tornado.handler import TornadoVoilaHandler
+
+    class ClassFullHandler(TornadoVoilaHandler):
+        async def get(self, path: str | None = None) -> None:
+            limit = self.settings.get("rules_tutor_max_kernels", 0)
+            waiting: set = self.settings.setdefault("rules_tutor_waiting", set())
+            if limit and kernels_in_use(self.kernel_manager) + len(waiting) >= limit:
+                self.set_status(503)
+                self.set_header("Retry-After", "60")
+                self.set_header("Cache-Control", "no-store")
+                self.set_header("Content-Type", "text/html; charset=UTF-8")
+                self.finish(CLASS_FULL_PAGE.replace("{limit}", str(limit)))
+                return
+            waiting.add(self)
+            token = _WAITING.set((waiting, self))
+            try:
+                await super().get(path)
+            finally:
+                waiting.discard(self)
+                _WAITING.reset(token)
+
+    class ClassroomVoila(Voila):  # type: ignore[misc]
+        max_kernels = Int(0, config=True, help="Most lesson pages served at once; 0 for no limit.")
+        refill_one_at_a_time = Bool(True, config=True, help="Preheat pooled kernels one after the other.")
+
+        def init_settings(self) -> dict:
+            settings = super().init_settings()
+            settings["rules_tutor_max_kernels"] = self.max_kernels
+            settings["rules_tutor_waiting"] = set()
+            if hasattr(self.kernel_manager, "_pools"):  # preheated pools
+                _take_only_ready_kernels(self.kernel_manager)
+                if self.refill_one_at_a_time:
+                    _one_kernel_at_a_time(self.kernel_manager)
+            _count_pages_waiting_for_a_kernel(self.kernel_manager)
+            return settings
+
+        def init_handlers(self) -> list:
+            return [(route[0], ClassFullHandler, *route[2:]) if route[1] is TornadoVoilaHandler else route
+                    for route in super().init_handlers()]
+
+    return ClassroomVoila
+
+
 def launch_voila(argv: list[str]) -> int:
-    """Voila's own ``main`` with ``argv``, the project's template on the data path (``python -m tutor.serve``)."""
+    """Voila with ``argv``, the project's template on the data path and the class limit (``python -m tutor.serve``)."""
     os.environ.update(with_template_path(dict(os.environ)))
     _let_closed_pages_free_their_kernels()
-    from voila.app import main
-
     sys.argv = ["voila", *argv]
-    return main() or 0
+    classroom_voila_class().launch_instance()
+    return 0
 
 
 def _die_with_parent() -> None:  # pragma: no cover - runs in the child between fork and exec
@@ -207,11 +353,65 @@ def run(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> int
             signal.signal(signum, handler)
 
 
+REFILL_DELAY_S = 90.0  # a pool refills after the class has arrived and painted, not during the rush
+
+
+def classroom_settings(settings: dict, class_size: int, lessons: list[str], margin: int = 2) -> dict:
+    """``settings`` (voila.json's) for a class of ``class_size`` learners opening ``lessons`` at about once.
+
+    - Each of ``lessons`` (notebook paths below the served folder) gets a pool of ``class_size`` preheated
+      kernels that have already run the lesson, so that opening it only sends the page and syncs the widgets;
+      the other lessons start a kernel when opened (no pool). A used kernel is replaced after
+      ``REFILL_DELAY_S``, one kernel at a time (``ClassroomVoila.refill_one_at_a_time``).
+    - At most ``class_size + margin`` lesson pages run at once (``ClassroomVoila.max_kernels``); beyond it
+      a learner gets the "class is full" page. The margin covers reloads and the teacher's own tab.
+    """
+    settings = json.loads(json.dumps(settings))
+    if class_size <= 0:
+        return settings
+    settings.setdefault("ClassroomVoila", {})["max_kernels"] = class_size + margin
+    if lessons:
+        settings.setdefault("VoilaConfiguration", {})["preheat_kernel"] = True
+        pools = {"default": {"pool_size": 0}}
+        pools.update({lesson: {"pool_size": class_size} for lesson in lessons})
+        manager = settings.setdefault("VoilaKernelManager", {})
+        manager["kernel_pools_config"] = pools
+        manager["fill_delay"] = REFILL_DELAY_S
+    return settings
+
+
+def write_settings(settings: dict, folder: Path) -> Path:
+    """Write ``settings`` as ``folder/voila.json``; returns ``folder`` (for ``--Voila.config_file_paths``)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "voila.json").write_text(json.dumps(settings, indent=2) + "\n")
+    return folder
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
-    directory = Path(args.directory) if args.directory else lessons_dir()
+    """``rules-tutor serve [DIR] [--port P] [--open]``; with the (optional) options ``--ip ADDRESS``,
+    ``--class-size N`` and ``--lesson NOTEBOOK`` (repeatable), it serves a class (see ``classroom_settings``)."""
+    directory = (Path(args.directory) if args.directory else lessons_dir()).resolve()
     command = voila_command(directory, args.port, args.open)
-    print(f"Serving the lessons at http://localhost:{args.port}/  (Ctrl+C stops)", flush=True)
-    return run(command, cwd=directory.resolve().parent)
+    ip = getattr(args, "ip", None)
+    if ip:
+        command.append(f"--Voila.ip={ip}")
+    class_size = getattr(args, "class_size", 0) or 0
+    lessons = [str(Path(lesson)) for lesson in (getattr(args, "lesson", None) or [])]
+    for lesson in lessons:
+        if not (directory / lesson).is_file():
+            raise SystemExit(f"rules-tutor serve: no lesson {lesson} in {directory}")
+    with tempfile.TemporaryDirectory(prefix="rules-tutor-serve-") as tmp:
+        if class_size:
+            config_file = directory.parent / "voila.json"
+            base = json.loads(config_file.read_text()) if config_file.is_file() else {}
+            folder = write_settings(classroom_settings(base, class_size, lessons), Path(tmp))
+            command.append(f"--Voila.config_file_paths={folder}")
+            print(f"A class of {class_size}: " + (f"{class_size} kernels preheated for {', '.join(lessons)}; "
+                                                  if lessons else "") + f"at most {class_size + 2} pages at once",
+                  flush=True)
+        host = "localhost" if not ip or ip in ("127.0.0.1", "localhost") else ip
+        print(f"Serving the lessons at http://{host}:{args.port}/  (Ctrl+C stops)", flush=True)
+        return run(command, cwd=directory.parent)
 
 
 if __name__ == "__main__":
