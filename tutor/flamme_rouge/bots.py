@@ -22,7 +22,7 @@ Bot = Callable[[Race, str], Card]
 
 
 def random_bot(race: Race, rider_id: str) -> Card:
-    hand = race.riders[rider_id].hand
+    hand = race.riders[rider_id].deck.hand
     return hand[int(race.bot_rng.random() * len(hand))]
 
 

@@ -320,7 +320,9 @@ class Race(SeededState):
 
     def _index_riders(self) -> None:
         """Riders that draw and play (player teams), and whether bot teams flip: looked up every round."""
-        self._choosers = [r for r in self.riders.values() if not self.teams[r.team].kind.flips]
+        teams, player = self.teams, TeamKind.PLAYER
+        self._choosers = [r for r in self.riders.values() if teams[r.team].kind is player]
+        self._hand_sizes = {r.id: self.teams[r.team].hand_size for r in self._choosers}
         self._flippers = len(self._choosers) < len(self.riders)
 
     # ----- construction -----------------------------------------------------------------------------
@@ -417,7 +419,8 @@ class Race(SeededState):
         ``riders``: dicts with ``id``, ``square``, ``lane`` and optional ``team``
         (default: the rider alone), ``kind`` (default rouleur) and ``exhaustion``
         (False for bot riders). A team named after a colour of ``TEAM_COLOURS`` has
-        that colour; other teams take the unused colours in order. With ``cards``
+        that colour, teams named ``peloton`` and ``muscle-1``/``muscle-2`` have the bot
+        teams' colours; other teams take the unused colours in order. With ``cards``
         (every rider's played card) the race starts at the movement phase; with
         ``cards=None`` it starts at the end phase, the positions being after
         movement. The caller checks the position is legal (``scenario.build`` does).
@@ -427,7 +430,8 @@ class Race(SeededState):
         for spec in riders:
             members.setdefault(spec.get("team") or spec["id"], []).append(spec)
         spare = iter([c for c in TEAM_COLOURS if c not in members] * (len(members) // len(TEAM_COLOURS) + 1))
-        colours = {team: team if team in TEAM_COLOURS else next(spare) for team in members}
+        bot_colours = {"peloton": PELOTON_COLOUR, **{f"muscle-{n + 1}": c for n, c in enumerate(MUSCLE_COLOURS)}}
+        colours = {team: team if team in TEAM_COLOURS else bot_colours.get(team) or next(spare) for team in members}
         built = [Rider(spec["id"], team, spec.get("kind") or ROULEUR, colours[team], Deck(spec["id"]),
                        spec["square"], spec["lane"], takes_exhaustion=spec.get("exhaustion", True))
                  for team, specs in members.items() for spec in specs]
@@ -734,7 +738,9 @@ class Race(SeededState):
         events: list[Event] = []
         limit = ROUND_ORDER.index(through)
         start_round = self.round
-        while self.phase in PHASE_STEPS and self.round == start_round and ROUND_ORDER.index(self.phase) <= limit:
+        # The breakaway step (before round 1) counts as before every phase of a round: it ends in round 1.
+        while self.phase in PHASE_STEPS and self.round == start_round and (
+                ROUND_ORDER.index(self.phase) if self.phase in ROUND_ORDER else -1) <= limit:
             events += self.step()
         return events
 
@@ -765,10 +771,14 @@ class Race(SeededState):
         self._reveal(positions)
         occupied = rules.occupancy(positions)
         move = self._move
+        furthest = 0
         for rid in self.to_move:
-            move(rid, occupied)
+            square = move(rid, occupied)[4]
+            if square > furthest:
+                furthest = square
         self.to_move, self.move_values = [], {}
-        if self._check_finish():
+        finish = self.track.finish
+        if finish is not None and furthest >= finish and self._check_finish():
             return
         self._remove_played()
         positions = self.positions()
@@ -781,9 +791,9 @@ class Race(SeededState):
     def _deal(self, rider: Rider) -> int:
         """Draw the rider's hand (an exhaustion card if it has no cards); return the count reshuffled."""
         deck = rider.deck
-        size = self.teams[rider.team].hand_size
-        if len(deck.face_down) >= size:  # the usual case, without a call
-            face_down = deck.face_down
+        size = self._hand_sizes[rider.id]
+        face_down = deck.face_down
+        if len(face_down) >= size:  # the usual case, without a call
             deck.hand = face_down[:-size - 1:-1]
             del face_down[-size:]
             return 0
@@ -914,12 +924,14 @@ class Race(SeededState):
         cards = {}
         shared: set[str] = set()
         for r in self.riders.values():
-            if r.played is not None:
-                if r.deck.owner not in shared:  # the Peloton's one card moved both riders: it leaves once
-                    r.deck.removed.append(r.played)
-                if r.deck.owner != r.id:
-                    shared.add(r.deck.owner)
-                cards[r.id] = r.played
+            played = r.played
+            if played is not None:
+                deck = r.deck
+                if deck.owner not in shared:  # the Peloton's one card moved both riders: it leaves once
+                    deck.removed.append(played)
+                    if deck.owner != r.id:
+                        shared.add(deck.owner)
+                cards[r.id] = played
                 r.played = None
         return cards
 
