@@ -137,3 +137,19 @@ def test_voila_json_names_the_project_template():
 
     name = json.loads((REPO / "voila.json").read_text())["VoilaConfiguration"]["template"]
     assert (template_dir() / "voila" / "templates" / name / "index.html.j2").is_file()
+
+
+def test_classroom_settings_pool_the_named_lessons_and_limit_the_class():
+    from tutor.serve import REFILL_DELAY_S, classroom_settings
+
+    base = json.loads((REPO / "voila.json").read_text())
+    assert classroom_settings(base, 0, ["a.ipynb"]) == base
+    settings = classroom_settings(base, 25, ["flamme_rouge/02_energy_phase.ipynb"])
+    assert settings["ClassroomVoila"]["max_kernels"] == 27
+    assert settings["VoilaConfiguration"]["preheat_kernel"] is True
+    assert settings["VoilaConfiguration"]["template"] == base["VoilaConfiguration"]["template"]
+    pools = settings["VoilaKernelManager"]["kernel_pools_config"]
+    assert pools == {"default": {"pool_size": 0}, "flamme_rouge/02_energy_phase.ipynb": {"pool_size": 25}}
+    assert settings["VoilaKernelManager"]["fill_delay"] == REFILL_DELAY_S
+    assert "preheat_kernel" not in classroom_settings(base, 25, [])["VoilaConfiguration"]
+    assert "VoilaKernelManager" not in base  # the shipped settings are not changed in place

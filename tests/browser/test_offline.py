@@ -1,7 +1,7 @@
 """Offline: no lesson page asks for anything outside this machine (fonts and icons come from the Voila server).
 
 Every request of the page is recorded before the page fixture aborts the non-local ones. The lesson pages share
-one template, so two lessons (one with widgets, one of text) and the file tree stand for all in the browser;
+one template, so a lesson with widgets, the landing page and the file tree stand for all in the browser;
 every notebook is also checked for resources it would embed from elsewhere (images, frames, scripts, styles).
 """
 
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.browser
 
 LESSONS = Path(__file__).resolve().parents[2] / "lessons"
 LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
-PAGES = ["voila/render/flamme_rouge/02_energy_phase.ipynb", "voila/render/flamme_rouge/00_welcome.ipynb", ""]
+PAGES = ["voila/render/flamme_rouge/02_energy_phase.ipynb", "voila/render/index.ipynb", ""]
 # An embedded resource the browser would fetch by itself: markdown images, and src/href of img, iframe,
 # script, source, link and CSS url(). Plain links (<a href>, [text](url)) are only followed on a click.
 EMBEDDED = re.compile(r"""!\[[^\]]*\]\(\s*<?(https?:)?//|<(img|iframe|script|source|link|embed|video|audio)\b[^>]*"""
@@ -31,7 +31,7 @@ def _outside(url: str) -> bool:
     return parts.scheme not in ("data", "blob", "about") and parts.hostname not in LOOPBACK
 
 
-@pytest.mark.parametrize("path", PAGES, ids=["lesson-with-widgets", "lesson-text", "tree"])
+@pytest.mark.parametrize("path", PAGES, ids=["lesson-with-widgets", "landing-page", "tree"])
 def test_page_requests_only_this_machine(page, voila_server, path):
     requested: list[str] = []
     page.on("request", lambda request: requested.append(request.url))
