@@ -8,17 +8,23 @@ tokens and letters, highlights, and animations sent as one message.
 import pytest
 from ipycanvas import Canvas, hold_canvas
 
-from tutor.flamme_rouge import STAGES, TEACHING_TRACKS, Card, Race, Terrain, stage
+from tutor.flamme_rouge import STAGES, TEACHING_TRACKS, Card, Phase, Race, Terrain, stage
 from tutor.flamme_rouge import scenario as scenarios
 from tutor.flamme_rouge.bots import autoplay
 from tutor.flamme_rouge.events import Blocked, RiderMoved
-from tutor.flamme_rouge.render import (CardPanel, Scene, View, canvas_height, draw_legend, draw_track, follow, frame_ms,
-                          frames_for, highlights_for, make_view, rider_colours, token_label)
+from tutor.flamme_rouge.render import (CardPanel, Scene, View, canvas_height, draw_track, follow, frame_ms,
+                          frames_for, highlights_for, legend_html, make_view, rider_colours, token_label)
 from tutor.flamme_rouge.render import style
 from tutor.flamme_rouge.render.geometry import MIN_VISIBLE
 from tutor.ui.drawing import text_colour_on
 from tutor.ui.testing import recorded_commands
 from positions import BLOCKED, SLIPSTREAM
+
+SPRINT = {
+    "track": " ".join(["2"] * 16), "finish": 10,
+    "riders": [{"id": "red-S", "square": 7, "lane": 0}, {"id": "blue-R", "square": 6, "lane": 0}],
+    "cards": {"red-S": 5, "blue-R": 6},
+}
 
 ALL_TRACKS = [*STAGES, *TEACHING_TRACKS]
 
@@ -47,7 +53,12 @@ def test_every_track_draws_its_cells_start_finish_and_riders(name):
     assert "START" in texts
     assert ("FINISH" in texts) == view.shows(race.track.finish)
     assert texts.count("S") >= len(race.riders) // 2 and texts.count("R") >= len(race.riders) // 2
-    assert scene.canvas.layout.width == f"{view.width}px" and scene.canvas.layout.height == f"{view.height}px"
+    # Every square shown carries its number.
+    assert {str(s) for s in view.squares} <= set(texts)
+    # Drawn at twice the pixels (sharp on 2x screens), shrinking with the page but never wider than the view.
+    assert (scene.canvas.width, scene.canvas.height) == (2 * view.width, 2 * view.height)
+    assert scene.canvas.layout.max_width == f"{view.width}px" and scene.canvas.layout.width == "100%"
+    assert log.named("setTransform")[0].args[:4] == (2, 0, 0, 2)
 
 
 @pytest.mark.parametrize("name", ALL_TRACKS)
@@ -65,12 +76,20 @@ def test_scrolling_through_a_track_shows_a_glyph_for_every_terrain(name):
 
 
 def test_the_legend_names_the_start_and_finish_lines_only_where_the_track_has_them():
-    for track, lines in ((stage("la-haute-montagne"), True), (scenarios.build(BLOCKED).track, False)):
-        view = make_view(track)
-        with recorded_commands() as log:
-            draw_legend(Canvas(width=view.width, height=view.height), view)
-        assert ("start line" in log.texts()) is lines and ("finish line" in log.texts()) is lines
-        assert "S sprinteur · R rouleur" in log.texts()
+    for race, lines in ((Race.new("la-haute-montagne", 2), True), (scenarios.build(BLOCKED), False)):
+        html = legend_html(race)
+        assert ("start line" in html) is lines and ("finish line" in html) is lines
+        assert "S sprinteur, R rouleur" in html
+
+
+def test_the_legend_explains_every_mark_the_board_draws():
+    html = legend_html(Race.new("la-haute-montagne", ("red", "green")))
+    for words in ("moves next", "its cards are in the panel", "revealed card", "the last move", "full square",
+                  "a pack", "slipstream", "exhaustion card", "finishing place", "the answer", "off the part",
+                  "ascent", "descent", "double line", "numbers under the road"):
+        assert words in html, words
+    assert "red team" in html and "mark: triangle" in html and "green team" in html and "mark: disc" in html
+    assert "lane 0" not in html
 
 
 def test_long_stages_show_a_window_short_tracks_show_everything():
@@ -101,7 +120,7 @@ def test_the_view_follows_the_riders_and_stays_still_when_they_are_in_view():
 def test_tokens_are_outlined_white_and_lettered_with_contrasting_ink():
     assert text_colour_on(style.TEAM_COLOURS["white"]) == "#000000"
     assert text_colour_on(style.TEAM_COLOURS["pink"]) == "#000000"
-    for dark in ("red", "blue", "green", "black"):
+    for dark in ("red", "blue", "black", "purple"):
         assert text_colour_on(style.TEAM_COLOURS[dark]) == "#ffffff"
     race = Race.new("sprint-20", ("red", "white"))
     scene = Scene(race.track)
@@ -206,7 +225,7 @@ def test_card_panel_shows_hand_played_and_piles_with_exhaustion_cards_distinct()
     for card in hand:
         assert card in texts
     assert "E2" in texts and "?" in texts  # an exhaustion card in the pile; blue's played card face down
-    assert any(t.startswith("deck 11 · recycled 1") for t in texts)
+    assert "deck 11 · recycled 1 · out of game 0 · exhaustion cards 1" in texts  # two columns: room for words
     fills = [c.args[1] for c in log.named("set") if c.args and c.args[1] == style.EXHAUSTION_FACE]
     assert fills
 
@@ -221,3 +240,103 @@ def test_a_long_round_animates_each_step_in_under_a_second():
     assert frame_ms(frames) * sum(f.weight for f in frames) < 1000
     assert any(isinstance(e, RiderMoved) for e in events)
 
+
+
+def test_the_card_panel_shows_the_rider_being_played_even_after_the_fourth_and_fits_its_stats():
+    race = Race.new("sprint-20", ("red", "blue", "green"), seed=1)
+    riders = tuple(race.riders)
+    panel = CardPanel(riders, active="green-R")
+    assert len(riders) == 6 and panel.columns(race)[0] == "green-R" and len(panel.columns(race)) == 4
+    race.draw("green-R")
+    with recorded_commands() as log:
+        Scene(race.track).draw(race, panel=panel)
+    texts = log.texts()
+    assert "green-R  (rouleur)" in texts and "red-S  (sprinteur)" in texts and "green-S  (sprinteur)" not in texts
+    stats = [t for t in texts if t.startswith("deck ")]
+    assert stats and all(len(t) * 6.4 <= (960 - 32) / 4 - 34 for t in stats)  # four columns: the short words
+
+
+def test_a_board_without_cards_has_no_card_panel():
+    race = scenarios.build(SLIPSTREAM)
+    with_cards, without = Scene(race.track), Scene(race.track, cards=False)
+    assert without.view.height < with_cards.view.height
+    with recorded_commands() as log:
+        without.draw(race, panel=CardPanel(("a",)))
+    assert not any(t.startswith("deck ") or t.startswith("No rider") for t in log.texts())
+
+
+def test_the_finish_marks_the_winner_and_the_places():
+    race = scenarios.build(SPRINT)
+    race.resolve()
+    assert race.phase is Phase.FINISHED
+    highlights = highlights_for(race)
+    assert highlights.places[race.winner] == 1
+    with recorded_commands() as log:
+        Scene(race.track).draw(race, highlights)
+    assert "1st" in log.texts() and "2nd" in log.texts()
+
+
+def test_a_cross_and_a_trail_last_only_as_long_as_their_step():
+    race = scenarios.build(BLOCKED)
+    blocked = []
+    while race.phase is Phase.MOVEMENT:
+        blocked += [e for e in race.step() if isinstance(e, Blocked)]
+    assert blocked
+    events = race.step()  # the played cards leave: the move is over, and so are its marks
+    marks = highlights_for(race, events)
+    assert marks.blocked == () and marks.trails == {}
+
+
+def test_every_team_colour_has_its_own_mark_and_base_colours_stay_apart_for_colour_blind_eyes():
+    from tutor.flamme_rouge import race as engine
+
+    names = [*engine.TEAM_COLOURS, engine.PELOTON_COLOUR, *engine.MUSCLE_COLOURS]
+    marks = [style.team_mark(n) for n in names]
+    assert all(parts for _, parts in marks) and len({name for name, _ in marks}) == len(names) == 15
+    assert len({parts for _, parts in marks}) == 15
+    base = [style.TEAM_COLOURS[n] for n in engine.TEAM_COLOURS[:6]]
+    for simulate in (deuteranopia, protanopia, lambda rgb: rgb):
+        seen = [lab(simulate(linear(c))) for c in base]
+        closest = min(dist(a, b) for i, a in enumerate(seen) for b in seen[i + 1:])
+        assert closest > 18, closest
+
+
+def test_tokens_carry_their_team_mark():
+    race = Race.new("sprint-20", ("red", "blue"))
+    with recorded_commands() as log:
+        Scene(race.track).draw(race)
+    badges = [c for c in log.named("fillCircles") if c.sizes and c.sizes[0] == 4]
+    assert len(badges) == 1  # one white badge per token, in one call
+    assert log.count("closePath") >= 4
+
+
+# ----- colour vision (Machado et al. 2009, severity 1) ---------------------------------------------------
+
+def linear(colour):
+    from tutor.ui.drawing import hex_to_rgb
+
+    return [(v / 255 / 12.92) if v / 255 <= 0.04045 else ((v / 255 + 0.055) / 1.055) ** 2.4
+            for v in hex_to_rgb(colour)]
+
+
+def _matrix(m):
+    return lambda rgb: [sum(m[i][j] * rgb[j] for j in range(3)) for i in range(3)]
+
+
+deuteranopia = _matrix([[0.367322, 0.860646, -0.227968], [0.280085, 0.672501, 0.047413],
+                        [-0.011820, 0.042940, 0.968881]])
+protanopia = _matrix([[0.152286, 1.052583, -0.204868], [0.114503, 0.786281, 0.099216],
+                      [-0.003882, -0.048116, 1.051998]])
+
+
+def lab(rgb):
+    r, g, b = (min(1.0, max(0.0, v)) for v in rgb)
+    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+    f = [t ** (1 / 3) if t > 216 / 24389 else (24389 / 27 * t + 16) / 116 for t in (x, y, z)]
+    return 116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])
+
+
+def dist(a, b):
+    return sum((p - q) ** 2 for p, q in zip(a, b)) ** 0.5

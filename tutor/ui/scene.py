@@ -11,12 +11,17 @@ too, its frames separated by ``canvas.sleep`` so Python never waits.
         def paint(self, *, static: bool = False): ...        # static: repaint the bottom layers too
 
     board.play(frames, draw_frame)          # draw_frame(frame) paints one frame and returns how long it shows (ms)
+
+Sharp on 2x screens: with ``scale=2`` the canvas holds twice the pixels of its CSS size and every paint
+starts by setting that scale, so drawing code keeps using CSS pixels (mouse events, which ipycanvas gives in
+canvas pixels, are divided back: ``scene.css_point(x, y)``). With ``fit=True`` the board shrinks with its page
+(never wider than ``width``), keeping its proportions.
 """
 
 from __future__ import annotations
 
-from contextlib import AbstractContextManager
-from typing import Callable, Iterable, TypeVar
+from contextlib import contextmanager
+from typing import Callable, Iterable, Iterator, TypeVar
 
 from ipycanvas import Canvas, MultiCanvas, hold_canvas
 from ipywidgets import Layout
@@ -27,12 +32,26 @@ F = TypeVar("F")
 class LayeredScene:
     """``canvas``: a MultiCanvas of ``layers`` layers (0 at the bottom), ``width`` x ``height`` CSS pixels."""
 
-    def __init__(self, layers: int, width: int, height: int):
-        self.layers, self.width, self.height = layers, width, height
-        self.canvas = MultiCanvas(layers, width=width, height=height,
-                                  layout=Layout(width=f"{width}px", height=f"{height}px"))
+    def __init__(self, layers: int, width: int, height: int, *, scale: int = 1, fit: bool = False):
+        self.layers, self.width, self.height, self.scale = layers, width, height, scale
+        layout = (Layout(width="100%", max_width=f"{width}px", height="auto") if fit
+                  else Layout(width=f"{width}px", height=f"{height}px"))
+        self.canvas = MultiCanvas(layers, width=width * scale, height=height * scale, layout=layout)
         self._on_ready: list[Callable[[], None]] = []
         self.canvas.on_client_ready(self._client_ready)
+
+    def on_click(self, handler: Callable[[float, float], None]) -> None:
+        """Call ``handler(x, y)`` on a mouse press on the board, in the CSS pixels the drawing uses."""
+        self.canvas.on_mouse_down(lambda x, y: handler(*self.css_point(x, y)))
+
+    def css_point(self, x: float, y: float) -> tuple[float, float]:
+        """A point of a mouse event (canvas pixels) in the CSS pixels the drawing uses."""
+        return x / self.scale, y / self.scale
+
+    def _set_scale(self) -> None:
+        if self.scale != 1:
+            for index in range(self.layers):
+                self.layer(index).set_transform(self.scale, 0, 0, self.scale, 0, 0)
 
     def layer(self, index: int) -> Canvas:
         layer: Canvas = self.canvas[index]
@@ -46,9 +65,12 @@ class LayeredScene:
         for repaint in self._on_ready:
             repaint()
 
-    def painting(self) -> AbstractContextManager[None]:
+    @contextmanager
+    def painting(self) -> Iterator[None]:
         """``with scene.painting(): ...``: every command in the block goes out as one message."""
-        return hold_canvas()
+        with hold_canvas():
+            self._set_scale()
+            yield
 
     def play(self, frames: Iterable[F], draw_frame: Callable[[F], float], *,
              before: Callable[[], bool] | None = None, after: Callable[[], None] | None = None) -> None:
@@ -59,7 +81,7 @@ class LayeredScene:
         milliseconds the browser keeps it, and ``after()`` paints the final state.
         """
         sleeper = self.layer(self.layers - 1)
-        with hold_canvas():
+        with self.painting():
             if before is not None and before():
                 sleeper.sleep(0)
             for frame in frames:

@@ -12,13 +12,13 @@ from dataclasses import dataclass
 from ipycanvas import Canvas
 
 from tutor.flamme_rouge.cards import Card
-from tutor.flamme_rouge.race import Race
+from tutor.flamme_rouge.race import Race, Rider
 from tutor.ui.drawing import needs_outline, rounded_rect, text_colour_on
 from tutor.ui.drawing import text as write
 
 from . import style
 from .geometry import MARGIN, PANEL_H, View
-from .riders import rider_colours, token_label
+from .riders import draw_team_marks, rider_colours, token_label
 
 CARD_W, CARD_H = 34, 48
 MINI_W, MINI_H = 22, 30
@@ -33,10 +33,25 @@ class CardPanel:
     """Riders whose played card is shown face down (another player's choice in the energy phase)."""
     compact: bool = False
     """Show only every rider's played card in one row (quizzes), not hands and piles."""
+    active: str | None = None
+    """The rider being played: always shown, in the first column, even with more riders than columns."""
+    played: tuple[tuple[str, str], ...] = ()
+    """Compact panel: (rider, card) in movement order, as revealed (the race forgets them once played)."""
+    moved: frozenset[str] = frozenset()
+    """Compact panel: riders that have moved already (their card is shown greyed, "moved")."""
+
+    def columns(self, race: Race) -> list[str]:
+        """The riders shown, at most ``MAX_COLUMNS``: the active rider first, then the others in order."""
+        riders = [r for r in self.riders if r in race.riders]
+        if self.active in race.riders:
+            riders = [self.active] + [r for r in riders if r != self.active]
+        return riders[:MAX_COLUMNS]
 
 
 def draw_card_panel(canvas: Canvas, view: View, race: Race, panel: CardPanel) -> None:
-    """Draw the panel below the road (clears its area first)."""
+    """Draw the panel below the road (clears its area first); nothing when the view has no card panel."""
+    if not view.cards:
+        return
     top = view.panel_top
     canvas.clear_rect(0, top - 2, view.width, PANEL_H + 4)
     canvas.fill_style = "#f6f5f0"
@@ -45,7 +60,7 @@ def draw_card_panel(canvas: Canvas, view: View, race: Race, panel: CardPanel) ->
     if panel.compact:
         _draw_played_row(canvas, view, race, panel)
         return
-    riders = [r for r in panel.riders if r in race.riders][:MAX_COLUMNS]
+    riders = panel.columns(race)
     if not riders:
         write(canvas, "No rider selected: the card panel shows the hands of the riders you play.",
               MARGIN, top + PANEL_H / 2, colour=style.MUTED)
@@ -60,13 +75,10 @@ def draw_card_panel(canvas: Canvas, view: View, race: Race, panel: CardPanel) ->
 def _draw_rider_column(canvas: Canvas, race: Race, rider_id: str, x: float, top: float, width: float,
                        colour: str, secret: bool) -> None:
     rider = race.riders[rider_id]
-    _mini_token(canvas, x + 10, top + 14, colour, token_label(race, rider_id))
-    write(canvas, f"{rider_id}  ({rider.kind})", x + 24, top + 14, bold=True)
-    exhaustion = sum(c.is_exhaustion for c in rider.deck.cards())
-    write(canvas, f"deck {len(rider.deck.face_down)} · recycled {len(rider.recycled)} · out of game {len(rider.removed)}"
-                  f" · exhaustion cards {exhaustion}", x + 24, top + 30, size=11, colour=style.MUTED,
-          max_width=width - 30)
-    cards_y = top + 40
+    _mini_token(canvas, x + 12, top + 15, colour, token_label(race, rider_id), rider.colour)
+    write(canvas, f"{rider_id}  ({rider.kind})", x + 28, top + 15, size=13, bold=True, max_width=width - 34)
+    write(canvas, stats_line(rider, width - 34), x + 28, top + 33, size=12, colour=style.MUTED)
+    cards_y = top + 46
     for slot in range(4):
         card = rider.hand[slot] if slot < len(rider.hand) else None
         draw_card(canvas, x + 4 + slot * (CARD_W + 4), cards_y, card, accent=colour)
@@ -80,6 +92,22 @@ def _draw_rider_column(canvas: Canvas, race: Race, rider_id: str, x: float, top:
         _draw_recycled(canvas, rider.recycled, pile_x, cards_y + CARD_H - MINI_H, room, colour)
         caption = "recycled (face up under the deck)" if room >= 8 else "recycled"
         _caption(canvas, caption, pile_x, cards_y + CARD_H + 9, align="left")
+
+
+STATS_CHAR_W = 6.4
+"""Average width of a 12 px character, to choose a stats line that fits (Python has no text metrics)."""
+
+
+def stats_line(rider: Rider, room: float) -> str:
+    """The rider's card counts in words that fit ``room`` pixels: long, short, or shortest."""
+    exhaustion = sum(c.is_exhaustion for c in rider.deck.cards())
+    deck, recycled, gone = len(rider.deck.face_down), len(rider.recycled), len(rider.removed)
+    for line in (f"deck {deck} · recycled {recycled} · out of game {gone} · exhaustion cards {exhaustion}",
+                 f"deck {deck} · recycled {recycled} · out {gone} · E2 {exhaustion}",
+                 f"deck {deck} · rec. {recycled} · E2 {exhaustion}"):
+        if len(line) * STATS_CHAR_W <= room:
+            return line
+    return line
 
 
 def _draw_recycled(canvas: Canvas, recycled: list[Card], x: float, y: float, room: int, accent: str) -> None:
@@ -97,20 +125,23 @@ def _draw_recycled(canvas: Canvas, recycled: list[Card], x: float, y: float, roo
 def _draw_played_row(canvas: Canvas, view: View, race: Race, panel: CardPanel) -> None:
     """Every rider's played card in movement order (the order is fixed when the cards are revealed)."""
     top = view.panel_top
-    order = race.to_move or [r for r in race.riders if race.riders[r].played is not None]
-    riders = [r for r in order if race.riders[r].played is not None]
-    write(canvas, "Played cards, in movement order (frontmost rider first):", MARGIN, top + 14, bold=True)
-    if not riders:
-        write(canvas, "no cards played", MARGIN, top + 50, colour=style.MUTED)
+    played = list(panel.played) or [(r, str(race.riders[r].played)) for r in race.to_move
+                                    if race.riders[r].played is not None]
+    title = "Played cards, in movement order (frontmost rider first):"
+    write(canvas, title, MARGIN, top + 15, size=13, bold=True)
+    if not played:
+        write(canvas, "no cards played", MARGIN, top + 54, colour=style.MUTED)
         return
     colours = rider_colours(race)
-    step = min(118, (view.width - 2 * MARGIN) / len(riders))
-    for i, rid in enumerate(riders):
+    step = min(118, (view.width - 2 * MARGIN) / len(played))
+    for i, (rid, label) in enumerate(played):
         x = MARGIN + i * step
-        _mini_token(canvas, x + 10, top + 54, colours[rid], token_label(race, rid))
-        draw_card(canvas, x + 24, top + 32, race.riders[rid].played, accent=colours[rid],
-                  face_down=rid in panel.secret)
-        write(canvas, rid, x + 62, top + 54, size=11, max_width=step - 64)
+        _mini_token(canvas, x + 12, top + 58, colours[rid], token_label(race, rid), race.riders[rid].colour)
+        card = None if label in ("", "None") else Card.parse(label)
+        draw_card(canvas, x + 26, top + 34, card, accent=colours[rid], face_down=rid in panel.secret)
+        write(canvas, rid, x + 64, top + 52, size=12, max_width=step - 66)
+        if rid in panel.moved:
+            write(canvas, "moved", x + 64, top + 68, size=11, colour=style.MUTED, max_width=step - 66)
 
 
 def draw_card(canvas: Canvas, x: float, y: float, card: Card | None, *, w: float = CARD_W, h: float = CARD_H,
@@ -142,13 +173,15 @@ def draw_card(canvas: Canvas, x: float, y: float, card: Card | None, *, w: float
           bold=True, colour=ink, align="center")
 
 
-def _mini_token(canvas: Canvas, x: float, y: float, colour: str, label: str) -> None:
+def _mini_token(canvas: Canvas, x: float, y: float, colour: str, label: str, colour_name: str = "") -> None:
     canvas.fill_style = colour
-    canvas.fill_circle(x, y, 9)
+    canvas.fill_circle(x, y, 10)
     canvas.stroke_style = "#1b1b1b"
     canvas.line_width = 1.5 if needs_outline(colour) else 1
-    canvas.stroke_circle(x, y, 9)
-    write(canvas, label, x, y + 0.5, size=10, bold=True, colour=text_colour_on(colour), align="center")
+    canvas.stroke_circle(x, y, 10)
+    write(canvas, label, x, y + 0.5, size=11, bold=True, colour=text_colour_on(colour), align="center")
+    if colour_name:
+        draw_team_marks(canvas, [x - 7.5], [y - 7.5], 5.5, [colour_name])
 
 
 def _caption(canvas: Canvas, text: str, x: float, y: float, align: str = "center") -> None:

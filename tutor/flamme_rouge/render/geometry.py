@@ -7,8 +7,10 @@ lane from the others, as on the real tiles.
 
 The road shows a window of ``visible`` squares starting at ``first``;
 ``follow`` scrolls it to keep the riders in view. Bands from top to bottom:
-mini-map of the whole stage, terrain glyphs, road, square numbers, card panel,
-legend. ``canvas_height`` gives the fixed canvas height for a track.
+mini-map of the whole stage, terrain glyphs (and the START / FINISH labels), road,
+square numbers (every square), card panel (unless the view has no cards). The
+legend is HTML under the canvas (``legend.legend_html``). ``canvas_height`` gives the
+fixed canvas height for a track.
 """
 
 from __future__ import annotations
@@ -26,15 +28,15 @@ MIN_VISIBLE = 26
 """Squares shown at once on long stages (26 squares of 35 px fill the 960 px canvas)."""
 
 MINIMAP_Y, MINIMAP_H = 20, 12
-GLYPH_Y, GLYPH_H = 42, 14
-NUMBERS_H = 16
-PANEL_H = 104
-LEGEND_H = 26
+GLYPH_Y, GLYPH_H = 42, 16
+NUMBERS_H = 20
+PANEL_H = 112
 
 
-def canvas_height(track: Track) -> int:
-    """Fixed canvas height for ``track`` (it depends only on the widest square's lane count)."""
-    return GLYPH_Y + GLYPH_H + max(track.lanes) * LANE_H + NUMBERS_H + PANEL_H + LEGEND_H + 6
+def canvas_height(track: Track, cards: bool = True) -> int:
+    """Fixed canvas height for ``track`` (it depends only on the widest square's lane count), with or without
+    the card panel."""
+    return GLYPH_Y + GLYPH_H + max(track.lanes) * LANE_H + NUMBERS_H + (PANEL_H + 8 if cards else 4)
 
 
 @dataclass(frozen=True)
@@ -44,10 +46,12 @@ class View:
     """First square shown on the road."""
     visible: int = MIN_VISIBLE
     width: int = WIDTH
+    cards: bool = True
+    """Whether the card panel is shown under the road."""
 
     @property
     def height(self) -> int:
-        return canvas_height(self.track)
+        return canvas_height(self.track, self.cards)
 
     @property
     def last_visible(self) -> int:
@@ -131,15 +135,12 @@ class View:
 
     @property
     def numbers_y(self) -> float:
-        return self.road_bottom + NUMBERS_H / 2 + 1
+        return self.road_bottom + NUMBERS_H / 2 + 2
 
     @property
     def panel_top(self) -> float:
         return self.road_bottom + NUMBERS_H + 4
 
-    @property
-    def legend_y(self) -> float:
-        return self.panel_top + PANEL_H + LEGEND_H / 2
 
     # ----- mini-map -----
     @property
@@ -158,9 +159,9 @@ class View:
         return self.minimap_w / len(self.track)
 
 
-def make_view(track: Track, width: int = WIDTH) -> View:
+def make_view(track: Track, width: int = WIDTH, *, cards: bool = True) -> View:
     """A view of ``track``: the whole track when it is short, else a window of ``MIN_VISIBLE`` squares."""
-    return View(track, 0, min(len(track), MIN_VISIBLE), width)
+    return View(track, 0, min(len(track), MIN_VISIBLE), width, cards)
 
 
 def follow(view: View, squares: Iterable[int], priority: Iterable[int] = ()) -> View:

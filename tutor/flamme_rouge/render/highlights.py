@@ -42,10 +42,16 @@ class Highlights:
     exhausted: tuple[str, ...] = ()
     """Riders that just took an exhaustion card (an "E2" card icon by the token)."""
     marks: tuple[Mark, ...] = ()
+    places: Mapping[str, int] = field(default_factory=dict)
+    """Rider -> finishing place (1 the winner), drawn as a gold "1st" tag above the token at the finish."""
 
 
 def highlights_for(race: Race, events: Iterable[Event] = (), *, active: str | None = None) -> Highlights:
-    """Highlights for ``race`` as it is now, after the action that produced ``events``."""
+    """Highlights for ``race`` as it is now, after the step that produced ``events``.
+
+    Pass the events of the LAST step only (one move, or one part of the end phase): a mark belongs to its
+    step and is gone once the next step is done (a crossed full square may be empty after slipstream).
+    """
     trails: dict[str, tuple[Position, Position]] = {}
     blocked: tuple[int, ...] = ()
     packs: tuple[tuple[int, int], ...] = ()
@@ -72,6 +78,7 @@ def highlights_for(race: Race, events: Iterable[Event] = (), *, active: str | No
         packs=packs,
         slipstreamed=gained,
         exhausted=tuple(exhausted),
+        places={rid: i + 1 for i, rid in enumerate(race.ranking)} if race.phase is Phase.FINISHED else {},
     )
 
 

@@ -1,8 +1,10 @@
 """Rider tokens and highlights on the road (redrawn every animation frame), and riders on the mini-map.
 
 A token is a disc in the team colour with its letter ("S" or "R") in white or
-black, whichever contrasts more; light tokens get a dark outline. Positions may
-be fractional squares (animation frames).
+black, whichever contrasts more; light tokens get a dark outline. A white badge
+at its upper left carries the team's mark (``style.TEAM_MARKS``: triangle, square,
+disc, ...), so that teams differ without colour. Positions may be fractional
+squares (animation frames).
 """
 
 from __future__ import annotations
@@ -66,6 +68,7 @@ def draw_riders(canvas: Canvas, view: View, race: Race, highlights: Highlights =
     _draw_card_chips(canvas, view, {rid: label for rid, label in highlights.cards.items() if rid in shown}, shown)
     _draw_exhaustion_icons(canvas, view, [shown[r] for r in highlights.exhausted if r in shown])
     _draw_slipstream_gains(canvas, view, {r: n for r, n in highlights.slipstreamed.items() if r in shown}, shown)
+    _draw_places(canvas, view, {r: n for r, n in highlights.places.items() if r in shown}, shown)
     _draw_offview_markers(canvas, view, positions)
 
 
@@ -95,6 +98,41 @@ def draw_tokens(canvas: Canvas, view: View, race: Race, positions: Mapping[str, 
         for i, rid in enumerate(ids):
             if text_colour_on(colours[rid]) == ink:
                 canvas.fill_text(token_label(race, rid), xs[i], ys[i] + 1)
+    draw_team_marks(canvas, xs - radius * BADGE_OFFSET, ys - radius * BADGE_OFFSET, radius * BADGE_SIZE,
+                    [race.riders[r].colour for r in ids])
+
+
+BADGE_OFFSET, BADGE_SIZE = 0.72, 0.52
+"""Where a token's team badge sits (up and left of its centre) and its radius, in token radii."""
+
+
+def draw_team_marks(canvas: Canvas, xs, ys, radius: float, colour_names: list[str]) -> None:
+    """White badges of ``radius`` centred on (xs, ys), each with the mark of its team colour in black ink."""
+    marked = [i for i, name in enumerate(colour_names) if style.team_mark(name)[1]]
+    if not marked:
+        return
+    bx, by = np.asarray(xs, dtype=float)[marked], np.asarray(ys, dtype=float)[marked]
+    canvas.fill_style = "#ffffff"
+    canvas.fill_circles(bx, by, radius)
+    canvas.stroke_style = "#1b1b1b"
+    canvas.line_width = 1
+    canvas.stroke_circles(bx, by, radius)
+    scale = radius * 0.68
+    canvas.fill_style = canvas.stroke_style = style.INK
+    canvas.line_width = max(1.0, radius * 0.22)
+    for filled in (True, False):
+        canvas.begin_path()
+        for x, y, i in zip(bx, by, marked):
+            for points, fill in style.team_mark(colour_names[i])[1]:
+                if fill is filled:
+                    canvas.move_to(x + points[0][0] * scale, y + points[0][1] * scale)
+                    for px, py in points[1:]:
+                        canvas.line_to(x + px * scale, y + py * scale)
+                    canvas.close_path()
+        if filled:
+            canvas.fill()
+        else:
+            canvas.stroke()
 
 
 def draw_minimap_riders(canvas: Canvas, view: View, race: Race) -> None:
@@ -214,6 +252,27 @@ def _draw_slipstream_gains(canvas: Canvas, view: View, gains: Mapping[str, int],
         square, lane = positions[rid]
         tag(canvas, f"+{gained}", view.cx(square) + view.token_r + 1, view.cy(lane) - view.token_r + 1,
              style.SLIPSTREAM)
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, ... 11th, 12th, 13th, 21st."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _draw_places(canvas: Canvas, view: View, places: Mapping[str, int], positions: Mapping) -> None:
+    """Finishing places above the tokens at the finish; the winner's tag is larger, with a gold ring round it."""
+    for rid, place in sorted(places.items(), key=lambda item: -item[1]):
+        square, lane = positions[rid]
+        x, y = view.cx(square), view.cy(lane)
+        if place == 1:
+            canvas.stroke_style = style.WINNER
+            canvas.line_width = 4
+            canvas.stroke_circle(x, y, view.token_r + 4)
+            canvas.stroke_style = style.INK
+            canvas.line_width = 1
+            canvas.stroke_circle(x, y, view.token_r + 6.5)
+        tag(canvas, ordinal(place), x + view.token_r * 0.3, y - view.token_r - 6, style.WINNER)
 
 
 def _mini_card(canvas: Canvas, x: float, y: float, label: str, face: str, ink: str) -> None:

@@ -26,10 +26,15 @@ from .riders import draw_minimap_riders, draw_riders
 from .track import draw_track
 
 
+SCALE = 2
+"""Canvas pixels per CSS pixel: sharp on 2x screens (and on a projector's scaled page)."""
+
+
 class Scene(LayeredScene):
-    def __init__(self, track: Track, width: int = WIDTH):
-        self.view: View = make_view(track, width)
-        super().__init__(3, width, self.view.height)
+    def __init__(self, track: Track, width: int = WIDTH, *, cards: bool = True):
+        """``cards=False``: no card panel (a lesson without cards), the board is that much shorter."""
+        self.view: View = make_view(track, width, cards=cards)
+        super().__init__(3, width, self.view.height, scale=SCALE, fit=True)
         self._track_drawn_at: int | None = None
         """``view.first`` when the track layer was last drawn (None: never)."""
 

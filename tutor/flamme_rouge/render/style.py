@@ -8,27 +8,33 @@ more with the team colour.
 
 from __future__ import annotations
 
+import math
+
 from tutor.flamme_rouge.track import Terrain
 
 TEAM_COLOURS: dict[str, str] = {
     "red": "#c62828",
     "blue": "#1565c0",
-    "green": "#2e7d32",
+    "green": "#009e73",
     "black": "#212121",
     "white": "#fafafa",
     "pink": "#f48fb1",
     # Single riders beyond six players, and the bot teams of the Peloton expansion.
-    "yellow": "#f9a825",
+    "yellow": "#ffd54f",
     "orange": "#ef6c00",
-    "purple": "#6a1b9a",
-    "teal": "#00838f",
+    "purple": "#7b1fa2",
+    "teal": "#4fc3f7",
     "brown": "#6d4c41",
     "grey": "#757575",
-    "silver": "#b0bec5",
-    "gold": "#c9a227",
-    "bronze": "#a1662f",
+    "silver": "#cfd8dc",
+    "gold": "#d4af37",
+    "bronze": "#8d5524",
 }
-"""Token colour of each team colour name (``Rider.colour``, ``Team.colour``; ``tutor.flamme_rouge.TEAM_COLOURS``)."""
+"""Token colour of each team colour name (``Rider.colour``, ``Team.colour``; ``tutor.flamme_rouge.TEAM_COLOURS``).
+
+The six colours of the game are chosen so that each pair stays apart under deuteranopia and protanopia (the
+green is a bluish green, far in lightness from the red); with 15 teams colour alone cannot do it, so every
+token also carries its team's mark (``TEAM_MARKS``)."""
 UNKNOWN_TEAM = "#9e9e9e"
 """A colour name this palette does not know (a later expansion's): grey, never a team's colour."""
 
@@ -36,6 +42,59 @@ UNKNOWN_TEAM = "#9e9e9e"
 def token_colour(colour_name: str) -> str:
     """The fill of a rider token of the team colour ``colour_name``."""
     return TEAM_COLOURS.get(colour_name, UNKNOWN_TEAM)
+
+
+# ----- team marks: a shape in a white badge on every token, so that teams differ without colour -----------
+
+Points = tuple[tuple[float, float], ...]
+MarkPart = tuple[Points, bool]
+"""A polygon in unit coordinates (x right, y down, within -1..1) and whether it is filled (else outlined)."""
+
+
+def _ngon(n: int, r: float = 1.0, start: float = -90.0, squash: float = 1.0) -> Points:
+    return tuple((round(r * math.cos(math.radians(start + 360 * k / n)), 3),
+                  round(squash * r * math.sin(math.radians(start + 360 * k / n)), 3)) for k in range(n))
+
+
+def _star(points: int = 5, outer: float = 1.0, inner: float = 0.45) -> Points:
+    return tuple((round((outer if k % 2 == 0 else inner) * math.cos(math.radians(-90 + 180 * k / points)), 3),
+                  round((outer if k % 2 == 0 else inner) * math.sin(math.radians(-90 + 180 * k / points)), 3))
+                 for k in range(2 * points))
+
+
+_PLUS: Points = ((-0.3, -1), (0.3, -1), (0.3, -0.3), (1, -0.3), (1, 0.3), (0.3, 0.3), (0.3, 1), (-0.3, 1),
+                 (-0.3, 0.3), (-1, 0.3), (-1, -0.3), (-0.3, -0.3))
+_CROSS: Points = tuple((round((x - y) * 0.7071, 3), round((x + y) * 0.7071, 3)) for x, y in _PLUS)
+_TRIANGLE: Points = ((0, -1), (0.95, 0.75), (-0.95, 0.75))
+_DOWN: Points = ((-0.95, -0.75), (0.95, -0.75), (0, 1))
+_SQUARE: Points = ((-0.8, -0.8), (0.8, -0.8), (0.8, 0.8), (-0.8, 0.8))
+_DIAMOND: Points = ((0, -1), (1, 0), (0, 1), (-1, 0))
+_CIRCLE: Points = _ngon(20, 0.85)
+_HALF: Points = tuple(p for p in _ngon(20, 0.85) if p[0] <= 0.001)
+
+TEAM_MARKS: dict[str, tuple[str, tuple[MarkPart, ...]]] = {
+    "red": ("triangle", ((_TRIANGLE, True),)),
+    "blue": ("square", ((_SQUARE, True),)),
+    "green": ("disc", ((_CIRCLE, True),)),
+    "black": ("diamond", ((_DIAMOND, True),)),
+    "white": ("plus", ((_PLUS, True),)),
+    "pink": ("down triangle", ((_DOWN, True),)),
+    "yellow": ("star", ((_star(), True),)),
+    "orange": ("cross", ((_CROSS, True),)),
+    "purple": ("bar", ((((-1, -0.35), (1, -0.35), (1, 0.35), (-1, 0.35)), True),)),
+    "teal": ("ring", ((_CIRCLE, False),)),
+    "brown": ("open square", ((_SQUARE, False),)),
+    "grey": ("open triangle", ((_TRIANGLE, False),)),
+    "silver": ("open diamond", ((_DIAMOND, False),)),
+    "gold": ("hourglass", ((((-0.85, -0.9), (0.85, -0.9), (-0.85, 0.9), (0.85, 0.9)), True),)),
+    "bronze": ("half disc", ((_HALF, True), (_CIRCLE, False))),
+}
+"""Each team colour's mark: its name (for the legend) and the polygons that draw it (canvas and SVG alike)."""
+
+
+def team_mark(colour_name: str) -> tuple[str, tuple[MarkPart, ...]]:
+    """The mark of a team colour; a colour without one gets none (an empty mark)."""
+    return TEAM_MARKS.get(colour_name, ("", ()))
 
 
 TERRAIN_FILL = {
@@ -66,12 +125,18 @@ VERGE = "#eef0e6"
 ROAD_EDGE = "#5c5c5c"
 LANE_LINE = "#ffffff"
 INK = "#222222"
-MUTED = "#6b6b6b"
+MUTED = "#5f5f5f"
+NUMBER_INK = "#333333"
 HIGHLIGHT = "#ffb300"
 """Ring around the rider about to move or being played for."""
 WARNING = "#d32f2f"
 PACK = "#7b1fa2"
 SLIPSTREAM = "#2e7d32"
+WINNER = "#ffc107"
+"""The finishing-place tags ("1st", "2nd") at the finish: gold with black ink."""
+ANSWER = "#0b57d0"
+"""A quiz's answer outline (blue: told apart from the red guess under every colour vision)."""
+GUESS = "#c62828"
 
 CARD_FACE = "#fffdf4"
 CARD_BORDER = "#5d5d5d"
@@ -83,4 +148,5 @@ LANE_NAMES = ("right lane", "left lane", "third lane")
 
 
 def lane_name(lane: int) -> str:
-    return LANE_NAMES[lane] if 0 <= lane < len(LANE_NAMES) else f"lane {lane}"
+    """How a learner says a lane: "right lane" (lane 0), "left lane", "third lane"; never an index."""
+    return LANE_NAMES[lane] if 0 <= lane < len(LANE_NAMES) else f"lane {lane + 1} from the right"

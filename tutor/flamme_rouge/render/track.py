@@ -1,4 +1,6 @@
-"""The static layer: the road in the view's window, the mini-map of the whole stage, the legend.
+"""The static layer: the road in the view's window with every square's number, the mini-map of the whole stage.
+
+The legend is HTML, under the canvas (``legend.legend_html``).
 
 Drawn once per client and again when the view scrolls. Cells exist only for a
 square's lanes (1 to 3); curves are drawn straight.
@@ -30,7 +32,6 @@ def draw_track(canvas: Canvas, view: View) -> None:
     _draw_terrain_glyphs(canvas, view)
     _draw_square_numbers(canvas, view)
     _draw_start_and_finish(canvas, view)
-    draw_legend(canvas, view)
 
 
 def terrain_of(track: Track, square: int) -> Terrain:
@@ -109,19 +110,21 @@ def _draw_terrain_glyphs(canvas: Canvas, view: View) -> None:
                 canvas.fill_text(style.TERRAIN_GLYPH[terrain], view.cx(s), GLYPH_Y + (GLYPH_H - 2) / 2 + 0.5)
 
 
+NUMBER_FONT = 12
+"""Square numbers: every square has one, large enough to read on a projector (learners count squares)."""
+
+
 def _draw_square_numbers(canvas: Canvas, view: View) -> None:
-    """Every fifth square's number, except where the START and FINISH labels go."""
-    track = view.track
-    labelled = {track.start - 2, track.start - 1}
-    if track.finish is not None:
-        labelled |= {track.finish, track.finish + 1}
-    canvas.font = font(10)
+    """Every square's number under the road; every fifth one in bold."""
     canvas.text_align = "center"
     canvas.text_baseline = "middle"
-    canvas.fill_style = style.MUTED
-    for s in view.squares:
-        if s % 5 == 0 and s not in labelled:
-            canvas.fill_text(str(s), view.cx(s), view.numbers_y)
+    canvas.fill_style = style.NUMBER_INK
+    size = min(NUMBER_FONT, view.cell_w * 0.42)
+    for bold in (False, True):
+        canvas.font = font(size, bold=bold)
+        for s in view.squares:
+            if (s % 5 == 0) is bold:
+                canvas.fill_text(str(s), view.cx(s), view.numbers_y)
 
 
 def _draw_start_and_finish(canvas: Canvas, view: View) -> None:
@@ -140,11 +143,16 @@ def _draw_start_and_finish(canvas: Canvas, view: View) -> None:
 
 
 def _line_label(canvas: Canvas, text: str, x: float, view: View, align: str) -> None:
-    canvas.font = font(9, bold=True)
-    canvas.text_align = align
+    """START or FINISH above the road, on a white tag beside its line (it may cover two terrain glyphs)."""
+    w = 7.2 * len(text) + 6
+    left = x - w if align == "right" else x
+    canvas.fill_style = "#ffffff"
+    canvas.fill_rect(left, GLYPH_Y - 1, w, GLYPH_H)
+    canvas.font = font(11, bold=True)
+    canvas.text_align = "center"
     canvas.text_baseline = "middle"
     canvas.fill_style = style.INK
-    canvas.fill_text(text, x, view.numbers_y)
+    canvas.fill_text(text, left + w / 2, GLYPH_Y + GLYPH_H / 2 - 1)
 
 
 def _draw_chequers(canvas: Canvas, x: float, y: float, w: float, h: float, size: float) -> None:
@@ -182,50 +190,3 @@ def draw_minimap(canvas: Canvas, view: View) -> None:
         canvas.fill_rect(view.minimap_x(track.start) - 1, MINIMAP_Y - 3, 2, MINIMAP_H + 6)
     if track.finish is not None:
         _draw_chequers(canvas, view.minimap_x(track.finish) - 3, MINIMAP_Y - 3, 6, MINIMAP_H + 6, 3)
-
-
-def draw_legend(canvas: Canvas, view: View) -> None:
-    """Terrain swatches with their glyphs (only the terrains of this track), start and finish lines, tokens, lanes."""
-    track = view.track
-    present = [t for t in style.TERRAIN_FILL if t is Terrain.FLAT or any(sq.terrain is t for sq in track.squares)]
-    x: float = MARGIN
-    y = view.legend_y
-    canvas.text_baseline = "middle"
-    for terrain in present:
-        canvas.fill_style = style.TERRAIN_FILL[terrain]
-        canvas.fill_rect(x, y - 7, 18, 14)
-        canvas.stroke_style = style.ROAD_EDGE
-        canvas.line_width = 1
-        canvas.stroke_rect(x, y - 7, 18, 14)
-        glyph = style.TERRAIN_GLYPH.get(terrain)
-        if glyph:
-            canvas.font = font(10, bold=True)
-            canvas.text_align = "center"
-            canvas.fill_style = style.TERRAIN_INK[terrain]
-            canvas.fill_text(glyph, x + 9, y + 0.5)
-        x = _legend_text(canvas, style.TERRAIN_NAME[terrain], x + 23, y)
-    if track.start:
-        canvas.fill_style = style.INK
-        canvas.fill_rect(x + 2, y - 7, 5, 14)
-        canvas.fill_style = "#ffffff"
-        canvas.fill_rect(x + 3.5, y - 7, 2, 14)
-        x = _legend_text(canvas, "start line", x + 12, y)
-    if track.finish is not None:
-        _draw_chequers(canvas, x, y - 7, 10, 14, 5)
-        x = _legend_text(canvas, "finish line", x + 15, y)
-    x = _legend_text(canvas, "S sprinteur · R rouleur", x + 6, y)
-    if view.max_lanes >= 2:
-        canvas.fill_style = style.ROAD_EDGE
-        canvas.fill_rect(x, y - 6, 22, 12)
-        canvas.fill_style = style.LANE_LINE
-        canvas.fill_rects([x, x], [y - 2.4, y + 0.8], 22, 1.6)
-        x = _legend_text(canvas, "double line: right lane, ahead", x + 27, y)
-
-
-def _legend_text(canvas: Canvas, text: str, x: float, y: float) -> float:
-    """Write ``text`` at ``x`` and return the x after it (width estimated: no text metrics in Python)."""
-    canvas.font = font(11)
-    canvas.text_align = "left"
-    canvas.fill_style = style.INK
-    canvas.fill_text(text, x, y)
-    return x + 6.1 * len(text) + 16

@@ -29,7 +29,7 @@ from tutor.flamme_rouge import scenario as scenarios
 from tutor.flamme_rouge.events import (Blocked, Event, ExhaustionChecked, ExhaustionTaken, NoSlipstream, PacksFound,
                                        RiderMoved, Slipstreamed)
 from tutor.flamme_rouge.race import Phase
-from tutor.flamme_rouge.render import CardPanel, Highlights, Mark, Scene, highlights_for
+from tutor.flamme_rouge.render import CardPanel, Highlights, Mark, Scene, highlights_for, legend_html
 from tutor.flamme_rouge.render.style import SLIPSTREAM, WARNING, lane_name
 from tutor.ui.controls import label
 from tutor.ui.quiz import RevealQuiz, Verdict
@@ -70,7 +70,9 @@ class PredictQuiz(RevealQuiz):
         self.prompt = (f"Look at the positions and the played cards, "
                        f"{'choose a square' if ask == 'square' else 'tick the riders you think take an exhaustion card'}"
                        ", then click Reveal.")
-        super().__init__(question=question, board=self.scene.canvas, inputs=self._make_inputs(),
+        self.legend = widgets.HTML(legend_html(self.race))
+        board = widgets.VBox([self.scene.canvas, self.legend])
+        super().__init__(question=question, board=board, inputs=self._make_inputs(),
                          title=self.scenario.get("name", ""), explain=explain)
         self.scene.on_client_ready(lambda: self.redraw(static=True))
         self.reset()

@@ -33,7 +33,7 @@ from tutor.flamme_rouge.bots import autoplay
 from tutor.flamme_rouge.errors import RuleError
 from tutor.flamme_rouge.events import Event, RiderMoved
 from tutor.flamme_rouge.race import Draw, Phase, Place, Race
-from tutor.flamme_rouge.render import CardPanel, Highlights, Scene, highlights_for
+from tutor.flamme_rouge.render import CardPanel, Highlights, Scene, highlights_for, legend_html
 from tutor.flamme_rouge.render.style import lane_name
 from tutor.ui.controls import CSS, StatusLine, button, label
 from tutor.ui.narration import and_list
@@ -72,7 +72,7 @@ class RaceTutor(widgets.VBox):
         self.place_input = widgets.Dropdown(description="Place on", style={"description_width": "initial"})
         self.place_button = button("Place", "Setup: put the rider on the chosen square and lane", style="info")
         self.place_button.on_click(lambda _: self._on_place(self.place_input.value))
-        self.scene.canvas.on_mouse_down(self._on_canvas_click)
+        self.scene.on_click(self._on_canvas_click)
         self.stepper = PhaseStepper(
             on_next=self._on_next, on_finish=self._on_finish, on_back=self._on_back, on_restart=self._on_restart,
             seed=seed, seed_enabled=rebuild is not None,
@@ -92,18 +92,22 @@ class RaceTutor(widgets.VBox):
     @classmethod
     def new_race(cls, stage: str = "avenue-corso-paseo", teams: Sequence[str] = ("red", "blue"),
                  bots: Mapping[str, str] = MappingProxyType({"blue": "heuristic"}), seed: int = 0,
-                 human_teams: Iterable[str] | None = ("red",), place: str = "auto", **kwargs) -> RaceTutor:
+                 human_teams: Iterable[str] | None = ("red",), place: str = "auto", peloton: bool = False,
+                 muscle: int = 0, breakaway: bool = False, single_riders: bool = False, **kwargs) -> RaceTutor:
         """A new race on a stage or teaching track (``tutor.flamme_rouge.track.stage``).
 
         Teams in neither ``bots`` nor ``human_teams`` are played by the heuristic bot.
         ``place="auto"`` places the riders at random; with ``place="manual"`` the teams
         place their riders in turn, in the order of ``teams`` (the learner on the board).
+        ``peloton``, ``muscle``, ``breakaway`` and ``single_riders`` go to ``Race.new`` (Peloton
+        expansion): bot teams flip on "Next step", bids use the draw and card buttons.
         """
         humans = set(human_teams) if human_teams is not None else {t for t in teams if t not in bots}
         all_bots = {team: bots.get(team, "heuristic") for team in teams if team not in humans or team in bots}
 
         def rebuild(new_seed: int) -> Race:
-            return Race.new(stage, list(teams), bots=all_bots, seed=new_seed, place=place)
+            return Race.new(stage, list(teams), bots=all_bots, seed=new_seed, place=place, peloton=peloton,
+                            muscle=muscle, breakaway=breakaway, single_riders=single_riders)
 
         return cls(rebuild(seed), human_teams=human_teams, rebuild=rebuild, seed=seed, **kwargs)
 
@@ -128,8 +132,9 @@ class RaceTutor(widgets.VBox):
         self.energy_row = widgets.HBox([draws, hand], layout=widgets.Layout(flex_flow="row wrap"))
         self.setup_row = widgets.HBox([self.place_input, self.place_button],
                                       layout=widgets.Layout(align_items="center"))
+        self.legend = widgets.HTML(legend_html(self.race))
         return [widgets.HTML(CSS), self.header, self.scene.canvas, self.status, self.setup_row, self.energy_row,
-                self.stepper, self.narration]
+                self.stepper, self.narration, self.legend]
 
     def _card_button(self, index: int) -> widgets.Button:
         b = button("·", f"Play card {index + 1}", width="64px")
@@ -228,9 +233,9 @@ class RaceTutor(widgets.VBox):
 
     def _refuse_steps(self) -> bool:
         """Warn (and return True) when there is nothing to resolve: energy phase not over, or race over."""
-        if self.race.phase is Phase.ENERGY:
+        if self.race.phase.choosing:
             waiting = self.race.waiting_riders()
-            self._warn(f"Not yet: the energy phase is not over. {and_list(waiting)} still "
+            self._warn(f"Not yet: the {self.race.phase.name_in_words} is not over. {and_list(waiting)} still "
                        f"{'has' if len(waiting) == 1 else 'have'} to play a card (draw 4, then click one).")
             return True
         if self.race.phase is Phase.FINISHED:
@@ -288,7 +293,7 @@ class RaceTutor(widgets.VBox):
 
     def _panel(self) -> CardPanel:
         secret = frozenset(rid for rid, r in self.race.riders.items()
-                           if self.race.phase is Phase.ENERGY and r.team not in self.human_teams)
+                           if self.race.phase.choosing and r.team not in self.human_teams)
         return CardPanel(self.focus, secret=secret)
 
     def _priority(self) -> list[int]:
@@ -297,7 +302,7 @@ class RaceTutor(widgets.VBox):
 
     def _refresh_controls(self) -> None:
         race = self.race
-        legal = race.legal_actions() if race.phase is Phase.ENERGY else []
+        legal = race.legal_actions() if race.phase.choosing else []
         drawable = {a.rider for a in legal if isinstance(a, Draw)}
         for rid, b in self.draw_buttons.items():
             b.disabled = rid not in drawable
@@ -316,8 +321,8 @@ class RaceTutor(widgets.VBox):
             self.place_input.value = spots[-1] if spots else None
             self.place_button.description = f"Place {rider}"
         # The draw and card buttons only show while the learner has cards to play.
-        self.energy_row.layout.display = None if race.phase is Phase.ENERGY and self.draw_buttons else "none"
-        resolving = race.phase not in (Phase.ENERGY, Phase.SETUP, Phase.FINISHED)
+        self.energy_row.layout.display = None if race.phase.choosing and self.draw_buttons else "none"
+        resolving = not race.phase.choosing and race.phase not in (Phase.SETUP, Phase.FINISHED)
         self.stepper.update(can_step=resolving, can_undo=bool(self._undo))
         self.header.value = self._header_html()
 
@@ -334,13 +339,14 @@ class RaceTutor(widgets.VBox):
 
     def _hint(self) -> str:
         race = self.race
-        if race.phase is Phase.ENERGY:
+        if race.phase.choosing:
             rider = self.active_rider
+            verb = "plays" if race.phase is Phase.ENERGY else "bids"
             if rider:
-                return f"Pick the card {rider} plays: click one of its {len(race.riders[rider].hand)} drawn cards."
+                return f"Pick the card {rider} {verb}: click one of its {len(race.riders[rider].hand)} drawn cards."
             free = [rid for rid, b in self.draw_buttons.items() if not b.disabled]
             if free:
-                return f"Energy phase: click 'Draw 4 for {free[0]}'" + (
+                return f"{race.phase.name_in_words.capitalize()}: click 'Draw 4 for {free[0]}'" + (
                     f" (or for {and_list(free[1:])})" if len(free) > 1 else "") + "."
             return "Energy phase: waiting for the other players."
         if race.phase is Phase.MOVEMENT:
@@ -370,11 +376,14 @@ class RaceTutor(widgets.VBox):
         if race.phase is Phase.ENERGY:
             return [Line(f"Round {race.round}. Each of your riders draws 4 cards, plays 1 and recycles the other 3.",
                          (rules.DRAW, rules.PLAY, rules.RECYCLE))]
+        if race.phase is Phase.BID_1:
+            return [Line("The breakaway bids: draw 4 for the rider you pick, bid 1 card face down, recycle 3; then "
+                         "a second bid with the same rider.", (rules.BID,))]
         return []
 
     def _why_no_cards(self) -> str:
         race = self.race
-        if race.phase is not Phase.ENERGY:
+        if not race.phase.choosing:
             return (f"Cards are played in the energy phase; now it is the {race.phase.name_in_words}. "
                     "Click 'Next step'." if race.phase is not Phase.FINISHED else "The race is over: no more cards.")
         free = [rid for rid, b in self.draw_buttons.items() if not b.disabled]
