@@ -156,14 +156,15 @@ class GameTutor(widgets.VBox):
         data = load_scenario(scenario)
 
         def rebuild(new_seed: int) -> Game:
-            game = scenarios.build({**data, "seed": new_seed} if "seed" not in data else data, history=True)
+            game = scenarios.build({**data, "seed": new_seed}, history=True)
             for p in game.players:
                 p.bot = (bots or {}).get(p.id)
             return game
 
         kwargs.setdefault("title", data.get("name", ""))
         kwargs.setdefault("intro", data.get("description", ""))
-        return cls(rebuild(data.get("seed", 0)), rebuild=rebuild, seed=data.get("seed", 0), **kwargs)
+        seed = kwargs.pop("seed", data.get("seed", 0))
+        return cls(rebuild(seed), rebuild=rebuild, seed=seed, **kwargs)
 
     # ----- layout ----------------------------------------------------------------------------------------
     def _layout(self) -> list[widgets.Widget]:
@@ -400,11 +401,11 @@ class GameTutor(widgets.VBox):
         self.board.draw(self._picture(), static=True)
 
     def _show(self, *, draw: bool = True, static: bool = False) -> None:
-        self.narration.value = log_html(self.turns)
         self._refresh_controls()
         self.header.value = self._header()
         self.status.show(self._hint(), "success" if self.game.phase is Phase.FINISHED else "info")
         self.results.value = self._results() if self.game.phase is Phase.FINISHED else ""
+        self.narration.value = log_html(self.turns)  # last: once the log shows a step, the controls are updated
         if draw:
             self.board.draw(self._picture(), static=static)
 
