@@ -7,15 +7,17 @@
     RaceTutor(race, human_teams=None, focus=None, title="")       # any Race; None = every team without a bot
     PredictQuiz(path_or_dict, question="Where does red-R end?", rider="red-R", ask="square", explain="")
     RaceChooser(human_team="red", bots=("blue", "green"))       # pick a stage, then race the bots
+    BreakawayBid("cobbles-24", teams=("red", "blue", "green"), learner="red")   # bid for the breakaway
 
 See ``race_tutor`` and ``quiz`` for the attributes (``race``, ``status``, ``narration``, the buttons).
 Every handler returns at once; animations play in the browser from one message. What no game owns (the
 status line, the stepper, the quiz shell, the narration panel) is in ``tutor.ui``.
 """
 
+from .breakaway import BreakawayBid
 from .narration import Line, narrate, to_html
 from .quiz import PredictQuiz
 from .race_chooser import RaceChooser
 from .race_tutor import RaceTutor
 
-__all__ = ["Line", "narrate", "to_html", "PredictQuiz", "RaceChooser", "RaceTutor"]
+__all__ = ["BreakawayBid", "Line", "narrate", "to_html", "PredictQuiz", "RaceChooser", "RaceTutor"]

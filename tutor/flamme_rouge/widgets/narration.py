@@ -12,9 +12,10 @@ from typing import Iterable, Mapping, Sequence
 
 from tutor.flamme_rouge import rules
 from tutor.flamme_rouge.cards import ATTACK, Card
-from tutor.flamme_rouge.events import (Blocked, CardPlayed, CardsDrawn, CardsRecycled, CardsRemoved, CardsRevealed,
-                                       Event, ExhaustionChecked, ExhaustionTaken, Finished, NoSlipstream, Pack,
-                                       PacksFound, Reshuffled, RiderMoved, RiderPlaced, RoundStarted, Slipstreamed)
+from tutor.flamme_rouge.events import (BidsRevealed, Blocked, BreakawayDecided, CardPlayed, CardsDrawn, CardsFlipped,
+                                       CardsRecycled, CardsRemoved, CardsRevealed, DecksReshuffled, Event,
+                                       ExhaustionChecked, ExhaustionTaken, Finished, NoSlipstream, Pack, PacksFound,
+                                       Reshuffled, RiderMoved, RiderPlaced, RoundStarted, Slipstreamed)
 from tutor.flamme_rouge.render.style import lane_name
 from tutor.ui.narration import Line, and_list, plural, to_html
 
@@ -34,6 +35,11 @@ def narrate(events: Sequence[Event]) -> list[Line]:
         if isinstance(event, CardPlayed) and isinstance(nxt, CardsRecycled) and nxt.rider == event.rider:
             lines.append(_played(event, nxt))
             i += 2
+            continue
+        if isinstance(event, ExhaustionTaken) and rules.BREAKAWAY_COST in event.rules:
+            group = _run(events, i, lambda e: isinstance(e, ExhaustionTaken) and rules.BREAKAWAY_COST in e.rules)
+            lines.append(_breakaway_cost(group))
+            i += len(group)
             continue
         if isinstance(event, ExhaustionTaken):
             group = [e for e in events[i:] if isinstance(e, ExhaustionTaken)]
@@ -62,17 +68,24 @@ def computer_plays(events: Iterable[Event]) -> list[Line]:
     """
     events = list(events)
     lines = narrate([e for e in events if isinstance(e, RiderPlaced)])
-    played = [e for e in events if isinstance(e, CardPlayed)]
+    played = [e for e in events if isinstance(e, CardPlayed) and rules.BID not in e.rules]
     if played:
         riders = [e.rider for e in played]
         lines.append(Line(f"{and_list(riders)} (computer) {'plays its card' if len(riders) == 1 else 'play their cards'}"
                           " face down.", (rules.SECRET,)))
-    return lines + narrate([e for e in events if isinstance(e, CardsRevealed)])
+    bids = [e.rider for e in events if isinstance(e, CardPlayed) and rules.BID in e.rules]
+    if bids:
+        lines.append(Line(f"{and_list(bids)} (computer) {'bids' if len(bids) == 1 else 'bid'} a card face down.",
+                          (rules.BID,)))
+    return lines + narrate([e for e in events if isinstance(e, (CardsRevealed, BidsRevealed))])
 
 
 # ----- one sentence per kind of event -------------------------------------------------------------------
 
 def _one(event: Event) -> Line | None:
+    expansion = _peloton_expansion(event)
+    if expansion:
+        return expansion
     if isinstance(event, RiderPlaced):
         square, lane = event.to
         return Line(f"{event.rider} starts on square {square}, {lane_name(lane)}.", event.rules)
@@ -151,7 +164,8 @@ def _card_phrase(event: RiderMoved) -> str:
 def _played(played: CardPlayed, recycled: CardsRecycled) -> Line:
     rest = (f" and recycles {_cards(recycled.cards)} face up at the bottom of its deck (recycled cards: "
             f"{recycled.pile})" if recycled.cards else " (it had no other card to recycle)")
-    return Line(f"{played.rider} plays {played.card} face down{rest}.", played.rules + recycled.rules)
+    verb = "bids" if rules.BID in played.rules else "plays"
+    return Line(f"{played.rider} {verb} {played.card} face down{rest}.", played.rules + recycled.rules)
 
 
 def _exhaustion(events: list[ExhaustionTaken]) -> Line:
@@ -181,3 +195,80 @@ def _packs(event: PacksFound) -> Line:
 def _cards(cards: Iterable[Card]) -> str:
     cards = list(cards)
     return ", ".join(str(c) for c in cards) if cards else "no cards"
+
+
+# ----- the Peloton expansion: bids, the breakaway, bot teams' flips -------------------------------------------
+
+def _peloton_expansion(event: Event) -> Line | None:
+    """Sentences for the expansion's events, and for base events that mean something else there."""
+    if isinstance(event, BidsRevealed):
+        return Line(f"Bid {event.bid} is revealed: {rider_cards(event.cards)}.", event.rules)
+    if isinstance(event, BreakawayDecided):
+        return _breakaway_decided(event)
+    if isinstance(event, DecksReshuffled):
+        return Line(f"The riders left out recycle the cards they bid, and every player's deck ({len(event.owners)} "
+                    "decks) is shuffled with its recycled cards.", event.rules)
+    if isinstance(event, RiderPlaced) and rules.BREAKAWAY_START in event.rules:
+        square, lane = event.to
+        return Line(f"{event.rider} rides in the breakaway: it starts on square {square}, {lane_name(lane)}, past "
+                    "the start line.", event.rules)
+    if isinstance(event, CardsFlipped):
+        return _flipped(event)
+    if isinstance(event, Reshuffled) and rules.BOT_DECK_REFILL in event.rules:
+        return Line(f"{event.owner}'s deck ran out: its {plural(event.count, 'played card')} are shuffled into a "
+                    "new deck.", event.rules)
+    if isinstance(event, RoundStarted) and rules.BID in event.rules:
+        return Line("The breakaway bids begin: each player picks one rider, who bids twice.", event.rules)
+    if isinstance(event, RoundStarted) and rules.SECRET in event.rules:
+        return Line("Every player's card is face down; now the bot teams flip theirs.", event.rules)
+    return None
+
+
+def _breakaway_decided(event: BreakawayDecided) -> Line:
+    totals, winners = event.totals, list(event.winners)
+    ranked = ", ".join(f"{rid} {totals[rid]}" for rid in event.ranking)
+    joins = "joins" if len(winners) == 1 else "join"
+    text = (f"Bid totals, best first: {ranked}. With {plural(len(totals), 'bidder')} the top "
+            f"{'one' if len(winners) == 1 else plural(len(winners), 'rider')} {joins} the breakaway: "
+            f"{and_list(winners)}.")
+    cut = totals[winners[-1]]
+    tied = [rid for rid in event.ranking if totals[rid] == cut]
+    if any(rid not in winners for rid in tied):
+        won = [rid for rid in tied if rid in winners]
+        text += (f" {and_list(tied)} {'both' if len(tied) == 2 else 'all'} total {cut}: the tie goes to "
+                 f"{and_list(won)}, further back on the grid (from the front: {', '.join(event.grid)}).")
+    return Line(text, event.rules)
+
+
+def _breakaway_cost(events: list[ExhaustionTaken]) -> Line:
+    riders = [e.rider for e in events]
+    one = len(riders) == 1
+    return Line(f"{and_list(riders)} {'pays' if one else 'pay'} for the head start: "
+                f"{'its' if one else 'their'} two bid cards leave the game and {'it takes' if one else 'each takes'} "
+                "2 exhaustion cards (E2) into the deck, weak cards that will come up in later hands.", events[0].rules)
+
+
+def _flipped(event: CardsFlipped) -> Line:
+    cards = list(event.cards.values())
+    if cards and all(card is cards[0] for card in cards) and len(cards) > 1:
+        riders = and_list(event.cards)
+        if cards[0] is ATTACK:
+            what = (f"the Attack! card: its front rider moves {rules.ATTACK_FRONT} and its back rider "
+                    f"{rules.ATTACK_BACK}")
+        else:
+            what = f"{cards[0]}: one card moves both {riders}"
+        text = f"{event.team} flips {what}."
+    else:
+        text = f"{event.team} flips one card for each rider: {rider_cards(event.cards)}."
+    return Line(f"{text} A bot team never chooses a card and never takes exhaustion.",
+                event.rules + (rules.BOT_NO_EXHAUSTION,))
+
+
+def _run(events: Sequence[Event], start: int, keep) -> list:
+    """The events from ``start`` on for which ``keep`` holds, up to the first that does not."""
+    run = []
+    for event in events[start:]:
+        if not keep(event):
+            break
+        run.append(event)
+    return run
