@@ -22,7 +22,7 @@ from typing import Any
 
 DEFAULT_PORT = 8866
 STOP_GRACE_S = 6.0  # Voila's own shutdown (kernels included) takes 1-2 s; the port must be free within 10 s
-STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP") if hasattr(signal, name))
 
 
 def lessons_dir() -> Path:
@@ -289,7 +289,7 @@ def _kill_leftovers(processes: dict[int, bytes]) -> None:
     for pid, started in processes.items():
         if _start_time(pid) == started:
             try:
-                os.kill(pid, signal.SIGKILL)
+                os.kill(pid, getattr(signal, "SIGKILL", signal.SIGTERM))
             except OSError:
                 pass
 
@@ -308,8 +308,8 @@ def stop(process: subprocess.Popen[bytes], grace_s: float = STOP_GRACE_S) -> int
         below.update(descendants(process.pid))
         try:
             os.killpg(process.pid, signal.SIGKILL)
-        except OSError:
-            pass
+        except (OSError, AttributeError):  # AttributeError: no process groups (Windows)
+            process.kill()
         returncode = process.wait()
     # Kernels shut down with Voila (or, orphaned, within a second by ipykernel's parent poller); make sure.
     deadline = time.monotonic() + 1.0
@@ -335,7 +335,9 @@ def run(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> int
     Returns Voila's exit status, or 0 after a requested stop.
     """
     previous = {signum: signal.getsignal(signum) for signum in STOP_SIGNALS}
-    process = subprocess.Popen(command, cwd=cwd, env=env, start_new_session=True, preexec_fn=_die_with_parent)
+    posix = os.name == "posix"  # elsewhere (Windows) neither sessions nor preexec_fn exist
+    process = subprocess.Popen(command, cwd=cwd, env=env, start_new_session=posix,
+                               preexec_fn=_die_with_parent if posix else None)
     try:
         for signum in STOP_SIGNALS:
             signal.signal(signum, _raise_stop)
