@@ -95,6 +95,12 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("directory", nargs="?", help="lessons folder (default: ./lessons)")
     serve.add_argument("--port", type=int, default=DEFAULT_PORT)
     serve.add_argument("--open", action="store_true", help="open a browser tab")
+    serve.add_argument("--ip", help="address to listen on (default: this machine only; 0.0.0.0 to serve a "
+                                    "classroom network)")
+    serve.add_argument("--class-size", type=int, default=0,
+                       help="learners at once: preheat kernels for each --lesson, turn away beyond class size + 2")
+    serve.add_argument("--lesson", action="append", default=[], metavar="NOTEBOOK",
+                       help="lesson the class opens together, relative to the lessons folder (repeatable)")
     serve.set_defaults(run=cmd_serve)
 
     args = parser.parse_args(argv)

@@ -394,11 +394,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     ``--class-size N`` and ``--lesson NOTEBOOK`` (repeatable), it serves a class (see ``classroom_settings``)."""
     directory = (Path(args.directory) if args.directory else lessons_dir()).resolve()
     command = voila_command(directory, args.port, args.open)
-    ip = getattr(args, "ip", None)
+    ip = args.ip
     if ip:
         command.append(f"--Voila.ip={ip}")
-    class_size = getattr(args, "class_size", 0) or 0
-    lessons = [str(Path(lesson)) for lesson in (getattr(args, "lesson", None) or [])]
+    class_size = args.class_size
+    lessons = [str(Path(lesson)) for lesson in args.lesson]
     for lesson in lessons:
         if not (directory / lesson).is_file():
             raise SystemExit(f"rules-tutor serve: no lesson {lesson} in {directory}")
