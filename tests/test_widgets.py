@@ -19,6 +19,12 @@ SPRINT_FINISH = {
 }
 
 
+@pytest.fixture(autouse=True)
+def clicks_at_any_pace(monkeypatch):
+    """Tests click faster than a person: no double-click guard, except where a test asks for it."""
+    monkeypatch.setattr(RaceTutor, "debounce_s", 0)
+
+
 @pytest.fixture
 def tutor():
     return RaceTutor.new_race("avenue-corso-paseo", teams=("red", "blue"), bots={"blue": "heuristic"}, seed=0,
@@ -211,7 +217,15 @@ def test_draw_and_card_buttons_show_only_in_the_energy_phase():
     tutor = RaceTutor.from_scenario(BLOCKED)
     assert tutor.energy_row.layout.display == "none"
     tutor.finish_button.click()
-    assert tutor.race.phase is Phase.ENERGY and tutor.energy_row.layout.display is None
+    # A prepared position stops at the end of its round, not in an energy phase for every rider ...
+    assert tutor.race.phase is Phase.ENERGY and tutor.energy_row.layout.display == "none" and tutor.done
+    assert tutor.done_row.layout.display is None and tutor.next_button.disabled
+    assert "position is done" in tutor.status.text
+    # ... until the learner continues it as a race: red is the learner's, the others are bots.
+    tutor.continue_button.click()
+    assert tutor.human_teams == ("red",) and list(tutor.draw_buttons) == ["red-R"]
+    assert tutor.energy_row.layout.display is None and not tutor.done
+    assert tutor.race.riders["green-S"].played is not None  # the bots have played
 
 
 def test_a_scenario_file_loads(tmp_path):
@@ -437,3 +451,126 @@ def test_narration_groups_the_riders_that_take_an_exhaustion_card():
     told = [line for line in lines if rules.EXHAUSTION in line.rules]
     assert [line.text for line in told] == ["c (square 5) has an empty square right in front: it takes an exhaustion "
                                             "card (E2) into its recycled cards."]
+
+
+# ----- issue 7: the log, double clicks, Finish round rider by rider, prepared positions, results ---------------
+
+CLIMB = {
+    "name": "Climb", "track": "2 2 2 2 2 2 2 2 2u 2u 2u 2u 2u 2u 2 2 2 2 2 2",
+    "riders": [{"id": "red-S", "team": "red", "kind": "sprinteur", "square": 1, "lane": 0},
+               {"id": "blue-R", "team": "blue", "kind": "rouleur", "square": 0, "lane": 0}],
+    "cards": {"red-S": 9, "blue-R": 3},
+}
+
+
+def test_a_double_click_runs_one_step_and_the_log_keeps_every_step(monkeypatch):
+    monkeypatch.setattr(RaceTutor, "debounce_s", 0.4)
+    tutor = RaceTutor.from_scenario(BLOCKED)
+    tutor.next_button.click()
+    tutor.next_button.click()  # the second click of a double click: ignored
+    assert tutor.race.to_move == ["blue-S", "red-R"]
+    monkeypatch.setattr(RaceTutor, "debounce_s", 0)
+    tutor.next_button.click()
+    log = tutor.narration.value
+    assert "green-S moves 2 squares" in log and "blue-S moves 5 squares" in log  # the first step is still there
+    # Each rule is cited once in a round, not once per rider.
+    assert log.count("a rider moves exactly the value of its card") == 1
+    assert "<details class='tutor-log-section' open><summary>Round 1</summary>" in log
+
+
+def test_the_log_goes_round_by_round_and_folds(tutor):
+    play_both(tutor)
+    tutor.finish_button.click()
+    log = tutor.narration.value
+    assert "<summary>Round 1</summary>" in log and "<details class='tutor-log-section' open><summary>Round 2" in log
+    tutor.story.toggle.value = False
+    assert tutor.narration.value == "" and tutor.story.toggle.description.startswith("▸")
+    tutor.story.toggle.value = True
+    assert "Round 1" in tutor.narration.value
+
+
+def test_finish_round_animates_rider_by_rider_at_the_chosen_speed():
+    sleeps = {}
+    for speed in ("Normal", "Slow"):
+        tutor = RaceTutor.from_scenario(BLOCKED)
+        tutor.speed.value = speed
+        with recorded_commands() as log:
+            tutor.finish_button.click()
+        assert log.messages == 1
+        sleeps[speed] = sum(log.sleeps())
+    assert sleeps["Normal"] > 3 * 900  # three moves and the end phase, each with its time, pauses between
+    assert sleeps["Slow"] > 1.5 * sleeps["Normal"]
+
+
+def test_the_hint_gives_the_real_move_on_a_climb():
+    tutor = RaceTutor.from_scenario(CLIMB)
+    # The climb starts on square 8: red-S may ride the flat up to square 7 (6 squares), more than 5.
+    assert "red-S moves next (6 squares: its 9 is capped by the climb)" in tutor.status.text
+    tutor.next_button.click()
+    assert tutor.race.riders["red-S"].square == 7
+
+
+def test_a_prepared_position_restarts_as_itself_and_shows_no_seed():
+    tutor = RaceTutor.from_scenario(BLOCKED)
+    tutor.next_button.click()
+    tutor.restart_button.click()
+    assert "Back to the starting position." in tutor.narration.value and "seed" not in tutor.narration.value
+    assert tutor.seed.layout.display == "none" and tutor.race.to_move[0] == "green-S"
+
+
+def test_try_another_position_goes_through_the_positions(tmp_path):
+    other = dict(BLOCKED, name="Another", cards={"green-S": 3, "blue-S": 2, "red-R": 4})
+    tutor = RaceTutor.from_scenario([BLOCKED, other], stop_after="movement")
+    tutor.finish_button.click()
+    assert tutor.done and tutor.race.phase is Phase.END_CARDS  # the lesson is about movement: it stops there
+    assert tutor.another_button.description.startswith("Try another position")
+    tutor.another_button.click()
+    assert tutor.title == "Another" and tutor.race.riders["green-S"].played.value == 3 and not tutor.done
+    assert "Another" in tutor.header.value and "A new position." in tutor.narration.value
+
+
+def test_the_header_names_a_teaching_track_once():
+    tutor = RaceTutor.new_race("sprint-20", title="Sprint 20 (teaching track)")
+    assert tutor.header.value.count("Sprint") == 1
+
+
+def test_the_finished_race_shows_a_results_table():
+    tutor = RaceTutor.from_scenario(SPRINT_FINISH)
+    tutor.finish_button.click()
+    results = tutor.results.value
+    assert "<th>Place</th>" in results and "Exhaustion cards taken" in results
+    assert results.index("red-S") < results.index("blue-R") and "1st" in results and "past the line" in results
+
+
+def test_disabled_buttons_say_why(tutor):
+    assert tutor.next_button.disabled and "Draw and play a card for" in tutor.next_button.tooltip
+    tutor.draw_buttons["red-S"].click()
+    assert tutor.draw_buttons["red-R"].tooltip == "Play red-S's card first (one rider at a time)"
+    assert tutor.next_button.tooltip == "Play red-S's card first"
+
+
+def test_button_colours_have_enough_contrast():
+    from tutor.ui.controls import BUTTON_COLOURS, DISABLED_COLOURS
+    from tutor.ui.drawing import luminance
+
+    def contrast(a, b):
+        hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+        return (hi + 0.05) / (lo + 0.05)
+
+    for background, ink in [*BUTTON_COLOURS.values(), DISABLED_COLOURS]:
+        assert contrast(background, ink) >= 4.5, (background, ink)
+
+
+def test_a_mouse_press_on_the_2x_canvas_lands_on_the_square_under_it():
+    tutor = RaceTutor.new_race(stage="sprint-20", teams=("blue", "red"), bots={"blue": "heuristic"},
+                               human_teams=("red",), place="manual", seed=1)
+    view = tutor.scene.view
+    top = tutor.scene.canvas[-1]
+    top._handle_frontend_event(None, {"event": "mouse_down", "x": 2 * view.cx(2), "y": 2 * view.cy(0)}, [])
+    assert tutor.race.riders["red-S"].position == (2, 0)
+
+
+def test_the_card_panel_follows_the_rider_being_played_past_the_fourth():
+    tutor = RaceTutor.new_race("sprint-20", teams=("red", "blue", "green"), bots={}, human_teams=None)
+    tutor.draw_buttons["green-R"].click()
+    assert tutor._panel().columns(tutor.race)[0] == "green-R"

@@ -6,6 +6,34 @@ import html
 
 import ipywidgets as widgets
 
+BUTTON_COLOURS: dict[str, tuple[str, str]] = {
+    "": ("#e8eaed", "#1f1f1f"),
+    "primary": ("#0b57d0", "#ffffff"),
+    "info": ("#00677f", "#ffffff"),
+    "success": ("#1e7b34", "#ffffff"),
+    "warning": ("#f6c26b", "#000000"),
+    "danger": ("#b3261e", "#ffffff"),
+}
+"""Background and text colour of each ipywidgets button style: every pair has a contrast of at least 4.5:1
+(ipywidgets' own light blue, cyan and orange buttons with white text do not)."""
+DISABLED_COLOURS = ("#f1f3f4", "#5f6368")
+"""A disabled button: pale, grey text (still 5.4:1, readable), a dashed border and a "not allowed" cursor."""
+
+
+def _button_css() -> str:
+    rules = []
+    for style, (background, ink) in BUTTON_COLOURS.items():
+        selector = "button.jupyter-button" + (f".mod-{style}" if style else ":not([class*='mod-'])")
+        rules.append(f"{selector} {{ background-color: {background}; color: {ink}; }}")
+    background, ink = DISABLED_COLOURS
+    rules.append("button.jupyter-button:hover:enabled { filter: brightness(0.92); }")
+    rules.append(f"button.jupyter-button:disabled, button.jupyter-button.mod-disabled {{ background-color: {background} "
+                 f"!important; color: {ink} !important; opacity: 1 !important; border: 1px dashed #9aa0a6 "
+                 "!important; box-shadow: none !important; cursor: not-allowed !important; }")
+    rules.append(".jupyter-button:focus-visible { outline: 3px solid #ffb300; outline-offset: 1px; }")
+    return "\n".join(rules)
+
+
 CSS = """
 <style>
 .tutor-header { font-size: 15px; line-height: 1.4; margin: 2px 0 4px; }
@@ -19,6 +47,12 @@ CSS = """
 .tutor-rule { color: #5f6368; font-size: 12.5px; }
 .tutor-label { font-size: 13px; color: #444; padding-top: 5px; }
 .tutor-card-button button, button.tutor-card-button { font-size: 16px; font-weight: bold; }
+.jupyter-button { font-size: 14px; }
+""" + _button_css() + """
+.tutor-log-section { margin: 2px 0; }
+.tutor-log-section > summary { cursor: pointer; font-weight: bold; font-size: 14px; }
+.tutor-narration li.tutor-new { background: #fff8e1; border-radius: 3px; }
+.tutor-why { font-size: 13px; color: #5f6368; }
 </style>
 """
 """The tutor's style sheet: put ``widgets.HTML(CSS)`` first in a widget's children."""

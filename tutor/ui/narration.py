@@ -16,6 +16,8 @@ import html
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
+import ipywidgets as widgets
+
 from tutor.core.events import Rule
 
 
@@ -52,12 +54,78 @@ def cite(rules: Iterable[Rule]) -> str:
     return "".join(f"{s.rstrip('.')}. " for s in sentences).rstrip()
 
 
-def to_html(lines: Iterable[Line]) -> str:
-    """A bulleted list: each line, and under it its rules in grey."""
-    items = "".join(f"<li>{html.escape(line.text)}"
-                    + (f"<br><span class='tutor-rule'>{html.escape(line.rule)}</span>" if line.rules else "")
-                    + "</li>" for line in lines)
-    return f"<ul class='tutor-narration'>{items}</ul>" if items else ""
+def to_html(lines: Iterable[Line], *, cited: set[Rule] | None = None, new: int = 0) -> str:
+    """A bulleted list: each line, and under it its rules in grey.
+
+    With ``cited`` (a set, updated), a rule already in it is not cited again: each rule sentence is said
+    once per section of a log, not once per rider. The last ``new`` lines are marked as new (``tutor-new``).
+    """
+    lines = list(lines)
+    items = []
+    for k, line in enumerate(lines):
+        rules = tuple(r for r in line.rules if cited is None or r not in cited)
+        if cited is not None:
+            cited.update(rules)
+        mark = " class='tutor-new'" if k >= len(lines) - new else ""
+        items.append(f"<li{mark}>{html.escape(line.text)}"
+                     + (f"<br><span class='tutor-rule'>{html.escape(cite(rules))}</span>" if rules else "")
+                     + "</li>")
+    return f"<ul class='tutor-narration'>{''.join(items)}</ul>" if items else ""
+
+
+class NarrationLog(widgets.VBox):
+    """A log of what happened, section by section (a game's rounds), that keeps every line.
+
+    ``add(lines, section="Round 2")`` appends (a new section title starts a new section); the newest
+    section is open, older ones are folded (``<details>``) and ``Hide log`` folds the whole log. Each rule
+    is cited once per section. ``html`` is the HTML widget (its ``value`` is the log), ``lines`` the lines
+    of the newest section, ``sections`` every (title, lines).
+    """
+
+    def __init__(self, title: str = "What happened") -> None:
+        self.sections: list[tuple[str, list[Line]]] = []
+        self.html = widgets.HTML()
+        self.toggle = widgets.ToggleButton(value=True, description=f"▾ {title}", tooltip="Show or hide the log",
+                                           layout=widgets.Layout(width="auto"))
+        self._title = title
+        self.toggle.observe(lambda _: self._render(), "value")
+        super().__init__([self.toggle, self.html])
+        self.add_class("tutor-log")
+        self._new = 0
+
+    @property
+    def lines(self) -> list[Line]:
+        return self.sections[-1][1] if self.sections else []
+
+    def add(self, lines: Sequence[Line], section: str | None = None) -> None:
+        if section is not None and (not self.sections or self.sections[-1][0] != section):
+            self.sections.append((section, []))
+        elif not self.sections:
+            self.sections.append(("", []))
+        self.sections[-1][1].extend(lines)
+        self._new = len(lines)
+        self._render()
+
+    def clear(self) -> None:
+        self.sections = []
+        self._render()
+
+    def _render(self) -> None:
+        shown = self.toggle.value
+        self.toggle.description = f"{'▾' if shown else '▸'} {self._title}"
+        if not shown:
+            self.html.value = ""
+            return
+        parts = []
+        for k, (title, lines) in enumerate(self.sections):
+            last = k == len(self.sections) - 1
+            body = to_html(lines, cited=set(), new=self._new if last else 0)
+            if not title:
+                parts.append(body)
+                continue
+            parts.append(f"<details class='tutor-log-section'{' open' if last else ''}><summary>"
+                         f"{html.escape(title)}</summary>{body}</details>")
+        self.html.value = "".join(parts)
 
 
 def and_list(items: Iterable[object], empty: str = "nobody") -> str:

@@ -1,9 +1,11 @@
 """Animation frames from engine events: pure data, painted by ``Scene.animate``.
 
 A move slides the token square by square (and, when blocked, up to the full
-square and back); a slipstream slides the pack one square in quarter steps with
-the packs outlined; an exhaustion flashes the "E2" icons. ``frame_ms`` keeps a
-whole step under about a second.
+square and back); slipstream first outlines every pack and holds, then slides
+each pack that moves, one at a time, one square in quarter steps, and holds again
+with the merged packs and the "+1" chips; an exhaustion holds the "E2" icons.
+``frame_ms`` keeps a step's sliding to about a second; the holds are what let a
+class see each sub-step.
 """
 
 from __future__ import annotations
@@ -33,14 +35,25 @@ class Frame:
     exhausted: tuple[str, ...] = ()
     weight: int = 1
     """How many frame durations this frame is held."""
+    gained: Mapping[str, int] = field(default_factory=dict)
+    """Rider -> squares gained by slipstream so far in this step ("+1" chips)."""
+    hold_ms: float = 0
+    """A held picture (a sub-step to look at): shown this long, whatever the pace of the sliding frames."""
+
+    def duration(self, ms: float) -> float:
+        """How long the frame shows when a sliding frame lasts ``ms``."""
+        return self.hold_ms or ms * self.weight
 
 
 @dataclass
 class _Timeline:
     positions: dict[str, FloatPosition]
     frames: list[Frame] = field(default_factory=list)
+    packs: list[tuple[float, float]] = field(default_factory=list)
+    gained: dict[str, int] = field(default_factory=dict)
 
     def add(self, weight: int = 1, **highlights) -> None:
+        highlights.setdefault("gained", dict(self.gained))
         self.frames.append(Frame(dict(self.positions), weight=weight, **highlights))
 
 
@@ -53,13 +66,18 @@ def frames_for(events: Sequence[Event], before: Mapping[str, tuple[int, int]]) -
             blocked = nxt if isinstance(nxt, Blocked) and nxt.rider == event.rider else None
             _slide(timeline, event, blocked)
         elif isinstance(event, PacksFound):
-            timeline.add(weight=4, packs=event.packs)
+            timeline.packs = [(float(lo), float(hi)) for lo, hi in event.packs]
+            timeline.add(hold_ms=HOLD_MS, packs=tuple(timeline.packs))  # the packs, outlined, before anyone moves
         elif isinstance(event, Slipstreamed):
             _slipstream(timeline, event)
     exhausted = tuple(e.rider for e in events if isinstance(e, ExhaustionTaken))
     if exhausted:
-        timeline.add(weight=5, exhausted=exhausted)
+        timeline.add(hold_ms=HOLD_MS, exhausted=exhausted)
     return timeline.frames
+
+
+HOLD_MS = 900
+"""How long a sub-step's picture is held (the packs outlined, each merge, the exhaustion cards)."""
 
 
 def _slide(timeline: _Timeline, moved: RiderMoved, blocked: Blocked | None) -> None:
@@ -77,13 +95,21 @@ def _slide(timeline: _Timeline, moved: RiderMoved, blocked: Blocked | None) -> N
 
 
 def _slipstream(timeline: _Timeline, event: Slipstreamed) -> None:
-    """The pack slides up one square in quarter steps, its outline moving with it."""
+    """The pack slides up one square in quarter steps, its outline moving with it; then it merges with the
+    pack ahead, and the picture is held."""
     starts = {rid: timeline.positions[rid] for rid in event.riders}
     lo, hi = event.frm
+    others = [p for p in timeline.packs if p != (lo, hi)]
     for quarter in (0.25, 0.5, 0.75, 1.0):
         for rid, (square, lane) in starts.items():
             timeline.positions[rid] = (square + quarter, lane)
-        timeline.add(moving=event.riders, packs=((lo + quarter, hi + quarter),))
+        timeline.add(moving=event.riders, packs=(*others, (lo + quarter, hi + quarter)))
+    ahead = [p for p in others if p[0] == hi + 2]
+    merged = (lo + 1, ahead[0][1]) if ahead else (lo + 1, hi + 1)
+    timeline.packs = sorted([p for p in others if p not in ahead] + [merged])
+    for rid in event.riders:
+        timeline.gained[rid] = timeline.gained.get(rid, 0) + 1
+    timeline.add(hold_ms=HOLD_MS * 0.7, packs=tuple(timeline.packs))
 
 
 def thin(frames: list[Frame], limit: int) -> list[Frame]:
@@ -91,10 +117,10 @@ def thin(frames: list[Frame], limit: int) -> list[Frame]:
     if len(frames) <= limit:
         return frames
     stride = math.ceil(len(frames) / limit)
-    return [f for i, f in enumerate(frames) if f.weight > 1 or i % stride == stride - 1]
+    return [f for i, f in enumerate(frames) if f.weight > 1 or f.hold_ms or i % stride == stride - 1]
 
 
 def frame_ms(frames: Sequence[Frame], steps: int = 1) -> int:
     """Frame duration so the whole animation lasts about ``STEP_BUDGET_MS`` per step."""
-    units = sum(f.weight for f in frames) or 1
+    units = sum(f.weight for f in frames if not f.hold_ms) or 1
     return int(max(FRAME_MS[0], min(FRAME_MS[1], STEP_BUDGET_MS * steps / units)))

@@ -22,7 +22,7 @@ from tutor.flamme_rouge.track import Track
 
 WIDTH = 960
 MARGIN = 16
-LANE_H = 32
+LANE_H = 36
 MAX_CELL_W = 44
 MIN_VISIBLE = 26
 """Squares shown at once on long stages (26 squares of 35 px fill the 960 px canvas)."""

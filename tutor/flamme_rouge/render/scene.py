@@ -9,6 +9,7 @@ one message, with ``sleep`` between frames, so Python never waits.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
 
 from ipycanvas import Canvas
@@ -26,6 +27,17 @@ from .riders import draw_minimap_riders, draw_riders
 from .track import draw_track
 
 
+@dataclass(frozen=True)
+class StepRecord:
+    """One resolved step, for ``Scene.animate_steps``: where the riders were, their card chips, what happened."""
+
+    before: Mapping[str, tuple[int, int]]
+    chips: Mapping[str, str]
+    events: tuple[Event, ...]
+
+
+PAUSE_MS = 450
+"""Held between two steps of an animation (Finish round), so each rider's move reads on its own."""
 SCALE = 2
 """Canvas pixels per CSS pixel: sharp on 2x screens (and on a projector's scaled page)."""
 
@@ -71,15 +83,46 @@ class Scene(LayeredScene):
         def draw_frame(frame: Frame) -> float:
             draw_riders(self.riders_layer, self.view, race,
                         Highlights(cards=highlights.cards, blocked=frame.blocked, packs=frame.packs,
-                                   exhausted=frame.exhausted),
+                                   exhausted=frame.exhausted, slipstreamed=frame.gained),
                         positions=frame.positions, moving=frame.moving)
-            return ms * frame.weight
+            return frame.duration(ms)
 
         def final() -> None:
             draw_riders(self.riders_layer, self.view, race, highlights)
             self._draw_overlay(race, panel)
 
         self.play(frames, draw_frame, before=lambda: self._scroll(squares, priority, redraw=False), after=final)
+
+    def animate_steps(self, race: Race, steps: Sequence[StepRecord], highlights: Highlights = Highlights(),
+                      panel: CardPanel = CardPanel(), *, speed: float = 1.0, priority: Iterable[int] = ()) -> None:
+        """Play several steps one after the other (each at its own pace, a pause between them), then paint
+        ``race``: all in one message. ``speed`` multiplies every frame's duration (2: twice as slow)."""
+        timeline: list[tuple[Frame, Mapping[str, str], float]] = []
+        squares: list[int] = [s for s, _ in race.positions().values()]
+        for k, step in enumerate(steps):
+            frames = thin(frames_for(step.events, step.before), FRAMES_PER_STEP)
+            ms = frame_ms(frames) * speed
+            timeline += [(frame, step.chips, frame.duration(ms) * (speed if frame.hold_ms else 1)) for frame in frames]
+            if frames and k < len(steps) - 1:
+                timeline.append((frames[-1], step.chips, PAUSE_MS * speed))
+            squares += [s for s, _ in step.before.values()]
+            squares += [e.target for e in step.events if isinstance(e, Blocked)]
+        priority = list(priority) or [s for s, _ in race.positions().values()]
+
+        def draw_frame(item: tuple[Frame, Mapping[str, str], float]) -> float:
+            frame, chips, ms = item
+            still = {rid: label for rid, label in chips.items() if rid not in frame.moving}
+            draw_riders(self.riders_layer, self.view, race,
+                        Highlights(cards=still, blocked=frame.blocked, packs=frame.packs,
+                                   exhausted=frame.exhausted, slipstreamed=frame.gained),
+                        positions=frame.positions, moving=frame.moving)
+            return ms
+
+        def final() -> None:
+            draw_riders(self.riders_layer, self.view, race, highlights)
+            self._draw_overlay(race, panel)
+
+        self.play(timeline, draw_frame, before=lambda: self._scroll(squares, priority, redraw=False), after=final)
 
     def _draw_overlay(self, race: Race, panel: CardPanel) -> None:
         draw_card_panel(self.cards_layer, self.view, race, panel)

@@ -3,25 +3,38 @@
     tutor = RaceTutor.new_race("avenue-corso-paseo", teams=("red", "blue"), bots={"blue": "heuristic"},
                                seed=0, human_teams=("red",))
     tutor = RaceTutor.from_scenario("scenarios/p1_blocked_rider.json")    # starts at the movement phase
+    tutor = RaceTutor.from_scenario(["scenarios/a.json", "scenarios/b.json"], stop_after="slipstream")
     display(tutor)                                   # a VBox
 
 The learner draws for each of its riders ("Draw 4 for red-S"), clicks one of
 the four card buttons to play it (the other three are recycled under the deck),
 then resolves the round with "Next step" (one rider's move, or one part of the
-end phase) or "Finish round". Bot teams play their energy phase at once.
-A click at the wrong time shows a warning in ``status`` and changes nothing.
+end phase) or "Finish round", which animates the rest of the round step by step
+at the chosen ``speed``. Bot teams play their energy phase at once. A click at
+the wrong time shows a warning in ``status`` and changes nothing; a second click
+on the same control within ``debounce_s`` (a double click) is ignored. Disabled
+buttons say why in their tooltip.
+
+A prepared position (``from_scenario``) stops where its lesson stops
+(``stop_after``: "movement", "slipstream" or "round") and offers "Try another
+position" (the next of its scenarios) and "Continue as a race" (the other teams
+become bots). A finished race shows its results table (``results``).
 
 Attributes for lessons and tests: ``race`` (replaced by Back and Restart),
 ``scene`` (``scene.canvas`` is the MultiCanvas), ``header``, ``status`` (with
-``status.kind`` and ``status.text``), ``narration`` (HTML; ``narration_lines``
-holds the ``Line`` objects), ``card_buttons`` (4), ``draw_buttons`` (rider ->
-Button), ``next_button``, ``finish_button``, ``back_button``,
-``restart_button``, ``seed``; ``redraw()`` repaints everything.
+``status.kind`` and ``status.text``), ``story`` (a ``tutor.ui.NarrationLog``: the
+whole story, round by round), ``narration`` (its HTML widget), ``narration_lines``
+(the newest lines), ``card_buttons`` (4), ``draw_buttons`` (rider -> Button),
+``next_button``, ``finish_button``, ``back_button``, ``restart_button``, ``seed``,
+``speed``, ``another_button``, ``continue_button``, ``results``; ``redraw()``
+repaints everything.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import html
+import time
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
@@ -31,61 +44,114 @@ from tutor.flamme_rouge import rules
 from tutor.flamme_rouge import scenario as scenarios
 from tutor.flamme_rouge.bots import autoplay
 from tutor.flamme_rouge.errors import RuleError
-from tutor.flamme_rouge.events import Event, RiderMoved
-from tutor.flamme_rouge.race import Draw, Phase, Place, Race
-from tutor.flamme_rouge.render import CardPanel, Highlights, Scene, highlights_for, legend_html
+from tutor.flamme_rouge.events import Event, RoundStarted
+from tutor.flamme_rouge.race import PHASE_STEPS, ROUND_ORDER, Draw, Phase, Place, Race
+from tutor.flamme_rouge.render import CardPanel, Highlights, Scene, highlights_for, legend_html, revealed_cards
+from tutor.flamme_rouge.render.riders import ordinal
+from tutor.flamme_rouge.render.scene import StepRecord
 from tutor.flamme_rouge.render.style import lane_name
 from tutor.ui.controls import CSS, StatusLine, button, label
-from tutor.ui.narration import and_list
+from tutor.ui.narration import NarrationLog, and_list
 from tutor.ui.stepper import PhaseStepper
 
-from .narration import Line, computer_plays, narrate, rider_cards, to_html
+from .narration import Line, computer_plays, narrate, rider_cards
+
+STOPS = {"movement": Phase.MOVEMENT, "slipstream": Phase.END_SLIPSTREAM, "round": Phase.END_EXHAUSTION}
+"""Where a prepared position stops: after the movement phase, after slipstream, or at the end of the round."""
+SPEEDS = {"Slow": 1.8, "Normal": 1.0, "Fast": 0.45}
+"""Animation speed: how long each frame is held, relative to normal."""
+
+
+def _order(phase: Phase) -> int:
+    """A phase's place in a round (the setup and the breakaway come before the round: -1)."""
+    return ROUND_ORDER.index(phase) if phase in ROUND_ORDER else -1
 
 
 class RaceTutor(widgets.VBox):
     """A race on a canvas with the controls of a learner who plays ``human_teams``."""
 
+    debounce_s = 0.4
+    """A click on the same control this soon after the last one ended is ignored (a double click)."""
+
     def __init__(self, race: Race, *, human_teams: Iterable[str] | None = None, focus: Iterable[str] | None = None,
-                 title: str = "", rebuild: Callable[[int], Race] | None = None, seed: int = 0):
-        """``rebuild(seed)`` makes the race again for Restart; without it Restart restores ``race`` as given."""
+                 title: str = "", rebuild: Callable[[int], Race] | None = None, seed: int = 0,
+                 stop_after: str | None = None, positions: Sequence[dict] = (), cards: bool = True,
+                 seed_enabled: bool | None = None):
+        """``rebuild(seed)`` makes the race again for Restart; without it Restart restores ``race`` as given.
+
+        ``stop_after`` (``STOPS``) and ``positions`` (the scenarios "Try another position" cycles through)
+        are for prepared positions; ``cards=False`` hides the card panel (a lesson without cards).
+        """
         super().__init__()
+        if stop_after is not None and stop_after not in STOPS:
+            raise ValueError(f"stop_after must be one of {tuple(STOPS)}, not {stop_after!r}")
         self.race = race
         self.human_teams = _human_teams(race, human_teams)
-        self.focus = tuple(focus) if focus is not None else tuple(
-            rid for team in self.human_teams for rid in race.teams[team].riders)
+        self._focus = tuple(focus) if focus is not None else None
         self.title = title
         self._rebuild = rebuild
         self._start = race.to_dict()
         self._undo: list[dict[str, Any]] = []
         self._active: str | None = None
         self._events: list[Event] = []
+        self._stop = STOPS[stop_after] if stop_after else None
+        self._stop_round = race.round
+        self._positions = list(positions)
+        self._position = 0
+        self._initial = (self.human_teams, self._focus, self._stop)
+        self._last_click: tuple[str, float] = ("", -1e9)
         self.narration_lines: list[Line] = []
 
-        self.scene = Scene(race.track)
+        self.scene = Scene(race.track, cards=cards)
         self.header = widgets.HTML()
         self.status = StatusLine()
-        self.narration = widgets.HTML()
+        self.story = NarrationLog("What happened, round by round")
+        self.narration = self.story.html
+        self.results = widgets.HTML()
         hand_size = max((race.teams[team].hand_size for team in self.human_teams), default=4)
         self.card_buttons = [self._card_button(i) for i in range(hand_size)]
-        self.draw_buttons = {rid: self._draw_button(rid) for team in self.human_teams
-                             for rid in race.teams[team].riders}
+        self.draw_buttons: dict[str, widgets.Button] = {}
         self.place_input = widgets.Dropdown(description="Place on", style={"description_width": "initial"})
         self.place_button = button("Place", "Setup: put the rider on the chosen square and lane", style="info")
-        self.place_button.on_click(lambda _: self._on_place(self.place_input.value))
+        self.place_button.on_click(lambda _: self._guard("place", lambda: self._on_place(self.place_input.value)))
         self.scene.on_click(self._on_canvas_click)
         self.stepper = PhaseStepper(
-            on_next=self._on_next, on_finish=self._on_finish, on_back=self._on_back, on_restart=self._on_restart,
-            seed=seed, seed_enabled=rebuild is not None,
-            next_tooltip="Resolve the next step: one rider's move or one part of the end phase")
+            on_next=lambda: self._guard("next", self._on_next), on_finish=lambda: self._guard("finish", self._on_finish),
+            on_back=lambda: self._guard("back", self._on_back),
+            on_restart=lambda: self._guard("restart", self._on_restart),
+            seed=seed, seed_enabled=rebuild is not None if seed_enabled is None else seed_enabled,
+            next_tooltip="Resolve the next step: one rider's move or one part of the end phase",
+            finish_tooltip="Resolve the rest of the round, rider by rider")
+        self.speed = widgets.ToggleButtons(options=list(SPEEDS), value="Normal", description="Speed",
+                                           tooltips=["Slower animations", "Normal speed", "Faster animations"],
+                                           style={"button_width": "64px", "description_width": "initial"})
+        self.stepper.children = (*self.stepper.children, self.speed)
         self.next_button, self.finish_button = self.stepper.next_button, self.stepper.finish_button
         self.back_button, self.restart_button, self.seed = (self.stepper.back_button, self.stepper.restart_button,
                                                             self.stepper.seed)
+        if self._stop is not None:
+            self.seed.layout.display = "none"  # a prepared position: nothing is shuffled
+        self.another_button = button("Try another position ▸", "A new position to practise the same rule",
+                                     style="primary")
+        self.continue_button = button("Continue as a race", "Play on from here: you ride the first team, the "
+                                      "others become bots")
+        self.another_button.on_click(lambda _: self._guard("another", self._on_another))
+        self.continue_button.on_click(lambda _: self._guard("continue", self._on_continue))
+        self.done_row = widgets.HBox([self.another_button, self.continue_button])
         self.children = self._layout()
+        self._set_draw_buttons()
         self.add_class("tutor-race")
         self.scene.on_client_ready(lambda: self.redraw(redraw_track=True))
 
         bots = self._play_bots()
         self._show(self._intro() + bots)
+
+    @property
+    def focus(self) -> tuple[str, ...]:
+        """Riders whose cards the panel shows: the learner's (or those given)."""
+        if self._focus is not None:
+            return self._focus
+        return tuple(rid for team in self.human_teams for rid in self.race.teams[team].riders)
 
     # ----- constructors ----------------------------------------------------------------------------------
 
@@ -112,40 +178,62 @@ class RaceTutor(widgets.VBox):
         return cls(rebuild(seed), human_teams=human_teams, rebuild=rebuild, seed=seed, **kwargs)
 
     @classmethod
-    def from_scenario(cls, scenario, **kwargs) -> RaceTutor:
-        """A tutor at the movement phase of a scenario (a file path or a dict; SCENARIOS.md)."""
-        data = scenario if isinstance(scenario, dict) else scenarios.load(scenario)
+    def from_scenario(cls, scenario, *, stop_after: str = "round", **kwargs) -> RaceTutor:
+        """A tutor at the movement phase (or end phase) of a scenario: a file path, a dict, or a list of them
+        ("Try another position" goes through the list). It stops after ``stop_after`` (``STOPS``)."""
+        many = scenario if isinstance(scenario, (list, tuple)) else [scenario]
+        datas = [s if isinstance(s, dict) else scenarios.load(s) for s in many]
+        data = datas[0]
 
         def rebuild(new_seed: int) -> Race:
             return scenarios.build(data, seed=new_seed, history=True)
 
         kwargs.setdefault("title", data.get("name", ""))
+        kwargs.setdefault("cards", "cards" in data)
         seed = kwargs.pop("seed", 0)
-        return cls(rebuild(seed), rebuild=rebuild, seed=seed, **kwargs)
+        return cls(rebuild(seed), rebuild=rebuild, seed=seed, stop_after=stop_after, positions=datas,
+                   seed_enabled=False, **kwargs)
 
     # ----- layout ----------------------------------------------------------------------------------------
 
     def _layout(self) -> list[widgets.Widget]:
         hand = widgets.HBox([label("Cards drawn:"), *self.card_buttons],
                             layout=widgets.Layout(align_items="center"))
-        draws = widgets.HBox(list(self.draw_buttons.values()), layout=widgets.Layout(margin="0 24px 0 0"))
-        self.energy_row = widgets.HBox([draws, hand], layout=widgets.Layout(flex_flow="row wrap"))
+        self.draws = widgets.HBox([], layout=widgets.Layout(margin="0 24px 0 0", flex_flow="row wrap"))
+        self.energy_row = widgets.HBox([self.draws, hand], layout=widgets.Layout(flex_flow="row wrap"))
         self.setup_row = widgets.HBox([self.place_input, self.place_button],
                                       layout=widgets.Layout(align_items="center"))
+        self.stepper.layout.flex_flow = "row wrap"
         self.legend = widgets.HTML(legend_html(self.race))
         return [widgets.HTML(CSS), self.header, self.scene.canvas, self.status, self.setup_row, self.energy_row,
-                self.stepper, self.narration, self.legend]
+                self.stepper, self.done_row, self.results, self.story, self.legend]
+
+    def _set_draw_buttons(self) -> None:
+        self.draw_buttons = {rid: self._draw_button(rid) for team in self.human_teams
+                             for rid in self.race.teams[team].riders}
+        self.draws.children = list(self.draw_buttons.values())
 
     def _card_button(self, index: int) -> widgets.Button:
         b = button("·", f"Play card {index + 1}", width="64px")
         b.add_class("tutor-card-button")
-        b.on_click(lambda _: self._on_card(index))
+        b.on_click(lambda _: self._guard(f"card{index}", lambda: self._on_card(index)))
         return b
 
     def _draw_button(self, rider_id: str) -> widgets.Button:
         b = button(f"Draw 4 for {rider_id}", f"Energy phase: draw 4 cards for {rider_id}", style="info")
-        b.on_click(lambda _: self._on_draw(rider_id))
+        b.on_click(lambda _: self._guard(f"draw-{rider_id}", lambda: self._on_draw(rider_id)))
         return b
+
+    def _guard(self, control: str, handler: Callable[[], None]) -> None:
+        """Run ``handler`` unless the last click was on the same control a moment ago (a double click runs
+        once; a click on another control in between makes the next one count)."""
+        last, ended = self._last_click
+        if control == last and time.monotonic() - ended < self.debounce_s:
+            return
+        try:
+            handler()
+        finally:
+            self._last_click = (control, time.monotonic())  # from the end: queued clicks of a double click drop
 
     # ----- handlers --------------------------------------------------------------------------------------
 
@@ -162,14 +250,14 @@ class RaceTutor(widgets.VBox):
         self._act(lambda: self.race.place(rider, *spot))
 
     def _on_canvas_click(self, x: float, y: float) -> None:
-        """Setup: a click on a lane of the board places the learner's next rider there."""
+        """Setup: a click on a lane of the board (CSS pixels) places the learner's next rider there."""
         if self.race.phase is not Phase.SETUP:
             return  # the board is not a control outside the setup
         spot = self.scene.view.cell_at(x, y)
         if spot is None:
             self._warn("Click on a lane of the road, behind the start line.")
             return
-        self._on_place(spot)
+        self._guard("board", lambda: self._on_place(spot))
 
     def _on_draw(self, rider_id: str) -> None:
         self._act(lambda: self.race.draw(rider_id), active=rider_id)
@@ -190,12 +278,12 @@ class RaceTutor(widgets.VBox):
     def _on_next(self) -> None:
         if self._refuse_steps():
             return
-        self._act(self.race.step, animate=True)
+        self._resolve(one=True)
 
     def _on_finish(self) -> None:
         if self._refuse_steps():
             return
-        self._act(self.race.finish_round, animate=True)
+        self._resolve(one=False)
 
     def _on_back(self) -> None:
         if not self._undo:
@@ -208,17 +296,53 @@ class RaceTutor(widgets.VBox):
 
     def _on_restart(self) -> None:
         seed = self.seed.value
-        self.race = self._rebuild(seed) if self._rebuild else Race.from_dict(self._start)
+        if self._positions:
+            self.race = scenarios.build(self._positions[self._position], history=True)
+        else:
+            self.race = self._rebuild(seed) if self._rebuild else Race.from_dict(self._start)
+        self.human_teams, self._focus, self._stop = self._initial
+        self._set_draw_buttons()
+        self._reset()
+        start = ("Back to the starting position." if self.seed.disabled else f"A new race with seed {seed}.")
+        self._show([Line(start), *self._intro(), *self._play_bots()])
+
+    def _on_another(self) -> None:
+        """The next prepared position (the same one again when there is only one)."""
+        self._position = (self._position + 1) % max(1, len(self._positions))
+        data = self._positions[self._position] if self._positions else None
+        self.race = scenarios.build(data, history=True) if data else Race.from_dict(self._start)
+        self._start = self.race.to_dict()
+        self._stop_round = self.race.round
+        if data and data.get("name"):
+            self.title = data["name"]
+        self._reset()
+        self._show([Line("A new position." if len(self._positions) > 1 else "The same position again."),
+                    *self._intro()])
+
+    def _on_continue(self) -> None:
+        """Play on as a race: the learner keeps the first team, the other teams become bots."""
+        race = self.race
+        learner = next((t for t in ("red", *race.teams) if t in race.teams and not race.teams[t].bot), None)
+        for name, team in list(race.teams.items()):
+            if name != learner and team.bot is None:
+                race.teams[name] = dataclasses.replace(team, controller="heuristic")
+        self.human_teams = (learner,) if learner else ()
+        self._focus = None
+        self._stop = None
+        self._set_draw_buttons()
+        self._events = []
+        self._show([Line(f"The race goes on: you ride {learner or 'no team'}; the other teams are played by "
+                         "the computer.")] + self._intro() + self._play_bots())
+
+    def _reset(self) -> None:
         self._undo.clear()
         self._events = []
         self._active = None
-        bots = self._play_bots()
-        start = f"A new race with seed {seed}." if self._rebuild else "Back to the starting position."
-        self._show([Line(start), *self._intro(), *bots])
+        self.story.clear()
 
-    def _act(self, action: Callable[[], list[Event]], *, active: str | None = None, animate: bool = False) -> None:
+    def _act(self, action: Callable[[], list[Event]], *, active: str | None = None) -> None:
         """Run an engine action; a refused action shows why and changes nothing."""
-        snapshot, before = self.race.to_dict(), self.race.positions()
+        snapshot = self.race.to_dict()
         try:
             events = list(action())
         except RuleError as err:
@@ -227,9 +351,48 @@ class RaceTutor(widgets.VBox):
         self._undo.append(snapshot)
         if active:
             self._active = active
-        lines = narrate(events) + self._play_bots()
         self._events = events
-        self._show(lines, animate_from=before if animate else None)
+        self._show(self._narrate(events) + self._play_bots())
+
+    def _resolve(self, one: bool) -> None:
+        """Next step (``one``) or the rest of the round, one step at a time, each animated after the other."""
+        race = self.race
+        self._undo.append(race.to_dict())
+        start_round, limit = race.round, self._limit()
+        records: list[StepRecord] = []
+        lines: list[Line] = []
+        while True:
+            before, chips = race.positions(), revealed_cards(race)
+            try:
+                events = race.step()
+            except RuleError as err:
+                self._warn(f"Not allowed: {err}.")
+                break
+            records.append(StepRecord(before, chips, tuple(events)))
+            lines += self._narrate(events)
+            if one or not race.phase.automatic or race.round != start_round or _order(race.phase) > limit:
+                break
+        self._events = list(records[-1].events) if records else []
+        lines += self._play_bots()
+        self._show(lines, steps=records)
+
+    def _limit(self) -> int:
+        """The last phase Finish round resolves: the end of the round, or where a prepared position stops."""
+        if self._stop is not None and self.race.round == self._stop_round:
+            return _order(self._stop)
+        return _order(Phase.END_EXHAUSTION)
+
+    @property
+    def done(self) -> bool:
+        """A prepared position has reached the end of its lesson."""
+        race = self.race
+        if self._stop is None:
+            return False
+        return (race.phase is Phase.FINISHED or race.round > self._stop_round
+                or (race.phase.automatic and _order(race.phase) > _order(self._stop)))
+
+    def _narrate(self, events: Sequence[Event]) -> list[Line]:
+        return narrate(events)
 
     def _refuse_steps(self) -> bool:
         """Warn (and return True) when there is nothing to resolve: energy phase not over, or race over."""
@@ -241,10 +404,18 @@ class RaceTutor(widgets.VBox):
         if self.race.phase is Phase.FINISHED:
             self._warn(f"The race is over: {self.race.winner} won. Click Back or Restart.")
             return True
+        if self.done:
+            self._warn("This position is done: click 'Try another position' or 'Continue as a race'.")
+            return True
+        if self.race.phase is Phase.SETUP:
+            self._warn("The riders are not all placed yet.")
+            return True
         return False
 
     def _play_bots(self) -> list[Line]:
         """Bot teams place their riders when it is their turn, and play their whole energy phase at once."""
+        if self.done:
+            return []
         return computer_plays(autoplay(self.race, steps=False))
 
     # ----- what the learner sees -------------------------------------------------------------------------
@@ -273,17 +444,23 @@ class RaceTutor(widgets.VBox):
         self.scene.draw(self.race, self._highlights(), self._panel(), priority=self._priority(),
                         redraw_track=redraw_track)
 
-    def _show(self, lines: list[Line], animate_from: Mapping[str, tuple[int, int]] | None = None) -> None:
+    def _section(self) -> str:
+        return f"Round {self.race.round}" if self.race.round else "Setup"
+
+    def _show(self, lines: list[Line], steps: Sequence[StepRecord] = ()) -> None:
         self.narration_lines = lines
-        self.narration.value = to_html(lines)
+        self.story.add(lines, self._section())
         self._refresh_controls()  # the hint reads the buttons' new state
-        self.status.show(self._hint())
-        if animate_from is None:
+        if self.done and self.race.phase is not Phase.FINISHED:
+            self.status.show("This position is done: that is the rule of this lesson. Try another position, or "
+                             "continue as a race.", "success")
+        else:
+            self.status.show(self._hint())
+        if not steps:
             self.redraw()
         else:
-            moves = sum(isinstance(e, RiderMoved) for e in self._events)
-            self.scene.animate(self.race, self._events, animate_from, self._highlights(), self._panel(),
-                               steps=min(3, max(1, moves)))  # a whole round: about 2.7 s
+            self.scene.animate_steps(self.race, steps, self._highlights(), self._panel(),
+                                     speed=SPEEDS[self.speed.value], priority=self._priority())
 
     def _warn(self, text: str) -> None:
         self.status.show(text, "warning")
@@ -292,25 +469,29 @@ class RaceTutor(widgets.VBox):
         return highlights_for(self.race, self._events, active=self.active_rider)
 
     def _panel(self) -> CardPanel:
-        secret = frozenset(rid for rid, r in self.race.riders.items()
-                           if self.race.phase.choosing and r.team not in self.human_teams)
-        return CardPanel(self.focus, secret=secret)
+        race = self.race
+        secret = frozenset(rid for rid, r in race.riders.items()
+                           if race.phase.choosing and r.team not in self.human_teams)
+        active = self.active_rider or (race.to_move[0] if race.phase is Phase.MOVEMENT and race.to_move else None)
+        return CardPanel(self.focus, secret=secret, active=active)
 
     def _priority(self) -> list[int]:
-        squares = (self.race.riders[r].square for r in (*self.focus, *self.race.to_move[:1]))
+        squares = (self.race.riders[r].square for r in (*self.focus[:2], *self.race.to_move[:1]))
         return [s for s in squares if s is not None]
 
     def _refresh_controls(self) -> None:
         race = self.race
-        legal = race.legal_actions() if race.phase.choosing else []
+        done = self.done
+        legal = race.legal_actions() if race.phase.choosing and not done else []
         drawable = {a.rider for a in legal if isinstance(a, Draw)}
         for rid, b in self.draw_buttons.items():
             b.disabled = rid not in drawable
+            b.tooltip = (f"Energy phase: draw 4 cards for {rid}" if not b.disabled else self._why_no_draw(rid))
         rider = self.active_rider
         hand = race.riders[rider].hand if rider else []
         for i, b in enumerate(self.card_buttons):
             b.description = str(hand[i]) if i < len(hand) else "·"
-            b.tooltip = f"Play {hand[i]} for {rider}" if i < len(hand) else "No card here"
+            b.tooltip = f"Play {hand[i]} for {rider}" if i < len(hand) else self._why_no_cards()
             b.button_style = ("danger" if hand[i].is_exhaustion else "warning") if i < len(hand) else ""
             b.disabled = i >= len(hand)
         rider = self.placing_rider
@@ -321,18 +502,57 @@ class RaceTutor(widgets.VBox):
             self.place_input.value = spots[-1] if spots else None
             self.place_button.description = f"Place {rider}"
         # The draw and card buttons only show while the learner has cards to play.
-        self.energy_row.layout.display = None if race.phase.choosing and self.draw_buttons else "none"
-        resolving = not race.phase.choosing and race.phase not in (Phase.SETUP, Phase.FINISHED)
+        self.energy_row.layout.display = None if race.phase.choosing and self.draw_buttons and not done else "none"
+        resolving = race.phase.automatic and not done
         self.stepper.update(can_step=resolving, can_undo=bool(self._undo))
+        why = "" if resolving else self._why_no_step()
+        self.next_button.tooltip = why or "Resolve the next step: one rider's move or one part of the end phase"
+        self.finish_button.tooltip = why or "Resolve the rest of the round, rider by rider"
+        self.back_button.tooltip = "Undo the last action" if self._undo else "Nothing to undo yet"
+        self.done_row.layout.display = None if done else "none"
+        self.another_button.description = ("Try another position ▸" if len(self._positions) > 1
+                                           else "Watch it again ▸")
         self.header.value = self._header_html()
+        self.results.value = results_html(race) if race.phase is Phase.FINISHED else ""
+
+    def _why_no_step(self) -> str:
+        race = self.race
+        if self.done:
+            return "This position is done: try another position, or continue as a race"
+        if race.phase is Phase.FINISHED:
+            return "The race is over"
+        if race.phase is Phase.SETUP:
+            return "Place the riders first"
+        waiting = [r for r in race.waiting_riders() if race.riders[r].team in self.human_teams]
+        rider = self.active_rider
+        if rider:
+            return f"Play {rider}'s card first"
+        if waiting:
+            return f"Draw and play a card for {and_list(waiting)} first"
+        return "Waiting for the other players"
+
+    def _why_no_draw(self, rider_id: str) -> str:
+        race = self.race
+        rider = race.riders[rider_id]
+        if not race.phase.choosing:
+            return f"Cards are drawn in the energy phase; now it is the {race.phase.name_in_words}"
+        if rider.played is not None:
+            return f"{rider_id} has already played its card this round"
+        holder = self.active_rider
+        if holder and holder != rider_id:
+            return f"Play {holder}'s card first (one rider at a time)"
+        if rider.hand:
+            return f"{rider_id} has drawn: click one of its cards"
+        return f"{rider_id} cannot draw now"
 
     def _header_html(self) -> str:
         race = self.race
         title = f"<b>{html.escape(self.title)}</b> · " if self.title else ""
-        track = race.track.name if race.track.name != self.title else ""
-        track = f"{html.escape(track)} · " if track else ""
+        name = race.track.name
+        shown = name and name.split(" (")[0].lower() not in self.title.lower()  # a stage is named once
+        track = f"{html.escape(name)} · " if shown else ""
         waiting = [r for r in race.waiting_riders() if race.riders[r].team in self.human_teams]
-        todo = f" · to play: {html.escape(', '.join(waiting))}" if waiting else ""
+        todo = f" · to play: {html.escape(', '.join(waiting))}" if waiting and not self.done else ""
         round_ = f"Round {race.round} · " if race.round else ""  # no round yet during the setup
         return (f"<div class='tutor-header'>{title}{track}{round_}"
                 f"<span class='tutor-phase'>{html.escape(race.phase.title)}</span>{todo}</div>")
@@ -351,10 +571,10 @@ class RaceTutor(widgets.VBox):
             return "Energy phase: waiting for the other players."
         if race.phase is Phase.MOVEMENT:
             rid = race.to_move[0]
-            return (f"Click 'Next step': {rid} moves next ({race.move_values[rid]} squares), frontmost rider first. "
-                    "'Finish round' resolves the rest of the round.")
+            return (f"Click 'Next step': {rid} moves next ({_move_words(race, rid)}), frontmost rider first. "
+                    "'Finish round' resolves the rest of the round, rider by rider.")
         if race.phase is Phase.FINISHED:
-            return f"{race.winner} wins the race! Click Back to look again, or Restart."
+            return f"{race.winner} wins the race! The results are below. Click Back to look again, or Restart."
         if race.phase is Phase.SETUP:
             rider = self.placing_rider
             if rider:
@@ -367,18 +587,20 @@ class RaceTutor(widgets.VBox):
     def _intro(self) -> list[Line]:
         race = self.race
         if race.phase is Phase.MOVEMENT:
-            cards = rider_cards({r.id: r.played for r in race.riders.values()})
+            cards = rider_cards({rid: race.riders[rid].played for rid in race.to_move})
             return [Line(f"The cards are on the table: {cards}. Movement order: {', '.join(race.to_move)}.",
                          (rules.ORDER,))]
         if race.phase is Phase.SETUP:
             return [Line("Setup: the players place their riders in turn, both riders each, in free lanes behind "
                          "the start line.", (rules.SETUP_PLACE,))]
-        if race.phase is Phase.ENERGY:
+        if race.phase is Phase.ENERGY and self.draw_buttons:
             return [Line(f"Round {race.round}. Each of your riders draws 4 cards, plays 1 and recycles the other 3.",
                          (rules.DRAW, rules.PLAY, rules.RECYCLE))]
         if race.phase is Phase.BID_1:
             return [Line("The breakaway bids: draw 4 for the rider you pick, bid 1 card face down, recycle 3; then "
                          "a second bid with the same rider.", (rules.BID,))]
+        if race.phase is Phase.END_CARDS:
+            return [Line("The movement phase is over: step through the end phase.")]
         return []
 
     def _why_no_cards(self) -> str:
@@ -390,6 +612,38 @@ class RaceTutor(widgets.VBox):
         if free:
             return f"Draw first: click 'Draw 4 for {free[0]}' to see its cards."
         return "All your riders have played this round: click 'Next step' when the energy phase is over."
+
+
+def _move_words(race: Race, rider_id: str) -> str:
+    """How far the next mover goes: "5 squares", or "5 squares: its 9 is capped by the climb"."""
+    value, distance = race.move_values[rider_id], race.move_preview(rider_id)
+    if distance is None or distance == value:
+        return f"{value} square{'s' if value != 1 else ''}"
+    why = "capped by the climb" if distance < value else "raised by the descent"
+    return f"{distance} squares: its {value} is {why}"
+
+
+def results_html(race: Race) -> str:
+    """The results table at the finish: place, rider, squares past the line, exhaustion cards taken."""
+    finish = race.track.finish
+    ranked = list(race.ranking)
+    rest = sorted((r for r in race.riders if r not in ranked), key=lambda r: race.riders[r].position, reverse=True)
+    rows = []
+    for place, rid in enumerate(ranked + rest, start=1):
+        rider = race.riders[rid]
+        square = rider.square or 0
+        if finish is None:
+            where = f"square {square}"
+        elif rid in ranked:
+            where = f"{square - finish + 1} past the line"
+        else:
+            where = f"{finish - square} to go"
+        rows.append(f"<tr><td>{ordinal(place) if rid in ranked else '—'}</td><td>{html.escape(rid)}</td>"
+                    f"<td>{html.escape(rider.kind)}</td><td>{where}</td><td>{rider.exhaustion}</td></tr>")
+    return ("<div class='tutor-results'><b>Results</b> (riders past the line are ranked: the furthest wins; on "
+            "the same square the right lane is ahead)<table class='tutor-results-table'><thead><tr><th>Place</th>"
+            "<th>Rider</th><th>Kind</th><th>Squares</th><th>Exhaustion cards taken</th></tr></thead><tbody>"
+            + "".join(rows) + "</tbody></table></div>")
 
 
 def _human_teams(race: Race, teams: Iterable[str] | None) -> tuple[str, ...]:
