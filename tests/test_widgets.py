@@ -321,7 +321,7 @@ def test_quiz_reveal_without_an_answer_or_twice_is_refused():
     q = quiz()
     state = q.race.to_dict()
     q.reveal_button.click()
-    assert q.race.to_dict() == state and q.status.kind == "warning" and "Choose a square" in q.status.text
+    assert q.race.to_dict() == state and q.status.kind == "warning" and "Click a square on the board" in q.status.text
     q.square_input.value = 7
     q.reveal_button.click()
     state = q.race.to_dict()
@@ -354,6 +354,8 @@ def test_quiz_exhausted_riders():
 
 def test_quiz_rejects_bad_arguments():
     with pytest.raises(ValueError, match="ask must be"):
+        PredictQuiz(BLOCKED, question="?", ask="nonsense")
+    with pytest.raises(ValueError, match="crosses the finish line"):
         PredictQuiz(BLOCKED, question="?", ask="winner")
     with pytest.raises(ValueError, match="rider 'zz'"):
         PredictQuiz(BLOCKED, question="?", rider="zz")
@@ -364,7 +366,7 @@ def test_quiz_reveal_animates_in_one_message():
     q.square_input.value = 7
     with recorded_commands() as log:
         q.reveal_button.click()
-    assert log.messages == 1 and log.sleeps() and "answer" in log.texts()
+    assert log.messages == 1 and log.sleeps() and "answer: 7" in log.texts()
 
 
 # ----- RaceChooser ---------------------------------------------------------------------------------------
@@ -574,3 +576,112 @@ def test_the_card_panel_follows_the_rider_being_played_past_the_fourth():
     tutor = RaceTutor.new_race("sprint-20", teams=("red", "blue", "green"), bots={}, human_teams=None)
     tutor.draw_buttons["green-R"].click()
     assert tutor._panel().columns(tutor.race)[0] == "green-R"
+
+
+# ----- issue 7: new kinds of question, a new position on Try again, honest marks --------------------------------
+
+OTHER_BLOCKED = dict(BLOCKED, cards={"green-S": 3, "blue-S": 4, "red-R": 6})
+
+
+def click_square(q, square, lane=0):
+    view = q.scene.view
+    top = q.scene.canvas[-1]
+    top._handle_frontend_event(None, {"event": "mouse_down", "x": 2 * view.cx(square), "y": 2 * view.cy(lane)}, [])
+
+
+def test_a_square_question_is_answered_by_clicking_the_board():
+    q = quiz()
+    click_square(q, 7)
+    assert q.square_input.value == 7 and "Your answer: square 7" in q.status.text
+    with recorded_commands() as log:
+        q.redraw()
+    assert "your answer: 7" in log.texts()  # the guess is outlined on the board before Reveal
+    q.reveal_button.click()
+    assert q.is_right is True
+    click_square(q, 9)  # after Reveal the board no longer answers
+    assert q.square_input.value == 7
+    assert "data-right='1'" in q.feedback.value and f"data-quiz='{q.id}'" in q.feedback.value
+
+
+def test_a_click_behind_the_rider_is_refused():
+    q = quiz()
+    click_square(q, 1)
+    assert q.square_input.value is None and q.status.kind == "warning" and "backwards" in q.status.text
+
+
+def test_try_again_offers_a_different_position():
+    q = PredictQuiz([BLOCKED, OTHER_BLOCKED], question="Where does red-R end?", rider="red-R")
+    first = q.correct_answer
+    q.square_input.value = first
+    q.reveal_button.click()
+    q.retry_button.click()
+    assert q.position == 1 and q.race.riders["red-R"].played.value == 6 and q.is_right is None
+    assert q.correct_answer != first or q.race.to_dict() != scenarios_build(BLOCKED)
+
+
+def scenarios_build(data):
+    from tutor.flamme_rouge import scenario
+
+    return scenario.build(data).to_dict()
+
+
+def test_the_answer_is_never_under_a_cross_and_crosses_go_with_the_riders_own_move():
+    q = quiz()
+    q.square_input.value = 7
+    q.reveal_button.click()
+    marks = q._highlights()
+    assert marks.blocked == (8,) and 7 not in marks.blocked
+    s = PredictQuiz(BLOCKED, question="After slipstream?", rider="red-R", after="slipstream")
+    s.square_input.value = s.correct_answer
+    s.reveal_button.click()
+    assert s._highlights().blocked == ()  # slipstream is over: no cross is left standing
+
+
+def test_the_played_cards_keep_their_movement_order_after_reveal():
+    q = quiz()
+    order = [rid for rid, _ in q._panel().played]
+    q.square_input.value = 7
+    q.reveal_button.click()
+    panel = q._panel()
+    assert [rid for rid, _ in panel.played] == order == ["green-S", "blue-S", "red-R"]
+    assert panel.moved == {"green-S", "blue-S", "red-R"}
+
+
+def test_who_moves_first():
+    q = PredictQuiz(BLOCKED, question="Who moves first?", ask="first")
+    assert q.correct_answer == "green-S" and set(q.choice_input.options) >= {("red-R", "red-R")}
+    q.choice_input.value = "red-R"
+    q.reveal_button.click()
+    assert q.is_right is False and "green-S moves first" in q.feedback.value and "closest to the finish" in q.feedback.value
+
+
+def test_which_card_reaches_a_square():
+    q = PredictQuiz(BLOCKED, question="Which card takes red-R to square 7?", ask="card", rider="red-R",
+                    choices=(2, 4, 5, 7), target=7)
+    assert q.correct_answer == {"4", "5"}  # 4 lands on 7; 5 would reach the full square 8 and falls back to 7
+    assert dict(q._panel().played)["red-R"] == ""  # the learner's card is not shown before Reveal
+    q.choice_input.value = "7"
+    q.reveal_button.click()
+    assert q.is_right is False and "4 or 5 takes red-R to square 7" in q.feedback.value
+    q.retry_button.click()
+    q.choice_input.value = "4"
+    q.reveal_button.click()
+    assert q.is_right is True
+
+
+def test_who_wins():
+    q = PredictQuiz(SPRINT_FINISH, question="Who wins?", ask="winner")
+    assert q.correct_answer == "red-S"
+    q.choice_input.value = "red-S"
+    q.reveal_button.click()
+    assert q.is_right is True and "red-S wins" in q.feedback.value
+
+
+def test_who_is_exhausted_gets_feedback_rider_by_rider():
+    q = PredictQuiz(SLIPSTREAM, question="Who takes an exhaustion card?", ask="exhausted")
+    q.rider_checks["a"].value = q.rider_checks["b"].value = True
+    q.reveal_button.click()
+    feedback = q.feedback.value
+    assert "✓ a (square 1) takes an exhaustion card: square 2 in front of it is empty; you ticked it" in feedback
+    assert "✗ b (square 6) takes none: square 7 in front of it is taken; you ticked it" in feedback
+    assert "✗ g" in feedback and "you left it unticked" in feedback

@@ -1,113 +1,204 @@
 """``PredictQuiz``: show a Flamme Rouge position and the played cards, ask what happens, then play it out.
 
-    quiz = PredictQuiz("scenarios/p1_blocked_rider.json",
-                       question="Where does red-R end after the movement phase?", rider="red-R")
-    quiz = PredictQuiz(scenario_dict, question="Who takes an exhaustion card?", ask="exhausted",
-                       explain="An empty lane beside you does not count.")
+    quiz = PredictQuiz(["scenarios/blocked_a.json", "scenarios/blocked_b.json"],
+                       question="Where does red-R end? Click its square on the board.", rider="red-R")
+    quiz = PredictQuiz("scenarios/who.json", question="Who takes an exhaustion card?", ask="exhausted")
 
-``ask="square"``: the learner picks a square (``square_input``, a Dropdown;
-with ``with_lane=True`` also a lane in ``lane_input``). ``ask="exhausted"``:
-the learner ticks riders (``rider_checks``: rider -> Checkbox). "Reveal"
-(``reveal_button``) animates the round on the canvas and writes ``feedback``:
-right or wrong, the correct answer, the rules that decided it (from the engine
-events' rules) and ``explain``. "Try again" (``retry_button``) resets.
-The answer is checked against ``scenario.resolve_round``; ``after`` says which
-position counts ("movement", default with cards, or "slipstream").
-Other attributes: ``race``, ``scene``, ``status``, ``narration``,
-``correct_answer``, ``is_right`` (None before Reveal), ``answer``.
-The shell (question, Reveal, Try again, feedback) is ``tutor.ui.RevealQuiz``.
+Kinds of question (``ask``):
+
+- ``"square"``: where the ``rider`` ends. The learner clicks the square on the board
+  (or picks it in ``square_input``, a Dropdown; with ``with_lane=True`` also a lane in
+  ``lane_input``); the guess is outlined on the board.
+- ``"first"``: which rider moves first (``choice_input``, one button per rider).
+- ``"card"``: which of the ``choices`` (the rider's drawn cards) takes the ``rider`` to the
+  ``target`` square, outlined on the board; every card that does is right.
+- ``"winner"``: which rider wins (the position has a finish line).
+- ``"exhausted"``: which riders take an exhaustion card (``rider_checks``); the feedback
+  goes rider by rider.
+
+"Reveal" (``reveal_button``) plays the position out on the canvas and writes
+``feedback``: right or wrong, the correct answer, the rules that decided it (from the
+engine's events) and ``explain``. "Try again" (``retry_button``) moves on to the next
+of the quiz's positions (a list of scenarios), so a second try is a new position, not
+the one just revealed. ``after`` says which position counts ("movement", default with
+cards, or "slipstream"). The shell (question, Reveal, Try again, feedback) is
+``tutor.ui.RevealQuiz``; each reveal leaves a hidden ``tutor-quiz-result`` mark in
+the feedback that the lesson page records (``tutor.ui.lessons``).
+
+Other attributes: ``race``, ``scene``, ``status``, ``narration``, ``correct_answer``,
+``is_right`` (None before Reveal), ``answer``, ``position`` (index of the position shown).
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import replace
-from typing import Any
+from typing import Any, Sequence
 
 import ipywidgets as widgets
 
+from tutor.flamme_rouge import rules
 from tutor.flamme_rouge import scenario as scenarios
-from tutor.flamme_rouge.events import (Blocked, Event, ExhaustionChecked, ExhaustionTaken, NoSlipstream, PacksFound,
-                                       RiderMoved, Slipstreamed)
-from tutor.flamme_rouge.race import Phase
+from tutor.flamme_rouge.events import (Blocked, Event, ExhaustionChecked, ExhaustionTaken, Finished, NoSlipstream,
+                                       PacksFound, RiderMoved, Slipstreamed)
+from tutor.flamme_rouge.race import Phase, Race
 from tutor.flamme_rouge.render import CardPanel, Highlights, Mark, Scene, highlights_for, legend_html
-from tutor.flamme_rouge.render.style import SLIPSTREAM, WARNING, lane_name
+from tutor.flamme_rouge.render.style import ANSWER, GUESS, lane_name
 from tutor.ui.controls import label
 from tutor.ui.quiz import RevealQuiz, Verdict
 
 from .narration import Line, narrate
 
-ASKS = ("square", "exhausted")
+ASKS = ("square", "exhausted", "first", "card", "winner")
 AFTER = {"movement": Phase.MOVEMENT, "slipstream": Phase.END_SLIPSTREAM}
 """The phase resolved on Reveal (``Race.resolve``) before the position is judged."""
 WHEN = {"movement": "after the movement phase", "slipstream": "after slipstream"}
 SQUARES_OFFERED = 12
 """The dropdown offers the rider's square and this many squares ahead."""
+PROMPTS = {
+    "square": "click the square on the board where you think it ends (or choose it in the list)",
+    "exhausted": "tick the riders you think take an exhaustion card",
+    "first": "click the rider you think moves first",
+    "card": "click the card you would play",
+    "winner": "click the rider you think wins",
+}
 
 
 class PredictQuiz(RevealQuiz):
-    def __init__(self, scenario: str | dict[str, Any], *, question: str, rider: str | None = None,
-                 ask: str = "square", explain: str = "", after: str | None = None, with_lane: bool = False):
-        self.scenario = scenario if isinstance(scenario, dict) else scenarios.load(scenario)
+    def __init__(self, scenario: str | dict[str, Any] | Sequence[str | dict[str, Any]], *, question: str,
+                 rider: str | None = None, ask: str = "square", explain: str = "", after: str | None = None,
+                 with_lane: bool = False, choices: Sequence[int | str] = (), target: int | None = None,
+                 title: str = ""):
+        many: list[Any] = list(scenario) if isinstance(scenario, (list, tuple)) else [scenario]
+        self.positions: list[dict[str, Any]] = [s if isinstance(s, dict) else scenarios.load(s) for s in many]
+        if not self.positions:
+            raise ValueError("a quiz needs at least one scenario")
         if ask not in ASKS:
             raise ValueError(f"ask must be one of {ASKS}, not {ask!r}")
-        self.ask = ask
+        if ask == "card" and (not choices or target is None):
+            raise ValueError("ask='card' needs the rider's drawn cards (choices) and the target square")
+        self.ask, self.with_lane, self.target = ask, with_lane, target
+        self.choices = [str(c) for c in choices]
+        self.rider = rider or ""
+        self.position = 0
+        self.scenario = self.positions[0]
         self.after = after or ("movement" if "cards" in self.scenario else "slipstream")
         if self.after not in AFTER:
             raise ValueError(f"after must be one of {tuple(AFTER)}, not {self.after!r}")
-        self.race = scenarios.build(self.scenario)
+        self.race = self._build()
         self.rider = rider or (self.race.to_move[-1] if self.race.to_move else next(iter(self.race.riders)))
-        if self.rider not in self.race.riders:
-            raise ValueError(f"rider {self.rider!r} is not in the scenario (riders: {', '.join(self.race.riders)})")
-        self.with_lane = with_lane
-        self.correct_answer = self._correct_answer()
+        for data in self.positions:
+            ids = [r["id"] for r in data.get("riders", [])]
+            if ask in ("square", "card") and self.rider not in ids:
+                raise ValueError(f"rider {self.rider!r} is not in the scenario (riders: {', '.join(ids)})")
         self._events: list[Event] = []
         self._before: dict[str, tuple[int, int]] = {}
+        self._played: tuple[tuple[str, str], ...] = ()
+        self.correct_answer = self._correct_answer()
+        self.id = hashlib.sha1(question.encode()).hexdigest()[:10]
+        """Names the quiz in the learner's progress (``tutor-quiz-result``)."""
 
-        self.scene = Scene(self.race.track)
+        self.scene = Scene(self.race.track, cards=ask != "exhausted" or "cards" in self.scenario)
         self.square_input: widgets.Dropdown | None = None
         self.lane_input: widgets.ToggleButtons | None = None
+        self.choice_input: widgets.ToggleButtons | None = None
         self.rider_checks: dict[str, widgets.Checkbox] = {}
-        self.prompt = (f"Look at the positions and the played cards, "
-                       f"{'choose a square' if ask == 'square' else 'tick the riders you think take an exhaustion card'}"
-                       ", then click Reveal.")
+        self.prompt = f"Look at the positions and the played cards, {PROMPTS[ask]}, then click Reveal."
         self.legend = widgets.HTML(legend_html(self.race))
-        board = widgets.VBox([self.scene.canvas, self.legend])
-        super().__init__(question=question, board=board, inputs=self._make_inputs(),
-                         title=self.scenario.get("name", ""), explain=explain)
+        self.inputs_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
+        super().__init__(question=question, board=widgets.VBox([self.scene.canvas, self.legend]),
+                         inputs=[self.inputs_box], title=title, explain=explain)
+        self.retry_button.description = "Try again ▸"
+        self.retry_button.tooltip = ("A new position to answer" if len(self.positions) > 1
+                                     else "Reset the position and answer again")
+        self.scene.on_click(self._on_board_click)
         self.scene.on_client_ready(lambda: self.redraw(static=True))
+        self._new_inputs()
         self.reset()
+
+    # ----- positions ------------------------------------------------------------------------------------
+
+    def _build(self, card: str | None = None) -> Race:
+        data = self.scenario
+        if self.ask == "card":
+            # The learner's card for the rider: the chosen one on Reveal, else the first choice (hidden).
+            data = dict(data, cards={**data.get("cards", {}), self.rider: _card_value(card or self.choices[0])})
+        return scenarios.build(data)
+
+    def _new_inputs(self) -> None:
+        self.inputs_box.children = self._make_inputs()
+        self._played = tuple((rid, str(self.race.riders[rid].played)) for rid in self.race.to_move
+                             if self.race.riders[rid].played is not None)
+        if self.ask == "card":
+            self._played = tuple((rid, "" if rid == self.rider else card) for rid, card in self._played)
 
     # ----- inputs ----------------------------------------------------------------------------------------
 
     def _make_inputs(self) -> list[widgets.Widget]:
+        race = self.race
         if self.ask == "exhausted":
             self.rider_checks = {rid: widgets.Checkbox(description=rid, value=False, indent=False,
                                                        layout=widgets.Layout(width="auto"))
-                                 for rid in self.race.riders}
+                                 for rid in race.riders}
             return [label("Exhausted riders:"), *self.rider_checks.values()]
-        start = self.race.riders[self.rider].square
+        if self.ask in ("first", "winner", "card"):
+            options = [(c, c) for c in self.choices] if self.ask == "card" else [(r, r) for r in race.riders]
+            what = {"first": "Moves first:", "winner": "Wins:", "card": f"{self.rider} plays:"}[self.ask]
+            self.choice_input = widgets.ToggleButtons(options=options, value=None,
+                                                      style={"button_width": "auto"})
+            self.choice_input.observe(lambda _: self.redraw(), "value")
+            return [label(what), self.choice_input]
+        start = race.riders[self.rider].square
         assert start is not None
-        last = min(len(self.race.track) - 1, start + SQUARES_OFFERED)
+        last = min(len(race.track) - 1, start + SQUARES_OFFERED)
         self.square_input = widgets.Dropdown(options=[("choose…", None)] + [(f"square {s}", s)
                                                                              for s in range(start, last + 1)],
                                              value=None, description=f"{self.rider} ends on",
                                              style={"description_width": "initial"})
+        self.square_input.observe(lambda _: self.redraw(), "value")
         row: list[widgets.Widget] = [self.square_input]
         if self.with_lane:
-            lanes = max(self.race.track.lanes)
+            lanes = max(race.track.lanes)
             self.lane_input = widgets.ToggleButtons(options=[(lane_name(lane), lane) for lane in range(lanes)],
                                                     value=None, description="lane")
+            self.lane_input.observe(lambda _: self.redraw(), "value")
             row.append(self.lane_input)
         return row
 
     def answer_widgets(self) -> list[widgets.Widget]:
-        return [w for w in (self.square_input, self.lane_input, *self.rider_checks.values()) if w is not None]
+        return [w for w in (self.square_input, self.lane_input, self.choice_input, *self.rider_checks.values())
+                if w is not None]
+
+    def _on_board_click(self, x: float, y: float) -> None:
+        """A click on the road answers a "square" question (its square; with lanes, its lane too)."""
+        if self.ask != "square" or self.is_right is not None or self.square_input is None:
+            return
+        view = self.scene.view
+        column = int((x - view.road_left) // view.cell_w)
+        square = view.first + column
+        if not (0 <= column < view.visible and square <= view.last_visible
+                and view.road_top - 20 <= y <= view.road_bottom + 20):
+            self.status.show("Click a square of the road.", "warning")
+            return
+        offered = [value for _, value in self.square_input.options if value is not None]
+        if square not in offered:
+            self.status.show(f"{self.rider} never moves backwards: click a square from {offered[0]} on.", "warning")
+            return
+        self.square_input.value = square
+        if self.with_lane and self.lane_input is not None:
+            cell = view.cell_at(x, y)
+            if cell is not None:
+                self.lane_input.value = cell[1]
+        self.status.show(f"Your answer: square {square}. Click Reveal to check it (or click another square).")
 
     @property
     def answer(self) -> Any:
-        """The learner's answer: a square (or (square, lane) with ``with_lane``), or a set of rider ids."""
+        """The learner's answer: a square (or (square, lane) with ``with_lane``), a set of rider ids, a rider or a
+        card."""
         if self.ask == "exhausted":
             return {rid for rid, box in self.rider_checks.items() if box.value}
+        if self.choice_input is not None:
+            return self.choice_input.value
         assert self.square_input is not None
         if self.with_lane:
             assert self.lane_input is not None
@@ -115,39 +206,64 @@ class PredictQuiz(RevealQuiz):
         return self.square_input.value
 
     def missing_answer(self) -> str | None:
-        if self.ask != "square":
+        if self.ask == "exhausted":
             return None
         answer = self.answer
         if answer is None or (self.with_lane and None in answer):
-            return f"Choose a square{' and a lane' if self.with_lane else ''} first."
+            if self.ask == "square":
+                return f"Click a square on the board first{' and choose a lane' if self.with_lane else ''}."
+            return "Choose your answer first."
         return None
 
     def _correct_answer(self) -> Any:
+        if self.ask == "first":
+            return self.race.to_move[0]
+        if self.ask == "card":
+            reaching = set()
+            for card in self.choices:
+                race = self._build(card)
+                race.resolve(AFTER[self.after])
+                if race.riders[self.rider].square == self.target:
+                    reaching.add(card)
+            if not reaching:
+                raise ValueError(f"no card of {self.choices} takes {self.rider} to square {self.target}")
+            return reaching
         result = scenarios.resolve_round(self.scenario)
         if self.ask == "exhausted":
             return set(result["exhausted"])
+        if self.ask == "winner":
+            if result["winner"] is None:
+                raise ValueError("ask='winner' needs a position in which a rider crosses the finish line")
+            return result["winner"]
         square, lane = result[f"after_{self.after}"][self.rider]
         return (square, lane) if self.with_lane else square
 
     # ----- Reveal and Try again --------------------------------------------------------------------------
 
     def play_out(self, answer: Any) -> Verdict:
+        if self.ask == "card":
+            self.race = self._build(answer)
         self._before = self.race.positions()
-        # The square asked about, or the whole round (exhaustion is its last step).
-        through = AFTER[self.after] if self.ask == "square" else Phase.END_EXHAUSTION
+        through = {"exhausted": Phase.END_EXHAUSTION, "first": Phase.MOVEMENT, "winner": Phase.MOVEMENT,
+                   "card": AFTER[self.after]}.get(self.ask, AFTER[self.after])
         self._events = self.race.resolve(through)
-        right = answer == self.correct_answer
+        right = answer in self.correct_answer if self.ask == "card" else answer == self.correct_answer
         return Verdict(right, self._told(answer, right), self._why(self._events), narrate(self._events))
 
+    def _on_reveal(self) -> None:
+        super()._on_reveal()
+        if self.is_right is not None:
+            self.feedback.value += (f"<span class='tutor-quiz-result' data-quiz='{self.id}' "
+                                    f"data-right='{int(self.is_right)}' hidden></span>")
+
     def restart(self) -> None:
-        self.race = scenarios.build(self.scenario)
+        """The next position (the same one when the quiz has only one), inputs cleared."""
+        self.position = (self.position + 1) % len(self.positions)
+        self.scenario = self.positions[self.position]
+        self.race = self._build()
         self._events = []
-        for box in self.rider_checks.values():
-            box.value = False
-        if self.square_input is not None:
-            self.square_input.value = None
-        if self.lane_input is not None:
-            self.lane_input.value = None
+        self.correct_answer = self._correct_answer()
+        self._new_inputs()
 
     # ----- drawing and feedback --------------------------------------------------------------------------
 
@@ -160,26 +276,66 @@ class PredictQuiz(RevealQuiz):
             self.scene.draw(self.race, self._highlights(), self._panel(), redraw_track=static)
 
     def _panel(self) -> CardPanel:
-        return CardPanel(compact=True)
+        moved = frozenset(e.rider for e in self._events if isinstance(e, RiderMoved))
+        played = self._played
+        if self.ask == "card" and self.is_right is not None:
+            played = tuple((rid, str(self.answer) if rid == self.rider else card) for rid, card in played)
+        return CardPanel(compact=True, played=played, moved=moved)
 
     def _highlights(self) -> Highlights:
         if self.is_right is None:
-            return highlights_for(self.race, active=self.rider if self.ask == "square" else None)
-        base = highlights_for(self.race, self._events)
-        if self.ask != "square":
+            base = highlights_for(self.race, active=self.rider if self.ask in ("square", "card") else None)
+            if self.ask == "card":
+                base = replace(base, cards={rid: c for rid, c in base.cards.items() if rid != self.rider})
+            return replace(base, marks=tuple(self._guess_marks()))
+        mine = self._events if self.ask not in ("square", "card") else [
+            e for e in self._events if getattr(e, "rider", None) == self.rider or isinstance(e, ExhaustionTaken)]
+        base = highlights_for(self.race, [e for e in mine if not isinstance(e, (Blocked, RiderMoved))])
+        if self.ask == "exhausted":
+            return replace(base, exhausted=tuple(e.rider for e in self._events if isinstance(e, ExhaustionTaken)))
+        if self.ask in ("first", "winner"):
             return base
-        square, lane = self.correct_answer if self.with_lane else (self.correct_answer, None)
-        marks = [Mark(square, lane, "answer", SLIPSTREAM)]
-        guess = self.answer if not self.with_lane else self.answer[0]
-        if not self.is_right and guess is not None and guess != square:
-            marks.append(Mark(guess, None, "your guess", WARNING, below=True))
-        trails = {e.rider: (e.frm, e.to) for e in self._events if isinstance(e, RiderMoved) and e.rider == self.rider}
-        return replace(base, marks=tuple(marks), trails=trails)
+        marks: list[Mark] = []
+        if self.ask == "square":
+            square, lane = self.correct_answer if self.with_lane else (self.correct_answer, None)
+            marks.append(Mark(square, lane, f"answer: {square}", ANSWER))
+            guess = self.answer[0] if self.with_lane else self.answer
+            if not self.is_right and guess is not None and guess != square:
+                marks.append(Mark(guess, None, f"your guess: {guess}", GUESS, below=True))
+        else:
+            assert self.target is not None
+            marks.append(Mark(self.target, None, f"target: {self.target}", ANSWER))
+        moves = [e for e in self._events if isinstance(e, RiderMoved) and e.rider == self.rider]
+        trails = {self.rider: (moves[-1].frm, moves[-1].to)} if moves and self.after == "movement" else {}
+        # The full squares the rider fell back over, only while the position shown is the one after its move.
+        blocked = [e for e in self._events if isinstance(e, Blocked) and e.rider == self.rider]
+        crosses = blocked[-1].full if blocked and self.after == "movement" else ()
+        return replace(base, marks=tuple(marks), trails=trails, blocked=crosses)
+
+    def _guess_marks(self) -> list[Mark]:
+        marks = []
+        if self.ask == "card" and self.target is not None:
+            marks.append(Mark(self.target, None, f"target: {self.target}", ANSWER))
+        if self.ask == "square" and self.square_input is not None and self.square_input.value is not None:
+            lane = self.lane_input.value if self.with_lane and self.lane_input is not None else None
+            marks.append(Mark(self.square_input.value, lane, f"your answer: {self.square_input.value}", GUESS))
+        return marks
 
     def _told(self, answer: Any, right: bool) -> str:
         if self.ask == "exhausted":
             told = f"Exhausted: {_names(self.correct_answer)}."
             return told if right else f"{told} You chose: {_names(answer)}."
+        if self.ask == "first":
+            told = f"{self.correct_answer} moves first: it is the frontmost rider."
+            return told if right else f"{told} You said {answer}."
+        if self.ask == "winner":
+            told = f"{self.correct_answer} wins: it is the furthest past the finish line."
+            return told if right else f"{told} You said {answer}."
+        if self.ask == "card":
+            cards = sorted(self.correct_answer, key=_card_value)
+            told = (f"{' or '.join(cards)} takes {self.rider} to square {self.target}. With {answer}, it ends on "
+                    f"square {self.race.riders[self.rider].square}.")
+            return told
         square, lane = self.correct_answer if self.with_lane else (self.correct_answer, None)
         where = f"square {square}" + (f", {lane_name(lane)}" if lane is not None else "")
         told = f"{self.rider} ends on {where} {WHEN[self.after]}."
@@ -189,9 +345,19 @@ class PredictQuiz(RevealQuiz):
         return f"{told} You said {guess}."
 
     def _why(self, events: list[Event]) -> list[Line]:
-        """The narrated events that decided the answer."""
+        """The narrated events that decided the answer (for "exhausted": a line for every rider)."""
         if self.ask == "exhausted":
-            return narrate([e for e in events if isinstance(e, (ExhaustionChecked, ExhaustionTaken))])
+            return self._per_rider() + narrate([e for e in events if isinstance(e, ExhaustionChecked)
+                                                and e.exempt])
+        if self.ask == "first":
+            first = self.correct_answer
+            square = self._before[first][0]
+            return [Line(f"{first} is on square {square}, the closest to the finish"
+                         + (" (and in the right lane of its square)" if self._before[first][1] == 0 and
+                            sum(1 for s, _ in self._before.values() if s == square) > 1 else "")
+                         + ": it moves first, then the others from front to back.", (rules.ORDER,))]
+        if self.ask == "winner":
+            return narrate([e for e in events if isinstance(e, Finished)])
         mine: list[Event] = []
         for e in events:
             if isinstance(e, (RiderMoved, Blocked)) and e.rider == self.rider:
@@ -201,6 +367,34 @@ class PredictQuiz(RevealQuiz):
             elif isinstance(e, (PacksFound, NoSlipstream)) and self.after == "slipstream":
                 mine.append(e)
         return narrate(mine)
+
+    def _per_rider(self) -> list[Line]:
+        """For each rider: was it exhausted, what is in front of it, and was the learner's tick right."""
+        race, ticked = self.race, self.answer
+        taken = self.correct_answer
+        occupied = {square for square, _ in race.positions().values()}
+        lines: list[Line] = []
+        for rid, rider in race.riders.items():
+            square = rider.square
+            assert square is not None
+            ahead = square + 1
+            empty = ahead not in occupied
+            if not rider.takes_exhaustion and empty:
+                reason = f"square {ahead} in front is empty, but it rides for a bot team"
+            elif empty:
+                reason = f"square {ahead} in front of it is empty"
+            else:
+                reason = f"square {ahead} in front of it is taken"
+            was = "takes an exhaustion card" if rid in taken else "takes none"
+            mark = "✓" if (rid in ticked) == (rid in taken) else "✗"
+            you = "you ticked it" if rid in ticked else "you left it unticked"
+            lines.append(Line(f"{mark} {rid} (square {square}) {was}: {reason}; {you}.",
+                              () if lines else (rules.EXHAUSTION,)))
+        return lines
+
+
+def _card_value(card: str | int) -> int:
+    return int(str(card).lstrip("E")) if str(card).lstrip("E").isdigit() else 0
 
 
 def _names(riders: set[str]) -> str:
