@@ -14,6 +14,7 @@ from nbclient import NotebookClient
 from tutor.core.games import GAMES
 from tutor.flamme_rouge import scenario
 from tutor.ui.landing import landing_html, notebook_title
+from tutor.ui.lessons import lesson_list, nav_html
 
 ROOT = Path(__file__).resolve().parents[1] / "lessons"
 INDEX = ROOT / "index.ipynb"
@@ -104,8 +105,60 @@ def test_every_markdown_link_leads_to_a_notebook(path: Path):
 def test_welcome_links_every_lesson_of_its_game_and_back_to_the_landing_page(welcome: Path):
     links = MARKDOWN_LINK.findall(_markdown(welcome))
     lessons = {p.name for p in LESSON_NOTEBOOKS if p.parent == welcome.parent}
+    if any("lesson_list()" in source for source in _code(_read(welcome))):  # the list is built from the folder
+        links += HTML_LINK.findall(lesson_list(welcome.parent)._repr_html_())
     assert lessons <= set(links)
     assert "../index.ipynb" in links
+
+
+FR = ROOT / "flamme_rouge"
+FR_OWN = [FR / name for name in ("01_track_and_setup.ipynb", "02_energy_phase.ipynb", "03_movement.ipynb",
+                                 "04_slipstream.ipynb", "05_exhaustion.ipynb", "06_mountains.ipynb",
+                                 "07_full_race.ipynb", "rules_summary.ipynb")]
+NAV = re.compile(r"""lesson_nav\(["']([^"']+)["']\)""")
+
+
+@pytest.mark.parametrize("path", FR_OWN, ids=_ids(FR_OWN))
+def test_a_lesson_page_has_a_real_title_and_links_to_the_previous_and_next_lesson_and_the_contents(path: Path):
+    nb = _read(path)
+    assert nb.metadata.get("title", "").startswith(notebook_title(path)), "the browser tab shows the lesson's title"
+    assert nb.metadata.get("tutor", {}).get("summary"), "the landing page shows a one-line summary"
+    navs = [m for source in _code(nb) for m in NAV.findall(source)]
+    assert navs == [path.name]
+    html = nav_html(path.name, path.parent)
+    names = [p.name for p in sorted(path.parent.glob("*.ipynb"))]
+    k = names.index(path.name)
+    assert "../index.ipynb" in html and f"href='{names[k - 1]}'" in html
+    assert (k + 1 == len(names)) or f"href='{names[k + 1]}'" in html
+    assert "target='_self'" in html and "localStorage" in html
+
+
+@pytest.mark.parametrize("path", FR_OWN[:-1], ids=_ids(FR_OWN[:-1]))
+def test_no_quiz_uses_the_position_of_a_board_above_it_and_every_quiz_has_another_position(path: Path):
+    boards, quizzes = set(), []
+    for source in _code(_read(path)):
+        found = SCENARIO_PATH.findall(source)
+        if "PredictQuiz(" in source:
+            quizzes.append(found)
+        elif "RaceTutor" in source:
+            boards |= set(found)
+    assert quizzes, f"{path.name} has no quiz"
+    for found in quizzes:
+        assert not boards & set(found), f"{path.name}: a quiz reuses the board's position"
+        assert len(found) >= 2, f"{path.name}: Try again needs a second position"
+
+
+def test_the_rules_summary_has_a_glossary():
+    text = _markdown(FR / "rules_summary.ipynb").lower()
+    for word in ("sprinteur", "rouleur", "pack", "slipstream", "exhaustion", "ascent", "descent", "lane"):
+        assert f"**{word}" in text, word
+
+
+def test_the_landing_page_gives_each_lesson_a_summary_and_progress():
+    html = landing_html(ROOT)
+    assert "Squares and lanes, the right-hand lane" in html and "data-lesson='flamme_rouge/03_movement.ipynb'" in html
+    assert html.index("01_track_and_setup") < html.index("02_energy_phase") < html.index("07_full_race")
+    assert "localStorage" in html and "scenarios" not in html
 
 
 def test_the_landing_page_lists_every_game_and_links_each_lesson_by_title():

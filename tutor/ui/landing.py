@@ -3,7 +3,8 @@
     from tutor.ui.landing import landing
     landing()            # in lessons/index.ipynb: lessons/<game>/*.ipynb, relative to the notebook
 
-A lesson's title is the first Markdown heading of its notebook. Links are
+A lesson's title is the first Markdown heading of its notebook, its summary its first sentence (or
+``metadata.tutor.summary``); the learner's progress shows beside each (``tutor.ui.lessons``). Links are
 relative to the folder that holds the games' lesson folders, so they work in
 Voila (``/voila/render/index.ipynb`` -> ``/voila/render/flamme_rouge/...``).
 """
@@ -17,6 +18,8 @@ from pathlib import Path
 from typing import Iterable
 
 from tutor.core.games import GAMES, Game
+
+from .lessons import CSS, lessons_in, list_html, progress_script
 
 
 @dataclass(frozen=True)
@@ -46,17 +49,16 @@ def lessons_of(game: Game, root: Path) -> list[Lesson]:
 
 
 def landing_html(root: str | Path = ".", games: Iterable[Game] | None = None) -> str:
-    """One section per game: its title, summary and lesson links (or "lessons coming")."""
+    """One section per game: its title and summary, then its lessons in order, each a link with its one-line
+    summary and the learner's progress (kept in the browser), or "lessons coming"."""
     root = Path(root)
-    parts = []
+    parts = [CSS]
     for game in GAMES.values() if games is None else games:
-        lessons = lessons_of(game, root)
-        items = "".join(f"<li><a href='{html.escape(lesson.link)}'>{html.escape(lesson.title)}</a></li>"
-                        for lesson in lessons)
-        body = f"<ul class='tutor-lessons'>{items}</ul>" if items else "<p><i>Lessons coming.</i></p>"
+        lessons = lessons_in(root / game.lessons)
+        body = (list_html(lessons, f"{game.lessons}/") if lessons else "<p><i>Lessons coming.</i></p>")
         parts.append(f"<section class='tutor-game' id='{html.escape(game.id)}'><h2>{html.escape(game.title)}</h2>"
                      f"<p>{html.escape(game.summary)}</p>{body}</section>")
-    return "".join(parts)
+    return "".join(parts) + progress_script()
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,187 @@
+"""Lessons as an app: the list of a game's lessons with one-line summaries, the links between lesson pages, and
+the learner's progress kept in the browser (``localStorage``; nothing is sent anywhere).
+
+    from tutor.ui.lessons import lesson_nav, lesson_list
+    lesson_nav("03_movement.ipynb")     # in a lesson: ← previous · Contents · next →, and progress recording
+    lesson_list()                        # in a game's welcome page: every lesson of its folder, with progress
+
+A lesson's title is its first Markdown heading; its summary is ``metadata.tutor.summary``
+or else the first sentence of its first paragraph. Lessons are the folder's notebooks
+in file-name order, so a new lesson file appears everywhere by itself.
+
+Progress: the page script (``PROGRESS_JS``) marks a lesson visited, records each
+quiz's first answer (right or wrong) when a ``tutor-quiz-result`` mark appears in
+the page, and a lesson is finished when every quiz on its page has an answer (a
+lesson without quiz: when visited). Lists fill in their ``data-lesson`` badges from
+the same store. Scripts in HTML outputs run in Voila (the outputs are trusted).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+STORE_KEY = "rules-tutor-progress"
+
+
+@dataclass(frozen=True)
+class LessonInfo:
+    path: Path
+    title: str
+    summary: str
+
+    @property
+    def key(self) -> str:
+        """``flamme_rouge/03_movement.ipynb``: the lesson's name in the progress store."""
+        return f"{self.path.parent.name}/{self.path.name}"
+
+
+def _cells(path: Path) -> tuple[dict, list[dict]]:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return data.get("metadata", {}), data.get("cells", [])
+
+
+def _source(cell: dict) -> str:
+    source = cell.get("source", "")
+    return source if isinstance(source, str) else "".join(source)
+
+
+def lesson_info(path: Path) -> LessonInfo:
+    metadata, cells = _cells(path)
+    title, summary = path.stem, metadata.get("tutor", {}).get("summary", "")
+    for cell in cells:
+        if cell.get("cell_type") != "markdown":
+            continue
+        for block in re.split(r"\n\s*\n", _source(cell)):
+            block = block.strip()
+            if block.startswith("#") and title == path.stem:
+                title = block.splitlines()[0].lstrip("#").strip()
+                rest = "\n".join(block.splitlines()[1:]).strip()
+                if rest and not summary:
+                    summary = _first_sentence(rest)
+            elif block and not summary and title != path.stem:
+                summary = _first_sentence(block)
+        if summary:
+            break
+    return LessonInfo(path, title, summary)
+
+
+def _first_sentence(text: str) -> str:
+    plain = re.sub(r"[*_`]|<[^>]+>", "", re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)).replace("\n", " ")
+    match = re.match(r"(.+?[.!?])(\s|$)", plain.strip())
+    return (match.group(1) if match else plain.strip())[:200]
+
+
+def lessons_in(folder: Path) -> list[LessonInfo]:
+    return [lesson_info(p) for p in sorted(folder.glob("*.ipynb")) if not p.name.startswith(("_", "."))]
+
+
+PROGRESS_JS = """<script>
+(function () {
+  const KEY = '%(key)s';
+  const load = () => { try { return JSON.parse(localStorage.getItem(KEY) || '{}'); } catch (e) { return {}; } };
+  const save = (store) => { try { localStorage.setItem(KEY, JSON.stringify(store)); } catch (e) {} };
+  const lesson = '%(lesson)s';
+  function finished(entry) {
+    if (!entry || !entry.visited) return false;
+    const total = entry.total || 0, answered = Object.keys(entry.quizzes || {}).length;
+    return answered >= total;
+  }
+  function badges() {
+    const store = load();
+    document.querySelectorAll('[data-lesson]').forEach(function (el) {
+      const entry = store[el.dataset.lesson];
+      const quizzes = entry && entry.quizzes ? Object.values(entry.quizzes) : [];
+      const right = quizzes.filter(Boolean).length;
+      let text = 'not started', cls = 'tutor-todo';
+      if (entry && entry.visited) {
+        text = finished(entry) ? '✓ finished' : 'started'; cls = finished(entry) ? 'tutor-done' : 'tutor-started';
+        if (entry.total) text += ' · quiz ' + right + '/' + entry.total + ' right first time';
+      }
+      el.textContent = text; el.className = 'tutor-progress ' + cls;
+    });
+  }
+  function record() {
+    if (!lesson) return;
+    const store = load();
+    const entry = store[lesson] || {quizzes: {}};
+    entry.visited = entry.visited || Date.now();
+    entry.total = Math.max(entry.total || 0, document.querySelectorAll('.tutor-quiz').length);
+    document.querySelectorAll('.tutor-quiz-result').forEach(function (el) {
+      if (!(el.dataset.quiz in entry.quizzes)) entry.quizzes[el.dataset.quiz] = el.dataset.right === '1';
+    });
+    store[lesson] = entry; save(store); badges();
+  }
+  record();
+  new MutationObserver(function () { clearTimeout(window.__tutorProgress); window.__tutorProgress = setTimeout(record, 200); })
+    .observe(document.body, {childList: true, subtree: true});
+})();
+</script>"""
+
+CSS = """<style>
+.tutor-nav { display: flex; gap: 18px; flex-wrap: wrap; font-size: 15px; margin: 8px 0; }
+.tutor-nav a { text-decoration: none; color: #0b57d0; font-weight: bold; }
+.tutor-lesson-list { list-style: none; padding-left: 0; }
+.tutor-lesson-list li { margin: 6px 0; line-height: 1.35; }
+.tutor-lesson-list a { font-weight: bold; color: #0b57d0; }
+.tutor-lesson-list .tutor-summary { color: #3c4043; }
+.tutor-progress { font-size: 12.5px; border-radius: 9px; padding: 0 7px; margin-left: 6px; white-space: nowrap; }
+.tutor-todo { background: #f1f3f4; color: #5f6368; }
+.tutor-started { background: #fff4e5; color: #663c00; }
+.tutor-done { background: #e6f4ea; color: #0d652d; }
+</style>"""
+
+
+def progress_script(lesson: str = "") -> str:
+    """The page script: records ``lesson``'s visit and quiz answers (when given) and fills progress badges."""
+    return PROGRESS_JS % {"key": STORE_KEY, "lesson": html.escape(lesson, quote=True).replace("'", "")}
+
+
+def list_html(lessons: list[LessonInfo], link_prefix: str = "") -> str:
+    """Each lesson: its title as a link, its summary, its progress badge (filled in by the page script)."""
+    items = "".join(
+        f"<li><a href='{html.escape(link_prefix + lesson.path.name)}' target='_self'>{html.escape(lesson.title)}</a>"
+        f"<span class='tutor-progress tutor-todo' data-lesson='{html.escape(lesson.key)}'>not started</span>"
+        + (f"<br><span class='tutor-summary'>{html.escape(lesson.summary)}</span>" if lesson.summary else "")
+        + "</li>" for lesson in lessons)
+    return f"<ol class='tutor-lesson-list'>{items}</ol>"
+
+
+@dataclass(frozen=True)
+class _Html:
+    body: str
+
+    def _repr_html_(self) -> str:
+        return self.body
+
+
+def lesson_list(folder: str | Path = ".") -> _Html:
+    """The lessons of ``folder`` (a game's lesson folder), in order, with summaries and the learner's progress."""
+    return _Html(CSS + list_html(lessons_in(Path(folder))) + progress_script())
+
+
+def nav_html(current: str, folder: str | Path = ".", contents: str = "../index.ipynb") -> str:
+    folder = Path(folder)
+    lessons = lessons_in(folder)
+    names = [lesson.path.name for lesson in lessons]
+    if current not in names:
+        raise ValueError(f"{current} is not a lesson of {folder.resolve()} ({', '.join(names)})")
+    k = names.index(current)
+    links = []
+    if k > 0:
+        links.append(f"<a href='{html.escape(names[k - 1])}' target='_self' rel='prev'>← "
+                     f"{html.escape(lessons[k - 1].title)}</a>")
+    links.append(f"<a href='{html.escape(contents)}' target='_self'>☰ All lessons</a>")
+    if k + 1 < len(lessons):
+        links.append(f"<a href='{html.escape(names[k + 1])}' target='_self' rel='next'>"
+                     f"{html.escape(lessons[k + 1].title)} →</a>")
+    key = f"{folder.resolve().name}/{current}"
+    return CSS + f"<nav class='tutor-nav' aria-label='Lessons'>{''.join(links)}</nav>" + progress_script(key)
+
+
+def lesson_nav(current: str, folder: str | Path = ".", contents: str = "../index.ipynb") -> _Html:
+    """Links to the previous lesson, all lessons and the next lesson; records the learner's progress here."""
+    return _Html(nav_html(current, folder, contents))
