@@ -485,6 +485,9 @@ def test_the_log_goes_round_by_round_and_folds(tutor):
     tutor.finish_button.click()
     log = tutor.narration.value
     assert "<summary>Round 1</summary>" in log and "<details class='tutor-log-section' open><summary>Round 2" in log
+    round_1, round_2 = log.split("<summary>Round 2</summary>")
+    assert "moves" in round_1 and "leave the game" in round_1  # the round's end is logged in its own round
+    assert "Round 2 begins" in round_2 and "(computer)" in round_2
     tutor.story.toggle.value = False
     assert tutor.narration.value == "" and tutor.story.toggle.description.startswith("▸")
     tutor.story.toggle.value = True

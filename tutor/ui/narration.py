@@ -86,7 +86,7 @@ class NarrationLog(widgets.VBox):
         self.sections: list[tuple[str, list[Line]]] = []
         self.html = widgets.HTML()
         self.toggle = widgets.ToggleButton(value=True, description=f"▾ {title}", tooltip="Show or hide the log",
-                                           layout=widgets.Layout(width="auto"))
+                                           layout=widgets.Layout(width="auto", align_self="flex-start"))
         self._title = title
         self.toggle.observe(lambda _: self._render(), "value")
         super().__init__([self.toggle, self.html])

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import dataclasses
 import html
+import itertools
 import time
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, Mapping, Sequence
@@ -101,6 +102,8 @@ class RaceTutor(widgets.VBox):
         self._initial = (self.human_teams, self._focus, self._stop)
         self._last_click: tuple[str, float] = ("", -1e9)
         self.narration_lines: list[Line] = []
+        self._pending: list[tuple[str, Event]] = []
+        self._logged_section = f"Round {race.round}" if race.round else "Setup"
 
         self.scene = Scene(race.track, cards=cards)
         self.header = widgets.HTML()
@@ -122,10 +125,10 @@ class RaceTutor(widgets.VBox):
             seed=seed, seed_enabled=rebuild is not None if seed_enabled is None else seed_enabled,
             next_tooltip="Resolve the next step: one rider's move or one part of the end phase",
             finish_tooltip="Resolve the rest of the round, rider by rider")
-        self.speed = widgets.ToggleButtons(options=list(SPEEDS), value="Normal", description="Speed",
+        self.speed = widgets.ToggleButtons(options=list(SPEEDS), value="Normal",
                                            tooltips=["Slower animations", "Normal speed", "Faster animations"],
-                                           style={"button_width": "64px", "description_width": "initial"})
-        self.stepper.children = (*self.stepper.children, self.speed)
+                                           style={"button_width": "72px"})
+        self.stepper.children = (*self.stepper.children, label("Speed:"), self.speed)
         self.next_button, self.finish_button = self.stepper.next_button, self.stepper.finish_button
         self.back_button, self.restart_button, self.seed = (self.stepper.back_button, self.stepper.restart_button,
                                                             self.stepper.seed)
@@ -352,7 +355,8 @@ class RaceTutor(widgets.VBox):
         if active:
             self._active = active
         self._events = events
-        self._show(self._narrate(events) + self._play_bots())
+        self._narrate(events)
+        self._show(self._play_bots())
 
     def _resolve(self, one: bool) -> None:
         """Next step (``one``) or the rest of the round, one step at a time, each animated after the other."""
@@ -360,7 +364,6 @@ class RaceTutor(widgets.VBox):
         self._undo.append(race.to_dict())
         start_round, limit = race.round, self._limit()
         records: list[StepRecord] = []
-        lines: list[Line] = []
         while True:
             before, chips = race.positions(), revealed_cards(race)
             try:
@@ -369,12 +372,11 @@ class RaceTutor(widgets.VBox):
                 self._warn(f"Not allowed: {err}.")
                 break
             records.append(StepRecord(before, chips, tuple(events)))
-            lines += self._narrate(events)
+            self._narrate(events)
             if one or not race.phase.automatic or race.round != start_round or _order(race.phase) > limit:
                 break
         self._events = list(records[-1].events) if records else []
-        lines += self._play_bots()
-        self._show(lines, steps=records)
+        self._show(self._play_bots(), steps=records)
 
     def _limit(self) -> int:
         """The last phase Finish round resolves: the end of the round, or where a prepared position stops."""
@@ -391,8 +393,15 @@ class RaceTutor(widgets.VBox):
         return (race.phase is Phase.FINISHED or race.round > self._stop_round
                 or (race.phase.automatic and _order(race.phase) > _order(self._stop)))
 
-    def _narrate(self, events: Sequence[Event]) -> list[Line]:
-        return narrate(events)
+    def _narrate(self, events: Sequence[Event]) -> None:
+        """Word the events for the log, each line in the section of its round (a new round starts a new
+        section); ``_show`` logs them."""
+        section = self._logged_section
+        for event in events:
+            if isinstance(event, RoundStarted) and rules.ROUND in event.rules:
+                section = f"Round {event.round}"
+            self._pending.append((section, event))
+        self._logged_section = section
 
     def _refuse_steps(self) -> bool:
         """Warn (and return True) when there is nothing to resolve: energy phase not over, or race over."""
@@ -448,8 +457,16 @@ class RaceTutor(widgets.VBox):
         return f"Round {self.race.round}" if self.race.round else "Setup"
 
     def _show(self, lines: list[Line], steps: Sequence[StepRecord] = ()) -> None:
-        self.narration_lines = lines
-        self.story.add(lines, self._section())
+        """Log ``lines`` (those ``_narrate`` held back go first, in the same section), update the controls and
+        the status, and paint (or animate ``steps``)."""
+        tagged = [(section, line) for section, group in itertools.groupby(self._pending, key=lambda p: p[0])
+                  for line in narrate([event for _, event in group])]
+        tagged += [(self._section(), line) for line in lines]
+        self._pending = []
+        self._logged_section = self._section()
+        self.narration_lines = [line for _, line in tagged]
+        for section, group in itertools.groupby(tagged, key=lambda t: t[0]):
+            self.story.add([line for _, line in group], section)
         self._refresh_controls()  # the hint reads the buttons' new state
         if self.done and self.race.phase is not Phase.FINISHED:
             self.status.show("This position is done: that is the rule of this lesson. Try another position, or "
