@@ -466,7 +466,7 @@ CLIMB = {
 
 
 def test_a_double_click_runs_one_step_and_the_log_keeps_every_step(monkeypatch):
-    monkeypatch.setattr(RaceTutor, "debounce_s", 0.4)
+    monkeypatch.setattr(RaceTutor, "debounce_s", 0.3)
     tutor = RaceTutor.from_scenario(BLOCKED)
     tutor.next_button.click()
     tutor.next_button.click()  # the second click of a double click: ignored

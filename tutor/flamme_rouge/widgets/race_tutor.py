@@ -71,7 +71,7 @@ def _order(phase: Phase) -> int:
 class RaceTutor(widgets.VBox):
     """A race on a canvas with the controls of a learner who plays ``human_teams``."""
 
-    debounce_s = 0.4
+    debounce_s = 0.3
     """A click on the same control this soon after the last one ended is ignored (a double click)."""
 
     def __init__(self, race: Race, *, human_teams: Iterable[str] | None = None, focus: Iterable[str] | None = None,
