@@ -405,6 +405,7 @@ def test_the_learner_places_riders_by_clicking_the_board_after_the_bot_team():
     before = race.to_dict()
     tutor._on_canvas_click(view.cx(2), view.cy(1))  # left lane of an empty square: not allowed
     assert tutor.status.kind == "warning" and "takes the right-hand lane" in tutor.status.text
+    assert "square 2, left lane" in tutor.status.text and "lane 1" not in tutor.status.text  # no internal names
     assert race.to_dict() == before
     tutor._on_canvas_click(view.cx(2), view.cy(0))
     assert race.riders["red-S"].position == (2, 0) and "red-S starts on square 2, right lane" in tutor.narration.value
@@ -688,3 +689,29 @@ def test_who_is_exhausted_gets_feedback_rider_by_rider():
     assert "✓ a (square 1) takes an exhaustion card: square 2 in front of it is empty; you ticked it" in feedback
     assert "✗ b (square 6) takes none: square 7 in front of it is taken; you ticked it" in feedback
     assert "✗ g" in feedback and "you left it unticked" in feedback
+
+
+def test_a_whole_race_never_shows_internal_names_and_ends_with_results():
+    import re
+
+    tutor = RaceTutor.new_race("sprint-20", teams=("red", "blue", "green"), seed=5, place="manual")
+    seen = []
+    for _ in range(200):
+        race = tutor.race
+        if race.phase is Phase.FINISHED:
+            break
+        if tutor.placing_rider:
+            tutor.place_button.click()
+        elif race.phase.choosing:
+            rider = tutor.active_rider
+            if rider:
+                tutor.card_buttons[0].click()
+            else:
+                tutor.draw_buttons[race.waiting_riders()[0]].click()
+        else:
+            tutor.finish_button.click()
+        seen += [tutor.status.text, tutor.header.value, *(b.tooltip for b in tutor.card_buttons)]
+    assert tutor.race.phase is Phase.FINISHED
+    text = " ".join(seen) + tutor.narration.value + tutor.results.value
+    assert not re.search(r"\blane \d|\['|\[\d", text)
+    assert "Results" in tutor.results.value and tutor.race.winner in tutor.results.value

@@ -250,7 +250,26 @@ class RaceTutor(widgets.VBox):
         if spot is None:
             self._warn(f"Choose a square and lane for {rider} first.")
             return
+        problem = self._placement_problem(rider, *spot)
+        if problem:
+            self._warn(f"{rider} cannot start on square {spot[0]}, {lane_name(spot[1])}: {problem}.")
+            return
         self._act(lambda: self.race.place(rider, *spot))
+
+    def _placement_problem(self, rider: str, square: int, lane: int) -> str | None:
+        """Why a learner's rider may not start there, in the lesson's words (None: it may)."""
+        race = self.race
+        if any(isinstance(a, Place) and (a.rider, a.square, a.lane) == (rider, square, lane)
+               for a in race.legal_actions()):
+            return None
+        if square >= race.track.start:
+            return f"riders start behind the start line, on squares 0 to {race.track.start - 1}"
+        taken = [r.lane for r in race.riders.values() if r.square == square]
+        if lane in taken:
+            return "that lane is taken"
+        if lane > 0 and 0 not in taken:
+            return "a rider alone on a square takes the right-hand lane"
+        return "that lane is not free"
 
     def _on_canvas_click(self, x: float, y: float) -> None:
         """Setup: a click on a lane of the board (CSS pixels) places the learner's next rider there."""
