@@ -18,11 +18,23 @@ class CardKind(enum.Enum):
     ATTACK = "attack"  # Peloton expansion: the Peloton team's Attack! card
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
+    """A card value. Cards are interned (``energy(v)``, ``EXHAUSTION``, ``MUSCLE``, ``ATTACK``; ``Card.parse``
+    returns those), so equality is identity: fast in ``hand.remove`` on the simulations' hot path."""
+
     value: int
     """Squares the card moves (Attack! moves the Peloton's riders 2 and 9: see rules.ATTACK_FRONT)."""
     kind: CardKind = CardKind.ENERGY
+
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: dict) -> Card:
+        return self
+
+    def __reduce__(self) -> str | tuple:
+        return (Card.parse, (str(self),))
 
     def __str__(self) -> str:
         if self.kind is CardKind.ATTACK:

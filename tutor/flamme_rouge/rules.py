@@ -158,11 +158,16 @@ def occupancy(positions: dict[str, tuple[int, int]]) -> dict[int, list[int]]:
 def packs(squares) -> list[tuple[int, int]]:
     """Runs of occupied squares with no empty square between them, rearmost first."""
     result: list[tuple[int, int]] = []
-    for s in sorted(set(squares)):
-        if result and result[-1][1] == s - 1:
-            result[-1] = (result[-1][0], s)
-        else:
-            result.append((s, s))
+    ordered = sorted(set(squares))
+    if not ordered:
+        return result
+    lo = hi = ordered[0]
+    for s in ordered[1:]:
+        if s != hi + 1:
+            result.append((lo, hi))
+            lo = s
+        hi = s
+    result.append((lo, hi))
     return result
 
 
@@ -183,7 +188,7 @@ def slipstream(track: Track, positions: dict[str, tuple[int, int]]
     lo, hi = found[0]
     for next_lo, next_hi in found[1:]:
         if next_lo - hi == 2:
-            if blocked[next_lo] or any(blocked[s] for s in range(lo, hi + 1)):
+            if blocked[next_lo] or True in blocked[lo:hi + 1]:
                 results.append(((lo, hi), NO_SLIPSTREAM_TERRAIN))
             else:
                 members = [r for r, (s, _) in positions.items() if lo <= s <= hi]
