@@ -13,7 +13,7 @@ from ipycanvas import Canvas
 
 from tutor.flanders.battlefield import Battlefield, SpaceKind
 from tutor.flanders.cards import FIXED, Card, CardId, CardSet
-from tutor.ui.drawing import INK, rounded_rect, text, text_colour_on
+from tutor.ui.drawing import INK, font, rounded_rect, text_colour_on
 
 from .geometry import (AVAILABLE, BLACK_SYMBOL, BRITISH, BRITISH_FILL, CAPTION_H, CHOSEN, GERMAN, GERMAN_FILL,
                        GREY_SYMBOL, HEADER_Y, LINE_FILL, LOST, MAY_RETAIN, MUTED, OBJECTIVE_FILL, OPEN_FILL, PANEL,
@@ -24,6 +24,32 @@ PIPS = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)], 4: [(
         5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)], 6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}
 KIND_FILL = {SpaceKind.START: START_FILL, SpaceKind.OPEN: OPEN_FILL, SpaceKind.DEFENSIVE: LINE_FILL,
              SpaceKind.OBJECTIVE: OBJECTIVE_FILL}
+
+
+_STATE: dict[int, dict[str, object]] = {}
+"""The drawing attributes last sent to each canvas during the current paint (only changes are sent)."""
+
+
+def fresh(canvas: Canvas) -> None:
+    """Forget what was sent to ``canvas``: the next attribute settings are all sent (call before each paint)."""
+    _STATE[id(canvas)] = {}
+
+
+def _set(canvas: Canvas, name: str, value: object) -> None:
+    state = _STATE.setdefault(id(canvas), {})
+    if state.get(name, _STATE) != value:
+        state[name] = value
+        setattr(canvas, name, value)
+
+
+def text(canvas: Canvas, words: str, x: float, y: float, *, size: float = 12, bold: bool = False,
+         colour: str = INK, align: str = "left", max_width: float | None = None) -> None:
+    """``tutor.ui.drawing.text`` that sends only the attributes that changed."""
+    _set(canvas, "font", font(size, bold))
+    _set(canvas, "text_align", align)
+    _set(canvas, "text_baseline", "middle")
+    _set(canvas, "fill_style", colour)
+    canvas.fill_text(words, x, y, max_width)
 
 
 def percent(value: float) -> str:
@@ -48,23 +74,23 @@ def card_outline(canvas: Canvas, r: Rect, german: bool) -> None:
 def side_badge(canvas: Canvas, x: float, y: float, german: bool, size: float = 8) -> None:
     """British: a round badge with a ring; German: a square badge with a cross."""
     if german:
-        canvas.fill_style = GERMAN
+        _set(canvas, "fill_style", GERMAN)
         canvas.fill_rect(x - size, y - size, 2 * size, 2 * size)
-        canvas.fill_style = "#ffffff"
+        _set(canvas, "fill_style", "#ffffff")
         canvas.fill_rect(x - size * 0.2, y - size * 0.75, size * 0.4, size * 1.5)
         canvas.fill_rect(x - size * 0.75, y - size * 0.2, size * 1.5, size * 0.4)
     else:
-        canvas.fill_style = BRITISH
+        _set(canvas, "fill_style", BRITISH)
         canvas.fill_circle(x, y, size)
-        canvas.fill_style = "#ffffff"
+        _set(canvas, "fill_style", "#ffffff")
         canvas.fill_circle(x, y, size * 0.55)
-        canvas.fill_style = BRITISH
+        _set(canvas, "fill_style", BRITISH)
         canvas.fill_circle(x, y, size * 0.3)
 
 
 def symbol(canvas: Canvas, x: float, y: float, black: bool, r: float = 6) -> None:
     """A troop symbol: grey (lost at a bust) with a G, black (lost when applied) with a B."""
-    canvas.fill_style = BLACK_SYMBOL if black else GREY_SYMBOL
+    _set(canvas, "fill_style", BLACK_SYMBOL if black else GREY_SYMBOL)
     canvas.fill_circle(x, y, r)
     text(canvas, "B" if black else "G", x, y + 0.5, size=r * 1.35, bold=True,
          colour="#ffffff" if black else "#000000", align="center")
@@ -74,10 +100,10 @@ def pawn(canvas: Canvas, x: float, y: float, index: int, r: float = 13, ghost: b
     """Player ``index``'s pawn: its colour, its shape and its number."""
     colour = PLAYER_COLOURS[index % len(PLAYER_COLOURS)]
     shape = PLAYER_SHAPES[index % len(PLAYER_SHAPES)]
-    canvas.global_alpha = 0.35 if ghost else 1.0
-    canvas.fill_style = colour
-    canvas.stroke_style = "#000000"
-    canvas.line_width = 1.5
+    _set(canvas, "global_alpha", 0.35 if ghost else 1.0)
+    _set(canvas, "fill_style", colour)
+    _set(canvas, "stroke_style", "#000000")
+    _set(canvas, "line_width", 1.5)
     canvas.begin_path()
     if shape == "circle":
         canvas.arc(x, y, r, 0, 2 * math.pi)
@@ -98,18 +124,18 @@ def pawn(canvas: Canvas, x: float, y: float, index: int, r: float = 13, ghost: b
     canvas.stroke()
     text(canvas, str(index + 1), x, y + (2 if shape == "triangle" else 0.5), size=r * 0.95, bold=True,
          colour=text_colour_on(colour), align="center")
-    canvas.global_alpha = 1.0
+    _set(canvas, "global_alpha", 1.0)
 
 
 def die(canvas: Canvas, r: Rect, value: int, *, outline: str | None = None) -> None:
-    canvas.fill_style = "#ffffff"
+    _set(canvas, "fill_style", "#ffffff")
     rounded_rect(canvas, r.x, r.y, r.w, r.h, 9)
     canvas.fill()
-    canvas.line_width = 4 if outline else 1.5
-    canvas.stroke_style = outline or "#444444"
+    _set(canvas, "line_width", 4 if outline else 1.5)
+    _set(canvas, "stroke_style", outline or "#444444")
     canvas.stroke()
     cx, cy = r.centre
-    canvas.fill_style = INK
+    _set(canvas, "fill_style", INK)
     for dx, dy in PIPS[value]:
         canvas.fill_circle(cx + dx * r.w * 0.27, cy + dy * r.h * 0.27, r.w * 0.085)
 
@@ -132,11 +158,11 @@ def draw_card(canvas: Canvas, r: Rect, card: Card, *, space: int | None = None, 
               small: bool = False) -> None:
     """One card: its side (shape, badge, colour, word), name, effects, symbols and "May Retain"."""
     german = card.german
-    canvas.fill_style = GERMAN_FILL if german else BRITISH_FILL
+    _set(canvas, "fill_style", GERMAN_FILL if german else BRITISH_FILL)
     card_outline(canvas, r, german)
     canvas.fill()
-    canvas.line_width = 3
-    canvas.stroke_style = GERMAN if german else BRITISH
+    _set(canvas, "line_width", 3)
+    _set(canvas, "stroke_style", GERMAN if german else BRITISH)
     if fixed:
         canvas.set_line_dash([6, 3])
     canvas.stroke()
@@ -160,19 +186,19 @@ def draw_card(canvas: Canvas, r: Rect, card: Card, *, space: int | None = None, 
         symbol(canvas, x + (9 if small else 12) + k * (13 if small else 15), sy, card.german, 5 if small else 6)
     if card.may_retain:
         tw = 46 if small else 64
-        canvas.fill_style = MAY_RETAIN
+        _set(canvas, "fill_style", MAY_RETAIN)
         canvas.fill_rect(x + w - tw - 4, sy - 7, tw, 14)
         text(canvas, "MAY RETAIN" if not small else "RETAIN", x + w - tw / 2 - 4, sy + 0.5, size=9, bold=True,
              align="center", max_width=tw - 2)
 
 
 def empty_space(canvas: Canvas, r: Rect, space: int) -> None:
-    canvas.fill_style = "#fbfbfb"
+    _set(canvas, "fill_style", "#fbfbfb")
     rounded_rect(canvas, r.x, r.y, r.w, r.h, 8)
     canvas.fill()
     canvas.set_line_dash([5, 4])
-    canvas.line_width = 1.5
-    canvas.stroke_style = "#9a9a9a"
+    _set(canvas, "line_width", 1.5)
+    _set(canvas, "stroke_style", "#9a9a9a")
     canvas.stroke()
     canvas.set_line_dash([])
     text(canvas, str(space), r.x + 8, r.y + 13, size=15, bold=True, colour=MUTED)
@@ -180,16 +206,17 @@ def empty_space(canvas: Canvas, r: Rect, space: int) -> None:
 
 
 def outline(canvas: Canvas, r: Rect, colour: str, width: float = 4, pad: float = 3) -> None:
-    canvas.line_width = width
-    canvas.stroke_style = colour
+    _set(canvas, "line_width", width)
+    _set(canvas, "stroke_style", colour)
     rounded_rect(canvas, r.x - pad, r.y - pad, r.w + 2 * pad, r.h + 2 * pad, 10)
     canvas.stroke()
 
 
 # ----- static layer ---------------------------------------------------------------------------------------------
 def draw_static(canvas: Canvas, geo: Geometry, field: Battlefield, names: tuple[str, ...] = ()) -> None:
+    fresh(canvas)
     canvas.clear()
-    canvas.fill_style = "#ffffff"
+    _set(canvas, "fill_style", "#ffffff")
     canvas.fill_rect(0, 0, geo.width, geo.height)
     if geo.compact:
         text(canvas, "Card spaces 3-11", 12, 14, size=13, bold=True)
@@ -206,15 +233,15 @@ def draw_static(canvas: Canvas, geo: Geometry, field: Battlefield, names: tuple[
     text(canvas, "start → Objective line", 12, HEADER_Y + 18, size=10, colour=MUTED)
     for i in range(geo.players):
         row = geo.row_rect(i)
-        canvas.fill_style = "#fafafa"
+        _set(canvas, "fill_style", "#fafafa")
         canvas.fill_rect(row.x, row.y, row.w, row.h)
         for s, space in enumerate(field.spaces):
             cell = geo.cell_rect(i, s)
-            canvas.fill_style = KIND_FILL[space.kind]
+            _set(canvas, "fill_style", KIND_FILL[space.kind])
             canvas.fill_rect(cell.x + 1, cell.y + 1, cell.w - 2, cell.h - 2)
             if space.kind is SpaceKind.DEFENSIVE:  # barbed wire: a zigzag across the cell
-                canvas.stroke_style = "#5d4037"
-                canvas.line_width = 1.5
+                _set(canvas, "stroke_style", "#5d4037")
+                _set(canvas, "line_width", 1.5)
                 canvas.begin_path()
                 for k in range(7):
                     px = cell.x + 4 + (k % 2) * (cell.w - 8)
@@ -222,12 +249,12 @@ def draw_static(canvas: Canvas, geo: Geometry, field: Battlefield, names: tuple[
                     (canvas.move_to if k == 0 else canvas.line_to)(px, py)
                 canvas.stroke()
             elif space.kind is SpaceKind.OBJECTIVE:
-                canvas.fill_style = "#8d6e63"
+                _set(canvas, "fill_style", "#8d6e63")
                 canvas.fill_rect(cell.x + cell.w - 9, cell.y + 4, 3, cell.h - 8)
-                canvas.fill_style = LOST
+                _set(canvas, "fill_style", LOST)
                 canvas.fill_rect(cell.x + cell.w - 22, cell.y + 4, 13, 9)
-        canvas.stroke_style = "#bdbdbd"
-        canvas.line_width = 1
+        _set(canvas, "stroke_style", "#bdbdbd")
+        _set(canvas, "line_width", 1)
         canvas.stroke_rect(row.x, row.y, row.w, row.h)
     text(canvas, "Card spaces 3-11 (roll, then take the card on a pair's sum)", 12, geo.lower_y + 10, size=12,
          bold=True, colour=MUTED)
@@ -237,22 +264,24 @@ def draw_static(canvas: Canvas, geo: Geometry, field: Battlefield, names: tuple[
 
 def draw_legend(canvas: Canvas, geo: Geometry) -> None:
     y0 = geo.legend_y
-    canvas.fill_style = PANEL
+    _set(canvas, "fill_style", PANEL)
     canvas.fill_rect(4, y0, geo.width - 8, 42)
     y1, y2 = y0 + 12, y0 + 31
     x = 12.0
     card_outline(canvas, Rect(x, y1 - 7, 22, 14), False)
-    canvas.fill_style = BRITISH_FILL
+    _set(canvas, "fill_style", BRITISH_FILL)
     canvas.fill()
-    canvas.stroke_style, canvas.line_width = BRITISH, 2
+    _set(canvas, "stroke_style", BRITISH)
+    _set(canvas, "line_width", 2)
     canvas.stroke()
     side_badge(canvas, x + 11, y1, False, 4.5)
     text(canvas, "British card (green, rounded, round badge)", x + 28, y1, size=11.5)
     x = 290.0
     card_outline(canvas, Rect(x, y1 - 7, 22, 14), True)
-    canvas.fill_style = GERMAN_FILL
+    _set(canvas, "fill_style", GERMAN_FILL)
     canvas.fill()
-    canvas.stroke_style, canvas.line_width = GERMAN, 2
+    _set(canvas, "stroke_style", GERMAN)
+    _set(canvas, "line_width", 2)
     canvas.stroke()
     side_badge(canvas, x + 11, y1, True, 4.5)
     text(canvas, "German card (blue, cut corners, cross badge)", x + 28, y1, size=11.5)
@@ -260,28 +289,32 @@ def draw_legend(canvas: Canvas, geo: Geometry) -> None:
     text(canvas, "grey symbol: 1 troop lost at a bust", 590, y1, size=11.5)
     symbol(canvas, 800, y1, True)
     text(canvas, "black: 1 troop lost", 810, y1, size=11.5)
-    canvas.fill_style = "#222222"
+    _set(canvas, "fill_style", "#222222")
     canvas.fill_rect(12, y2 - 6, 12, 12)
-    canvas.stroke_style, canvas.line_width = "#222222", 1.5
+    _set(canvas, "stroke_style", "#222222")
+    _set(canvas, "line_width", 1.5)
     canvas.stroke_rect(28, y2 - 6, 12, 12)
     text(canvas, "troop piece / lost", 46, y2, size=11.5)
-    canvas.fill_style = LINE_FILL
+    _set(canvas, "fill_style", LINE_FILL)
     canvas.fill_rect(160, y2 - 8, 18, 16)
     text(canvas, "defensive line (stops a move)", 184, y2, size=11.5)
-    canvas.fill_style = MAY_RETAIN
+    _set(canvas, "fill_style", MAY_RETAIN)
     canvas.fill_rect(372, y2 - 7, 64, 14)
     text(canvas, "MAY RETAIN", 404, y2 + 0.5, size=9, bold=True, align="center")
     text(canvas, "keep it for a later turn", 442, y2, size=11.5)
-    canvas.line_width, canvas.stroke_style = 3, AVAILABLE
+    _set(canvas, "line_width", 3)
+    _set(canvas, "stroke_style", AVAILABLE)
     canvas.stroke_rect(592, y2 - 7, 18, 14)
     text(canvas, "the dice offer it", 616, y2, size=11.5)
-    canvas.line_width, canvas.stroke_style = 3, CHOSEN
+    _set(canvas, "line_width", 3)
+    _set(canvas, "stroke_style", CHOSEN)
     canvas.stroke_rect(722, y2 - 7, 18, 14)
     text(canvas, "chosen pair and card", 746, y2, size=11.5)
 
 
 # ----- the moving parts ---------------------------------------------------------------------------------------
 def draw_picture(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet, field: Battlefield) -> None:
+    fresh(canvas)
     canvas.clear()
     if not geo.compact:
         draw_caption(canvas, geo, pic)
@@ -294,7 +327,7 @@ def draw_picture(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet, fi
 
 def draw_caption(canvas: Canvas, geo: Geometry, pic: Picture) -> None:
     colour = "#fff4e5" if pic.step else "#eef3fb"
-    canvas.fill_style = colour
+    _set(canvas, "fill_style", colour)
     canvas.fill_rect(0, 0, geo.width, CAPTION_H - 2)
     step = f"Step {pic.step[0]} of {pic.step[1]}: " if pic.step else ""
     if pic.winners:
@@ -308,7 +341,8 @@ def draw_battlefield(canvas: Canvas, geo: Geometry, pic: Picture, field: Battlef
     for i, p in enumerate(pic.players):
         row = geo.row_rect(i)
         if i == pic.current and not pic.winners:
-            canvas.stroke_style, canvas.line_width = CHOSEN, 2.5
+            _set(canvas, "stroke_style", CHOSEN)
+            _set(canvas, "line_width", 2.5)
             canvas.stroke_rect(row.x, row.y, row.w, row.h)
             text(canvas, "▶", row.x + 2, row.y + 12, size=11, colour=CHOSEN)
         name = p.label + (" · out" if p.out else "") + (" · wins" if p.id in pic.winners else "")
@@ -317,13 +351,15 @@ def draw_battlefield(canvas: Canvas, geo: Geometry, pic: Picture, field: Battlef
         for k in range(max(p.start_troops, p.troops + lost_now)):
             r = geo.troop_rect(i, k)
             if k < p.troops:
-                canvas.fill_style = "#222222"
+                _set(canvas, "fill_style", "#222222")
                 canvas.fill_rect(r.x, r.y, r.w, r.h)
             else:
-                canvas.stroke_style, canvas.line_width = "#9e9e9e", 1
+                _set(canvas, "stroke_style", "#9e9e9e")
+                _set(canvas, "line_width", 1)
                 canvas.stroke_rect(r.x + 0.5, r.y + 0.5, r.w - 1, r.h - 1)
             if p.troops <= k < p.troops + lost_now:
-                canvas.stroke_style, canvas.line_width = LOST, 2.5
+                _set(canvas, "stroke_style", LOST)
+                _set(canvas, "line_width", 2.5)
                 canvas.stroke_line(r.x - 2, r.y - 2, r.x + r.w + 2, r.y + r.h + 2)
                 canvas.stroke_line(r.x + r.w + 2, r.y - 2, r.x - 2, r.y + r.h + 2)
         text(canvas, str(p.troops), 12 + 16 * max(p.start_troops, p.troops + lost_now) + 2, row.y + 31, size=11,
@@ -333,7 +369,8 @@ def draw_battlefield(canvas: Canvas, geo: Geometry, pic: Picture, field: Battlef
         if i == pic.current and pic.halted and field.lines[p.pawn]:
             text(canvas, "halted", x, y + 17, size=9.5, bold=True, colour=LOST, align="center")
         if p.id in pic.winners:
-            canvas.stroke_style, canvas.line_width = AVAILABLE, 3
+            _set(canvas, "stroke_style", AVAILABLE)
+            _set(canvas, "line_width", 3)
             canvas.stroke_circle(x, y, 19)
 
 
@@ -369,7 +406,8 @@ def draw_dice(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet) -> No
         for k in range(3):
             r = geo.die_rect(k)
             canvas.set_line_dash([4, 4])
-            canvas.stroke_style, canvas.line_width = "#bdbdbd", 1.5
+            _set(canvas, "stroke_style", "#bdbdbd")
+            _set(canvas, "line_width", 1.5)
             rounded_rect(canvas, r.x, r.y, r.w, r.h, 9)
             canvas.stroke()
             canvas.set_line_dash([])
@@ -391,11 +429,12 @@ def draw_dice(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet) -> No
         seen.add(total)
         offered = total in pic.available and not repeat
         is_chosen = pic.chosen == (i, j)
-        neutral = not pic.judged and not is_chosen
-        canvas.fill_style = "#fff6d6" if offered else ("#f1e6f7" if is_chosen else "#f3f3f3")
+        neutral = (not pic.judged or pic.chosen is not None) and not is_chosen  # after a take: only the chosen pair
+        _set(canvas, "fill_style", "#fff6d6" if offered else ("#f1e6f7" if is_chosen else "#f3f3f3"))
         canvas.fill_rect(r.x, r.y, r.w, r.h)
         if offered or is_chosen:
-            canvas.stroke_style, canvas.line_width = (CHOSEN if is_chosen else AVAILABLE), 2.5
+            _set(canvas, "stroke_style", (CHOSEN if is_chosen else AVAILABLE))
+            _set(canvas, "line_width", 2.5)
             canvas.stroke_rect(r.x, r.y, r.w, r.h)
         if total == 9:
             where = "fixed card (2nd pawn)"
@@ -404,6 +443,8 @@ def draw_dice(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet) -> No
             where = cards[card].name if card is not None else "empty space"
         else:
             where = "no space"
+        if is_chosen:
+            where = "taken" if total != 9 else "2nd pawn placed"
         mark = "" if neutral else "✓ " if offered else ("● " if is_chosen else "✗ ")
         tail = " (same sum)" if repeat else ""
         text(canvas, f"{mark}{pic.dice[i]} + {pic.dice[j]} = {total}: {where}{tail}", r.x + 6, r.y + r.h / 2 + 0.5,
@@ -415,6 +456,7 @@ def draw_dice(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet) -> No
 
 def draw_dice_only(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet) -> None:
     """Repaint the dice panel alone (the frames of a roll)."""
+    fresh(canvas)
     top = geo.die_rect(0)
     canvas.clear_rect(top.x - 8, top.y - 6, geo.pair_rect(0).w + 14, geo.pair_rect(2).y + 30 - top.y)
     draw_dice(canvas, geo, pic, cards)
@@ -422,7 +464,7 @@ def draw_dice_only(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet) 
 
 def draw_odds(canvas: Canvas, geo: Geometry, pic: Picture) -> None:
     r = geo.odds_rect
-    canvas.fill_style = PANEL
+    _set(canvas, "fill_style", PANEL)
     canvas.fill_rect(r.x, r.y, r.w, r.h)
     if pic.odds is None:
         if not geo.compact:
@@ -443,9 +485,9 @@ def draw_odds(canvas: Canvas, geo: Geometry, pic: Picture) -> None:
     text(canvas, f"(exactly {bust.numerator}/{bust.denominator}: rolls out of 216 that offer no card)", r.x + 10,
          r.y + 53, size=10.5, colour=MUTED, max_width=r.w - 20)
     bar = Rect(r.x + 10, r.y + 63, r.w - 20, 10)
-    canvas.fill_style = "#e0e0e0"
+    _set(canvas, "fill_style", "#e0e0e0")
     canvas.fill_rect(bar.x, bar.y, bar.w, bar.h)
-    canvas.fill_style = LOST
+    _set(canvas, "fill_style", LOST)
     canvas.fill_rect(bar.x, bar.y, bar.w * float(bust), bar.h)
     text(canvas, f"At stake: {o.at_stake} grey symbol(s) on your British cards", r.x + 10, r.y + 89, size=12,
          max_width=r.w - 20)
@@ -458,7 +500,7 @@ def draw_odds(canvas: Canvas, geo: Geometry, pic: Picture) -> None:
 
 def draw_hand(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet) -> None:
     r = geo.hand_rect
-    canvas.fill_style = PANEL
+    _set(canvas, "fill_style", PANEL)
     canvas.fill_rect(r.x, r.y, r.w, r.h)
     who = pic.players[pic.current].id if pic.players else ""
     text(canvas, f"{who}'s cards: retained from earlier turns, then taken this turn", r.x + 8, r.y + 11, size=12,
@@ -473,12 +515,13 @@ def draw_hand(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet) -> No
         draw_card(canvas, m, cards[card], small=True, fixed=card == FIXED)
         text(canvas, how, m.x + m.w / 2, m.y + m.h + 6, size=9.5, colour=MUTED, align="center")
         if card in pic.used or card in pic.discarding:
-            canvas.global_alpha = 0.6
-            canvas.fill_style = "#ffffff"
+            _set(canvas, "global_alpha", 0.6)
+            _set(canvas, "fill_style", "#ffffff")
             canvas.fill_rect(m.x, m.y, m.w, m.h)
-            canvas.global_alpha = 1.0
+            _set(canvas, "global_alpha", 1.0)
             word = "discard" if card in pic.discarding else "used"
             text(canvas, word, m.x + m.w / 2, m.y + m.h / 2, size=12, bold=True,
                  colour=LOST if word == "discard" else MUTED, align="center")
-            canvas.stroke_style, canvas.line_width = (LOST if word == "discard" else MUTED), 2
+            _set(canvas, "stroke_style", (LOST if word == "discard" else MUTED))
+            _set(canvas, "line_width", 2)
             canvas.stroke_line(m.x + 4, m.y + m.h - 4, m.x + m.w - 4, m.y + 4)

@@ -218,6 +218,8 @@ def frames_for(before: Picture, events: Sequence[Event], captions: Sequence[tupl
                            lost=pic.lost if final.current == pic.current else {},
                            fresh=pic.fresh)
     frames.append((last_caption, 0))
+    if pace < 1:  # a fast replay (several turns): the steps only, without the tumbling dice and pawn steps
+        frames = [(picture, ms) for picture, ms in frames if not picture.rolling and ms != MOVE_MS]
     return [(picture, ms * pace) for picture, ms in frames]
 
 
