@@ -8,7 +8,10 @@ result, for teachers' puzzle files and for the tests.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
+import zlib
 from pathlib import Path
 
 from tutor.core.data import is_int, load_json, reject_unknown_keys
@@ -170,3 +173,84 @@ def check(scenario: dict) -> str | None:
                     return f"{key}: {rid} expected {want.get(rid)}, got {got.get(rid)}"
         return f"{key}: expected {json.dumps(want)}, got {json.dumps(got)}"
     return None
+
+
+# ----- position codes: a scenario as a short text a class can paste ----------------------------------------
+
+CODE_PREFIX = "FR1-"
+"""Version 1 of the position code: ``FR1-`` then the scenario as compact JSON, zlib-compressed, in base64url
+without padding (letters, digits, ``-`` and ``_``: it survives e-mail, chat and a projector's copy-paste)."""
+_CODE_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+_CODE_MAX_BYTES = 1 << 20
+"""A decoded scenario larger than this is refused (a code is typed or pasted, never megabytes)."""
+_CODE_DICTIONARY = (
+    '{"name":"","description":"","track":"2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2u 2u 2d 2d 3s 3s 1c 1c 2c '
+    '2c 3 3 1 1","finish":,"riders":[{"id":"red-S","square":,"lane":0,"team":"red","kind":"sprinteur"},{"id":'
+    '"blue-R","square":,"lane":1,"team":"blue","kind":"rouleur","exhaustion":false},{"id":"green-S","team":"green"},'
+    '{"id":"black-R","team":"black"},{"id":"white-S","team":"white"},{"id":"pink-R","team":"pink"},{"id":"peloton",'
+    '"team":"peloton"}],"cards":{"red-S":"attack","blue-R":2,"green-S":3,"black-R":4,"white-S":5,"pink-R":6,"a":7,'
+    '"b":9},"expect":{"after_movement":{},"after_slipstream":{},"exhausted":[],"winner":null}}').encode()
+"""zlib's preset dictionary for version 1 (the usual words of a scenario): it halves a small position's code.
+Part of the format: never change it; a new dictionary is a new version (``FR2-``)."""
+
+
+def to_code(scenario: dict) -> str:
+    """The position code of a scenario (``from_code`` reads it back to an equal dict).
+
+    The scenario is validated first (``build``): an invalid one raises ``ScenarioError`` instead of a code
+    that no lesson could open. Every key of SCENARIOS.md travels, ``expect`` and ``description`` included.
+    """
+    build(scenario)
+    text = json.dumps(scenario, separators=(",", ":"), ensure_ascii=False)
+    deflater = zlib.compressobj(9, zdict=_CODE_DICTIONARY)
+    packed = deflater.compress(text.encode("utf-8")) + deflater.flush()
+    return CODE_PREFIX + base64.urlsafe_b64encode(packed).decode("ascii").rstrip("=")
+
+
+def from_code(code: str) -> dict:
+    """The scenario of a position code; a malformed code raises ``ScenarioError`` saying what is wrong.
+
+    White space anywhere in the code is ignored (a code wrapped over two lines still opens).
+    """
+    if not isinstance(code, str):
+        raise ScenarioError(f"a position code is text, not {type(code).__name__}")
+    text = "".join(code.split())
+    if not text:
+        raise ScenarioError("the position code is empty: paste a code that starts with " + CODE_PREFIX)
+    if not text.startswith(CODE_PREFIX):
+        version = text.split("-", 1)[0]
+        if len(version) > 2 and version[:2] == "FR" and version[2:].isdigit() and "-" in text:
+            raise ScenarioError(f"this position code is version {version[2:]}; this tutor reads version 1 "
+                                f"({CODE_PREFIX}...): update the tutor")
+        raise ScenarioError(f"not a position code: a code starts with {CODE_PREFIX}, this one with {text[:6]!r}")
+    body = text[len(CODE_PREFIX):]
+    strange = sorted(set(body) - _CODE_ALPHABET)
+    if strange:
+        raise ScenarioError(f"not a position code: it contains {', '.join(map(repr, strange[:3]))} (a code has only "
+                            "letters, digits, - and _)")
+    if len(body) % 4 == 1:
+        raise ScenarioError("the position code is damaged: characters are missing or extra (copy the whole code)")
+    damaged = ScenarioError("the position code is damaged: a character is missing or changed (copy the whole "
+                            "code again)")
+    try:
+        packed = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
+        inflater = zlib.decompressobj(zdict=_CODE_DICTIONARY)
+        raw = inflater.decompress(packed, _CODE_MAX_BYTES)
+    except (binascii.Error, ValueError, zlib.error):
+        raise damaged from None
+    if inflater.unconsumed_tail:
+        raise ScenarioError("the position code holds more than a scenario (over 1 MB): refused")
+    if not inflater.eof or inflater.unused_data:
+        raise damaged
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        raise ScenarioError("the position code does not hold a scenario (not JSON)") from None
+    if not isinstance(data, dict):
+        raise ScenarioError(f"the position code does not hold a scenario (a JSON object), but a "
+                            f"{type(data).__name__}")
+    try:
+        build(data)
+    except (ValueError, TypeError, KeyError) as exc:  # ScenarioError, or an engine error the checks missed
+        raise ScenarioError(f"the position code holds an invalid scenario: {exc}") from None
+    return data
