@@ -19,5 +19,6 @@ from .narration import Line, narrate, to_html
 from .quiz import PredictQuiz
 from .race_chooser import RaceChooser
 from .race_tutor import RaceTutor
+from .workbench import PositionBox, Workbench
 
 __all__ = ["BreakawayBid", "Line", "narrate", "to_html", "PredictQuiz", "RaceChooser", "RaceTutor"]

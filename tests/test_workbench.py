@@ -1,0 +1,193 @@
+"""The teacher's workbench, headless: the board is clicked through the canvas's own mouse handler, cards are chosen,
+the round is stepped, the position is exported and opened again; a malformed file or code changes nothing."""
+
+from __future__ import annotations
+
+import base64
+import datetime
+import json
+import re
+
+import pytest
+
+from tutor.flamme_rouge import Phase
+from tutor.flamme_rouge import scenario as sc
+from tutor.flamme_rouge.widgets import PositionBox, Workbench
+from tutor.ui.testing import recorded_commands
+from positions import BLOCKED
+
+
+def click(bench: Workbench, square: int, lane: int) -> None:
+    """A mouse press on the browser's canvas (2x canvas pixels), through ipycanvas's event handler."""
+    view = bench.scene.view
+    top = bench.scene.canvas._canvases[-1]
+    top._handle_frontend_event(None, {"event": "mouse_down", "x": 2 * view.cx(square),
+                                      "y": 2 * view.cy(lane)}, [])
+
+
+def state(bench: Workbench) -> tuple:
+    return (bench.position(), bench.race.to_dict(), bench.track_input.value, len(bench.scene.view.track))
+
+
+def upload(bench: Workbench, content: bytes, name: str = "puzzle.json") -> None:
+    bench.upload.value = ({"name": name, "type": "application/json", "size": len(content),
+                           "content": memoryview(content),
+                           "last_modified": datetime.datetime(2024, 1, 1, tzinfo=datetime.timezone.utc)},)
+
+
+@pytest.fixture
+def bench():
+    return Workbench(track="sprint-20")
+
+
+def test_an_empty_track_of_any_stage_or_teaching_track(bench):
+    assert bench.riders == [] and bench.race.riders == {}
+    assert len(bench.scene.view.track) == 20 and bench.race.track.finish == 16
+    bench.track_input.value = "la-haute-montagne"
+    bench.new_button.click()
+    assert bench.race.track.spec.split()[-1] == "2u" and "La Haute Montagne" in bench.header.value
+    assert "seed 0" in bench.header.value
+    assert bench.next_button.disabled and "Put a rider" in bench.download.value
+
+
+def test_clicking_the_canvas_adds_picks_and_moves_riders(bench):
+    click(bench, 3, 0)
+    assert bench.position()["riders"] == [{"id": "red-R", "square": 3, "lane": 0, "team": "red", "kind": "rouleur"}]
+    bench.team_input.value, bench.kind_input.value = "blue", "sprinteur"
+    click(bench, 3, 1)
+    assert [(r["id"], r["square"], r["lane"]) for r in bench.riders] == [("red-R", 3, 0), ("blue-S", 3, 1)]
+    assert bench.race.positions() == {"red-R": (3, 0), "blue-S": (3, 1)}
+    click(bench, 3, 0)  # a click on a rider picks it
+    assert bench.selected == "red-R" and bench.rider_input.value == "red-R"
+    assert (bench.team_input.value, bench.kind_input.value) == ("red", "rouleur")
+    click(bench, 7, 0)  # ... and a click on a free lane moves it
+    assert bench.race.positions()["red-R"] == (7, 0) and "Moved red-R to square 7" in bench.status.text
+    bench.remove_button.click()
+    assert [r["id"] for r in bench.riders] == ["blue-S"] and bench.selected is None
+
+
+def test_choosing_cards_then_stepping_and_finishing_the_round(bench):
+    click(bench, 2, 0)
+    bench.kind_input.value = "sprinteur"
+    click(bench, 4, 0)
+    bench.card_inputs["red-R"].value = 5
+    assert bench.race.phase is Phase.END_SLIPSTREAM, "until every rider has a card the position is after movement"
+    assert "red-S" in bench.status.text and bench.next_button.disabled
+    before = state(bench)
+    bench._resolve(one=True)
+    assert state(bench) == before and bench.status.kind == "warning" and "Choose a card for red-S" in bench.status.text
+    bench.card_inputs["red-S"].value = 2
+    assert bench.race.phase is Phase.MOVEMENT and not bench.next_button.disabled
+    assert bench.position()["cards"] == {"red-R": 5, "red-S": 2}
+    with recorded_commands() as log:
+        bench.next_button.click()
+    assert log.messages == 1 and log.sleeps(), "a step is animated in one message"
+    assert bench.race.positions() == {"red-R": (2, 0), "red-S": (6, 0)}, "the frontmost rider moves first"
+    assert "red-S moves 2 squares" in bench.story.html.value
+    bench.finish_button.click()
+    assert bench.race.phase is Phase.ENERGY and bench.race.round == 2
+    after = sc.resolve_round(bench.position())["after_slipstream"]
+    assert bench.race.positions() == {rid: tuple(spot) for rid, spot in after.items()}
+    state_after = state(bench)
+    click(bench, 10, 0)  # the board is not an editor while it shows the round being resolved
+    assert state(bench) == state_after and "Restart" in bench.status.text
+    bench.back_button.click()
+    assert bench.race.positions() == {"red-R": (2, 0), "red-S": (6, 0)}, "Back undoes Finish round as one action"
+    bench.restart_button.click()
+    assert bench.race.positions() == {"red-R": (2, 0), "red-S": (4, 0)} and bench.race.phase is Phase.MOVEMENT
+    bench.finish_button.click()
+    bench.keep_button.click()
+    assert bench.position()["riders"][0]["square"] == 7 and "cards" not in bench.position()
+
+
+def test_the_export_is_a_code_and_a_downloadable_scenario_file_that_open_the_same_board(bench):
+    click(bench, 2, 0)
+    bench.team_input.value = "blue"
+    click(bench, 2, 1)
+    bench.card_inputs["red-R"].value = 4
+    bench.card_inputs["blue-R"].value = 6
+    bench.name_input.value = "Who leads?"
+    data = bench.position()
+    assert sc.from_code(bench.code_output.value) == data and data["name"] == "Who leads?"
+    href = re.search(r"href='data:application/json;charset=utf-8;base64,([^']+)'", bench.download.value).group(1)
+    assert json.loads(base64.b64decode(href)) == data
+    assert "download='who_leads.json'" in bench.download.value and "seed 0" in bench.download.value
+    other = Workbench()
+    assert other.open_box.open_code(bench.code_output.value)
+    assert other.position() == data and other.race.positions() == bench.race.positions()
+    assert other.race.phase is bench.race.phase is Phase.MOVEMENT
+    second = Workbench()
+    upload(second, json.dumps(data).encode())
+    assert second.position() == data and second.upload.value == ()
+
+
+def test_a_loaded_file_keeps_its_expected_result_until_an_edit_changes_the_result():
+    data = {**BLOCKED, "expect": sc.resolve_round(BLOCKED)}
+    bench = Workbench(data)
+    assert bench.position() == data and len(bench.scene.view.track) == 20
+    click(bench, 3, 1)  # pick red-R ...
+    click(bench, 12, 0)  # ... and move it ahead of everyone: the old result no longer holds
+    assert "expect" not in bench.position()
+
+
+@pytest.mark.parametrize("content, words", [
+    (b"{not json", "not valid JSON (line 1"),
+    (b"\xff\xfe\x00", "not text"),
+    (b"[1, 2]", "a JSON object, not list"),
+    (json.dumps({"track": "2 2", "riders": [{"id": "a", "square": 0, "lane": 5}]}).encode(), "lane 5 does not exist"),
+    (json.dumps({**BLOCKED, "expect": {"winer": None}}).encode(), "unknown key 'winer'"),
+])
+def test_a_malformed_file_shows_why_and_changes_nothing(bench, content, words):
+    click(bench, 2, 0)
+    before = state(bench)
+    upload(bench, content, "bad.json")
+    assert state(bench) == before
+    assert bench.status.kind == "warning" and "bad.json" in bench.status.text and words in bench.status.text
+    assert "Nothing changed" in bench.status.text
+
+
+@pytest.mark.parametrize("code, words", [("hello", "starts with FR1-"), ("FR1-abc", "damaged"), ("", "empty")])
+def test_a_malformed_code_shows_why_and_changes_nothing(bench, code, words):
+    click(bench, 2, 0)
+    before = state(bench)
+    bench.open_box.text.value = code
+    bench.open_box.button.click()
+    assert state(bench) == before
+    assert bench.open_box.status.kind == "warning" and words in bench.open_box.status.text
+
+
+def test_an_edit_the_format_refuses_changes_nothing(bench):
+    click(bench, 2, 0)
+    bench.card_inputs["red-R"].value = "attack"  # Attack! moves a Peloton pair: not a red rider alone
+    assert bench.card_inputs["red-R"].value == "", "the input shows the position's card again"
+    assert bench.status.kind == "warning" and "attack" in bench.status.text
+    bench.card_inputs["red-R"].value = 3
+    click(bench, 2, 0)  # pick red-R
+    before = state(bench)
+    click(bench, 17, 0)  # past the finish line (16) with a card: refused
+    assert bench.status.kind == "warning" and "past the finish" in bench.status.text
+    assert state(bench) == before
+
+
+def test_a_peloton_pair_plays_attack_and_takes_no_exhaustion(bench):
+    bench.team_input.value = "peloton"
+    click(bench, 5, 0)
+    click(bench, 4, 0)
+    assert all(r["exhaustion"] is False for r in bench.riders)
+    for box in bench.card_inputs.values():
+        box.value = "attack"
+    assert bench.race.phase is Phase.MOVEMENT and bench.position()["cards"] == {"peloton-R": "attack",
+                                                                               "peloton-R2": "attack"}
+
+
+def test_the_position_box_calls_back_with_the_scenario_and_says_when_the_board_refuses_it():
+    got: list[dict] = []
+    box = PositionBox(got.append)
+    code = sc.to_code(BLOCKED)
+    assert box.open_code(code) and got == [BLOCKED] and box.status.kind == "success"
+
+    def refuse(_):
+        raise ValueError("this lesson shows two-lane tracks only")
+
+    box = PositionBox(refuse)
+    assert not box.open_code(code) and "two-lane tracks only" in box.status.text

@@ -1,0 +1,579 @@
+"""``Workbench``: a teacher sets up a position on the board, resolves it step by step, and shares it.
+
+    Workbench()                                   # an empty track ("sprint-20"); any stage or teaching track
+    Workbench("scenarios/p1_blocked_rider.json")  # or a scenario dict
+    PositionBox(on_open=show)                     # "Open a position": show(scenario) gets the pasted code's scenario
+
+The board is the editor. Pick a rider in ``rider_input`` (or "+ new rider", with
+the team and kind beside it), then click a lane: a new rider is added there, a
+picked rider moves there. A click on a rider picks it. ``card_inputs`` chooses
+each rider's card (every rider a card, or none: the round then starts at the
+end phase, as in SCENARIOS.md). Next step / Finish round resolve the round with
+``Race.step()``, animated and told in the log; Restart goes back to the position
+(with the seed shown beside it), "Edit from here" makes the board the new
+position. The position is exported live as a scenario file (``download``: a
+data: link) and as a position code (``code_output``, ``scenario.to_code``) that
+a class pastes into any lesson's "Open a position" box.
+
+A malformed file or code, or an edit the scenario format refuses (a rider past
+the finish with a card, an Attack! card for a rider alone), shows why in
+``status`` and changes nothing.
+
+Attributes for tests: ``race``, ``position()`` (the scenario being edited), ``selected``, ``scene``,
+``status``, ``track_input``, ``new_button``, ``upload``, ``open_box``, ``rider_input``, ``team_input``,
+``kind_input``, ``remove_button``, ``card_inputs``, ``name_input``, ``stepper`` (``next_button``,
+``finish_button``, ``back_button``, ``restart_button``, ``seed``), ``keep_button``, ``code_output``,
+``download``, ``story``.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+import re
+from typing import Any, Callable, Mapping
+
+import ipywidgets as widgets
+
+from tutor.flamme_rouge import scenario as scenarios
+from tutor.flamme_rouge.cards import RIDER_KINDS
+from tutor.flamme_rouge.errors import RuleError, ScenarioError
+from tutor.flamme_rouge.events import Event
+from tutor.flamme_rouge.race import TEAM_COLOURS, Phase, Race
+from tutor.flamme_rouge.render import Highlights, Scene, highlights_for, revealed_cards
+from tutor.flamme_rouge.render.scene import StepRecord
+from tutor.flamme_rouge.render.style import lane_name
+from tutor.flamme_rouge.track import STAGES, TEACHING_TRACKS, Track, stage
+from tutor.ui.controls import CSS, StatusLine, button, label
+from tutor.ui.narration import NarrationLog
+from tutor.ui.stepper import PhaseStepper
+
+from .narration import narrate
+
+NEW = ""
+"""``rider_input``'s value for "+ new rider"."""
+NO_CARD = ""
+"""A card input's value for "no card"."""
+TRACKS: list[tuple[str, str]] = ([(title, key) for key, (title, *_) in TEACHING_TRACKS.items()]
+                                 + [(f"Stage: {title}", key) for key, (title, _) in STAGES.items()])
+"""The tracks a position can start from: (label, name for ``track.stage``)."""
+TEAMS = (*TEAM_COLOURS, "peloton")
+"""Teams a new rider can ride for; the Peloton team's riders take no exhaustion cards (a bot team)."""
+CARD_CHOICES: list[tuple[str, Any]] = [("no card", NO_CARD), *((str(v), v) for v in (2, 3, 4, 5, 6, 7, 9)),
+                                       ("Attack!", "attack")]
+"""Cards a rider can be given (SCENARIOS.md: an energy card's value, or the Peloton team's Attack!)."""
+
+
+class PositionBox(widgets.VBox):
+    """"Open a position": a text box for a position code and a button; ``on_open(scenario)`` gets the scenario.
+
+    A code that does not open (or a scenario ``on_open`` refuses with a ``ValueError``) shows why in
+    ``status`` and calls nothing.
+    """
+
+    def __init__(self, on_open: Callable[[dict], object], *, description: str = "Open a position"):
+        self._on_open = on_open
+        self.text = widgets.Text(placeholder=f"Paste a position code ({scenarios.CODE_PREFIX}…)",
+                                 layout=widgets.Layout(width="360px"))
+        self.button = button(description, "Show the position of this code on the board", style="info")
+        self.status = StatusLine()
+        self.button.on_click(lambda _: self.open_code(self.text.value))
+        super().__init__([widgets.HBox([self.text, self.button], layout=widgets.Layout(align_items="center")),
+                          self.status])
+        self.add_class("tutor-position-box")
+
+    def open_code(self, code: str) -> bool:
+        """Open ``code``: True when ``on_open`` took its scenario."""
+        try:
+            data = scenarios.from_code(code)
+            self._on_open(data)
+        except ValueError as err:  # ScenarioError, or the board refusing the position
+            self.status.show(f"That code does not open: {err}. Nothing changed.", "warning")
+            return False
+        name = data.get("name")
+        self.status.show(f"Opened {name!r}." if name else "Opened the position.", "success")
+        return True
+
+
+class Workbench(widgets.VBox):
+    """The teacher's workbench: see the module docstring."""
+
+    def __init__(self, scenario: dict | str | None = None, *, track: str = "sprint-20", seed: int = 0):
+        super().__init__()
+        self._data: dict[str, Any] = {}
+        """The position without its cards: name, description, track, finish, riders (SCENARIOS.md keys)."""
+        self._cards: dict[str, Any] = {}
+        self._expect: dict | None = None
+        self._undo: list[dict[str, Any]] = []
+        self._events: list[Event] = []
+        self._syncing = False
+        self.selected: str | None = None
+        """The picked rider (None: a click on a free lane adds a new rider)."""
+        self.race: Race | None = None
+        self._track_title = ""
+
+        self.header = widgets.HTML()
+        self.status = StatusLine()
+        self.track_input = widgets.Dropdown(options=TRACKS, value=track, description="Track",
+                                            layout=widgets.Layout(width="380px"))
+        self.new_button = button("Start from the empty track", "An empty position on the chosen track")
+        self.new_button.on_click(lambda _: self.start_empty(self.track_input.value))
+        self.upload = widgets.FileUpload(accept=".json", multiple=False, description="Load a scenario file",
+                                         layout=widgets.Layout(width="auto"))
+        self.upload.observe(self._on_upload, "value")
+        self.open_box = PositionBox(self.open_scenario)
+        self.board = widgets.Box()
+        self.scene = self._new_scene(Track.parse("2"))
+
+        self.rider_input = widgets.Dropdown(description="Rider", layout=widgets.Layout(width="200px"))
+        self.team_input = widgets.Dropdown(options=TEAMS, value="red", description="team",
+                                           layout=widgets.Layout(width="170px"))
+        self.kind_input = widgets.ToggleButtons(options=list(RIDER_KINDS), value="rouleur",
+                                                style={"button_width": "84px"},
+                                                tooltips=["R: the steady rider", "S: the sprinter"])
+        self.remove_button = button("Remove", "Take the picked rider off the board")
+        self.rider_input.observe(lambda change: self._pick(change["new"]), "value")
+        self.team_input.observe(lambda _: self._on_team_or_kind(), "value")
+        self.kind_input.observe(lambda _: self._on_team_or_kind(), "value")
+        self.remove_button.on_click(lambda _: self._remove())
+        self.card_inputs: dict[str, widgets.Dropdown] = {}
+        self.cards_row = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
+
+        self.stepper = PhaseStepper(on_next=lambda: self._resolve(one=True), on_finish=lambda: self._resolve(one=False),
+                                    on_back=self._on_back, on_restart=self._on_restart, seed=seed,
+                                    next_tooltip="Resolve the next step: one rider's move or one part of the end "
+                                                 "phase",
+                                    finish_tooltip="Resolve the rest of the round, rider by rider")
+        self.restart_button, self.seed = self.stepper.restart_button, self.stepper.seed
+        self.next_button, self.finish_button = self.stepper.next_button, self.stepper.finish_button
+        self.back_button = self.stepper.back_button
+        self.restart_button.tooltip = "Back to the position (its decks shuffled with the seed on the right)"
+        self.seed.tooltip = "The seed of the decks' shuffle: the same seed, the same deal for the whole class"
+        self.keep_button = button("Edit from here", "Make the board as it is now the position to edit")
+        self.keep_button.on_click(lambda _: self._keep())
+        self.stepper.children = (*self.stepper.children, self.keep_button)
+        self.stepper.layout.flex_flow = "row wrap"
+
+        self.name_input = widgets.Text(description="Name", placeholder="what the position shows",
+                                       layout=widgets.Layout(width="420px"))
+        self.name_input.observe(lambda _: self._on_name(), "value")
+        self.code_output = widgets.Text(description="Code", layout=widgets.Layout(width="100%"),
+                                        tooltip="Copy this code: a class pastes it into a lesson's Open a position box")
+        self.code_output.add_class("tutor-position-code")
+        self.download = widgets.HTML()
+        self.story = NarrationLog("What happened")
+
+        self.children = [
+            widgets.HTML(CSS), self.header,
+            widgets.HBox([self.track_input, self.new_button, self.upload],
+                         layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
+            self.open_box, self.board, self.status,
+            widgets.HBox([self.rider_input, self.team_input, self.kind_input, self.remove_button],
+                         layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
+            self.cards_row, self.stepper,
+            widgets.HTML("<b>Share this position</b>"), self.name_input, self.code_output, self.download,
+            self.story,
+        ]
+        self.add_class("tutor-workbench")
+        if scenario is None:
+            self.start_empty(track)
+        else:
+            data = scenario if isinstance(scenario, dict) else scenarios.load(scenario)
+            self.open_scenario(data)
+
+    # ----- the position ----------------------------------------------------------------------------------
+
+    @property
+    def riders(self) -> list[dict]:
+        riders: list[dict] = self._data.get("riders", [])
+        return riders
+
+    def position(self) -> dict:
+        """The position as a scenario (SCENARIOS.md): cards when every rider has one, ``expect`` when it still
+        holds (a loaded file's expected result, dropped once an edit changes the result)."""
+        data = {key: value for key, value in self._data.items() if value not in (None, "")}
+        data["riders"] = [dict(r) for r in self.riders]
+        cards = {r["id"]: self._cards[r["id"]] for r in self.riders if self._cards.get(r["id"]) is not None}
+        if cards and len(cards) == len(self.riders):
+            data["cards"] = cards
+        if self._expect is not None and self.riders:
+            try:
+                if scenarios.check({**data, "expect": self._expect}) is None:
+                    data["expect"] = self._expect
+            except ValueError:
+                pass
+        return data
+
+    def _missing_cards(self) -> list[str]:
+        """Riders without a card while others have one (an incomplete choice: the round cannot start)."""
+        missing = [r["id"] for r in self.riders if self._cards.get(r["id"]) is None]
+        return missing if len(missing) < len(self.riders) else []
+
+    def _build(self, data: dict, seed: int) -> Race:
+        """The race of a position; raises ``ScenarioError`` when the format refuses it."""
+        if data.get("riders"):
+            return scenarios.build(data, seed=seed, history=True)
+        track = Track.parse(data["track"], finish=data.get("finish"), name=data.get("name", ""))
+        return Race.from_positions(track, [], seed=seed, history=True)
+
+    def start_empty(self, name: str) -> None:
+        """An empty position on a stage or teaching track (``track.stage`` names)."""
+        track = stage(name)
+        self._track_title = track.name
+        self._set({"name": "", "description": "", "track": track.spec, "finish": track.finish, "riders": []}, {},
+                  None, f"An empty {track.name}: pick a team and kind, then click a lane to add a rider.")
+
+    def open_scenario(self, data: dict) -> None:
+        """Show a scenario's position (a loaded file or an opened code); a malformed one raises ``ScenarioError``
+        and changes nothing."""
+        if not isinstance(data, dict):
+            raise ScenarioError(f"a scenario is a JSON object, not {type(data).__name__}")
+        scenarios.build(data)  # validate first: nothing changes when it raises
+        if "expect" in data:
+            scenarios.check(data)  # a malformed expect block raises too
+        riders = [dict(r) for r in data["riders"]]
+        base = {"name": data.get("name", ""), "description": data.get("description", ""), "track": data["track"],
+                "finish": data.get("finish"), "riders": riders}
+        name = data.get("name") or "the position"
+        self._track_title = f"{len(data['track'].split())} squares"
+        self._set(base, dict(data.get("cards", {})), data.get("expect"),
+                  f"Opened {name}: {len(riders)} rider{'s' if len(riders) != 1 else ''}. Click a rider to pick it, "
+                  "then a free lane to move it.")
+
+    def _set(self, data: dict, cards: dict[str, Any], expect: dict | None, message: str) -> None:
+        race = self._build({**data, **({"cards": cards} if cards else {})}, self.seed.value)
+        new_track = data["track"] != self._data.get("track") or data.get("finish") != self._data.get("finish")
+        self._data, self._cards, self._expect = data, cards, expect
+        if new_track:
+            self.scene = self._new_scene(race.track)
+        self.selected = None
+        self._start(race)
+        self._sync_inputs()
+        self._show(message)
+
+    def _edit(self, riders: list[dict] | None = None, cards: dict[str, Any] | None = None) -> bool:
+        """Change the position; when the format refuses it, warn and change nothing (False)."""
+        data = {**self._data, "riders": riders if riders is not None else self.riders}
+        cards = dict(self._cards if cards is None else cards)
+        ids = {r["id"] for r in data["riders"]}
+        cards = {rid: card for rid, card in cards.items() if rid in ids and card is not None}
+        complete = cards and len(cards) == len(ids)
+        try:
+            race = self._build({**data, **({"cards": cards} if complete else {})}, self.seed.value)
+        except ScenarioError as err:
+            self._warn(f"Not changed: {err}.")
+            return False
+        self._data, self._cards = data, cards
+        self._start(race)
+        return True
+
+    def _start(self, race: Race) -> None:
+        self.race = race
+        self._undo.clear()
+        self._events = []
+        self.story.clear()
+
+    def _new_scene(self, track: Track) -> Scene:
+        scene = Scene(track, cards=False)
+        scene.on_click(self._on_board)
+        scene.on_client_ready(lambda: self.redraw(redraw_track=True))
+        self.board.children = [scene.canvas]
+        return scene
+
+    # ----- the board as an editor ------------------------------------------------------------------------
+
+    def _rider_at(self, square: int, lane: int) -> str | None:
+        return next((r["id"] for r in self.riders if (r["square"], r["lane"]) == (square, lane)), None)
+
+    def _on_board(self, x: float, y: float) -> None:
+        """A click on the board (CSS pixels): pick the rider there, or add / move a rider to the free lane."""
+        spot = self.scene.view.cell_at(x, y)
+        if spot is None:
+            self._warn("Click on a lane of the road: on a rider to pick it, on a free lane to put a rider there.")
+            return
+        if self._undo:
+            self._warn("The board shows the round being resolved: click Restart to edit the position again, or "
+                       "'Edit from here' to edit the board as it is now.")
+            return
+        square, lane = spot
+        where = f"square {square}, {lane_name(lane)}"
+        occupant = self._rider_at(square, lane)
+        if occupant is not None:
+            self._pick(occupant)
+            return
+        if self.selected is None:
+            team, kind = self.team_input.value, self.kind_input.value
+            rider: dict[str, Any] = {"id": self._new_id(team, kind), "square": square, "lane": lane, "team": team,
+                                     "kind": kind}
+            if team == "peloton":
+                rider["exhaustion"] = False
+            if self._edit(riders=[*self.riders, rider]):
+                self._sync_inputs()
+                self._show(f"Added {rider['id']} on {where}. Click another lane to add one more, or click a rider "
+                           "to pick it.")
+            return
+        moved = [dict(r, square=square, lane=lane) if r["id"] == self.selected else r for r in self.riders]
+        if self._edit(riders=moved):
+            self._show(f"Moved {self.selected} to {where}.")
+
+    def _new_id(self, team: str, kind: str) -> str:
+        base = f"{team}-{kind[0].upper()}"
+        taken = {r["id"] for r in self.riders}
+        return next(rid for rid in (base, *(f"{base}{n}" for n in range(2, 100))) if rid not in taken)
+
+    def _pick(self, rider_id: str | None) -> None:
+        """Pick a rider (None or ``NEW``: the next click on a free lane adds a rider)."""
+        if self._syncing:
+            return
+        self.selected = rider_id or None
+        self._sync_inputs()
+        if self.selected is None:
+            self._show("New rider: choose its team and kind, then click a free lane.")
+        else:
+            self._show(f"{self.selected} picked: click a free lane to move it, choose its card below, or Remove.")
+
+    def _on_team_or_kind(self) -> None:
+        """The team and kind inputs: for the next new rider, or the picked rider's own."""
+        if self._syncing or self.selected is None:
+            return
+        team, kind = self.team_input.value, self.kind_input.value
+        changed = [dict(r, team=team, kind=kind) if r["id"] == self.selected else r for r in self.riders]
+        for rider in changed:
+            if rider["id"] == self.selected:
+                if team == "peloton":
+                    rider["exhaustion"] = False
+                else:
+                    rider.pop("exhaustion", None)
+        if self._edit(riders=changed):
+            self._show(f"{self.selected} rides for {team}, a {kind}.")
+        else:
+            self._sync_inputs()
+
+    def _remove(self) -> None:
+        if self.selected is None:
+            self._warn("Pick a rider first: click it on the board.")
+            return
+        if self._undo:
+            self._warn("Click Restart first: the board shows the round being resolved.")
+            return
+        gone = self.selected
+        if self._edit(riders=[r for r in self.riders if r["id"] != gone]):
+            self.selected = None
+            self._sync_inputs()
+            self._show(f"Removed {gone}.")
+
+    def _on_card(self, rider_id: str, card: Any) -> None:
+        if self._syncing:
+            return
+        card = None if card == NO_CARD else card
+        if self._edit(cards={**self._cards, rider_id: card}):
+            missing = self._missing_cards()
+            self._show(f"{rider_id} plays {card}." if card is not None else f"{rider_id} has no card.")
+            if missing:
+                self.status.show(f"{rider_id}: {card}. Now a card for {', '.join(missing)} too: every rider plays a "
+                                 "card (or none, and the round starts at the end phase).")
+        else:
+            self._sync_inputs()
+
+    def _on_name(self) -> None:
+        if self._syncing:
+            return
+        self._data["name"] = self.name_input.value
+        self._refresh()
+
+    def _sync_inputs(self) -> None:
+        """Show the position in the inputs (without running their handlers)."""
+        self._syncing = True
+        try:
+            ids = [r["id"] for r in self.riders]
+            if self.selected not in ids:
+                self.selected = None
+            self.rider_input.options = [("+ new rider", NEW), *((rid, rid) for rid in ids)]
+            self.rider_input.value = self.selected or NEW
+            picked = next((r for r in self.riders if r["id"] == self.selected), None)
+            if picked is not None:
+                self.team_input.value = picked.get("team") if picked.get("team") in TEAMS else self.team_input.value
+                self.kind_input.value = picked.get("kind", "rouleur")
+            self.remove_button.disabled = picked is None
+            if list(self.card_inputs) != ids:
+                self.card_inputs = {rid: self._card_input(rid) for rid in ids}
+                self.cards_row.children = [label("Cards:"), *self.card_inputs.values()] if ids else []
+            for rid, box in self.card_inputs.items():
+                value = self._cards.get(rid, NO_CARD)
+                if value not in [v for _, v in box.options]:
+                    box.options = [*box.options, (str(value), value)]
+                box.value = value
+            self.name_input.value = self._data.get("name") or ""
+        finally:
+            self._syncing = False
+
+    def _card_input(self, rider_id: str) -> widgets.Dropdown:
+        box = widgets.Dropdown(options=CARD_CHOICES, value=NO_CARD, description=rider_id,
+                               style={"description_width": "initial"}, layout=widgets.Layout(width="auto"))
+        box.observe(lambda change: self._on_card(rider_id, change["new"]), "value")
+        return box
+
+    # ----- resolving the round -----------------------------------------------------------------------------
+
+    def _resolve(self, one: bool) -> None:
+        """Next step (``one``) or the rest of the round, each step animated after the other."""
+        race = self.race
+        assert race is not None
+        missing = self._missing_cards()
+        if missing:
+            self._warn(f"Choose a card for {', '.join(missing)} first: every rider plays a card, or none (the "
+                       "round then starts at the end phase).")
+            return
+        if not race.riders:
+            self._warn("Put riders on the board first: click a lane.")
+            return
+        if not race.phase.automatic:
+            self._warn(f"The race is over: {race.winner} won. Click Restart to see it again." if
+                       race.phase is Phase.FINISHED else "The round is resolved. Click Restart to see it again, "
+                       "or 'Edit from here' to make the board the new position.")
+            return
+        self._undo.append(race.to_dict())
+        start_round, records, lines = race.round, [], []
+        while True:
+            before, chips = race.positions(), revealed_cards(race)
+            try:
+                events = race.step()
+            except RuleError as err:
+                self._warn(f"Not allowed: {err}.")
+                break
+            records.append(StepRecord(before, chips, tuple(events)))
+            lines += narrate(events)
+            if one or not race.phase.automatic or race.round != start_round:
+                break
+        self._events = list(records[-1].events) if records else []
+        self.story.add(lines, f"Round {start_round}")
+        self._refresh()
+        self.status.show(self._hint())
+        self.scene.animate_steps(race, records, self._highlights(), speed=1.0)
+
+    def _on_back(self) -> None:
+        if not self._undo:
+            self._warn("Nothing to undo: the board shows the position.")
+            return
+        self.race = Race.from_dict(self._undo.pop())
+        self._events = []
+        self._show("Back one step.")
+
+    def _on_restart(self) -> None:
+        self._edit()
+        self._show(f"Back to the position (seed {self.seed.value}).")
+
+    def _keep(self) -> None:
+        """The board as it is now becomes the position (the cards are played: none is kept)."""
+        race = self.race
+        assert race is not None
+        if not self._undo:
+            self._warn("The board already shows the position: resolve a step first.")
+            return
+        positions = race.positions()
+        riders = [dict(r, square=positions[r["id"]][0], lane=positions[r["id"]][1]) for r in self.riders]
+        self._expect = None
+        if self._edit(riders=riders, cards={}):
+            self._sync_inputs()
+            self._show("The board is the new position: choose the cards for the next round.")
+
+    # ----- loading -----------------------------------------------------------------------------------------
+
+    def _on_upload(self, change: Mapping[str, Any]) -> None:
+        files = change["new"]
+        if not files:
+            return
+        upload = files[0]
+        name = upload.get("name", "the file")
+        try:
+            text = bytes(upload["content"]).decode("utf-8")
+            data = json.loads(text)
+        except UnicodeDecodeError:
+            self._warn(f"{name} is not a scenario file (not text). Nothing changed.")
+        except json.JSONDecodeError as err:
+            self._warn(f"{name} is not valid JSON (line {err.lineno}: {err.msg}). Nothing changed.")
+        else:
+            self.load_data(data, source=name)
+        self.upload.value = ()  # the same file can be loaded again
+
+    def load_data(self, data: object, *, source: str = "the file") -> bool:
+        """Show a scenario read from ``source``; a malformed one shows why and changes nothing (False)."""
+        try:
+            if not isinstance(data, dict):
+                raise ScenarioError(f"a scenario is a JSON object, not {type(data).__name__}")
+            self.open_scenario(data)
+        except ValueError as err:
+            self._warn(f"{source} is not a valid scenario: {err}. Nothing changed.")
+            return False
+        return True
+
+    # ----- what the teacher sees ---------------------------------------------------------------------------
+
+    def redraw(self, *, redraw_track: bool = False) -> None:
+        if self.race is not None:
+            self.scene.draw(self.race, self._highlights(), redraw_track=redraw_track)
+
+    def _highlights(self) -> Highlights:
+        assert self.race is not None
+        active = self.selected if not self._undo else None
+        return highlights_for(self.race, self._events, active=active)
+
+    def _show(self, message: str) -> None:
+        self._refresh()
+        self.status.show(message)
+        self.redraw()
+
+    def _warn(self, text: str) -> None:
+        self.status.show(text, "warning")
+
+    def _hint(self) -> str:
+        race = self.race
+        assert race is not None
+        if race.phase is Phase.MOVEMENT and race.to_move:
+            return f"Next step: {race.to_move[0]} moves ({race.move_values[race.to_move[0]]})."
+        if race.phase is Phase.FINISHED:
+            return f"{race.winner} wins. Restart to see it again."
+        if race.phase.automatic:
+            return f"Next step: {race.phase.title}."
+        return "The round is resolved. Restart to see it again, or 'Edit from here'."
+
+    def _refresh(self) -> None:
+        """The header, the stepper's buttons and the export, for the position and the race as they are."""
+        race = self.race
+        assert race is not None
+        stepping = race.phase.automatic and bool(race.riders) and not self._missing_cards()
+        self.stepper.update(can_step=stepping, can_undo=bool(self._undo))
+        self.keep_button.disabled = not self._undo
+        track = self._track_title
+        phase = race.phase.title if race.riders else "no riders yet"
+        self.header.value = (f"<div class='tutor-header'><b>Teacher's workbench</b> · {html.escape(track)} · "
+                             f"<span class='tutor-phase'>{html.escape(phase)}</span> · seed {self.seed.value}</div>")
+        self._refresh_export()
+
+    def _refresh_export(self) -> None:
+        if not self.riders:
+            self.code_output.value = ""
+            self.download.value = "<span class='tutor-why'>Put a rider on the board to export the position.</span>"
+            return
+        data = self.position()
+        try:
+            code = scenarios.to_code(data)
+        except ScenarioError as err:
+            self.code_output.value = ""
+            self.download.value = f"<span class='tutor-why'>Cannot export: {html.escape(str(err))}</span>"
+            return
+        self.code_output.value = code
+        text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+        href = "data:application/json;charset=utf-8;base64," + base64.b64encode(text.encode("utf-8")).decode()
+        filename = _file_name(data.get("name", ""))
+        missing = self._missing_cards()
+        note = (f" (the cards are left out: {html.escape(', '.join(missing))} ha{'s' if len(missing) == 1 else 've'} "
+                "none yet)" if missing else "")
+        self.download.value = (f"<a class='tutor-download' download='{filename}' href='{href}' target='_blank'>"
+                               f"⬇ Download the scenario file ({filename})</a>{note} · seed {self.seed.value}")
+
+
+def _file_name(name: str) -> str:
+    stem = re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")[:40]
+    return f"{stem or 'position'}.json"
