@@ -158,7 +158,7 @@ class Workbench(widgets.VBox):
         self.name_input = widgets.Text(description="Name", placeholder="what the position shows",
                                        layout=widgets.Layout(width="420px"))
         self.name_input.observe(lambda _: self._on_name(), "value")
-        self.code_output = widgets.Text(description="Code", layout=widgets.Layout(width="100%"),
+        self.code_output = widgets.Text(description="Code", layout=widgets.Layout(width="95%", max_width="760px"),
                                         tooltip="Copy this code: a class pastes it into a lesson's Open a position box")
         self.code_output.add_class("tutor-position-code")
         self.download = widgets.HTML()
