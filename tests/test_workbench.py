@@ -191,3 +191,20 @@ def test_the_position_box_calls_back_with_the_scenario_and_says_when_the_board_r
 
     box = PositionBox(refuse)
     assert not box.open_code(code) and "two-lane tracks only" in box.status.text
+
+
+def test_a_lesson_board_opens_a_pasted_code_on_its_own_track_and_restart_comes_back_to_it():
+    from tutor.flamme_rouge.widgets import RaceTutor
+
+    tutor = RaceTutor.from_scenario(BLOCKED)
+    three_lanes = {"track": "3 3 3 3 3 3 3 3 3 3", "cards": {"red-R": 4, "blue-S": 5},
+                   "riders": [{"id": "red-R", "square": 2, "lane": 2, "team": "red"},
+                              {"id": "blue-S", "square": 1, "lane": 0, "team": "blue", "kind": "sprinteur"}]}
+    before = tutor.race.to_dict()
+    assert not tutor.open_box.open_code("FR1-nonsense") and tutor.race.to_dict() == before
+    assert tutor.open_box.open_code(sc.to_code(three_lanes))
+    assert tutor.race.positions() == {"red-R": (2, 2), "blue-S": (1, 0)} and tutor.race.phase is Phase.MOVEMENT
+    assert tutor.scene.view.max_lanes == 3 and tutor.scene.canvas.height == 2 * tutor.scene.view.height
+    tutor.finish_button.click()
+    tutor.restart_button.click()
+    assert tutor.race.positions() == {"red-R": (2, 2), "blue-S": (1, 0)}

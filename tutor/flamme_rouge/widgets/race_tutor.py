@@ -48,6 +48,7 @@ from tutor.flamme_rouge.errors import RuleError
 from tutor.flamme_rouge.events import Event, RoundStarted
 from tutor.flamme_rouge.race import PHASE_STEPS, ROUND_ORDER, Draw, Phase, Place, Race
 from tutor.flamme_rouge.render import CardPanel, Highlights, Scene, highlights_for, legend_html, revealed_cards
+from tutor.flamme_rouge.render.geometry import make_view
 from tutor.flamme_rouge.render.riders import ordinal
 from tutor.flamme_rouge.render.scene import StepRecord
 from tutor.flamme_rouge.render.style import lane_name
@@ -56,6 +57,7 @@ from tutor.ui.narration import NarrationLog, and_list
 from tutor.ui.stepper import PhaseStepper
 
 from .narration import Line, computer_plays, narrate, rider_cards
+from .workbench import PositionBox
 
 STOPS = {"movement": Phase.MOVEMENT, "slipstream": Phase.END_SLIPSTREAM, "round": Phase.END_EXHAUSTION}
 """Where a prepared position stops: after the movement phase, after slipstream, or at the end of the round."""
@@ -141,6 +143,7 @@ class RaceTutor(widgets.VBox):
         self.another_button.on_click(lambda _: self._guard("another", self._on_another))
         self.continue_button.on_click(lambda _: self._guard("continue", self._on_continue))
         self.done_row = widgets.HBox([self.another_button, self.continue_button])
+        self.open_box = PositionBox(self._open_position)  # a class pastes a teacher's position code (issue 11)
         self.children = self._layout()
         self._set_draw_buttons()
         self.add_class("tutor-race")
@@ -209,7 +212,7 @@ class RaceTutor(widgets.VBox):
         self.stepper.layout.flex_flow = "row wrap"
         self.legend = widgets.HTML(legend_html(self.race))
         return [widgets.HTML(CSS), self.header, self.scene.canvas, self.status, self.setup_row, self.energy_row,
-                self.stepper, self.done_row, self.results, self.story, self.legend]
+                self.stepper, self.done_row, self.results, self.story, self.legend, self.open_box]
 
     def _set_draw_buttons(self) -> None:
         self.draw_buttons = {rid: self._draw_button(rid) for team in self.human_teams
@@ -340,6 +343,19 @@ class RaceTutor(widgets.VBox):
         self._reset()
         self._show([Line("A new position." if len(self._positions) > 1 else "The same position again."),
                     *self._intro()])
+
+    def _open_position(self, scenario: dict) -> None:
+        """A pasted position code: its scenario becomes the position shown, as ``from_scenario`` shows one (an
+        invalid one raises ``ScenarioError``, which the box shows; nothing changes)."""
+        race = scenarios.build(scenario, history=True)
+        self.scene.view = make_view(race.track, cards=self.scene.view.cards)
+        self.scene.canvas.height = self.scene.view.height * self.scene.scale
+        self._positions, self._position = [scenario], -1  # _on_another steps to it; Restart comes back to it
+        self.race, self.human_teams, self._focus = race, _human_teams(race, None), None
+        self._initial = (self.human_teams, None, self._stop)
+        self._set_draw_buttons()
+        self._on_another()
+        self.redraw(redraw_track=True)
 
     def _on_continue(self) -> None:
         """Play on as a race: the learner keeps the first team, the other teams become bots."""
@@ -484,6 +500,12 @@ class RaceTutor(widgets.VBox):
         self._pending = []
         self._logged_section = self._section()
         self.narration_lines = [line for _, line in tagged]
+        # The board first: it is what the learner watches (the buttons and the log follow in a few ms).
+        if not steps:
+            self.redraw()
+        else:
+            self.scene.animate_steps(self.race, steps, self._highlights(), self._panel(),
+                                     speed=SPEEDS[self.speed.value], priority=self._priority())
         for section, group in itertools.groupby(tagged, key=lambda t: t[0]):
             self.story.add([line for _, line in group], section)
         self._refresh_controls()  # the hint reads the buttons' new state
@@ -492,11 +514,6 @@ class RaceTutor(widgets.VBox):
                              "continue as a race.", "success")
         else:
             self.status.show(self._hint())
-        if not steps:
-            self.redraw()
-        else:
-            self.scene.animate_steps(self.race, steps, self._highlights(), self._panel(),
-                                     speed=SPEEDS[self.speed.value], priority=self._priority())
 
     def _warn(self, text: str) -> None:
         self.status.show(text, "warning")
@@ -521,15 +538,17 @@ class RaceTutor(widgets.VBox):
         legal = race.legal_actions() if race.phase.choosing and not done else []
         drawable = {a.rider for a in legal if isinstance(a, Draw)}
         for rid, b in self.draw_buttons.items():
-            b.disabled = rid not in drawable
-            b.tooltip = (f"Energy phase: draw 4 cards for {rid}" if not b.disabled else self._why_no_draw(rid))
+            with b.hold_sync():
+                b.disabled = rid not in drawable
+                b.tooltip = (f"Energy phase: draw 4 cards for {rid}" if not b.disabled else self._why_no_draw(rid))
         rider = self.active_rider
         hand = race.riders[rider].hand if rider else []
         for i, b in enumerate(self.card_buttons):
-            b.description = str(hand[i]) if i < len(hand) else "·"
-            b.tooltip = f"Play {hand[i]} for {rider}" if i < len(hand) else self._why_no_cards()
-            b.button_style = ("danger" if hand[i].is_exhaustion else "warning") if i < len(hand) else ""
-            b.disabled = i >= len(hand)
+            with b.hold_sync():  # one message per button
+                b.description = str(hand[i]) if i < len(hand) else "·"
+                b.tooltip = f"Play {hand[i]} for {rider}" if i < len(hand) else self._why_no_cards()
+                b.button_style = ("danger" if hand[i].is_exhaustion else "warning") if i < len(hand) else ""
+                b.disabled = i >= len(hand)
         rider = self.placing_rider
         self.setup_row.layout.display = None if rider else "none"
         if rider:
