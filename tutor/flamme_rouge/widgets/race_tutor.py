@@ -508,6 +508,11 @@ class RaceTutor(widgets.VBox):
                              "continue as a race.", "success")
         else:
             self.status.show(self._hint())
+        if not steps:
+            self.redraw()
+        else:
+            self.scene.animate_steps(self.race, steps, self._highlights(), self._panel(),
+                                     speed=SPEEDS[self.speed.value], priority=self._priority())
 
     def _warn(self, text: str) -> None:
         self.status.show(text, "warning")
