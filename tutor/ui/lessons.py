@@ -50,23 +50,26 @@ def _source(cell: dict) -> str:
 
 
 def lesson_info(path: Path) -> LessonInfo:
+    """Title: the notebook's first Markdown heading (else the file name); summary: ``metadata.tutor.summary``,
+    else the first sentence of the text after that heading."""
     metadata, cells = _cells(path)
-    title, summary = path.stem, metadata.get("tutor", {}).get("summary", "")
+    title, summary = "", metadata.get("tutor", {}).get("summary", "")
+    text: list[str] = []
     for cell in cells:
         if cell.get("cell_type") != "markdown":
             continue
-        for block in re.split(r"\n\s*\n", _source(cell)):
-            block = block.strip()
-            if block.startswith("#") and title == path.stem:
-                title = block.splitlines()[0].lstrip("#").strip()
-                rest = "\n".join(block.splitlines()[1:]).strip()
-                if rest and not summary:
-                    summary = _first_sentence(rest)
-            elif block and not summary and title != path.stem:
-                summary = _first_sentence(block)
-        if summary:
+        for line in _source(cell).splitlines():
+            if line.startswith("#"):
+                if title:
+                    break
+                title = line.lstrip("#").strip()
+            elif title and (line.strip() or text):
+                if not line.strip():
+                    break
+                text.append(line.strip())
+        if title and text:
             break
-    return LessonInfo(path, title, summary)
+    return LessonInfo(path, title or path.stem, summary or (_first_sentence(" ".join(text)) if text else ""))
 
 
 def _first_sentence(text: str) -> str:
@@ -143,7 +146,7 @@ def progress_script(lesson: str = "") -> str:
 def list_html(lessons: list[LessonInfo], link_prefix: str = "") -> str:
     """Each lesson: its title as a link, its summary, its progress badge (filled in by the page script)."""
     items = "".join(
-        f"<li><a href='{html.escape(link_prefix + lesson.path.name)}' target='_self'>{html.escape(lesson.title)}</a>"
+        f"<li><a target='_self' href='{html.escape(link_prefix + lesson.path.name)}'>{html.escape(lesson.title)}</a>"
         f"<span class='tutor-progress tutor-todo' data-lesson='{html.escape(lesson.key)}'>not started</span>"
         + (f"<br><span class='tutor-summary'>{html.escape(lesson.summary)}</span>" if lesson.summary else "")
         + "</li>" for lesson in lessons)

@@ -120,10 +120,10 @@ class RevealQuiz(widgets.VBox):
     def reset(self) -> None:
         """Clear the feedback and ask again (the subclass has reset the position and inputs)."""
         self.is_right = None
+        self.redraw()  # the board first: it is what the learner looks at
         self.feedback.value = self.narration.value = ""
         self._set_inputs_disabled(False)
         self.status.show(self.prompt)
-        self.redraw()
 
     def _feedback_html(self, verdict: Verdict) -> str:
         mark, kind = ("✓ Right!", "success") if verdict.right else ("✗ Not quite.", "warning")

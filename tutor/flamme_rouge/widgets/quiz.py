@@ -135,7 +135,29 @@ class PredictQuiz(RevealQuiz):
     # ----- inputs ----------------------------------------------------------------------------------------
 
     def _make_inputs(self) -> list[widgets.Widget]:
+        """The answer controls for the position shown (reused from the last position where they fit)."""
         race = self.race
+        if self.ask == "exhausted" and list(self.rider_checks) == list(race.riders):
+            for box in self.rider_checks.values():
+                box.value = False
+            return list(self.inputs_box.children)
+        if self.ask in ("first", "winner") and self.choice_input is not None:
+            self.choice_input.options = [(r, r) for r in race.riders]
+            self.choice_input.value = None
+            return list(self.inputs_box.children)
+        if self.ask == "card" and self.choice_input is not None:
+            self.choice_input.value = None
+            return list(self.inputs_box.children)
+        if self.ask == "square" and self.square_input is not None:
+            start = race.riders[self.rider].square
+            assert start is not None
+            last = min(len(race.track) - 1, start + SQUARES_OFFERED)
+            with self.square_input.hold_sync():
+                self.square_input.options = [("choose…", None)] + [(f"square {s}", s) for s in range(start, last + 1)]
+                self.square_input.value = None
+            if self.lane_input is not None:
+                self.lane_input.value = None
+            return list(self.inputs_box.children)
         if self.ask == "exhausted":
             self.rider_checks = {rid: widgets.Checkbox(description=rid, value=False, indent=False,
                                                        layout=widgets.Layout(width="auto"))

@@ -500,6 +500,12 @@ class RaceTutor(widgets.VBox):
         self._pending = []
         self._logged_section = self._section()
         self.narration_lines = [line for _, line in tagged]
+        # The board first: it is what the learner watches (the buttons and the log follow in a few ms).
+        if not steps:
+            self.redraw()
+        else:
+            self.scene.animate_steps(self.race, steps, self._highlights(), self._panel(),
+                                     speed=SPEEDS[self.speed.value], priority=self._priority())
         for section, group in itertools.groupby(tagged, key=lambda t: t[0]):
             self.story.add([line for _, line in group], section)
         self._refresh_controls()  # the hint reads the buttons' new state
@@ -508,11 +514,6 @@ class RaceTutor(widgets.VBox):
                              "continue as a race.", "success")
         else:
             self.status.show(self._hint())
-        if not steps:
-            self.redraw()
-        else:
-            self.scene.animate_steps(self.race, steps, self._highlights(), self._panel(),
-                                     speed=SPEEDS[self.speed.value], priority=self._priority())
 
     def _warn(self, text: str) -> None:
         self.status.show(text, "warning")
@@ -537,15 +538,17 @@ class RaceTutor(widgets.VBox):
         legal = race.legal_actions() if race.phase.choosing and not done else []
         drawable = {a.rider for a in legal if isinstance(a, Draw)}
         for rid, b in self.draw_buttons.items():
-            b.disabled = rid not in drawable
-            b.tooltip = (f"Energy phase: draw 4 cards for {rid}" if not b.disabled else self._why_no_draw(rid))
+            with b.hold_sync():
+                b.disabled = rid not in drawable
+                b.tooltip = (f"Energy phase: draw 4 cards for {rid}" if not b.disabled else self._why_no_draw(rid))
         rider = self.active_rider
         hand = race.riders[rider].hand if rider else []
         for i, b in enumerate(self.card_buttons):
-            b.description = str(hand[i]) if i < len(hand) else "·"
-            b.tooltip = f"Play {hand[i]} for {rider}" if i < len(hand) else self._why_no_cards()
-            b.button_style = ("danger" if hand[i].is_exhaustion else "warning") if i < len(hand) else ""
-            b.disabled = i >= len(hand)
+            with b.hold_sync():  # one message per button
+                b.description = str(hand[i]) if i < len(hand) else "·"
+                b.tooltip = f"Play {hand[i]} for {rider}" if i < len(hand) else self._why_no_cards()
+                b.button_style = ("danger" if hand[i].is_exhaustion else "warning") if i < len(hand) else ""
+                b.disabled = i >= len(hand)
         rider = self.placing_rider
         self.setup_row.layout.display = None if rider else "none"
         if rider:
