@@ -39,6 +39,8 @@ def test_a_position_set_up_by_clicking_the_board_opens_from_its_code_on_another_
     open_lesson(teacher, voila_server, WORKBENCH)
     wait_for_paint(teacher)
     status = teacher.locator(".tutor-workbench > .widget-html .tutor-status").first
+    teacher.get_by_role("button", name="Start from the empty track").click()  # the page opens with an example
+    expect(status).to_contain_text("An empty Sprint (20 flat squares)")
 
     before = canvas_fingerprint(teacher)
     _click_cell(teacher, 6, 0)
@@ -70,12 +72,12 @@ def test_a_position_set_up_by_clicking_the_board_opens_from_its_code_on_another_
     learner = browser.new_context(viewport={"width": 1280, "height": 1000}).new_page()
     learner.on("pageerror", lambda error: page_errors.append(f"pageerror: {error}"))
     open_lesson(learner, voila_server, WORKBENCH)
-    empty = wait_for_paint(learner) and canvas_fingerprint(learner)
+    example = wait_for_paint(learner) and canvas_fingerprint(learner)
     box = learner.locator(".tutor-position-box")
     box.locator("input").fill(code)
     box.get_by_role("button", name="Open a position").click()
     expect(box.locator(".tutor-status")).to_contain_text("Opened the position")
-    wait_for_canvas_change(learner, empty)
+    wait_for_canvas_change(learner, example)
     learner.wait_for_timeout(500)
     assert canvas_fingerprint(learner) == board, "the pasted code does not show the same board"
 
