@@ -104,7 +104,7 @@ class PredictQuiz(RevealQuiz):
         self.choice_input: widgets.ToggleButtons | None = None
         self.rider_checks: dict[str, widgets.Checkbox] = {}
         self.prompt = f"Look at the positions and the played cards, {PROMPTS[ask]}, then click Reveal."
-        self.legend = widgets.HTML(legend_html(self.race))
+        self.legend = widgets.HTML(legend_html(self.race, open_=False))  # folded: the question stays near the board
         self.inputs_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
         super().__init__(question=question, board=widgets.VBox([self.scene.canvas, self.legend]),
                          inputs=[self.inputs_box], title=title, explain=explain)
@@ -323,7 +323,7 @@ class PredictQuiz(RevealQuiz):
             marks.append(Mark(square, lane, f"answer: {square}", ANSWER))
             guess = self.answer[0] if self.with_lane else self.answer
             if not self.is_right and guess is not None and guess != square:
-                marks.append(Mark(guess, None, f"your guess: {guess}", GUESS, below=True))
+                marks.append(Mark(guess, None, f"guess: {guess}", GUESS, below=True))
         else:
             assert self.target is not None
             marks.append(Mark(self.target, None, f"target: {self.target}", ANSWER))
