@@ -874,19 +874,15 @@ class Race(SeededState):
     def _reveal(self, positions: dict[str, tuple[int, int]] | None = None) -> None:
         """Fix the movement order and each rider's move (Attack!: front rider 2, back rider 9)."""
         riders = self.riders
-        self.to_move = rules.movement_order(self.positions() if positions is None else positions)
-        values = self.move_values = {}
-        attackers = []
-        for rid in self.to_move:
-            card = riders[rid].played
-            assert card is not None
-            if card is ATTACK:
-                attackers.append(rid)
-            values[rid] = card.value
-        for team in {riders[rid].team for rid in attackers}:
-            front, *back = [rid for rid in attackers if riders[rid].team == team]
-            values[front] = rules.ATTACK_FRONT
-            values.update((rid, rules.ATTACK_BACK) for rid in back)
+        order = self.to_move = rules.movement_order(self.positions() if positions is None else positions)
+        played = [riders[rid].played for rid in order]
+        values = self.move_values = {rid: card.value for rid, card in zip(order, played)}  # type: ignore[union-attr]
+        if ATTACK in played:  # cards are interned: an identity scan
+            attackers = [rid for rid, card in zip(order, played) if card is ATTACK]
+            for team in {riders[rid].team for rid in attackers}:
+                front, *back = [rid for rid in attackers if riders[rid].team == team]
+                values[front] = rules.ATTACK_FRONT
+                values.update((rid, rules.ATTACK_BACK) for rid in back)
 
     def _move(self, rider_id: str, occupied: dict[int, list[int]]) -> Move:
         """Move one rider by its revealed card; ``occupied`` (square -> taken lanes) is kept up to date."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from tutor.core.events import Rule
 
-from .track import Track
+from .track import DESCENT_MINIMUM, Track
 
 # The rules events cite (``Event.rules``); ids are stable, texts are what learners read.
 SECTION_SETUP, SECTION_ENERGY, SECTION_MOVEMENT = "Setup", "Energy phase", "Movement phase"
@@ -107,21 +107,17 @@ def movement_order(positions: dict[str, tuple[int, int]]) -> list[str]:
 def move_distance(track: Track, square: int, value: int) -> tuple[int, Rule | None]:
     """Squares a card of ``value`` moves a rider from ``square``, and the terrain rule that changed it."""
     rule = None
-    if track.descent[square] and value < 5:
-        value, rule = 5, DESCENT
-    elif track.supply[square] and value < 4:
-        value, rule = 4, SUPPLY
+    floor = track.minimum[square]
+    if value < floor:
+        value, rule = floor, DESCENT if floor == DESCENT_MINIMUM else SUPPLY
     if value > 5:
         if track.ascent[square]:
             return 5, ASCENT
-        ascent = track.ascent
-        end = min(square + value, len(ascent) - 1)
-        for k in range(square + 1, end + 1):
-            if ascent[k]:
-                limit = max(5, k - square - 1)
-                if value > limit:
-                    return limit, ASCENT
-                break
+        k = track.next_ascent[square + 1]  # the first ascent square ahead
+        if k <= square + value:
+            limit = max(5, k - square - 1)
+            if value > limit:
+                return limit, ASCENT
     return value, rule
 
 

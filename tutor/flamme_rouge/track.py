@@ -9,10 +9,17 @@ right-hand lane ("first" lane), then 1, then 2.
 from __future__ import annotations
 
 import enum
+import sys
 import functools
 from dataclasses import dataclass, field
 
 from .errors import TrackError
+
+
+DESCENT_MINIMUM, SUPPLY_MINIMUM = 5, 4
+"""Mountains: a rider starting on a descent moves at least 5; Peloton expansion: in a supply zone at least 4."""
+NO_ASCENT = sys.maxsize
+"""``Track.next_ascent`` where no ascent lies ahead."""
 
 
 class Terrain(enum.Enum):
@@ -63,6 +70,14 @@ class Track:
         object.__setattr__(self, "cobbles", tuple(s.terrain is Terrain.COBBLES for s in self.squares))
         object.__setattr__(self, "supply", tuple(s.terrain is Terrain.SUPPLY for s in self.squares))
         object.__setattr__(self, "no_slipstream", tuple(a or c for a, c in zip(self.ascent, self.cobbles)))
+        object.__setattr__(self, "minimum", tuple(DESCENT_MINIMUM if d else SUPPLY_MINIMUM if u else 0
+                                                  for d, u in zip(self.descent, self.supply)))
+        following, ahead = [], NO_ASCENT
+        for i in range(len(self.squares), 0, -1):
+            if self.ascent[i - 1]:
+                ahead = i - 1
+            following.append(ahead)
+        object.__setattr__(self, "next_ascent", tuple(reversed(following)) + (NO_ASCENT,))
 
     # Derived per-square lookups (filled in by __post_init__).
     lanes: tuple[int, ...] = field(init=False, repr=False, compare=False)
@@ -71,6 +86,10 @@ class Track:
     cobbles: tuple[bool, ...] = field(init=False, repr=False, compare=False)
     supply: tuple[bool, ...] = field(init=False, repr=False, compare=False)
     no_slipstream: tuple[bool, ...] = field(init=False, repr=False, compare=False)
+    minimum: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """Least move of a rider starting on each square: 5 on a descent, 4 in a supply zone, else 0."""
+    next_ascent: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """The first ascent square at or after each square (``NO_ASCENT`` if none); one entry more than squares."""
     """Ascent or cobblestones: riders there neither give nor get slipstream."""
 
     def __len__(self) -> int:
