@@ -111,3 +111,13 @@ def test_the_board_fits_the_page_and_is_drawn_at_the_screens_pixel_ratio(browser
         assert error_outputs(page) == [] and errors == []
     finally:
         context.close()
+
+
+def test_the_top_of_the_site_opens_the_landing_page_not_a_file_list(page, page_errors, voila_server):
+    """The served folder's root redirects to lessons/index.ipynb (the Voila template), so no learner sees the raw
+    file tree with its scenarios folder."""
+    page.goto(voila_server + "/", timeout=LOAD_TIMEOUT_MS)
+    page.wait_for_url(re.compile(r".*/voila/render/index\.ipynb\??$"), timeout=LOAD_TIMEOUT_MS)
+    page.wait_for_selector(".tutor-lesson-list", timeout=LOAD_TIMEOUT_MS)
+    assert page.title() == "Rules tutor: lessons"
+    assert page_errors == []
