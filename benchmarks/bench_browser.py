@@ -152,8 +152,14 @@ def bench_clicks(context, url: str, clicks: int) -> None:
         measure(page, "quiz retry", quiz.get_by_role("button", name="Try again"), quiz)
     page.close()
 
-    print(f"\nClick to canvas: {clicks} clicks on the RaceTutor of {RACE_LESSON}, Reveal / Try again on the quiz of "
-          f"{QUIZ_LESSON} (ms)\ntargets: median response < {MEDIAN_CLICK_TARGET_MS}, worst < {WORST_CLICK_TARGET_MS}")
+    report_clicks(f"{clicks} clicks on the RaceTutor of {RACE_LESSON}, Reveal / Try again on the quiz of "
+                  f"{QUIZ_LESSON}", results, unchanged)
+
+
+def report_clicks(what: str, results: dict[str, list[tuple[float, float]]], unchanged: list[str]) -> None:
+    """Print the click-to-canvas table (per kind of click and for all) and whether the targets are met."""
+    print(f"\nClick to canvas: {what} (ms)\n"
+          f"targets: median response < {MEDIAN_CLICK_TARGET_MS}, worst < {WORST_CLICK_TARGET_MS}")
     print(f"{'click':<13}{'n':>4}{'median first change':>21}{'worst':>8}{'median last change':>20}{'worst':>8}")
     rows = [*results.items(), ("all", [r for rs in results.values() for r in rs])]
     for kind, rs in rows:
@@ -166,12 +172,20 @@ def bench_clicks(context, url: str, clicks: int) -> None:
     verdict = statistics.median(firsts) < MEDIAN_CLICK_TARGET_MS and max(firsts) < WORST_CLICK_TARGET_MS
     print("response targets:", "met" if verdict else "NOT met")
 
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--loads", type=int, default=3, help="timed loads per page (after one warm-up)")
     parser.add_argument("--clicks", type=int, default=20)
     args = parser.parse_args()
+    run(lambda site: sorted(str(p.relative_to(site)) for p in site.rglob("*.ipynb")
+                            if ".ipynb_checkpoints" not in p.parts),  # the landing page and every game
+        lambda context, url: bench_clicks(context, url, args.clicks), args.loads)
+    return 0
+
+
+def run(pages, clicks, loads: int) -> None:
+    """Serve a copy of lessons/ plus an empty notebook with Voila, time the loads of ``pages(site)`` and the empty
+    notebook, then call ``clicks(context, url)``; everything is stopped at the end."""
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -180,9 +194,7 @@ def main() -> int:
         empty = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("")])
         empty.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
         nbformat.write(empty, site / EMPTY)
-        notebooks = [EMPTY] + sorted(str(p.relative_to(LESSONS)) for p in LESSONS.rglob("*.ipynb")
-                                     if ".ipynb_checkpoints" not in p.parts)  # the landing page and every game
-
+        notebooks = [EMPTY] + [page for page in pages(site) if page != EMPTY]
         servers = VoilaServers(Path(tmp))
         try:
             url = servers(site)
@@ -190,12 +202,11 @@ def main() -> int:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
                 context = browser.new_context(viewport={"width": 1280, "height": 900})
                 context.route(NOT_LOCAL, lambda route: route.abort())
-                bench_loads(context, url, notebooks, args.loads)
-                bench_clicks(context, url, args.clicks)
+                bench_loads(context, url, notebooks, loads)
+                clicks(context, url)
                 browser.close()
         finally:
             servers.stop_all()
-    return 0
 
 
 if __name__ == "__main__":

@@ -14,21 +14,14 @@ Run: ``python benchmarks/bench_flanders_browser.py [--loads 3] [--clicks 30]``
 from __future__ import annotations
 
 import argparse
-import shutil
-import statistics
 import sys
-import tempfile
 from pathlib import Path
-
-import nbformat
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests" / "browser"))
 sys.path.insert(0, str(REPO / "benchmarks"))
 
-from bench_browser import CLICK_JS, EMPTY, LOAD_RATIO_TARGET, MEDIAN_CLICK_TARGET_MS, WORST_CLICK_TARGET_MS, \
-    bench_loads  # noqa: E402
-from conftest import CHROMIUM, CHROMIUM_ARGS, LESSONS, NOT_LOCAL, VoilaServers  # noqa: E402
+from bench_browser import CLICK_JS, report_clicks, run  # noqa: E402
 from voila_page import open_lesson, wait_for_all_painted, wait_for_canvases  # noqa: E402
 
 GAME_LESSON = "flanders/07_full_game.ipynb"
@@ -92,47 +85,16 @@ def bench_clicks(context, url: str, clicks: int) -> None:
         measure(page, "quiz retry", quiz.get_by_role("button", name="Try again"))
     page.close()
 
-    print(f"\nClick to canvas: {clicks} clicks on the GameTutor of {GAME_LESSON}, Reveal / Try again on the quiz of "
-          f"{QUIZ_LESSON} (ms)\ntargets: median response < {MEDIAN_CLICK_TARGET_MS}, worst < {WORST_CLICK_TARGET_MS}")
-    print(f"{'click':<13}{'n':>4}{'median first change':>21}{'worst':>8}{'median last change':>20}{'worst':>8}")
-    rows = [*results.items(), ("all", [r for rs in results.values() for r in rs])]
-    for kind, rs in rows:
-        firsts, lasts = [f for f, _ in rs], [last for _, last in rs]
-        print(f"{kind:<13}{len(rs):>4}{statistics.median(firsts):>21.0f}{max(firsts):>8.0f}"
-              f"{statistics.median(lasts):>20.0f}{max(lasts):>8.0f}")
-    for kind in unchanged:
-        print("a click that left the canvas unchanged:", kind)
-    firsts = [f for f, _ in rows[-1][1]]
-    verdict = statistics.median(firsts) < MEDIAN_CLICK_TARGET_MS and max(firsts) < WORST_CLICK_TARGET_MS
-    print("response targets:", "met" if verdict else "NOT met")
-
+    report_clicks(f"{clicks} clicks on the GameTutor of {GAME_LESSON}, Reveal / Try again on the quiz of "
+                  f"{QUIZ_LESSON}", results, unchanged)
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--loads", type=int, default=3, help="timed loads per page (after one warm-up)")
     parser.add_argument("--clicks", type=int, default=30)
     args = parser.parse_args()
-    from playwright.sync_api import sync_playwright
-
-    with tempfile.TemporaryDirectory() as tmp:
-        site = Path(tmp) / "lessons"
-        shutil.copytree(LESSONS, site)
-        empty = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("")])
-        empty.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-        nbformat.write(empty, site / EMPTY)
-        notebooks = [EMPTY] + sorted(f"flanders/{p.name}" for p in (LESSONS / "flanders").glob("*.ipynb"))
-        servers = VoilaServers(Path(tmp))
-        try:
-            url = servers(site)
-            with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-                context = browser.new_context(viewport={"width": 1280, "height": 900})
-                context.route(NOT_LOCAL, lambda route: route.abort())
-                bench_loads(context, url, notebooks, args.loads)
-                bench_clicks(context, url, args.clicks)
-                browser.close()
-        finally:
-            servers.stop_all()
+    run(lambda site: sorted(f"flanders/{p.name}" for p in (site / "flanders").glob("*.ipynb")),
+        lambda context, url: bench_clicks(context, url, args.clicks), args.loads)
     return 0
 
 
