@@ -1,8 +1,11 @@
 """Rules tutor: interactive lessons for tabletop games.
 
-Layout: ``tutor.<game>`` holds a pure rules engine (no widget imports),
-``tutor.flamme_rouge.render`` draws states and events on ipycanvas, ``tutor.flamme_rouge.widgets``
-wires clicks to engine actions. Lessons in ``lessons/`` only import and display.
+Layout: ``tutor.core`` holds what no game owns (errors, events citing rules, seeded
+state with undo, data loading, the registry of games); ``tutor.ui`` the shared widgets
+and canvas pieces, which import no game. Each game is one package with a pure engine
+(no widget, canvas or numpy imports), its ``render`` and its ``widgets``:
+``tutor.flamme_rouge`` and ``tutor.flanders``. Lessons in ``lessons/<game>/`` only
+import and display.
 """
 
 __version__ = "0.1.0"
