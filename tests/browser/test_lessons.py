@@ -51,14 +51,11 @@ COLOUR_TOLERANCE = 12
 """Largest difference per channel between a token's pixel and its team colour (no anti-aliasing inside a disc)."""
 
 
-def lesson_boards(notebook: str) -> list:
-    """Every board of a lesson, built in Python as the lesson's code cells build them on the page (same seeds).
-
-    Returns one (view, race) per canvas, in page order: the renderer's own geometry and the engine's positions.
-    """
+def lesson_widgets(notebook: str) -> list:
+    """The widgets a lesson's code cells show, built in Python as on the page (same seeds), in page order."""
     path = ROOT / notebook
     namespace: dict = {}
-    boards = []
+    shown = []
     cwd = os.getcwd()
     os.chdir(path.parent)  # scenario paths are relative to the notebook, as in Voila
     try:
@@ -68,13 +65,18 @@ def lesson_boards(notebook: str) -> list:
             body = ast.parse(cell.source).body
             last = body.pop() if body and isinstance(body[-1], ast.Expr) else None
             exec(compile(ast.Module(body, []), notebook, "exec"), namespace)
-            shown = eval(compile(ast.Expression(last.value), notebook, "eval"), namespace) if last else None
-            widget = getattr(shown, "tutor", shown)  # a RaceChooser shows its RaceTutor's board
-            if hasattr(widget, "scene"):
-                boards.append((widget.scene.view, widget.race))
+            if last is not None:
+                shown.append(eval(compile(ast.Expression(last.value), notebook, "eval"), namespace))
     finally:
         os.chdir(cwd)
-    return boards
+    return shown
+
+
+def lesson_boards(notebook: str) -> list:
+    """Every board of a lesson: one (view, race) per canvas, in page order, i.e. the renderer's own geometry and
+    the engine's positions."""
+    widgets = [getattr(shown, "tutor", shown) for shown in lesson_widgets(notebook)]  # a RaceChooser: its tutor
+    return [(widget.scene.view, widget.race) for widget in widgets if hasattr(widget, "scene")]
 
 
 def rider_pixels(page, index: int, view, race) -> dict[str, tuple[list[tuple[int, int, int]], tuple[int, int, int]]]:

@@ -7,40 +7,11 @@ Every page of lessons 8-12 is also opened, painted and checked rider by rider by
 
 from __future__ import annotations
 
-import ast
-import os
-from pathlib import Path
-
-import nbformat
 import pytest
-from test_lessons import wait_for_riders
+from test_lessons import lesson_widgets, wait_for_riders
 from voila_page import canvas_fingerprint, error_outputs, open_lesson, wait_for_canvas_change, wait_for_paint
 
 pytestmark = pytest.mark.browser
-
-ROOT = Path(__file__).resolve().parents[2] / "lessons"
-
-
-def lesson_widgets(notebook: str) -> list:
-    """The widgets a lesson's code cells show, built in Python as on the page (same seeds), in page order."""
-    path = ROOT / notebook
-    namespace: dict = {}
-    shown = []
-    cwd = os.getcwd()
-    os.chdir(path.parent)  # scenario paths are relative to the notebook, as in Voila
-    try:
-        for cell in nbformat.read(path, as_version=4).cells:
-            if cell.cell_type != "code":
-                continue
-            body = ast.parse(cell.source).body
-            last = body.pop() if body and isinstance(body[-1], ast.Expr) else None
-            exec(compile(ast.Module(body, []), notebook, "exec"), namespace)
-            if last is not None:
-                shown.append(eval(compile(ast.Expression(last.value), notebook, "eval"), namespace))
-    finally:
-        os.chdir(cwd)
-    return shown
-
 
 def click(page, widget, locator, button) -> None:
     """Click ``button`` (a Python Button of ``widget``) on the page and in Python; wait for the canvas to change."""
@@ -98,7 +69,10 @@ def test_twelve_single_riders_bid_step_the_breakaway_then_the_bots_flip_and_move
     click(page, tutor, race, tutor.finish_button)
     expect(narration).to_contain_text("Round 2 begins")
     assert tutor.race.round == 2
-    assert wait_for_riders(page, 0, tutor.scene.view, tutor.race) == {}, "riders not where the engine says"
+    # Finish round plays every rider's move and the end phase with pauses (one message, played out in the browser):
+    # with sixteen riders the board settles only after its last frame.
+    assert wait_for_riders(page, 0, tutor.scene.view, tutor.race, timeout_ms=45_000) == {}, \
+        "riders not where the engine says"
     assert error_outputs(page) == []
     assert page_errors == []
 
@@ -120,6 +94,7 @@ def test_the_peloton_and_muscle_flip_is_a_step_the_learner_watches(page, page_er
     expect(narration).to_contain_text("muscle-1 flips one card for each rider")
     expect(narration).to_contain_text("never takes exhaustion")
     click(page, tutor, race, tutor.finish_button)
-    assert wait_for_riders(page, 0, tutor.scene.view, tutor.race) == {}, "riders not where the engine says"
+    assert wait_for_riders(page, 0, tutor.scene.view, tutor.race, timeout_ms=45_000) == {}, \
+        "riders not where the engine says"
     assert error_outputs(page) == []
     assert page_errors == []
