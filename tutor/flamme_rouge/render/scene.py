@@ -10,7 +10,7 @@ one message, with ``sleep`` between frames, so Python never waits.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 from ipycanvas import Canvas
 
@@ -22,7 +22,7 @@ from tutor.ui.scene import LayeredScene
 from .animation import FRAMES_PER_STEP, Frame, frame_ms, frames_for, thin
 from .cards import CardPanel, draw_card_panel
 from .geometry import WIDTH, View, follow, make_view
-from .highlights import Highlights
+from .highlights import Highlights, revealed_cards
 from .riders import draw_minimap_riders, draw_riders
 from .track import draw_track
 
@@ -34,6 +34,17 @@ class StepRecord:
     before: Mapping[str, tuple[int, int]]
     chips: Mapping[str, str]
     events: tuple[Event, ...]
+
+
+def resolve_steps(race: Race, one: bool, stop: Callable[[Race], bool] = lambda race: False) -> Iterator[StepRecord]:
+    """Resolve automatic steps of ``race`` and record each for ``Scene.animate_steps``: one step (``one``), or
+    steps until a choice is due, the round ends or ``stop(race)``. A refused step raises its ``RuleError``."""
+    start_round = race.round
+    while True:
+        before, chips = race.positions(), revealed_cards(race)
+        yield StepRecord(before, chips, tuple(race.step()))
+        if one or not race.phase.automatic or race.round != start_round or stop(race):
+            return
 
 
 PAUSE_MS = 450

@@ -323,7 +323,6 @@ class BreakawayBid(widgets.VBox):
     # ----- the canvas ------------------------------------------------------------------------------------
 
     def _highlights(self) -> Highlights:
-        race = self.race
         if self.decision is None:
             chips = {rid: "+".join(str(c) for c in cards[:shown]) or "bid"
                      for rid, (cards, shown) in self.bids().items() if cards}

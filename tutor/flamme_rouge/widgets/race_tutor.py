@@ -46,11 +46,11 @@ from tutor.flamme_rouge import scenario as scenarios
 from tutor.flamme_rouge.bots import autoplay
 from tutor.flamme_rouge.errors import RuleError
 from tutor.flamme_rouge.events import Event, RoundStarted
-from tutor.flamme_rouge.race import PHASE_STEPS, ROUND_ORDER, Draw, Phase, Place, Race
-from tutor.flamme_rouge.render import CardPanel, Highlights, Scene, highlights_for, legend_html, revealed_cards
+from tutor.flamme_rouge.race import ROUND_ORDER, Draw, Phase, Place, Race
+from tutor.flamme_rouge.render import CardPanel, Highlights, Scene, highlights_for, legend_html
 from tutor.flamme_rouge.render.geometry import make_view
 from tutor.flamme_rouge.render.riders import ordinal
-from tutor.flamme_rouge.render.scene import StepRecord
+from tutor.flamme_rouge.render.scene import StepRecord, resolve_steps
 from tutor.flamme_rouge.render.style import lane_name
 from tutor.ui.controls import CSS, StatusLine, button, label
 from tutor.ui.narration import NarrationLog, and_list
@@ -397,19 +397,14 @@ class RaceTutor(widgets.VBox):
         """Next step (``one``) or the rest of the round, one step at a time, each animated after the other."""
         race = self.race
         self._undo.append(race.to_dict())
-        start_round, limit = race.round, self._limit()
+        limit = self._limit()
         records: list[StepRecord] = []
-        while True:
-            before, chips = race.positions(), revealed_cards(race)
-            try:
-                events = race.step()
-            except RuleError as err:
-                self._warn(f"Not allowed: {err}.")
-                break
-            records.append(StepRecord(before, chips, tuple(events)))
-            self._narrate(events)
-            if one or not race.phase.automatic or race.round != start_round or _order(race.phase) > limit:
-                break
+        try:
+            for record in resolve_steps(race, one, stop=lambda race: _order(race.phase) > limit):
+                records.append(record)
+                self._narrate(list(record.events))
+        except RuleError as err:
+            self._warn(f"Not allowed: {err}.")
         self._events = list(records[-1].events) if records else []
         self._show(self._play_bots(), steps=records)
 

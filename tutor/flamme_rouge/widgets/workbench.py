@@ -41,8 +41,8 @@ from tutor.flamme_rouge.cards import RIDER_KINDS
 from tutor.flamme_rouge.errors import RuleError, ScenarioError
 from tutor.flamme_rouge.events import Event
 from tutor.flamme_rouge.race import TEAM_COLOURS, Phase, Race
-from tutor.flamme_rouge.render import Highlights, Scene, highlights_for, revealed_cards
-from tutor.flamme_rouge.render.scene import StepRecord
+from tutor.flamme_rouge.render import Highlights, Scene, highlights_for
+from tutor.flamme_rouge.render.scene import resolve_steps
 from tutor.flamme_rouge.render.style import lane_name
 from tutor.flamme_rouge.track import STAGES, TEACHING_TRACKS, Track, stage
 from tutor.ui.controls import CSS, StatusLine, button, label
@@ -435,17 +435,12 @@ class Workbench(widgets.VBox):
             return
         self._undo.append(race.to_dict())
         start_round, records, lines = race.round, [], []
-        while True:
-            before, chips = race.positions(), revealed_cards(race)
-            try:
-                events = race.step()
-            except RuleError as err:
-                self._warn(f"Not allowed: {err}.")
-                break
-            records.append(StepRecord(before, chips, tuple(events)))
-            lines += narrate(events)
-            if one or not race.phase.automatic or race.round != start_round:
-                break
+        try:
+            for record in resolve_steps(race, one):
+                records.append(record)
+                lines += narrate(list(record.events))
+        except RuleError as err:
+            self._warn(f"Not allowed: {err}.")
         self._events = list(records[-1].events) if records else []
         self.story.add(lines, f"Round {start_round}")
         self._refresh()
