@@ -13,14 +13,16 @@ from ipycanvas import Canvas
 
 from tutor.flamme_rouge.cards import Card
 from tutor.flamme_rouge.race import Race, Rider
-from tutor.ui.drawing import needs_outline, rounded_rect, text_colour_on
+from tutor.ui.drawing import rounded_rect, text_colour_on
 from tutor.ui.drawing import text as write
 
 from . import style
 from .geometry import MARGIN, PANEL_H, View
-from .riders import draw_team_marks, rider_colours, token_label
+from .riders import draw_discs, rider_colours, token_label
 
 CARD_W, CARD_H = 34, 48
+MIN_TEXT = 11
+"""No text on the board is smaller (CSS pixels): the captions, the small cards' values."""
 MINI_W, MINI_H = 22, 30
 MAX_COLUMNS = 4
 
@@ -135,13 +137,13 @@ def _draw_played_row(canvas: Canvas, view: View, race: Race, panel: CardPanel) -
     colours = rider_colours(race)
     step = min(118, (view.width - 2 * MARGIN) / len(played))
     for i, (rid, label) in enumerate(played):
-        x = MARGIN + i * step
-        _mini_token(canvas, x + 12, top + 58, colours[rid], token_label(race, rid), race.riders[rid].colour)
+        middle = MARGIN + (i + 0.5) * step  # token and card side by side, the name under them
+        _mini_token(canvas, middle - 19, top + 50, colours[rid], token_label(race, rid), race.riders[rid].colour)
         card = None if label in ("", "None") else Card.parse(label)
-        draw_card(canvas, x + 26, top + 34, card, accent=colours[rid], face_down=rid in panel.secret)
-        write(canvas, rid, x + 64, top + 52, size=12, max_width=step - 66)
+        draw_card(canvas, middle - 5, top + 26, card, accent=colours[rid], face_down=rid in panel.secret)
+        write(canvas, rid, middle, top + 86, size=12, bold=True, align="center", max_width=step - 4)
         if rid in panel.moved:
-            write(canvas, "moved", x + 64, top + 68, size=11, colour=style.MUTED, max_width=step - 66)
+            write(canvas, "moved", middle, top + 101, size=11, colour=style.MUTED, align="center")
 
 
 def draw_card(canvas: Canvas, x: float, y: float, card: Card | None, *, w: float = CARD_W, h: float = CARD_H,
@@ -169,20 +171,17 @@ def draw_card(canvas: Canvas, x: float, y: float, card: Card | None, *, w: float
         canvas.fill_style = accent
         canvas.fill_rect(x + 3, y + 3, w - 6, 4)
     ink = style.EXHAUSTION_INK if card.is_exhaustion else style.INK
-    write(canvas, str(card), x + w / 2, y + h / 2 + 2, size=int(h * (0.32 if card.is_exhaustion else 0.42)),
-          bold=True, colour=ink, align="center")
+    size = max(MIN_TEXT, int(h * (0.32 if card.is_exhaustion else 0.42)))
+    write(canvas, str(card), x + w / 2, y + h / 2 + 2, size=size, bold=True, colour=ink, align="center",
+          max_width=w - 2)
 
 
 def _mini_token(canvas: Canvas, x: float, y: float, colour: str, label: str, colour_name: str = "") -> None:
-    canvas.fill_style = colour
-    canvas.fill_circle(x, y, 10)
-    canvas.stroke_style = "#1b1b1b"
-    canvas.line_width = 1.5 if needs_outline(colour) else 1
-    canvas.stroke_circle(x, y, 10)
-    write(canvas, label, x, y + 0.5, size=11, bold=True, colour=text_colour_on(colour), align="center")
-    if colour_name:
-        draw_team_marks(canvas, [x - 7.5], [y - 7.5], 5.5, [colour_name])
+    """A small token beside a rider's name: its team mark (or, for a team without one, its letter)."""
+    draw_discs(canvas, [x], [y], 10, [colour], [colour_name])
+    if not style.team_mark(colour_name)[1]:
+        write(canvas, label, x, y + 0.5, size=11, bold=True, colour=text_colour_on(colour), align="center")
 
 
 def _caption(canvas: Canvas, text: str, x: float, y: float, align: str = "center") -> None:
-    write(canvas, text, x, y, size=10, colour=style.MUTED, align=align)
+    write(canvas, text, x, y, size=MIN_TEXT, colour=style.MUTED, align=align)
