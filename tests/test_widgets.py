@@ -760,3 +760,35 @@ def test_a_whole_race_never_shows_internal_names_and_ends_with_results():
     text = " ".join(seen) + tutor.narration.value + tutor.results.value
     assert not re.search(r"\blane \d|\['|\[\d", text)
     assert "Results" in tutor.results.value and tutor.race.winner in tutor.results.value
+
+
+def test_the_end_phase_lesson_shows_every_riders_cards():
+    tutor = RaceTutor.from_scenario("lessons/flamme_rouge/scenarios/exhaustion_board.json")
+    with recorded_commands() as log:
+        tutor.redraw()
+    assert len(tutor.race.riders) == 5
+    for rid, rider in tutor.race.riders.items():
+        assert f"{rid}  ({rider.kind})" in log.texts()
+
+
+# ----- the board keeps up: Skip, and a click never waits behind an animation ----------------------------------
+
+def test_skip_shows_the_end_of_finish_round_at_once_and_a_new_click_drops_the_animation(tutor):
+    from manual_clock import ManualClock
+
+    tutor.scene.clock = clock = ManualClock()
+    play_both(tutor)
+    assert tutor.skip_button.disabled
+    tutor.finish_button.click()
+    assert tutor.scene.playing and not tutor.skip_button.disabled
+    with recorded_commands() as log:
+        tutor.skip_button.click()
+        clock.advance(30)
+    assert log.messages == 1 and not tutor.scene.playing and tutor.skip_button.disabled
+    assert tutor.paused and "Start round 2" in tutor.next_round_button.description
+    tutor.back_button.click()
+    tutor.finish_button.click()  # ten seconds of animation ...
+    with recorded_commands() as log:
+        tutor.back_button.click()  # ... that a new click drops: its picture goes out at once, and nothing after
+        clock.advance(30)
+    assert log.messages == 1 and not tutor.scene.playing and clock.pending == []

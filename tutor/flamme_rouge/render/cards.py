@@ -24,7 +24,10 @@ CARD_W, CARD_H = 34, 48
 MIN_TEXT = 11
 """No text on the board is smaller (CSS pixels): the captions, the small cards' values."""
 MINI_W, MINI_H = 22, 30
-MAX_COLUMNS = 4
+MAX_COLUMNS = 6
+"""Up to four riders get a full column (hand, played card, recycled pile); five or six get narrow columns, their
+hand as small cards."""
+FULL_COLUMN_W = 4 * (CARD_W + 4) + 14 + CARD_W
 
 
 @dataclass(frozen=True)
@@ -81,11 +84,14 @@ def _draw_rider_column(canvas: Canvas, race: Race, rider_id: str, x: float, top:
     write(canvas, f"{rider_id}  ({rider.kind})", x + 28, top + 15, size=13, bold=True, max_width=width - 34)
     write(canvas, stats_line(rider, width - 34), x + 28, top + 33, size=12, colour=style.MUTED)
     cards_y = top + 46
+    narrow = width < FULL_COLUMN_W + 8
+    slot_w, slot_h = (MINI_W, MINI_H) if narrow else (CARD_W, CARD_H)
     for slot in range(4):
         card = rider.hand[slot] if slot < len(rider.hand) else None
-        draw_card(canvas, x + 4 + slot * (CARD_W + 4), cards_y, card, accent=colour)
-    _caption(canvas, "hand (drawn)", x + 4 + 2 * (CARD_W + 4) - 2, cards_y + CARD_H + 9)
-    played_x = x + 4 + 4 * (CARD_W + 4) + 10
+        draw_card(canvas, x + 4 + slot * (slot_w + 4), cards_y + CARD_H - slot_h, card, w=slot_w, h=slot_h,
+                  accent=colour)
+    _caption(canvas, "hand (drawn)", x + 4 + 2 * (slot_w + 4) - 2, cards_y + CARD_H + 9)
+    played_x = x + 4 + 4 * (slot_w + 4) + 10
     draw_card(canvas, played_x, cards_y, rider.played, accent=colour, face_down=secret)
     _caption(canvas, "played", played_x + CARD_W / 2, cards_y + CARD_H + 9)
     pile_x = played_x + CARD_W + 14
@@ -105,8 +111,9 @@ def stats_line(rider: Rider, room: float) -> str:
     exhaustion = sum(c.is_exhaustion for c in rider.deck.cards())
     deck, recycled, gone = len(rider.deck.face_down), len(rider.recycled), len(rider.removed)
     for line in (f"deck {deck} · recycled {recycled} · out of game {gone} · exhaustion cards {exhaustion}",
-                 f"deck {deck} · recycled {recycled} · out {gone} · E2 {exhaustion}",
-                 f"deck {deck} · rec. {recycled} · E2 {exhaustion}"):
+                 f"deck {deck} · recycled {recycled} · exhaustion cards {exhaustion}",
+                 f"deck {deck} · exhaustion cards {exhaustion}",
+                 f"deck {deck} · exhaustion {exhaustion}"):
         if len(line) * STATS_CHAR_W <= room:
             return line
     return line

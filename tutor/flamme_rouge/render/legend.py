@@ -116,7 +116,7 @@ def _chip_words(race: Race) -> str:
     terrains = {sq.terrain for sq in race.track.squares}
     changes = [words for terrain, words in ((Terrain.ASCENT, "on a climb it moves at most 5"),
                                             (Terrain.DESCENT, "from a descent at least 5")) if terrain in terrains]
-    return "its card: the squares it will move" + (f" ({' and '.join(changes)})" if changes else "")
+    return "its revealed card: the squares it will move" + (f" ({' and '.join(changes)})" if changes else "")
 
 
 def _mark_entries(race: Race) -> list[str]:
