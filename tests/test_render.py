@@ -244,19 +244,18 @@ def test_a_long_round_animates_each_step_in_under_a_second():
 
 
 
-def test_the_card_panel_shows_the_rider_being_played_even_after_the_sixth_and_fits_its_stats():
+def test_the_card_panel_shows_the_rider_being_played_even_after_the_fifth_and_fits_its_stats():
     race = Race.new("sprint-20", ("red", "blue", "green", "black"), seed=1)
     riders = tuple(race.riders)
     panel = CardPanel(riders, active="black-R")
-    assert len(riders) == 8 and panel.columns(race)[0] == "black-R" and len(panel.columns(race)) == 6
+    assert len(riders) == 8 and panel.columns(race)[0] == "black-R" and len(panel.columns(race)) == 5
     race.draw("black-R")
     with recorded_commands() as log:
         Scene(race.track).draw(race, panel=panel)
     texts = log.texts()
-    assert "black-R  (rouleur)" in texts and "red-S  (sprinteur)" in texts and "black-S  (sprinteur)" not in texts
+    assert "black-R  (rouleur)" in texts and "red-S  (sprinteur)" in texts and "green-S  (sprinteur)" not in texts
     stats = [t for t in texts if t.startswith("deck ")]
-    # Six columns: the shortest words, squeezed by at most a tenth (five columns, lesson 5's, fit unsqueezed).
-    assert stats and all(len(t) * 6.4 <= 1.1 * ((960 - 32) / 6 - 34) for t in stats)
+    assert stats and all(len(t) * 6.4 <= (960 - 32) / 5 - 34 for t in stats)  # five columns: the short words
     assert not any("rec." in t or "E2 " in t for t in stats)  # spelled out
     assert texts.count(str(race.riders["black-R"].hand[0])) >= 1  # its hand, as small cards
 

@@ -24,9 +24,9 @@ CARD_W, CARD_H = 34, 48
 MIN_TEXT = 11
 """No text on the board is smaller (CSS pixels): the captions, the small cards' values."""
 MINI_W, MINI_H = 22, 30
-MAX_COLUMNS = 6
-"""Up to four riders get a full column (hand, played card, recycled pile); five or six get narrow columns, their
-hand as small cards."""
+MAX_COLUMNS = 5
+"""Up to four riders get a full column (hand, played card, recycled pile); five get narrow columns, their hand as
+small cards (lesson 5 shows its five riders)."""
 FULL_COLUMN_W = 4 * (CARD_W + 4) + 14 + CARD_W
 
 
