@@ -30,7 +30,7 @@ class PhaseStepper(widgets.HBox):
         self.next_button = button("Next step ▸", next_tooltip, style="primary")
         self.finish_button = button("Finish round ▸▸", finish_tooltip)
         self.continue_button = button("Continue ▸", "Move on when you have looked at the board", style="primary")
-        self.skip_button = button("Skip animation ⏭", "Show the end of the animation now")
+        self.skip_button = button("Skip animation ▸|", "Show the end of the animation now")
         self.back_button = button("◂ Back", "Undo the last action")
         self.restart_button = button("Restart", "Start again (with the seed on the right)")
         self.seed = widgets.IntText(value=seed, description="seed", layout=widgets.Layout(width="130px"),

@@ -679,8 +679,13 @@ class RaceTutor(widgets.VBox):
             if any(isinstance(e, BreakawayDecided) for e in self._events):
                 return (f"The breakaway is decided: the riders in front took their exhaustion cards (E2). Look at "
                         f"the board and the log, then click 'Start round {race.round}'.")
-            return (f"Round {race.round - 1} is over: the green +1 chips show who gained by slipstream, the E2 "
-                    f"cards who took an exhaustion card. Look at the board, then click 'Start round {race.round}'.")
+            marks = self._highlights()
+            shown = [words for present, words in ((marks.slipstreamed, "the green +1 chips show who gained by "
+                                                   "slipstream"),
+                                                  (marks.exhausted, "the E2 cards who took an exhaustion card"))
+                     if present]
+            return (f"Round {race.round - 1} is over" + (f": {and_list(shown)}" if shown else "") +
+                    f". Look at the board, then click 'Start round {race.round}'.")
         if race.phase.choosing:
             rider = self.active_rider
             verb = "plays" if race.phase is Phase.ENERGY else "bids"
