@@ -116,7 +116,11 @@ LETTER_MIN = 11
 """Smallest letter in a badge, in CSS pixels (readable on a projector)."""
 
 
-def draw_discs(canvas: Canvas, xs: Sequence[float] | np.ndarray, ys: Sequence[float] | np.ndarray, radius: float, fills: list[str], colour_names: list[str]) -> None:
+Coordinates = Sequence[float] | np.ndarray
+
+
+def draw_discs(canvas: Canvas, xs: Coordinates, ys: Coordinates, radius: float, fills: list[str],
+               colour_names: list[str]) -> None:
     """Token discs of ``radius`` in ``fills`` with their outline, each with the mark of its team colour in its
     middle, large, in white or black ink (whichever contrasts more with its fill)."""
     xs, ys = np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
@@ -131,7 +135,8 @@ def draw_discs(canvas: Canvas, xs: Sequence[float] | np.ndarray, ys: Sequence[fl
     scale = radius * MARK_SIZE
     canvas.line_width = max(1.5, radius * 0.16)
     for ink in ("#ffffff", "#000000"):
-        inked = [i for i, fill in enumerate(fills) if text_colour_on(fill) == ink and style.team_mark(colour_names[i])[1]]
+        inked = [i for i, fill in enumerate(fills)
+                 if text_colour_on(fill) == ink and style.team_mark(colour_names[i])[1]]
         if not inked:
             continue
         canvas.fill_style = canvas.stroke_style = ink
@@ -246,7 +251,8 @@ def _draw_rings(canvas: Canvas, view: View, positions: list[FloatPosition], dash
     canvas.set_line_dash([])
 
 
-def _draw_card_chips(canvas: Canvas, view: View, chips: Mapping[str, str], positions: Mapping[str, FloatPosition]) -> None:
+def _draw_card_chips(canvas: Canvas, view: View, chips: Mapping[str, str],
+                     positions: Mapping[str, FloatPosition]) -> None:
     """A small card with the revealed value at the upper right of each token still to move."""
     for rid, label in chips.items():
         square, lane = positions[rid]
@@ -262,7 +268,8 @@ def _draw_exhaustion_icons(canvas: Canvas, view: View, positions: list[FloatPosi
                    style.EXHAUSTION_FACE, style.EXHAUSTION_INK)
 
 
-def _draw_slipstream_gains(canvas: Canvas, view: View, gains: Mapping[str, int], positions: Mapping[str, FloatPosition]) -> None:
+def _draw_slipstream_gains(canvas: Canvas, view: View, gains: Mapping[str, int],
+                           positions: Mapping[str, FloatPosition]) -> None:
     for rid, gained in gains.items():
         square, lane = positions[rid]
         tag(canvas, f"+{gained}", view.cx(square) + view.token_r + 1, view.cy(lane) - view.token_r + 1,
