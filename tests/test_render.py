@@ -448,3 +448,16 @@ def test_the_card_chip_legend_says_what_a_climb_does_to_the_chip():
     assert "its revealed card: the squares it will move (on a climb it moves at most 5 and from a descent at " \
            "least 5)" in html
     assert "on a climb" not in legend_html(Race.new("sprint-20", ("red", "green")))
+
+
+def test_the_breakaway_quiz_board_draws_the_start_line_its_text_mentions():
+    """Issue 15: lesson 10's quiz says the breakaway riders start "past the start line": the board draws it."""
+    data = scenarios.load("lessons/flamme_rouge/scenarios/breakaway_first_round.json")
+    assert "past the start line" in data["description"]
+    race = scenarios.build(data)
+    assert race.track.start == 4 and scenarios.from_code(scenarios.to_code(data)) == data
+    with recorded_commands() as log:
+        Scene(race.track).draw(race, redraw_track=True)
+    assert "START" in log.texts()
+    with pytest.raises(scenarios.ScenarioError, match="key 'start'"):
+        scenarios.build(dict(data, start=99))
