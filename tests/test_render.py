@@ -461,3 +461,17 @@ def test_the_breakaway_quiz_board_draws_the_start_line_its_text_mentions():
     assert "START" in log.texts()
     with pytest.raises(scenarios.ScenarioError, match="key 'start'"):
         scenarios.build(dict(data, start=99))
+
+
+def test_a_quiz_board_can_leave_out_the_marks_that_give_the_answer():
+    race = scenarios.build(BLOCKED)
+    plain = highlights_for(race, helpers=False)
+    assert highlights_for(race).next_mover and highlights_for(race).cards  # the play board's helpers ...
+    assert plain.next_mover is None and plain.cards == {}  # ... not on a quiz's question
+    order = tuple((r, str(race.riders[r].played)) for r in race.to_move)
+    with recorded_commands() as log:
+        Scene(race.track).draw(race, plain, CardPanel(compact=True, played=order, in_order=False))
+    texts = log.texts()
+    assert "Played cards:" in texts and not any("movement order" in t for t in texts)
+    names = [t for t in texts if t in race.riders]
+    assert names == sorted(names) and len(names) == len(order)

@@ -87,8 +87,25 @@ def test_back_and_skip_show_the_engine_positions_at_once_and_the_end_of_the_roun
     expect(box.locator(".tutor-log")).not_to_contain_text("Round 2 begins")
     page.set_viewport_size({"width": 1366, "height": 900})
     box.screenshot(path=str(tmp_path / "fr02-end-of-round.png"))
-    box.get_by_role("button", name="Start round 2").click()
+    both(page, box, tutor.next_round_button)
     expect(box.locator(".tutor-log")).to_contain_text("Round 2 begins")
+
+    # Quick clicks: each Next step lands while the step before is still sliding (about a second each).
+    for rid in ("red-S", "red-R"):
+        both(page, box, tutor.draw_buttons[rid])
+        expect(box.locator(".tutor-card-button").first).to_be_enabled()
+        both(page, box, tutor.card_buttons[0])
+    log = box.locator(".tutor-log details[open]")
+    for k in range(len(tutor.race.to_move)):
+        mover = tutor.race.to_move[0]
+        both(page, box, tutor.next_button)
+        expect(log).to_contain_text(f"{mover} moves")
+        page.wait_for_timeout(350)  # a person's quick click, not a double click (the tutor runs those once)
+    start = time.monotonic()
+    assert wait_for_riders(page, 0, view, tutor.race, timeout_ms=1500) == {}, \
+        "after quick clicks the board lags behind the engine"
+    print(f"after {k + 1} quick Next steps the board showed the engine's positions {time.monotonic() - start:.2f} s "
+          "after the last one was told")
     assert error_outputs(page) == []
     assert page_errors == []
 

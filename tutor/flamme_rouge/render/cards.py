@@ -44,6 +44,9 @@ class CardPanel:
     """Compact panel: (rider, card) in movement order, as revealed (the race forgets them once played)."""
     moved: frozenset[str] = frozenset()
     """Compact panel: riders that have moved already (their card is shown greyed, "moved")."""
+    in_order: bool = True
+    """Compact panel: in movement order, titled so; False (a quiz asking the order): by rider name, untitled
+    order."""
 
     def columns(self, race: Race) -> list[str]:
         """The riders shown, at most ``MAX_COLUMNS``: the active rider first, then the others in order."""
@@ -136,7 +139,9 @@ def _draw_played_row(canvas: Canvas, view: View, race: Race, panel: CardPanel) -
     top = view.panel_top
     played = list(panel.played) or [(r, str(race.riders[r].played)) for r in race.to_move
                                     if race.riders[r].played is not None]
-    title = "Played cards, in movement order (frontmost rider first):"
+    title = "Played cards, in movement order (frontmost rider first):" if panel.in_order else "Played cards:"
+    if not panel.in_order:
+        played.sort()
     write(canvas, title, MARGIN, top + 15, size=13, bold=True)
     if not played:
         write(canvas, "no cards played", MARGIN, top + 54, colour=style.MUTED)
