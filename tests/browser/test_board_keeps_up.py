@@ -19,7 +19,8 @@ from tutor.ui.drawing import hex_to_rgb
 
 pytestmark = pytest.mark.browser
 
-KEEP_UP_S = 1.0
+KEEP_UP_S = 2.0
+"""The target is well under a second (0.2-0.5 s measured); the old board took the whole animation, ~10 s."""
 ANIMATION_TIMEOUT_MS = 10_000
 
 # Deuteranopia (Machado et al. 2009, severity 1) as an SVG colour matrix applied to the whole page.
@@ -53,6 +54,7 @@ def test_back_and_skip_show_the_engine_positions_at_once_and_the_end_of_the_roun
 
     notebook = "flamme_rouge/02_energy_phase.ipynb"
     tutor = lesson_widgets(notebook)[0]
+    tutor.debounce_s = 0  # the Python twin clicks at once: no click of it may count as a double click
     open_lesson(page, voila_server, notebook)
     wait_for_paint(page)
     box = page.locator(".tutor-race").first
@@ -102,8 +104,10 @@ def test_back_and_skip_show_the_engine_positions_at_once_and_the_end_of_the_roun
         expect(log).to_contain_text(f"{mover} moves")
         page.wait_for_timeout(350)  # a person's quick click, not a double click (the tutor runs those once)
     start = time.monotonic()
-    assert wait_for_riders(page, 0, view, tutor.race, timeout_ms=1500) == {}, \
-        "after quick clicks the board lags behind the engine"
+    late = wait_for_riders(page, 0, view, tutor.race, timeout_ms=1500)
+    if late:
+        box.screenshot(path=str(tmp_path / "fr02-quick-clicks.png"))
+    assert late == {}, f"after quick clicks the board lags behind the engine: {late}, events {tutor._events}"
     print(f"after {k + 1} quick Next steps the board showed the engine's positions {time.monotonic() - start:.2f} s "
           "after the last one was told")
     assert error_outputs(page) == []
