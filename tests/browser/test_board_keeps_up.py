@@ -98,7 +98,7 @@ def test_back_and_skip_show_the_engine_positions_at_once_and_the_end_of_the_roun
         expect(box.locator(".tutor-card-button").first).to_be_enabled()
         both(page, box, tutor.card_buttons[0])
     log = box.locator(".tutor-log details[open]")
-    for k in range(len(tutor.race.to_move)):
+    for k in range(len(tutor.race.to_move) - 1):  # not the last: it wins, and the place tags cover the tokens
         mover = tutor.race.to_move[0]
         both(page, box, tutor.next_button)
         expect(log).to_contain_text(f"{mover} moves")
