@@ -108,7 +108,9 @@ PROGRESS_JS = """<script>
     });
   }
   function record() {
-    if (!lesson) return;
+    // A list page (no lesson) only fills its badges: its script may run before the list is in the page,
+    // so this runs again on every change of the page.
+    if (!lesson) { badges(); return; }
     const store = load();
     const entry = store[lesson] || {quizzes: {}};
     entry.visited = entry.visited || Date.now();

@@ -39,6 +39,8 @@ class CardPanel:
     """Compact panel: (rider, card) in movement order, as revealed (the race forgets them once played)."""
     moved: frozenset[str] = frozenset()
     """Compact panel: riders that have moved already (their card is shown greyed, "moved")."""
+    title: str = "Played cards, in movement order (frontmost rider first):"
+    """Compact panel: its heading (a quiz that asks the order says only "Played cards")."""
 
     def columns(self, race: Race) -> list[str]:
         """The riders shown, at most ``MAX_COLUMNS``: the active rider first, then the others in order."""
@@ -127,8 +129,7 @@ def _draw_played_row(canvas: Canvas, view: View, race: Race, panel: CardPanel) -
     top = view.panel_top
     played = list(panel.played) or [(r, str(race.riders[r].played)) for r in race.to_move
                                     if race.riders[r].played is not None]
-    title = "Played cards, in movement order (frontmost rider first):"
-    write(canvas, title, MARGIN, top + 15, size=13, bold=True)
+    write(canvas, panel.title, MARGIN, top + 15, size=13, bold=True)
     if not played:
         write(canvas, "no cards played", MARGIN, top + 54, colour=style.MUTED)
         return
