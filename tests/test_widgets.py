@@ -186,7 +186,7 @@ def test_restart_uses_the_seed(tutor):
     tutor.restart_button.click()
     race = tutor.race
     assert race.round == 1 and race.phase is Phase.ENERGY and tutor.back_button.disabled
-    assert "seed 7" in tutor.narration.value
+    assert "shuffle number 7" in tutor.narration.value
     again = RaceTutor.new_race(seed=7).race
     assert race.to_dict(history=False) == again.to_dict(history=False)
 

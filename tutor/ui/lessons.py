@@ -2,7 +2,8 @@
 the learner's progress kept in the browser (``localStorage``; nothing is sent anywhere).
 
     from tutor.ui.lessons import lesson_nav, lesson_list
-    lesson_nav("03_movement.ipynb")     # in a lesson: ← previous · Contents · next →, and progress recording
+    lesson_nav("03_movement.ipynb")     # in a lesson: ← previous · Contents · Rules summary · next →, and
+                                         # progress recording
     lesson_list()                        # in a game's welcome page: every lesson of its folder, with progress
 
 A lesson's title is its first Markdown heading; its summary is ``metadata.tutor.summary``
@@ -180,11 +181,24 @@ def nav_html(current: str, folder: str | Path = ".", contents: str = "../index.i
         links.append(f"<a href='{html.escape(names[k - 1])}' target='_self' rel='prev'>← "
                      f"{html.escape(lessons[k - 1].title)}</a>")
     links.append(f"<a href='{html.escape(contents)}' target='_self'>☰ All lessons</a>")
+    summary = _rules_summary(folder / current)
+    if summary:
+        links.append(f"<a href='{html.escape(summary)}' target='_self'>📋 Rules summary</a>")
     if k + 1 < len(lessons):
         links.append(f"<a href='{html.escape(names[k + 1])}' target='_self' rel='next'>"
                      f"{html.escape(lessons[k + 1].title)} →</a>")
     key = f"{folder.resolve().name}/{current}"
     return CSS + f"<nav class='tutor-nav' aria-label='Lessons'>{''.join(links)}</nav>" + progress_script(key)
+
+
+def _rules_summary(path: Path) -> str | None:
+    """The rules summary a lesson links to: ``metadata.tutor.rules_summary``, else the folder's
+    ``rules_summary.ipynb``; none on a summary page itself."""
+    if path.name.startswith("rules_summary"):
+        return None
+    metadata, _ = _cells(path)
+    name = metadata.get("tutor", {}).get("rules_summary", "rules_summary.ipynb")
+    return name if (path.parent / name).is_file() else None
 
 
 def lesson_nav(current: str, folder: str | Path = ".", contents: str = "../index.ipynb") -> _Html:

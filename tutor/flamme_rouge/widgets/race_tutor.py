@@ -328,7 +328,7 @@ class RaceTutor(widgets.VBox):
         self.human_teams, self._focus, self._stop = self._initial
         self._set_draw_buttons()
         self._reset()
-        start = ("Back to the starting position." if self.seed.disabled else f"A new race with seed {seed}.")
+        start = ("Back to the starting position." if self.seed.disabled else f"A new race (shuffle number {seed}).")
         self._show([Line(start), *self._intro(), *self._play_bots()])
 
     def _on_another(self) -> None:

@@ -148,8 +148,8 @@ class Workbench(widgets.VBox):
         self.restart_button, self.seed = self.stepper.restart_button, self.stepper.seed
         self.next_button, self.finish_button = self.stepper.next_button, self.stepper.finish_button
         self.back_button = self.stepper.back_button
-        self.restart_button.tooltip = "Back to the position (its decks shuffled with the seed on the right)"
-        self.seed.tooltip = "The seed of the decks' shuffle: the same seed, the same deal for the whole class"
+        self.restart_button.tooltip = "Back to the position (its decks shuffled with the shuffle number on the right)"
+        self.seed.tooltip = "The same shuffle number deals the same cards to the whole class"
         self.keep_button = button("Edit from here", "Make the board as it is now the position to edit")
         self.keep_button.on_click(lambda _: self._keep())
         self.stepper.children = (*self.stepper.children, self.keep_button)
@@ -457,7 +457,7 @@ class Workbench(widgets.VBox):
 
     def _on_restart(self) -> None:
         self._edit()
-        self._show(f"Back to the position (seed {self.seed.value}).")
+        self._show(f"Back to the position (shuffle number {self.seed.value}).")
 
     def _keep(self) -> None:
         """The board as it is now becomes the position (the cards are played: none is kept)."""
@@ -543,7 +543,7 @@ class Workbench(widgets.VBox):
         track = self._track_title
         phase = race.phase.title if race.riders else "no riders yet"
         self.header.value = (f"<div class='tutor-header'><b>Teacher's workbench</b> · {html.escape(track)} · "
-                             f"<span class='tutor-phase'>{html.escape(phase)}</span> · seed {self.seed.value}</div>")
+                             f"<span class='tutor-phase'>{html.escape(phase)}</span> · shuffle number {self.seed.value}</div>")
         self._refresh_export()
 
     def _refresh_export(self) -> None:
@@ -566,7 +566,7 @@ class Workbench(widgets.VBox):
         note = (f" (the cards are left out: {html.escape(', '.join(missing))} ha{'s' if len(missing) == 1 else 've'} "
                 "none yet)" if missing else "")
         self.download.value = (f"<a class='tutor-download' download='{filename}' href='{href}' target='_blank'>"
-                               f"⬇ Download the scenario file ({filename})</a>{note} · seed {self.seed.value}")
+                               f"⬇ Download the scenario file ({filename})</a>{note} · shuffle number {self.seed.value}")
 
 
 def _file_name(name: str) -> str:
