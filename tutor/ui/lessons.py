@@ -80,6 +80,7 @@ def _first_sentence(text: str) -> str:
 
 
 def lessons_in(folder: Path) -> list[LessonInfo]:
+    folder = Path(folder).resolve()  # the key names the folder: "." would give "/01_....ipynb"
     return [lesson_info(p) for p in sorted(folder.glob("*.ipynb")) if not p.name.startswith(("_", "."))]
 
 
@@ -109,8 +110,6 @@ PROGRESS_JS = """<script>
     });
   }
   function record() {
-    // A list page (no lesson) only fills its badges: its script may run before the list is in the page,
-    // so this runs again on every change of the page.
     if (!lesson) { badges(); return; }
     const store = load();
     const entry = store[lesson] || {quizzes: {}};
@@ -122,6 +121,9 @@ PROGRESS_JS = """<script>
     store[lesson] = entry; save(store); badges();
   }
   record();
+  // A list's script may run before the list is in the page: fill the badges as soon as it is there.
+  let tries = 0;
+  (function fill() { if (document.querySelector('[data-lesson]')) badges(); else if (tries++ < 100) setTimeout(fill, 100); })();
   new MutationObserver(function () { clearTimeout(window.__tutorProgress); window.__tutorProgress = setTimeout(record, 200); })
     .observe(document.body, {childList: true, subtree: true});
 })();
@@ -153,7 +155,8 @@ def list_html(lessons: list[LessonInfo], link_prefix: str = "") -> str:
         f"<span class='tutor-progress tutor-todo' data-lesson='{html.escape(lesson.key)}'>not started</span>"
         + (f"<br><span class='tutor-summary'>{html.escape(lesson.summary)}</span>" if lesson.summary else "")
         + "</li>" for lesson in lessons)
-    return f"<ol class='tutor-lesson-list'>{items}</ol>"
+    # No list numbers: the titles carry the lesson numbers (the welcome page is lesson 0).
+    return f"<ul class='tutor-lesson-list' style='list-style: none; padding-left: 0'>{items}</ul>"
 
 
 @dataclass(frozen=True)
@@ -164,9 +167,11 @@ class _Html:
         return self.body
 
 
-def lesson_list(folder: str | Path = ".") -> _Html:
-    """The lessons of ``folder`` (a game's lesson folder), in order, with summaries and the learner's progress."""
-    return _Html(CSS + list_html(lessons_in(Path(folder))) + progress_script())
+def lesson_list(folder: str | Path = ".", current: str = "00_welcome.ipynb") -> _Html:
+    """The lessons of ``folder`` (a game's lesson folder), in order, with summaries and the learner's progress;
+    the page ``current`` (the game's welcome page) is recorded as visited."""
+    folder = Path(folder)
+    return _Html(CSS + list_html(lessons_in(folder)) + progress_script(f"{folder.resolve().name}/{current}"))
 
 
 def nav_html(current: str, folder: str | Path = ".", contents: str = "../index.ipynb") -> str:

@@ -144,7 +144,7 @@ class PredictQuiz(RevealQuiz):
                 box.value = False
             return list(self.inputs_box.children)
         if self.ask in ("first", "winner") and self.choice_input is not None:
-            self.choice_input.options = [(r, r) for r in race.riders]
+            self.choice_input.options = [(r, r) for r in sorted(race.riders)]  # by name: no hint of the order
             self.choice_input.value = None
             return list(self.inputs_box.children)
         if self.ask == "card" and self.choice_input is not None:
@@ -166,7 +166,7 @@ class PredictQuiz(RevealQuiz):
                                  for rid in race.riders}
             return [label("Exhausted riders:"), *self.rider_checks.values()]
         if self.ask in ("first", "winner", "card"):
-            options = [(c, c) for c in self.choices] if self.ask == "card" else [(r, r) for r in race.riders]
+            options = [(c, c) for c in self.choices] if self.ask == "card" else [(r, r) for r in sorted(race.riders)]
             what = {"first": "Moves first:", "winner": "Wins:", "card": f"{self.rider} plays:"}[self.ask]
             self.choice_input = widgets.ToggleButtons(options=options, value=None,
                                                       style={"button_width": "auto"})
