@@ -80,3 +80,22 @@ def test_no_learner_facing_text_names_internals(path: Path):
     texts = page_text(path)
     assert len(texts) > 3
     assert [found for text in texts for found in forbidden_words(text)] == []
+
+
+def test_rule_texts_and_card_counts_use_plain_words():
+    from tutor.core.events import Rule
+    from tutor.flamme_rouge import rules
+    from tutor.flamme_rouge.render.cards import stats_line
+    from tutor.flamme_rouge.scenario import build
+
+    texts = [str(rule) for rule in vars(rules).values() if isinstance(rule, Rule)]
+    rider = next(iter(build({"track": "2 2 2 2", "riders": [{"id": "r", "square": 0, "lane": 0}]}).riders.values()))
+    texts += [stats_line(rider, room) for room in range(40, 700, 20)]
+    assert len(texts) > 40
+    assert [found for text in texts for found in forbidden_words(text)] == []
+
+
+def test_lesson_10_names_no_bot_team_before_lesson_11_teaches_them():
+    nb = nbformat.read(ROOT / "flamme_rouge" / "10_the_breakaway.ipynb", as_version=4)
+    text = " ".join(cell.source for cell in nb.cells if cell.cell_type == "markdown").lower()
+    assert "bot team" not in text and "only players bid" not in text
