@@ -9,12 +9,17 @@ Kinds of question (``ask``):
 - ``"square"``: where the ``rider`` ends. The learner clicks the square on the board
   (or picks it in ``square_input``, a Dropdown; with ``with_lane=True`` also a lane in
   ``lane_input``); the guess is outlined on the board.
-- ``"first"``: which rider moves first (``choice_input``, one button per rider).
+- ``"first"``: which rider moves first (``choice_input``, one button per rider, or a click on
+  the rider on the board; likewise for "winner", and a click ticks a rider for "exhausted").
 - ``"card"``: which of the ``choices`` (the rider's drawn cards) takes the ``rider`` to the
   ``target`` square, outlined on the board; every card that does is right.
 - ``"winner"``: which rider wins (the position has a finish line).
 - ``"exhausted"``: which riders take an exhaustion card (``rider_checks``); the feedback
   goes rider by rider.
+
+Before Reveal the board shows the position only: no "moves next" ring, the played
+cards by rider name (not in movement order), and each chip the card played (not what
+the rules make of it). ``question`` may be one question per position.
 
 "Reveal" (``reveal_button``) plays the position out on the canvas and writes
 ``feedback``: right or wrong, the correct answer, the rules that decided it (from the
@@ -22,8 +27,8 @@ engine's events) and ``explain``. "Try again" (``retry_button``) moves on to the
 of the quiz's positions (a list of scenarios), so a second try is a new position, not
 the one just revealed. ``after`` says which position counts ("movement", default with
 cards, or "slipstream"). The shell (question, Reveal, Try again, feedback) is
-``tutor.ui.RevealQuiz``; each reveal leaves a hidden ``tutor-quiz-result`` mark in
-the feedback that the lesson page records (``tutor.ui.lessons``).
+``tutor.ui.RevealQuiz``, whose reveal leaves the hidden ``tutor-quiz-result`` mark that
+the lesson page records (``tutor.ui.lessons``).
 
 Other attributes: ``race``, ``scene``, ``status``, ``narration``, ``correct_answer``,
 ``is_right`` (None before Reveal), ``answer``, ``position`` (index of the position shown).
@@ -84,6 +89,7 @@ class PredictQuiz(RevealQuiz):
         self.ask, self.with_lane, self.target = ask, with_lane, target
         self.choices = [str(c) for c in choices]
         self.rider = rider or ""
+        self._restarting = False
         self.position = 0
         self.scenario = self.positions[0]
         self.after = after or ("movement" if "cards" in self.scenario else "slipstream")
@@ -312,7 +318,7 @@ class PredictQuiz(RevealQuiz):
     # ----- drawing and feedback --------------------------------------------------------------------------
 
     def redraw(self, *, static: bool = False, animate: bool = False) -> None:
-        if getattr(self, "_restarting", False):
+        if self._restarting:
             return
         if animate:
             moves = sum(isinstance(e, RiderMoved) for e in self._events)
