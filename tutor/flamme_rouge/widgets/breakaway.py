@@ -87,9 +87,10 @@ class BreakawayBid(widgets.VBox):
         self.decide_button.on_click(lambda _: self._on_decide())
         self.back_button = button("◂ Back", "Undo the last action")
         self.back_button.on_click(lambda _: self._on_back())
-        self.restart_button = button("Restart", "Bid again from the start (with the seed on the right)")
+        self.restart_button = button("Restart", "Bid again from the start (with the shuffle number on the right)")
         self.restart_button.on_click(lambda _: self._on_restart())
-        self.seed = widgets.IntText(value=seed, description="seed", layout=widgets.Layout(width="130px"))
+        self.seed = widgets.IntText(value=seed, description="shuffle number",
+                                    layout=widgets.Layout(width="200px"))
         self.children = [
             widgets.HTML(CSS + TABLE_CSS), self.header, self.scene.canvas, self.status,
             widgets.HBox([*self.draw_buttons.values(), label("Cards drawn:"), *self.card_buttons],
@@ -183,7 +184,7 @@ class BreakawayBid(widgets.VBox):
         self.race = self._rebuild(self.seed.value)
         self.decision, self._final_bids, self._events = None, {}, []
         self._undo.clear()
-        self._show([Line(f"New bids with seed {self.seed.value}."), *self._intro(),
+        self._show([Line(f"New bids (shuffle number {self.seed.value})."), *self._intro(),
                     *computer_plays(autoplay(self.race, steps=False))])
 
     def _snapshot(self) -> tuple[dict[str, Any], BreakawayDecided | None, dict[str, list[Card]]]:
