@@ -114,7 +114,7 @@ def test_a_bust_resolves_loses_troops_and_passes_the_turn():
     t = lesson("push_your_luck", bots={"p2": "threshold"}, dice=[(1, 1, 1)])
     t.roll_button.click()
     assert t.game.player.id == "p2" and t.game.get_player("p1").troops == 2
-    assert "Bust!" in t.narration.value and "loses 4 troop pieces for the grey symbols" in t.narration.value
+    assert "Bust!" in t.narration.value and "loses 4 troop pieces for the 4 grey symbols on its British cards (2 left)" in t.narration.value
     assert t.next_button.disabled is False and t.roll_button.disabled
 
 
