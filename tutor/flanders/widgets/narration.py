@@ -49,7 +49,7 @@ def sentence(event: Event, cards: CardSet) -> str:
     if isinstance(event, PawnPlacedOnNine):
         forced = " It was the only space offered." if event.forced else ""
         return (f"{event.player} chooses {event.pair[0]} + {event.pair[1]} = 9: its second pawn goes on the fixed "
-                f"card of space 9 (it will act as an Infantry card).{forced}")
+                f"card of space 9 (it acts as the {cards.fixed.name} card).{forced}")
     if isinstance(event, Busted):
         return (f"Bust! No pair of {dice_words(event.dice)} names a space with a card. "
                 f"{event.player} holds {plural(event.risk, 'grey symbol')}.")
@@ -120,8 +120,9 @@ def _losses(event: TroopsLost, cards: CardSet) -> str:
         return f"{who} loses {plural(event.count, 'troop piece')} for {cause} {left}."
     if event.count == 0:
         return f"{who} would lose {plural(event.owed, 'troop piece')} for {cause}, but has none left."
-    return (f"{who} would lose {plural(event.owed, 'troop piece')} for {cause}, but has only "
-            f"{event.count}: it loses {'it' if event.count == 1 else 'them all'} {left}.")
+    last = "its last one" if event.count == 1 else f"its last {event.count}"
+    return (f"{who} would lose {plural(event.owed, 'troop piece')} for {cause}, but has only {event.count}: "
+            f"it loses {last} {left}.")
 
 
 def _refill(events: Sequence[Event], cards: CardSet) -> str:
