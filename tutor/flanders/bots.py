@@ -197,14 +197,18 @@ def autoplay(game: Game, *, people: Collection[str] | None = None, limit: int | 
     by its bot (``Player.bot``, else ``DEFAULT_BOT``). ``limit`` stops after that many actions (1: one step).
     """
     events: list[Event] = []
+    bots: dict[str, Bot | None] = {}  # None: a person plays
     done = 0
     while not game.is_over and (limit is None or done < limit):
         player = game.player
-        by_a_person = player.id in people if people is not None else player.bot is None
-        if by_a_person:
+        if player.id not in bots:
+            by_a_person = player.id in people if people is not None else player.bot is None
+            bots[player.id] = None if by_a_person else make_bot(player.bot or DEFAULT_BOT)
+        bot = bots[player.id]
+        if bot is None:
             break
         if game.round > MAX_ROUNDS:
             raise RuntimeError(f"the game did not finish in {MAX_ROUNDS} rounds")
-        events += game.apply(make_bot(player.bot or DEFAULT_BOT).choose(game))
+        events += game.apply(bot.choose(game))
         done += 1
     return events

@@ -329,7 +329,7 @@ class Game(SeededState):
 
     def bust_probability(self) -> Fraction:
         """The exact chance that the next roll busts, with the spaces available now (``odds.bust_probability``)."""
-        return odds.bust_probability(self.available())
+        return odds.bust_chance(self._available_mask())
 
     def expected_bust_loss(self) -> Fraction:
         """Expected troop pieces lost at a bust by rolling again (``odds.expected_bust_loss``)."""

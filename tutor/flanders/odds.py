@@ -70,13 +70,18 @@ def bust_count(available_mask: int) -> int:
     return _BUSTS[available_mask & 0xFF8]
 
 
+def bust_chance(available_mask: int) -> Fraction:
+    """Fast path of ``bust_probability``: for a bit mask of available spaces (as ``mask_of`` makes it)."""
+    return Fraction(bust_count(available_mask), ROLLS)
+
+
 def bust_probability(available: Iterable[int]) -> Fraction:
     """The exact probability that three dice offer no pair whose sum is in ``available`` (spaces 3 to 11)."""
     spaces = set(available)
     if not spaces <= _SPACE_SET:
         bad = sorted(s for s in spaces if s not in _SPACE_SET)
         raise ValueError(f"available spaces are 3 to 11, not {bad[0]!r}")
-    return Fraction(bust_count(mask_of(spaces)), ROLLS)
+    return bust_chance(mask_of(spaces))
 
 
 def bust_risk(held: Iterable[Card]) -> int:
