@@ -76,7 +76,7 @@ class Bot:
         if card.german:
             return -1.0 - card.losses
         return card.move + (1.0 if card.tank else 0.0) + (0.8 if card.mines else 0.0) \
-            + (0.3 if card.may_retain else 0.0) + (0.3 if card.extra_space else 0.0) - self.risk_weight * card.risk
+            + (0.3 if card.retainable else 0.0) + (0.3 if card.extra_space else 0.0) - self.risk_weight * card.risk
 
     def space_value(self, game: Game, space: int) -> float:
         if space == NINE:

@@ -54,7 +54,7 @@ def _bust_counts() -> tuple[int, ...]:
     rolls: list[tuple[int, int]] = []  # (mask of pair sums, orderings of the roll)
     for a, b, c in combinations_with_replacement(range(1, 7), 3):
         orderings = 6 if a != b != c != a else (1 if a == c else 3)
-        rolls.append((mask_of((a + b, a + c, b + c)), orderings))
+        rolls.append((mask_of(pair_sums((a, b, c))), orderings))
     counts = []
     for available in range(1 << 12):
         counts.append(sum(n for sums, n in rolls if not sums & available))
