@@ -333,7 +333,7 @@ class Game(SeededState):
 
     def expected_bust_loss(self) -> Fraction:
         """Expected troop pieces lost at a bust by rolling again (``odds.expected_bust_loss``)."""
-        return odds.expected_bust_loss(self.available(), self.held_cards())
+        return odds.expected_loss(self._available_mask(), self.at_stake())
 
     def card_count(self) -> int:
         """Cards on spaces, in the piles, retained and taken: always ``len(self.cards)``."""
