@@ -35,7 +35,7 @@ SCHEMA = strict_object({
     "name": text(200),
     "description": text(5000),
     "track": text(4 * MAX_TRACK_SQUARES),
-    "finish": integer(),
+    "finish": {"type": ["integer", "null"]},
     "riders": {"type": "array", "maxItems": MAX_RIDERS, "items": strict_object({
         "id": _ID, "square": integer(), "lane": integer(), "team": text(40), "kind": {"enum": list(RIDER_KINDS)},
         "exhaustion": {"type": "boolean"}}, ("id",))},
