@@ -83,7 +83,7 @@ def _let_closed_pages_free_their_kernels() -> None:
     """
     from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
 
-    VoilaShutdownKernelHandler.check_xsrf_cookie = lambda self: None  # type: ignore[method-assign]
+    VoilaShutdownKernelHandler.check_xsrf_cookie = lambda self: None
 
 
 CLASS_FULL_PAGE = """<!DOCTYPE html>
@@ -119,7 +119,7 @@ def _one_kernel_at_a_time(kernel_manager: object) -> None:
     initialize = kernel_manager._initialize  # type: ignore[attr-defined]
     lock = asyncio.Lock()
 
-    async def one_at_a_time(*args: object, **kwargs: object) -> dict:
+    async def one_at_a_time(*args: object, **kwargs: object) -> Any:
         async with lock:
             started = await initialize(*args, **kwargs)
             await asyncio.wait([started["task"]])  # the lesson's cells have run (or failed: Voila reports it)
@@ -203,7 +203,7 @@ def _release_pages_that_never_connect(kernel_manager: object, timeout_s: float) 
     return watch
 
 
-_WAITING: "contextvars.ContextVar[tuple[set, object] | None]" = contextvars.ContextVar("waiting", default=None)
+_WAITING: "contextvars.ContextVar[tuple[set[object], object] | None]" = contextvars.ContextVar("waiting", default=None)
 
 
 def _count_pages_waiting_for_a_kernel(kernel_manager: object) -> None:
@@ -242,10 +242,10 @@ def classroom_voila_class() -> Any:
     from voila.app import Voila
     from voila.tornado.handler import TornadoVoilaHandler
 
-    class ClassFullHandler(TornadoVoilaHandler):
+    class ClassFullHandler(TornadoVoilaHandler):  # type: ignore[misc]
         async def get(self, path: str | None = None) -> None:
             limit = self.settings.get("rules_tutor_max_kernels", 0)
-            waiting: set = self.settings.setdefault("rules_tutor_waiting", set())
+            waiting: set[object] = self.settings.setdefault("rules_tutor_waiting", set())
             if limit and kernels_in_use(self.kernel_manager) + len(waiting) >= limit:
                 self.set_status(503)
                 self.set_header("Retry-After", "60")
@@ -272,8 +272,8 @@ def classroom_voila_class() -> Any:
                                      help="With a class limit: seconds a sent page has to connect to its kernel "
                                           "before the kernel is shut down; 0 to keep every kernel.")
 
-        def init_settings(self) -> dict:
-            settings = super().init_settings()
+        def init_settings(self) -> dict[str, Any]:
+            settings: dict[str, Any] = super().init_settings()
             settings["rules_tutor_max_kernels"] = self.max_kernels
             settings["rules_tutor_waiting"] = set()
             if hasattr(self.kernel_manager, "_pools"):  # preheated pools
@@ -288,7 +288,7 @@ def classroom_voila_class() -> Any:
                     self.kernel_manager, self.page_connect_timeout)
             return settings
 
-        def init_handlers(self) -> list:
+        def init_handlers(self) -> list[Any]:
             return [(route[0], ClassFullHandler, *route[2:]) if route[1] is TornadoVoilaHandler else route
                     for route in super().init_handlers()]
 
@@ -432,7 +432,8 @@ def run(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> int
 REFILL_DELAY_S = 90.0  # a pool refills after the class has arrived and painted, not during the rush
 
 
-def classroom_settings(settings: dict, class_size: int, lessons: list[str], margin: int = 2) -> dict:
+def classroom_settings(settings: dict[str, Any], class_size: int, lessons: list[str],
+                       margin: int = 2) -> dict[str, Any]:
     """``settings`` (voila.json's) for a class of ``class_size`` learners opening ``lessons`` at about once.
 
     - Each of ``lessons`` (notebook paths below the served folder) gets a pool of ``class_size`` preheated
@@ -442,7 +443,7 @@ def classroom_settings(settings: dict, class_size: int, lessons: list[str], marg
     - At most ``class_size + margin`` lesson pages run at once (``ClassroomVoila.max_kernels``); beyond it
       a learner gets the "class is full" page. The margin covers reloads and the teacher's own tab.
     """
-    settings = json.loads(json.dumps(settings))
+    settings = dict(json.loads(json.dumps(settings)))
     if class_size <= 0:
         return settings
     settings.setdefault("ClassroomVoila", {})["max_kernels"] = class_size + margin
@@ -456,7 +457,7 @@ def classroom_settings(settings: dict, class_size: int, lessons: list[str], marg
     return settings
 
 
-def write_settings(settings: dict, folder: Path) -> Path:
+def write_settings(settings: dict[str, Any], folder: Path) -> Path:
     """Write ``settings`` as ``folder/voila.json``; returns ``folder`` (for ``--Voila.config_file_paths``)."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "voila.json").write_text(json.dumps(settings, indent=2) + "\n")
