@@ -193,9 +193,9 @@ def _release_pages_that_never_connect(kernel_manager: object, timeout_s: float) 
         await asyncio.sleep(timeout_s)
         if kernel_id in connected or kernel_id not in kernel_manager.list_kernel_ids():  # type: ignore[attr-defined]
             return
+        await ensure_async(kernel_manager.shutdown_kernel(kernel_id))  # type: ignore[attr-defined]
         print(f"A page was fetched but never opened (no connection in {timeout_s:.0f} s): its place is free again.",
               flush=True)
-        await ensure_async(kernel_manager.shutdown_kernel(kernel_id))  # type: ignore[attr-defined]
 
     def watch(kernel_id: str) -> None:
         asyncio.ensure_future(release(kernel_id))
