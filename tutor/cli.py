@@ -155,8 +155,9 @@ def main(argv: list[str] | None = None) -> int:
     serve.set_defaults(run=cmd_serve)
 
     args = parser.parse_args(argv)
+    run: Callable[[argparse.Namespace], int] = args.run
     try:
-        return int(args.run(args))
+        return run(args)
     except KeyboardInterrupt:
         print(f"rules-tutor {args.command}: stopped (Ctrl+C)", file=sys.stderr)
         return 130

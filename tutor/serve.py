@@ -100,15 +100,19 @@ Please try again in a minute: this page tries again by itself.</p>
 """
 
 
-def kernels_in_use(kernel_manager: object) -> int:
+VoilaKernelManager = Any
+"""Voila's kernel manager (Voila ships no type information)."""
+
+
+def kernels_in_use(kernel_manager: VoilaKernelManager) -> int:
     """Kernels serving a page: all kernels minus the preheated ones still waiting in Voila's pools."""
-    running = len(kernel_manager.list_kernel_ids())  # type: ignore[attr-defined]
+    running = len(kernel_manager.list_kernel_ids())
     waiting = sum(1 for pool in getattr(kernel_manager, "_pools", {}).values()
                   for task in pool if task.done() and not task.cancelled() and task.exception() is None)
     return max(0, running - waiting)
 
 
-def _one_kernel_at_a_time(kernel_manager: object) -> None:
+def _one_kernel_at_a_time(kernel_manager: VoilaKernelManager) -> None:
     """Make Voila's pool start and run its preheated kernels one after the other.
 
     Voila starts every missing pool kernel at once: 20 kernels running a lesson take the whole CPU for ~20 s,
@@ -116,26 +120,26 @@ def _one_kernel_at_a_time(kernel_manager: object) -> None:
     """
     import asyncio
 
-    initialize = kernel_manager._initialize  # type: ignore[attr-defined]
+    initialize = kernel_manager._initialize
     lock = asyncio.Lock()
 
-    async def one_at_a_time(*args: object, **kwargs: object) -> Any:
+    async def one_at_a_time(*args: object, **kwargs: object) -> dict[str, Any]:
         async with lock:
-            started = await initialize(*args, **kwargs)
+            started: dict[str, Any] = await initialize(*args, **kwargs)
             await asyncio.wait([started["task"]])  # the lesson's cells have run (or failed: Voila reports it)
             return started
 
-    kernel_manager._initialize = one_at_a_time  # type: ignore[attr-defined]
+    kernel_manager._initialize = one_at_a_time
 
 
-def _take_only_ready_kernels(kernel_manager: object) -> None:
+def _take_only_ready_kernels(kernel_manager: VoilaKernelManager) -> None:
     """A lesson request takes a pooled kernel only if one has already run the lesson; else it starts its own.
 
     Voila counts a pool's refills as soon as they are scheduled, so once a pool is used up, the next learner
     would wait for a refill's delay (``fill_delay``, 90 s here) instead of starting a kernel at once.
     """
-    pools = kernel_manager._pools  # type: ignore[attr-defined]
-    take = kernel_manager.get_rendered_notebook  # type: ignore[attr-defined]
+    pools = kernel_manager._pools
+    take = kernel_manager.get_rendered_notebook
 
     def ready(task: Any) -> bool:
         return bool(task.done() and not task.cancelled() and task.exception() is None)
@@ -147,8 +151,8 @@ def _take_only_ready_kernels(kernel_manager: object) -> None:
         pools.get(notebook_name, []).sort(key=lambda task: not ready(task))  # ready ones first (stable)
         return await take(notebook_name, *args, **kwargs)
 
-    kernel_manager.get_pool_size = get_pool_size  # type: ignore[attr-defined]
-    kernel_manager.get_rendered_notebook = get_rendered_notebook  # type: ignore[attr-defined]
+    kernel_manager.get_pool_size = get_pool_size
+    kernel_manager.get_rendered_notebook = get_rendered_notebook
 
 
 def _report_pool_progress(kernel_manager: object, say: Callable[[str], None]) -> None:
@@ -203,10 +207,10 @@ def _release_pages_that_never_connect(kernel_manager: object, timeout_s: float) 
     return watch
 
 
-_WAITING: "contextvars.ContextVar[tuple[set[object], object] | None]" = contextvars.ContextVar("waiting", default=None)
+_WAITING: "contextvars.ContextVar[tuple[set[Any], object] | None]" = contextvars.ContextVar("waiting", default=None)
 
 
-def _count_pages_waiting_for_a_kernel(kernel_manager: object) -> None:
+def _count_pages_waiting_for_a_kernel(kernel_manager: VoilaKernelManager) -> None:
     """Let the class limit count the requests whose kernel is still starting (not yet in the kernel list).
 
     Twenty learners arriving together all ask before the first kernel is up: counting only running kernels
@@ -218,10 +222,10 @@ def _count_pages_waiting_for_a_kernel(kernel_manager: object) -> None:
         if original is None:
             continue
 
-        async def got_kernel(*args: object, _original: object = original, **kwargs: object) -> object:
+        async def got_kernel(*args: object, _original: Any = original, **kwargs: object) -> object:
             from jupyter_core.utils import ensure_async
 
-            result = await ensure_async(_original(*args, **kwargs))  # type: ignore[operator]
+            result = await ensure_async(_original(*args, **kwargs))
             waiting = _WAITING.get()
             if waiting is not None and waiting[1] in waiting[0]:  # this request's own kernel (not a refill)
                 waiting[0].discard(waiting[1])
@@ -242,10 +246,10 @@ def classroom_voila_class() -> Any:
     from voila.app import Voila
     from voila.tornado.handler import TornadoVoilaHandler
 
-    class ClassFullHandler(TornadoVoilaHandler):  # type: ignore[misc]
+    class ClassFullHandler(TornadoVoilaHandler):
         async def get(self, path: str | None = None) -> None:
             limit = self.settings.get("rules_tutor_max_kernels", 0)
-            waiting: set[object] = self.settings.setdefault("rules_tutor_waiting", set())
+            waiting: set[Any] = self.settings.setdefault("rules_tutor_waiting", set())
             if limit and kernels_in_use(self.kernel_manager) + len(waiting) >= limit:
                 self.set_status(503)
                 self.set_header("Retry-After", "60")
@@ -265,7 +269,7 @@ def classroom_voila_class() -> Any:
                 if watch is not None and kernel_id is not None:
                     watch(kernel_id)
 
-    class ClassroomVoila(Voila):  # type: ignore[misc]
+    class ClassroomVoila(Voila):
         max_kernels = Int(0, config=True, help="Most lesson pages served at once; 0 for no limit.")
         refill_one_at_a_time = Bool(True, config=True, help="Preheat pooled kernels one after the other.")
         page_connect_timeout = Float(PAGE_CONNECT_TIMEOUT_S, config=True,

@@ -12,9 +12,8 @@ import base64
 import binascii
 import json
 import zlib
-from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from tutor.core.data import is_int, load_json, reject_unknown_keys
 from tutor.core.schema import MAX_FILE_BYTES, integer, parse_json, strict_object, text, validate
@@ -98,7 +97,7 @@ def build(scenario: dict[str, Any], *, seed: int = 0, history: bool = False) -> 
     return Race.from_positions(track, riders, cards=cards, seed=seed, history=history)
 
 
-def _riders(riders: Any, track: Track) -> list[dict[str, Any]]:
+def _riders(riders: object, track: Track) -> list[dict[str, Any]]:
     if not isinstance(riders, list) or not riders:
         raise ScenarioError("key 'riders' must be a non-empty list of riders")
     seen: dict[str, int] = {}
@@ -132,7 +131,7 @@ def _riders(riders: Any, track: Track) -> list[dict[str, Any]]:
     return riders
 
 
-def _cards(cards: Any, riders: list[dict[str, Any]]) -> dict[str, Card]:
+def _cards(cards: object, riders: list[dict[str, Any]]) -> dict[str, Card]:
     if not isinstance(cards, dict):
         raise ScenarioError("key 'cards' must be an object: rider id -> card value")
     ids = [r["id"] for r in riders]
