@@ -185,7 +185,7 @@ def test_a_class_says_when_it_is_ready_and_plain_fetches_do_not_hold_places(site
                                     "--class-size=2", "--lesson=tiny.ipynb"], cwd=REPO, stdin=subprocess.DEVNULL,
                                    stdout=log, stderr=subprocess.STDOUT)
     try:
-        _wait_for(lambda: "The class can come in" in log_path.read_text() or process.poll() is not None,
+        _wait_for(lambda: "The class can come in:" in log_path.read_text() or process.poll() is not None,
                   "the class preparation", START_TIMEOUT_S * 2)
         lines = [line for line in log_path.read_text().splitlines() if "ready for" in line or line.startswith("The class")]
         assert lines == ["1/2 kernels ready for tiny", "2/2 kernels ready for tiny",
