@@ -22,8 +22,9 @@ SCALE = 2
 MIN_TEXT = 11
 """No text on the board is smaller than this (CSS px at full width); ``draw.text`` refuses smaller sizes."""
 CAPTION_LINE, RULE_LINE = 17, 14
-CAPTION_H = 6 + 2 * CAPTION_LINE + 2 * RULE_LINE + 4
-"""The caption band: up to two lines of what happens, two lines of the rule that decides it."""
+CAPTION_H = 6 + CAPTION_LINE + 2 * RULE_LINE + 4
+"""The caption band: what happens and the rule that decides it, in three lines (the caption takes two when
+there is no rule)."""
 HEADER_Y = CAPTION_H + 4
 """Top of the row of battlefield space numbers."""
 ROWS_Y = HEADER_Y + 28
@@ -35,7 +36,7 @@ GRID_X = 12
 DIE = 52
 PANEL_X = GRID_X + 3 * CELL_W + 2 * GAP + 10
 """Left edge of the dice, the pair list and the cards held."""
-ODDS_X = 596
+ODDS_X = 606
 MINI_W, MINI_H = 94, 62
 LEGEND_H = 46
 
@@ -151,7 +152,7 @@ class Geometry:
     def bust_point(self) -> tuple[float, float]:
         """Where "BUST" is written, right of the dice."""
         die = self.die_rect(2)
-        return die.x + die.w + 12, die.y + die.h / 2
+        return die.x + die.w + 6, die.y + die.h / 2
 
     @property
     def odds_rect(self) -> Rect:

@@ -188,8 +188,8 @@ class GameTutor(widgets.VBox):
             row.add_class("iff-row")
         bots = widgets.HBox([label("Bots and undo:"), self.stepper])
         bots.add_class("iff-row")
-        return [widgets.HTML(CSS + EXTRA_CSS), self.header, self.board.canvas, self.status, self.continue_button,
-                turn, resolve, bots, self.results, self.narration]
+        return [widgets.HTML(CSS + EXTRA_CSS), self.header, self.board.canvas, self.status,
+                widgets.HBox([self.continue_button]), turn, resolve, bots, self.results, self.narration]
 
     # ----- who plays -------------------------------------------------------------------------------------
     def _new_bots(self, seed: int) -> None:
