@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -294,3 +295,18 @@ def test_a_take_quiz_board_shows_the_dice_and_the_cards_but_not_which_sums_have_
     with recorded_commands() as log:
         q.redraw()
     assert any(t.endswith("= 7: taken") for t in log.texts())  # after Reveal the chosen pair is named
+
+
+def test_try_again_right_after_reveal_drops_the_reveal_animation_for_the_new_position():
+    async def reveal_then_retry():
+        q = FlandersQuiz([SCENARIOS / "bust_a.json", SCENARIOS / "bust_b.json"], ask="lost", question="?")
+        q.choice.value = 0
+        q.reveal_button.click()
+        assert q.board.animating  # the reveal plays, frame by frame, from the kernel
+        q.retry_button.click()
+        assert not q.board.animating and q.board.picture is not None
+        await asyncio.sleep(0.3)  # the dropped frames never come back
+        return q
+
+    q = asyncio.run(reveal_then_retry())
+    assert q.index == 1 and q.board.picture is not None and q.board.picture.caption == "Your prediction?"
