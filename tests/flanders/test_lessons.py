@@ -18,7 +18,8 @@ from tutor.flanders import rules as R
 from tutor.flanders import scenario
 
 LESSONS = Path(__file__).resolve().parents[2] / "lessons" / "flanders"
-NOTEBOOKS = sorted(LESSONS.glob("*.ipynb"))
+NOTEBOOKS = sorted(LESSONS.glob("[0-9]*.ipynb"))
+"""The numbered lessons (a rules summary page may sit beside them)."""
 SCENARIOS = sorted((LESSONS / "scenarios").glob("*.json"))
 NAMES = re.compile(r"""["']([a-z0-9_]+)["']""")
 
