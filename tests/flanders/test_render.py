@@ -127,8 +127,8 @@ def test_a_bust_is_animated_step_by_step_in_the_engines_order():
     assert any(f.rolling for f, _ in frames[:5])
     board = _board(game)
     log = asyncio.run(_played(board, frames))
-    assert log.messages == len(frames) and log.sleeps() == []  # one message per frame, timed by the kernel
-    assert any("Bust!" in t for t in log.texts()) and board.picture is frames[-1][0] and not board.animating
+    assert len(frames) <= log.messages <= len(frames) + 1 and log.sleeps() == []  # a message per frame, timed
+    assert any("Bust!" in t for t in log.texts()) and board.picture is frames[-1][0] and not board.playing
 
 
 async def _played(board, frames, *, interrupt_after: int | None = None, then=None):
@@ -136,7 +136,7 @@ async def _played(board, frames, *, interrupt_after: int | None = None, then=Non
     frames were sent. Returns the log of the messages sent."""
     with recorded_commands() as log:
         board.animate(frames)
-        while board.animating:
+        while board.playing:
             if interrupt_after is not None and log.messages >= interrupt_after:
                 then()
                 interrupt_after = None
@@ -153,7 +153,7 @@ def test_a_new_drawing_drops_the_rest_of_a_running_animation_at_once():
     log = asyncio.run(_played(board, frames, interrupt_after=3, then=lambda: board.draw(final)))
     captions_sent = [t for t in log.texts() if t.startswith(("frame", "the new"))]
     assert captions_sent[-1] == "the new position" and 3 <= len(captions_sent) <= 5, captions_sent
-    assert board.picture is final and not board.animating
+    assert board.picture is final and not board.playing
 
 
 def test_every_text_on_the_board_is_at_least_11px_and_fits_its_width_unsqueezed():

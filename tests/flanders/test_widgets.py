@@ -40,7 +40,7 @@ def test_roll_then_a_pair_button_takes_the_card_on_its_sum():
     assert [b.description for b in t.pair_buttons] == ["1 + 2 = 3: Infantry", "1 + 4 = 5: Reserves",
                                                      "2 + 4 = 6: Tank"]
     assert "rolls 1-2-4" in t.narration.value
-    with recorded_commands() as log:  # no event loop here: the animation's last frame, in one message
+    with recorded_commands() as log:  # no event loop here: the whole animation in one message
         t.pair_buttons[2].click()
     assert log.messages == 1 and "● 2 + 4 = 6: taken" in log.texts()
     assert [t.game.cards[c].name for c in t.game.taken] == ["Tank"] and t.game.spaces[6] is None
@@ -302,9 +302,9 @@ def test_try_again_right_after_reveal_drops_the_reveal_animation_for_the_new_pos
         q = FlandersQuiz([SCENARIOS / "bust_a.json", SCENARIOS / "bust_b.json"], ask="lost", question="?")
         q.choice.value = 0
         q.reveal_button.click()
-        assert q.board.animating  # the reveal plays, frame by frame, from the kernel
+        assert q.board.playing  # the reveal plays, frame by frame, from the kernel
         q.retry_button.click()
-        assert not q.board.animating and q.board.picture is not None
+        assert not q.board.playing and q.board.picture is not None
         await asyncio.sleep(0.3)  # the dropped frames never come back
         return q
 
