@@ -134,6 +134,8 @@ def destination(track: Track, occupied: dict[int, list[int]], square: int, dista
     target = square + distance
     if target >= len(lanes):
         target = len(lanes) - 1
+    if target not in occupied:  # the usual case: the target square is empty
+        return target, 0, []
     full: list[int] = []
     for s in range(target, square, -1):
         taken = occupied.get(s)
