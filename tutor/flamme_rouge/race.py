@@ -681,7 +681,7 @@ class Race(SeededState):
             rule = rules.BID
         events: list[Event] = [
             CardPlayed(rider.id, chosen, rules=(rule,), automatic=automatic),
-            CardsRecycled(rider.id, recycled, len(rider.recycled), rules=(rules.RECYCLE,), automatic=automatic)]
+            CardsRecycled(rider.id, tuple(recycled), len(rider.recycled), rules=(rules.RECYCLE,), automatic=automatic)]
         if not self.waiting_riders():
             events.append(self._choices_done())
         return events
@@ -804,25 +804,25 @@ class Race(SeededState):
             rider.exhaustion += 1
         return reshuffled
 
-    def _play(self, rider: Rider, card: Card) -> tuple[Card, ...]:
-        """The card is played face down, the rest recycled; returns the recycled cards."""
+    def _play(self, rider: Rider, card: Card) -> list[Card]:
+        """The card is played face down, the rest recycled; returns the recycled cards (the old hand's list)."""
         deck = rider.deck
         hand = deck.hand
         hand.remove(card)
         rider.played = card
         deck.recycled += hand
         deck.hand = []
-        return tuple(hand)
+        return hand
 
-    def _bid(self, rider: Rider, card: Card) -> tuple[Card, ...]:
-        """The card is bid face down, the rest recycled; returns the recycled cards."""
+    def _bid(self, rider: Rider, card: Card) -> list[Card]:
+        """The card is bid face down, the rest recycled; returns the recycled cards (the old hand's list)."""
         deck = rider.deck
         hand = deck.hand
         hand.remove(card)
         rider.bids.append(card)
         deck.recycled += hand
         deck.hand = []
-        return tuple(hand)
+        return hand
 
     def _flip(self) -> dict[str, tuple[dict[str, Card], int]]:
         """Bot teams flip their cards: per team, the card of each rider and the size of a refilled deck."""
@@ -897,10 +897,11 @@ class Race(SeededState):
             lane = start_lane
         rider.square = square
         rider.lane = lane
-        if square in occupied:
-            occupied[square].append(lane)
-        else:
+        taken = occupied.get(square)
+        if taken is None:
             occupied[square] = [lane]
+        else:
+            taken.append(lane)
         return start, start_lane, distance, terrain, square, lane, full  # type: ignore[return-value]
 
     def _check_finish(self) -> bool:
