@@ -8,6 +8,7 @@ narration words them and the canvas animates them from these fields alone.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Mapping, NamedTuple
 
 from tutor.core.events import Event, Rule
 
@@ -18,10 +19,11 @@ Position = tuple[int, int]
 Pack = tuple[int, int]
 """(rearmost square, frontmost square) of a pack."""
 
-__all__ = ["Event", "Rule", "Position", "Pack", "RiderPlaced", "RoundStarted", "Reshuffled", "CardsDrawn",
+__all__ = ["Event", "Rule", "Position", "Pack", "RiderPlaced", "RoundStarted", "BidsStarted", "BotTeamsFlip",
+           "Reshuffled", "CardsDrawn",
            "CardPlayed", "CardsRecycled", "CardsRevealed", "RiderMoved", "Blocked", "CardsRemoved", "PacksFound",
            "Slipstreamed", "NoSlipstream", "ExhaustionChecked", "ExhaustionTaken", "Finished", "BidsRevealed",
-           "BreakawayDecided", "DecksReshuffled", "CardsFlipped"]
+           "BreakawayDecided", "DecksReshuffled", "Flip", "CardsFlipped"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +34,20 @@ class RiderPlaced(Event):
 
 @dataclass(frozen=True, slots=True)
 class RoundStarted(Event):
+    """A new round: its energy phase begins."""
+
+    round: int
+
+
+@dataclass(frozen=True, slots=True)
+class BidsStarted(Event):
+    """Peloton expansion, breakaway variant: after the setup, the two breakaway bids begin."""
+
+
+@dataclass(frozen=True, slots=True)
+class BotTeamsFlip(Event):
+    """Every player's card is face down; the bot teams flip theirs next (a step of its own)."""
+
     round: int
 
 
@@ -64,10 +80,10 @@ class CardsRecycled(Event):
 
 @dataclass(frozen=True, slots=True)
 class CardsRevealed(Event):
-    cards: dict[str, Card]
+    cards: Mapping[str, Card]
     order: tuple[str, ...]
     """Movement order, frontmost rider first."""
-    values: dict[str, int]
+    values: Mapping[str, int]
     """Squares each card moves its rider before terrain (Attack! gives 2 and 9)."""
 
 
@@ -95,7 +111,7 @@ class Blocked(Event):
 
 @dataclass(frozen=True, slots=True)
 class CardsRemoved(Event):
-    cards: dict[str, Card]
+    cards: Mapping[str, Card]
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,13 +162,13 @@ class Finished(Event):
 class BidsRevealed(Event):
     bid: int
     """1 or 2."""
-    cards: dict[str, Card]
+    cards: Mapping[str, Card]
     """Each bidding rider's card in this bid."""
 
 
 @dataclass(frozen=True, slots=True)
 class BreakawayDecided(Event):
-    totals: dict[str, int]
+    totals: Mapping[str, int]
     """Each bidder's two cards added up."""
     ranking: tuple[str, ...]
     """Every bidder, best first."""
@@ -167,8 +183,21 @@ class DecksReshuffled(Event):
     owners: tuple[str, ...]
 
 
+class Flip(NamedTuple):
+    """One flipped card and the riders it moves."""
+
+    card: Card
+    riders: tuple[str, ...]
+    """Both riders of the Peloton (its one card moves both), or one rider of a Muscle team."""
+
+
 @dataclass(frozen=True, slots=True)
 class CardsFlipped(Event):
     team: str
-    cards: dict[str, Card]
-    """The card that moves each of the team's riders (the Peloton's one card moves both)."""
+    flips: tuple[Flip, ...]
+    """Every card the team flipped, in order: one for the Peloton, one for each rider of a Muscle team."""
+
+    @property
+    def cards(self) -> dict[str, Card]:
+        """The card that moves each of the team's riders."""
+        return {rid: flip.card for flip in self.flips for rid in flip.riders}

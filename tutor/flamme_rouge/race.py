@@ -49,8 +49,9 @@ from . import breakaway as breakaway_bids
 from .cards import ATTACK, EXHAUSTION, MUSCLE, ROULEUR, SPRINTEUR, Card, shuffled, starting_deck
 from .errors import (CardNotInHandError, PlacementError, RiderOrderError, UnknownRiderError,
                      WrongPhaseError)
-from .events import (BidsRevealed, Blocked, BreakawayDecided, CardsFlipped, CardPlayed, DecksReshuffled, CardsDrawn, CardsRecycled, CardsRemoved, CardsRevealed, Event,
-                     ExhaustionChecked, ExhaustionTaken, Finished, NoSlipstream, PacksFound, Reshuffled,
+from .events import (BidsRevealed, BidsStarted, Blocked, BotTeamsFlip, BreakawayDecided, CardPlayed, CardsDrawn,
+                     CardsFlipped, CardsRecycled, CardsRemoved, CardsRevealed, DecksReshuffled, Event,
+                     ExhaustionChecked, ExhaustionTaken, Finished, Flip, NoSlipstream, PacksFound, Reshuffled,
                      RiderMoved, RiderPlaced, RoundStarted, Slipstreamed)
 from .track import Track, stage
 
@@ -89,8 +90,8 @@ class Phase(enum.Enum):
 
     @property
     def name_in_words(self) -> str:
-        """``"energy phase"``: the title's first part, in lower case."""
-        return _PHASE_TITLES[self].split(":")[0].lower()
+        """``"energy phase"``: the phase's name inside a sentence."""
+        return _PHASE_NAMES[self]
 
     @property
     def automatic(self) -> bool:
@@ -115,6 +116,19 @@ _PHASE_TITLES = {
     Phase.END_SLIPSTREAM: "End phase 2: slipstream",
     Phase.END_EXHAUSTION: "End phase 3: exhaustion",
     Phase.FINISHED: "Finished",
+}
+_PHASE_NAMES = {
+    Phase.SETUP: "setup",
+    Phase.BID_1: "breakaway, first bid",
+    Phase.BID_2: "breakaway, second bid",
+    Phase.BREAKAWAY: "breakaway",
+    Phase.ENERGY: "energy phase",
+    Phase.FLIP: "movement phase",
+    Phase.MOVEMENT: "movement phase",
+    Phase.END_CARDS: "end phase 1",
+    Phase.END_SLIPSTREAM: "end phase 2",
+    Phase.END_EXHAUSTION: "end phase 3",
+    Phase.FINISHED: "finished",
 }
 
 ROUND_ORDER = (Phase.ENERGY, Phase.FLIP, Phase.MOVEMENT, Phase.END_CARDS, Phase.END_SLIPSTREAM,
@@ -485,11 +499,11 @@ class Race(SeededState):
                 if lane not in taken:
                     yield square, lane
 
-    def _setup_done(self) -> Event:
+    def _setup_done(self) -> RoundStarted | BidsStarted:
         """After the last placement: the breakaway bids, or the first round."""
         if self.breakaway:
             self.phase = Phase.BID_1
-            return RoundStarted(0, rules=(rules.BID,), automatic=True)
+            return BidsStarted(rules=(rules.BID,), automatic=True)
         return self._start_round()
 
     # ----- queries ---------------------------------------------------------------------------------------
@@ -685,12 +699,12 @@ class Race(SeededState):
             events.append(self._choices_done())
         return events
 
-    def _choices_done(self) -> Event:
+    def _choices_done(self) -> BotTeamsFlip | CardsRevealed | BidsRevealed:
         """Everyone has played (or bid): the reveal, the bot teams' flip, or the next bid."""
         if self.phase is Phase.ENERGY:
             if any(t.kind.flips for t in self.teams.values()):
                 self.phase = Phase.FLIP
-                return RoundStarted(self.round, rules=(rules.SECRET,), automatic=True)
+                return BotTeamsFlip(self.round, rules=(rules.SECRET,), automatic=True)
             return self._reveal_event()
         bid = self._bids_wanted()
         cards = {r.id: r.bids[-1] for r in self.player_riders if len(r.bids) == bid}
@@ -823,13 +837,14 @@ class Race(SeededState):
         deck.hand = []
         return tuple(hand)
 
-    def _flip(self) -> dict[str, tuple[dict[str, Card], int]]:
-        """Bot teams flip their cards: per team, the card of each rider and the size of a refilled deck."""
-        flipped: dict[str, tuple[dict[str, Card], int]] = {}
+    def _flip(self) -> dict[str, tuple[list[Flip], int]]:
+        """Bot teams flip their cards: per team, each card flipped with the riders it moves, and the size of a
+        refilled deck."""
+        flipped: dict[str, tuple[list[Flip], int]] = {}
         for team in self.teams.values():
             if not team.kind.flips:
                 continue
-            cards: dict[str, Card] = {}
+            cards: list[Flip] = []
             refilled = 0
             owners = [team.riders[0]] if team.kind is TeamKind.PELOTON else list(team.riders)
             for rid in owners:
@@ -841,7 +856,7 @@ class Race(SeededState):
                 targets = team.riders if team.kind is TeamKind.PELOTON else (rid,)
                 for target in targets:
                     self.riders[target].played = card
-                    cards[target] = card
+                cards.append(Flip(card, targets))
             flipped[team.name] = (cards, refilled)
         return flipped
 
@@ -973,7 +988,7 @@ class Race(SeededState):
                 events.append(Reshuffled(self.riders[team.riders[0]].deck.owner if team.kind is TeamKind.PELOTON
                                          else name, refilled, rules=(rules.BOT_DECK_REFILL,), automatic=True))
             rule = rules.PELOTON_FLIP if team.kind is TeamKind.PELOTON else rules.MUSCLE_FLIP
-            events.append(CardsFlipped(name, cards, rules=(rule,), automatic=True))
+            events.append(CardsFlipped(name, tuple(cards), rules=(rule,), automatic=True))
         events.append(self._reveal_event())
         return events
 

@@ -12,14 +12,22 @@ from typing import Iterable, Mapping, Sequence
 
 from tutor.flamme_rouge import rules
 from tutor.flamme_rouge.cards import ATTACK, Card
-from tutor.flamme_rouge.events import (BidsRevealed, Blocked, BreakawayDecided, CardPlayed, CardsDrawn, CardsFlipped,
-                                       CardsRecycled, CardsRemoved, CardsRevealed, DecksReshuffled, Event,
-                                       ExhaustionChecked, ExhaustionTaken, Finished, NoSlipstream, Pack, PacksFound,
-                                       Reshuffled, RiderMoved, RiderPlaced, RoundStarted, Slipstreamed)
+from tutor.flamme_rouge.events import (BidsRevealed, BidsStarted, Blocked, BotTeamsFlip, BreakawayDecided, CardPlayed,
+                                       CardsDrawn, CardsFlipped, CardsRecycled, CardsRemoved, CardsRevealed,
+                                       DecksReshuffled, Event, ExhaustionChecked, ExhaustionTaken, Finished,
+                                       NoSlipstream, Pack, PacksFound, Reshuffled, RiderMoved, RiderPlaced,
+                                       RoundStarted, Slipstreamed)
 from tutor.flamme_rouge.render.style import lane_name
 from tutor.ui.narration import Line, and_list, plural, to_html
 
-__all__ = ["Line", "narrate", "to_html", "rider_cards", "squares", "computer_plays"]
+__all__ = ["Line", "narrate", "to_html", "rider_cards", "squares", "computer_plays", "TERRAIN_LIMITS"]
+
+TERRAIN_LIMITS = {
+    rules.ASCENT: "capped by the climb",
+    rules.DESCENT: "raised by the descent",
+    rules.SUPPLY: "raised by the supply zone",
+}
+"""Why a card moved its rider more or less than its value: the terrain rule a move cites, in words."""
 
 
 def narrate(events: Sequence[Event]) -> list[Line]:
@@ -42,14 +50,14 @@ def narrate(events: Sequence[Event]) -> list[Line]:
             i += len(group)
             continue
         if isinstance(event, ExhaustionTaken):
-            group = [e for e in events[i:] if isinstance(e, ExhaustionTaken)]
+            group = _run(events, i, lambda e: isinstance(e, ExhaustionTaken) and rules.BREAKAWAY_COST not in e.rules)
             lines.append(_exhaustion(group))
             i += len(group)
             continue
         if isinstance(event, PacksFound):
             lines.append(_packs(event))
-            step = events[i + 1:]
-            if not any(isinstance(e, (Slipstreamed, NoSlipstream)) for e in step):
+            packs = event.packs
+            if not any(front[0] - back[1] == 2 for back, front in zip(packs, packs[1:])):
                 lines.append(Line("No pack is exactly one empty square behind another pack: nobody moves.",
                                   (rules.SLIPSTREAM,)))
             i += 1
@@ -157,7 +165,8 @@ def _card_phrase(event: RiderMoved) -> str:
     else:
         phrase = f"card {card}"
     if event.distance != event.value:
-        phrase += f", counted as {event.distance}"
+        why = next((words for rule, words in TERRAIN_LIMITS.items() if rule in event.rules), "")
+        phrase += f", counted as {event.distance}{': ' + why if why else ''}"
     return phrase
 
 
@@ -217,9 +226,9 @@ def _peloton_expansion(event: Event) -> Line | None:
     if isinstance(event, Reshuffled) and rules.BOT_DECK_REFILL in event.rules:
         return Line(f"{event.owner}'s deck ran out: its {plural(event.count, 'played card')} are shuffled into a "
                     "new deck.", event.rules)
-    if isinstance(event, RoundStarted) and rules.BID in event.rules:
+    if isinstance(event, BidsStarted):
         return Line("The breakaway bids begin: each player picks one rider, who bids twice.", event.rules)
-    if isinstance(event, RoundStarted) and rules.SECRET in event.rules:
+    if isinstance(event, BotTeamsFlip):
         return Line("Every player's card is face down; now the bot teams flip theirs.", event.rules)
     return None
 
@@ -249,17 +258,18 @@ def _breakaway_cost(events: list[ExhaustionTaken]) -> Line:
 
 
 def _flipped(event: CardsFlipped) -> Line:
-    cards = list(event.cards.values())
-    if cards and all(card is cards[0] for card in cards) and len(cards) > 1:
-        riders = and_list(event.cards)
-        if cards[0] is ATTACK:
+    """The Peloton's one card moves both riders; a Muscle team flips a card for each rider (even two alike)."""
+    if len(event.flips) == 1 and len(event.flips[0].riders) > 1:
+        card, riders = event.flips[0]
+        if card is ATTACK:
             what = (f"the Attack! card: its front rider moves {rules.ATTACK_FRONT} and its back rider "
                     f"{rules.ATTACK_BACK}")
         else:
-            what = f"{cards[0]}: one card moves both {riders}"
+            what = f"{card}: one card moves both {and_list(riders)}"
         text = f"{event.team} flips {what}."
     else:
-        text = f"{event.team} flips one card for each rider: {rider_cards(event.cards)}."
+        each = ", ".join(f"{rid} {card}" for card, riders in event.flips for rid in riders)
+        text = f"{event.team} flips one card for each rider: {each}."
     return Line(f"{text} A bot team never chooses a card and never takes exhaustion.",
                 event.rules + (rules.BOT_NO_EXHAUSTION,))
 

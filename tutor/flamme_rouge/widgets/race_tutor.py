@@ -56,7 +56,7 @@ from tutor.ui.controls import CSS, StatusLine, button, label
 from tutor.ui.narration import NarrationLog, and_list
 from tutor.ui.stepper import PhaseStepper
 
-from .narration import Line, computer_plays, narrate, rider_cards
+from .narration import TERRAIN_LIMITS, Line, computer_plays, narrate, rider_cards
 from .workbench import PositionBox
 
 STOPS = {"movement": Phase.MOVEMENT, "slipstream": Phase.END_SLIPSTREAM, "round": Phase.END_EXHAUSTION}
@@ -428,7 +428,7 @@ class RaceTutor(widgets.VBox):
         section); ``_show`` logs them."""
         section = self._logged_section
         for event in events:
-            if isinstance(event, RoundStarted) and rules.ROUND in event.rules:
+            if isinstance(event, RoundStarted):
                 section = f"Round {event.round}"
             self._pending.append((section, event))
         self._logged_section = section
@@ -669,8 +669,10 @@ def _move_words(race: Race, rider_id: str) -> str:
     value, distance = race.move_values[rider_id], race.move_preview(rider_id)
     if distance is None or distance == value:
         return f"{value} square{'s' if value != 1 else ''}"
-    why = "capped by the climb" if distance < value else "raised by the descent"
-    return f"{distance} squares: its {value} is {why}"
+    square = race.riders[rider_id].square
+    assert square is not None
+    terrain = rules.move_distance(race.track, square, value)[1]
+    return f"{distance} squares: its {value} is {TERRAIN_LIMITS[terrain] if terrain else 'changed by the terrain'}"
 
 
 def results_html(race: Race) -> str:
