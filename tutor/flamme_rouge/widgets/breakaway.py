@@ -30,7 +30,7 @@ from tutor.flamme_rouge.cards import Card
 from tutor.flamme_rouge.errors import RuleError
 from tutor.flamme_rouge.events import BreakawayDecided, Event, RiderPlaced
 from tutor.flamme_rouge.race import Draw, Phase, Race
-from tutor.flamme_rouge.render import (CardPanel, Highlights, Scene, draw_card_panel, draw_minimap_riders,
+from tutor.flamme_rouge.render import (CardPanel, Chip, Highlights, Scene, draw_card_panel, draw_minimap_riders,
                                        draw_riders, legend_html)
 from tutor.flamme_rouge.render.riders import FloatPosition
 from tutor.ui.controls import CSS, StatusLine, button, header, label
@@ -324,8 +324,7 @@ class BreakawayBid(widgets.VBox):
 
     def _highlights(self) -> Highlights:
         if self.decision is None:
-            chips = {rid: "+".join(str(c) for c in cards[:shown]) or "bid"
-                     for rid, (cards, shown) in self.bids().items() if cards}
+            chips = {rid: Chip(tuple(cards[:shown])) for rid, (cards, shown) in self.bids().items() if cards}
             return Highlights(active=self.holding, cards=chips)
         moved = {e.rider: e.to for e in self._events if isinstance(e, RiderPlaced)}
         return Highlights(exhausted=tuple(self.decision.winners),
