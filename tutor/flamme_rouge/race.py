@@ -42,11 +42,13 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from tutor.core.data import is_int
+from tutor.core.events import Rule
 from tutor.core.state import SeededState, rng_state, set_rng_state
 
 from . import rules
 from . import breakaway as breakaway_bids
-from .cards import ATTACK, EXHAUSTION, MUSCLE, ROULEUR, SPRINTEUR, Card, shuffled, starting_deck
+from .cards import (ATTACK, EXHAUSTION, MUSCLE, RIDER_KINDS, ROULEUR, SPRINTEUR, Card, RiderKind, shuffled,
+                    starting_deck)
 from .errors import (CardNotInHandError, PlacementError, RiderOrderError, UnknownRiderError,
                      WrongPhaseError)
 from .events import (BidsRevealed, BidsStarted, Blocked, BotTeamsFlip, BreakawayDecided, CardPlayed, CardsDrawn,
@@ -201,8 +203,7 @@ class Deck:
 class Rider:
     id: str
     team: str
-    kind: str
-    """``"sprinteur"`` or ``"rouleur"``."""
+    kind: RiderKind
     colour: str
     """The team's colour name (see ``TEAM_COLOURS``)."""
     deck: Deck
@@ -232,7 +233,7 @@ class Rider:
 
     @property
     def letter(self) -> str:
-        return "S" if self.kind == SPRINTEUR else "R"
+        return self.kind.letter
 
     @property
     def position(self) -> tuple[int, int]:
@@ -240,7 +241,7 @@ class Rider:
         return (self.square, self.lane)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "team": self.team, "kind": self.kind, "colour": self.colour, "deck": self.deck.owner,
+        return {"id": self.id, "team": self.team, "kind": self.kind.value, "colour": self.colour, "deck": self.deck.owner,
                 "square": self.square, "lane": self.lane, "played": None if self.played is None else str(self.played),
                 "exhaustion": self.exhaustion, "takes_exhaustion": self.takes_exhaustion,
                 "handicap": self.handicap, "bids": _tokens(self.bids)}
@@ -304,9 +305,20 @@ class Step:
 Action = Place | Draw | Play | Step
 
 
-Move = tuple[int, int, int, "rules.Rule | None", int, int, list[int]]
-"""What ``Race._move`` did to one rider: start square, start lane, distance allowed by the card after terrain,
-the terrain rule that changed it, end square, end lane, full squares fallen back over."""
+@dataclass(frozen=True, slots=True)
+class Move:
+    """What ``Race._move`` did to one rider."""
+
+    frm: tuple[int, int]
+    """(square, lane) before the move."""
+    to: tuple[int, int]
+    """(square, lane) after it."""
+    distance: int
+    """Squares the card allowed after terrain limits (before any blocking)."""
+    terrain: Rule | None
+    """The terrain rule that changed the card's value (None: it counted as it is)."""
+    full: tuple[int, ...]
+    """Full squares the rider fell back over, frontmost first."""
 
 
 class Race(SeededState):
@@ -383,7 +395,7 @@ class Race(SeededState):
                 raise ValueError(f"handicap: {name!r}: {extra!r} is not a number of exhaustion cards for a team "
                                  f"of this race ({', '.join(names)})")
         for name, kind in kinds.items():
-            if name not in names or kind not in (SPRINTEUR, ROULEUR) or not single_riders:
+            if name not in names or kind not in RIDER_KINDS or not single_riders:
                 raise ValueError(f"kinds: {name!r}: {kind!r}; kinds are for single riders of this race, "
                                  "'sprinteur' or 'rouleur'")
         for name in bots:
@@ -405,8 +417,8 @@ class Race(SeededState):
                        Rider(ids[1], name, ROULEUR, colour, Deck(ids[1]), takes_exhaustion=False)]
         for i, name in enumerate(names):
             if single_riders:
-                kind = kinds.get(name, (SPRINTEUR, ROULEUR)[i % 2])
-                members = [(f"{name}-{kind[0].upper()}", kind)]
+                kind = RiderKind(kinds.get(name, (SPRINTEUR, ROULEUR)[i % 2]))
+                members = [(f"{name}-{kind.letter}", kind)]
             else:
                 members = [(f"{name}-S", SPRINTEUR), (f"{name}-R", ROULEUR)]
             team_list.append(Team(name, tuple(rid for rid, _ in members), name, controller=bots.get(name)))
@@ -426,7 +438,7 @@ class Race(SeededState):
         return race
 
     @classmethod
-    def from_positions(cls, track: Track | str, riders: Sequence[dict], *, cards: dict[str, Card] | None = None,
+    def from_positions(cls, track: Track | str, riders: Sequence[dict[str, Any]], *, cards: dict[str, Card] | None = None,
                        seed: int = 0, history: bool = True) -> Race:
         """A race from a position (lessons and scenarios).
 
@@ -440,13 +452,13 @@ class Race(SeededState):
         movement. The caller checks the position is legal (``scenario.build`` does).
         """
         track = stage(track)
-        members: dict[str, list[dict]] = {}
+        members: dict[str, list[dict[str, Any]]] = {}
         for spec in riders:
             members.setdefault(spec.get("team") or spec["id"], []).append(spec)
         spare = iter([c for c in TEAM_COLOURS if c not in members] * (len(members) // len(TEAM_COLOURS) + 1))
         bot_colours = {"peloton": PELOTON_COLOUR, **{f"muscle-{n + 1}": c for n, c in enumerate(MUSCLE_COLOURS)}}
         colours = {team: team if team in TEAM_COLOURS else bot_colours.get(team) or next(spare) for team in members}
-        built = [Rider(spec["id"], team, spec.get("kind") or ROULEUR, colours[team], Deck(spec["id"]),
+        built = [Rider(spec["id"], team, RiderKind(spec.get("kind") or ROULEUR), colours[team], Deck(spec["id"]),
                        spec["square"], spec["lane"], takes_exhaustion=spec.get("exhaustion", True))
                  for team, specs in members.items() for spec in specs]
         teams = [Team(team, tuple(s["id"] for s in specs), colours[team]) for team, specs in members.items()]
@@ -784,10 +796,10 @@ class Race(SeededState):
         positions = self.positions()
         self._reveal(positions)
         occupied = rules.occupancy(positions)
-        move = self._move
+        ride, riders = self._ride, self.riders
         furthest = 0
         for rid in self.to_move:
-            square = move(rid, occupied)[4]
+            square = ride(riders[rid], occupied)[0]
             if square > furthest:
                 furthest = square
         self.to_move, self.move_values = [], {}
@@ -900,13 +912,22 @@ class Race(SeededState):
                 values.update((rid, rules.ATTACK_BACK) for rid in back)
 
     def _move(self, rider_id: str, occupied: dict[int, list[int]]) -> Move:
-        """Move one rider by its revealed card; ``occupied`` (square -> taken lanes) is kept up to date."""
+        """Move one rider by its revealed card (``_ride``) and say what happened."""
         rider = self.riders[rider_id]
+        frm = rider.position
+        _, distance, terrain, full = self._ride(rider, occupied)
+        return Move(frm, rider.position, distance, terrain, tuple(full))
+
+    def _ride(self, rider: Rider, occupied: dict[int, list[int]]) -> tuple[int, int, Rule | None, list[int]]:
+        """Move the rider by its revealed card; ``occupied`` (square -> taken lanes) is kept up to date. Returns
+        the square reached, the distance after terrain, the terrain rule that changed it and the full squares
+        fallen back over (the fast path's step: no ``Move`` object)."""
         start, start_lane = rider.square, rider.lane
+        assert start is not None
         track = self.track
-        distance, terrain = rules.move_distance(track, start, self.move_values[rider_id])  # type: ignore[arg-type]
-        occupied[start].remove(start_lane)  # type: ignore[index]
-        square, lane, full = rules.destination(track, occupied, start, distance)  # type: ignore[arg-type]
+        distance, terrain = rules.move_distance(track, start, self.move_values[rider.id])
+        occupied[start].remove(start_lane)
+        square, lane, full = rules.destination(track, occupied, start, distance)
         if lane is None:
             lane = start_lane
         rider.square = square
@@ -915,7 +936,7 @@ class Race(SeededState):
             occupied[square].append(lane)
         else:
             occupied[square] = [lane]
-        return start, start_lane, distance, terrain, square, lane, full  # type: ignore[return-value]
+        return square, distance, terrain, full
 
     def _check_finish(self) -> bool:
         """After movement: when riders crossed the line, rank them and end the race (the end phase is skipped)."""
@@ -947,7 +968,7 @@ class Race(SeededState):
         return cards
 
     def _slipstream(self, positions: dict[str, tuple[int, int]]
-                    ) -> list[tuple[tuple[int, int], tuple[str, ...] | rules.Rule]]:
+                    ) -> list[tuple[tuple[int, int], tuple[str, ...] | Rule]]:
         """Move packs up (``positions`` is updated too); returns ``rules.slipstream``'s outcome per pack."""
         outcomes = rules.slipstream(self.track, positions)
         for pack, outcome in outcomes:
@@ -1014,15 +1035,16 @@ class Race(SeededState):
         rid = self.to_move.pop(0)
         value = self.move_values[rid]
         occupied = rules.occupancy(self.positions())
-        start, start_lane, distance, terrain, square, lane, full = self._move(rid, occupied)
+        move = self._move(rid, occupied)
+        (start, start_lane), (square, lane), distance, full = move.frm, move.to, move.distance, move.full
         card = self.riders[rid].played
         assert card is not None
         target = min(start + distance, self.track.last)
         applied = [rules.MOVE]
         if card is ATTACK:
             applied.append(rules.ATTACK)
-        if terrain:
-            applied.append(terrain)
+        if move.terrain:
+            applied.append(move.terrain)
         if start + distance > self.track.last:
             applied.append(rules.CUT)
         if not full and (square, lane) == (target, 0) and len(occupied[target]) == 1:
@@ -1120,7 +1142,7 @@ class Race(SeededState):
         self.riders = {}
         for d in data["riders"]:
             self.riders[d["id"]] = Rider(
-                d["id"], d["team"], d["kind"], d["colour"], decks[d["deck"]], d["square"], d["lane"],
+                d["id"], d["team"], RiderKind(d["kind"]), d["colour"], decks[d["deck"]], d["square"], d["lane"],
                 None if d["played"] is None else Card.parse(d["played"]), d["exhaustion"], d["takes_exhaustion"],
                 d["handicap"], _cards(d["bids"]))
         self._index_riders()

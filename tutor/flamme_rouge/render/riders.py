@@ -231,7 +231,8 @@ def _draw_rings(canvas: Canvas, view: View, positions: list[FloatPosition], dash
     canvas.set_line_dash([])
 
 
-def _draw_card_chips(canvas: Canvas, view: View, chips: Mapping[str, Chip], positions: Mapping) -> None:
+def _draw_card_chips(canvas: Canvas, view: View, chips: Mapping[str, Chip],
+                     positions: Mapping[str, FloatPosition]) -> None:
     """A small card with the revealed value at the upper right of each token still to move."""
     for rid, chip in chips.items():
         square, lane = positions[rid]

@@ -8,7 +8,7 @@ lanes, cards, packs) and every rule comes from the events' ``rules`` (cited by
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 from tutor.flamme_rouge import rules
 from tutor.flamme_rouge.cards import ATTACK, Card
@@ -274,11 +274,11 @@ def _flipped(event: CardsFlipped) -> Line:
                 event.rules + (rules.BOT_NO_EXHAUSTION,))
 
 
-def _run(events: Sequence[Event], start: int, keep) -> list:
-    """The events from ``start`` on for which ``keep`` holds, up to the first that does not."""
-    run = []
+def _run(events: Sequence[Event], start: int, keep: Callable[[Event], bool]) -> list[ExhaustionTaken]:
+    """The exhaustion events from ``start`` on for which ``keep`` holds, up to the first that does not."""
+    run: list[ExhaustionTaken] = []
     for event in events[start:]:
-        if not keep(event):
+        if not isinstance(event, ExhaustionTaken) or not keep(event):
             break
         run.append(event)
     return run
