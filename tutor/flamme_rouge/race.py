@@ -426,11 +426,7 @@ class Race(SeededState):
                        for rid, kind in members]
         race = cls(stage(track).with_start_places(len(riders)), team_list, riders, seed=seed, history=history)
         race.breakaway = breakaway
-        dealt: set[str] = set()
-        for r in race.riders.values():
-            if r.deck.owner not in dealt:  # the Peloton's riders share one deck
-                dealt.add(r.deck.owner)
-                r.deck.face_down = shuffled(race.rng, _starting_cards(race.teams[r.team], r))
+        race._shuffle_starting_decks()
         if place == "auto":
             race._auto_place()
         elif place != "manual":
@@ -443,29 +439,41 @@ class Race(SeededState):
         """A race from a position (lessons and scenarios).
 
         ``riders``: dicts with ``id``, ``square``, ``lane`` and optional ``team``
-        (default: the rider alone), ``kind`` (default rouleur) and ``exhaustion``
-        (False for bot riders). A team named after a colour of ``TEAM_COLOURS`` has
-        that colour, teams named ``peloton`` and ``muscle-1``/``muscle-2`` have the bot
-        teams' colours; other teams take the unused colours in order. With ``cards``
-        (every rider's played card) the race starts at the movement phase; with
-        ``cards=None`` it starts at the end phase, the positions being after
-        movement. The caller checks the position is legal (``scenario.build`` does).
+        (default: the rider alone), ``team_kind`` (``TeamKind`` value, default
+        ``"player"``), ``kind`` (default rouleur) and ``exhaustion`` (default: true for
+        a player's rider, false for a bot team's). A Peloton or Muscle team is a bot
+        team as in ``Race.new``: its colour, its decks (the Peloton's one deck with its
+        Attack! cards), and it flips in the movement phase of later rounds. A player
+        team named after a colour of ``TEAM_COLOURS`` has that colour; without
+        ``team_kind``, teams named ``peloton`` and ``muscle-1``/``muscle-2`` keep the bot
+        teams' colours (files written before ``team_kind``); other teams take the
+        unused colours in order. With ``cards`` (every rider's played card) the race
+        starts at the movement phase; with ``cards=None`` it starts at the end phase,
+        the positions being after movement. The caller checks the position is legal
+        (``scenario.build`` does).
         """
         track = stage(track)
         members: dict[str, list[dict[str, Any]]] = {}
         for spec in riders:
             members.setdefault(spec.get("team") or spec["id"], []).append(spec)
+        kinds = {team: TeamKind(specs[0].get("team_kind", TeamKind.PLAYER.value)) for team, specs in members.items()}
         spare = iter([c for c in TEAM_COLOURS if c not in members] * (len(members) // len(TEAM_COLOURS) + 1))
+        muscle = iter(MUSCLE_COLOURS)
         bot_colours = {"peloton": PELOTON_COLOUR, **{f"muscle-{n + 1}": c for n, c in enumerate(MUSCLE_COLOURS)}}
-        colours = {team: team if team in TEAM_COLOURS else bot_colours.get(team) or next(spare) for team in members}
-        built = [Rider(spec["id"], team, RiderKind(spec.get("kind") or ROULEUR), colours[team], Deck(spec["id"]),
-                       spec["square"], spec["lane"], takes_exhaustion=spec.get("exhaustion", True))
+        colours = {team: PELOTON_COLOUR if kinds[team] is TeamKind.PELOTON else next(muscle)
+                   if kinds[team] is TeamKind.MUSCLE else team if team in TEAM_COLOURS
+                   else bot_colours.get(team) or next(spare) for team in members}
+        teams = [Team(team, tuple(s["id"] for s in specs), colours[team], kinds[team],
+                      None if kinds[team] is TeamKind.PLAYER else kinds[team].value,
+                      0 if kinds[team].flips else HAND_SIZE) for team, specs in members.items()]
+        decks = {team.name: Deck(team.name) for team in teams if team.kind is TeamKind.PELOTON}
+        built = [Rider(spec["id"], team, RiderKind(spec.get("kind") or ROULEUR), colours[team],
+                       decks.get(team) or Deck(spec["id"]), spec["square"], spec["lane"],
+                       takes_exhaustion=spec.get("exhaustion", not kinds[team].flips))
                  for team, specs in members.items() for spec in specs]
-        teams = [Team(team, tuple(s["id"] for s in specs), colours[team]) for team, specs in members.items()]
         order = [spec["id"] for spec in riders]
         race = cls(track, teams, sorted(built, key=lambda r: order.index(r.id)), seed=seed, history=history)
-        for r in race.riders.values():
-            r.deck.face_down = shuffled(race.rng, starting_deck(r.kind))
+        race._shuffle_starting_decks()
         race.round = 1
         if cards is None:
             race.phase = race._after_movement_phase()
@@ -475,6 +483,13 @@ class Race(SeededState):
             race._reveal()
             race.phase = Phase.MOVEMENT
         return race
+
+    def _shuffle_starting_decks(self) -> None:
+        dealt: set[str] = set()
+        for r in self.riders.values():
+            if r.deck.owner not in dealt:  # the Peloton's riders share one deck
+                dealt.add(r.deck.owner)
+                r.deck.face_down = shuffled(self.rng, _starting_cards(self.teams[r.team], r))
 
     def _auto_place(self) -> None:
         """Bot teams at the front (RULES.md 2, tutor decision), then the players' riders in a seeded random order."""

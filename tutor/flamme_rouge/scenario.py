@@ -13,27 +13,31 @@ import binascii
 import json
 import zlib
 from pathlib import Path
+from typing import Any, Iterable
 
 from tutor.core.data import is_int, load_json, reject_unknown_keys
 
 from .cards import ATTACK, RIDER_KINDS, Card, energy
 from .errors import ScenarioError, TrackError
 from .events import ExhaustionTaken
-from .race import Phase, Race
+from .race import MAX_MUSCLE, Phase, Race, TeamKind
 from .track import Track
 
 SCENARIO_KEYS = {"name", "description", "track", "finish", "riders", "cards", "expect"}
-RIDER_KEYS = {"id", "square", "lane", "team", "kind", "exhaustion"}
-"""``kind`` (\"sprinteur\" or \"rouleur\", default rouleur) is the tutor's addition to SCENARIOS.md: it picks the
-rider's deck and token letter; files without it work as specified."""
+RIDER_KEYS = {"id", "square", "lane", "team", "kind", "team_kind", "exhaustion"}
+"""``kind`` (\"sprinteur\" or \"rouleur\", default rouleur) and ``team_kind`` (\"player\", \"peloton\" or \"muscle\",
+default player; the same for every rider of a team; a bot team's riders take no exhaustion unless ``exhaustion``
+says otherwise) are the tutor's additions to SCENARIOS.md: they pick the rider's deck, token letter and team;
+files without them work as specified."""
+TEAM_KINDS = tuple(kind.value for kind in TeamKind)
 OUTPUT_KEYS = ("after_movement", "after_slipstream", "exhausted", "winner")
 
 
-def _reject_unknown_keys(data: dict, allowed, where: str = "") -> None:
+def _reject_unknown_keys(data: dict[str, Any], allowed: Iterable[str], where: str = "") -> None:
     reject_unknown_keys(data, allowed, where, ScenarioError)
 
 
-def load(path: str | Path) -> dict:
+def load(path: str | Path) -> dict[str, Any]:
     """Read a scenario file; bad JSON raises ``ScenarioError`` naming the file and line."""
     data = load_json(path, ScenarioError)
     if not isinstance(data, dict):
@@ -41,7 +45,7 @@ def load(path: str | Path) -> dict:
     return data
 
 
-def build(scenario: dict, *, seed: int = 0, history: bool = False) -> Race:
+def build(scenario: dict[str, Any], *, seed: int = 0, history: bool = False) -> Race:
     """Validate a scenario and return the race it describes (movement phase, or end phase without cards)."""
     if not isinstance(scenario, dict):
         raise ScenarioError(f"a scenario is an object (dict), not {type(scenario).__name__}")
@@ -71,7 +75,7 @@ def build(scenario: dict, *, seed: int = 0, history: bool = False) -> Race:
     return Race.from_positions(track, riders, cards=cards, seed=seed, history=history)
 
 
-def _riders(riders, track: Track) -> list[dict]:
+def _riders(riders: Any, track: Track) -> list[dict[str, Any]]:
     if not isinstance(riders, list) or not riders:
         raise ScenarioError("key 'riders' must be a non-empty list of riders")
     seen: dict[str, int] = {}
@@ -103,10 +107,29 @@ def _riders(riders, track: Track) -> list[dict]:
             raise ScenarioError(f"{label}: 'kind' must be one of {', '.join(RIDER_KINDS)}, not {rider['kind']!r}")
         if "exhaustion" in rider and not isinstance(rider["exhaustion"], bool):
             raise ScenarioError(f"{label}: 'exhaustion' must be true or false")
+        if "team_kind" in rider and rider["team_kind"] not in TEAM_KINDS:
+            raise ScenarioError(f"{label}: 'team_kind' must be one of {', '.join(TEAM_KINDS)}, not "
+                                f"{rider['team_kind']!r}")
+    _check_team_kinds(riders)
     return riders
 
 
-def _cards(cards, riders: list[dict]) -> dict[str, Card]:
+def _check_team_kinds(riders: list[dict[str, Any]]) -> None:
+    """Every rider of a team has the same ``team_kind``; a bot team has at most two riders."""
+    teams: dict[str, list[dict[str, Any]]] = {}
+    for rider in riders:
+        teams.setdefault(rider.get("team") or rider["id"], []).append(rider)
+    for team, members in teams.items():
+        kinds = {m.get("team_kind", TeamKind.PLAYER.value) for m in members}
+        if len(kinds) > 1:
+            raise ScenarioError(f"team {team!r}: its riders have different 'team_kind's ({', '.join(sorted(kinds))})")
+        if kinds != {TeamKind.PLAYER.value} and len(members) > 2:
+            raise ScenarioError(f"team {team!r}: a bot team has one or two riders, not {len(members)}")
+    if sum(1 for members in teams.values() if members[0].get("team_kind") == TeamKind.MUSCLE.value) > MAX_MUSCLE:
+        raise ScenarioError(f"at most {MAX_MUSCLE} Muscle teams ride in a race")
+
+
+def _cards(cards: Any, riders: list[dict[str, Any]]) -> dict[str, Card]:
     if not isinstance(cards, dict):
         raise ScenarioError("key 'cards' must be an object: rider id -> card value")
     ids = [r["id"] for r in riders]
@@ -140,7 +163,7 @@ def _positions(race: Race) -> dict[str, list[int]]:
     return {rid: [square, lane] for rid, (square, lane) in race.positions().items()}
 
 
-def resolve_round(scenario: dict) -> dict:
+def resolve_round(scenario: dict[str, Any]) -> dict[str, Any]:
     """Resolve one round of a scenario (SCENARIOS.md): movement if ``cards`` is given, then the end phase."""
     race = build(scenario)
     race.resolve(Phase.MOVEMENT)
@@ -156,7 +179,7 @@ def resolve_round(scenario: dict) -> dict:
     }
 
 
-def check(scenario: dict) -> str | None:
+def check(scenario: dict[str, Any]) -> str | None:
     """None when the scenario's ``expect`` block matches ``resolve_round``, else the first difference."""
     expect = scenario.get("expect")
     if not isinstance(expect, dict):
@@ -194,7 +217,7 @@ _CODE_DICTIONARY = (
 Part of the format: never change it; a new dictionary is a new version (``FR2-``)."""
 
 
-def to_code(scenario: dict) -> str:
+def to_code(scenario: dict[str, Any]) -> str:
     """The position code of a scenario (``from_code`` reads it back to an equal dict).
 
     The scenario is validated first (``build``): an invalid one raises ``ScenarioError`` instead of a code
@@ -207,7 +230,7 @@ def to_code(scenario: dict) -> str:
     return CODE_PREFIX + base64.urlsafe_b64encode(packed).decode("ascii").rstrip("=")
 
 
-def from_code(code: str) -> dict:
+def from_code(code: str) -> dict[str, Any]:
     """The scenario of a position code; a malformed code raises ``ScenarioError`` saying what is wrong.
 
     White space anywhere in the code is ignored (a code wrapped over two lines still opens).

@@ -40,7 +40,7 @@ from tutor.flamme_rouge import scenario as scenarios
 from tutor.flamme_rouge.cards import RIDER_KINDS
 from tutor.flamme_rouge.errors import RuleError, ScenarioError
 from tutor.flamme_rouge.events import Event
-from tutor.flamme_rouge.race import TEAM_COLOURS, Phase, Race
+from tutor.flamme_rouge.race import TEAM_COLOURS, Phase, Race, TeamKind
 from tutor.flamme_rouge.render import Highlights, Scene, highlights_for
 from tutor.flamme_rouge.render.scene import resolve_steps
 from tutor.flamme_rouge.render.style import lane_name
@@ -59,6 +59,8 @@ TRACKS: list[tuple[str, str]] = ([(title, key) for key, (title, *_) in TEACHING_
                                  + [(f"Stage: {title}", key) for key, (title, _) in STAGES.items()])
 """The tracks a position can start from: (label, name for ``track.stage``)."""
 TEAMS = (*TEAM_COLOURS, "peloton")
+BOT_TEAMS = {"peloton": {"team_kind": TeamKind.PELOTON.value, "exhaustion": False}}
+"""The scenario keys a rider of a bot team gets (the team input's choice names the team; its kind is data)."""
 """Teams a new rider can ride for; the Peloton team's riders take no exhaustion cards (a bot team)."""
 CARD_CHOICES: list[tuple[str, Any]] = [("no card", NO_CARD), *((str(v), v) for v in (2, 3, 4, 5, 6, 7, 9)),
                                        ("Attack!", "attack")]
@@ -306,8 +308,7 @@ class Workbench(widgets.VBox):
             team, kind = self.team_input.value, self.kind_input.value
             rider: dict[str, Any] = {"id": self._new_id(team, kind), "square": square, "lane": lane, "team": team,
                                      "kind": kind}
-            if team == "peloton":
-                rider["exhaustion"] = False
+            rider.update(BOT_TEAMS.get(team, {}))
             if self._edit(riders=[*self.riders, rider]):
                 self._sync_inputs()
                 self._show(f"Added {rider['id']} on {where}. Click another lane to add one more, or click a rider "
@@ -341,10 +342,9 @@ class Workbench(widgets.VBox):
         changed = [dict(r, team=team, kind=kind) if r["id"] == self.selected else r for r in self.riders]
         for rider in changed:
             if rider["id"] == self.selected:
-                if team == "peloton":
-                    rider["exhaustion"] = False
-                else:
-                    rider.pop("exhaustion", None)
+                rider.pop("team_kind", None)
+                rider.pop("exhaustion", None)
+                rider.update(BOT_TEAMS.get(team, {}))
         if self._edit(riders=changed):
             self._show(f"{self.selected} rides for {team}, a {kind}.")
         else:
