@@ -54,6 +54,7 @@ from tutor.flamme_rouge.render.scene import StepRecord, resolve_steps
 from tutor.flamme_rouge.render.style import lane_name
 from tutor.ui.controls import CSS, StatusLine, button, label
 from tutor.ui.narration import NarrationLog, and_list
+from tutor.ui.controller import UndoController
 from tutor.ui.stepper import PhaseStepper
 
 from .narration import TERRAIN_LIMITS, Line, computer_plays, narrate, rider_cards
@@ -94,7 +95,7 @@ class RaceTutor(widgets.VBox):
         self.title = title
         self._rebuild = rebuild
         self._start = race.to_dict()
-        self._undo: list[dict[str, Any]] = []
+        self.control = UndoController(lambda: self.race, self._warn)
         self._active: str | None = None
         self._events: list[Event] = []
         self._stop = STOPS[stop_after] if stop_after else None
@@ -149,7 +150,7 @@ class RaceTutor(widgets.VBox):
         self.add_class("tutor-race")
         self.scene.on_client_ready(lambda: self.redraw(redraw_track=True))
 
-        bots = self._play_bots()
+        bots = self._opening_bots()
         self._show(self._intro() + bots)
 
     @property
@@ -311,10 +312,8 @@ class RaceTutor(widgets.VBox):
         self._resolve(one=False)
 
     def _on_back(self) -> None:
-        if not self._undo:
-            self._warn("Nothing to undo: this is the starting position.")
+        if not self.control.back("Nothing to undo: this is the starting position."):
             return
-        self.race = Race.from_dict(self._undo.pop())
         self._events = []
         self._active = None
         self._show([Line("Back: the position before your last action is restored.")])
@@ -329,7 +328,7 @@ class RaceTutor(widgets.VBox):
         self._set_draw_buttons()
         self._reset()
         start = ("Back to the starting position." if self.seed.disabled else f"A new race with seed {seed}.")
-        self._show([Line(start), *self._intro(), *self._play_bots()])
+        self._show([Line(start), *self._intro(), *self._opening_bots()])
 
     def _on_another(self) -> None:
         """The next prepared position (the same one again when there is only one)."""
@@ -370,23 +369,20 @@ class RaceTutor(widgets.VBox):
         self._set_draw_buttons()
         self._events = []
         self._show([Line(f"The race goes on: you ride {learner or 'no team'}; the other teams are played by "
-                         "the computer.")] + self._intro() + self._play_bots())
+                         "the computer.")] + self._intro() + self._opening_bots())
 
     def _reset(self) -> None:
-        self._undo.clear()
+        self.control.start_here()
         self._events = []
         self._active = None
         self.story.clear()
 
     def _act(self, action: Callable[[], list[Event]], *, active: str | None = None) -> None:
-        """Run an engine action; a refused action shows why and changes nothing."""
-        snapshot = self.race.to_dict()
-        try:
-            events = list(action())
-        except RuleError as err:
-            self._warn(f"Not allowed: {err}.")
-            return
-        self._undo.append(snapshot)
+        """Run an engine action and the bots' replies as one undo step; a refused action shows why and changes
+        nothing."""
+        self.control.act(action, then=lambda events: self._acted(events, active))
+
+    def _acted(self, events: list[Event], active: str | None) -> None:
         if active:
             self._active = active
         self._events = events
@@ -394,9 +390,12 @@ class RaceTutor(widgets.VBox):
         self._show(self._play_bots())
 
     def _resolve(self, one: bool) -> None:
-        """Next step (``one``) or the rest of the round, one step at a time, each animated after the other."""
+        """Next step (``one``) or the rest of the round, one step at a time, each animated after the other: one
+        undo step."""
+        self.control.act(lambda: self._resolve_steps(one))
+
+    def _resolve_steps(self, one: bool) -> None:
         race = self.race
-        self._undo.append(race.to_dict())
         limit = self._limit()
         records: list[StepRecord] = []
         try:
@@ -450,6 +449,12 @@ class RaceTutor(widgets.VBox):
             self._warn("The riders are not all placed yet.")
             return True
         return False
+
+    def _opening_bots(self) -> list[Line]:
+        """The bots' first moves of a new position: Back stops after them."""
+        lines = self._play_bots()
+        self.control.start_here()
+        return lines
 
     def _play_bots(self) -> list[Line]:
         """Bot teams place their riders when it is their turn, and play their whole energy phase at once."""
@@ -554,11 +559,11 @@ class RaceTutor(widgets.VBox):
         # The draw and card buttons only show while the learner has cards to play.
         self.energy_row.layout.display = None if race.phase.choosing and self.draw_buttons and not done else "none"
         resolving = race.phase.automatic and not done
-        self.stepper.update(can_step=resolving, can_undo=bool(self._undo))
+        self.stepper.update(can_step=resolving, can_undo=self.control.can_back)
         why = "" if resolving else self._why_no_step()
         self.next_button.tooltip = why or "Resolve the next step: one rider's move or one part of the end phase"
         self.finish_button.tooltip = why or "Resolve the rest of the round, rider by rider"
-        self.back_button.tooltip = "Undo the last action" if self._undo else "Nothing to undo yet"
+        self.back_button.tooltip = "Undo the last action" if self.control.can_back else "Nothing to undo yet"
         self.done_row.layout.display = None if done else "none"
         self.another_button.description = ("Try another position ▸" if len(self._positions) > 1
                                            else "Watch it again ▸")

@@ -38,18 +38,19 @@ import ipywidgets as widgets
 
 from tutor.flamme_rouge import scenario as scenarios
 from tutor.flamme_rouge.cards import RIDER_KINDS
-from tutor.flamme_rouge.errors import RuleError, ScenarioError
+from tutor.flamme_rouge.errors import ScenarioError
 from tutor.flamme_rouge.events import Event
 from tutor.flamme_rouge.race import TEAM_COLOURS, Phase, Race, TeamKind
 from tutor.flamme_rouge.render import Highlights, Scene, highlights_for
-from tutor.flamme_rouge.render.scene import resolve_steps
+from tutor.flamme_rouge.render.scene import StepRecord, resolve_steps
 from tutor.flamme_rouge.render.style import lane_name
 from tutor.flamme_rouge.track import STAGES, TEACHING_TRACKS, Track, stage
+from tutor.ui.controller import UndoController
 from tutor.ui.controls import CSS, StatusLine, button, label
 from tutor.ui.narration import NarrationLog
 from tutor.ui.stepper import PhaseStepper
 
-from .narration import narrate
+from .narration import Line, narrate
 
 NEW = ""
 """``rider_input``'s value for "+ new rider"."""
@@ -107,7 +108,7 @@ class Workbench(widgets.VBox):
         """The position without its cards: name, description, track, finish, riders (SCENARIOS.md keys)."""
         self._cards: dict[str, Any] = {}
         self._expect: dict | None = None
-        self._undo: list[dict[str, Any]] = []
+        self.control = UndoController(lambda: self.race, self._warn)
         self._events: list[Event] = []
         self._syncing = False
         self.selected: str | None = None
@@ -272,7 +273,7 @@ class Workbench(widgets.VBox):
 
     def _start(self, race: Race) -> None:
         self.race = race
-        self._undo.clear()
+        self.control.start_here()
         self._events = []
         self.story.clear()
 
@@ -294,7 +295,7 @@ class Workbench(widgets.VBox):
         if spot is None:
             self._warn("Click on a lane of the road: on a rider to pick it, on a free lane to put a rider there.")
             return
-        if self._undo:
+        if self.control.can_back:
             self._warn("The board shows the round being resolved: click Restart to edit the position again, or "
                        "'Edit from here' to edit the board as it is now.")
             return
@@ -354,7 +355,7 @@ class Workbench(widgets.VBox):
         if self.selected is None:
             self._warn("Pick a rider first: click it on the board.")
             return
-        if self._undo:
+        if self.control.can_back:
             self._warn("Click Restart first: the board shows the round being resolved.")
             return
         gone = self.selected
@@ -433,14 +434,16 @@ class Workbench(widgets.VBox):
                        race.phase is Phase.FINISHED else "The round is resolved. Click Restart to see it again, "
                        "or 'Edit from here' to make the board the new position.")
             return
-        self._undo.append(race.to_dict())
-        start_round, records, lines = race.round, [], []
-        try:
+        start_round = race.round
+        records: list[StepRecord] = []
+        lines: list[Line] = []
+
+        def resolve() -> None:
             for record in resolve_steps(race, one):
                 records.append(record)
-                lines += narrate(list(record.events))
-        except RuleError as err:
-            self._warn(f"Not allowed: {err}.")
+                lines.extend(narrate(list(record.events)))
+
+        self.control.act(resolve)  # one undo step; a refused step is told and the steps before it stay
         self._events = list(records[-1].events) if records else []
         self.story.add(lines, f"Round {start_round}")
         self._refresh()
@@ -448,10 +451,8 @@ class Workbench(widgets.VBox):
         self.scene.animate_steps(race, records, self._highlights(), speed=1.0)
 
     def _on_back(self) -> None:
-        if not self._undo:
-            self._warn("Nothing to undo: the board shows the position.")
+        if not self.control.back("Nothing to undo: the board shows the position."):
             return
-        self.race = Race.from_dict(self._undo.pop())
         self._events = []
         self._show("Back one step.")
 
@@ -463,7 +464,7 @@ class Workbench(widgets.VBox):
         """The board as it is now becomes the position (the cards are played: none is kept)."""
         race = self.race
         assert race is not None
-        if not self._undo:
+        if not self.control.can_back:
             self._warn("The board already shows the position: resolve a step first.")
             return
         positions = race.positions()
@@ -511,7 +512,7 @@ class Workbench(widgets.VBox):
 
     def _highlights(self) -> Highlights:
         assert self.race is not None
-        active = self.selected if not self._undo else None
+        active = self.selected if not self.control.can_back else None
         return highlights_for(self.race, self._events, active=active)
 
     def _show(self, message: str) -> None:
@@ -538,8 +539,8 @@ class Workbench(widgets.VBox):
         race = self.race
         assert race is not None
         stepping = race.phase.automatic and bool(race.riders) and not self._missing_cards()
-        self.stepper.update(can_step=stepping, can_undo=bool(self._undo))
-        self.keep_button.disabled = not self._undo
+        self.stepper.update(can_step=stepping, can_undo=self.control.can_back)
+        self.keep_button.disabled = not self.control.can_back
         track = self._track_title
         phase = race.phase.title if race.riders else "no riders yet"
         self.header.value = (f"<div class='tutor-header'><b>Teacher's workbench</b> · {html.escape(track)} · "

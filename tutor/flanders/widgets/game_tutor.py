@@ -34,11 +34,11 @@ from tutor.flanders import rules as R
 from tutor.flanders import scenario as scenarios
 from tutor.flanders.bots import Bot, make_bot
 from tutor.flanders.cards import FIXED, CardId
-from tutor.flanders.errors import RuleError
 from tutor.flanders.events import TurnStarted
 from tutor.flanders.game import EndTurn, Game, Phase, Play, Roll, Stop, Take
 from tutor.flanders.render import Board, Picture, frames_for, picture_of
 from tutor.flanders.render.picture import pair_indices
+from tutor.ui.controller import UndoController
 from tutor.ui.controls import CSS, StatusLine, button, label
 from tutor.ui.narration import Line, and_list, cite
 from tutor.ui.stepper import PhaseStepper
@@ -97,6 +97,7 @@ class GameTutor(widgets.VBox):
         self._last_dice: tuple[int, int, int] | None = None
         """The roll the last card was taken with (shown until the next roll)."""
 
+        self.control = UndoController(lambda: self.game, self._warn)
         self.board = Board(game.cards, game.battlefield, len(game.players))
         self.header = widgets.HTML()
         self.status = StatusLine()
@@ -286,18 +287,20 @@ class GameTutor(widgets.VBox):
         if self.game.phase is Phase.FINISHED or self.human_turn:
             self._on_next()
             return
-        events: list[Event] = []
         snapshot = self._snapshot()
-        while self.bot_turn:
-            bot = self.bots.get(self.game.player.id) or make_bot("cautious")
-            events += self.game.apply(bot.choose(self.game))
-        self._after(events, snapshot, pace=FAST)
+
+        def bots_play() -> list[Event]:
+            events: list[Event] = []
+            while self.bot_turn:
+                bot = self.bots.get(self.game.player.id) or make_bot("cautious")
+                events += self.game.apply(bot.choose(self.game))
+            return events
+
+        self._after(self.control.act(bots_play) or [], snapshot, pace=FAST)  # Back undoes them all at once
 
     def _on_back(self) -> None:
-        if not self.game.can_undo:
-            self._warn("Nothing to undo: this is the starting position.")
+        if not self.control.back("Nothing to undo: this is the starting position."):
             return
-        self.game.undo()
         self._chosen, self._last_dice = (None, None), None
         self._add_lines("Back", [Line("Back: the position before the last action is restored.")])
         self._show()
@@ -324,10 +327,8 @@ class GameTutor(widgets.VBox):
         """Run one engine action; a refused action shows why and changes nothing."""
         snapshot = self._snapshot()
         dice = self.game.dice
-        try:
-            events = list(self.game.apply(action))
-        except RuleError as err:
-            self._warn(f"Not allowed: {err}.")
+        events = self.control.act(lambda: list(self.game.apply(action)))
+        if events is None:
             return
         if isinstance(action, Take) and dice is not None:
             self._chosen = (pair_indices(dice, action.space), action.space)
@@ -450,7 +451,7 @@ class GameTutor(widgets.VBox):
                                                 layout=widgets.Layout(width="auto")) for c in keepable}
         self.keep_box.children = list(self.keep_checks.values()) or [label("(no May Retain card)")]
         self.end_button.disabled = not (mine and phase is Phase.RESOLVE)
-        self.stepper.update(can_step=self.bot_turn, can_undo=game.can_undo)
+        self.stepper.update(can_step=self.bot_turn, can_undo=self.control.can_back)
 
     def _space_words(self, total: int) -> str:
         if total == 9:
