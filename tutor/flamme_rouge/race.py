@@ -434,7 +434,8 @@ class Race(SeededState):
         return race
 
     @classmethod
-    def from_positions(cls, track: Track | str, riders: Sequence[dict[str, Any]], *, cards: dict[str, Card] | None = None,
+    def from_positions(cls, track: Track | str, riders: Sequence[dict[str, Any]], *,
+                       cards: dict[str, Card] | None = None,
                        seed: int = 0, history: bool = True) -> Race:
         """A race from a position (lessons and scenarios).
 

@@ -75,7 +75,7 @@ def build(scenario: dict[str, Any], *, seed: int = 0, history: bool = False) -> 
     return Race.from_positions(track, riders, cards=cards, seed=seed, history=history)
 
 
-def _riders(riders: Any, track: Track) -> list[dict[str, Any]]:
+def _riders(riders: object, track: Track) -> list[dict[str, Any]]:
     if not isinstance(riders, list) or not riders:
         raise ScenarioError("key 'riders' must be a non-empty list of riders")
     seen: dict[str, int] = {}
@@ -129,7 +129,7 @@ def _check_team_kinds(riders: list[dict[str, Any]]) -> None:
         raise ScenarioError(f"at most {MAX_MUSCLE} Muscle teams ride in a race")
 
 
-def _cards(cards: Any, riders: list[dict[str, Any]]) -> dict[str, Card]:
+def _cards(cards: object, riders: list[dict[str, Any]]) -> dict[str, Card]:
     if not isinstance(cards, dict):
         raise ScenarioError("key 'cards' must be an object: rider id -> card value")
     ids = [r["id"] for r in riders]

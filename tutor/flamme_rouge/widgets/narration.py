@@ -8,7 +8,7 @@ lanes, cards, packs) and every rule comes from the events' ``rules`` (cited by
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Sequence, TypeVar
 
 from tutor.flamme_rouge import rules
 from tutor.flamme_rouge.cards import ATTACK, Card
@@ -19,6 +19,8 @@ from tutor.flamme_rouge.events import (BidsRevealed, BidsStarted, Blocked, BotTe
                                        RoundStarted, Slipstreamed)
 from tutor.flamme_rouge.render.style import lane_name
 from tutor.ui.narration import Line, and_list, plural, to_html
+
+E = TypeVar("E", bound=Event)
 
 __all__ = ["Line", "narrate", "to_html", "rider_cards", "squares", "computer_plays", "TERRAIN_LIMITS"]
 
@@ -45,12 +47,12 @@ def narrate(events: Sequence[Event]) -> list[Line]:
             i += 2
             continue
         if isinstance(event, ExhaustionTaken) and rules.BREAKAWAY_COST in event.rules:
-            group = _run(events, i, lambda e: isinstance(e, ExhaustionTaken) and rules.BREAKAWAY_COST in e.rules)
+            group = _run(events, i, ExhaustionTaken, lambda e: rules.BREAKAWAY_COST in e.rules)
             lines.append(_breakaway_cost(group))
             i += len(group)
             continue
         if isinstance(event, ExhaustionTaken):
-            group = _run(events, i, lambda e: isinstance(e, ExhaustionTaken) and rules.BREAKAWAY_COST not in e.rules)
+            group = _run(events, i, ExhaustionTaken, lambda e: rules.BREAKAWAY_COST not in e.rules)
             lines.append(_exhaustion(group))
             i += len(group)
             continue
@@ -274,11 +276,11 @@ def _flipped(event: CardsFlipped) -> Line:
                 event.rules + (rules.BOT_NO_EXHAUSTION,))
 
 
-def _run(events: Sequence[Event], start: int, keep: Callable[[Event], bool]) -> list[ExhaustionTaken]:
-    """The exhaustion events from ``start`` on for which ``keep`` holds, up to the first that does not."""
-    run: list[ExhaustionTaken] = []
+def _run(events: Sequence[Event], start: int, kind: type[E], keep: Callable[[E], bool]) -> list[E]:
+    """The events from ``start`` on that are ``kind`` and for which ``keep`` holds, up to the first that is not."""
+    run: list[E] = []
     for event in events[start:]:
-        if not isinstance(event, ExhaustionTaken) or not keep(event):
+        if not isinstance(event, kind) or not keep(event):
             break
         run.append(event)
     return run
