@@ -16,7 +16,7 @@ from tutor.flamme_rouge import Race, rules
 from tutor.flamme_rouge import scenario as scenarios
 from tutor.flamme_rouge.bots import autoplay
 from tutor.flamme_rouge.cards import ATTACK, EXHAUSTION, Card
-from tutor.flamme_rouge.events import (BidsRevealed, Blocked, BreakawayDecided, CardPlayed, CardsDrawn, CardsFlipped,
+from tutor.flamme_rouge.events import (BidsRevealed, Blocked, BreakawayCost, BreakawayDecided, BreakawayStart, CardPlayed, CardsDrawn, CardsFlipped,
                                        CardsRecycled, CardsRemoved, CardsRevealed, DecksReshuffled, Event,
                                        ExhaustionTaken, NoSlipstream, PacksFound, Reshuffled, RiderMoved, RiderPlaced,
                                        RoundStarted, Slipstreamed)
@@ -111,11 +111,11 @@ def expected_numbers(group: Sequence[Event]) -> list[int]:
         assert isinstance(recycled, CardsRecycled)
         tail = [n for c in recycled.cards for n in _digits(c)] + [recycled.pile] if recycled.cards else []
         return _digits(first.card) + tail
+    if isinstance(first, BreakawayCost):
+        return [first.exhaustion, *_digits(EXHAUSTION)]  # "2 exhaustion cards (E2)"
     if isinstance(first, ExhaustionTaken):
-        if rules.BREAKAWAY_COST in first.rules:
-            return [2, *_digits(EXHAUSTION)]  # "2 exhaustion cards (E2)": the rule's own count
         return [e.square for e in group if isinstance(e, ExhaustionTaken)] + _digits(EXHAUSTION)
-    if isinstance(first, RiderPlaced):
+    if isinstance(first, (RiderPlaced, BreakawayStart)):
         return [first.to[0]]
     if isinstance(first, RoundStarted):
         return [first.round]
@@ -157,8 +157,7 @@ def groups(events: Sequence[Event]) -> list[list[Event]]:
         last = result[-1] if result else None
         if last and (isinstance(event, Blocked) and isinstance(last[0], RiderMoved)
                      or isinstance(event, CardsRecycled) and isinstance(last[0], CardPlayed)
-                     or isinstance(event, ExhaustionTaken) and isinstance(last[-1], ExhaustionTaken)
-                     and (rules.BREAKAWAY_COST in event.rules) == (rules.BREAKAWAY_COST in last[-1].rules)):
+                     or isinstance(event, (ExhaustionTaken, BreakawayCost)) and type(event) is type(last[-1])):
             last.append(event)
         else:
             result.append([event])
@@ -199,5 +198,5 @@ def test_every_number_a_line_states_is_in_its_events(name):
     kinds = {type(e) for e in events}
     assert {RiderMoved, ExhaustionTaken, PacksFound, CardsRevealed} <= kinds
     if race.breakaway:
-        assert {BreakawayDecided, BidsRevealed, CardsFlipped, DecksReshuffled} <= kinds
+        assert {BreakawayDecided, BreakawayCost, BreakawayStart, BidsRevealed, CardsFlipped, DecksReshuffled} <= kinds
     assert any(e.distance != e.value for e in events if isinstance(e, RiderMoved))  # terrain limits were told

@@ -14,8 +14,8 @@ from tutor.flamme_rouge import (ATTACK, EXHAUSTION, MUSCLE, Phase, Race, RiderOr
 from tutor.flamme_rouge.bots import autoplay, get_bot
 from tutor.flamme_rouge.breakaway import ranking, select, size
 from tutor.flamme_rouge.cards import energy
-from tutor.flamme_rouge.events import (BidsRevealed, BreakawayDecided, CardsFlipped, ExhaustionTaken, Reshuffled,
-                                       RiderMoved)
+from tutor.flamme_rouge.events import (BidsRevealed, BreakawayCost, BreakawayDecided, CardsFlipped, ExhaustionTaken,
+                                       Reshuffled, RiderMoved)
 from tutor.flamme_rouge.track import Track, stage
 
 
@@ -200,7 +200,8 @@ def test_the_breakaway_bids_then_places_and_charges_the_winner():
     assert Counter(red.deck.face_down) == cards_before + Counter([EXHAUSTION, EXHAUSTION])
     assert red.recycled == [] and race.riders["blue-R"].recycled == []
     assert red.position == (race.track.start, 0)
-    assert [e.rider for e in events if isinstance(e, ExhaustionTaken)] == ["red-S"]
+    assert [(e.rider, e.exhaustion) for e in events if isinstance(e, BreakawayCost)] == [("red-S", 2)]
+    assert not any(isinstance(e, ExhaustionTaken) for e in events)  # end-phase exhaustion is another event
     assert race.phase is Phase.ENERGY and race.round == 1
 
 

@@ -11,8 +11,8 @@ import html
 import pytest
 
 from tutor.flamme_rouge import ATTACK, Phase, Race, energy, rules
-from tutor.flamme_rouge.events import (BidsRevealed, BidsStarted, BotTeamsFlip, BreakawayDecided, CardPlayed,
-                                       CardsFlipped, ExhaustionTaken, Flip, Reshuffled, RiderPlaced)
+from tutor.flamme_rouge.events import (BidsRevealed, BidsStarted, BotTeamsFlip, BreakawayCost, BreakawayDecided,
+                                       BreakawayStart, CardPlayed, CardsFlipped, Flip, Reshuffled, RiderPlaced)
 from tutor.flamme_rouge.widgets import BreakawayBid, RaceTutor
 from tutor.flamme_rouge.widgets.narration import computer_plays, narrate
 from tutor.ui.testing import recorded_commands
@@ -230,8 +230,8 @@ def test_bot_deck_refill_bids_and_the_flip_pause_are_told_from_their_fields():
 
 
 def test_breakaway_cost_and_start_are_not_told_as_end_phase_exhaustion():
-    cost = [ExhaustionTaken("a", 5, rules=(rules.BREAKAWAY_COST,))]
-    start = RiderPlaced("a", (5, 0), rules=(rules.BREAKAWAY_START,))
+    cost = [BreakawayCost("a", 2, rules=(rules.BREAKAWAY_COST,))]
+    start = BreakawayStart("a", (5, 0), rules=(rules.BREAKAWAY_START,))
     lines = narrate([*cost, start])
     assert "pays for the head start: its two bid cards leave the game and it takes 2 exhaustion cards" in lines[0].text
     assert "empty square" not in lines[0].text

@@ -23,7 +23,7 @@ __all__ = ["Event", "Rule", "Position", "Pack", "RiderPlaced", "RoundStarted", "
            "Reshuffled", "CardsDrawn",
            "CardPlayed", "CardsRecycled", "CardsRevealed", "RiderMoved", "Blocked", "CardsRemoved", "PacksFound",
            "Slipstreamed", "NoSlipstream", "ExhaustionChecked", "ExhaustionTaken", "Finished", "BidsRevealed",
-           "BreakawayDecided", "DecksReshuffled", "Flip", "CardsFlipped"]
+           "BreakawayDecided", "BreakawayCost", "BreakawayStart", "DecksReshuffled", "Flip", "CardsFlipped"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +176,23 @@ class BreakawayDecided(Event):
     """The bidders from the front of the start area to the back (ties go to the one further back)."""
     winners: tuple[str, ...]
     """The breakaway riders, best first."""
+
+
+@dataclass(frozen=True, slots=True)
+class BreakawayCost(Event):
+    """A breakaway rider pays for its head start: its bid cards leave the game, it takes 2 exhaustion cards."""
+
+    rider: str
+    exhaustion: int
+    """Exhaustion cards it takes (2)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BreakawayStart(Event):
+    """A breakaway rider starts past the start line."""
+
+    rider: str
+    to: Position
 
 
 @dataclass(frozen=True, slots=True)

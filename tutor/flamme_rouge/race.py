@@ -51,7 +51,8 @@ from .cards import (ATTACK, EXHAUSTION, MUSCLE, RIDER_KINDS, ROULEUR, SPRINTEUR,
                     starting_deck)
 from .errors import (CardNotInHandError, PlacementError, RiderOrderError, UnknownRiderError,
                      WrongPhaseError)
-from .events import (BidsRevealed, BidsStarted, Blocked, BotTeamsFlip, BreakawayDecided, CardPlayed, CardsDrawn,
+from .events import (BidsRevealed, BidsStarted, Blocked, BotTeamsFlip, BreakawayCost, BreakawayDecided,
+                     BreakawayStart, CardPlayed, CardsDrawn,
                      CardsFlipped, CardsRecycled, CardsRemoved, CardsRevealed, DecksReshuffled, Event,
                      ExhaustionChecked, ExhaustionTaken, Finished, Flip, NoSlipstream, PacksFound, Reshuffled,
                      RiderMoved, RiderPlaced, RoundStarted, Slipstreamed)
@@ -69,6 +70,8 @@ MUSCLE_COLOURS = ("gold", "bronze")
 MAX_MUSCLE = 2
 HAND_SIZE = 4
 """Cards a player's rider draws in the energy phase (``Team.hand_size``)."""
+BREAKAWAY_EXHAUSTION = 2
+"""Exhaustion cards each breakaway rider takes for its head start (Peloton expansion)."""
 BOT_SEED_SALT = 0x5EED
 """``bot_rng`` is seeded with ``seed ^ BOT_SEED_SALT``: its own stream, replayable from the race's seed."""
 
@@ -900,8 +903,8 @@ class Race(SeededState):
         for rider in bidders:
             if rider.id in winners:
                 rider.deck.removed += rider.bids
-                rider.deck.recycled += [EXHAUSTION, EXHAUSTION]
-                rider.exhaustion += 2
+                rider.deck.recycled += [EXHAUSTION] * BREAKAWAY_EXHAUSTION
+                rider.exhaustion += BREAKAWAY_EXHAUSTION
             else:
                 rider.deck.recycled += rider.bids
             rider.bids = []
@@ -1035,15 +1038,12 @@ class Race(SeededState):
             {rid: (totals[rid],) for rid in totals}, grid) else (rules.BREAKAWAY_RANK,)
         events: list[Event] = [BreakawayDecided(totals, tuple(ranking), tuple(grid), tuple(winners), rules=decided,
                                                 automatic=True)]
-        for rid in winners:
-            square = self.riders[rid].square
-            assert square is not None
-            events.append(ExhaustionTaken(rid, square, rules=(rules.BREAKAWAY_COST,), automatic=True))
+        events += [BreakawayCost(rid, BREAKAWAY_EXHAUSTION, rules=(rules.BREAKAWAY_COST,), automatic=True)
+                   for rid in winners]
         events.append(DecksReshuffled(tuple(r.deck.owner for r in self.player_riders),
                                       rules=(rules.BREAKAWAY_RECYCLE, rules.BREAKAWAY_RESHUFFLE), automatic=True))
-        for rid in winners:
-            events.append(RiderPlaced(rid, self.riders[rid].position, rules=(rules.BREAKAWAY_START,),
-                                      automatic=True))
+        events += [BreakawayStart(rid, self.riders[rid].position, rules=(rules.BREAKAWAY_START,), automatic=True)
+                   for rid in winners]
         events.append(self._start_round())
         return events
 

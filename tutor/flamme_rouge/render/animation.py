@@ -14,7 +14,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from tutor.flamme_rouge.events import (Blocked, Event, ExhaustionTaken, PacksFound, RiderMoved,
+from tutor.flamme_rouge.events import (Blocked, BreakawayCost, Event, ExhaustionTaken, PacksFound, RiderMoved,
                                        Slipstreamed)
 
 from .riders import FloatPosition
@@ -70,7 +70,7 @@ def frames_for(events: Sequence[Event], before: Mapping[str, tuple[int, int]]) -
             timeline.add(hold_ms=HOLD_MS, packs=tuple(timeline.packs))  # the packs, outlined, before anyone moves
         elif isinstance(event, Slipstreamed):
             _slipstream(timeline, event)
-    exhausted = tuple(e.rider for e in events if isinstance(e, ExhaustionTaken))
+    exhausted = tuple(e.rider for e in events if isinstance(e, (ExhaustionTaken, BreakawayCost)))
     if exhausted:
         timeline.add(hold_ms=HOLD_MS, exhausted=exhausted)
     return timeline.frames

@@ -7,8 +7,8 @@ from typing import Iterable, Mapping
 
 from tutor.flamme_rouge.cards import Card
 from tutor.flamme_rouge.race import Phase, Race
-from tutor.flamme_rouge.events import (Blocked, Event, ExhaustionTaken, PacksFound, Position, RiderMoved,
-                                       Slipstreamed)
+from tutor.flamme_rouge.events import (Blocked, BreakawayCost, Event, ExhaustionTaken, PacksFound, Position,
+                                       RiderMoved, Slipstreamed)
 
 
 @dataclass(frozen=True)
@@ -91,7 +91,7 @@ def highlights_for(race: Race, events: Iterable[Event] = (), *, active: str | No
         elif isinstance(event, Slipstreamed):
             for rid in event.riders:
                 gained[rid] = gained.get(rid, 0) + 1
-        elif isinstance(event, ExhaustionTaken):
+        elif isinstance(event, (ExhaustionTaken, BreakawayCost)):
             exhausted.append(event.rider)
     return Highlights(
         next_mover=race.to_move[0] if race.phase is Phase.MOVEMENT and race.to_move else None,

@@ -27,7 +27,7 @@ import ipywidgets as widgets
 from tutor.flamme_rouge import rules
 from tutor.flamme_rouge.bots import autoplay
 from tutor.flamme_rouge.cards import Card
-from tutor.flamme_rouge.events import BreakawayDecided, Event, RiderPlaced
+from tutor.flamme_rouge.events import BreakawayDecided, BreakawayStart, Event
 from tutor.flamme_rouge.race import Draw, Phase, Race
 from tutor.flamme_rouge.render import (CardPanel, Chip, Highlights, Scene, draw_card_panel, draw_minimap_riders,
                                        draw_riders, legend_html)
@@ -320,7 +320,7 @@ class BreakawayBid(widgets.VBox):
         if self.decision is None:
             chips = {rid: Chip(tuple(cards[:shown])) for rid, (cards, shown) in self.bids().items() if cards}
             return Highlights(active=self.holding, cards=chips)
-        moved = {e.rider: e.to for e in self._events if isinstance(e, RiderPlaced)}
+        moved = {e.rider: e.to for e in self._events if isinstance(e, BreakawayStart)}
         return Highlights(exhausted=tuple(self.decision.winners),
                           trails={rid: (self._start_spot(rid), to) for rid, to in moved.items()})
 

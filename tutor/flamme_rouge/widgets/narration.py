@@ -8,11 +8,12 @@ lanes, cards, packs) and every rule comes from the events' ``rules`` (cited by
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Mapping, Sequence, TypeVar
+from typing import Iterable, Mapping, Sequence, TypeVar
 
 from tutor.flamme_rouge import rules
 from tutor.flamme_rouge.cards import ATTACK, Card
-from tutor.flamme_rouge.events import (BidsRevealed, BidsStarted, Blocked, BotTeamsFlip, BreakawayDecided, CardPlayed,
+from tutor.flamme_rouge.events import (BidsRevealed, BidsStarted, Blocked, BotTeamsFlip, BreakawayCost,
+                                       BreakawayDecided, BreakawayStart, CardPlayed,
                                        CardsDrawn, CardsFlipped, CardsRecycled, CardsRemoved, CardsRevealed,
                                        DecksReshuffled, Event, ExhaustionChecked, ExhaustionTaken, Finished,
                                        NoSlipstream, Pack, PacksFound, Reshuffled, RiderMoved, RiderPlaced,
@@ -46,13 +47,13 @@ def narrate(events: Sequence[Event]) -> list[Line]:
             lines.append(_played(event, nxt))
             i += 2
             continue
-        if isinstance(event, ExhaustionTaken) and rules.BREAKAWAY_COST in event.rules:
-            group = _run(events, i, ExhaustionTaken, lambda e: rules.BREAKAWAY_COST in e.rules)
-            lines.append(_breakaway_cost(group))
-            i += len(group)
+        if isinstance(event, BreakawayCost):
+            paid = _run(events, i, BreakawayCost)
+            lines.append(_breakaway_cost(paid))
+            i += len(paid)
             continue
         if isinstance(event, ExhaustionTaken):
-            group = _run(events, i, ExhaustionTaken, lambda e: rules.BREAKAWAY_COST not in e.rules)
+            group = _run(events, i, ExhaustionTaken)
             lines.append(_exhaustion(group))
             i += len(group)
             continue
@@ -219,7 +220,7 @@ def _peloton_expansion(event: Event) -> Line | None:
     if isinstance(event, DecksReshuffled):
         return Line(f"The riders left out recycle the cards they bid, and every player's deck ({len(event.owners)} "
                     "decks) is shuffled with its recycled cards.", event.rules)
-    if isinstance(event, RiderPlaced) and rules.BREAKAWAY_START in event.rules:
+    if isinstance(event, BreakawayStart):
         square, lane = event.to
         return Line(f"{event.rider} rides in the breakaway: it starts on square {square}, {lane_name(lane)}, past "
                     "the start line.", event.rules)
@@ -251,12 +252,13 @@ def _breakaway_decided(event: BreakawayDecided) -> Line:
     return Line(text, event.rules)
 
 
-def _breakaway_cost(events: list[ExhaustionTaken]) -> Line:
+def _breakaway_cost(events: list[BreakawayCost]) -> Line:
     riders = [e.rider for e in events]
     one = len(riders) == 1
     return Line(f"{and_list(riders)} {'pays' if one else 'pay'} for the head start: "
                 f"{'its' if one else 'their'} two bid cards leave the game and {'it takes' if one else 'each takes'} "
-                "2 exhaustion cards (E2) into the deck, weak cards that will come up in later hands.", events[0].rules)
+                f"{plural(events[0].exhaustion, 'exhaustion card')} (E2) into the deck, weak cards that will come up "
+                "in later hands.", events[0].rules)
 
 
 def _flipped(event: CardsFlipped) -> Line:
@@ -276,11 +278,12 @@ def _flipped(event: CardsFlipped) -> Line:
                 event.rules + (rules.BOT_NO_EXHAUSTION,))
 
 
-def _run(events: Sequence[Event], start: int, kind: type[E], keep: Callable[[E], bool]) -> list[E]:
-    """The events from ``start`` on that are ``kind`` and for which ``keep`` holds, up to the first that is not."""
+def _run(events: Sequence[Event], start: int, kind: type[E]) -> list[E]:
+    """The events from ``start`` on that are ``kind``, up to the first that is not (one step's, never a later
+    step's)."""
     run: list[E] = []
     for event in events[start:]:
-        if not isinstance(event, kind) or not keep(event):
+        if not isinstance(event, kind):
             break
         run.append(event)
     return run
