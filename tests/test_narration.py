@@ -16,7 +16,7 @@ from tutor.flamme_rouge import Race, rules
 from tutor.flamme_rouge import scenario as scenarios
 from tutor.flamme_rouge.bots import autoplay
 from tutor.flamme_rouge.cards import ATTACK, EXHAUSTION, Card
-from tutor.flamme_rouge.events import (BidsRevealed, Blocked, BreakawayCost, BreakawayDecided, BreakawayStart, CardPlayed, CardsDrawn, CardsFlipped,
+from tutor.flamme_rouge.events import (BidsRevealed, Blocked, BotDeckRefilled, CardBid, BreakawayCost, BreakawayDecided, BreakawayStart, CardPlayed, CardsDrawn, CardsFlipped,
                                        CardsRecycled, CardsRemoved, CardsRevealed, DecksReshuffled, Event,
                                        ExhaustionTaken, NoSlipstream, PacksFound, Reshuffled, RiderMoved, RiderPlaced,
                                        RoundStarted, Slipstreamed)
@@ -106,7 +106,7 @@ def expected_numbers(group: Sequence[Event]) -> list[int]:
         return [*_card_phrase(first), blocked.target, *blocked.full, first.to[0]]
     if isinstance(first, RiderMoved):
         return [first.to[0] - first.frm[0], *_card_phrase(first), first.frm[0], first.to[0]]
-    if isinstance(first, CardPlayed):
+    if isinstance(first, (CardPlayed, CardBid)):
         recycled = group[1]
         assert isinstance(recycled, CardsRecycled)
         tail = [n for c in recycled.cards for n in _digits(c)] + [recycled.pile] if recycled.cards else []
@@ -119,7 +119,7 @@ def expected_numbers(group: Sequence[Event]) -> list[int]:
         return [first.to[0]]
     if isinstance(first, RoundStarted):
         return [first.round]
-    if isinstance(first, Reshuffled):
+    if isinstance(first, (Reshuffled, BotDeckRefilled)):
         return [first.count]
     if isinstance(first, (CardsDrawn,)):
         return [n for c in first.cards for n in _digits(c)]
@@ -156,7 +156,7 @@ def groups(events: Sequence[Event]) -> list[list[Event]]:
     for event in events:
         last = result[-1] if result else None
         if last and (isinstance(event, Blocked) and isinstance(last[0], RiderMoved)
-                     or isinstance(event, CardsRecycled) and isinstance(last[0], CardPlayed)
+                     or isinstance(event, CardsRecycled) and isinstance(last[0], (CardPlayed, CardBid))
                      or isinstance(event, (ExhaustionTaken, BreakawayCost)) and type(event) is type(last[-1])):
             last.append(event)
         else:

@@ -11,8 +11,8 @@ import html
 import pytest
 
 from tutor.flamme_rouge import ATTACK, Phase, Race, energy, rules
-from tutor.flamme_rouge.events import (BidsRevealed, BidsStarted, BotTeamsFlip, BreakawayCost, BreakawayDecided,
-                                       BreakawayStart, CardPlayed, CardsFlipped, Flip, Reshuffled, RiderPlaced)
+from tutor.flamme_rouge.events import (BidsRevealed, BidsStarted, BotDeckRefilled, BotTeamsFlip, BreakawayCost,
+                                       BreakawayDecided, BreakawayStart, CardBid, CardsFlipped, Flip)
 from tutor.flamme_rouge.widgets import BreakawayBid, RaceTutor
 from tutor.flamme_rouge.widgets.narration import computer_plays, narrate
 from tutor.ui.testing import recorded_commands
@@ -217,7 +217,7 @@ def test_flips_say_what_moves_whom_and_why_bots_never_tire():
 
 
 def test_bot_deck_refill_bids_and_the_flip_pause_are_told_from_their_fields():
-    refill = Reshuffled("peloton", 12, rules=(rules.BOT_DECK_REFILL,))
+    refill = BotDeckRefilled("peloton", 12, rules=(rules.BOT_DECK_REFILL,))
     revealed = BidsRevealed(2, {"red-S": energy(9), "blue-R": energy(3)}, rules=(rules.BID_REVEAL,))
     flip_next = BotTeamsFlip(3, rules=(rules.SECRET,))
     bids_start = BidsStarted(rules=(rules.BID,))
@@ -242,7 +242,7 @@ def test_breakaway_cost_and_start_are_not_told_as_end_phase_exhaustion():
 
 
 def test_computer_bids_stay_secret():
-    bid = CardPlayed("blue-S", energy(9), rules=(rules.BID,), automatic=True)
+    bid = CardBid("blue-S", energy(9), rules=(rules.BID,), automatic=True)
     lines = computer_plays([bid])
     assert [line.text for line in lines] == ["blue-S (computer) bids a card face down."]
     assert "9" not in lines[0].text

@@ -23,7 +23,8 @@ __all__ = ["Event", "Rule", "Position", "Pack", "RiderPlaced", "RoundStarted", "
            "Reshuffled", "CardsDrawn",
            "CardPlayed", "CardsRecycled", "CardsRevealed", "RiderMoved", "Blocked", "CardsRemoved", "PacksFound",
            "Slipstreamed", "NoSlipstream", "ExhaustionChecked", "ExhaustionTaken", "Finished", "BidsRevealed",
-           "BreakawayDecided", "BreakawayCost", "BreakawayStart", "DecksReshuffled", "Flip", "CardsFlipped"]
+           "BreakawayDecided", "BreakawayCost", "BreakawayStart",
+           "CardBid", "BotDeckRefilled", "DecksReshuffled", "Flip", "CardsFlipped"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +67,14 @@ class CardsDrawn(Event):
 
 @dataclass(frozen=True, slots=True)
 class CardPlayed(Event):
+    rider: str
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class CardBid(Event):
+    """Breakaway: a bidding rider's card goes face down as a bid (the energy phase's play is ``CardPlayed``)."""
+
     rider: str
     card: Card
 
@@ -206,6 +215,15 @@ class Flip(NamedTuple):
     card: Card
     riders: tuple[str, ...]
     """Both riders of the Peloton (its one card moves both), or one rider of a Muscle team."""
+
+
+@dataclass(frozen=True, slots=True)
+class BotDeckRefilled(Event):
+    """A bot team's deck ran out: its played cards are shuffled into a new deck (a player's deck is
+    ``Reshuffled`` from its recycled cards)."""
+
+    team: str
+    count: int
 
 
 @dataclass(frozen=True, slots=True)

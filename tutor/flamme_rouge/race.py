@@ -51,8 +51,8 @@ from .cards import (ATTACK, EXHAUSTION, MUSCLE, RIDER_KINDS, ROULEUR, SPRINTEUR,
                     starting_deck)
 from .errors import (CardNotInHandError, PlacementError, RiderOrderError, UnknownRiderError,
                      WrongPhaseError)
-from .events import (BidsRevealed, BidsStarted, Blocked, BotTeamsFlip, BreakawayCost, BreakawayDecided,
-                     BreakawayStart, CardPlayed, CardsDrawn,
+from .events import (BidsRevealed, BidsStarted, Blocked, BotDeckRefilled, BotTeamsFlip, BreakawayCost,
+                     BreakawayDecided, BreakawayStart, CardBid, CardPlayed, CardsDrawn,
                      CardsFlipped, CardsRecycled, CardsRemoved, CardsRevealed, DecksReshuffled, Event,
                      ExhaustionChecked, ExhaustionTaken, Finished, Flip, NoSlipstream, PacksFound, Reshuffled,
                      RiderMoved, RiderPlaced, RoundStarted, Slipstreamed)
@@ -719,12 +719,12 @@ class Race(SeededState):
         automatic = self.is_bot(rider_id)
         if self.phase is Phase.ENERGY:
             recycled = self._play(rider, chosen)
-            rule = rules.PLAY
+            put: Event = CardPlayed(rider.id, chosen, rules=(rules.PLAY,), automatic=automatic)
         else:
             recycled = self._bid(rider, chosen)
-            rule = rules.BID
+            put = CardBid(rider.id, chosen, rules=(rules.BID,), automatic=automatic)
         events: list[Event] = [
-            CardPlayed(rider.id, chosen, rules=(rule,), automatic=automatic),
+            put,
             CardsRecycled(rider.id, recycled, len(rider.recycled), rules=(rules.RECYCLE,), automatic=automatic)]
         if not self.waiting_riders():
             events.append(self._choices_done())
@@ -1025,8 +1025,7 @@ class Race(SeededState):
         for name, (cards, refilled) in self._flip().items():
             team = self.teams[name]
             if refilled:
-                events.append(Reshuffled(self.riders[team.riders[0]].deck.owner if team.kind is TeamKind.PELOTON
-                                         else name, refilled, rules=(rules.BOT_DECK_REFILL,), automatic=True))
+                events.append(BotDeckRefilled(name, refilled, rules=(rules.BOT_DECK_REFILL,), automatic=True))
             rule = rules.PELOTON_FLIP if team.kind is TeamKind.PELOTON else rules.MUSCLE_FLIP
             events.append(CardsFlipped(name, tuple(cards), rules=(rule,), automatic=True))
         events.append(self._reveal_event())

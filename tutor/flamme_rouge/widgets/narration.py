@@ -12,8 +12,8 @@ from typing import Iterable, Mapping, Sequence, TypeVar
 
 from tutor.flamme_rouge import rules
 from tutor.flamme_rouge.cards import ATTACK, Card
-from tutor.flamme_rouge.events import (BidsRevealed, BidsStarted, Blocked, BotTeamsFlip, BreakawayCost,
-                                       BreakawayDecided, BreakawayStart, CardPlayed,
+from tutor.flamme_rouge.events import (BidsRevealed, BidsStarted, Blocked, BotDeckRefilled, BotTeamsFlip,
+                                       BreakawayCost, BreakawayDecided, BreakawayStart, CardBid, CardPlayed,
                                        CardsDrawn, CardsFlipped, CardsRecycled, CardsRemoved, CardsRevealed,
                                        DecksReshuffled, Event, ExhaustionChecked, ExhaustionTaken, Finished,
                                        NoSlipstream, Pack, PacksFound, Reshuffled, RiderMoved, RiderPlaced,
@@ -43,7 +43,7 @@ def narrate(events: Sequence[Event]) -> list[Line]:
             lines.append(_blocked_move(event, nxt))
             i += 2
             continue
-        if isinstance(event, CardPlayed) and isinstance(nxt, CardsRecycled) and nxt.rider == event.rider:
+        if isinstance(event, (CardPlayed, CardBid)) and isinstance(nxt, CardsRecycled) and nxt.rider == event.rider:
             lines.append(_played(event, nxt))
             i += 2
             continue
@@ -79,12 +79,12 @@ def computer_plays(events: Iterable[Event]) -> list[Line]:
     """
     events = list(events)
     lines = narrate([e for e in events if isinstance(e, RiderPlaced)])
-    played = [e for e in events if isinstance(e, CardPlayed) and rules.BID not in e.rules]
+    played = [e for e in events if isinstance(e, CardPlayed)]
     if played:
         riders = [e.rider for e in played]
         lines.append(Line(f"{and_list(riders)} (computer) {'plays its card' if len(riders) == 1 else 'play their cards'}"
                           " face down.", (rules.SECRET,)))
-    bids = [e.rider for e in events if isinstance(e, CardPlayed) and rules.BID in e.rules]
+    bids = [e.rider for e in events if isinstance(e, CardBid)]
     if bids:
         lines.append(Line(f"{and_list(bids)} (computer) {'bids' if len(bids) == 1 else 'bid'} a card face down.",
                           (rules.BID,)))
@@ -129,6 +129,8 @@ def _one(event: Event) -> Line | None:
         return Line(f"{event.rider} recycles {_cards(event.cards)} face up at the bottom of its deck.", event.rules)
     if isinstance(event, CardPlayed):
         return Line(f"{event.rider} plays a card face down.", event.rules)
+    if isinstance(event, CardBid):
+        return Line(f"{event.rider} bids a card face down.", event.rules)
     return None
 
 
@@ -173,10 +175,10 @@ def _card_phrase(event: RiderMoved) -> str:
     return phrase
 
 
-def _played(played: CardPlayed, recycled: CardsRecycled) -> Line:
+def _played(played: CardPlayed | CardBid, recycled: CardsRecycled) -> Line:
     rest = (f" and recycles {_cards(recycled.cards)} face up at the bottom of its deck (recycled cards: "
             f"{recycled.pile})" if recycled.cards else " (it had no other card to recycle)")
-    verb = "bids" if rules.BID in played.rules else "plays"
+    verb = "bids" if isinstance(played, CardBid) else "plays"
     return Line(f"{played.rider} {verb} {played.card} face down{rest}.", played.rules + recycled.rules)
 
 
@@ -226,8 +228,8 @@ def _peloton_expansion(event: Event) -> Line | None:
                     "the start line.", event.rules)
     if isinstance(event, CardsFlipped):
         return _flipped(event)
-    if isinstance(event, Reshuffled) and rules.BOT_DECK_REFILL in event.rules:
-        return Line(f"{event.owner}'s deck ran out: its {plural(event.count, 'played card')} are shuffled into a "
+    if isinstance(event, BotDeckRefilled):
+        return Line(f"{event.team}'s deck ran out: its {plural(event.count, 'played card')} are shuffled into a "
                     "new deck.", event.rules)
     if isinstance(event, BidsStarted):
         return Line("The breakaway bids begin: each player picks one rider, who bids twice.", event.rules)
