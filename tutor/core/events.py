@@ -73,11 +73,13 @@ class Event:
 
 
 def plain(value: Any) -> Any:
-    """JSON-ready form of an event field: enums by value, other objects by ``str``."""
+    """JSON-ready form of an event field: enums by value, rules by id, other objects by ``str``."""
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
     if isinstance(value, enum.Enum):
         return value.value
+    if isinstance(value, Rule):
+        return value.id
     if isinstance(value, Mapping):
         return {str(k): plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple, frozenset, set)):

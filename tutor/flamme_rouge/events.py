@@ -106,6 +106,8 @@ class RiderMoved(Event):
     """Squares the card allows after terrain limits (before any blocking)."""
     frm: Position
     to: Position
+    terrain: Rule | None = None
+    """The terrain rule that made ``distance`` differ from ``value`` (ascent, descent, supply zone), if any."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1065,7 +1065,7 @@ class Race(SeededState):
         if not full and (square, lane) == (target, 0) and len(occupied[target]) == 1:
             applied.append(rules.EMPTY_SQUARE)
         events: list[Event] = [RiderMoved(rid, card, value, distance, (start, start_lane), (square, lane),
-                                          rules=tuple(applied), automatic=True)]
+                                          move.terrain, rules=tuple(applied), automatic=True)]
         if full:
             events.append(Blocked(rid, target, tuple(full), (square, lane), rules=(rules.FULL_SQUARE,),
                                   automatic=True))

@@ -170,7 +170,7 @@ def _card_phrase(event: RiderMoved) -> str:
     else:
         phrase = f"card {card}"
     if event.distance != event.value:
-        why = next((words for rule, words in TERRAIN_LIMITS.items() if rule in event.rules), "")
+        why = TERRAIN_LIMITS.get(event.terrain) if event.terrain else None
         phrase += f", counted as {event.distance}{': ' + why if why else ''}"
     return phrase
 
