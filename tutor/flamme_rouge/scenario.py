@@ -23,7 +23,9 @@ from .events import ExhaustionTaken
 from .race import MAX_MUSCLE, Phase, Race, TeamKind
 from .track import Track
 
-SCENARIO_KEYS = {"name", "description", "track", "finish", "riders", "cards", "expect"}
+SCENARIO_KEYS = {"name", "description", "track", "start", "finish", "riders", "cards", "expect"}
+"""``start`` (optional: the first square past the start line, drawn on the board) is the tutor's addition to
+SCENARIOS.md, like a rider's ``kind``; files without it work as specified."""
 RIDER_KEYS = {"id", "square", "lane", "team", "kind", "team_kind", "exhaustion"}
 """``kind`` (\"sprinteur\" or \"rouleur\", default rouleur) and ``team_kind`` (\"player\", \"peloton\" or \"muscle\",
 default player; the same for every rider of a team; a bot team's riders take no exhaustion unless ``exhaustion``
@@ -59,8 +61,12 @@ def build(scenario: dict[str, Any], *, seed: int = 0, history: bool = False) -> 
     if finish is not None and squares and not 0 < finish < squares:
         raise ScenarioError(f"key 'finish': {finish} is not strictly inside the track (1 to {squares - 1}): the "
                             "finish line needs a square behind it and one past it")
+    start = scenario.get("start", 0)
+    if not is_int(start) or (squares and not 0 <= start < squares):
+        raise ScenarioError(f"key 'start' must be a square index on the track (the first square past the start "
+                            f"line), not {start!r}")
     try:
-        track = Track.parse(scenario["track"], finish=finish, name=scenario.get("name", ""))
+        track = Track.parse(scenario["track"], start=start, finish=finish, name=scenario.get("name", ""))
     except TrackError as exc:
         raise ScenarioError(f"key 'track': {exc}") from None
     riders = _riders(scenario.get("riders"), track)

@@ -99,7 +99,7 @@ def _draw_terrain_glyphs(canvas: Canvas, view: View) -> None:
         return
     canvas.fill_styled_rects([view.x(s) + 0.5 for s in marked], GLYPH_Y, view.cell_w - 1, GLYPH_H - 2,
                              rgb_array([style.TERRAIN_FILL[terrain_of(track, s)] for s in marked]))
-    canvas.font = font(10, bold=True)
+    canvas.font = font(11, bold=True)
     canvas.text_align = "center"
     canvas.text_baseline = "middle"
     for terrain in style.TERRAIN_GLYPH:

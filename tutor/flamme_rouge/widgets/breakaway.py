@@ -29,9 +29,7 @@ from tutor.flamme_rouge.bots import autoplay
 from tutor.flamme_rouge.cards import Card
 from tutor.flamme_rouge.events import BreakawayDecided, BreakawayStart, Event
 from tutor.flamme_rouge.race import Draw, Phase, Race
-from tutor.flamme_rouge.render import (CardPanel, Chip, Highlights, Scene, draw_card_panel, draw_minimap_riders,
-                                       draw_riders, legend_html)
-from tutor.flamme_rouge.render.riders import FloatPosition
+from tutor.flamme_rouge.render import CardPanel, Chip, Highlights, Scene, legend_html
 from tutor.ui.controller import UndoController
 from tutor.ui.controls import CSS, StatusLine, button, header, label
 from tutor.ui.narration import and_list
@@ -40,8 +38,6 @@ from .narration import Line, computer_plays, narrate, to_html
 
 BIDS = (Phase.BID_1, Phase.BID_2)
 BIDDING = (*BIDS, Phase.BREAKAWAY)
-SLIDE_FRAMES = 10
-SLIDE_MS = 60
 TABLE_CSS = """
 <style>
 .tutor-bids { border-collapse: collapse; font-size: 14px; margin: 4px 0; }
@@ -340,28 +336,6 @@ class BreakawayBid(widgets.VBox):
         self.scene.draw(self.race, self._highlights(), self._panel(), redraw_track=redraw_track)
 
     def _slide(self, before: dict[str, tuple[int, int]]) -> None:
-        """The breakaway riders slide from their grid places past the start line, in one message."""
+        """The breakaway riders glide from their grid places past the start line (``Scene.animate``)."""
         self._slide_from = before
-        race, view = self.race, self.scene.view
-        after = race.positions()
-        movers = tuple(rid for rid in after if before.get(rid) != after[rid])
-
-        def at(k: int) -> dict[str, FloatPosition]:
-            f = k / SLIDE_FRAMES
-            positions = {rid: (float(s), float(lane)) for rid, (s, lane) in after.items()}
-            for rid in movers:
-                (s0, l0), (s1, l1) = before[rid], after[rid]
-                positions[rid] = (s0 + (s1 - s0) * f, l0 + (l1 - l0) * f)
-            return positions
-
-        def frame(k: int) -> float:
-            draw_riders(self.scene.riders_layer, view, race, Highlights(), positions=at(k), moving=movers)
-            return SLIDE_MS
-
-        def final() -> None:
-            draw_riders(self.scene.riders_layer, view, race, self._highlights())
-            draw_card_panel(self.scene.cards_layer, view, race, self._panel())
-            draw_minimap_riders(self.scene.cards_layer, view, race)
-
-        self.scene.play(range(1, SLIDE_FRAMES + 1), frame, after=final)
-
+        self.scene.animate(self.race, self._events, before, self._highlights(), self._panel(), steps=2)
