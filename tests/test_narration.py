@@ -16,10 +16,11 @@ from tutor.flamme_rouge import Race, rules
 from tutor.flamme_rouge import scenario as scenarios
 from tutor.flamme_rouge.bots import autoplay
 from tutor.flamme_rouge.cards import ATTACK, EXHAUSTION, Card
-from tutor.flamme_rouge.events import (BidsRevealed, Blocked, BotDeckRefilled, CardBid, BreakawayCost, BreakawayDecided, BreakawayStart, CardPlayed, CardsDrawn, CardsFlipped,
-                                       CardsRecycled, CardsRemoved, CardsRevealed, DecksReshuffled, Event,
-                                       ExhaustionTaken, NoSlipstream, PacksFound, Reshuffled, RiderMoved, RiderPlaced,
-                                       RoundStarted, Slipstreamed)
+from tutor.flamme_rouge.events import (BidsRevealed, Blocked, BotDeckRefilled, BreakawayCost, BreakawayDecided,
+                                       BreakawayStart, CardBid, CardPlayed, CardsDrawn, CardsFlipped, CardsRecycled,
+                                       CardsRemoved, CardsRevealed, DecksReshuffled, Event, ExhaustionTaken,
+                                       NoSlipstream, PacksFound, Reshuffled, RiderMoved, RiderPlaced, RoundStarted,
+                                       Slipstreamed)
 from tutor.flamme_rouge.race import Phase
 from tutor.flamme_rouge.widgets import RaceTutor
 from tutor.flamme_rouge.widgets.narration import narrate

@@ -244,7 +244,8 @@ class Rider:
         return (self.square, self.lane)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "team": self.team, "kind": self.kind.value, "colour": self.colour, "deck": self.deck.owner,
+        return {"id": self.id, "team": self.team, "kind": self.kind.value, "colour": self.colour,
+                "deck": self.deck.owner,
                 "square": self.square, "lane": self.lane, "played": None if self.played is None else str(self.played),
                 "exhaustion": self.exhaustion, "takes_exhaustion": self.takes_exhaustion,
                 "handicap": self.handicap, "bids": _tokens(self.bids)}
