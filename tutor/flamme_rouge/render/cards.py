@@ -115,8 +115,7 @@ def stats_line(rider: Rider, room: float) -> str:
     deck, recycled, gone = len(rider.deck.face_down), len(rider.recycled), len(rider.removed)
     for line in (f"deck {deck} · recycled {recycled} · out of game {gone} · exhaustion cards {exhaustion}",
                  f"deck {deck} · recycled {recycled} · exhaustion cards {exhaustion}",
-                 f"deck {deck} · exhaustion cards {exhaustion}",
-                 f"deck {deck} · exhaustion {exhaustion}"):
+                 f"deck {deck} · recycled {recycled}"):  # words, never abbreviations: the cards show the rest
         if len(line) * STATS_CHAR_W <= room:
             return line
     return line

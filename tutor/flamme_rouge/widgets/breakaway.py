@@ -87,9 +87,10 @@ class BreakawayBid(widgets.VBox):
         self.decide_button.on_click(lambda _: self._on_decide())
         self.back_button = button("◂ Back", "Undo the last action")
         self.back_button.on_click(lambda _: self._on_back())
-        self.restart_button = button("Restart", "Bid again from the start (with the seed on the right)")
+        self.restart_button = button("Restart", "Bid again from the start (with the shuffle number on the right)")
         self.restart_button.on_click(lambda _: self._on_restart())
-        self.seed = widgets.IntText(value=seed, description="seed", layout=widgets.Layout(width="130px"))
+        self.seed = widgets.IntText(value=seed, description="shuffle number",
+                                    layout=widgets.Layout(width="200px"))
         self.children = [
             widgets.HTML(CSS + TABLE_CSS), self.header, self.scene.canvas, self.status,
             widgets.HBox([*self.draw_buttons.values(), label("Cards drawn:"), *self.card_buttons],
@@ -178,7 +179,7 @@ class BreakawayBid(widgets.VBox):
     def _on_restart(self) -> None:
         self.race = self._rebuild(self.seed.value)
         self.decision, self._final_bids, self._events = None, {}, []
-        self._show([Line(f"New bids with seed {self.seed.value}."), *self._intro(), *self._opening_bots()])
+        self._show([Line(f"New bids (shuffle number {self.seed.value})."), *self._intro(), *self._opening_bots()])
 
     def _opening_bots(self) -> list[Line]:
         """The bots' first bids: Back stops after them."""

@@ -347,11 +347,11 @@ class RaceTutor(widgets.VBox):
         self.human_teams, self._focus, self._stop = self._initial
         self._set_draw_buttons()
         self._reset()
-        start = ("Back to the starting position." if self.seed.disabled else f"A new race with seed {seed}.")
+        start = ("Back to the starting position." if self.seed.disabled else f"A new race (shuffle number {seed}).")
         self._show([Line(start), *self._intro(), *self._opening_bots()])
 
-    def _on_another(self) -> None:
-        """The next prepared position (the same one again when there is only one)."""
+    def _on_another(self, opened: str = "") -> None:
+        """The next prepared position (the same one again when there is only one); ``opened`` starts the log."""
         self._position = (self._position + 1) % max(1, len(self._positions))
         data = self._positions[self._position] if self._positions else None
         self.race = scenarios.build(data, history=True) if data else Race.from_dict(self._start)
@@ -360,7 +360,7 @@ class RaceTutor(widgets.VBox):
         if data and data.get("name"):
             self.title = data["name"]
         self._reset()
-        self._show([Line("A new position." if len(self._positions) > 1 else "The same position again."),
+        self._show([Line(opened or ("A new position." if len(self._positions) > 1 else "The same position again.")),
                     *self._intro()])
 
     def _open_position(self, scenario: dict[str, Any]) -> None:
@@ -373,7 +373,8 @@ class RaceTutor(widgets.VBox):
         self.race, self.human_teams, self._focus = race, _human_teams(race, None), None
         self._initial = (self.human_teams, None, self._stop)
         self._set_draw_buttons()
-        self._on_another()
+        self.title = scenario.get("name") or "A shared position"
+        self._on_another(opened=f"Opened {self.title}: {len(race.riders)} riders.")
         self.redraw(redraw_track=True)
 
     def _on_continue(self) -> None:
