@@ -135,8 +135,8 @@ def test_a_loaded_file_keeps_its_expected_result_until_an_edit_changes_the_resul
 
 
 @pytest.mark.parametrize("content, words", [
-    (b"{not json", "not valid JSON (line 1"),
-    (b"\xff\xfe\x00", "not text"),
+    (b"{not json", "not valid JSON: "),
+    (b"\xff\xfe\x00", "not UTF-8 text"),
     (b"[1, 2]", "a JSON object, not list"),
     (json.dumps({"track": "2 2", "riders": [{"id": "a", "square": 0, "lane": 5}]}).encode(), "lane 5 does not exist"),
     (json.dumps({**BLOCKED, "expect": {"winer": None}}).encode(), "unknown key 'winer'"),

@@ -36,6 +36,7 @@ from typing import Any, Callable, Mapping
 
 import ipywidgets as widgets
 
+from tutor.core.schema import MAX_FILE_BYTES, parse_json
 from tutor.flamme_rouge import scenario as scenarios
 from tutor.flamme_rouge.cards import RIDER_KINDS
 from tutor.flamme_rouge.errors import ScenarioError
@@ -79,6 +80,7 @@ class PositionBox(widgets.VBox):
         self._on_open = on_open
         self.text = widgets.Text(placeholder=f"Paste a position code ({scenarios.SHORT_PREFIX}…)",
                                  layout=widgets.Layout(width="360px"))
+        self.text.add_class(f"tutor-max-chars-{scenarios.MAX_CODE_CHARS}")  # the page refuses a longer paste
         self.button = button(description, "Show the position of this code on the board", style="info")
         self.status = StatusLine()
         self.button.on_click(lambda _: self.open_code(self.text.value))
@@ -124,6 +126,7 @@ class Workbench(widgets.VBox):
         self.new_button.on_click(lambda _: self.start_empty(self.track_input.value))
         self.upload = widgets.FileUpload(accept=".json", multiple=False, description="Load a scenario file",
                                          layout=widgets.Layout(width="auto"))
+        self.upload.add_class(f"tutor-max-bytes-{MAX_FILE_BYTES}")  # the page refuses a larger file unsent
         self.upload.observe(self._on_upload, "value")
         self.open_box = PositionBox(self.open_scenario)
         self.board = widgets.Box()
@@ -487,12 +490,9 @@ class Workbench(widgets.VBox):
         upload = files[0]
         name = upload.get("name", "the file")
         try:
-            text = bytes(upload["content"]).decode("utf-8")
-            data = json.loads(text)
-        except UnicodeDecodeError:
-            self._warn(f"{name} is not a scenario file (not text). Nothing changed.")
-        except json.JSONDecodeError as err:
-            self._warn(f"{name} is not valid JSON (line {err.lineno}: {err.msg}). Nothing changed.")
+            data = parse_json(bytes(upload["content"]), name, ScenarioError)  # size first, then JSON
+        except ScenarioError as err:
+            self._warn(f"{err}. Nothing changed.")
         else:
             self.load_data(data, source=name)
         self.upload.value = ()  # the same file can be loaded again
