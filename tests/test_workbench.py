@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from tutor.flamme_rouge import Phase
+from tutor.flamme_rouge import Phase, TeamKind
 from tutor.flamme_rouge import scenario as sc
 from tutor.flamme_rouge.widgets import PositionBox, Workbench
 from tutor.ui.testing import recorded_commands
@@ -177,7 +177,8 @@ def test_a_peloton_pair_plays_attack_and_takes_no_exhaustion(bench):
     bench.team_input.value = "peloton"
     click(bench, 5, 0)
     click(bench, 4, 0)
-    assert all(r["exhaustion"] is False for r in bench.riders)
+    assert all(r["exhaustion"] is False and r["team_kind"] == "peloton" for r in bench.riders)
+    assert bench.race.teams["peloton"].kind is TeamKind.PELOTON  # by its kind, not by its name
     for box in bench.card_inputs.values():
         box.value = "attack"
     assert bench.race.phase is Phase.MOVEMENT and bench.position()["cards"] == {"peloton-R": "attack",

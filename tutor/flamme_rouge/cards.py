@@ -78,9 +78,21 @@ EXHAUSTION = Card(2, CardKind.EXHAUSTION)
 MUSCLE = Card(5, CardKind.MUSCLE)
 ATTACK = Card(0, CardKind.ATTACK)
 
-SPRINTEUR = "sprinteur"
-ROULEUR = "rouleur"
-RIDER_KINDS = (SPRINTEUR, ROULEUR)
+class RiderKind(enum.StrEnum):
+    """A rider's kind: it picks the energy deck (and the token's letter). A ``str``, so files and JSON keep the
+    plain words ``"sprinteur"`` and ``"rouleur"``."""
+
+    SPRINTEUR = "sprinteur"
+    ROULEUR = "rouleur"
+
+    @property
+    def letter(self) -> str:
+        """``"S"`` or ``"R"``: the token's letter and the last part of a rider's id."""
+        return self.value[0].upper()
+
+
+SPRINTEUR, ROULEUR = RiderKind.SPRINTEUR, RiderKind.ROULEUR
+RIDER_KINDS = tuple(RiderKind)
 
 DECK_VALUES = {
     SPRINTEUR: (2, 3, 4, 5, 9),  # three of each: 15 cards
@@ -94,7 +106,7 @@ def shuffled(rng: random.Random, cards: list[Card]) -> list[Card]:
     return sorted(cards, key=partial(next, iter(rng.random, None)))
 
 
-def starting_deck(kind: str) -> list[Card]:
+def starting_deck(kind: RiderKind) -> list[Card]:
     """The 15 energy cards of a sprinteur or rouleur, unshuffled."""
     return list(_STARTING_DECKS[kind])
 

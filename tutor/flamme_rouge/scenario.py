@@ -21,10 +21,11 @@ from tutor.core.schema import MAX_FILE_BYTES, integer, parse_json, strict_object
 from .cards import ATTACK, RIDER_KINDS, Card, energy
 from .errors import ScenarioError, TrackError
 from .events import ExhaustionTaken
-from .race import TEAM_COLOURS, Phase, Race
+from .race import MAX_MUSCLE, TEAM_COLOURS, Phase, Race, TeamKind
 from .track import Track
 
 OUTPUT_KEYS = ("after_movement", "after_slipstream", "exhausted", "winner")
+TEAM_KINDS = tuple(kind.value for kind in TeamKind)
 
 MAX_TRACK_SQUARES = 300
 """Longest track a scenario may give (the longest stage of the game has 78 squares)."""
@@ -40,7 +41,7 @@ SCHEMA = strict_object({
     "finish": {"type": ["integer", "null"]},
     "riders": {"type": "array", "maxItems": MAX_RIDERS, "items": strict_object({
         "id": _ID, "square": integer(), "lane": integer(), "team": text(40), "kind": {"enum": list(RIDER_KINDS)},
-        "exhaustion": {"type": "boolean"}}, ("id",))},
+        "team_kind": {"enum": list(TEAM_KINDS)}, "exhaustion": {"type": "boolean"}}, ("id",))},
     "cards": {"type": "object", "maxProperties": MAX_RIDERS, "propertyNames": _ID,
               "additionalProperties": {"anyOf": [integer(2, 99), {"const": "attack"}],
                                        "message": "cards: rider {key!r} has card {value}; a card is an integer >= 2 "
@@ -54,8 +55,10 @@ SCENARIO_KEYS = set(SCHEMA["properties"])
 """``start`` (optional: the first square past the start line, drawn on the board) is the tutor's addition to
 SCENARIOS.md, like a rider's ``kind``; files without it work as specified."""
 RIDER_KEYS = set(SCHEMA["properties"]["riders"]["items"]["properties"])
-"""``kind`` (\"sprinteur\" or \"rouleur\", default rouleur) is the tutor's addition to SCENARIOS.md: it picks the
-rider's deck and token letter; files without it work as specified."""
+"""``kind`` (\"sprinteur\" or \"rouleur\", default rouleur) and ``team_kind`` (\"player\", \"peloton\" or \"muscle\",
+default player; the same for every rider of a team; a bot team's riders take no exhaustion unless ``exhaustion``
+says otherwise) are the tutor's additions to SCENARIOS.md: they pick the rider's deck, token letter and team;
+files without them work as specified."""
 
 
 def _reject_unknown_keys(data: dict[str, Any], allowed: Iterable[str], where: str = "") -> None:
@@ -135,7 +138,26 @@ def _riders(riders: object, track: Track) -> list[dict[str, Any]]:
             raise ScenarioError(f"{label}: 'kind' must be one of {', '.join(RIDER_KINDS)}, not {rider['kind']!r}")
         if "exhaustion" in rider and not isinstance(rider["exhaustion"], bool):
             raise ScenarioError(f"{label}: 'exhaustion' must be true or false")
+        if "team_kind" in rider and rider["team_kind"] not in TEAM_KINDS:
+            raise ScenarioError(f"{label}: 'team_kind' must be one of {', '.join(TEAM_KINDS)}, not "
+                                f"{rider['team_kind']!r}")
+    _check_team_kinds(riders)
     return riders
+
+
+def _check_team_kinds(riders: list[dict[str, Any]]) -> None:
+    """Every rider of a team has the same ``team_kind``; a bot team has at most two riders."""
+    teams: dict[str, list[dict[str, Any]]] = {}
+    for rider in riders:
+        teams.setdefault(rider.get("team") or rider["id"], []).append(rider)
+    for team, members in teams.items():
+        kinds = {m.get("team_kind", TeamKind.PLAYER.value) for m in members}
+        if len(kinds) > 1:
+            raise ScenarioError(f"team {team!r}: its riders have different 'team_kind's ({', '.join(sorted(kinds))})")
+        if kinds != {TeamKind.PLAYER.value} and len(members) > 2:
+            raise ScenarioError(f"team {team!r}: a bot team has one or two riders, not {len(members)}")
+    if sum(1 for members in teams.values() if members[0].get("team_kind") == TeamKind.MUSCLE.value) > MAX_MUSCLE:
+        raise ScenarioError(f"at most {MAX_MUSCLE} Muscle teams ride in a race")
 
 
 def _cards(cards: object, riders: list[dict[str, Any]]) -> dict[str, Card]:

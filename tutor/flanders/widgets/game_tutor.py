@@ -42,12 +42,12 @@ from tutor.flanders import rules as R
 from tutor.flanders import scenario as scenarios
 from tutor.flanders.bots import autoplay, make_bot
 from tutor.flanders.cards import FIXED, CardId
-from tutor.flanders.errors import RuleError
 from tutor.flanders.events import (Busted, CardTaken, DiceRolled, GameOver, PawnPlacedOnNine, TroopsLost, TurnEnded,
                                    TurnStarted)
 from tutor.flanders.game import NINE, EndTurn, Game, Phase, Play, Roll, Stop, Take
 from tutor.flanders.odds import PAIRS
 from tutor.flanders.render import Board, Picture, frames_for, picture_of
+from tutor.ui.controller import UndoController
 from tutor.ui.controls import CSS, StatusLine, button, label
 from tutor.ui.narration import Line, and_list, cite, plural
 from tutor.ui.stepper import PhaseStepper
@@ -109,6 +109,7 @@ class GameTutor(widgets.VBox):
         self.goal = goal
         self._goal_reached = False
 
+        self.control = UndoController(lambda: self.game, self._warn)
         self.board = Board(game.cards, game.battlefield, len(game.players))
         self.header = widgets.HTML()
         self.status = StatusLine()
@@ -319,15 +320,13 @@ class GameTutor(widgets.VBox):
 
     def _bots_play(self, limit: int | None = None, *, animate: bool = True) -> None:
         snapshot, dice = self._snapshot(), self.game.dice
-        events = autoplay(self.game, people=self.humans, limit=limit)
+        events = self.control.act(lambda: autoplay(self.game, people=self.humans, limit=limit)) or []
         self._note_take(events, dice)
         self._after(events, snapshot, animate=animate)
 
     def _on_back(self) -> None:
-        if not self.game.can_undo:
-            self._warn("Nothing to undo: this is the starting position.")
+        if not self.control.back("Nothing to undo: this is the starting position."):
             return
-        self.game.undo()
         self._chosen, self._last_dice, self._paused = (None, None), None, None
         self._add_lines("Back", [Line("Back: the position before the last action is restored.")])
         self._show()
@@ -355,10 +354,8 @@ class GameTutor(widgets.VBox):
         """Run one engine action; a refused action shows why and changes nothing."""
         snapshot = self._snapshot()
         dice = self.game.dice
-        try:
-            events = list(self.game.apply(action))
-        except RuleError as err:
-            self._warn(f"Not allowed: {err}.")
+        events = self.control.act(lambda: list(self.game.apply(action)))
+        if events is None:
             return
         self._note_take(events, dice)
         self._after(events, snapshot)
@@ -532,7 +529,7 @@ class GameTutor(widgets.VBox):
                                                 layout=widgets.Layout(width="auto")) for c in keepable}
         self.keep_box.children = list(self.keep_checks.values()) or [label("(no May Retain card)")]
         self.end_button.disabled = not (mine and phase is Phase.RESOLVE)
-        self.stepper.update(can_step=self.bot_turn and self._paused is None, can_undo=game.can_undo)
+        self.stepper.update(can_step=self.bot_turn and self._paused is None, can_undo=self.control.can_back)
 
     def _space_words(self, total: int) -> str:
         if total == 9:
