@@ -46,6 +46,7 @@ from tutor.core.events import Rule
 from tutor.core.state import SeededState, rng_state, set_rng_state
 
 from . import rules
+from .rules import destination, move_distance
 from . import breakaway as breakaway_bids
 from .cards import (ATTACK, EXHAUSTION, MUSCLE, RIDER_KINDS, ROULEUR, SPRINTEUR, Card, RiderKind, shuffled,
                     starting_deck)
@@ -176,20 +177,17 @@ class Deck:
         return self.face_down + self.recycled + self.hand
 
     def deal(self, rng: random.Random, size: int) -> int:
-        """Draw ``size`` cards into the hand (all that are left if fewer), shuffling the recycled cards into a
-        new face-down deck when it runs out. Returns the number of cards reshuffled (0: none)."""
-        deck = self.face_down
-        hand = deck[:-size - 1:-1]  # the top card (last) first
-        del deck[-size:]
+        """Draw ``size`` cards into the hand (all that are left if fewer), top card first; when the face-down
+        cards run short, the recycled cards are shuffled into a new deck under them first. Returns the number
+        of cards reshuffled (0: none)."""
         reshuffled = 0
-        if len(hand) < size and self.recycled:
-            deck = self.face_down = shuffled(rng, self.recycled)
+        if len(self.face_down) < size and self.recycled:
+            reshuffled = len(self.recycled)
+            self.face_down = shuffled(rng, self.recycled) + self.face_down  # the last old cards stay on top
             self.recycled = []
-            reshuffled = len(deck)
-            need = size - len(hand)
-            hand += deck[:-need - 1:-1]
-            del deck[-need:]
-        self.hand = hand
+        face_down = self.face_down
+        self.hand = face_down[:-size - 1:-1]
+        del face_down[-size:]
         return reshuffled
 
     def to_dict(self) -> dict[str, Any]:
@@ -945,18 +943,14 @@ class Race(SeededState):
         start, start_lane = rider.square, rider.lane
         assert start is not None
         track = self.track
-        distance, terrain = rules.move_distance(track, start, self.move_values[rider.id])
+        distance, terrain = move_distance(track, start, self.move_values[rider.id])
         occupied[start].remove(start_lane)
-        square, lane, full = rules.destination(track, occupied, start, distance)
+        square, lane, full = destination(track, occupied, start, distance)
         if lane is None:
             lane = start_lane
         rider.square = square
         rider.lane = lane
-        taken = occupied.get(square)
-        if taken is None:
-            occupied[square] = [lane]
-        else:
-            taken.append(lane)
+        occupied.setdefault(square, []).append(lane)
         return square, distance, terrain, full
 
     def _check_finish(self) -> bool:
@@ -979,13 +973,14 @@ class Race(SeededState):
         for r in self.riders.values():
             played = r.played
             if played is not None:
-                deck = r.deck
-                if deck.owner not in shared:  # the Peloton's one card moved both riders: it leaves once
-                    deck.removed.append(played)
-                    if deck.owner != r.id:
-                        shared.add(deck.owner)
-                cards[r.id] = played
                 r.played = None
+                cards[r.id] = played
+                deck = r.deck
+                if deck.owner == r.id:
+                    deck.removed.append(played)
+                elif deck.owner not in shared:  # the Peloton's one card moved both riders: it leaves once
+                    deck.removed.append(played)
+                    shared.add(deck.owner)
         return cards
 
     def _slipstream(self, positions: dict[str, tuple[int, int]]

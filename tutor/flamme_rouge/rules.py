@@ -18,7 +18,7 @@ from typing import Iterable
 
 from tutor.core.events import Rule as Rule  # re-exported: race.py names rules.Rule
 
-from .track import DESCENT_MINIMUM, Track
+from .track import DESCENT_MINIMUM, MAX_LANES, Track
 
 # The rules events cite (``Event.rules``); ids are stable, texts are what learners read.
 SECTION_SETUP, SECTION_ENERGY, SECTION_MOVEMENT = "Setup", "Energy phase", "Movement phase"
@@ -103,24 +103,22 @@ ATTACK_FRONT, ATTACK_BACK = 2, 9
 
 def movement_order(positions: dict[str, tuple[int, int]]) -> list[str]:
     """Riders in movement order: frontmost first, the right-hand lane first on a shared square (Movement Phase)."""
-    return [rid for _, _, rid in sorted([(-square, lane, rid) for rid, (square, lane) in positions.items()])]
+    places = {rid: lane - square * MAX_LANES for rid, (square, lane) in positions.items()}  # smallest first
+    return sorted(places, key=places.__getitem__)
 
 
 def move_distance(track: Track, square: int, value: int) -> tuple[int, Rule | None]:
-    """Squares a card of ``value`` moves a rider from ``square``, and the terrain rule that changed it."""
-    rule = None
+    """Squares a card of ``value`` moves a rider from ``square``, and the terrain rule that changed it.
+
+    A descent's or supply zone's minimum (``Track.minimum``) is at most 5, so it never meets the ascent's
+    limit (``Track.ceiling``, at least 5)."""
     floor = track.minimum[square]
     if value < floor:
-        value, rule = floor, DESCENT if floor == DESCENT_MINIMUM else SUPPLY
-    if value > 5:
-        if track.ascent[square]:
-            return 5, ASCENT
-        k = track.next_ascent[square + 1]  # the first ascent square ahead
-        if k <= square + value:
-            limit = max(5, k - square - 1)
-            if value > limit:
-                return limit, ASCENT
-    return value, rule
+        return floor, DESCENT if floor == DESCENT_MINIMUM else SUPPLY
+    ceiling = track.ceiling[square]
+    if value > ceiling:
+        return ceiling, ASCENT
+    return value, None
 
 
 def destination(track: Track, occupied: dict[int, list[int]], square: int, distance: int
@@ -181,7 +179,7 @@ def slipstream(track: Track, positions: dict[str, tuple[int, int]]
     ``(pack, riders moved)`` when it moved, or ``(pack, rule)`` when terrain
     or lanes stopped it.
     """
-    found = packs([sq for sq, _ in positions.values()])
+    found = packs({sq for sq, _ in positions.values()})
     results: list[tuple[tuple[int, int], tuple[str, ...] | Rule]] = []
     if len(found) < 2:
         return results

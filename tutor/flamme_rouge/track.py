@@ -17,10 +17,12 @@ from typing import Any
 from .errors import TrackError
 
 
-DESCENT_MINIMUM, SUPPLY_MINIMUM = 5, 4
-"""Mountains: a rider starting on a descent moves at least 5; Peloton expansion: in a supply zone at least 4."""
+DESCENT_MINIMUM, SUPPLY_MINIMUM, ASCENT_MAXIMUM = 5, 4, 5
+"""Mountains: a rider starting on a descent moves at least 5, on or into an ascent at most 5; Peloton
+expansion: in a supply zone at least 4."""
+MAX_LANES = 3
 NO_ASCENT = sys.maxsize
-"""``Track.next_ascent`` where no ascent lies ahead."""
+"""No ascent ahead (while ``Track.ceiling`` is computed)."""
 
 
 class Terrain(enum.Enum):
@@ -34,7 +36,7 @@ class Terrain(enum.Enum):
 @dataclass(frozen=True, slots=True)
 class Square:
     lanes: int
-    """Number of lanes, 1 to 3."""
+    """Number of lanes, 1 to 3 (``MAX_LANES``)."""
     terrain: Terrain = Terrain.FLAT
 
     @property
@@ -60,6 +62,8 @@ class Track:
         if self.finish is not None and not 0 < self.finish <= len(self.squares):
             raise TrackError(f"finish {self.finish} is outside the track (1..{len(self.squares)})")
         for i, square in enumerate(self.squares):
+            if not 1 <= square.lanes <= MAX_LANES:
+                raise TrackError(f"square {i}: {square.lanes} lanes (a square has 1 to {MAX_LANES})")
             if square.terrain is Terrain.COBBLES and square.lanes == 3:
                 raise TrackError(f"square {i}: cobblestones have 1 or 2 lanes, not 3 (Peloton expansion)")
             if square.terrain is Terrain.SUPPLY and square.lanes != 3:
@@ -73,12 +77,12 @@ class Track:
         object.__setattr__(self, "no_slipstream", tuple(a or c for a, c in zip(self.ascent, self.cobbles)))
         object.__setattr__(self, "minimum", tuple(DESCENT_MINIMUM if d else SUPPLY_MINIMUM if u else 0
                                                   for d, u in zip(self.descent, self.supply)))
-        following, ahead = [], NO_ASCENT
-        for i in range(len(self.squares), 0, -1):
-            if self.ascent[i - 1]:
-                ahead = i - 1
-            following.append(ahead)
-        object.__setattr__(self, "next_ascent", tuple(reversed(following)) + (NO_ASCENT,))
+        ceiling, ahead = [], NO_ASCENT  # ahead: the first ascent square past square i
+        for i in range(len(self.squares) - 1, -1, -1):
+            ceiling.append(ASCENT_MAXIMUM if self.ascent[i] else max(ASCENT_MAXIMUM, ahead - i - 1))
+            if self.ascent[i]:
+                ahead = i
+        object.__setattr__(self, "ceiling", tuple(reversed(ceiling)))
 
     # Derived per-square lookups (filled in by __post_init__).
     lanes: tuple[int, ...] = field(init=False, repr=False, compare=False)
@@ -87,11 +91,12 @@ class Track:
     cobbles: tuple[bool, ...] = field(init=False, repr=False, compare=False)
     supply: tuple[bool, ...] = field(init=False, repr=False, compare=False)
     no_slipstream: tuple[bool, ...] = field(init=False, repr=False, compare=False)
+    """Ascent or cobblestones: riders there neither give nor get slipstream."""
     minimum: tuple[int, ...] = field(init=False, repr=False, compare=False)
     """Least move of a rider starting on each square: 5 on a descent, 4 in a supply zone, else 0."""
-    next_ascent: tuple[int, ...] = field(init=False, repr=False, compare=False)
-    """The first ascent square at or after each square (``NO_ASCENT`` if none); one entry more than squares."""
-    """Ascent or cobblestones: riders there neither give nor get slipstream."""
+    ceiling: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """Most squares a rider starting on each square may move: 5 on an ascent, else as far as the square before
+    the first ascent ahead, and at least 5 (Mountains: on or into an ascent a rider moves at most 5)."""
 
     def __len__(self) -> int:
         return len(self.squares)
