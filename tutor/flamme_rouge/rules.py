@@ -191,11 +191,10 @@ def slipstream(track: Track, positions: dict[str, tuple[int, int]]
             if blocked[next_lo] or True in blocked[lo:hi + 1]:
                 results.append(((lo, hi), NO_SLIPSTREAM_TERRAIN))
             else:
-                members = [(r, s, lane) for r, (s, lane) in positions.items() if lo <= s <= hi]
-                if any(lane >= lanes[s + 1] for _, s, lane in members):
+                moved = {r: (s + 1, lane) for r, (s, lane) in positions.items() if lo <= s <= hi}
+                if any(lane >= lanes[s] for s, lane in moved.values()):
                     results.append(((lo, hi), NO_SLIPSTREAM_LANES))
                 else:
-                    moved = {r: (s + 1, lane) for r, s, lane in members}
                     positions.update(moved)
                     results.append(((lo, hi), tuple(movement_order(moved))))
                     lo = lo + 1
