@@ -7,14 +7,15 @@ in alternating blocks, timed in CPU seconds of this process so that a busy
 machine slows both alike; the best block counts. Target (issue 14): ours at least 25 times the peer's races per
 second with random bots.
 
-Where the time goes (random bots, 4 teams, Dec 2026; pyinstrument, and instruction counts from
-``valgrind --tool=cachegrind``, which a shared machine does not disturb): a race is ~14 rounds (~16 on
-la-haute-montagne) and ~4.8-5.2 M instructions, against ~121-126 M for a peer race (23-24x in instructions,
-17-22x in CPU time). ``Race.new`` is ~11% (~550 k instructions; seeding the two generators, ``rng`` and
-``bot_rng``, is 73 k of it; the 8 shuffles, 16 Rider/Deck objects and the placement the rest). In a round:
-moving (``_move`` + ``rules.destination`` + ``rules.move_distance``) ~21%, drawing ~19% (half of it the
-reshuffles, one ``rng.random()`` per card), slipstream ~13%, the loop of ``play_round`` itself ~11%, the reveal
-(movement order) ~9%, the random bot ~6%, playing ~5%, ``positions()`` ~5%, exhaustion ~4%.
+Where the time goes (random bots, 4 teams, Dec 2026; pyinstrument shares of a whole ``simulate_race`` on
+la-haute-montagne, and instruction counts from ``valgrind --tool=cachegrind``, which a shared machine does not
+disturb): a race is ~14 rounds (~16 on la-haute-montagne) and ~4.6-5.0 M instructions, against ~121-125 M for
+a peer race (25-26x in instructions; the timed CPU ratio swings with the machine's load). ``Race.new`` is ~11%
+(~560 k instructions; seeding the two generators, ``rng`` and ``bot_rng``, is 73 k of it; the 8 shuffles, 16
+Rider/Deck objects and the placement the rest). In the rounds: moving (``_ride`` with ``rules.destination`` and
+``rules.move_distance``) ~18%, drawing ~14% (about half of it the reshuffles, one ``rng.random()`` per card),
+slipstream ~12%, the loops of ``play_round`` itself ~10%, the reveal (movement order) ~7%, the random bot ~5%,
+exhaustion ~5%, playing ~4%, ``positions()`` ~4%, removing played cards ~4%, the occupancy map ~3%.
 
 It also times the Peloton expansion's biggest race (issue 8): 12 single riders
 with the Peloton team, a Muscle team and the breakaway bids, on the tutor's
