@@ -9,8 +9,8 @@ second with random bots.
 
 Where the time goes (random bots, 4 teams, Dec 2026; pyinstrument shares of a whole ``simulate_race`` on
 la-haute-montagne, and instruction counts from ``valgrind --tool=cachegrind``, which a shared machine does not
-disturb): a race is ~14 rounds (~16 on la-haute-montagne) and ~4.6-5.0 M instructions, against ~121-125 M for
-a peer race (25-26x in instructions; the timed CPU ratio swings with the machine's load). ``Race.new`` is ~11%
+disturb): a race is ~14 rounds (~16 on la-haute-montagne) and ~4.6-4.9 M instructions, against ~121-125 M for
+a peer race (25.5-26.5x in instructions; the timed CPU ratio swings with the machine's load). ``Race.new`` is ~11%
 (~560 k instructions; seeding the two generators, ``rng`` and ``bot_rng``, is 73 k of it; the 8 shuffles, 16
 Rider/Deck objects and the placement the rest). In the rounds: moving (``_ride`` with ``rules.destination`` and
 ``rules.move_distance``) ~18%, drawing ~14% (about half of it the reshuffles, one ``rng.random()`` per card),

@@ -817,7 +817,9 @@ class Race(SeededState):
         ride, riders = self._ride, self.riders
         furthest = 0
         for rid in self.to_move:
-            square = ride(riders[rid], occupied)[0]
+            rider = riders[rid]
+            square = ride(rider, occupied)[0]
+            positions[rid] = (square, rider.lane)
             if square > furthest:
                 furthest = square
         self.to_move, self.move_values = [], {}
@@ -825,7 +827,6 @@ class Race(SeededState):
         if finish is not None and furthest >= finish and self._check_finish():
             return
         self._remove_played()
-        positions = self.positions()
         self._slipstream(positions)
         self._exhaustion(positions)
         self._next_round()
