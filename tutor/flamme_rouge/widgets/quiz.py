@@ -43,9 +43,11 @@ from tutor.flamme_rouge.events import (Blocked, Event, ExhaustionChecked, Exhaus
                                        PacksFound, RiderMoved, Slipstreamed)
 from tutor.flamme_rouge.race import Phase, Race
 from tutor.flamme_rouge.render import CardPanel, Highlights, Mark, Scene, highlights_for, legend_html
+from tutor.flamme_rouge.render.describe import describe_race
 from tutor.flamme_rouge.render.style import ANSWER, GUESS, lane_name
 from tutor.ui.controls import label
 from tutor.ui.quiz import RevealQuiz, Verdict
+from tutor.ui.text_view import TextView
 
 from .narration import Line, narrate
 
@@ -106,7 +108,8 @@ class PredictQuiz(RevealQuiz):
         self.prompt = f"Look at the positions and the played cards, {PROMPTS[ask]}, then click Reveal."
         self.legend = widgets.HTML(legend_html(self.race, open_=False))  # folded: the question stays near the board
         self.inputs_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
-        super().__init__(question=question, board=widgets.VBox([self.scene.canvas, self.legend]),
+        self.text_view = TextView()  # the board in words: no answer before Reveal (judged=False)
+        super().__init__(question=question, board=widgets.VBox([self.scene.canvas, self.text_view, self.legend]),
                          inputs=[self.inputs_box], title=title, explain=explain)
         self.retry_button.description = "Try again ▸"
         self.retry_button.tooltip = ("A new position to answer" if len(self.positions) > 1
@@ -296,6 +299,9 @@ class PredictQuiz(RevealQuiz):
                                steps=max(2, moves))
         else:
             self.scene.draw(self.race, self._highlights(), self._panel(), redraw_track=static)
+        revealed = self.is_right is not None
+        self.text_view.show(describe_race(self.race, played=self._panel().played, judged=revealed),
+                            narrate(self._events) if revealed else ())
 
     def _panel(self) -> CardPanel:
         moved = frozenset(e.rider for e in self._events if isinstance(e, RiderMoved))
