@@ -122,3 +122,14 @@ def test_every_flanders_quiz_text_view_names_each_player(scenario):
     quiz = FlandersQuiz([FL / f"{scenario}.json"], ask="lost" if scenario == "bust_a" else "winners",
                         question="?")
     assert all(f"{p.id}: pawn on space {p.pawn}" in quiz.text_view.text for p in quiz.game.players)
+
+
+def test_the_breakaway_text_view_tells_the_drawn_cards_but_no_bid():
+    from tutor.flamme_rouge.widgets.breakaway import BreakawayBid
+
+    bid = BreakawayBid("cobbles-24", teams=("red", "blue", "green"), learner="red", seed=0)
+    bid.draw_buttons["red-S"].click()
+    hand = bid.race.riders["red-S"].hand
+    assert f"red-S's drawn cards: {', '.join(str(c.value) for c in hand)}." in bid.text_view.text
+    bid.card_buttons[0].click()
+    assert "Cards played" not in bid.text_view.text  # a bid is face down

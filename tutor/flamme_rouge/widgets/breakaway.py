@@ -32,9 +32,11 @@ from tutor.flamme_rouge.events import BreakawayDecided, Event, RiderPlaced
 from tutor.flamme_rouge.race import Draw, Phase, Race
 from tutor.flamme_rouge.render import (CardPanel, Highlights, Scene, draw_card_panel, draw_minimap_riders,
                                        draw_riders, legend_html)
+from tutor.flamme_rouge.render.describe import describe_race
 from tutor.flamme_rouge.render.riders import FloatPosition
 from tutor.ui.controls import CSS, StatusLine, button, header, label
 from tutor.ui.narration import and_list
+from tutor.ui.text_view import TextView
 
 from .narration import Line, computer_plays, narrate, to_html
 
@@ -94,8 +96,9 @@ class BreakawayBid(widgets.VBox):
         self.restart_button = button("Restart", "Bid again from the start (with the seed on the right)")
         self.restart_button.on_click(lambda _: self._on_restart())
         self.seed = widgets.IntText(value=seed, description="seed", layout=widgets.Layout(width="130px"))
+        self.text_view = TextView()  # the board in words (the bids stay face down in it too)
         self.children = [
-            widgets.HTML(CSS + TABLE_CSS), self.header, self.scene.canvas, self.status,
+            widgets.HTML(CSS + TABLE_CSS), self.header, self.scene.canvas, self.text_view, self.status,
             widgets.HBox([*self.draw_buttons.values(), label("Cards drawn:"), *self.card_buttons],
                          layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
             widgets.HBox([self.decide_button, self.back_button, self.restart_button, self.seed],
@@ -212,6 +215,7 @@ class BreakawayBid(widgets.VBox):
         self._refresh_controls()
         self.status.show(self._hint(), "success" if self.decision else "info")
         self.bids_table.value = self.table_html()
+        self.text_view.show(describe_race(self.race, hands=[self.holding or ""]), lines)
         if slide_from is None:
             self.redraw()
         else:
