@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Callable
 
 from .core.data import load_json
 from .core.errors import DataError
@@ -104,7 +105,8 @@ def main(argv: list[str] | None = None) -> int:
     serve.set_defaults(run=cmd_serve)
 
     args = parser.parse_args(argv)
-    return args.run(args)
+    run: Callable[[argparse.Namespace], int] = args.run
+    return run(args)
 
 
 if __name__ == "__main__":

@@ -75,7 +75,7 @@ def _let_closed_pages_free_their_kernels() -> None:
     """
     from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
 
-    VoilaShutdownKernelHandler.check_xsrf_cookie = lambda self: None  # type: ignore[method-assign]
+    VoilaShutdownKernelHandler.check_xsrf_cookie = lambda self: None
 
 
 CLASS_FULL_PAGE = """<!DOCTYPE html>
@@ -92,15 +92,19 @@ Please try again in a minute: this page tries again by itself.</p>
 """
 
 
-def kernels_in_use(kernel_manager: object) -> int:
+VoilaKernelManager = Any
+"""Voila's kernel manager (Voila ships no type information)."""
+
+
+def kernels_in_use(kernel_manager: VoilaKernelManager) -> int:
     """Kernels serving a page: all kernels minus the preheated ones still waiting in Voila's pools."""
-    running = len(kernel_manager.list_kernel_ids())  # type: ignore[attr-defined]
+    running = len(kernel_manager.list_kernel_ids())
     waiting = sum(1 for pool in getattr(kernel_manager, "_pools", {}).values()
                   for task in pool if task.done() and not task.cancelled() and task.exception() is None)
     return max(0, running - waiting)
 
 
-def _one_kernel_at_a_time(kernel_manager: object) -> None:
+def _one_kernel_at_a_time(kernel_manager: VoilaKernelManager) -> None:
     """Make Voila's pool start and run its preheated kernels one after the other.
 
     Voila starts every missing pool kernel at once: 20 kernels running a lesson take the whole CPU for ~20 s,
@@ -108,26 +112,26 @@ def _one_kernel_at_a_time(kernel_manager: object) -> None:
     """
     import asyncio
 
-    initialize = kernel_manager._initialize  # type: ignore[attr-defined]
+    initialize = kernel_manager._initialize
     lock = asyncio.Lock()
 
-    async def one_at_a_time(*args: object, **kwargs: object) -> dict:
+    async def one_at_a_time(*args: object, **kwargs: object) -> dict[str, Any]:
         async with lock:
-            started = await initialize(*args, **kwargs)
+            started: dict[str, Any] = await initialize(*args, **kwargs)
             await asyncio.wait([started["task"]])  # the lesson's cells have run (or failed: Voila reports it)
             return started
 
-    kernel_manager._initialize = one_at_a_time  # type: ignore[attr-defined]
+    kernel_manager._initialize = one_at_a_time
 
 
-def _take_only_ready_kernels(kernel_manager: object) -> None:
+def _take_only_ready_kernels(kernel_manager: VoilaKernelManager) -> None:
     """A lesson request takes a pooled kernel only if one has already run the lesson; else it starts its own.
 
     Voila counts a pool's refills as soon as they are scheduled, so once a pool is used up, the next learner
     would wait for a refill's delay (``fill_delay``, 90 s here) instead of starting a kernel at once.
     """
-    pools = kernel_manager._pools  # type: ignore[attr-defined]
-    take = kernel_manager.get_rendered_notebook  # type: ignore[attr-defined]
+    pools = kernel_manager._pools
+    take = kernel_manager.get_rendered_notebook
 
     def ready(task: Any) -> bool:
         return bool(task.done() and not task.cancelled() and task.exception() is None)
@@ -139,14 +143,14 @@ def _take_only_ready_kernels(kernel_manager: object) -> None:
         pools.get(notebook_name, []).sort(key=lambda task: not ready(task))  # ready ones first (stable)
         return await take(notebook_name, *args, **kwargs)
 
-    kernel_manager.get_pool_size = get_pool_size  # type: ignore[attr-defined]
-    kernel_manager.get_rendered_notebook = get_rendered_notebook  # type: ignore[attr-defined]
+    kernel_manager.get_pool_size = get_pool_size
+    kernel_manager.get_rendered_notebook = get_rendered_notebook
 
 
-_WAITING: "contextvars.ContextVar[tuple[set, object] | None]" = contextvars.ContextVar("waiting", default=None)
+_WAITING: "contextvars.ContextVar[tuple[set[Any], object] | None]" = contextvars.ContextVar("waiting", default=None)
 
 
-def _count_pages_waiting_for_a_kernel(kernel_manager: object) -> None:
+def _count_pages_waiting_for_a_kernel(kernel_manager: VoilaKernelManager) -> None:
     """Let the class limit count the requests whose kernel is still starting (not yet in the kernel list).
 
     Twenty learners arriving together all ask before the first kernel is up: counting only running kernels
@@ -158,10 +162,10 @@ def _count_pages_waiting_for_a_kernel(kernel_manager: object) -> None:
         if original is None:
             continue
 
-        async def got_kernel(*args: object, _original: object = original, **kwargs: object) -> object:
+        async def got_kernel(*args: object, _original: Any = original, **kwargs: object) -> object:
             from jupyter_core.utils import ensure_async
 
-            result = await ensure_async(_original(*args, **kwargs))  # type: ignore[operator]
+            result = await ensure_async(_original(*args, **kwargs))
             waiting = _WAITING.get()
             if waiting is not None:
                 waiting[0].discard(waiting[1])
@@ -183,7 +187,7 @@ def classroom_voila_class() -> Any:
     class ClassFullHandler(TornadoVoilaHandler):
         async def get(self, path: str | None = None) -> None:
             limit = self.settings.get("rules_tutor_max_kernels", 0)
-            waiting: set = self.settings.setdefault("rules_tutor_waiting", set())
+            waiting: set[Any] = self.settings.setdefault("rules_tutor_waiting", set())
             if limit and kernels_in_use(self.kernel_manager) + len(waiting) >= limit:
                 self.set_status(503)
                 self.set_header("Retry-After", "60")
@@ -199,12 +203,12 @@ def classroom_voila_class() -> Any:
                 waiting.discard(self)
                 _WAITING.reset(token)
 
-    class ClassroomVoila(Voila):  # type: ignore[misc]
+    class ClassroomVoila(Voila):
         max_kernels = Int(0, config=True, help="Most lesson pages served at once; 0 for no limit.")
         refill_one_at_a_time = Bool(True, config=True, help="Preheat pooled kernels one after the other.")
 
-        def init_settings(self) -> dict:
-            settings = super().init_settings()
+        def init_settings(self) -> dict[str, Any]:
+            settings: dict[str, Any] = super().init_settings()
             settings["rules_tutor_max_kernels"] = self.max_kernels
             settings["rules_tutor_waiting"] = set()
             if hasattr(self.kernel_manager, "_pools"):  # preheated pools
@@ -214,7 +218,7 @@ def classroom_voila_class() -> Any:
             _count_pages_waiting_for_a_kernel(self.kernel_manager)
             return settings
 
-        def init_handlers(self) -> list:
+        def init_handlers(self) -> list[Any]:
             return [(route[0], ClassFullHandler, *route[2:]) if route[1] is TornadoVoilaHandler else route
                     for route in super().init_handlers()]
 
@@ -358,7 +362,8 @@ def run(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> int
 REFILL_DELAY_S = 90.0  # a pool refills after the class has arrived and painted, not during the rush
 
 
-def classroom_settings(settings: dict, class_size: int, lessons: list[str], margin: int = 2) -> dict:
+def classroom_settings(settings: dict[str, Any], class_size: int, lessons: list[str],
+                       margin: int = 2) -> dict[str, Any]:
     """``settings`` (voila.json's) for a class of ``class_size`` learners opening ``lessons`` at about once.
 
     - Each of ``lessons`` (notebook paths below the served folder) gets a pool of ``class_size`` preheated
@@ -382,7 +387,7 @@ def classroom_settings(settings: dict, class_size: int, lessons: list[str], marg
     return settings
 
 
-def write_settings(settings: dict, folder: Path) -> Path:
+def write_settings(settings: dict[str, Any], folder: Path) -> Path:
     """Write ``settings`` as ``folder/voila.json``; returns ``folder`` (for ``--Voila.config_file_paths``)."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "voila.json").write_text(json.dumps(settings, indent=2) + "\n")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import enum
 import random
 from dataclasses import dataclass
+from typing import Callable
 
 
 class CardKind(enum.Enum):
@@ -30,10 +31,10 @@ class Card:
     def __copy__(self) -> Card:
         return self
 
-    def __deepcopy__(self, memo: dict) -> Card:
+    def __deepcopy__(self, memo: dict[int, object]) -> Card:
         return self
 
-    def __reduce__(self) -> str | tuple:
+    def __reduce__(self) -> tuple[Callable[[str], Card], tuple[str]]:
         return (Card.parse, (str(self),))
 
     def __str__(self) -> str:

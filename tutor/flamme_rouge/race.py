@@ -412,7 +412,8 @@ class Race(SeededState):
         return race
 
     @classmethod
-    def from_positions(cls, track: Track | str, riders: Sequence[dict], *, cards: dict[str, Card] | None = None,
+    def from_positions(cls, track: Track | str, riders: Sequence[dict[str, Any]], *,
+                       cards: dict[str, Card] | None = None,
                        seed: int = 0, history: bool = True) -> Race:
         """A race from a position (lessons and scenarios).
 
@@ -426,7 +427,7 @@ class Race(SeededState):
         movement. The caller checks the position is legal (``scenario.build`` does).
         """
         track = stage(track)
-        members: dict[str, list[dict]] = {}
+        members: dict[str, list[dict[str, Any]]] = {}
         for spec in riders:
             members.setdefault(spec.get("team") or spec["id"], []).append(spec)
         spare = iter([c for c in TEAM_COLOURS if c not in members] * (len(members) // len(TEAM_COLOURS) + 1))

@@ -14,7 +14,9 @@ Tutor decisions (RULES.md leaves these open; the lessons say so too):
 
 from __future__ import annotations
 
-from tutor.core.events import Rule
+from typing import Iterable
+
+from tutor.core.events import Rule as Rule  # re-exported: race.py names rules.Rule
 
 from .track import DESCENT_MINIMUM, Track
 
@@ -151,7 +153,7 @@ def occupancy(positions: dict[str, tuple[int, int]]) -> dict[int, list[int]]:
     return occupied
 
 
-def packs(squares) -> list[tuple[int, int]]:
+def packs(squares: Iterable[int]) -> list[tuple[int, int]]:
     """Runs of occupied squares with no empty square between them, rearmost first."""
     result: list[tuple[int, int]] = []
     ordered = sorted(set(squares))

@@ -13,6 +13,7 @@ import binascii
 import json
 import zlib
 from pathlib import Path
+from typing import Any, Iterable
 
 from tutor.core.data import is_int, load_json, reject_unknown_keys
 
@@ -29,11 +30,11 @@ rider's deck and token letter; files without it work as specified."""
 OUTPUT_KEYS = ("after_movement", "after_slipstream", "exhausted", "winner")
 
 
-def _reject_unknown_keys(data: dict, allowed, where: str = "") -> None:
+def _reject_unknown_keys(data: dict[str, Any], allowed: Iterable[str], where: str = "") -> None:
     reject_unknown_keys(data, allowed, where, ScenarioError)
 
 
-def load(path: str | Path) -> dict:
+def load(path: str | Path) -> dict[str, Any]:
     """Read a scenario file; bad JSON raises ``ScenarioError`` naming the file and line."""
     data = load_json(path, ScenarioError)
     if not isinstance(data, dict):
@@ -41,7 +42,7 @@ def load(path: str | Path) -> dict:
     return data
 
 
-def build(scenario: dict, *, seed: int = 0, history: bool = False) -> Race:
+def build(scenario: dict[str, Any], *, seed: int = 0, history: bool = False) -> Race:
     """Validate a scenario and return the race it describes (movement phase, or end phase without cards)."""
     if not isinstance(scenario, dict):
         raise ScenarioError(f"a scenario is an object (dict), not {type(scenario).__name__}")
@@ -71,7 +72,7 @@ def build(scenario: dict, *, seed: int = 0, history: bool = False) -> Race:
     return Race.from_positions(track, riders, cards=cards, seed=seed, history=history)
 
 
-def _riders(riders, track: Track) -> list[dict]:
+def _riders(riders: object, track: Track) -> list[dict[str, Any]]:
     if not isinstance(riders, list) or not riders:
         raise ScenarioError("key 'riders' must be a non-empty list of riders")
     seen: dict[str, int] = {}
@@ -106,7 +107,7 @@ def _riders(riders, track: Track) -> list[dict]:
     return riders
 
 
-def _cards(cards, riders: list[dict]) -> dict[str, Card]:
+def _cards(cards: object, riders: list[dict[str, Any]]) -> dict[str, Card]:
     if not isinstance(cards, dict):
         raise ScenarioError("key 'cards' must be an object: rider id -> card value")
     ids = [r["id"] for r in riders]
@@ -140,7 +141,7 @@ def _positions(race: Race) -> dict[str, list[int]]:
     return {rid: [square, lane] for rid, (square, lane) in race.positions().items()}
 
 
-def resolve_round(scenario: dict) -> dict:
+def resolve_round(scenario: dict[str, Any]) -> dict[str, Any]:
     """Resolve one round of a scenario (SCENARIOS.md): movement if ``cards`` is given, then the end phase."""
     race = build(scenario)
     race.resolve(Phase.MOVEMENT)
@@ -156,7 +157,7 @@ def resolve_round(scenario: dict) -> dict:
     }
 
 
-def check(scenario: dict) -> str | None:
+def check(scenario: dict[str, Any]) -> str | None:
     """None when the scenario's ``expect`` block matches ``resolve_round``, else the first difference."""
     expect = scenario.get("expect")
     if not isinstance(expect, dict):
@@ -194,7 +195,7 @@ _CODE_DICTIONARY = (
 Part of the format: never change it; a new dictionary is a new version (``FR2-``)."""
 
 
-def to_code(scenario: dict) -> str:
+def to_code(scenario: dict[str, Any]) -> str:
     """The position code of a scenario (``from_code`` reads it back to an equal dict).
 
     The scenario is validated first (``build``): an invalid one raises ``ScenarioError`` instead of a code
@@ -207,7 +208,7 @@ def to_code(scenario: dict) -> str:
     return CODE_PREFIX + base64.urlsafe_b64encode(packed).decode("ascii").rstrip("=")
 
 
-def from_code(code: str) -> dict:
+def from_code(code: str) -> dict[str, Any]:
     """The scenario of a position code; a malformed code raises ``ScenarioError`` saying what is wrong.
 
     White space anywhere in the code is ignored (a code wrapped over two lines still opens).

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .bots import autoplay, get_bot
 from .race import TEAM_COLOURS, Race
@@ -18,7 +19,7 @@ class RaceResult:
     race: Race
 
     @property
-    def riders(self) -> list[dict]:
+    def riders(self) -> list[dict[str, Any]]:
         """Every rider: ``id``, ``team_kind`` (``"player"``, ``"peloton"`` or ``"muscle"``) and
         ``exhaustion_taken`` (exhaustion cards taken in the race: breakaway and end phases)."""
         race = self.race

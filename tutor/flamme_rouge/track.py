@@ -12,6 +12,7 @@ import enum
 import sys
 import functools
 from dataclasses import dataclass, field
+from typing import Any
 
 from .errors import TrackError
 
@@ -122,11 +123,11 @@ class Track:
         return Track((Square(width),) * extra + self.squares, start=self.start + extra,
                      finish=None if self.finish is None else self.finish + extra, name=self.name)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "track": self.spec, "start": self.start, "finish": self.finish}
 
     @classmethod
-    def from_dict(cls, data: dict) -> Track:
+    def from_dict(cls, data: dict[str, Any]) -> Track:
         return cls.parse(data["track"], start=data.get("start", 0), finish=data.get("finish"),
                          name=data.get("name", ""))
 

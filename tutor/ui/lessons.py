@@ -23,6 +23,7 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 STORE_KEY = "rules-tutor-progress"
 
@@ -39,12 +40,12 @@ class LessonInfo:
         return f"{self.path.parent.name}/{self.path.name}"
 
 
-def _cells(path: Path) -> tuple[dict, list[dict]]:
+def _cells(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     data = json.loads(path.read_text(encoding="utf-8"))
     return data.get("metadata", {}), data.get("cells", [])
 
 
-def _source(cell: dict) -> str:
+def _source(cell: dict[str, Any]) -> str:
     source = cell.get("source", "")
     return source if isinstance(source, str) else "".join(source)
 

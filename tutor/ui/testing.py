@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import Any, Iterator
 
 from ipycanvas import canvas as ipycanvas_canvas
 
@@ -23,7 +23,7 @@ COMMAND_NAMES = {code: name for name, code in ipycanvas_canvas.COMMANDS.items()}
 @dataclass(frozen=True)
 class Command:
     name: str
-    args: tuple
+    args: tuple[Any, ...]
     sizes: tuple[int, ...] = ()
     """Length of each array argument, in order."""
 
@@ -46,7 +46,7 @@ class CommandLog:
     def sleeps(self) -> list[float]:
         return [c.args[0] for c in self.named("sleep")]
 
-    def _receive(self, message) -> None:
+    def _receive(self, message: list[Any]) -> None:
         self.messages += 1
         batch = message if message and isinstance(message[0], list) else [message]
         for command in batch:

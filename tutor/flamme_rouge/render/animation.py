@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from tutor.flamme_rouge.events import (Blocked, Event, ExhaustionTaken, PacksFound, RiderMoved,
                                        Slipstreamed)
@@ -52,7 +52,7 @@ class _Timeline:
     packs: list[tuple[float, float]] = field(default_factory=list)
     gained: dict[str, int] = field(default_factory=dict)
 
-    def add(self, weight: int = 1, **highlights) -> None:
+    def add(self, weight: int = 1, **highlights: Any) -> None:
         highlights.setdefault("gained", dict(self.gained))
         self.frames.append(Frame(dict(self.positions), weight=weight, **highlights))
 

@@ -30,7 +30,7 @@ def _svg(body: str, w: int = 26, h: int = 22) -> str:
     return f"<svg width='{w}' height='{h}' viewBox='0 0 {w} {h}' aria-hidden='true'>{body}</svg>"
 
 
-def _points(points, cx: float, cy: float, scale: float) -> str:
+def _points(points: style.Points, cx: float, cy: float, scale: float) -> str:
     return " ".join(f"{cx + x * scale:.1f},{cy + y * scale:.1f}" for x, y in points)
 
 

@@ -9,11 +9,12 @@ squares (animation frames).
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping
+from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 from ipycanvas import Canvas
 
+from tutor.flamme_rouge.events import Position
 from tutor.flamme_rouge.race import Race
 from tutor.ui.drawing import font, needs_outline, rgb_array, rounded_rect, tag, text_colour_on
 
@@ -106,7 +107,8 @@ BADGE_OFFSET, BADGE_SIZE = 0.72, 0.52
 """Where a token's team badge sits (up and left of its centre) and its radius, in token radii."""
 
 
-def draw_team_marks(canvas: Canvas, xs, ys, radius: float, colour_names: list[str]) -> None:
+def draw_team_marks(canvas: Canvas, xs: Sequence[float] | np.ndarray, ys: Sequence[float] | np.ndarray, radius: float,
+                    colour_names: list[str]) -> None:
     """White badges of ``radius`` centred on (xs, ys), each with the mark of its team colour in black ink."""
     marked = [i for i, name in enumerate(colour_names) if style.team_mark(name)[1]]
     if not marked:
@@ -188,7 +190,7 @@ def _draw_blocked(canvas: Canvas, view: View, squares: Iterable[int]) -> None:
     canvas.stroke()
 
 
-def _draw_trails(canvas: Canvas, view: View, trails: Mapping) -> None:
+def _draw_trails(canvas: Canvas, view: View, trails: Mapping[str, tuple[Position, Position]]) -> None:
     """A ghost ring where the rider started and a dashed line to where it is now."""
     if not trails:
         return
@@ -231,7 +233,8 @@ def _draw_rings(canvas: Canvas, view: View, positions: list[FloatPosition], dash
     canvas.set_line_dash([])
 
 
-def _draw_card_chips(canvas: Canvas, view: View, chips: Mapping[str, str], positions: Mapping) -> None:
+def _draw_card_chips(canvas: Canvas, view: View, chips: Mapping[str, str],
+                     positions: Mapping[str, FloatPosition]) -> None:
     """A small card with the revealed value at the upper right of each token still to move."""
     for rid, label in chips.items():
         square, lane = positions[rid]
@@ -247,7 +250,8 @@ def _draw_exhaustion_icons(canvas: Canvas, view: View, positions: list[FloatPosi
                    style.EXHAUSTION_FACE, style.EXHAUSTION_INK)
 
 
-def _draw_slipstream_gains(canvas: Canvas, view: View, gains: Mapping[str, int], positions: Mapping) -> None:
+def _draw_slipstream_gains(canvas: Canvas, view: View, gains: Mapping[str, int],
+                           positions: Mapping[str, FloatPosition]) -> None:
     for rid, gained in gains.items():
         square, lane = positions[rid]
         tag(canvas, f"+{gained}", view.cx(square) + view.token_r + 1, view.cy(lane) - view.token_r + 1,
@@ -260,7 +264,7 @@ def ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-def _draw_places(canvas: Canvas, view: View, places: Mapping[str, int], positions: Mapping) -> None:
+def _draw_places(canvas: Canvas, view: View, places: Mapping[str, int], positions: Mapping[str, FloatPosition]) -> None:
     """Finishing places above the tokens at the finish; the winner's tag is larger, with a gold ring round it."""
     for rid, place in sorted(places.items(), key=lambda item: -item[1]):
         square, lane = positions[rid]

@@ -8,7 +8,7 @@ lanes, cards, packs) and every rule comes from the events' ``rules`` (cited by
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Sequence, TypeVar
 
 from tutor.flamme_rouge import rules
 from tutor.flamme_rouge.cards import ATTACK, Card
@@ -18,6 +18,8 @@ from tutor.flamme_rouge.events import (BidsRevealed, Blocked, BreakawayDecided, 
                                        Reshuffled, RiderMoved, RiderPlaced, RoundStarted, Slipstreamed)
 from tutor.flamme_rouge.render.style import lane_name
 from tutor.ui.narration import Line, and_list, plural, to_html
+
+E = TypeVar("E", bound=Event)
 
 __all__ = ["Line", "narrate", "to_html", "rider_cards", "squares", "computer_plays"]
 
@@ -37,7 +39,7 @@ def narrate(events: Sequence[Event]) -> list[Line]:
             i += 2
             continue
         if isinstance(event, ExhaustionTaken) and rules.BREAKAWAY_COST in event.rules:
-            group = _run(events, i, lambda e: isinstance(e, ExhaustionTaken) and rules.BREAKAWAY_COST in e.rules)
+            group = _run(events, i, ExhaustionTaken, lambda e: rules.BREAKAWAY_COST in e.rules)
             lines.append(_breakaway_cost(group))
             i += len(group)
             continue
@@ -264,11 +266,11 @@ def _flipped(event: CardsFlipped) -> Line:
                 event.rules + (rules.BOT_NO_EXHAUSTION,))
 
 
-def _run(events: Sequence[Event], start: int, keep) -> list:
-    """The events from ``start`` on for which ``keep`` holds, up to the first that does not."""
-    run = []
+def _run(events: Sequence[Event], start: int, kind: type[E], keep: Callable[[E], bool]) -> list[E]:
+    """The events from ``start`` on that are ``kind`` and for which ``keep`` holds, up to the first that is not."""
+    run: list[E] = []
     for event in events[start:]:
-        if not keep(event):
+        if not isinstance(event, kind) or not keep(event):
             break
         run.append(event)
     return run

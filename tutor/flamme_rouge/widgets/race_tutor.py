@@ -36,6 +36,7 @@ import dataclasses
 import html
 import itertools
 import time
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
@@ -65,6 +66,8 @@ STOPS = {"movement": Phase.MOVEMENT, "slipstream": Phase.END_SLIPSTREAM, "round"
 """Where a prepared position stops: after the movement phase, after slipstream, or at the end of the round."""
 SPEEDS = {"Slow": 1.8, "Normal": 1.0, "Fast": 0.45}
 """Animation speed: how long each frame is held, relative to normal."""
+ScenarioSource = str | Path | dict[str, Any]
+"""A scenario file's path, or the scenario itself."""
 
 
 def _order(phase: Phase) -> int:
@@ -80,7 +83,7 @@ class RaceTutor(widgets.VBox):
 
     def __init__(self, race: Race, *, human_teams: Iterable[str] | None = None, focus: Iterable[str] | None = None,
                  title: str = "", rebuild: Callable[[int], Race] | None = None, seed: int = 0,
-                 stop_after: str | None = None, positions: Sequence[dict] = (), cards: bool = True,
+                 stop_after: str | None = None, positions: Sequence[dict[str, Any]] = (), cards: bool = True,
                  seed_enabled: bool | None = None):
         """``rebuild(seed)`` makes the race again for Restart; without it Restart restores ``race`` as given.
 
@@ -168,7 +171,7 @@ class RaceTutor(widgets.VBox):
     def new_race(cls, stage: str = "avenue-corso-paseo", teams: Sequence[str] = ("red", "blue"),
                  bots: Mapping[str, str] = MappingProxyType({"blue": "heuristic"}), seed: int = 0,
                  human_teams: Iterable[str] | None = ("red",), place: str = "auto", peloton: bool = False,
-                 muscle: int = 0, breakaway: bool = False, single_riders: bool = False, **kwargs) -> RaceTutor:
+                 muscle: int = 0, breakaway: bool = False, single_riders: bool = False, **kwargs: Any) -> RaceTutor:
         """A new race on a stage or teaching track (``tutor.flamme_rouge.track.stage``).
 
         Teams in neither ``bots`` nor ``human_teams`` are played by the heuristic bot.
@@ -187,7 +190,8 @@ class RaceTutor(widgets.VBox):
         return cls(rebuild(seed), human_teams=human_teams, rebuild=rebuild, seed=seed, **kwargs)
 
     @classmethod
-    def from_scenario(cls, scenario, *, stop_after: str = "round", **kwargs) -> RaceTutor:
+    def from_scenario(cls, scenario: ScenarioSource | list[ScenarioSource] | tuple[ScenarioSource, ...], *,
+                      stop_after: str = "round", **kwargs: Any) -> RaceTutor:
         """A tutor at the movement phase (or end phase) of a scenario: a file path, a dict, or a list of them
         ("Try another position" goes through the list). It stops after ``stop_after`` (``STOPS``)."""
         many = scenario if isinstance(scenario, (list, tuple)) else [scenario]
@@ -347,7 +351,7 @@ class RaceTutor(widgets.VBox):
         self._show([Line("A new position." if len(self._positions) > 1 else "The same position again."),
                     *self._intro()])
 
-    def _open_position(self, scenario: dict) -> None:
+    def _open_position(self, scenario: dict[str, Any]) -> None:
         """A pasted position code: its scenario becomes the position shown, as ``from_scenario`` shows one (an
         invalid one raises ``ScenarioError``, which the box shows; nothing changes)."""
         race = scenarios.build(scenario, history=True)

@@ -72,7 +72,7 @@ class PositionBox(widgets.VBox):
     ``status`` and calls nothing.
     """
 
-    def __init__(self, on_open: Callable[[dict], object], *, description: str = "Open a position"):
+    def __init__(self, on_open: Callable[[dict[str, Any]], object], *, description: str = "Open a position"):
         self._on_open = on_open
         self.text = widgets.Text(placeholder=f"Paste a position code ({scenarios.CODE_PREFIX}…)",
                                  layout=widgets.Layout(width="360px"))
@@ -99,12 +99,12 @@ class PositionBox(widgets.VBox):
 class Workbench(widgets.VBox):
     """The teacher's workbench: see the module docstring."""
 
-    def __init__(self, scenario: dict | str | None = None, *, track: str = "sprint-20", seed: int = 0):
+    def __init__(self, scenario: dict[str, Any] | str | None = None, *, track: str = "sprint-20", seed: int = 0):
         super().__init__()
         self._data: dict[str, Any] = {}
         """The position without its cards: name, description, track, finish, riders (SCENARIOS.md keys)."""
         self._cards: dict[str, Any] = {}
-        self._expect: dict | None = None
+        self._expect: dict[str, Any] | None = None
         self._undo: list[dict[str, Any]] = []
         self._events: list[Event] = []
         self._syncing = False
@@ -185,11 +185,11 @@ class Workbench(widgets.VBox):
     # ----- the position ----------------------------------------------------------------------------------
 
     @property
-    def riders(self) -> list[dict]:
-        riders: list[dict] = self._data.get("riders", [])
+    def riders(self) -> list[dict[str, Any]]:
+        riders: list[dict[str, Any]] = self._data.get("riders", [])
         return riders
 
-    def position(self) -> dict:
+    def position(self) -> dict[str, Any]:
         """The position as a scenario (SCENARIOS.md): cards when every rider has one, ``expect`` when it still
         holds (a loaded file's expected result, dropped once an edit changes the result)."""
         data = {key: value for key, value in self._data.items() if value not in (None, "")}
@@ -210,7 +210,7 @@ class Workbench(widgets.VBox):
         missing = [r["id"] for r in self.riders if self._cards.get(r["id"]) is None]
         return missing if len(missing) < len(self.riders) else []
 
-    def _build(self, data: dict, seed: int) -> Race:
+    def _build(self, data: dict[str, Any], seed: int) -> Race:
         """The race of a position; raises ``ScenarioError`` when the format refuses it."""
         if data.get("riders"):
             return scenarios.build(data, seed=seed, history=True)
@@ -224,7 +224,7 @@ class Workbench(widgets.VBox):
         self._set({"name": "", "description": "", "track": track.spec, "finish": track.finish, "riders": []}, {},
                   None, f"An empty {track.name}: pick a team and kind, then click a lane to add a rider.")
 
-    def open_scenario(self, data: dict) -> None:
+    def open_scenario(self, data: dict[str, Any]) -> None:
         """Show a scenario's position (a loaded file or an opened code); a malformed one raises ``ScenarioError``
         and changes nothing."""
         if not isinstance(data, dict):
@@ -241,7 +241,7 @@ class Workbench(widgets.VBox):
                   f"Opened {name}: {len(riders)} rider{'s' if len(riders) != 1 else ''}. Click a rider to pick it, "
                   "then a free lane to move it.")
 
-    def _set(self, data: dict, cards: dict[str, Any], expect: dict | None, message: str) -> None:
+    def _set(self, data: dict[str, Any], cards: dict[str, Any], expect: dict[str, Any] | None, message: str) -> None:
         race = self._build({**data, **({"cards": cards} if cards else {})}, self.seed.value)
         new_track = data["track"] != self._data.get("track") or data.get("finish") != self._data.get("finish")
         self._data, self._cards, self._expect = data, cards, expect
@@ -252,7 +252,7 @@ class Workbench(widgets.VBox):
         self._sync_inputs()
         self._show(message)
 
-    def _edit(self, riders: list[dict] | None = None, cards: dict[str, Any] | None = None) -> bool:
+    def _edit(self, riders: list[dict[str, Any]] | None = None, cards: dict[str, Any] | None = None) -> bool:
         """Change the position; when the format refuses it, warn and change nothing (False)."""
         data = {**self._data, "riders": riders if riders is not None else self.riders}
         cards = dict(self._cards if cards is None else cards)

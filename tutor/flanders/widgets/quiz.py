@@ -32,7 +32,7 @@ from tutor.flanders import rules as R
 from tutor.flanders import scenario as scenarios
 from tutor.flanders.events import Busted, CardTaken, DiceRolled, GameOver, PawnMoved, PawnPlacedOnNine, TroopsLost
 from tutor.flanders.game import Game, Phase, Take
-from tutor.flanders.render import Board, frames_for, percent, picture_of
+from tutor.flanders.render import Board, Picture, frames_for, percent, picture_of
 from tutor.flanders.render.describe import describe_picture
 from tutor.flanders.render.picture import available_spaces
 from tutor.ui.controls import label
@@ -56,7 +56,7 @@ class FlandersQuiz(RevealQuiz):
         self.positions = [load_scenario(p) for p in positions]
         self.ask, self.player = ask, player
         self.index = 0
-        self._frames: list = []
+        self._frames: list[tuple[Picture, float]] = []
         self._events: list[Event] = []
         self.game = self._build()
         self.board = Board(self.game.cards, self.game.battlefield, len(self.game.players))
