@@ -29,7 +29,7 @@ from .narration import Line, cite
 SHOW, HIDE = "Show the board in words", "Hide the board in words"
 
 
-class TextView(widgets.VBox):  # type: ignore[misc]
+class TextView(widgets.VBox):
     """``html`` is the live region (its ``value`` the text), ``toggle`` shows it on screen, ``text`` is the
     plain text last shown (for tests and for the canvas' label)."""
 
