@@ -83,6 +83,11 @@ def ready(page, base_url: str, notebook: str) -> None:
 
 def test_tab_visits_every_control_in_page_order_with_a_focus_ring(page, voila_server: str) -> None:
     ready(page, voila_server, "flamme_rouge/03_movement.ipynb")
+    boards = page.locator("canvas").count()
+    # Each board: an image with a name, out of the Tab order, and its words in a live region that stays put.
+    assert page.locator("canvas[role='img'][aria-label][tabindex='-1']").count() == boards == 3
+    assert page.locator(".tutor-live[role='status'][aria-live='polite']").count() == boards
+    assert "Riders" in live_text(page, 0)
     count = page.evaluate(_NUMBER_TABBABLE_JS)
     visited = []
     for _ in range(count):

@@ -39,8 +39,13 @@
       if (event.key === 'Tab' && event.target instanceof HTMLCanvasElement) event.stopPropagation();
     }, true);
     mark(document);
-    new MutationObserver(function () { mark(document); })
-      .observe(document.body, { childList: true, subtree: true });
+    // ipywidgets may set an element's classes after inserting it: class changes count too (one pass a frame).
+    var pending = false;
+    new MutationObserver(function () {
+      if (pending) return;
+      pending = true;
+      window.requestAnimationFrame(function () { pending = false; mark(document); });
+    }).observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['class'] });
   }
 
   if (document.readyState === 'loading') {
