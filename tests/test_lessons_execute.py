@@ -14,7 +14,7 @@ from nbclient import NotebookClient
 from tutor.core.games import GAMES
 from tutor.flamme_rouge import scenario
 from tutor.ui.landing import landing_html, notebook_title
-from tutor.ui.lessons import lesson_list, nav_html
+from tutor.ui.lessons import lesson_list, lessons_in, nav_html
 
 ROOT = Path(__file__).resolve().parents[1] / "lessons"
 INDEX = ROOT / "index.ipynb"
@@ -133,14 +133,17 @@ def test_a_lesson_page_has_a_real_title_and_links_to_the_previous_and_next_lesso
     assert "target='_self'" in html and "localStorage" in html
 
 
-@pytest.mark.parametrize("path", FR_OWN[:-1], ids=_ids(FR_OWN[:-1]))
+FR_QUIZZES = sorted(FR.glob("[01][0-9]_*.ipynb"))[1:]
+
+
+@pytest.mark.parametrize("path", FR_QUIZZES, ids=_ids(FR_QUIZZES))
 def test_no_quiz_uses_the_position_of_a_board_above_it_and_every_quiz_has_another_position(path: Path):
     boards, quizzes = set(), []
     for source in _code(_read(path)):
         found = SCENARIO_PATH.findall(source)
         if "PredictQuiz(" in source:
             quizzes.append(found)
-        elif "RaceTutor" in source:
+        elif "RaceTutor" in source or "BreakawayBid" in source:
             boards |= set(found)
     assert quizzes, f"{path.name} has no quiz"
     for found in quizzes:
@@ -156,7 +159,7 @@ def test_the_rules_summary_has_a_glossary():
 
 def test_the_landing_page_gives_each_lesson_a_summary_and_progress():
     html = landing_html(ROOT)
-    assert "Squares and lanes, the right-hand lane" in html and "data-lesson='flamme_rouge/03_movement.ipynb'" in html
+    assert "a rider alone on a square takes the right-hand lane" in html and "data-lesson='flamme_rouge/03_movement.ipynb'" in html
     assert html.index("01_track_and_setup") < html.index("02_energy_phase") < html.index("07_full_race")
     assert "localStorage" in html and "scenarios" not in html
 
@@ -181,3 +184,23 @@ def test_the_landing_notebook_shows_the_links():
     links = HTML_LINK.findall(html)
     assert "flamme_rouge/00_welcome.ipynb" in links and "flamme_rouge/07_full_race.ipynb" in links
     assert [link for link in links if not (ROOT / link).is_file()] == []
+
+
+def test_every_landing_summary_is_a_whole_sentence_and_titles_carry_the_lesson_number():
+    for game in GAMES.values():
+        for lesson in lessons_in(ROOT / game.lessons):
+            assert re.fullmatch(r"[A-Z][^\n]{20,}[.!?]", lesson.summary), (lesson.key, lesson.summary)
+            assert not re.search(r"(^|\s)- |:\s*\d\.$", lesson.summary), (lesson.key, lesson.summary)
+            number = re.match(r"(\d\d)_", lesson.path.name)
+            if number and number.group(1) != "00":
+                assert lesson.title.startswith(f"{int(number.group(1))}. "), (lesson.key, lesson.title)
+
+
+def test_each_rules_summary_is_linked_from_the_lessons_it_sums_up():
+    fr, flanders = ROOT / "flamme_rouge", ROOT / "flanders"
+    assert "href='rules_summary_peloton.ipynb'" in nav_html("10_the_breakaway.ipynb", fr)
+    assert "href='rules_summary.ipynb'" in nav_html("03_movement.ipynb", fr)
+    assert "href='rules_summary.ipynb'" in nav_html("03_push_your_luck.ipynb", flanders)
+    for summary in (fr / "rules_summary_peloton.ipynb", flanders / "rules_summary.ipynb"):
+        text = _markdown(summary)
+        assert "**Words**" in text and "Where the rulebook does not say, in this tutor" in text

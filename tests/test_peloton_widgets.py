@@ -165,6 +165,9 @@ def test_race_tutor_bids_then_steps_the_breakaway_and_the_flip():
     tutor.next_button.click()
     assert tutor.race.phase is Phase.ENERGY and tutor.race.round == 1
     assert "joins the breakaway" in tutor.narration.value
+    # The breakaway's result stays (the newest, open part of the log) until the learner starts round 1.
+    assert tutor.paused and "<details class='tutor-log-section' open><summary>Setup" in tutor.narration.value
+    tutor.next_round_button.click()
     for rid in ("red-S", "red-R"):
         tutor.draw_buttons[rid].click()
         tutor.card_buttons[0].click()

@@ -244,18 +244,20 @@ def test_a_long_round_animates_each_step_in_under_a_second():
 
 
 
-def test_the_card_panel_shows_the_rider_being_played_even_after_the_fourth_and_fits_its_stats():
-    race = Race.new("sprint-20", ("red", "blue", "green"), seed=1)
+def test_the_card_panel_shows_the_rider_being_played_even_after_the_fifth_and_fits_its_stats():
+    race = Race.new("sprint-20", ("red", "blue", "green", "black"), seed=1)
     riders = tuple(race.riders)
-    panel = CardPanel(riders, active="green-R")
-    assert len(riders) == 6 and panel.columns(race)[0] == "green-R" and len(panel.columns(race)) == 4
-    race.draw("green-R")
+    panel = CardPanel(riders, active="black-R")
+    assert len(riders) == 8 and panel.columns(race)[0] == "black-R" and len(panel.columns(race)) == 5
+    race.draw("black-R")
     with recorded_commands() as log:
         Scene(race.track).draw(race, panel=panel)
     texts = log.texts()
-    assert "green-R  (rouleur)" in texts and "red-S  (sprinteur)" in texts and "green-S  (sprinteur)" not in texts
+    assert "black-R  (rouleur)" in texts and "red-S  (sprinteur)" in texts and "green-S  (sprinteur)" not in texts
     stats = [t for t in texts if t.startswith("deck ")]
-    assert stats and all(len(t) * 6.4 <= (960 - 32) / 4 - 34 for t in stats)  # four columns: the short words
+    assert stats and all(len(t) * 6.4 <= (960 - 32) / 5 - 34 for t in stats)  # five columns: the short words
+    assert not any("rec." in t or "E2 " in t for t in stats)  # spelled out
+    assert texts.count(str(race.riders["black-R"].hand[0])) >= 1  # its hand, as small cards
 
 
 def test_a_board_without_cards_has_no_card_panel():
@@ -342,3 +344,134 @@ def lab(rgb):
 
 def dist(a, b):
     return sum((p - q) ** 2 for p, q in zip(a, b)) ** 0.5
+
+
+# ----- animations paced by the kernel: a later paint never waits behind them ---------------------------------
+
+def blocked_move():
+    race = scenarios.build(BLOCKED)
+    race.step()
+    race.step()
+    before = race.positions()
+    return race, race.step(), before
+
+
+def test_with_an_event_loop_each_frame_is_its_own_message_at_its_time():
+    from manual_clock import ManualClock
+
+    race, events, before = blocked_move()
+    scene = Scene(race.track)
+    scene.clock = clock = ManualClock()
+    frames = frames_for(events, before)
+    with recorded_commands() as log:
+        scene.animate(race, events, before, highlights_for(race, events))
+        assert log.messages == 1 and log.sleeps() == [] and scene.playing  # the first frame only
+        clock.advance(0.001)
+        assert log.messages == 1  # the next frame waits for its time
+        clock.advance(5)
+    assert not scene.playing and log.sleeps() == []
+    assert log.messages == len(frames) + 1  # a message per frame, then the final picture
+
+
+def test_a_later_paint_drops_the_frames_not_sent_and_skip_shows_the_end_at_once():
+    from manual_clock import ManualClock
+
+    race, events, before = blocked_move()
+    scene = Scene(race.track)
+    scene.clock = clock = ManualClock()
+    states: list[bool] = []
+    scene.on_playing(states.append)
+    scene.animate(race, events, before, highlights_for(race, events))
+    with recorded_commands() as log:
+        scene.draw(race)  # a new action's picture: at once, and the old frames never come
+        clock.advance(5)
+    assert log.messages == 1 and not scene.playing and states == [True, False] and clock.pending == []
+    scene.animate(race, events, before, highlights_for(race, events))
+    with recorded_commands() as log:
+        scene.finish()  # Skip
+        clock.advance(5)
+    assert log.messages == 1 and not scene.playing and states == [True, False, True, False]
+    assert "red-R" not in log.texts()  # the final picture of the riders (tokens, chips), no frame after it
+
+
+def test_no_text_on_the_board_is_smaller_than_11_px():
+    race = Race.new("paves-du-nord", ["red", "blue", "green", "black", "white", "pink", "yellow", "orange",
+                                      "purple", "teal", "brown", "grey"], seed=0, single_riders=True)
+    scene = Scene(race.track)
+    panel = CardPanel(tuple(race.riders), compact=True, played=tuple((r, "4") for r in race.riders),
+                      moved=frozenset(list(race.riders)[:3]))
+    with recorded_commands() as log:
+        scene.draw(race, highlights_for(race), panel, redraw_track=True)
+        scene.draw(race, highlights_for(race), CardPanel(tuple(race.riders)[:4]))
+    sizes = [float(c.args[1].split("px")[0].split()[-1]) for c in log.commands if c.name == "set" and
+             isinstance(c.args[1], str) and "px" in c.args[1]]
+    assert sizes and min(sizes) >= 11
+
+
+def test_the_played_cards_strip_gives_each_of_twelve_riders_room_for_its_name():
+    from tutor.flamme_rouge.render.cards import draw_card_panel
+
+    race = Race.new("paves-du-nord", ["red", "blue", "green", "black", "white", "pink", "yellow", "orange",
+                                      "purple", "teal", "brown", "grey"], seed=0, single_riders=True)
+    view = make_view(race.track)
+    canvas = Canvas(width=view.width, height=view.height)
+    played = tuple((r, "4") for r in race.riders)
+    with recorded_commands() as log:
+        with hold_canvas():
+            draw_card_panel(canvas, view, race, CardPanel(compact=True, played=played))
+    names = [c for c in log.named("fillText") if c.args[0] in race.riders]
+    assert len(names) == 12
+    xs = sorted(c.args[1] for c in names)
+    room = min(b - a for a, b in zip(xs, xs[1:]))
+    # Each name has its own column at least as wide as the longest name at 12 px bold (about 7 px a letter).
+    assert room >= 7 * max(len(r) for r in race.riders)
+    assert all(len(c.args) < 4 or c.args[3] is None or c.args[3] >= room - 4 for c in names)
+
+
+def test_every_team_has_a_large_mark_in_the_middle_of_its_token():
+    from tutor.flamme_rouge.render.riders import MARK_SIZE
+
+    race = Race.new("paves-du-nord", ["red", "blue", "green", "black", "white", "pink", "yellow", "orange",
+                                      "purple", "teal", "brown", "grey"], seed=0, single_riders=True)
+    marks = {style.team_mark(r.colour)[0] for r in race.riders.values()}
+    assert len(marks) == len(race.riders) and "" not in marks  # twelve teams, twelve marks
+    view = make_view(race.track)
+    assert 2 * MARK_SIZE * view.token_r >= 15  # as wide as a capital letter on the board, not a corner dot
+    scene = Scene(race.track)
+    with recorded_commands() as log:
+        scene.draw(race)
+    assert log.texts().count("S") + log.texts().count("R") == 12  # each rider's letter, in its badge
+
+
+def test_the_card_chip_legend_says_what_a_climb_does_to_the_chip():
+    html = legend_html(Race.new("la-haute-montagne", ("red", "green")))
+    assert "its revealed card: the squares it will move (on a climb it moves at most 5 and from a descent at " \
+           "least 5)" in html
+    assert "on a climb" not in legend_html(Race.new("sprint-20", ("red", "green")))
+
+
+def test_the_breakaway_quiz_board_draws_the_start_line_its_text_mentions():
+    """Issue 15: lesson 10's quiz says the breakaway riders start "past the start line": the board draws it."""
+    data = scenarios.load("lessons/flamme_rouge/scenarios/breakaway_first_round.json")
+    assert "past the start line" in data["description"]
+    race = scenarios.build(data)
+    assert race.track.start == 4 and scenarios.from_code(scenarios.to_code(data)) == data
+    with recorded_commands() as log:
+        Scene(race.track).draw(race, redraw_track=True)
+    assert "START" in log.texts()
+    with pytest.raises(scenarios.ScenarioError, match="key 'start'"):
+        scenarios.build(dict(data, start=99))
+
+
+def test_a_quiz_board_can_leave_out_the_marks_that_give_the_answer():
+    race = scenarios.build(BLOCKED)
+    plain = highlights_for(race, helpers=False)
+    assert highlights_for(race).next_mover and highlights_for(race).cards  # the play board's helpers ...
+    assert plain.next_mover is None and plain.cards == {}  # ... not on a quiz's question
+    order = tuple((r, str(race.riders[r].played)) for r in race.to_move)
+    with recorded_commands() as log:
+        Scene(race.track).draw(race, plain, CardPanel(compact=True, played=order, in_order=False))
+    texts = log.texts()
+    assert "Played cards:" in texts and not any("movement order" in t for t in texts)
+    names = [t for t in texts if t in race.riders]
+    assert names == sorted(names) and len(names) == len(order)

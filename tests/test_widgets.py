@@ -8,6 +8,8 @@ import json
 import pytest
 
 from tutor.flamme_rouge import Phase, Race
+from tutor.flamme_rouge.bots import autoplay
+from tutor.flamme_rouge.events import ExhaustionTaken, Slipstreamed
 from tutor.ui.testing import recorded_commands
 from tutor.flamme_rouge.widgets import PredictQuiz, RaceChooser, RaceTutor
 from positions import BLOCKED, SLIPSTREAM
@@ -36,6 +38,13 @@ def play_both(tutor, first=0, second=0):
     tutor.card_buttons[first].click()
     tutor.draw_buttons["red-R"].click()
     tutor.card_buttons[second].click()
+
+
+def finish_round(tutor):
+    """Finish round, then 'Start round N' at the pause that shows the end of the round."""
+    tutor.finish_button.click()
+    if tutor.paused:
+        tutor.next_round_button.click()
 
 
 def assert_refused(tutor, click, *words):
@@ -156,9 +165,43 @@ def test_finish_round_plays_the_end_phase_and_the_bots_play_the_next_energy_phas
     race = tutor.race
     assert race.phase is Phase.ENERGY and race.round == 2
     assert all(r.removed for r in race.riders.values())
+    # The end of round 1 stays on the board and in the log until the learner starts round 2.
+    assert tutor.paused and tutor.next_round_button.layout.display is None
+    assert tutor.next_round_button.description == "Start round 2 ▸"
+    assert tutor.energy_row.layout.display == "none" and tutor.next_button.disabled
+    assert race.riders["blue-S"].played is None
+    assert "played cards leave the game" in tutor.narration.value and "Round 2 begins" not in tutor.narration.value
+    assert "The end of round 1" in tutor.header.value and "Start round 2" in tutor.status.text
+    assert_refused(tutor, tutor.draw_buttons["red-S"].click, "Start round 2")
+    tutor.next_round_button.click()
+    assert not tutor.paused and tutor.next_round_button.layout.display == "none"
     assert race.riders["blue-S"].played is not None and race.riders["red-S"].played is None
-    text = tutor.narration.value
-    assert "played cards leave the game" in text and "Round 2 begins" in text
+    assert "Round 2 begins" in tutor.narration.value and tutor.energy_row.layout.display is None
+
+
+def test_the_end_of_a_round_keeps_its_slipstream_and_exhaustion_marks_until_the_next_round():
+    bots = {"red": "heuristic", "blue": "heuristic"}
+    twin = Race.new("sprint-20", ["red", "blue"], bots=bots, seed=3)  # the same race, played by the engine
+    autoplay(twin, steps=False)
+    ended = twin.finish_round()
+    gained = {rid for e in ended if isinstance(e, Slipstreamed) for rid in e.riders}
+    tired = {e.rider for e in ended if isinstance(e, ExhaustionTaken)}
+    assert gained and tired
+    tutor = RaceTutor.new_race("sprint-20", teams=("red", "blue"), bots=bots, human_teams=(), seed=3)
+    for _ in range(12):  # one step at a time: the exhaustion step ends the round
+        tutor.next_button.click()
+        if tutor.paused:
+            break
+    assert tutor.paused and tutor.race.round == 2 and tutor.race.positions() == twin.positions()
+    with recorded_commands() as log:
+        tutor.redraw()
+    assert set(tutor._highlights().slipstreamed) == gained and set(tutor._highlights().exhausted) == tired
+    chips = [t for t in log.texts() if t.startswith("+")]
+    assert log.texts().count("E2") == len(tired) and len(chips) == len(gained)
+    tutor.next_round_button.click()
+    with recorded_commands() as log:
+        tutor.redraw()
+    assert not tutor._highlights().exhausted and not any(t.startswith("+") for t in log.texts())
 
 
 def test_back_undoes_one_learner_action_at_a_time(tutor):
@@ -186,7 +229,7 @@ def test_restart_uses_the_seed(tutor):
     tutor.restart_button.click()
     race = tutor.race
     assert race.round == 1 and race.phase is Phase.ENERGY and tutor.back_button.disabled
-    assert "seed 7" in tutor.narration.value
+    assert "shuffle number 7" in tutor.narration.value
     again = RaceTutor.new_race(seed=7).race
     assert race.to_dict(history=False) == again.to_dict(history=False)
 
@@ -209,7 +252,7 @@ def test_the_hint_tells_the_learner_what_to_do_next(tutor):
     assert "click 'Draw 4 for red-R'" in tutor.status.text
     tutor.draw_buttons["red-R"].click()
     tutor.card_buttons[0].click()
-    tutor.finish_button.click()
+    finish_round(tutor)
     assert "click 'Draw 4 for red-S' (or for red-R)" in tutor.status.text
 
 
@@ -256,7 +299,7 @@ def test_a_race_of_bots_only_is_stepped_with_next_step():
     assert tutor.race.phase is Phase.MOVEMENT and "All cards are revealed" in tutor.narration.value
     assert not tutor.draw_buttons
     while tutor.race.phase is not Phase.FINISHED:
-        tutor.finish_button.click()
+        finish_round(tutor)
     assert tutor.race.winner and "wins" in tutor.status.text
 
 
@@ -484,6 +527,8 @@ def test_a_double_click_runs_one_step_and_the_log_keeps_every_step(monkeypatch):
 def test_the_log_goes_round_by_round_and_folds(tutor):
     play_both(tutor)
     tutor.finish_button.click()
+    assert "<details class='tutor-log-section' open><summary>Round 1</summary>" in tutor.narration.value
+    tutor.next_round_button.click()
     log = tutor.narration.value
     assert "<summary>Round 1</summary>" in log and "<details class='tutor-log-section' open><summary>Round 2" in log
     round_1, round_2 = log.split("<summary>Round 2</summary>")
@@ -641,13 +686,13 @@ def test_the_answer_is_never_under_a_cross_and_crosses_go_with_the_riders_own_mo
     assert s._highlights().blocked == ()  # slipstream is over: no cross is left standing
 
 
-def test_the_played_cards_keep_their_movement_order_after_reveal():
+def test_the_played_cards_show_their_movement_order_only_after_reveal():
     q = quiz()
-    order = [rid for rid, _ in q._panel().played]
+    assert [rid for rid, _ in q._panel().played] == ["blue-S", "green-S", "red-R"]  # by name: the order is a hint
     q.square_input.value = 7
     q.reveal_button.click()
     panel = q._panel()
-    assert [rid for rid, _ in panel.played] == order == ["green-S", "blue-S", "red-R"]
+    assert [rid for rid, _ in panel.played] == ["green-S", "blue-S", "red-R"]
     assert panel.moved == {"green-S", "blue-S", "red-R"}
 
 
@@ -709,9 +754,41 @@ def test_a_whole_race_never_shows_internal_names_and_ends_with_results():
             else:
                 tutor.draw_buttons[race.waiting_riders()[0]].click()
         else:
-            tutor.finish_button.click()
+            finish_round(tutor)
         seen += [tutor.status.text, tutor.header.value, *(b.tooltip for b in tutor.card_buttons)]
     assert tutor.race.phase is Phase.FINISHED
     text = " ".join(seen) + tutor.narration.value + tutor.results.value
     assert not re.search(r"\blane \d|\['|\[\d", text)
     assert "Results" in tutor.results.value and tutor.race.winner in tutor.results.value
+
+
+def test_the_end_phase_lesson_shows_every_riders_cards():
+    tutor = RaceTutor.from_scenario("lessons/flamme_rouge/scenarios/exhaustion_board.json")
+    with recorded_commands() as log:
+        tutor.redraw()
+    assert len(tutor.race.riders) == 5
+    for rid, rider in tutor.race.riders.items():
+        assert f"{rid}  ({rider.kind})" in log.texts()
+
+
+# ----- the board keeps up: Skip, and a click never waits behind an animation ----------------------------------
+
+def test_skip_shows_the_end_of_finish_round_at_once_and_a_new_click_drops_the_animation(tutor):
+    from manual_clock import ManualClock
+
+    tutor.scene.clock = clock = ManualClock()
+    play_both(tutor)
+    assert tutor.skip_button.disabled
+    tutor.finish_button.click()
+    assert tutor.scene.playing and not tutor.skip_button.disabled
+    with recorded_commands() as log:
+        tutor.skip_button.click()
+        clock.advance(30)
+    assert log.messages == 1 and not tutor.scene.playing and tutor.skip_button.disabled
+    assert tutor.paused and "Start round 2" in tutor.next_round_button.description
+    tutor.back_button.click()
+    tutor.finish_button.click()  # ten seconds of animation ...
+    with recorded_commands() as log:
+        tutor.back_button.click()  # ... that a new click drops: its picture goes out at once, and nothing after
+        clock.advance(30)
+    assert log.messages == 1 and not tutor.scene.playing and clock.pending == []

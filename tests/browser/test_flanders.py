@@ -159,7 +159,7 @@ def test_the_odds_bar_matches_bust_probability_and_a_bust_resolves(page, page_er
     before = canvas_fingerprint(page)
     click_and_wait(page, tutor.get_by_role("button", name="Roll again"), log)
     expect(log).to_contain_text("Bust!")
-    expect(log).to_contain_text("p1 loses 4 troop pieces for the grey symbols")
+    expect(log).to_contain_text("p1 loses 4 troop pieces for the 4 grey symbols")
     expect(log).to_contain_text("p2's turn")
     assert wait_for_canvas_change(page, before) != before
     # p1's troop pieces 3 to 6 are gone (hollow): the filled piece's pixel turns white

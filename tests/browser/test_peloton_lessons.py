@@ -64,9 +64,13 @@ def test_twelve_single_riders_bid_step_the_breakaway_then_the_bots_flip_and_move
     click(page, tutor, race, tutor.next_button)  # the breakaway
     expect(narration).to_contain_text("join the breakaway")
     assert wait_for_riders(page, 0, tutor.scene.view, tutor.race) == {}, "breakaway riders not where the engine says"
+    race.get_by_role("button", name="Start round 1").click()  # the breakaway's result stays until then
+    tutor.next_round_button.click()
     click(page, tutor, race, tutor.draw_buttons["red-S"])
     click(page, tutor, race, tutor.card_buttons[0])
     click(page, tutor, race, tutor.finish_button)
+    race.get_by_role("button", name="Start round 2").click()
+    tutor.next_round_button.click()
     expect(narration).to_contain_text("Round 2 begins")
     assert tutor.race.round == 2
     # Finish round plays every rider's move and the end phase with pauses (one message, played out in the browser):

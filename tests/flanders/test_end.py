@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from tutor.flanders import GameOver, Phase, TurnSkipped, rules
+import pytest
+
+from tutor.flanders import GameOver, Phase, TroopsLost, TurnSkipped, WrongPhaseError, rules
 
 from .helpers import ids, position
 
@@ -108,3 +110,63 @@ def test_skipped_players_count_as_having_played_the_final_round():
     arrive(game)
     events = bust(game)
     assert [e.kind for e in events][-2:] == ["TurnSkipped", "GameOver"] and game.winners == ["p1"]
+
+
+# ----- "the game ends immediately": the moment the last troop piece goes, nothing after it is carried out ------
+OUT = [{"id": "p2", "pawn": 7, "troops": 0}, {"id": "p3", "pawn": 2, "troops": 0}]
+
+
+def test_everyone_out_ends_the_game_at_the_german_card_so_no_move_card_follows():
+    """iff.end.everyone-lost: "If all players lose all of their troop pieces, the game ends immediately and the
+    player who has the most 'advanced' is the winner." p1's own Machine Gun takes its last troop piece: its
+    Artillery Barrage (which would have moved it from 6 to 8, past p2 on 7) is never played."""
+    game = position([{"id": "p1", "pawn": 6, "troops": 1}, *OUT], taken=["Machine Gun", "Artillery Barrage"])
+    game.stop()
+    events = game.play(ids(game, "Machine Gun")[0])
+    assert [e.kind for e in events] == ["TroopsLost", "GameOver"]
+    over = events[-1]
+    assert isinstance(over, GameOver) and over.ending == "everyone-lost" and over.winners == ("p2",)
+    assert over.cites(rules.EVERYONE_LOST) and game.is_over and game.legal_actions() == []
+    assert over.pawns == (("p1", 6), ("p2", 7), ("p3", 2)) and over.troops == (("p1", 0), ("p2", 0), ("p3", 0))
+    with pytest.raises(WrongPhaseError):
+        game.play(ids(game, "Artillery Barrage")[0], 2)
+    assert game.get_player("p1").pawn == 6 and game.get_player("p1").turns == 1
+
+
+def test_everyone_out_at_the_end_of_the_turn_stops_before_the_discard_and_refill():
+    """iff.end.everyone-lost: the German card applied by the end of the turn is the last thing that happens."""
+    game = position([{"id": "p1", "troops": 1}, *OUT], taken=["Infantry", "Machine Gun"])
+    game.stop()
+    events = game.end_turn()
+    assert [e.kind for e in events] == ["TroopsLost", "GameOver"] and game.winners == ["p2"]
+
+
+def test_everyone_out_at_a_bust_stops_before_the_german_cards_and_the_discard():
+    """iff.end.everyone-lost at a bust: the grey symbols take the last troop pieces; the German card taken this
+    turn, the discard and the refill do not follow."""
+    game = position([{"id": "p1", "pawn": 3, "troops": 2}, *OUT], taken=["Infantry", "Tank", "Machine Gun"])
+    events = bust(game)
+    assert [e.kind for e in events] == ["DiceRolled", "Busted", "TroopsLost", "GameOver"]
+    lost = events[2]
+    assert isinstance(lost, TroopsLost) and (lost.count, lost.owed, lost.troops) == (2, 3, 0)
+    assert events[-1].winners == ("p2",) and game.discard == [] and game.get_player("p1").retained == []
+    assert [game.cards[c].name for c in game.taken] == ["Infantry", "Tank", "Machine Gun"]  # still in hand
+
+
+def test_everyone_out_by_a_sacrifice_ends_the_game_before_the_move():
+    """iff.end.everyone-lost with iff.sacrifice: the sacrificed last troop piece ends the game at once."""
+    game = position([{"id": "p1", "pawn": 6, "troops": 1}, *OUT], taken=["Bayonet Charge"])
+    game.stop()
+    events = game.play(ids(game, "Bayonet Charge")[0], 2)
+    assert [e.kind for e in events] == ["TroopsLost", "GameOver"] and game.get_player("p1").pawn == 6
+    assert events[-1].winners == ("p2",)
+
+
+def test_a_player_who_still_has_troops_keeps_the_game_going():
+    """iff.d.out: p1's last troop piece goes but p2 still has some: the turn carries on (three players)."""
+    game = position([{"id": "p1", "pawn": 6, "troops": 1}, {"id": "p2", "pawn": 7}, {"id": "p3", "troops": 0}],
+                    taken=["Machine Gun", "Artillery Barrage"])
+    game.stop()
+    game.play(ids(game, "Machine Gun")[0])
+    moved = game.play(ids(game, "Artillery Barrage")[0], 2)
+    assert moved[-1].kind == "PawnMoved" and not game.is_over and game.get_player("p1").pawn == 8

@@ -1,15 +1,17 @@
 """Properties over thousands of random games: cards conserved, troops never negative, no pawn past the
-objective line, every game ends, the same seed gives the same game."""
+objective line, the odds the engine states are the dice's, every game ends, the same seed gives the same game."""
 
 from __future__ import annotations
 
 import random
+from fractions import Fraction
+from itertools import product
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tutor.flanders import Game, simulate_game
-from tutor.flanders.simulate import MAX_TURNS
+from tutor.flanders import Game, odds, simulate_game
+from tutor.flanders.bots import MAX_ROUNDS
 
 from .helpers import all_cards
 
@@ -23,21 +25,49 @@ def check(game: Game) -> None:
     assert len(set(game.used)) == len(game.used)
 
 
+def rolled_bust_chance(game: Game) -> Fraction:
+    """The bust chance of the position counted over the 216 rolls, from the spaces' cards (not from ``odds``)."""
+    open_spaces = {s for s, card in game.spaces.items() if card is not None} | (set() if game.on_nine else {9})
+    busts = sum(not {a + b, a + c, b + c} & open_spaces for a, b, c in product(range(1, 7), repeat=3))
+    return Fraction(busts, 216)
+
+
+def check_odds(game: Game) -> None:
+    """The engine's stated odds are the dice's, and are ``odds.py``'s for the position."""
+    held = [game.cards[c] for c in game.held()]
+    assert game.bust_probability() == odds.bust_probability(game.available()) == rolled_bust_chance(game)
+    assert game.at_stake() == odds.bust_risk(held) == sum(card.risk for card in held)
+    assert game.expected_bust_loss() == odds.expected_bust_loss(game.available(), held) \
+        == rolled_bust_chance(game) * game.at_stake()
+
+
 def random_game(players: int, seed: int) -> Game:
     """A game of random legal actions (a random agent with its own generator), checked after every action."""
     game = Game.new(players, seed=seed, history=False)
     agent = random.Random(-seed - 1)
-    turns = 0
     while not game.is_over:
-        turns_before = sum(p.turns for p in game.players)
         legal = game.legal_actions()
         assert legal
         game.apply(legal[int(agent.random() * len(legal))])
         check(game)
-        turns += sum(p.turns for p in game.players) - turns_before
-        assert turns < MAX_TURNS, f"seed {seed}: no end"
+        assert game.round <= MAX_ROUNDS, f"seed {seed}: no end"
     assert game.winners
     return game
+
+
+def test_the_stated_odds_are_the_dices_in_every_position_of_random_games():
+    """Game.bust_probability() == odds.bust_probability(game.available()) == the count over 216 rolls."""
+    positions = 0
+    for seed in range(60):
+        game = Game.new(2 + seed % 3, seed=seed, history=False)
+        agent = random.Random(seed)
+        while not game.is_over:
+            if game.phase.value in ("roll", "again"):
+                check_odds(game)
+                positions += 1
+            legal = game.legal_actions()
+            game.apply(legal[int(agent.random() * len(legal))])
+    assert positions > 1000
 
 
 def test_thousand_random_action_games():

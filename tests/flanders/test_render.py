@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
 
 from tests.flanders.helpers import position
-from tutor.flanders import Roll
+from tutor.flanders import CardTaken, Roll, Take
 from tutor.flanders.render import Board, Geometry, frames_for, percent, picture_of
 from tutor.flanders.render.draw import draw_card
 from tutor.flanders.render.picture import available_spaces
@@ -140,3 +141,17 @@ def test_british_and_german_cards_differ_in_shape_not_only_colour():
     assert log_b.count("arcTo") >= 4 and log_g.count("arcTo") == 0  # rounded corners vs cut corners
     assert "British" in log_b.texts() and "German" in log_g.texts()
     assert "G" in log_b.texts() and "B" in log_g.texts()  # grey and black symbols carry a letter
+
+
+def test_the_pair_outlined_is_the_one_the_take_event_names():
+    """2-4-4 makes 6 with two pairs: the board outlines the pair the CardTaken event carries (never re-derived)."""
+    game = position(2, spaces={"6": "Tank", "8": "Infantry"})
+    before = picture_of(game)
+    events = game.apply(Roll((2, 4, 4))) + game.apply(Take(6))
+    [taken] = [e for e in events if isinstance(e, CardTaken)]
+    assert taken.pair == (2, 4) and taken.chosen == (0, 1)
+    moved = replace(taken, chosen=(0, 2))  # the other pair that makes 6
+    for event, pair in ((taken, (0, 1)), (moved, (0, 2))):
+        shown = events[:-1] + [event]
+        frames = frames_for(before, shown, captions(shown, game.cards), picture_of(game))
+        assert [f.chosen for f, _ in frames if f.chosen is not None][0] == pair

@@ -272,6 +272,20 @@ def test_refill_that_triggers_the_all_german_row_rule():
     assert set(row.cards) <= set(game.discard)
 
 
+def test_an_all_german_row_is_redrawn_from_the_discard_pile_when_the_draw_pile_has_no_british_card():
+    """iff.rows with iff.d.full-row and iff.reshuffle: the redraw goes on while a British card is left in the draw
+    pile OR the discard pile; here the draw pile holds only the three German cards the refill deals."""
+    spaces = {"6": "Infantry", "7": "Tank", "8": "Infantry", "10": "Infantry", "11": "Infantry"}
+    game = position(spaces=spaces, taken=["Reserves"], draw=["Machine Gun", "Gas Attack", "Quiet Sector"])
+    assert any(game.cards[c].british for c in game.discard)  # every card not placed is in the discard pile
+    game.stop()
+    events = game.end_turn()
+    kinds = [e.kind for e in events]
+    assert "RowRedrawn" in kinds and "Reshuffled" in kinds and kinds.index("RowRedrawn") < kinds.index("Reshuffled")
+    assert not all(game.cards[game.spaces[s]].german for s in (3, 4, 5))  # type: ignore[index]
+    assert all_cards(game) == list(range(len(game.cards)))
+
+
 def test_reshuffle_the_discard_pile_when_the_draw_pile_is_empty():
     """iff.reshuffle: the refill shuffles the discard pile into a new draw pile."""
     game = position(spaces={"3": "Infantry"}, draw=[], discard=["Tank"], taken=["Infantry"])

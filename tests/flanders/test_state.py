@@ -1,4 +1,5 @@
-"""The API: JSON round-trips, undo, illegal actions that change nothing, seeded games, bots' own generators."""
+"""The API: JSON round-trips, undo, illegal actions that change nothing, seeded games, the bots' randomness in the
+state, one driver (``autoplay``)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ import random
 import pytest
 
 from tutor.core.errors import RuleError
-from tutor.flanders import (FIXED, EndTurn, Game, Phase, Play, Roll, Stop, Take, make_bot, simulate_game)
-from tutor.flanders.simulate import make_bots
+from tutor.flanders import (FIXED, EndTurn, Game, Phase, Play, Roll, Stop, Take, autoplay, make_bot,
+                            simulate_game)
 
 
 def advance(game: Game, actions: int, seed: int = 0) -> None:
@@ -90,11 +91,9 @@ def test_every_legal_action_is_accepted():
 
 
 def test_events_are_json_data_citing_rules():
-    game = Game.new(3, seed=2)
-    events = list(game.setup_events)
-    bots = make_bots(3, "bold", 2)
-    while not game.is_over:
-        events += game.apply(bots[game.player.id].choose(game))
+    game = Game.new(3, bots=dict.fromkeys(("p1", "p2", "p3"), "bold"), seed=2)
+    events = list(game.setup_events) + autoplay(game)
+    assert game.is_over
     for event in events:
         data = json.loads(json.dumps(event.to_dict()))
         assert data["rules"] and all(r.startswith("iff.") for r in data["rules"]), data
@@ -109,29 +108,52 @@ def test_same_seed_same_game():
     assert simulate_game(4, seed=12).game.to_dict() != a.game.to_dict()
 
 
-def test_a_bot_never_uses_the_games_generator():
+def test_a_bots_choice_changes_nothing_and_never_touches_the_dice():
+    """A bot reads the state (its tie-break is the game's ``bot_draw``); the dice stream is the game's alone."""
     for name in ("cautious", "bold", "threshold"):
         game = Game.new(3, seed=4)
-        bot = make_bot(name, seed=1)
+        bot = make_bot(name)
         while not game.is_over:
-            state = game.rng.getstate()
+            state = game.to_dict()
             action = bot.choose(game)
-            assert game.rng.getstate() == state
+            assert game.to_dict() == state
             game.apply(action)
 
 
-def test_any_mix_of_bots_and_humans():
-    """A learner (p2) plays against two bots: the bots act on their turns, the learner on its own."""
+def test_the_bots_randomness_is_in_the_state_restored_by_undo_and_json():
+    """Undo, or a JSON copy, replays a bot's choice exactly, ties included."""
+    ids = ("p1", "p2", "p3")
+    game = Game.new(3, bots=dict.fromkeys(ids, "bold"), seed=6)
+    for _ in range(40):
+        before = game.to_dict(history=False)
+        copy = Game.from_dict(json.loads(json.dumps(game.to_dict())))
+        events = autoplay(game, limit=1)
+        assert autoplay(copy, limit=1) == events
+        game.undo()
+        assert game.to_dict(history=False) == before
+        assert autoplay(game, limit=1) == events
+
+
+def test_any_mix_of_bots_and_people():
+    """A learner (p2) plays against two bots: ``autoplay`` plays the bots' turns and stops at the learner's."""
     game = Game.new(3, bots={"p1": "bold", "p3": "cautious"}, seed=8)
-    bots = {"p1": make_bot("bold", 1), "p3": make_bot("cautious", 3)}
     learner = random.Random(0)
     while not game.is_over:
-        if game.player.bot is None:
+        autoplay(game)
+        assert game.is_over or game.player.id == "p2"
+        while not game.is_over and game.player.id == "p2":
             legal = game.legal_actions()
             game.apply(legal[int(learner.random() * len(legal))])
-        else:
-            game.apply(bots[game.player.id].choose(game))
     assert game.winners
+
+
+def test_autoplay_plays_the_players_not_listed_as_people_and_stops_after_a_limit():
+    game = Game.new(2, seed=3)  # no bot names: by default autoplay waits for the people
+    assert autoplay(game) == [] and game.phase is Phase.ROLL
+    one = autoplay(game, people=("p2",), limit=1)  # p1 is played by the default bot, one action
+    assert one[0].kind == "DiceRolled" and (game.phase is Phase.CHOOSE or one[1].kind == "Busted")
+    autoplay(game, people=("p2",))
+    assert game.is_over or game.player.id == "p2"
 
 
 @pytest.mark.parametrize("name", ["nobody", "threshold:x", "bold:2"])

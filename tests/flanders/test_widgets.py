@@ -114,7 +114,7 @@ def test_a_bust_resolves_loses_troops_and_passes_the_turn():
     t = lesson("push_your_luck", bots={"p2": "threshold"}, dice=[(1, 1, 1)])
     t.roll_button.click()
     assert t.game.player.id == "p2" and t.game.get_player("p1").troops == 2
-    assert "Bust!" in t.narration.value and "loses 4 troop pieces for the grey symbols" in t.narration.value
+    assert "Bust!" in t.narration.value and "loses 4 troop pieces for the 4 grey symbols on its British cards (2 left)" in t.narration.value
     assert t.next_button.disabled is False and t.roll_button.disabled
 
 
@@ -240,3 +240,28 @@ def test_the_risk_quiz_compares_exact_bust_chances():
     q.choice.value = q.correct_answer
     q.reveal_button.click()
     assert q.is_right and f"{b.numerator}/{b.denominator}" in q.feedback.value
+
+
+def test_the_game_ends_at_the_learners_own_german_card_and_the_results_cite_the_rule_that_ended_it():
+    """iff.end.everyone-lost: the results are found from the GameOver event, and cite its rules."""
+    import html
+
+    from tutor.flanders import rules
+    game = position([{"id": "p1", "pawn": 6, "troops": 1}, {"id": "p2", "pawn": 7, "troops": 0},
+                     {"id": "p3", "troops": 0}], taken=["Machine Gun", "Artillery Barrage"], phase="resolve")
+    t = tutor_at(game, humans=("p1",))
+    [gun] = [b for b in t.play_buttons if b.description.startswith("Machine Gun")]
+    gun.click()
+    assert t.game.phase is Phase.FINISHED and t.game.winners == ["p2"] and t.play_buttons == []
+    assert t.status.kind == "success" and "<caption>Results</caption>" in t.results.value
+    assert html.escape(rules.EVERYONE_LOST.text) in t.results.value
+    assert html.escape(rules.OBJECTIVE.text) not in t.results.value
+
+
+def test_next_step_is_one_bot_action_and_bots_play_runs_to_the_learners_turn():
+    t = lesson("push_your_luck", bots={"p2": "threshold"}, dice=[(1, 1, 1)])
+    t.roll_button.click()  # a bust: p2's turn
+    t.next_button.click()
+    assert t.game.player.id == "p2" and t.game.phase is not Phase.ROLL  # one action: the roll
+    t.finish_button.click()
+    assert t.game.is_over or (t.game.player.id == "p1" and t.game.phase is Phase.ROLL)

@@ -20,10 +20,12 @@ from tutor.core.data import is_int, load_json, reject_unknown_keys
 from .cards import ATTACK, RIDER_KINDS, Card, energy
 from .errors import ScenarioError, TrackError
 from .events import ExhaustionTaken
-from .race import Phase, Race
+from .race import TEAM_COLOURS, Phase, Race
 from .track import Track
 
-SCENARIO_KEYS = {"name", "description", "track", "finish", "riders", "cards", "expect"}
+SCENARIO_KEYS = {"name", "description", "track", "start", "finish", "riders", "cards", "expect"}
+"""``start`` (optional: the first square past the start line, drawn on the board) is the tutor's addition to
+SCENARIOS.md, like a rider's ``kind``; files without it work as specified."""
 RIDER_KEYS = {"id", "square", "lane", "team", "kind", "exhaustion"}
 """``kind`` (\"sprinteur\" or \"rouleur\", default rouleur) is the tutor's addition to SCENARIOS.md: it picks the
 rider's deck and token letter; files without it work as specified."""
@@ -56,8 +58,12 @@ def build(scenario: dict[str, Any], *, seed: int = 0, history: bool = False) -> 
     if finish is not None and squares and not 0 < finish < squares:
         raise ScenarioError(f"key 'finish': {finish} is not strictly inside the track (1 to {squares - 1}): the "
                             "finish line needs a square behind it and one past it")
+    start = scenario.get("start", 0)
+    if not is_int(start) or (squares and not 0 <= start < squares):
+        raise ScenarioError(f"key 'start' must be a square index on the track (the first square past the start "
+                            f"line), not {start!r}")
     try:
-        track = Track.parse(scenario["track"], finish=finish, name=scenario.get("name", ""))
+        track = Track.parse(scenario["track"], start=start, finish=finish, name=scenario.get("name", ""))
     except TrackError as exc:
         raise ScenarioError(f"key 'track': {exc}") from None
     riders = _riders(scenario.get("riders"), track)
@@ -195,6 +201,110 @@ _CODE_DICTIONARY = (
 Part of the format: never change it; a new dictionary is a new version (``FR2-``)."""
 
 
+SHORT_PREFIX = "FR2-"
+"""The short position code: the position only (track, finish, riders, cards), in digits and capital letters
+(Crockford's base 32: no I, L, O or U), in groups of four with a check character at the end. About 40
+characters for a lesson's position: short enough to read aloud or write on the board."""
+_B32 = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+_B32_READ = {**{c: i for i, c in enumerate(_B32)}, "I": 1, "L": 1, "O": 0}
+_TERRAINS = ("", "u", "d", "c", "s")
+
+
+def _short_teams() -> tuple[str, ...]:
+    return (*TEAM_COLOURS, "peloton", *(f"muscle-{n}" for n in range(1, 5)))
+
+
+def short_code(scenario: dict[str, Any]) -> str | None:
+    """The short code (``SHORT_PREFIX``) of ``scenario``'s position, or None when it does not fit one: rider ids
+    other than ``<team>-S``/``<team>-R``, teams, cards or squares out of its range. ``name``, ``description``
+    and ``expect`` do not travel in it (``to_code`` keeps every key)."""
+    build(scenario)
+    teams = _short_teams()
+    bits: list[tuple[int, int]] = []  # (value, width)
+    runs: list[tuple[int, int]] = []
+    for token in scenario["track"].split():
+        kind = (int(token[0]) - 1) * 5 + _TERRAINS.index(token[1:])
+        if runs and runs[-1][0] == kind and runs[-1][1] < 16:
+            runs[-1] = (kind, runs[-1][1] + 1)
+        else:
+            runs.append((kind, 1))
+    riders, cards = scenario["riders"], scenario.get("cards")
+    finish = scenario.get("finish")
+    if len(runs) > 255 or len(riders) > 31 or (finish is not None and not 0 <= finish < 255):
+        return None
+    bits += [(len(runs), 8), *((v, 4) for run in runs for v in (run[0], run[1] - 1))]
+    bits += [(0 if finish is None else finish + 1, 8), (len(riders), 5), (cards is not None, 1)]
+    for rider in riders:
+        kind = rider.get("kind", "")
+        if (set(rider) - {"exhaustion"} != {"id", "team", "kind", "square", "lane"} or rider["team"] not in teams
+                or kind not in ("sprinteur", "rouleur") or rider["id"] != f"{rider['team']}-{kind[0].upper()}"
+                or not 0 <= rider["square"] < 256):
+            return None
+        card = cards.get(rider["id"]) if cards else None
+        value = 0 if card is None else 1 if card == "attack" else card
+        if not isinstance(value, int) or not 0 <= value < 16:
+            return None
+        bits += [(teams.index(rider["team"]), 5), (kind == "rouleur", 1), (rider["square"], 8), (rider["lane"], 2),
+                 ({None: 0, True: 1, False: 2}[rider.get("exhaustion")], 2), (value, 4)]
+    number = width = 0
+    for value, size in bits:
+        number, width = (number << size) | int(value), width + size
+    chars = -(-width // 5)
+    number <<= chars * 5 - width
+    body = "".join(_B32[(number >> (5 * (chars - 1 - k))) & 31] for k in range(chars))
+    body += _B32[zlib.crc32(body.encode()) & 31]
+    return SHORT_PREFIX + "-".join(body[k:k + 4] for k in range(0, len(body), 4))
+
+
+def _from_short_code(text: str) -> dict[str, Any]:
+    body = text[len(SHORT_PREFIX) - 1:].replace("-", "").upper()
+    strange = sorted(set(body) - set(_B32_READ))
+    if strange or len(body) < 2:
+        raise ScenarioError(f"not a position code: it contains {', '.join(map(repr, strange[:3]))} (a short code "
+                            "has only digits and capital letters)" if strange else "the position code is too short")
+    body = "".join(_B32[_B32_READ[c]] for c in body)
+    if _B32[zlib.crc32(body[:-1].encode()) & 31] != body[-1]:
+        raise ScenarioError("the position code is damaged: a character is missing or changed (check it again)")
+    number = 0
+    for c in body[:-1]:
+        number = (number << 5) | _B32_READ[c]
+    width = 5 * (len(body) - 1)
+
+    def take(size: int) -> int:
+        nonlocal number, width
+        if width < size:
+            raise ScenarioError("the position code is damaged: characters are missing (copy the whole code)")
+        width -= size
+        return (number >> width) & ((1 << size) - 1)
+
+    try:
+        tokens = []
+        for _ in range(take(8)):
+            kind, length = take(4), take(4) + 1
+            tokens += [f"{kind // 5 + 1}{_TERRAINS[kind % 5]}"] * length
+        finish, count, with_cards = take(8), take(5), take(1)
+        teams, riders, cards = _short_teams(), [], {}
+        for _ in range(count):
+            team, rouleur = teams[take(5)], take(1)
+            rider: dict[str, Any] = {"id": f"{team}-{'R' if rouleur else 'S'}", "team": team,
+                           "kind": "rouleur" if rouleur else "sprinteur", "square": take(8), "lane": take(2)}
+            exhaustion = take(2)
+            if exhaustion:
+                rider["exhaustion"] = exhaustion == 1
+            riders.append(rider)
+            card = take(4)
+            if with_cards:
+                cards[rider["id"]] = "attack" if card == 1 else card
+    except (IndexError, ValueError):
+        raise ScenarioError("the position code is damaged: a character is missing or changed") from None
+    data: dict[str, Any] = {"track": " ".join(tokens), "riders": riders}
+    if finish:
+        data["finish"] = finish - 1
+    if with_cards:
+        data["cards"] = cards
+    return data
+
+
 def to_code(scenario: dict[str, Any]) -> str:
     """The position code of a scenario (``from_code`` reads it back to an equal dict).
 
@@ -218,6 +328,13 @@ def from_code(code: str) -> dict[str, Any]:
     text = "".join(code.split())
     if not text:
         raise ScenarioError("the position code is empty: paste a code that starts with " + CODE_PREFIX)
+    if text.upper().startswith(SHORT_PREFIX[:3]):  # its dashes are optional, the prefix's too
+        short = _from_short_code(text)
+        try:
+            build(short)
+        except (ValueError, TypeError, KeyError) as exc:
+            raise ScenarioError(f"the position code holds an invalid position: {exc}") from None
+        return short
     if not text.startswith(CODE_PREFIX):
         version = text.split("-", 1)[0]
         if len(version) > 2 and version[:2] == "FR" and version[2:].isdigit() and "-" in text:

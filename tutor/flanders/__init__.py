@@ -18,7 +18,7 @@ tutor's decisions are listed in ``tutor.flanders.game``.
 
 from . import odds, rules
 from .battlefield import Battlefield, Space, SpaceKind, load_battlefield
-from .bots import BOTS, BoldBot, Bot, CautiousBot, ThresholdBot, make_bot, play_turn
+from .bots import BOTS, BoldBot, Bot, CautiousBot, ThresholdBot, autoplay, make_bot
 from .cards import EFFECTS, FIXED, Card, CardId, CardSet, Side, load_cards
 from .errors import (BoardDataError, CardDataError, CardNotHeldError, DiceError, IllegalMoveError, RetainError,
                      RuleError, ScenarioError, SpaceNotAvailableError, WrongPhaseError)
@@ -31,7 +31,7 @@ from .simulate import GameResult, simulate_game
 
 __all__ = [
     "odds", "rules", "Battlefield", "Space", "SpaceKind", "load_battlefield", "BOTS", "BoldBot", "Bot",
-    "CautiousBot", "ThresholdBot", "make_bot", "play_turn", "EFFECTS", "FIXED", "Card", "CardId", "CardSet",
+    "CautiousBot", "ThresholdBot", "make_bot", "autoplay", "EFFECTS", "FIXED", "Card", "CardId", "CardSet",
     "Side", "load_cards", "BoardDataError", "CardDataError", "CardNotHeldError", "DiceError", "IllegalMoveError",
     "RetainError", "RuleError", "ScenarioError", "SpaceNotAvailableError", "WrongPhaseError", "Busted",
     "CardsDiscarded", "CardsRetained", "CardTaken", "DiceRolled", "GameOver", "ObjectiveReached", "PawnMoved",

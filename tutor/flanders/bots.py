@@ -1,8 +1,10 @@
-"""Computer players. A learner can play against any mix of them (``Game.new(bots=...)`` records who is who).
+"""Computer players, and ``autoplay``: the one driver of every action no person decides.
 
-Every bot keeps its OWN seeded ``random.Random`` (used only to break ties), so
-a bot's choice never shifts the game's dice. The bots differ in when they stop
-rolling; they take cards and carry them out the same way:
+A learner can play against any mix of bots (``Game.new(bots=...)`` records who
+is who). A bot only breaks ties at random, with the game's ``bot_draw`` (drawn
+from the game's own ``bot_rng``, never the dice's generator), so a bot's choice
+never shifts the dice and an undo replays it exactly. The bots differ in when
+they stop rolling; they take cards and carry them out the same way:
 
 - ``cautious``: stops as soon as a bust would cost a troop piece, or when the
   bust probability is above 1/6.
@@ -20,18 +22,20 @@ those without grey symbols).
 
 from __future__ import annotations
 
-import random
+from collections.abc import Callable, Collection, Sequence
 from fractions import Fraction
-from typing import Callable, Sequence, TypeVar
+from functools import cache
+from typing import TypeVar
 
-from .cards import FIXED, Card
 from tutor.core.events import Event
 
+from .cards import Card
 from .game import NINE, Action, EndTurn, Game, Phase, Play, Roll, Stop, Take
 
 T = TypeVar("T")
 
-__all__ = ["Bot", "CautiousBot", "BoldBot", "ThresholdBot", "BOTS", "make_bot", "play_turn"]
+__all__ = ["Bot", "CautiousBot", "BoldBot", "ThresholdBot", "BOTS", "DEFAULT_BOT", "MAX_ROUNDS", "make_bot",
+           "autoplay"]
 
 
 class Bot:
@@ -43,10 +47,6 @@ class Bot:
     sacrifices = False
     """Whether to sacrifice troop pieces for extra spaces."""
 
-    def __init__(self, seed: int | str = 0):
-        self.rng = random.Random(seed)
-        """The bot's own generator (never the game's)."""
-
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"
 
@@ -55,7 +55,7 @@ class Bot:
         if phase is Phase.ROLL:
             return Roll()
         if phase is Phase.CHOOSE:
-            return Take(self._best(game.offered(), lambda s: self.space_value(game, s)))
+            return Take(self._best(game, game.offered(), lambda s: self.space_value(game, s)))
         if phase is Phase.AGAIN:
             return Roll() if self._wants_to_roll(game) else Stop()
         if phase is Phase.RESOLVE:
@@ -76,7 +76,7 @@ class Bot:
         if card.german:
             return -1.0 - card.losses
         return card.move + (1.0 if card.tank else 0.0) + (0.8 if card.mines else 0.0) \
-            + (0.3 if card.may_retain else 0.0) + (0.3 if card.extra_space else 0.0) - self.risk_weight * card.risk
+            + (0.3 if card.retainable else 0.0) + (0.3 if card.extra_space else 0.0) - self.risk_weight * card.risk
 
     def space_value(self, game: Game, space: int) -> float:
         if space == NINE:
@@ -95,11 +95,8 @@ class Bot:
         moves = [a for a in actions if isinstance(a, Play) and a.spaces > 0
                  and (self.sacrifices and troops > 2 or a.spaces <= game.cards[a.card].move)]
         if moves:
-            return self._best(moves, lambda a: self._move_value(game, a))
-        deck = game.cards.deck
-        keep = tuple(c for c in game.hand() if c != FIXED and deck[c].may_retain and deck[c].british
-                     and self.keeps(deck[c]))
-        return EndTurn(keep)
+            return self._best(game, moves, lambda a: self._move_value(game, a))
+        return EndTurn(tuple(c for c in game.keepable() if self.keeps(game.cards[c])))
 
     def _move_value(self, game: Game, play: Play) -> float:
         card = game.cards[play.card]
@@ -110,12 +107,13 @@ class Bot:
             value -= 0.2  # a Tank is worth more after the other cards have reached a line
         return value
 
-    def _best(self, options: Sequence[T], score: Callable[[T], float]) -> T:
-        """The option with the highest score; ties broken with the bot's own generator."""
+    @staticmethod
+    def _best(game: Game, options: Sequence[T], score: Callable[[T], float]) -> T:
+        """The option with the highest score; a tie is broken with the game's ``bot_draw``."""
         scored = [(score(o), o) for o in options]
         top = max(s for s, _ in scored)
         best = [o for s, o in scored if s == top]
-        return best[0] if len(best) == 1 else best[int(self.rng.random() * len(best))]
+        return best[0] if len(best) == 1 else best[int(game.bot_draw * len(best))]
 
 
 class CautiousBot(Bot):
@@ -141,8 +139,7 @@ class BoldBot(Bot):
 class ThresholdBot(Bot):
     name = "threshold"
 
-    def __init__(self, seed: int | str = 0, threshold: float = 0.5):
-        super().__init__(seed)
+    def __init__(self, threshold: float = 0.5):
         self.threshold = Fraction(threshold).limit_denominator(1000)
         """Stop when bust probability x troop pieces at stake passes this."""
 
@@ -154,10 +151,24 @@ class ThresholdBot(Bot):
 
 
 BOTS: dict[str, type[Bot]] = {"cautious": CautiousBot, "bold": BoldBot, "threshold": ThresholdBot}
+DEFAULT_BOT = "cautious"
+"""The bot that plays a player who is not a person's and has no bot name."""
+MAX_ROUNDS = 1000
+"""A game still running after this many rounds is a bug, not an endless loop."""
 
 
-def make_bot(name: str, seed: int | str = 0) -> Bot:
-    """A bot by name: ``cautious``, ``bold``, ``threshold`` or ``threshold:<number>``."""
+def make_bot(name: str) -> Bot:
+    """A bot by name: ``cautious``, ``bold``, ``threshold`` or ``threshold:<number>``.
+
+    Bots keep no state (their randomness is the game's), so one bot per name serves every game.
+    """
+    if not isinstance(name, str):
+        raise ValueError(f"a bot is given by its name, not {name!r}")
+    return _bot(name)
+
+
+@cache
+def _bot(name: str) -> Bot:
     base, _, arg = name.partition(":")
     if base not in BOTS or (arg and base != "threshold"):
         raise ValueError(f"unknown bot {name!r}; known: cautious, bold, threshold, threshold:<number>")
@@ -168,8 +179,8 @@ def make_bot(name: str, seed: int | str = 0) -> Bot:
             raise ValueError(f"bot {name!r}: the threshold {arg!r} is not a number") from None
         if not value >= 0:
             raise ValueError(f"bot {name!r}: the threshold must be a number >= 0")
-        return ThresholdBot(seed, value)
-    return BOTS[base](seed)
+        return ThresholdBot(value)
+    return BOTS[base]()
 
 
 def movement_held(game: Game) -> int:
@@ -179,11 +190,25 @@ def movement_held(game: Game) -> int:
     return total + (game.cards.fixed.move if game.on_nine else 0)
 
 
-def play_turn(game: Game, bot: Bot) -> list[Event]:
-    """Play the current player's whole turn with ``bot``; returns the events."""
+def autoplay(game: Game, *, people: Collection[str] | None = None, limit: int | None = None) -> list[Event]:
+    """Play the bots' actions, in turn order, until a person must act or the game is over; return the events.
+
+    ``people`` are the players a person plays (default: those with no bot name); every other player is played
+    by its bot (``Player.bot``, else ``DEFAULT_BOT``). ``limit`` stops after that many actions (1: one step).
+    """
     events: list[Event] = []
-    player = game.current
-    turns = game.player.turns
-    while game.phase is not Phase.FINISHED and game.current == player and game.player.turns == turns:
+    bots: dict[str, Bot | None] = {}  # None: a person plays
+    done = 0
+    while not game.is_over and (limit is None or done < limit):
+        player = game.player
+        if player.id not in bots:
+            by_a_person = player.id in people if people is not None else player.bot is None
+            bots[player.id] = None if by_a_person else make_bot(player.bot or DEFAULT_BOT)
+        bot = bots[player.id]
+        if bot is None:
+            break
+        if game.round > MAX_ROUNDS:
+            raise RuntimeError(f"the game did not finish in {MAX_ROUNDS} rounds")
         events += game.apply(bot.choose(game))
+        done += 1
     return events

@@ -94,6 +94,11 @@ class Card:
     def german(self) -> bool:
         return self.side is Side.GERMAN
 
+    @property
+    def retainable(self) -> bool:
+        """A British card marked "May Retain": it may be kept at the end of the turn instead of discarded."""
+        return self.may_retain and self.side is Side.BRITISH
+
     def __str__(self) -> str:
         return self.name
 

@@ -13,7 +13,7 @@ import sys
 from typing import Any
 
 from . import scenario
-from .simulate import GameResult, make_bots, simulate_game
+from .simulate import GameResult, bot_names, simulate_game
 
 
 def describe(seed: int, result: GameResult) -> str:
@@ -41,7 +41,7 @@ def simulate(args: argparse.Namespace) -> int:
         print(f"rules-tutor simulate: --games must be at least 1, not {games}", file=sys.stderr)
         return 2
     try:
-        make_bots(players, bots, seed)  # checks the bot names before any game is played
+        bot_names(players, bots)  # checks the bot names before any game is played
     except ValueError as exc:
         print(f"rules-tutor simulate: {exc}", file=sys.stderr)
         return 2

@@ -1,7 +1,8 @@
 """Events: what an action did, as data (``tutor.core.events``).
 
 Every event carries the ``rules`` it applied and whether it was ``automatic``
-(the rules made it happen; the player did not choose it). Cards appear as their
+(the rules made it happen; the player did not choose it). Events are immutable
+values: frozen dataclasses whose fields are numbers, strings and tuples. Cards appear as their
 id (``card``, an index into ``Game.cards.deck``; ``FIXED`` is the card on space
 9) and their ``name``; spaces are card spaces 3 to 11, positions are battlefield
 spaces (0 = starting line). The narration and the canvas read these fields.
@@ -76,7 +77,9 @@ class CardTaken(Event):
     player: str
     space: int
     pair: tuple[int, int]
-    """The two dice chosen (their sum is ``space``)."""
+    """The values of the two dice chosen (their sum is ``space``)."""
+    chosen: tuple[int, int]
+    """Which two dice of the roll were chosen (indices 0 to 2, as ``odds.PAIRS``)."""
     card: int
     name: str
     german: bool
@@ -90,6 +93,9 @@ class PawnPlacedOnNine(Event):
 
     player: str
     pair: tuple[int, int]
+    """The values of the two dice chosen (their sum is 9)."""
+    chosen: tuple[int, int]
+    """Which two dice of the roll were chosen (indices 0 to 2, as ``odds.PAIRS``)."""
     forced: bool
 
 
@@ -114,6 +120,9 @@ class TroopsLost(Event):
     player: str
     count: int
     """Troop pieces actually lost (never more than the player had)."""
+    owed: int
+    """Troop pieces the cause called for: the grey symbols at a bust, the card's black symbols, 1 for a
+    sacrifice (``count`` is less when the player had fewer left)."""
     cause: str
     """``"bust"`` (grey symbols), ``"german"`` (black symbols of ``card``) or ``"sacrifice"``."""
     card: int | None
@@ -136,6 +145,9 @@ class PawnMoved(Event):
     """Mines cards used to continue past defensive lines."""
     crossed: tuple[int, ...]
     """Defensive lines the pawn left or passed during this move."""
+    cleared: tuple[int, ...]
+    """Defensive lines the Tank, or the Mines cards (one each), got the pawn past: the line it was halted on
+    and those it passed."""
     halted: bool
     """True when the pawn ended on a defensive line that stops it for the rest of the turn."""
 
@@ -178,5 +190,7 @@ class GameOver(Event):
     winners: tuple[str, ...]
     ending: str
     """How the game ended: ``"objective"``, ``"everyone-lost"`` or ``"two-players"``."""
-    troops: dict[str, int]
-    pawns: dict[str, int]
+    troops: tuple[tuple[str, int], ...]
+    """(player, troop pieces left), in seating order."""
+    pawns: tuple[tuple[str, int], ...]
+    """(player, battlefield space of the pawn), in seating order."""

@@ -3,9 +3,12 @@
 ``Game`` is one point of a playthrough. It subclasses ``SeededState``: the dice
 and the shuffles come from its own seeded ``random.Random``, it copies with
 ``copy()``, round-trips with ``to_dict()`` / ``from_dict()`` and keeps an undo
-history (``history=False`` is the fast path for simulations). Every action
-returns the events it caused, each citing its ``rules``; an illegal action
-raises a ``RuleError`` subclass and changes nothing.
+history (``history=False`` is the fast path for simulations). The bots'
+randomness is in the state too (``bot_rng``, ``bot_draw``), apart from the
+dice. Every action returns the events it caused, each citing its ``rules``; an
+illegal action raises a ``RuleError`` subclass and changes nothing. Who plays
+a player (``Player.bot``, a bot's name) is recorded here and acted on above the
+game, by ``tutor.flanders.bots.autoplay``.
 
 The turn is a state machine; ``legal_actions()`` lists what the phase allows:
 
@@ -24,6 +27,13 @@ A roll that offers no card is a bust: ``Roll`` then resolves it automatically
 and a bust both end the turn the same way: discard, refill (reshuffling the
 discard pile when the draw pile runs out), the all-German row rule, the end of
 game checks, then the next player's ``ROLL``.
+
+"If all players lose all of their troop pieces, the game ends immediately and
+the player who has the most 'advanced' is the winner" (RULES.md section 3: "the
+game ends at once"): the moment a loss (grey symbols at a bust, a German card,
+a sacrifice) leaves every player without troop pieces, ``GameOver`` is the last
+event and nothing after it is carried out: no further card of that turn, no
+move paid for by that sacrifice, no discard or refill.
 
 Following RULES.md section 3: the rulebook gives neither the card list nor the
 map, so the card set and the battlefield are the tutor's illustrative data
@@ -59,14 +69,16 @@ Tutor decisions (the seed and RULES.md are silent; ``rules.DECISIONS``):
 from __future__ import annotations
 
 import enum
+import random
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations
 from typing import Any, Iterable, Sequence
 
 from tutor.core.events import Event, Rule
-from tutor.core.state import SeededState
+from tutor.core.state import SeededState, rng_state, set_rng_state
 
+from . import odds
 from . import rules as R
 from .battlefield import Battlefield, load_battlefield
 from .cards import FIXED, Card, CardId, CardSet, load_cards
@@ -75,7 +87,7 @@ from .errors import (CardNotHeldError, DiceError, IllegalMoveError, RetainError,
 from .events import (Busted, CardsDiscarded, CardsRetained, CardTaken, DiceRolled, GameOver, ObjectiveReached,
                      PawnMoved, PawnPlacedOnNine, PawnRemovedFromNine, Reshuffled, RowRedrawn, SpaceFilled,
                      Stopped, TroopsLost, TurnEnded, TurnSkipped, TurnStarted)
-from .odds import ROLLS, bust_count
+from .odds import pair_for, pair_sums
 
 SPACES = tuple(range(3, 12))
 """The card spaces; space 9 holds the fixed card."""
@@ -86,7 +98,8 @@ ROWS: tuple[tuple[int, int, int], ...] = ((3, 4, 5), (6, 7, 8))
 """The rows the all-German rule checks (the row 9-11 always holds the fixed British card)."""
 TROOPS, BEGINNER_TROOPS = 6, 8
 PLAYER_IDS = ("p1", "p2", "p3", "p4")
-_PAIRS = ((0, 1), (0, 2), (1, 2))
+BOT_SEED_SALT = 0x5EED_B075
+"""``bot_rng`` is seeded with ``seed ^ BOT_SEED_SALT``: its own stream, replayable from the game's seed."""
 _MAX_REDRAWS = 1000  # all-German rows redrawn in one refill (a safety net; see iff.d.full-row)
 
 
@@ -160,7 +173,7 @@ class Player:
     turns: int = 0
     """Turns played."""
     bot: str | None = None
-    """None for a human, else the bot's name (``tutor.flanders.bots``)."""
+    """None for a person, else the bot's name (``tutor.flanders.bots.make_bot`` checks it)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "troops": self.troops, "pawn": self.pawn, "retained": list(self.retained),
@@ -178,6 +191,7 @@ class _MovePlan:
     allowed: int
     sacrifice: bool
     crossed: tuple[int, ...]
+    cleared: tuple[int, ...]
     halted: bool
 
 
@@ -187,6 +201,10 @@ class Game(SeededState):
     def __init__(self, cards: CardSet, battlefield: Battlefield, players: Sequence[Player], *, seed: int = 0,
                  history: bool = True):
         super().__init__(seed, history)
+        self.bot_rng = random.Random(seed ^ BOT_SEED_SALT)
+        """The bots' generator (never used for dice or shuffles); it draws ``bot_draw`` at every action."""
+        self.bot_draw = self.bot_rng.random()
+        """The number in [0, 1) a bot uses to break a tie in its next choice (a bot reads it, never draws)."""
         self.cards = cards
         self.battlefield = battlefield
         self.players = list(players)
@@ -223,7 +241,8 @@ class Game(SeededState):
         """A game at the start of the first player's turn, cards dealt.
 
         ``players`` is a count (ids ``p1`` ...) or a list of ids; ``bots`` maps an id
-        to a bot name; ``beginners`` (True, or some ids) start with 8 troop pieces.
+        to a bot name (checked by ``bots.make_bot`` when a bot plays); ``beginners``
+        (True, or some ids) start with 8 troop pieces.
         """
         ids = [f"p{i + 1}" for i in range(players)] if isinstance(players, int) else list(players)
         if not 2 <= len(ids) <= 4 or len(set(ids)) != len(ids) or not all(isinstance(i, str) and i for i in ids):
@@ -232,9 +251,8 @@ class Game(SeededState):
         unknown = [b for b in bots if b not in ids]
         if unknown:
             raise ValueError(f"bots: {unknown[0]!r} is not a player of this game ({', '.join(ids)})")
-        from .bots import make_bot  # bots import this module
-        for name in bots.values():
-            make_bot(name)  # raises ValueError naming an unknown bot
+        if not all(isinstance(name, str) and name for name in bots.values()):
+            raise ValueError(f"bots: a bot is given by its name, not {bots!r}")
         novices = set(ids) if beginners is True else set() if beginners is False else set(beginners)
         if novices - set(ids):
             raise ValueError(f"beginners: {sorted(novices - set(ids))[0]!r} is not a player of this game")
@@ -268,9 +286,11 @@ class Game(SeededState):
 
     def available(self) -> tuple[int, ...]:
         """Spaces a pair of dice may take now: those with a card, and 9 unless the pawn is on it."""
-        return tuple(s for s in SPACES if (not self.on_nine if s == NINE else self.spaces[s] is not None))
+        mask = self._available_mask()
+        return tuple(s for s in SPACES if mask >> s & 1)
 
     def _available_mask(self) -> int:
+        """``available()`` as a bit mask (bit ``s`` for space ``s``; ``odds.mask_of``)."""
         mask = 0 if self.on_nine else 1 << NINE
         for s, card in self.spaces.items():
             if card is not None:
@@ -284,9 +304,8 @@ class Game(SeededState):
         return self._offered(self.dice)
 
     def _offered(self, dice: tuple[int, int, int]) -> tuple[int, ...]:
-        a, b, c = dice
         mask = self._available_mask()
-        return tuple(sorted({s for s in (a + b, a + c, b + c) if mask >> s & 1}))
+        return tuple(s for s in pair_sums(dice) if mask >> s & 1)
 
     def held(self) -> list[CardId]:
         """The current player's cards: retained from earlier turns, then those taken this turn."""
@@ -299,18 +318,22 @@ class Game(SeededState):
             cards.append(FIXED)
         return cards
 
-    def at_stake(self) -> int:
-        """Troop pieces a bust would cost now: the grey symbols on the British cards held."""
+    def held_cards(self) -> list[Card]:
+        """The ``Card`` of each card ``held()``."""
         deck = self.cards.deck
-        return sum(deck[c].risk for c in self.held())
+        return [deck[c] for c in self.held()]
+
+    def at_stake(self) -> int:
+        """Troop pieces a bust would cost now: the grey symbols on the British cards held (``odds.bust_risk``)."""
+        return odds.bust_risk(self.held_cards())
 
     def bust_probability(self) -> Fraction:
-        """The exact chance that the next roll busts (with the cards still on the spaces)."""
-        return Fraction(bust_count(self._available_mask()), ROLLS)
+        """The exact chance that the next roll busts, with the spaces available now (``odds.bust_probability``)."""
+        return odds.bust_chance(self._available_mask())
 
     def expected_bust_loss(self) -> Fraction:
         """Expected troop pieces lost at a bust by rolling again (``odds.expected_bust_loss``)."""
-        return self.bust_probability() * self.at_stake()
+        return odds.expected_loss(self._available_mask(), self.at_stake())
 
     def card_count(self) -> int:
         """Cards on spaces, in the piles, retained and taken: always ``len(self.cards)``."""
@@ -343,7 +366,7 @@ class Game(SeededState):
                 need = len(self._lines_to_clear(kind, spaces))
                 if need <= len(spare):
                     actions.append(Play(card, spaces, tuple(spare[:need])))
-        keepable = self._keepable()
+        keepable = self.keepable()
         for n in range(len(keepable) + 1):
             actions += [EndTurn(keep) for keep in combinations(keepable, n)]
         return actions
@@ -369,15 +392,19 @@ class Game(SeededState):
 
     def _lines_to_clear(self, kind: Card, spaces: int) -> list[int]:
         """Defensive lines a move of ``spaces`` must get past with Mines (none for a Tank)."""
-        if kind.tank:
-            return []
+        return [] if kind.tank else self._lines_in_the_way(spaces)
+
+    def _lines_in_the_way(self, spaces: int) -> list[int]:
+        """Defensive lines that stop a move of ``spaces`` unless a Tank or Mines get the pawn past them: the line
+        it is halted on, and those it would pass."""
         pos, lines = self.player.pawn, self.battlefield.lines
         need = [pos] if self.halted else []
         return need + [s for s in range(pos + 1, pos + spaces) if lines[s]]
 
-    def _keepable(self) -> list[CardId]:
+    def keepable(self) -> list[CardId]:
+        """Cards in hand the player may keep at the end of the turn (``Card.retainable``)."""
         deck = self.cards.deck
-        return [c for c in self.hand() if c != FIXED and deck[c].may_retain and deck[c].british]
+        return [c for c in self.hand() if c != FIXED and deck[c].retainable]
 
     # ----- actions ----------------------------------------------------------------------------------------
     def apply(self, action: Action) -> list[Event]:
@@ -419,9 +446,7 @@ class Game(SeededState):
             rand = self.rng.random
             roll = (int(rand() * 6) + 1, int(rand() * 6) + 1, int(rand() * 6) + 1)
         offered = self._offered(roll)
-        a, b, c = roll
-        sums = tuple(sorted({a + b, a + c, b + c}))
-        events: list[Event] = [DiceRolled(self.player.id, roll, sums, offered, loaded, rules=(R.ROLL,))]
+        events: list[Event] = [DiceRolled(self.player.id, roll, pair_sums(roll), offered, loaded, rules=(R.ROLL,))]
         if offered:
             self.dice = roll
             self.phase = Phase.CHOOSE
@@ -433,15 +458,16 @@ class Game(SeededState):
         self._require(Phase.CHOOSE, action="taking a card")
         assert self.dice is not None
         offered = self.offered()
-        if space not in offered:
-            a, b, c = self.dice
-            raise SpaceNotAvailableError(
-                f"space {space!r} is not offered by the dice {a}-{b}-{c}: their pairs make "
-                f"{', '.join(map(str, sorted({a + b, a + c, b + c})))} and the spaces you may take are "
-                f"{', '.join(map(str, offered))}")
-        self._save()
         dice = self.dice
-        i, j = next(p for p in _PAIRS if dice[p[0]] + dice[p[1]] == space)
+        if space not in offered:
+            raise SpaceNotAvailableError(
+                f"space {space!r} is not offered by the dice {'-'.join(map(str, dice))}: their pairs make "
+                f"{', '.join(map(str, pair_sums(dice)))} and the spaces you may take are "
+                f"{', '.join(map(str, offered))}")
+        chosen = pair_for(dice, space)
+        assert chosen is not None
+        self._save()
+        i, j = chosen
         pair = (dice[i], dice[j])
         forced = len(offered) == 1
         must = (R.MUST_TAKE,) if forced else ()
@@ -450,13 +476,13 @@ class Game(SeededState):
         pid = self.player.id
         if space == NINE:
             self.on_nine = True
-            return [PawnPlacedOnNine(pid, pair, forced, rules=(R.TAKE, R.NINE) + must)]
+            return [PawnPlacedOnNine(pid, pair, chosen, forced, rules=(R.TAKE, R.NINE) + must)]
         card = self.spaces[space]
         assert card is not None
         self.spaces[space] = None
         self.taken.append(card)
         kind = self.cards.deck[card]
-        return [CardTaken(pid, space, pair, card, kind.name, kind.german, forced,
+        return [CardTaken(pid, space, pair, chosen, card, kind.name, kind.german, forced,
                           rules=(R.TAKE, R.VACATED) + must)]
 
     def stop(self) -> list[Event]:
@@ -488,14 +514,16 @@ class Game(SeededState):
                                        "and no mines")
             self._save()
             self.used.append(card)
-            return [self._lose(kind.losses, "german", card, (R.LOSSES, R.ORDER), automatic=False)]
+            return self._lose(kind.losses, "german", card, (R.LOSSES, R.ORDER), automatic=False)
         plan = self._plan(card, kind, spaces, mines, hand)
         self._save()
         player = self.player
         events: list[Event] = []
         self.used += [card, *mines]
         if plan.sacrifice:
-            events.append(self._lose(1, "sacrifice", card, (R.SACRIFICE,), automatic=False))
+            events += self._lose(1, "sacrifice", card, (R.SACRIFICE,), automatic=False)
+            if self.is_over:
+                return events
         player.pawn = plan.to
         self.halted = plan.halted
         cited: tuple[Rule, ...] = (R.MOVE,)
@@ -510,7 +538,7 @@ class Game(SeededState):
         if plan.halted:
             cited += (R.LINE,)
         events.append(PawnMoved(pid, card, kind.name, plan.frm, plan.to, plan.allowed, plan.sacrifice, kind.tank,
-                                mines, plan.crossed, plan.halted, rules=cited))
+                                mines, plan.crossed, plan.cleared, plan.halted, rules=cited))
         if card == FIXED:
             self.on_nine = False
             events.append(PawnRemovedFromNine(pid, rules=(R.NINE_MOVE,), automatic=True))
@@ -561,7 +589,7 @@ class Game(SeededState):
         crossed = tuple(s for s in range(pos, pos + spaces) if lines[s])
         sacrifice = spaces > kind.move
         return _MovePlan(pos, pos + spaces, most if sacrifice else kind.move, sacrifice, crossed,
-                         lines[pos + spaces] and not kind.tank)
+                         tuple(self._lines_in_the_way(spaces)), lines[pos + spaces] and not kind.tank)
 
     def end_turn(self, keep: Sequence[CardId] = ()) -> list[Event]:
         """``RESOLVE``: keep some unused "May Retain" cards, apply unplayed German cards, discard, refill, and
@@ -575,7 +603,7 @@ class Game(SeededState):
             if keep.count(c) > 1:
                 raise RetainError(f"card {c} ({self.cards[c].name}) is listed twice in 'keep'")
             kind = self.cards[c]
-            if not (kind.may_retain and kind.british):
+            if not kind.retainable:
                 raise RetainError(f"card {c} ({kind.name}) is not marked \"May Retain\": it is discarded at the "
                                   "end of the turn")
         self._save()
@@ -584,7 +612,9 @@ class Game(SeededState):
         for c in hand:
             if c != FIXED and deck[c].german:
                 self.used.append(c)
-                events.append(self._lose(deck[c].losses, "german", c, (R.LOSSES, R.ORDER), automatic=True))
+                events += self._lose(deck[c].losses, "german", c, (R.LOSSES, R.ORDER), automatic=True)
+                if self.is_over:
+                    return events
         if self.on_nine:
             self.on_nine = False
             events.append(PawnRemovedFromNine(player.id, rules=(R.NINE_MOVE,), automatic=True))
@@ -601,11 +631,21 @@ class Game(SeededState):
 
     # ----- automatic steps --------------------------------------------------------------------------------
     def _lose(self, count: int, cause: str, card: CardId | None, cited: tuple[Rule, ...],
-              automatic: bool = True) -> TroopsLost:
+              automatic: bool = True) -> list[Event]:
+        """The current player loses ``count`` troop pieces (as many as it has); if that leaves every player
+        without troop pieces the game ends here (``GameOver`` follows): callers stop once ``is_over``."""
         player = self.player
         lost = min(count, player.troops)
         player.troops -= lost
-        return TroopsLost(player.id, lost, cause, card, player.troops, rules=cited, automatic=automatic)
+        events: list[Event] = [TroopsLost(player.id, lost, count, cause, card, player.troops, rules=cited,
+                                          automatic=automatic)]
+        if self._everyone_out():
+            player.turns += 1  # the turn ends with the game
+            events += self._game_over("everyone-lost")
+        return events
+
+    def _everyone_out(self) -> bool:
+        return all(p.troops == 0 for p in self.players)
 
     def _discard(self, cards: list[CardId], cited: tuple[Rule, ...]) -> list[Event]:
         if not cards:
@@ -618,13 +658,15 @@ class Game(SeededState):
     def _bust(self, dice: tuple[int, int, int]) -> list[Event]:
         player, deck = self.player, self.cards.deck
         held = self.held()
-        risk = sum(deck[c].risk for c in held)
+        risk = self.at_stake()
         events: list[Event] = [Busted(player.id, dice, risk, rules=(R.BUST,), automatic=True)]
         cited = (R.BUST_RISK, R.RETAINED_IN_HAND) if player.retained else (R.BUST_RISK,)
-        events.append(self._lose(risk, "bust", None, cited))
+        events += self._lose(risk, "bust", None, cited)
         for c in self.taken:
-            if deck[c].german:
-                events.append(self._lose(deck[c].losses, "german", c, (R.BUST_GERMAN, R.LOSSES)))
+            if deck[c].german and not self.is_over:
+                events += self._lose(deck[c].losses, "german", c, (R.BUST_GERMAN, R.LOSSES))
+        if self.is_over:
+            return events
         player.retained = []
         self.taken = []
         events += self._discard(held, (R.BUST_DISCARD, R.DISCARD))
@@ -687,7 +729,7 @@ class Game(SeededState):
                 events += self._fill(s, R.REFILL)
         events += self._german_rows()
         players = self.players
-        if all(p.troops == 0 for p in players):
+        if self._everyone_out():  # only a position set up with every player out gets here
             return events + self._game_over("everyone-lost")
         if len(players) == 2 and any(p.troops == 0 for p in players):
             return events + self._game_over("two-players")
@@ -729,8 +771,14 @@ class Game(SeededState):
         self.winners = [p.id for p in winners]
         self.end_reason = reason
         self.phase = Phase.FINISHED
-        return [GameOver(tuple(self.winners), reason, {p.id: p.troops for p in players},
-                         {p.id: p.pawn for p in players}, rules=cited, automatic=True)]
+        return [GameOver(tuple(self.winners), reason, tuple((p.id, p.troops) for p in players),
+                         tuple((p.id, p.pawn) for p in players), rules=cited, automatic=True)]
+
+    # ----- undo and the bots' randomness --------------------------------------------------------------
+    def _save(self) -> None:
+        """Before every legal action: the undo snapshot, then the bots' next tie-break (so undo restores it)."""
+        super()._save()
+        self.bot_draw = self.bot_rng.random()
 
     # ----- JSON -------------------------------------------------------------------------------------------
     def _state_dict(self) -> dict[str, Any]:
@@ -752,6 +800,8 @@ class Game(SeededState):
             "halted": self.halted,
             "winners": list(self.winners),
             "end_reason": self.end_reason,
+            "bot_rng": rng_state(self.bot_rng),
+            "bot_draw": self.bot_draw,
         }
 
     def _load_state(self, data: dict[str, Any]) -> None:
@@ -775,6 +825,8 @@ class Game(SeededState):
         self.halted = data["halted"]
         self.winners = list(data["winners"])
         self.end_reason = data["end_reason"]
+        set_rng_state(self.bot_rng, data["bot_rng"])
+        self.bot_draw = data["bot_draw"]
 
     @classmethod
     def _empty(cls, data: dict[str, Any]) -> Game:

@@ -1,9 +1,11 @@
-"""Exact odds of a roll of three dice: the bust probability and the expected troop loss of rolling again.
+"""The dice and their odds: the pairs of a roll, the bust probability and the expected troop loss.
 
 A roll offers the three sums of its pairs of dice; it busts when none of them
 names an available card space (3 to 11). The probabilities are exact
 ``Fraction`` values out of 216 rolls, counted once for all 512 sets of
-available spaces over the 56 distinct rolls (with their orderings).
+available spaces over the 56 distinct rolls (with their orderings). This module
+is the one place these are computed: ``Game``, the bots, the board and the
+lessons ask it.
 
     >>> bust_probability({6, 7, 8})
     Fraction(23, 108)
@@ -13,7 +15,7 @@ available spaces over the 56 distinct rolls (with their orderings).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from itertools import combinations_with_replacement
 
@@ -22,15 +24,26 @@ from .cards import Card
 SPACES = tuple(range(3, 12))
 """The card spaces (space 9 holds the fixed card)."""
 ROLLS = 216
+_SPACE_SET = frozenset(SPACES)
 
 
-def pair_sums(dice: Iterable[int]) -> tuple[int, ...]:
+PAIRS: tuple[tuple[int, int], ...] = ((0, 1), (0, 2), (1, 2))
+"""The three pairs of a roll, as indices of its dice."""
+
+
+def pair_sums(dice: Sequence[int]) -> tuple[int, ...]:
     """The sums of the pairs of three dice, sorted, without repeats."""
-    a, b, c = dice
+    a, b, c = dice  # the three PAIRS
     return tuple(sorted({a + b, a + c, b + c}))
 
 
-def _mask(spaces: Iterable[int]) -> int:
+def pair_for(dice: Sequence[int], space: int) -> tuple[int, int] | None:
+    """The first pair of ``dice`` (indices) whose sum is ``space``: the pair a take of ``space`` uses."""
+    return next(((i, j) for i, j in PAIRS if dice[i] + dice[j] == space), None)
+
+
+def mask_of(spaces: Iterable[int]) -> int:
+    """The bit mask of a set of spaces (bit ``s`` for space ``s``), as ``bust_count`` takes it."""
     mask = 0
     for s in spaces:
         mask |= 1 << s
@@ -41,7 +54,7 @@ def _bust_counts() -> tuple[int, ...]:
     rolls: list[tuple[int, int]] = []  # (mask of pair sums, orderings of the roll)
     for a, b, c in combinations_with_replacement(range(1, 7), 3):
         orderings = 6 if a != b != c != a else (1 if a == c else 3)
-        rolls.append((_mask((a + b, a + c, b + c)), orderings))
+        rolls.append((mask_of(pair_sums((a, b, c))), orderings))
     counts = []
     for available in range(1 << 12):
         counts.append(sum(n for sums, n in rolls if not sums & available))
@@ -57,13 +70,27 @@ def bust_count(available_mask: int) -> int:
     return _BUSTS[available_mask & 0xFF8]
 
 
+def bust_chance(available_mask: int) -> Fraction:
+    """Fast path of ``bust_probability``: for a bit mask of available spaces (as ``mask_of`` makes it)."""
+    return Fraction(bust_count(available_mask), ROLLS)
+
+
+def expected_loss(available_mask: int, at_stake: int) -> Fraction:
+    """Fast path of ``expected_bust_loss``: for a bit mask of available spaces and the grey symbols held."""
+    return bust_chance(available_mask) * at_stake
+
+
+def _checked_mask(available: Iterable[int]) -> int:
+    spaces = set(available)
+    if not spaces <= _SPACE_SET:
+        bad = sorted(s for s in spaces if s not in _SPACE_SET)
+        raise ValueError(f"available spaces are 3 to 11, not {bad[0]!r}")
+    return mask_of(spaces)
+
+
 def bust_probability(available: Iterable[int]) -> Fraction:
     """The exact probability that three dice offer no pair whose sum is in ``available`` (spaces 3 to 11)."""
-    spaces = set(available)
-    bad = sorted(s for s in spaces if s not in SPACES)
-    if bad:
-        raise ValueError(f"available spaces are 3 to 11, not {bad[0]!r}")
-    return Fraction(_BUSTS[_mask(spaces)], ROLLS)
+    return bust_chance(_checked_mask(available))
 
 
 def bust_risk(held: Iterable[Card]) -> int:
@@ -77,4 +104,4 @@ def expected_bust_loss(available: Iterable[int], held: Iterable[Card]) -> Fracti
     German cards already taken are not at stake: they are applied whether the
     player stops or busts.
     """
-    return bust_probability(available) * bust_risk(held)
+    return expected_loss(_checked_mask(available), bust_risk(held))

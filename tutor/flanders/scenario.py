@@ -122,7 +122,7 @@ def build(data: dict[str, Any], *, history: bool = False) -> Game:
     for i, (p, entry) in enumerate(zip(players, data["players"])):
         p.retained = cards.names(entry.get("retained", []), f"players[{i}].retained")
         for c in p.retained:
-            if not (game.cards[c].may_retain and game.cards[c].british):
+            if not game.cards[c].retainable:
                 raise ScenarioError(f"players[{i}].retained: {game.cards[c].name!r} is not a \"May Retain\" card")
     ids = [p.id for p in players]
     current = data.get("current", ids[0])

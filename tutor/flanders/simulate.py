@@ -5,11 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .bots import Bot, make_bot
+from .bots import autoplay, make_bot
 from .game import PLAYER_IDS, Game
-
-MAX_TURNS = 2000
-"""A game still running after this many turns is a bug, not an endless loop."""
 
 
 @dataclass(frozen=True)
@@ -29,8 +26,10 @@ class GameResult:
 
 
 def bot_names(players: int, bots: str | Sequence[str] | None) -> list[str]:
-    """One bot name per player: ``None`` is all ``threshold``; one name is for everybody;
-    a comma-separated string or a list gives one name per player."""
+    """One checked bot name per player: ``None`` is all ``threshold``; one name is for everybody;
+    a comma-separated string or a list gives one name per player. Raises ``ValueError`` naming a bad one."""
+    if not 2 <= players <= 4:
+        raise ValueError(f"In Flanders Field is for 2 to 4 players, not {players}")
     if bots is None:
         names = ["threshold"]
     elif isinstance(bots, str):
@@ -42,33 +41,17 @@ def bot_names(players: int, bots: str | Sequence[str] | None) -> list[str]:
     if len(names) != players:
         raise ValueError(f"give one bot for everybody or one per player: {players} players, "
                          f"{len(names)} bots ({', '.join(names)})")
+    for name in names:
+        make_bot(name)  # raises ValueError naming an unknown bot
     return names
-
-
-def make_bots(players: int, bots: str | Sequence[str] | None, seed: int) -> dict[str, Bot]:
-    """The bots of a simulated game, each with its own generator seeded from the game's seed."""
-    if not 2 <= players <= 4:
-        raise ValueError(f"In Flanders Field is for 2 to 4 players, not {players}")
-    names = bot_names(players, bots)
-    return {pid: make_bot(name, f"{seed}:{pid}:{name}") for pid, name in zip(PLAYER_IDS, names)}
 
 
 def simulate_game(players: int = 3, bots: str | Sequence[str] | None = None, seed: int = 0, *,
                   beginners: bool = False, history: bool = False) -> GameResult:
     """Play one whole game of bots and return the result (``winners``, ``turns``, ``troops``, ...)."""
-    by_player = make_bots(players, bots, seed)
     names = dict(zip(PLAYER_IDS, bot_names(players, bots)))
     game = Game.new(players, bots=names, beginners=beginners, seed=seed, history=history)
-    turns = 0
-    while not game.is_over:
-        if turns > MAX_TURNS:
-            raise RuntimeError(f"game did not finish in {MAX_TURNS} turns (seed {seed})")
-        player = game.current
-        done = game.player.turns
-        bot = by_player[game.player.id]
-        while not game.is_over and game.current == player and game.players[player].turns == done:
-            game.apply(bot.choose(game))
-        turns += 1
+    autoplay(game)
     return GameResult(list(game.winners), sum(p.turns for p in game.players), game.round,
                       {p.id: p.troops for p in game.players}, {p.id: p.pawn for p in game.players},
                       game.end_reason or "", game)

@@ -2,7 +2,8 @@
 the learner's progress kept in the browser (``localStorage``; nothing is sent anywhere).
 
     from tutor.ui.lessons import lesson_nav, lesson_list
-    lesson_nav("03_movement.ipynb")     # in a lesson: ← previous · Contents · next →, and progress recording
+    lesson_nav("03_movement.ipynb")     # in a lesson: ← previous · Contents · Rules summary · next →, and
+                                         # progress recording
     lesson_list()                        # in a game's welcome page: every lesson of its folder, with progress
 
 A lesson's title is its first Markdown heading; its summary is ``metadata.tutor.summary``
@@ -80,6 +81,7 @@ def _first_sentence(text: str) -> str:
 
 
 def lessons_in(folder: Path) -> list[LessonInfo]:
+    folder = Path(folder).resolve()  # the key names the folder: "." would give "/01_....ipynb"
     return [lesson_info(p) for p in sorted(folder.glob("*.ipynb")) if not p.name.startswith(("_", "."))]
 
 
@@ -109,7 +111,7 @@ PROGRESS_JS = """<script>
     });
   }
   function record() {
-    if (!lesson) return;
+    if (!lesson) { badges(); return; }
     const store = load();
     const entry = store[lesson] || {quizzes: {}};
     entry.visited = entry.visited || Date.now();
@@ -120,6 +122,9 @@ PROGRESS_JS = """<script>
     store[lesson] = entry; save(store); badges();
   }
   record();
+  // A list's script may run before the list is in the page: fill the badges as soon as it is there.
+  let tries = 0;
+  (function fill() { if (document.querySelector('[data-lesson]')) badges(); else if (tries++ < 100) setTimeout(fill, 100); })();
   new MutationObserver(function () { clearTimeout(window.__tutorProgress); window.__tutorProgress = setTimeout(record, 200); })
     .observe(document.body, {childList: true, subtree: true});
 })();
@@ -151,7 +156,8 @@ def list_html(lessons: list[LessonInfo], link_prefix: str = "") -> str:
         f"<span class='tutor-progress tutor-todo' data-lesson='{html.escape(lesson.key)}'>not started</span>"
         + (f"<br><span class='tutor-summary'>{html.escape(lesson.summary)}</span>" if lesson.summary else "")
         + "</li>" for lesson in lessons)
-    return f"<ol class='tutor-lesson-list'>{items}</ol>"
+    # No list numbers: the titles carry the lesson numbers (the welcome page is lesson 0).
+    return f"<ul class='tutor-lesson-list' style='list-style: none; padding-left: 0'>{items}</ul>"
 
 
 @dataclass(frozen=True)
@@ -162,9 +168,11 @@ class _Html:
         return self.body
 
 
-def lesson_list(folder: str | Path = ".") -> _Html:
-    """The lessons of ``folder`` (a game's lesson folder), in order, with summaries and the learner's progress."""
-    return _Html(CSS + list_html(lessons_in(Path(folder))) + progress_script())
+def lesson_list(folder: str | Path = ".", current: str = "00_welcome.ipynb") -> _Html:
+    """The lessons of ``folder`` (a game's lesson folder), in order, with summaries and the learner's progress;
+    the page ``current`` (the game's welcome page) is recorded as visited."""
+    folder = Path(folder)
+    return _Html(CSS + list_html(lessons_in(folder)) + progress_script(f"{folder.resolve().name}/{current}"))
 
 
 def nav_html(current: str, folder: str | Path = ".", contents: str = "../index.ipynb") -> str:
@@ -179,11 +187,24 @@ def nav_html(current: str, folder: str | Path = ".", contents: str = "../index.i
         links.append(f"<a href='{html.escape(names[k - 1])}' target='_self' rel='prev'>← "
                      f"{html.escape(lessons[k - 1].title)}</a>")
     links.append(f"<a href='{html.escape(contents)}' target='_self'>☰ All lessons</a>")
+    summary = _rules_summary(folder / current)
+    if summary:
+        links.append(f"<a href='{html.escape(summary)}' target='_self'>📋 Rules summary</a>")
     if k + 1 < len(lessons):
         links.append(f"<a href='{html.escape(names[k + 1])}' target='_self' rel='next'>"
                      f"{html.escape(lessons[k + 1].title)} →</a>")
     key = f"{folder.resolve().name}/{current}"
     return CSS + f"<nav class='tutor-nav' aria-label='Lessons'>{''.join(links)}</nav>" + progress_script(key)
+
+
+def _rules_summary(path: Path) -> str | None:
+    """The rules summary a lesson links to: ``metadata.tutor.rules_summary``, else the folder's
+    ``rules_summary.ipynb``; none on a summary page itself."""
+    if path.name.startswith("rules_summary"):
+        return None
+    metadata, _ = _cells(path)
+    name = metadata.get("tutor", {}).get("rules_summary", "rules_summary.ipynb")
+    return name if (path.parent / name).is_file() else None
 
 
 def lesson_nav(current: str, folder: str | Path = ".", contents: str = "../index.ipynb") -> _Html:

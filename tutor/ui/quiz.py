@@ -16,11 +16,15 @@ supplies the answer inputs and plays the position out:
         def redraw(self, *, static=False, animate=False) -> None: ...
 
 Attributes: ``status``, ``feedback``, ``narration``, ``reveal_button``,
-``retry_button``, ``is_right`` (None before Reveal).
+``retry_button``, ``is_right`` (None before Reveal), ``id`` (names the quiz in the
+learner's progress). Each Reveal leaves a hidden ``tutor-quiz-result`` mark in the
+feedback (``data-quiz``, ``data-right``) that the lesson page records
+(``tutor.ui.lessons``). ``show_question(question)`` shows a new question (a new position).
 """
 
 from __future__ import annotations
 
+import hashlib
 import html
 from dataclasses import dataclass, field
 from typing import Any, Sequence
@@ -52,6 +56,7 @@ class RevealQuiz(widgets.VBox):
                  explain: str = ""):
         super().__init__()
         self.question, self.explain = question, explain
+        self.id = hashlib.sha1(question.encode()).hexdigest()[:10]
         self.is_right: bool | None = None
         self.inputs = list(inputs)
         self.status = StatusLine()
@@ -61,16 +66,26 @@ class RevealQuiz(widgets.VBox):
         self.retry_button = button("Try again", "Reset the position and answer again")
         self.reveal_button.on_click(lambda _: self._on_reveal())
         self.retry_button.on_click(lambda _: self._on_retry())
+        self.question_html = widgets.HTML(self._question_html(question))
         self.children = [
             widgets.HTML(CSS),
             header(f"<b>{html.escape(title)}</b>" if title else ""),
             board,
-            header(f"Question: <b>{html.escape(question)}</b>"),
+            self.question_html,
             widgets.HBox(self.inputs, layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
             widgets.HBox([self.reveal_button, self.retry_button]),
             self.status, self.feedback, self.narration,
         ]
         self.add_class("tutor-quiz")
+
+    @staticmethod
+    def _question_html(question: str) -> str:
+        return f"<div class='tutor-header'>Question: <b>{html.escape(question)}</b></div>"
+
+    def show_question(self, question: str) -> None:
+        """Show ``question`` in place of the one asked (the quiz keeps its ``id``)."""
+        self.question = question
+        self.question_html.value = self._question_html(question)
 
     # ----- for subclasses -----------------------------------------------------------------------------------
 
@@ -107,7 +122,8 @@ class RevealQuiz(widgets.VBox):
             return
         verdict = self.play_out(self.answer)
         self.is_right = verdict.right
-        self.feedback.value = self._feedback_html(verdict)
+        self.feedback.value = self._feedback_html(verdict) + (
+            f"<span class='tutor-quiz-result' data-quiz='{self.id}' data-right='{int(verdict.right)}' hidden></span>")
         self.narration.value = ("<b>What happened, step by step:</b>" + to_html(verdict.story)) if verdict.story else ""
         self.status.show("Click 'Try again' to answer again.")
         self._set_inputs_disabled(True)

@@ -8,7 +8,7 @@ of 26 squares that follows the riders, under a mini-map of the whole stage.
 
     scene = Scene(race.track)                    # scene.canvas: a 3-layer MultiCanvas, fixed 960 px wide
     scene.draw(race, highlights_for(race, events), CardPanel(("red-S", "red-R")))
-    scene.animate(race, events, before_positions, highlights, panel)   # one message, sleeps between frames
+    scene.animate(race, events, before_positions, highlights, panel)   # frame by frame; a later draw drops the rest
 
 Lower level: ``draw_track(canvas, view)``, ``draw_riders(canvas, view, race, highlights, positions)``,
 ``draw_card_panel(canvas, view, race, panel)``, ``frames_for(events, before)``, ``make_view``/``follow``.

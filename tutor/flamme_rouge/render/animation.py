@@ -1,8 +1,8 @@
 """Animation frames from engine events: pure data, painted by ``Scene.animate``.
 
 A move slides the token square by square (and, when blocked, up to the full
-square and back); slipstream first outlines every pack and holds, then slides
-each pack that moves, one at a time, one square in quarter steps, and holds again
+square and back); a rider placed anew (the breakaway) glides to its square;
+slipstream first outlines every pack and holds, then slides each pack that moves, one at a time, one square in quarter steps, and holds again
 with the merged packs and the "+1" chips; an exhaustion holds the "E2" icons.
 ``frame_ms`` keeps a step's sliding to about a second; the holds are what let a
 class see each sub-step.
@@ -14,7 +14,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from tutor.flamme_rouge.events import (Blocked, Event, ExhaustionTaken, PacksFound, RiderMoved,
+from tutor.flamme_rouge.events import (Blocked, Event, ExhaustionTaken, PacksFound, RiderMoved, RiderPlaced,
                                        Slipstreamed)
 
 from .riders import FloatPosition
@@ -70,6 +70,8 @@ def frames_for(events: Sequence[Event], before: Mapping[str, tuple[int, int]]) -
             timeline.add(hold_ms=HOLD_MS, packs=tuple(timeline.packs))  # the packs, outlined, before anyone moves
         elif isinstance(event, Slipstreamed):
             _slipstream(timeline, event)
+        elif isinstance(event, RiderPlaced) and event.rider in timeline.positions:
+            _glide(timeline, event)
     exhausted = tuple(e.rider for e in events if isinstance(e, ExhaustionTaken))
     if exhausted:
         timeline.add(hold_ms=HOLD_MS, exhausted=exhausted)
@@ -92,6 +94,18 @@ def _slide(timeline: _Timeline, moved: RiderMoved, blocked: Blocked | None) -> N
         timeline.add(moving=(moved.rider,), blocked=full if at_or_past_target else ())
     timeline.positions[moved.rider] = (float(end), float(end_lane))
     timeline.add(weight=2, moving=(moved.rider,), blocked=full)
+
+
+GLIDE_FRAMES = 8
+
+
+def _glide(timeline: _Timeline, placed: RiderPlaced) -> None:
+    """A rider put on a new square (the breakaway riders past the start line) glides there in a straight line."""
+    (s0, l0), (s1, l1) = timeline.positions[placed.rider], placed.to
+    for k in range(1, GLIDE_FRAMES + 1):
+        f = k / GLIDE_FRAMES
+        timeline.positions[placed.rider] = (s0 + (s1 - s0) * f, l0 + (l1 - l0) * f)
+        timeline.add(weight=2 if k == GLIDE_FRAMES else 1, moving=(placed.rider,))
 
 
 def _slipstream(timeline: _Timeline, event: Slipstreamed) -> None:

@@ -13,16 +13,21 @@ from ipycanvas import Canvas
 
 from tutor.flamme_rouge.cards import Card
 from tutor.flamme_rouge.race import Race, Rider
-from tutor.ui.drawing import needs_outline, rounded_rect, text_colour_on
+from tutor.ui.drawing import rounded_rect, text_colour_on
 from tutor.ui.drawing import text as write
 
 from . import style
 from .geometry import MARGIN, PANEL_H, View
-from .riders import draw_team_marks, rider_colours, token_label
+from .riders import draw_discs, rider_colours, token_label
 
 CARD_W, CARD_H = 34, 48
+MIN_TEXT = 11
+"""No text on the board is smaller (CSS pixels): the captions, the small cards' values."""
 MINI_W, MINI_H = 22, 30
-MAX_COLUMNS = 4
+MAX_COLUMNS = 5
+"""Up to four riders get a full column (hand, played card, recycled pile); five get narrow columns, their hand as
+small cards (lesson 5 shows its five riders)."""
+FULL_COLUMN_W = 4 * (CARD_W + 4) + 14 + CARD_W
 
 
 @dataclass(frozen=True)
@@ -39,6 +44,9 @@ class CardPanel:
     """Compact panel: (rider, card) in movement order, as revealed (the race forgets them once played)."""
     moved: frozenset[str] = frozenset()
     """Compact panel: riders that have moved already (their card is shown greyed, "moved")."""
+    in_order: bool = True
+    """Compact panel: in movement order, titled so; False (a quiz asking the order): by rider name, untitled
+    order."""
 
     def columns(self, race: Race) -> list[str]:
         """The riders shown, at most ``MAX_COLUMNS``: the active rider first, then the others in order."""
@@ -79,11 +87,14 @@ def _draw_rider_column(canvas: Canvas, race: Race, rider_id: str, x: float, top:
     write(canvas, f"{rider_id}  ({rider.kind})", x + 28, top + 15, size=13, bold=True, max_width=width - 34)
     write(canvas, stats_line(rider, width - 34), x + 28, top + 33, size=12, colour=style.MUTED)
     cards_y = top + 46
+    narrow = width < FULL_COLUMN_W + 8
+    slot_w, slot_h = (MINI_W, MINI_H) if narrow else (CARD_W, CARD_H)
     for slot in range(4):
         card = rider.hand[slot] if slot < len(rider.hand) else None
-        draw_card(canvas, x + 4 + slot * (CARD_W + 4), cards_y, card, accent=colour)
-    _caption(canvas, "hand (drawn)", x + 4 + 2 * (CARD_W + 4) - 2, cards_y + CARD_H + 9)
-    played_x = x + 4 + 4 * (CARD_W + 4) + 10
+        draw_card(canvas, x + 4 + slot * (slot_w + 4), cards_y + CARD_H - slot_h, card, w=slot_w, h=slot_h,
+                  accent=colour)
+    _caption(canvas, "hand (drawn)", x + 4 + 2 * (slot_w + 4) - 2, cards_y + CARD_H + 9)
+    played_x = x + 4 + 4 * (slot_w + 4) + 10
     draw_card(canvas, played_x, cards_y, rider.played, accent=colour, face_down=secret)
     _caption(canvas, "played", played_x + CARD_W / 2, cards_y + CARD_H + 9)
     pile_x = played_x + CARD_W + 14
@@ -103,8 +114,8 @@ def stats_line(rider: Rider, room: float) -> str:
     exhaustion = sum(c.is_exhaustion for c in rider.deck.cards())
     deck, recycled, gone = len(rider.deck.face_down), len(rider.recycled), len(rider.removed)
     for line in (f"deck {deck} · recycled {recycled} · out of game {gone} · exhaustion cards {exhaustion}",
-                 f"deck {deck} · recycled {recycled} · out {gone} · E2 {exhaustion}",
-                 f"deck {deck} · rec. {recycled} · E2 {exhaustion}"):
+                 f"deck {deck} · recycled {recycled} · exhaustion cards {exhaustion}",
+                 f"deck {deck} · recycled {recycled}"):  # words, never abbreviations: the cards show the rest
         if len(line) * STATS_CHAR_W <= room:
             return line
     return line
@@ -127,7 +138,9 @@ def _draw_played_row(canvas: Canvas, view: View, race: Race, panel: CardPanel) -
     top = view.panel_top
     played = list(panel.played) or [(r, str(race.riders[r].played)) for r in race.to_move
                                     if race.riders[r].played is not None]
-    title = "Played cards, in movement order (frontmost rider first):"
+    title = "Played cards, in movement order (frontmost rider first):" if panel.in_order else "Played cards:"
+    if not panel.in_order:
+        played.sort()
     write(canvas, title, MARGIN, top + 15, size=13, bold=True)
     if not played:
         write(canvas, "no cards played", MARGIN, top + 54, colour=style.MUTED)
@@ -135,13 +148,13 @@ def _draw_played_row(canvas: Canvas, view: View, race: Race, panel: CardPanel) -
     colours = rider_colours(race)
     step = min(118, (view.width - 2 * MARGIN) / len(played))
     for i, (rid, label) in enumerate(played):
-        x = MARGIN + i * step
-        _mini_token(canvas, x + 12, top + 58, colours[rid], token_label(race, rid), race.riders[rid].colour)
+        middle = MARGIN + (i + 0.5) * step  # token and card side by side, the name under them
+        _mini_token(canvas, middle - 19, top + 50, colours[rid], token_label(race, rid), race.riders[rid].colour)
         card = None if label in ("", "None") else Card.parse(label)
-        draw_card(canvas, x + 26, top + 34, card, accent=colours[rid], face_down=rid in panel.secret)
-        write(canvas, rid, x + 64, top + 52, size=12, max_width=step - 66)
+        draw_card(canvas, middle - 5, top + 26, card, accent=colours[rid], face_down=rid in panel.secret)
+        write(canvas, rid, middle, top + 86, size=12, bold=True, align="center", max_width=step - 4)
         if rid in panel.moved:
-            write(canvas, "moved", x + 64, top + 68, size=11, colour=style.MUTED, max_width=step - 66)
+            write(canvas, "moved", middle, top + 101, size=11, colour=style.MUTED, align="center")
 
 
 def draw_card(canvas: Canvas, x: float, y: float, card: Card | None, *, w: float = CARD_W, h: float = CARD_H,
@@ -169,20 +182,17 @@ def draw_card(canvas: Canvas, x: float, y: float, card: Card | None, *, w: float
         canvas.fill_style = accent
         canvas.fill_rect(x + 3, y + 3, w - 6, 4)
     ink = style.EXHAUSTION_INK if card.is_exhaustion else style.INK
-    write(canvas, str(card), x + w / 2, y + h / 2 + 2, size=int(h * (0.32 if card.is_exhaustion else 0.42)),
-          bold=True, colour=ink, align="center")
+    size = max(MIN_TEXT, int(h * (0.32 if card.is_exhaustion else 0.42)))
+    write(canvas, str(card), x + w / 2, y + h / 2 + 2, size=size, bold=True, colour=ink, align="center",
+          max_width=w - 2)
 
 
 def _mini_token(canvas: Canvas, x: float, y: float, colour: str, label: str, colour_name: str = "") -> None:
-    canvas.fill_style = colour
-    canvas.fill_circle(x, y, 10)
-    canvas.stroke_style = "#1b1b1b"
-    canvas.line_width = 1.5 if needs_outline(colour) else 1
-    canvas.stroke_circle(x, y, 10)
-    write(canvas, label, x, y + 0.5, size=11, bold=True, colour=text_colour_on(colour), align="center")
-    if colour_name:
-        draw_team_marks(canvas, [x - 7.5], [y - 7.5], 5.5, [colour_name])
+    """A small token beside a rider's name: its team mark (or, for a team without one, its letter)."""
+    draw_discs(canvas, [x], [y], 10, [colour], [colour_name])
+    if not style.team_mark(colour_name)[1]:
+        write(canvas, label, x, y + 0.5, size=11, bold=True, colour=text_colour_on(colour), align="center")
 
 
 def _caption(canvas: Canvas, text: str, x: float, y: float, align: str = "center") -> None:
-    write(canvas, text, x, y, size=10, colour=style.MUTED, align=align)
+    write(canvas, text, x, y, size=MIN_TEXT, colour=style.MUTED, align=align)

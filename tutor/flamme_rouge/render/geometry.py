@@ -120,10 +120,11 @@ class View:
         return min(LANE_H, self.cell_w) * 0.38
 
     def token_fill_points(self, square: float, lane: float) -> list[tuple[float, float]]:
-        """Two points inside a rider's token, left and right of its letter, that show only the token's fill."""
+        """Two points inside a rider's token, low left and low right (clear of its team mark, its letter badge
+        and the chips above it), that show only the token's fill."""
         x, y = self.centre(square, lane)
-        offset = self.token_r * 0.65
-        return [(x - offset, y), (x + offset, y)]
+        offset = self.token_r * 0.62
+        return [(x - offset, y + offset), (x + offset, y + offset)]
 
     def device_scale(self, pixel_width: float) -> float:
         """Device pixels per canvas unit, for a ``<canvas>`` element ``pixel_width`` pixels wide.

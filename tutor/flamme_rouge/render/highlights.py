@@ -46,11 +46,14 @@ class Highlights:
     """Rider -> finishing place (1 the winner), drawn as a gold "1st" tag above the token at the finish."""
 
 
-def highlights_for(race: Race, events: Iterable[Event] = (), *, active: str | None = None) -> Highlights:
+def highlights_for(race: Race, events: Iterable[Event] = (), *, active: str | None = None,
+                   helpers: bool = True) -> Highlights:
     """Highlights for ``race`` as it is now, after the step that produced ``events``.
 
     Pass the events of the LAST step only (one move, or one part of the end phase): a mark belongs to its
     step and is gone once the next step is done (a crossed full square may be empty after slipstream).
+    ``helpers=False`` leaves out the marks that work a rule out for the learner, for a quiz's question: the
+    "moves next" ring and the chips of the squares each card moves (they tell the order and the answer).
     """
     trails: dict[str, tuple[Position, Position]] = {}
     blocked: tuple[int, ...] = ()
@@ -70,9 +73,9 @@ def highlights_for(race: Race, events: Iterable[Event] = (), *, active: str | No
         elif isinstance(event, ExhaustionTaken):
             exhausted.append(event.rider)
     return Highlights(
-        next_mover=race.to_move[0] if race.phase is Phase.MOVEMENT and race.to_move else None,
+        next_mover=race.to_move[0] if helpers and race.phase is Phase.MOVEMENT and race.to_move else None,
         active=active,
-        cards=revealed_cards(race),
+        cards=revealed_cards(race) if helpers else {},
         trails=trails,
         blocked=blocked,
         packs=packs,

@@ -15,6 +15,7 @@ from tutor.flamme_rouge.track import Terrain
 from tutor.ui.drawing import text_colour_on
 
 from . import style
+from .riders import BADGE_OFFSET, BADGE_SIZE, MARK_SIZE
 
 LEGEND_CSS = """<style>
 .fr-legend { font-size: 14px; line-height: 1.5; color: #222; margin: 2px 0 6px; max-width: 960px; }
@@ -34,24 +35,28 @@ def _points(points: style.Points, cx: float, cy: float, scale: float) -> str:
     return " ".join(f"{cx + x * scale:.1f},{cy + y * scale:.1f}" for x, y in points)
 
 
-def token_svg(colour_name: str, letter: str = "", size: int = 24) -> str:
-    """A rider token: a disc in the team colour, its letter, and the team mark in a white badge."""
+def token_svg(colour_name: str, letter: str = "", size: int = 28) -> str:
+    """A rider token as the board draws it: a disc in the team colour with the team mark in its middle, and the
+    rider's letter in a white badge at its upper left (a team without a mark: the letter in the middle)."""
     fill = style.token_colour(colour_name)
-    r = size * 0.4
-    cx = cy = size / 2 + 2
+    r = size * 0.36
+    cx = cy = size / 2 + 4
     ink = text_colour_on(fill)
-    body = (f"<circle cx='{cx}' cy='{cy}' r='{r}' fill='{fill}' stroke='#1b1b1b' stroke-width='1.2'/>"
-            + (f"<text x='{cx}' y='{cy + r * 0.4}' font-size='{r * 1.1:.0f}' font-weight='bold' fill='{ink}' "
-               f"text-anchor='middle' font-family='Helvetica, Arial, sans-serif'>{html.escape(letter)}</text>"
-               if letter else ""))
-    bx, by, br = cx - r * 0.72, cy - r * 0.72, r * 0.52
+    font = "font-weight='bold' text-anchor='middle' font-family='Helvetica, Arial, sans-serif'"
+    body = f"<circle cx='{cx}' cy='{cy}' r='{r:.1f}' fill='{fill}' stroke='#1b1b1b' stroke-width='1.2'/>"
     parts = style.team_mark(colour_name)[1]
-    if parts:
-        body += f"<circle cx='{bx:.1f}' cy='{by:.1f}' r='{br:.1f}' fill='#fff' stroke='#1b1b1b' stroke-width='0.8'/>"
-        for points, filled in parts:
-            paint = (f"fill='{style.INK}'" if filled else
-                     f"fill='none' stroke='{style.INK}' stroke-width='{max(1.0, br * 0.22):.1f}'")
-            body += f"<polygon points='{_points(points, bx, by, br * 0.68)}' {paint}/>"
+    for points, filled in parts:
+        paint = (f"fill='{ink}'" if filled else
+                 f"fill='none' stroke='{ink}' stroke-width='{max(1.5, r * 0.16):.1f}'")
+        body += f"<polygon points='{_points(points, cx, cy, r * MARK_SIZE)}' {paint}/>"
+    if letter and parts:
+        bx, by, br = cx - r * BADGE_OFFSET, cy - r * BADGE_OFFSET, r * BADGE_SIZE
+        body += (f"<circle cx='{bx:.1f}' cy='{by:.1f}' r='{br:.1f}' fill='#fff' stroke='#1b1b1b' stroke-width='0.8'/>"
+                 f"<text x='{bx:.1f}' y='{by + 3.8:.1f}' font-size='11' {font} fill='{style.INK}'>"
+                 f"{html.escape(letter)}</text>")
+    elif letter:
+        body += (f"<text x='{cx}' y='{cy + r * 0.4:.1f}' font-size='{r * 1.1:.0f}' {font} fill='{ink}'>"
+                 f"{html.escape(letter)}</text>")
     return _svg(body, size + 4, size + 4)
 
 
@@ -106,7 +111,15 @@ def _terrain_entries(race: Race) -> list[str]:
     return entries
 
 
-def _mark_entries() -> list[str]:
+def _chip_words(race: Race) -> str:
+    """What a card chip by a rider means, with what the terrain of this track does to it."""
+    terrains = {sq.terrain for sq in race.track.squares}
+    changes = [words for terrain, words in ((Terrain.ASCENT, "on a climb it moves at most 5"),
+                                            (Terrain.DESCENT, "from a descent at least 5")) if terrain in terrains]
+    return "its revealed card: the squares it will move" + (f" ({' and '.join(changes)})" if changes else "")
+
+
+def _mark_entries(race: Race) -> list[str]:
     ring = style.HIGHLIGHT
     card = (f"<rect x='4' y='4' width='16' height='14' fill='{style.CARD_FACE}' stroke='{style.CARD_BORDER}'/>"
             f"<text x='12' y='15' font-size='11' font-weight='bold' text-anchor='middle'>5</text>")
@@ -116,7 +129,7 @@ def _mark_entries() -> list[str]:
         _svg(f"<circle cx='13' cy='11' r='9' fill='none' stroke='{ring}' stroke-width='3.5'/>") + "moves next",
         _svg(f"<circle cx='13' cy='11' r='9' fill='none' stroke='{ring}' stroke-width='3' "
              "stroke-dasharray='4 3'/>") + "its cards are in the panel below",
-        _svg(card) + "its revealed card: squares it will move",
+        _svg(card) + _chip_words(race),
         _svg(f"<circle cx='5' cy='11' r='4' fill='none' stroke='{ring}' stroke-width='2'/><line x1='9' y1='11' "
              f"x2='26' y2='11' stroke='{ring}' stroke-width='2' stroke-dasharray='4 3'/>", 28)
         + "the last move: from the small ring to the rider",
@@ -130,19 +143,19 @@ def _mark_entries() -> list[str]:
         + "squares gained by slipstream",
         _svg(e2) + "took an exhaustion card",
         _svg(f"<rect x='1' y='4' width='26' height='14' rx='4' fill='{style.WINNER}'/><text x='14' y='15' "
-             "font-size='10' font-weight='bold' text-anchor='middle' fill='#000'>1st</text>", 28)
+             "font-size='11' font-weight='bold' text-anchor='middle' fill='#000'>1st</text>", 28)
         + "finishing place (the winner is 1st)",
         _svg(f"<rect x='2' y='2' width='22' height='18' fill='none' stroke='{style.ANSWER}' stroke-width='3' "
              "stroke-dasharray='5 3'/>") + "a quiz: the answer, and your guess",
         _svg(f"<rect x='1' y='4' width='26' height='14' rx='4' fill='{style.INK}'/><text x='14' y='15' "
-             "font-size='10' font-weight='bold' text-anchor='middle' fill='#fff'>2 ▶</text>", 28)
+             "font-size='11' font-weight='bold' text-anchor='middle' fill='#fff'>2 ▶</text>", 28)
         + "riders off the part of the road shown",
     ]
 
 
 def legend_html(race: Race, *, open_: bool = True) -> str:
     """The whole legend: road, teams (colour and mark), and the marks the board draws."""
-    rows = [("Road", _terrain_entries(race)), ("Teams", _team_entries(race)), ("Marks", _mark_entries())]
+    rows = [("Road", _terrain_entries(race)), ("Teams", _team_entries(race)), ("Marks", _mark_entries(race))]
     body = "".join(f"<ul><li class='fr-legend-row'>{title}:</li>"
                    + "".join(f"<li>{entry}</li>" for entry in entries) + "</ul>" for title, entries in rows)
     return (f"{LEGEND_CSS}<details class='fr-legend'{' open' if open_ else ''}><summary>Legend: what the board "

@@ -1,10 +1,11 @@
 """Rider tokens and highlights on the road (redrawn every animation frame), and riders on the mini-map.
 
-A token is a disc in the team colour with its letter ("S" or "R") in white or
-black, whichever contrasts more; light tokens get a dark outline. A white badge
-at its upper left carries the team's mark (``style.TEAM_MARKS``: triangle, square,
-disc, ...), so that teams differ without colour. Positions may be fractional
-squares (animation frames).
+A token is a disc in the team colour; light tokens get a dark outline. Its
+middle holds the team's mark, large (``style.TEAM_MARKS``: triangle, square, disc,
+...), in white or black, whichever contrasts more, so that teams differ at a glance
+without colour (under any colour vision); a white badge at its upper left carries
+the rider's letter ("S" or "R"). A team without a mark shows the letter in the
+middle. Positions may be fractional squares (animation frames).
 """
 
 from __future__ import annotations
@@ -75,66 +76,83 @@ def draw_riders(canvas: Canvas, view: View, race: Race, highlights: Highlights =
 
 def draw_tokens(canvas: Canvas, view: View, race: Race, positions: Mapping[str, FloatPosition],
                 colours: Mapping[str, str]) -> None:
-    """Discs in one vectorized call, then an outline, then each letter."""
+    """Discs in one vectorized call, then an outline, then each team mark and letter."""
     if not positions:
         return
     ids = list(positions)
     xs = np.array([view.cx(positions[r][0]) for r in ids])
     ys = np.array([view.cy(positions[r][1]) for r in ids])
-    rgb = rgb_array(colours[r] for r in ids)
     radius = view.token_r
-    canvas.fill_styled_circles(xs, ys, radius, rgb)
+    names = [race.riders[r].colour for r in ids]
+    draw_discs(canvas, xs, ys, radius, [colours[r] for r in ids], names)
+    marked = [bool(style.team_mark(name)[1]) for name in names]
+    badges = [i for i, m in enumerate(marked) if m]
+    if badges:  # the letter in a white badge at the upper left
+        bx, by = xs[badges] - radius * BADGE_OFFSET, ys[badges] - radius * BADGE_OFFSET
+        canvas.fill_style = "#ffffff"
+        canvas.fill_circles(bx, by, radius * BADGE_SIZE)
+        canvas.stroke_style = "#1b1b1b"
+        canvas.line_width = 1
+        canvas.stroke_circles(bx, by, radius * BADGE_SIZE)
+        canvas.font = font(max(LETTER_MIN, int(radius * 0.85)), bold=True)
+        canvas.text_align = "center"
+        canvas.text_baseline = "middle"
+        canvas.fill_style = style.INK
+        for i, x, y in zip(badges, bx, by):
+            canvas.fill_text(token_label(race, ids[i]), x, y + 0.5)
+    canvas.font = font(int(radius * 1.05), bold=True)
+    for ink in ("#ffffff", "#000000"):  # a team without a mark: its letter in the middle
+        canvas.fill_style = ink
+        for i, rid in enumerate(ids):
+            if not marked[i] and text_colour_on(colours[rid]) == ink:
+                canvas.fill_text(token_label(race, rid), xs[i], ys[i] + 1)
+
+
+BADGE_OFFSET, BADGE_SIZE = 0.72, 0.62
+"""Where a token's letter badge sits (up and left of its centre) and its radius, in token radii."""
+MARK_SIZE = 0.6
+"""Half the width of a team mark in the middle of a token, in token radii."""
+LETTER_MIN = 11
+"""Smallest letter in a badge, in CSS pixels (readable on a projector)."""
+
+
+Coordinates = Sequence[float] | np.ndarray
+
+
+def draw_discs(canvas: Canvas, xs: Coordinates, ys: Coordinates, radius: float, fills: list[str],
+               colour_names: list[str]) -> None:
+    """Token discs of ``radius`` in ``fills`` with their outline, each with the mark of its team colour in its
+    middle, large, in white or black ink (whichever contrasts more with its fill)."""
+    xs, ys = np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
+    canvas.fill_styled_circles(xs, ys, radius, rgb_array(fills))
     canvas.stroke_style = "#1b1b1b"
     canvas.line_width = 1.2
     canvas.stroke_circles(xs, ys, radius)
-    light = [i for i, r in enumerate(ids) if needs_outline(colours[r])]
+    light = [i for i, fill in enumerate(fills) if needs_outline(fill)]
     if light:
         canvas.line_width = 2
         canvas.stroke_circles(xs[light], ys[light], radius)
-    canvas.font = font(int(radius * 1.05), bold=True)
-    canvas.text_align = "center"
-    canvas.text_baseline = "middle"
+    scale = radius * MARK_SIZE
+    canvas.line_width = max(1.5, radius * 0.16)
     for ink in ("#ffffff", "#000000"):
-        canvas.fill_style = ink
-        for i, rid in enumerate(ids):
-            if text_colour_on(colours[rid]) == ink:
-                canvas.fill_text(token_label(race, rid), xs[i], ys[i] + 1)
-    draw_team_marks(canvas, xs - radius * BADGE_OFFSET, ys - radius * BADGE_OFFSET, radius * BADGE_SIZE,
-                    [race.riders[r].colour for r in ids])
-
-
-BADGE_OFFSET, BADGE_SIZE = 0.72, 0.52
-"""Where a token's team badge sits (up and left of its centre) and its radius, in token radii."""
-
-
-def draw_team_marks(canvas: Canvas, xs: Sequence[float] | np.ndarray, ys: Sequence[float] | np.ndarray, radius: float,
-                    colour_names: list[str]) -> None:
-    """White badges of ``radius`` centred on (xs, ys), each with the mark of its team colour in black ink."""
-    marked = [i for i, name in enumerate(colour_names) if style.team_mark(name)[1]]
-    if not marked:
-        return
-    bx, by = np.asarray(xs, dtype=float)[marked], np.asarray(ys, dtype=float)[marked]
-    canvas.fill_style = "#ffffff"
-    canvas.fill_circles(bx, by, radius)
-    canvas.stroke_style = "#1b1b1b"
-    canvas.line_width = 1
-    canvas.stroke_circles(bx, by, radius)
-    scale = radius * 0.68
-    canvas.fill_style = canvas.stroke_style = style.INK
-    canvas.line_width = max(1.0, radius * 0.22)
-    for filled in (True, False):
-        canvas.begin_path()
-        for x, y, i in zip(bx, by, marked):
-            for points, fill in style.team_mark(colour_names[i])[1]:
-                if fill is filled:
-                    canvas.move_to(x + points[0][0] * scale, y + points[0][1] * scale)
-                    for px, py in points[1:]:
-                        canvas.line_to(x + px * scale, y + py * scale)
-                    canvas.close_path()
-        if filled:
-            canvas.fill()
-        else:
-            canvas.stroke()
+        inked = [i for i, fill in enumerate(fills)
+                 if text_colour_on(fill) == ink and style.team_mark(colour_names[i])[1]]
+        if not inked:
+            continue
+        canvas.fill_style = canvas.stroke_style = ink
+        for filled in (True, False):
+            canvas.begin_path()
+            for i in inked:
+                for points, fill in style.team_mark(colour_names[i])[1]:
+                    if fill is filled:
+                        canvas.move_to(xs[i] + points[0][0] * scale, ys[i] + points[0][1] * scale)
+                        for px, py in points[1:]:
+                            canvas.line_to(xs[i] + px * scale, ys[i] + py * scale)
+                        canvas.close_path()
+            if filled:
+                canvas.fill()
+            else:
+                canvas.stroke()
 
 
 def draw_minimap_riders(canvas: Canvas, view: View, race: Race) -> None:
@@ -280,13 +298,13 @@ def _draw_places(canvas: Canvas, view: View, places: Mapping[str, int], position
 
 
 def _mini_card(canvas: Canvas, x: float, y: float, label: str, face: str, ink: str) -> None:
-    w, h = 7 + 6 * len(label), 13
+    w, h = 8 + 7 * len(label), 15
     canvas.fill_style = face
     canvas.fill_rect(x, y, w, h)
     canvas.stroke_style = style.CARD_BORDER
     canvas.line_width = 1
     canvas.stroke_rect(x, y, w, h)
-    canvas.font = font(10, bold=True)
+    canvas.font = font(11, bold=True)
     canvas.text_align = "center"
     canvas.text_baseline = "middle"
     canvas.fill_style = ink

@@ -3,8 +3,10 @@
 Layers: 0 the track (redrawn only when the view scrolls or a client connects),
 1 the riders and highlights on the road (redrawn every frame), 2 the card panel
 and the riders on the mini-map (redrawn once per action).
-``draw`` paints a state in one message; ``animate`` sends a whole animation in
-one message, with ``sleep`` between frames, so Python never waits.
+``draw`` paints a state in one message; ``animate`` plays an animation frame by
+frame, paced by the kernel's event loop (``tutor.ui.LayeredScene.play``): a later
+``draw`` or animation drops the frames not sent yet, and ``finish`` (Skip) shows
+the end at once.
 """
 
 from __future__ import annotations
@@ -83,7 +85,7 @@ class Scene(LayeredScene):
 
     def animate(self, race: Race, events: Sequence[Event], before: Mapping[str, tuple[int, int]],
                 highlights: Highlights = Highlights(), panel: CardPanel = CardPanel(), *, steps: int = 1) -> None:
-        """Play ``events`` from the ``before`` positions to ``race``, then paint it: all in one message."""
+        """Play ``events`` from the ``before`` positions to ``race``, then paint it."""
         frames = thin(frames_for(events, before), FRAMES_PER_STEP * steps)
         movers = {rid for frame in frames for rid in frame.moving}
         squares = [s for s, _ in (*before.values(), *race.positions().values())]
@@ -107,7 +109,7 @@ class Scene(LayeredScene):
     def animate_steps(self, race: Race, steps: Sequence[StepRecord], highlights: Highlights = Highlights(),
                       panel: CardPanel = CardPanel(), *, speed: float = 1.0, priority: Iterable[int] = ()) -> None:
         """Play several steps one after the other (each at its own pace, a pause between them), then paint
-        ``race``: all in one message. ``speed`` multiplies every frame's duration (2: twice as slow)."""
+        ``race``. ``speed`` multiplies every frame's duration (2: twice as slow)."""
         timeline: list[tuple[Frame, Mapping[str, str], float]] = []
         squares: list[int] = [s for s, _ in race.positions().values()]
         for k, step in enumerate(steps):

@@ -99,7 +99,7 @@ def _draw_terrain_glyphs(canvas: Canvas, view: View) -> None:
         return
     canvas.fill_styled_rects([view.x(s) + 0.5 for s in marked], GLYPH_Y, view.cell_w - 1, GLYPH_H - 2,
                              rgb_array([style.TERRAIN_FILL[terrain_of(track, s)] for s in marked]))
-    canvas.font = font(10, bold=True)
+    canvas.font = font(11, bold=True)
     canvas.text_align = "center"
     canvas.text_baseline = "middle"
     for terrain in style.TERRAIN_GLYPH:
@@ -177,7 +177,7 @@ def draw_minimap(canvas: Canvas, view: View) -> None:
     canvas.text_align = "left"
     canvas.text_baseline = "middle"
     canvas.fill_style = style.INK
-    canvas.fill_text(f"Whole stage ({len(track)} sq.)", MARGIN, MINIMAP_Y + MINIMAP_H / 2,
+    canvas.fill_text(f"Stage: {len(track)} squares", MARGIN, MINIMAP_Y + MINIMAP_H / 2,
                      view.minimap_left - MARGIN - 8)
     squares = range(len(track))
     canvas.fill_styled_rects([view.minimap_x(s) for s in squares], MINIMAP_Y, view.minimap_cell_w + 0.4, MINIMAP_H,

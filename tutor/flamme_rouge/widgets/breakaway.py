@@ -30,10 +30,8 @@ from tutor.flamme_rouge.cards import Card
 from tutor.flamme_rouge.errors import RuleError
 from tutor.flamme_rouge.events import BreakawayDecided, Event, RiderPlaced
 from tutor.flamme_rouge.race import Draw, Phase, Race
-from tutor.flamme_rouge.render import (CardPanel, Highlights, Scene, draw_card_panel, draw_minimap_riders,
-                                       draw_riders, legend_html)
+from tutor.flamme_rouge.render import CardPanel, Highlights, Scene, legend_html
 from tutor.flamme_rouge.render.describe import describe_race
-from tutor.flamme_rouge.render.riders import FloatPosition
 from tutor.ui.controls import CSS, StatusLine, button, header, label
 from tutor.ui.narration import and_list
 from tutor.ui.text_view import TextView
@@ -42,8 +40,6 @@ from .narration import Line, computer_plays, narrate, to_html
 
 BIDS = (Phase.BID_1, Phase.BID_2)
 BIDDING = (*BIDS, Phase.BREAKAWAY)
-SLIDE_FRAMES = 10
-SLIDE_MS = 60
 TABLE_CSS = """
 <style>
 .tutor-bids { border-collapse: collapse; font-size: 14px; margin: 4px 0; }
@@ -93,9 +89,10 @@ class BreakawayBid(widgets.VBox):
         self.decide_button.on_click(lambda _: self._on_decide())
         self.back_button = button("◂ Back", "Undo the last action")
         self.back_button.on_click(lambda _: self._on_back())
-        self.restart_button = button("Restart", "Bid again from the start (with the seed on the right)")
+        self.restart_button = button("Restart", "Bid again from the start (with the shuffle number on the right)")
         self.restart_button.on_click(lambda _: self._on_restart())
-        self.seed = widgets.IntText(value=seed, description="seed", layout=widgets.Layout(width="130px"))
+        self.seed = widgets.IntText(value=seed, description="shuffle number",
+                                    layout=widgets.Layout(width="200px"))
         self.text_view = TextView()  # the board in words (the bids stay face down in it too)
         self.children = [
             widgets.HTML(CSS + TABLE_CSS), self.header, self.scene.canvas, self.text_view, self.status,
@@ -190,7 +187,7 @@ class BreakawayBid(widgets.VBox):
         self.race = self._rebuild(self.seed.value)
         self.decision, self._final_bids, self._events = None, {}, []
         self._undo.clear()
-        self._show([Line(f"New bids with seed {self.seed.value}."), *self._intro(),
+        self._show([Line(f"New bids (shuffle number {self.seed.value})."), *self._intro(),
                     *computer_plays(autoplay(self.race, steps=False))])
 
     def _snapshot(self) -> tuple[dict[str, Any], BreakawayDecided | None, dict[str, list[Card]]]:
@@ -351,28 +348,6 @@ class BreakawayBid(widgets.VBox):
         self.scene.draw(self.race, self._highlights(), self._panel(), redraw_track=redraw_track)
 
     def _slide(self, before: dict[str, tuple[int, int]]) -> None:
-        """The breakaway riders slide from their grid places past the start line, in one message."""
+        """The breakaway riders glide from their grid places past the start line (``Scene.animate``)."""
         self._slide_from = before
-        race, view = self.race, self.scene.view
-        after = race.positions()
-        movers = tuple(rid for rid in after if before.get(rid) != after[rid])
-
-        def at(k: int) -> dict[str, FloatPosition]:
-            f = k / SLIDE_FRAMES
-            positions = {rid: (float(s), float(lane)) for rid, (s, lane) in after.items()}
-            for rid in movers:
-                (s0, l0), (s1, l1) = before[rid], after[rid]
-                positions[rid] = (s0 + (s1 - s0) * f, l0 + (l1 - l0) * f)
-            return positions
-
-        def frame(k: int) -> float:
-            draw_riders(self.scene.riders_layer, view, race, Highlights(), positions=at(k), moving=movers)
-            return SLIDE_MS
-
-        def final() -> None:
-            draw_riders(self.scene.riders_layer, view, race, self._highlights())
-            draw_card_panel(self.scene.cards_layer, view, race, self._panel())
-            draw_minimap_riders(self.scene.cards_layer, view, race)
-
-        self.scene.play(range(1, SLIDE_FRAMES + 1), frame, after=final)
-
+        self.scene.animate(self.race, self._events, before, self._highlights(), self._panel(), steps=2)

@@ -9,12 +9,17 @@ Kinds of question (``ask``):
 - ``"square"``: where the ``rider`` ends. The learner clicks the square on the board
   (or picks it in ``square_input``, a Dropdown; with ``with_lane=True`` also a lane in
   ``lane_input``); the guess is outlined on the board.
-- ``"first"``: which rider moves first (``choice_input``, one button per rider).
+- ``"first"``: which rider moves first (``choice_input``, one button per rider, or a click on
+  the rider on the board; likewise for "winner", and a click ticks a rider for "exhausted").
 - ``"card"``: which of the ``choices`` (the rider's drawn cards) takes the ``rider`` to the
   ``target`` square, outlined on the board; every card that does is right.
 - ``"winner"``: which rider wins (the position has a finish line).
 - ``"exhausted"``: which riders take an exhaustion card (``rider_checks``); the feedback
   goes rider by rider.
+
+Before Reveal the board shows the position only: no "moves next" ring, the played
+cards by rider name (not in movement order), and each chip the card played (not what
+the rules make of it). ``question`` may be one question per position.
 
 "Reveal" (``reveal_button``) plays the position out on the canvas and writes
 ``feedback``: right or wrong, the correct answer, the rules that decided it (from the
@@ -22,8 +27,8 @@ engine's events) and ``explain``. "Try again" (``retry_button``) moves on to the
 of the quiz's positions (a list of scenarios), so a second try is a new position, not
 the one just revealed. ``after`` says which position counts ("movement", default with
 cards, or "slipstream"). The shell (question, Reveal, Try again, feedback) is
-``tutor.ui.RevealQuiz``; each reveal leaves a hidden ``tutor-quiz-result`` mark in
-the feedback that the lesson page records (``tutor.ui.lessons``).
+``tutor.ui.RevealQuiz``, whose reveal leaves the hidden ``tutor-quiz-result`` mark that
+the lesson page records (``tutor.ui.lessons``).
 
 Other attributes: ``race``, ``scene``, ``status``, ``narration``, ``correct_answer``,
 ``is_right`` (None before Reveal), ``answer``, ``position`` (index of the position shown).
@@ -31,7 +36,6 @@ Other attributes: ``race``, ``scene``, ``status``, ``narration``, ``correct_answ
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import replace
 from typing import Any, Sequence
 
@@ -42,7 +46,7 @@ from tutor.flamme_rouge import scenario as scenarios
 from tutor.flamme_rouge.events import (Blocked, Event, ExhaustionChecked, ExhaustionTaken, Finished, NoSlipstream,
                                        PacksFound, RiderMoved, Slipstreamed)
 from tutor.flamme_rouge.race import Phase, Race
-from tutor.flamme_rouge.render import CardPanel, Highlights, Mark, Scene, highlights_for, legend_html
+from tutor.flamme_rouge.render import CardPanel, Highlights, Mark, Scene, highlights_for, legend_html, revealed_cards
 from tutor.flamme_rouge.render.describe import describe_race
 from tutor.flamme_rouge.render.style import ANSWER, GUESS, lane_name
 from tutor.ui.controls import label
@@ -67,7 +71,8 @@ PROMPTS = {
 
 
 class PredictQuiz(RevealQuiz):
-    def __init__(self, scenario: str | dict[str, Any] | Sequence[str | dict[str, Any]], *, question: str,
+    def __init__(self, scenario: str | dict[str, Any] | Sequence[str | dict[str, Any]], *,
+                 question: str | Sequence[str],
                  rider: str | None = None, ask: str = "square", explain: str = "", after: str | None = None,
                  with_lane: bool = False, choices: Sequence[int | str] = (), target: int | None = None,
                  title: str = ""):
@@ -75,6 +80,10 @@ class PredictQuiz(RevealQuiz):
         self.positions: list[dict[str, Any]] = [s if isinstance(s, dict) else scenarios.load(s) for s in many]
         if not self.positions:
             raise ValueError("a quiz needs at least one scenario")
+        self.questions = [question] if isinstance(question, str) else list(question)
+        if len(self.questions) not in (1, len(self.positions)):
+            raise ValueError(f"give one question, or one per position ({len(self.positions)}), "
+                             f"not {len(self.questions)}")
         if ask not in ASKS:
             raise ValueError(f"ask must be one of {ASKS}, not {ask!r}")
         if ask == "card" and (not choices or target is None):
@@ -82,6 +91,7 @@ class PredictQuiz(RevealQuiz):
         self.ask, self.with_lane, self.target = ask, with_lane, target
         self.choices = [str(c) for c in choices]
         self.rider = rider or ""
+        self._restarting = False
         self.position = 0
         self.scenario = self.positions[0]
         self.after = after or ("movement" if "cards" in self.scenario else "slipstream")
@@ -97,8 +107,6 @@ class PredictQuiz(RevealQuiz):
         self._before: dict[str, tuple[int, int]] = {}
         self._played: tuple[tuple[str, str], ...] = ()
         self.correct_answer = self._correct_answer()
-        self.id = hashlib.sha1(question.encode()).hexdigest()[:10]
-        """Names the quiz in the learner's progress (``tutor-quiz-result``)."""
 
         self.scene = Scene(self.race.track, cards=ask != "exhausted" or "cards" in self.scenario)
         self.square_input: widgets.Dropdown | None = None
@@ -109,7 +117,8 @@ class PredictQuiz(RevealQuiz):
         self.legend = widgets.HTML(legend_html(self.race, open_=False))  # folded: the question stays near the board
         self.inputs_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
         self.text_view = TextView()  # the board in words: no answer before Reveal (judged=False)
-        super().__init__(question=question, board=widgets.VBox([self.scene.canvas, self.text_view, self.legend]),
+        super().__init__(question=self.questions[0], board=widgets.VBox([self.scene.canvas, self.text_view,
+                                                                         self.legend]),
                          inputs=[self.inputs_box], title=title, explain=explain)
         self.retry_button.description = "Try again ▸"
         self.retry_button.tooltip = ("A new position to answer" if len(self.positions) > 1
@@ -129,11 +138,11 @@ class PredictQuiz(RevealQuiz):
         return scenarios.build(data)
 
     def _new_inputs(self) -> None:
-        self.inputs_box.children = self._make_inputs()
         self._played = tuple((rid, str(self.race.riders[rid].played)) for rid in self.race.to_move
                              if self.race.riders[rid].played is not None)
         if self.ask == "card":
             self._played = tuple((rid, "" if rid == self.rider else card) for rid, card in self._played)
+        self.inputs_box.children = self._make_inputs()
 
     # ----- inputs ----------------------------------------------------------------------------------------
 
@@ -145,7 +154,7 @@ class PredictQuiz(RevealQuiz):
                 box.value = False
             return list(self.inputs_box.children)
         if self.ask in ("first", "winner") and self.choice_input is not None:
-            self.choice_input.options = [(r, r) for r in race.riders]
+            self.choice_input.options = [(r, r) for r in sorted(race.riders)]  # by name: no hint of the order
             self.choice_input.value = None
             return list(self.inputs_box.children)
         if self.ask == "card" and self.choice_input is not None:
@@ -167,7 +176,7 @@ class PredictQuiz(RevealQuiz):
                                  for rid in race.riders}
             return [label("Exhausted riders:"), *self.rider_checks.values()]
         if self.ask in ("first", "winner", "card"):
-            options = [(c, c) for c in self.choices] if self.ask == "card" else [(r, r) for r in race.riders]
+            options = [(c, c) for c in self.choices] if self.ask == "card" else [(r, r) for r in sorted(race.riders)]
             what = {"first": "Moves first:", "winner": "Wins:", "card": f"{self.rider} plays:"}[self.ask]
             self.choice_input = widgets.ToggleButtons(options=options, value=None,
                                                       style={"button_width": "auto"})
@@ -195,8 +204,14 @@ class PredictQuiz(RevealQuiz):
                 if w is not None]
 
     def _on_board_click(self, x: float, y: float) -> None:
-        """A click on the road answers a "square" question (its square; with lanes, its lane too)."""
-        if self.ask != "square" or self.is_right is not None or self.square_input is None:
+        """A click on the road answers a "square" question (its square; with lanes, its lane too); a click on a
+        rider answers "first" and "winner" and ticks (or unticks) it for "exhausted"."""
+        if self.is_right is not None:
+            return
+        if self.ask in ("first", "winner", "exhausted"):
+            self._pick_rider(x, y)
+            return
+        if self.ask != "square" or self.square_input is None:
             return
         view = self.scene.view
         column = int((x - view.road_left) // view.cell_w)
@@ -215,6 +230,21 @@ class PredictQuiz(RevealQuiz):
             if cell is not None:
                 self.lane_input.value = cell[1]
         self.status.show(f"Your answer: square {square}. Click Reveal to check it (or click another square).")
+
+    def _pick_rider(self, x: float, y: float) -> None:
+        cell = self.scene.view.cell_at(x, y)
+        at = {position: rid for rid, position in self.race.positions().items()}
+        rider = at.get(cell) if cell is not None else None
+        if rider is None:
+            self.status.show("Click a rider on the board (or its name under the board).", "warning")
+        elif self.ask == "exhausted":
+            box = self.rider_checks[rider]
+            box.value = not box.value
+            self.status.show(f"{rider} {'ticked' if box.value else 'unticked'}. Click Reveal when you are done.")
+        else:
+            assert self.choice_input is not None
+            self.choice_input.value = rider
+            self.status.show(f"Your answer: {rider}. Click Reveal to check it (or click another rider).")
 
     @property
     def answer(self) -> Any:
@@ -275,24 +305,25 @@ class PredictQuiz(RevealQuiz):
         right = answer in self.correct_answer if self.ask == "card" else answer == self.correct_answer
         return Verdict(right, self._told(answer, right), self._why(self._events), narrate(self._events))
 
-    def _on_reveal(self) -> None:
-        super()._on_reveal()
-        if self.is_right is not None:
-            self.feedback.value += (f"<span class='tutor-quiz-result' data-quiz='{self.id}' "
-                                    f"data-right='{int(self.is_right)}' hidden></span>")
-
     def restart(self) -> None:
-        """The next position (the same one when the quiz has only one), inputs cleared."""
+        """The next position (the same one when the quiz has only one), its question, inputs cleared."""
         self.position = (self.position + 1) % len(self.positions)
         self.scenario = self.positions[self.position]
         self.race = self._build()
         self._events = []
         self.correct_answer = self._correct_answer()
-        self._new_inputs()
+        self._restarting = True  # clearing the inputs must not draw the old panel on the new position
+        try:
+            self._new_inputs()
+        finally:
+            self._restarting = False
+        self.show_question(self.questions[self.position % len(self.questions)])
 
     # ----- drawing and feedback --------------------------------------------------------------------------
 
     def redraw(self, *, static: bool = False, animate: bool = False) -> None:
+        if self._restarting:
+            return
         if animate:
             moves = sum(isinstance(e, RiderMoved) for e in self._events)
             self.scene.animate(self.race, self._events, self._before, self._highlights(), self._panel(),
@@ -306,16 +337,20 @@ class PredictQuiz(RevealQuiz):
     def _panel(self) -> CardPanel:
         moved = frozenset(e.rider for e in self._events if isinstance(e, RiderMoved))
         played = self._played
-        if self.ask == "card" and self.is_right is not None:
+        if self.is_right is None:  # before Reveal the order would tell who moves first
+            return CardPanel(compact=True, played=tuple(sorted(played)), in_order=False)
+        if self.ask == "card":
             played = tuple((rid, str(self.answer) if rid == self.rider else card) for rid, card in played)
         return CardPanel(compact=True, played=played, moved=moved)
 
     def _highlights(self) -> Highlights:
         if self.is_right is None:
-            base = highlights_for(self.race, active=self.rider if self.ask in ("square", "card") else None)
-            if self.ask == "card":
-                base = replace(base, cards={rid: c for rid, c in base.cards.items() if rid != self.rider})
-            return replace(base, marks=tuple(self._guess_marks()))
+            # The position only: no "moves next" ring, and each chip is the card played, not what it moves.
+            base = highlights_for(self.race, active=self.rider if self.ask in ("square", "card") else None,
+                                  helpers=False)
+            shown = revealed_cards(self.race)
+            cards = {rid: label for rid, label in self._played if label and rid in shown}
+            return replace(base, cards=cards, marks=tuple(self._guess_marks()))
         mine = self._events if self.ask not in ("square", "card") else [
             e for e in self._events if getattr(e, "rider", None) == self.rider or isinstance(e, ExhaustionTaken)]
         base = highlights_for(self.race, [e for e in mine if not isinstance(e, (Blocked, RiderMoved))])
@@ -357,7 +392,7 @@ class PredictQuiz(RevealQuiz):
             told = f"{self.correct_answer} moves first: it is the frontmost rider."
             return told if right else f"{told} You said {answer}."
         if self.ask == "winner":
-            told = f"{self.correct_answer} wins: it is the furthest past the finish line."
+            told = f"{self.correct_answer} wins: {self._why_winner()}."
             return told if right else f"{told} You said {answer}."
         if self.ask == "card":
             cards = sorted(self.correct_answer, key=_card_value)
@@ -371,6 +406,15 @@ class PredictQuiz(RevealQuiz):
             return told
         guess = f"square {answer[0]}, {lane_name(answer[1])}" if self.with_lane else f"square {answer}"
         return f"{told} You said {guess}."
+
+    def _why_winner(self) -> str:
+        """Furthest past the line, or, level with another rider there, in the right-hand lane."""
+        square, lane = self.race.riders[self.correct_answer].square, self.race.riders[self.correct_answer].lane
+        level = [rid for rid, (s, _) in self.race.positions().items() if s == square and rid != self.correct_answer]
+        if level and lane == 0:
+            return (f"it is as far past the finish line as {', '.join(level)}, and a tie goes to the rider in "
+                    f"the right-hand lane")
+        return "it is the furthest past the finish line"
 
     def _why(self, events: list[Event]) -> list[Line]:
         """The narrated events that decided the answer (for "exhausted": a line for every rider)."""

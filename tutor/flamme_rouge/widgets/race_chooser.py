@@ -2,7 +2,10 @@
 
     RaceChooser(human_team="red", bots=("blue", "green", "black"))
 
-The learner's team is ``human_team``; the other colours are bot teams. "Start
+The learner's team is ``human_team``; the other colours are bot teams. The
+stages offered are the base game's (and its mountains); ``expansion=True`` adds the
+teaching tracks with the Peloton expansion's narrow roads, cobblestones and supply
+zones (lessons 8 on). "Start
 race" (``start_button``) replaces the race below with a new one built from the
 choices (``stage_input``, ``bots_input``, ``bot_input``, ``seed_input``).
 The current race's widget is ``tutor``.
@@ -25,17 +28,19 @@ BOT_NAMES = {"heuristic": "sensible bots", "random": "random bots"}
 
 class RaceChooser(widgets.VBox):
     def __init__(self, human_team: str = "red", bots: Sequence[str] = ("blue", "green", "black"), *,
-                 stage: str = "avenue-corso-paseo", seed: int = 0):
+                 stage: str = "avenue-corso-paseo", seed: int = 0, expansion: bool = False):
         super().__init__()
         self.human_team, self.bot_colours = human_team, tuple(bots)
         stages = [(title, key) for key, (title, _) in STAGES.items()]
-        stages += [(f"{title} (teaching track)", key) for key, (title, *_) in TEACHING_TRACKS.items()]
+        stages += [(f"{title} (teaching track)", key)
+                   for key, (title, spec, *_) in TEACHING_TRACKS.items() if expansion or not uses_expansion(spec)]
         self.stage_input = widgets.Dropdown(options=stages, value=stage, description="Stage")
         self.bots_input = widgets.Dropdown(options=[(str(n), n) for n in range(1, len(self.bot_colours) + 1)],
                                            value=len(self.bot_colours), description="Bot teams")
         self.bot_input = widgets.Dropdown(options=[(label, key) for key, label in BOT_NAMES.items() if key in BOTS],
                                           value="heuristic", description="Bots")
-        self.seed_input = widgets.IntText(value=seed, description="Seed", layout=widgets.Layout(width="150px"))
+        self.seed_input = widgets.IntText(value=seed, description="Shuffle number",
+                                        style={"description_width": "initial"}, layout=widgets.Layout(width="200px"))
         self.start_button = button("Start race", "Start a new race with these choices", style="primary")
         self.start_button.on_click(lambda _: self.start())
         self.controls = widgets.HBox([self.stage_input, self.bots_input, self.bot_input, self.seed_input,
@@ -50,3 +55,8 @@ class RaceChooser(widgets.VBox):
             bots={colour: self.bot_input.value for colour in opponents}, seed=self.seed_input.value,
             human_teams=(self.human_team,), title=self.stage_input.label)
         self.children = [self.controls, self.tutor]
+
+
+def uses_expansion(spec: str) -> bool:
+    """A track with a square of one or three lanes, cobblestones or a supply zone (the Peloton expansion)."""
+    return any(token[0] != "2" or token[1:] in ("c", "s") for token in spec.split())

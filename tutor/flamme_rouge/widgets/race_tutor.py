@@ -10,7 +10,10 @@ The learner draws for each of its riders ("Draw 4 for red-S"), clicks one of
 the four card buttons to play it (the other three are recycled under the deck),
 then resolves the round with "Next step" (one rider's move, or one part of the
 end phase) or "Finish round", which animates the rest of the round step by step
-at the chosen ``speed``. Bot teams play their energy phase at once. A click at
+at the chosen ``speed`` ("Skip animation" shows its end at once; a new click never
+waits for an animation). When a round (or the breakaway) is over, the board keeps
+its result (the slipstream "+1" chips, the exhaustion cards, the breakaway riders)
+and the race pauses until "Start round N" (``next_round_button``). Bot teams play their energy phase at once. A click at
 the wrong time shows a warning in ``status`` and changes nothing; a second click
 on the same control within ``debounce_s`` (a double click) is ignored. Disabled
 buttons say why in their tooltip.
@@ -25,7 +28,8 @@ Attributes for lessons and tests: ``race`` (replaced by Back and Restart),
 ``status.kind`` and ``status.text``), ``story`` (a ``tutor.ui.NarrationLog``: the
 whole story, round by round), ``narration`` (its HTML widget), ``narration_lines``
 (the newest lines), ``card_buttons`` (4), ``draw_buttons`` (rider -> Button),
-``next_button``, ``finish_button``, ``back_button``, ``restart_button``, ``seed``,
+``next_button``, ``finish_button``, ``skip_button``, ``next_round_button``, ``back_button``,
+``restart_button``, ``seed``,
 ``speed``, ``another_button``, ``continue_button``, ``results``; ``redraw()``
 repaints everything.
 """
@@ -46,7 +50,8 @@ from tutor.flamme_rouge import rules
 from tutor.flamme_rouge import scenario as scenarios
 from tutor.flamme_rouge.bots import autoplay
 from tutor.flamme_rouge.errors import RuleError
-from tutor.flamme_rouge.events import Event, RoundStarted
+from tutor.flamme_rouge.events import (BreakawayDecided, Event, ExhaustionTaken, PacksFound, RoundStarted,
+                                       Slipstreamed)
 from tutor.flamme_rouge.race import ROUND_ORDER, Draw, Phase, Place, Race
 from tutor.flamme_rouge.render import CardPanel, Highlights, Scene, highlights_for, legend_html
 from tutor.flamme_rouge.render.describe import describe_race
@@ -62,6 +67,8 @@ from tutor.ui.text_view import TextView
 from .narration import Line, computer_plays, narrate, rider_cards
 from .workbench import PositionBox
 
+END_MARKS = (PacksFound, Slipstreamed, ExhaustionTaken)
+"""Events whose marks stay on the board at the end of a round: packs, "+1" chips, exhaustion cards."""
 STOPS = {"movement": Phase.MOVEMENT, "slipstream": Phase.END_SLIPSTREAM, "round": Phase.END_EXHAUSTION}
 """Where a prepared position stops: after the movement phase, after slipstream, or at the end of the round."""
 SPEEDS = {"Slow": 1.8, "Normal": 1.0, "Fast": 0.45}
@@ -102,6 +109,12 @@ class RaceTutor(widgets.VBox):
         self._undo: list[dict[str, Any]] = []
         self._active: str | None = None
         self._events: list[Event] = []
+        self._round_events: list[Event] = []
+        """This round's events with marks that stay at its end (``END_MARKS``)."""
+        self._round_end: list[Event] | None = None
+        """Set when a step ended a round or the breakaway: its marks stay on the board, and the next round's
+        lines wait (``_held``), until the learner moves on."""
+        self._held: list[tuple[str, Line]] = []
         self._stop = STOPS[stop_after] if stop_after else None
         self._stop_round = race.round
         self._positions = list(positions)
@@ -140,6 +153,8 @@ class RaceTutor(widgets.VBox):
         self.next_button, self.finish_button = self.stepper.next_button, self.stepper.finish_button
         self.back_button, self.restart_button, self.seed = (self.stepper.back_button, self.stepper.restart_button,
                                                             self.stepper.seed)
+        self.skip_button, self.next_round_button = self.stepper.skip_button, self.stepper.continue_button
+        self.stepper.follow(self.scene)
         if self._stop is not None:
             self.seed.layout.display = "none"  # a prepared position: nothing is shuffled
         self.another_button = button("Try another position ▸", "A new position to practise the same rule",
@@ -324,6 +339,7 @@ class RaceTutor(widgets.VBox):
         self.race = Race.from_dict(self._undo.pop())
         self._events = []
         self._active = None
+        self._end_pause()
         self._show([Line("Back: the position before your last action is restored.")])
 
     def _on_restart(self) -> None:
@@ -335,11 +351,11 @@ class RaceTutor(widgets.VBox):
         self.human_teams, self._focus, self._stop = self._initial
         self._set_draw_buttons()
         self._reset()
-        start = ("Back to the starting position." if self.seed.disabled else f"A new race with seed {seed}.")
+        start = ("Back to the starting position." if self.seed.disabled else f"A new race (shuffle number {seed}).")
         self._show([Line(start), *self._intro(), *self._play_bots()])
 
-    def _on_another(self) -> None:
-        """The next prepared position (the same one again when there is only one)."""
+    def _on_another(self, opened: str = "") -> None:
+        """The next prepared position (the same one again when there is only one); ``opened`` starts the log."""
         self._position = (self._position + 1) % max(1, len(self._positions))
         data = self._positions[self._position] if self._positions else None
         self.race = scenarios.build(data, history=True) if data else Race.from_dict(self._start)
@@ -348,7 +364,7 @@ class RaceTutor(widgets.VBox):
         if data and data.get("name"):
             self.title = data["name"]
         self._reset()
-        self._show([Line("A new position." if len(self._positions) > 1 else "The same position again."),
+        self._show([Line(opened or ("A new position." if len(self._positions) > 1 else "The same position again.")),
                     *self._intro()])
 
     def _open_position(self, scenario: dict[str, Any]) -> None:
@@ -361,7 +377,8 @@ class RaceTutor(widgets.VBox):
         self.race, self.human_teams, self._focus = race, _human_teams(race, None), None
         self._initial = (self.human_teams, None, self._stop)
         self._set_draw_buttons()
-        self._on_another()
+        self.title = scenario.get("name") or "A shared position"
+        self._on_another(opened=f"Opened {self.title}: {len(race.riders)} riders.")
         self.redraw(redraw_track=True)
 
     def _on_continue(self) -> None:
@@ -376,17 +393,40 @@ class RaceTutor(widgets.VBox):
         self._stop = None
         self._set_draw_buttons()
         self._events = []
+        self._round_end = None
         self._show([Line(f"The race goes on: you ride {learner or 'no team'}; the other teams are played by "
                          "the computer.")] + self._intro() + self._play_bots())
+
+    def _on_next_round(self) -> None:
+        """The learner has looked at the end of the round (or the breakaway): the next round starts."""
+        if not self.paused:
+            self._warn("Nothing to continue: the race is not paused.")
+            return
+        self._round_end = None
+        self._events = []
+        self._show(self._intro() + self._play_bots())
+
+    def _end_pause(self) -> None:
+        """Forget a pause and the marks kept for it (Back, Restart, a new position)."""
+        self._round_end, self._round_events, self._held = None, [], []
+
+    @property
+    def paused(self) -> bool:
+        """A round (or the breakaway) is over and its result stays on the board until 'Start round N'."""
+        return self._round_end is not None and not self.done
 
     def _reset(self) -> None:
         self._undo.clear()
         self._events = []
         self._active = None
+        self._end_pause()
         self.story.clear()
 
     def _act(self, action: Callable[[], list[Event]], *, active: str | None = None) -> None:
         """Run an engine action; a refused action shows why and changes nothing."""
+        if self.paused:
+            self._warn(self._hint())
+            return
         snapshot = self.race.to_dict()
         try:
             events = list(action())
@@ -406,6 +446,7 @@ class RaceTutor(widgets.VBox):
         self._undo.append(race.to_dict())
         limit = self._limit()
         records: list[StepRecord] = []
+        round_ = race.round
         try:
             for record in resolve_steps(race, one, stop=lambda race: _order(race.phase) > limit):
                 records.append(record)
@@ -413,7 +454,10 @@ class RaceTutor(widgets.VBox):
         except RuleError as err:
             self._warn(f"Not allowed: {err}.")
         self._events = list(records[-1].events) if records else []
-        self._show(self._play_bots(), steps=records)
+        self._round_events += [e for record in records for e in record.events if isinstance(e, END_MARKS)]
+        if race.round != round_ and race.phase is not Phase.FINISHED:
+            self._round_end, self._round_events = self._round_events, []
+        self._show([] if self._round_end is not None else self._play_bots(), steps=records)
 
     def _limit(self) -> int:
         """The last phase Finish round resolves: the end of the round, or where a prepared position stops."""
@@ -441,7 +485,11 @@ class RaceTutor(widgets.VBox):
         self._logged_section = section
 
     def _refuse_steps(self) -> bool:
-        """Warn (and return True) when there is nothing to resolve: energy phase not over, or race over."""
+        """Warn (and return True) when there is nothing to resolve: a pause, energy phase not over, or race
+        over."""
+        if self.paused:
+            self._warn(self._hint())
+            return True
         if self.race.phase.choosing:
             waiting = self.race.waiting_riders()
             self._warn(f"Not yet: the {self.race.phase.name_in_words} is not over. {and_list(waiting)} still "
@@ -501,6 +549,12 @@ class RaceTutor(widgets.VBox):
         tagged += [(self._section(), line) for line in lines]
         self._pending = []
         self._logged_section = self._section()
+        if self._round_end is not None:  # the round that ended stays the newest (open) section of the log
+            ended = f"Round {self.race.round - 1}" if self.race.round > 1 else "Setup"
+            self._held += [(section, line) for section, line in tagged if section != ended]
+            tagged = [(section, line) for section, line in tagged if section == ended]
+        else:
+            tagged, self._held = self._held + tagged, []
         self.narration_lines = [line for _, line in tagged]
         # The board first: it is what the learner watches (the buttons and the log follow in a few ms).
         if not steps:
@@ -523,6 +577,8 @@ class RaceTutor(widgets.VBox):
         self.status.show(text, "warning")
 
     def _highlights(self) -> Highlights:
+        if self._round_end is not None:
+            return highlights_for(self.race, self._round_end)
         return highlights_for(self.race, self._events, active=self.active_rider)
 
     def _panel(self) -> CardPanel:
@@ -561,9 +617,13 @@ class RaceTutor(widgets.VBox):
             self.place_input.value = spots[-1] if spots else None
             self.place_button.description = f"Place {rider}"
         # The draw and card buttons only show while the learner has cards to play.
-        self.energy_row.layout.display = None if race.phase.choosing and self.draw_buttons and not done else "none"
-        resolving = race.phase.automatic and not done
+        paused = self.paused
+        self.energy_row.layout.display = (None if race.phase.choosing and self.draw_buttons and not done
+                                          and not paused else "none")
+        resolving = race.phase.automatic and not done and not paused
         self.stepper.update(can_step=resolving, can_undo=bool(self._undo))
+        self.stepper.show_continue(f"Start round {race.round} ▸" if paused else None,
+                                   lambda: self._guard("next-round", self._on_next_round))
         why = "" if resolving else self._why_no_step()
         self.next_button.tooltip = why or "Resolve the next step: one rider's move or one part of the end phase"
         self.finish_button.tooltip = why or "Resolve the rest of the round, rider by rider"
@@ -578,6 +638,8 @@ class RaceTutor(widgets.VBox):
         race = self.race
         if self.done:
             return "This position is done: try another position, or continue as a race"
+        if self.paused:
+            return f"Click 'Start round {race.round}' first"
         if race.phase is Phase.FINISHED:
             return "The race is over"
         if race.phase is Phase.SETUP:
@@ -613,11 +675,27 @@ class RaceTutor(widgets.VBox):
         waiting = [r for r in race.waiting_riders() if race.riders[r].team in self.human_teams]
         todo = f" · to play: {html.escape(', '.join(waiting))}" if waiting and not self.done else ""
         round_ = f"Round {race.round} · " if race.round else ""  # no round yet during the setup
+        phase = race.phase.title
+        if self._round_end is not None:
+            round_, todo = "", ""
+            phase = (f"The end of round {race.round - 1}" if race.round > 1 else "The breakaway is decided") + \
+                (f": round {race.round} starts when you click 'Start round {race.round}'" if self.paused else "")
         return (f"<div class='tutor-header'>{title}{track}{round_}"
-                f"<span class='tutor-phase'>{html.escape(race.phase.title)}</span>{todo}</div>")
+                f"<span class='tutor-phase'>{html.escape(phase)}</span>{todo}</div>")
 
     def _hint(self) -> str:
         race = self.race
+        if self.paused:
+            if any(isinstance(e, BreakawayDecided) for e in self._events):
+                return (f"The breakaway is decided: the riders in front took their exhaustion cards (E2). Look at "
+                        f"the board and the log, then click 'Start round {race.round}'.")
+            marks = self._highlights()
+            shown = [words for present, words in ((marks.slipstreamed, "the green +1 chips show who gained by "
+                                                   "slipstream"),
+                                                  (marks.exhausted, "the E2 cards who took an exhaustion card"))
+                     if present]
+            return (f"Round {race.round - 1} is over" + (f": {and_list(shown)}" if shown else "") +
+                    f". Look at the board, then click 'Start round {race.round}'.")
         if race.phase.choosing:
             rider = self.active_rider
             verb = "plays" if race.phase is Phase.ENERGY else "bids"

@@ -74,7 +74,7 @@ class PositionBox(widgets.VBox):
 
     def __init__(self, on_open: Callable[[dict[str, Any]], object], *, description: str = "Open a position"):
         self._on_open = on_open
-        self.text = widgets.Text(placeholder=f"Paste a position code ({scenarios.CODE_PREFIX}…)",
+        self.text = widgets.Text(placeholder=f"Paste a position code ({scenarios.SHORT_PREFIX}…)",
                                  layout=widgets.Layout(width="360px"))
         self.button = button(description, "Show the position of this code on the board", style="info")
         self.status = StatusLine()
@@ -148,8 +148,8 @@ class Workbench(widgets.VBox):
         self.restart_button, self.seed = self.stepper.restart_button, self.stepper.seed
         self.next_button, self.finish_button = self.stepper.next_button, self.stepper.finish_button
         self.back_button = self.stepper.back_button
-        self.restart_button.tooltip = "Back to the position (its decks shuffled with the seed on the right)"
-        self.seed.tooltip = "The seed of the decks' shuffle: the same seed, the same deal for the whole class"
+        self.restart_button.tooltip = "Back to the position (its decks shuffled with the shuffle number on the right)"
+        self.seed.tooltip = "The same shuffle number deals the same cards to the whole class"
         self.keep_button = button("Edit from here", "Make the board as it is now the position to edit")
         self.keep_button.on_click(lambda _: self._keep())
         self.stepper.children = (*self.stepper.children, self.keep_button)
@@ -161,6 +161,8 @@ class Workbench(widgets.VBox):
         self.code_output = widgets.Text(description="Code", layout=widgets.Layout(width="95%", max_width="760px"),
                                         tooltip="Copy this code: a class pastes it into a lesson's Open a position box")
         self.code_output.add_class("tutor-position-code")
+        self.copy_button = widgets.HTML()
+        """Copy: the code to the clipboard, in the browser (the kernel cannot reach the learner's clipboard)."""
         self.download = widgets.HTML()
         self.story = NarrationLog("What happened")
 
@@ -172,7 +174,9 @@ class Workbench(widgets.VBox):
             widgets.HBox([self.rider_input, self.team_input, self.kind_input, self.remove_button],
                          layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
             self.cards_row, self.stepper,
-            widgets.HTML("<b>Share this position</b>"), self.name_input, self.code_output, self.download,
+            widgets.HTML("<b>Share this position</b>"), self.name_input,
+            widgets.HBox([self.code_output, self.copy_button], layout=widgets.Layout(align_items="center")),
+            self.download,
             self.story,
         ]
         self.add_class("tutor-workbench")
@@ -457,7 +461,7 @@ class Workbench(widgets.VBox):
 
     def _on_restart(self) -> None:
         self._edit()
-        self._show(f"Back to the position (seed {self.seed.value}).")
+        self._show(f"Back to the position (shuffle number {self.seed.value}).")
 
     def _keep(self) -> None:
         """The board as it is now becomes the position (the cards are played: none is kept)."""
@@ -543,22 +547,25 @@ class Workbench(widgets.VBox):
         track = self._track_title
         phase = race.phase.title if race.riders else "no riders yet"
         self.header.value = (f"<div class='tutor-header'><b>Teacher's workbench</b> · {html.escape(track)} · "
-                             f"<span class='tutor-phase'>{html.escape(phase)}</span> · seed {self.seed.value}</div>")
+                             f"<span class='tutor-phase'>{html.escape(phase)}</span> · shuffle number "
+                             f"{self.seed.value}</div>")
         self._refresh_export()
 
     def _refresh_export(self) -> None:
         if not self.riders:
-            self.code_output.value = ""
+            self.code_output.value = self.copy_button.value = ""
             self.download.value = "<span class='tutor-why'>Put a rider on the board to export the position.</span>"
             return
         data = self.position()
         try:
             code = scenarios.to_code(data)
         except ScenarioError as err:
-            self.code_output.value = ""
+            self.code_output.value = self.copy_button.value = ""
             self.download.value = f"<span class='tutor-why'>Cannot export: {html.escape(str(err))}</span>"
             return
-        self.code_output.value = code
+        short = scenarios.short_code(data)
+        self.code_output.value = code = short or code  # the short one to read aloud; the long one keeps the name
+        self.copy_button.value = copy_button_html(code)
         text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
         href = "data:application/json;charset=utf-8;base64," + base64.b64encode(text.encode("utf-8")).decode()
         filename = _file_name(data.get("name", ""))
@@ -566,7 +573,20 @@ class Workbench(widgets.VBox):
         note = (f" (the cards are left out: {html.escape(', '.join(missing))} ha{'s' if len(missing) == 1 else 've'} "
                 "none yet)" if missing else "")
         self.download.value = (f"<a class='tutor-download' download='{filename}' href='{href}' target='_blank'>"
-                               f"⬇ Download the scenario file ({filename})</a>{note} · seed {self.seed.value}")
+                               f"⬇ Download the scenario file ({filename})</a>{note} · shuffle number "
+                               f"{self.seed.value}")
+
+
+def copy_button_html(code: str) -> str:
+    """A Copy button that puts ``code`` on the clipboard (the older copy command where the clipboard API is
+    missing) and says so."""
+    safe = html.escape(code, quote=True)
+    return (f"<button class='tutor-copy jupyter-button' data-code='{safe}' title='Copy the code' onclick=\""
+            "const b = this, code = b.dataset.code; const done = () => { b.textContent = 'Copied ✓'; };"
+            "const old = () => { const t = document.createElement('textarea'); t.value = code;"
+            " document.body.appendChild(t); t.select(); document.execCommand('copy'); t.remove(); done(); };"
+            "if (navigator.clipboard) navigator.clipboard.writeText(code).then(done, old); else old();\">"
+            "📋 Copy</button>")
 
 
 def _file_name(name: str) -> str:

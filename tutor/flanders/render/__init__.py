@@ -12,7 +12,7 @@ that the dice, cards and pawns are where the engine says.
 from .board import Board
 from .draw import draw_card, draw_picture, draw_static, percent
 from .geometry import PLAYER_COLOURS, PLAYER_SHAPES, Geometry, Rect
-from .picture import Odds, Picture, PlayerView, frames_for, pair_indices, picture_of
+from .picture import Odds, Picture, PlayerView, frames_for, picture_of
 
 __all__ = ["Board", "draw_card", "draw_picture", "draw_static", "percent", "PLAYER_COLOURS", "PLAYER_SHAPES",
-           "Geometry", "Rect", "Odds", "Picture", "PlayerView", "frames_for", "pair_indices", "picture_of"]
+           "Geometry", "Rect", "Odds", "Picture", "PlayerView", "frames_for", "picture_of"]

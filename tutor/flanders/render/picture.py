@@ -21,7 +21,7 @@ from tutor.flanders.events import (Busted, CardsDiscarded, CardsRetained, CardTa
                                    ObjectiveReached, PawnMoved, PawnPlacedOnNine, PawnRemovedFromNine, RowRedrawn,
                                    SpaceFilled, Stopped, TroopsLost, TurnEnded, TurnStarted)
 from tutor.flanders.game import Game, Phase
-from tutor.flanders.odds import bust_probability, pair_sums
+from tutor.flanders.odds import pair_sums
 
 STEP_MS = 650
 """How long one step of an animation stays on screen."""
@@ -42,13 +42,16 @@ class PlayerView:
 
 @dataclass(frozen=True)
 class Odds:
+    """The engine's odds of rolling again (``Game.bust_probability``, ``at_stake``, ``expected_bust_loss``)."""
+
     bust: Fraction
     at_stake: int
     """Grey symbols on the British cards held: troop pieces a bust costs."""
+    expected_loss: Fraction
 
-    @property
-    def expected_loss(self) -> Fraction:
-        return self.bust * self.at_stake
+    @classmethod
+    def of(cls, game: Game) -> Odds:
+        return cls(game.bust_probability(), game.at_stake(), game.expected_bust_loss())
 
 
 @dataclass(frozen=True)
@@ -115,7 +118,7 @@ def picture_of(game: Game, *, humans: Sequence[str] | None = None, caption: str 
                     for i, p in enumerate(game.players))
     if show_odds is None:
         show_odds = game.phase is Phase.AGAIN
-    odds = Odds(bust_probability(available_spaces(game)), game.at_stake()) if show_odds else None
+    odds = Odds.of(game) if show_odds else None
     available = game.offered() if game.phase is Phase.CHOOSE and show_offers else ()
     return Picture(players, game.current, dict(game.spaces), tuple(game.player.retained), tuple(game.taken),
                    frozenset(game.used), game.on_nine, game.dice or last_dice, tuple(available), chosen, chosen_space, odds,
@@ -123,17 +126,8 @@ def picture_of(game: Game, *, humans: Sequence[str] | None = None, caption: str 
 
 
 def available_spaces(game: Game) -> tuple[int, ...]:
-    """The card spaces a roll could take now: those with a card, and 9 unless the second pawn is on it."""
-    spaces = [s for s, card in game.spaces.items() if card is not None] + ([] if game.on_nine else [9])
-    return tuple(sorted(spaces))
-
-
-def pair_indices(dice: tuple[int, int, int], space: int) -> tuple[int, int] | None:
-    """The first pair of dice (indices) whose sum is ``space``, as the engine picks it."""
-    for i, j in ((0, 1), (0, 2), (1, 2)):
-        if dice[i] + dice[j] == space:
-            return i, j
-    return None
+    """The card spaces a roll could take now (``Game.available``)."""
+    return game.available()
 
 
 def _with_player(picture: Picture, player_id: str, **changes: object) -> Picture:
@@ -166,12 +160,10 @@ def frames_for(before: Picture, events: Sequence[Event], captions: Sequence[tupl
             pic = replace(pic, dice=event.dice, available=event.available, chosen=None, chosen_space=None,
                           odds=None, lost={}, fresh=frozenset(), discarding=())
         elif isinstance(event, CardTaken):
-            chosen = pair_indices(pic.dice, event.space) if pic.dice else None
-            pic = replace(pic, chosen=chosen, chosen_space=event.space, taken=pic.taken + (event.card,),
+            pic = replace(pic, chosen=event.chosen, chosen_space=event.space, taken=pic.taken + (event.card,),
                           spaces={**pic.spaces, event.space: None}, available=(), judged=True)
         elif isinstance(event, PawnPlacedOnNine):
-            chosen = pair_indices(pic.dice, 9) if pic.dice else None
-            pic = replace(pic, chosen=chosen, chosen_space=9, on_nine=True, available=())
+            pic = replace(pic, chosen=event.chosen, chosen_space=9, on_nine=True, available=())
         elif isinstance(event, Busted):
             pic = replace(pic, available=(), odds=None, bust=True)
         elif isinstance(event, Stopped):
@@ -223,5 +215,5 @@ def frames_for(before: Picture, events: Sequence[Event], captions: Sequence[tupl
     return [(picture, ms * pace) for picture, ms in frames]
 
 
-__all__ = ["Picture", "PlayerView", "Odds", "picture_of", "frames_for", "pair_indices", "pair_sums", "FIXED",
-           "STEP_MS", "available_spaces"]
+__all__ = ["Picture", "PlayerView", "Odds", "picture_of", "frames_for", "pair_sums", "FIXED", "STEP_MS",
+           "available_spaces"]

@@ -29,17 +29,17 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import ipywidgets as widgets
 
-from tutor.core.events import Event, Rule
+from tutor.core.events import Event
 from tutor.flanders import rules as R
 from tutor.flanders import scenario as scenarios
-from tutor.flanders.bots import Bot, make_bot
+from tutor.flanders.bots import autoplay, make_bot
 from tutor.flanders.cards import FIXED, CardId
 from tutor.flanders.errors import RuleError
-from tutor.flanders.events import TurnStarted
-from tutor.flanders.game import EndTurn, Game, Phase, Play, Roll, Stop, Take
+from tutor.flanders.events import CardTaken, DiceRolled, GameOver, PawnPlacedOnNine, TurnStarted
+from tutor.flanders.game import NINE, EndTurn, Game, Phase, Play, Roll, Stop, Take
+from tutor.flanders.odds import PAIRS
 from tutor.flanders.render import Board, Picture, frames_for, picture_of
 from tutor.flanders.render.describe import describe_picture
-from tutor.flanders.render.picture import pair_indices
 from tutor.ui.controls import CSS, StatusLine, button, label
 from tutor.ui.narration import Line, and_list, cite
 from tutor.ui.stepper import PhaseStepper
@@ -91,7 +91,8 @@ class GameTutor(widgets.VBox):
         self._start = game.to_dict()
         self._dice_script: list[tuple[int, int, int]] = [(d[0], d[1], d[2]) for d in dice]
         self._dice = list(self._dice_script)
-        self.bots: dict[str, Bot] = {}
+        self._over: GameOver | None = None
+        """The event that ended the game (its rules are cited under the results)."""
         self.turns: list[tuple[str, list[Line]]] = []
         self._start_troops = {p.id: p.troops for p in game.players}
         self._last_click: dict[str, float] = {}
@@ -133,7 +134,7 @@ class GameTutor(widgets.VBox):
         self.children = self._layout()
         self.add_class("tutor-flanders")
         self.board.on_client_ready(self.redraw)
-        self._new_bots(seed)
+        self._check_bots()
         self._begin([Line(intro)] if intro else [])
 
     # ----- constructors ----------------------------------------------------------------------------------
@@ -183,8 +184,10 @@ class GameTutor(widgets.VBox):
                 self.results, self.narration]
 
     # ----- who plays -------------------------------------------------------------------------------------
-    def _new_bots(self, seed: int) -> None:
-        self.bots = {p.id: make_bot(p.bot, seed=f"{seed}-{p.id}") for p in self.game.players if p.bot}
+    def _check_bots(self) -> None:
+        for p in self.game.players:
+            if p.bot:
+                make_bot(p.bot)  # a ValueError names an unknown bot
 
     @property
     def human_turn(self) -> bool:
@@ -241,7 +244,7 @@ class GameTutor(widgets.VBox):
             self._warn("Roll the dice first: a card is taken with a pair of the dice just rolled. " + self._hint())
             return
         dice = self.game.dice
-        i, j = ((0, 1), (0, 2), (1, 2))[index]
+        i, j = PAIRS[index]
         self.take(dice[i] + dice[j])
 
     def take(self, space: int) -> None:
@@ -283,19 +286,19 @@ class GameTutor(widgets.VBox):
         if self.human_turn:
             self._warn(f"It is your turn ({self.game.player.id}): {self._hint()}")
             return
-        bot = self.bots.get(self.game.player.id) or make_bot("cautious")
-        self._act(bot.choose(self.game))
+        self._bots_play(limit=1)
 
     def _on_finish(self) -> None:
         if self.game.phase is Phase.FINISHED or self.human_turn:
             self._on_next()
             return
-        events: list[Event] = []
-        snapshot = self._snapshot()
-        while self.bot_turn:
-            bot = self.bots.get(self.game.player.id) or make_bot("cautious")
-            events += self.game.apply(bot.choose(self.game))
-        self._after(events, snapshot, pace=FAST)
+        self._bots_play(pace=FAST)
+
+    def _bots_play(self, limit: int | None = None, pace: float = 1.0) -> None:
+        snapshot, dice = self._snapshot(), self.game.dice
+        events = autoplay(self.game, people=self.humans, limit=limit)
+        self._note_take(events, dice)
+        self._after(events, snapshot, pace=pace)
 
     def _on_back(self) -> None:
         if not self.game.can_undo:
@@ -310,7 +313,7 @@ class GameTutor(widgets.VBox):
         seed = self.seed.value
         self.game = self._rebuild(seed) if self._rebuild else Game.from_dict(self._start)
         self._dice = list(self._dice_script)
-        self._new_bots(seed)
+        self._check_bots()
         self._start_troops = {p.id: p.troops for p in self.game.players}
         self.turns = []
         self.results.value = ""
@@ -333,15 +336,21 @@ class GameTutor(widgets.VBox):
         except RuleError as err:
             self._warn(f"Not allowed: {err}.")
             return
-        if isinstance(action, Take) and dice is not None:
-            self._chosen = (pair_indices(dice, action.space), action.space)
-            self._last_dice = dice
-        elif not isinstance(action, Take):
-            self._chosen, self._last_dice = (None, None), None
+        self._note_take(events, dice)
         self._after(events, snapshot)
+
+    def _note_take(self, events: list[Event], dice: tuple[int, int, int] | None) -> None:
+        """Remember the roll and the pair of the last card taken (outlined until the next roll)."""
+        for e in events:
+            if isinstance(e, DiceRolled):
+                dice, self._chosen, self._last_dice = e.dice, (None, None), None
+            elif isinstance(e, (CardTaken, PawnPlacedOnNine)):
+                self._chosen = (e.chosen, NINE if isinstance(e, PawnPlacedOnNine) else e.space)
+                self._last_dice = dice
 
     def _after(self, events: list[Event], snapshot: Picture, pace: float = 1.0) -> None:
         cards = self.game.cards
+        self._over = next((e for e in events if isinstance(e, GameOver)), self._over)
         self._group(events)
         final = self._picture()
         self.board.animate(frames_for(snapshot, events, captions(events, cards), final, pace=pace))
@@ -432,7 +441,7 @@ class GameTutor(widgets.VBox):
         self.stop_button.disabled = not (mine and phase is Phase.AGAIN)
         offered = set(game.offered()) if phase is Phase.CHOOSE else set()
         seen: set[int] = set()
-        for k, (i, j) in enumerate(((0, 1), (0, 2), (1, 2))):
+        for k, (i, j) in enumerate(PAIRS):
             b = self.pair_buttons[k]
             if phase is Phase.CHOOSE and game.dice is not None:
                 total = game.dice[i] + game.dice[j]
@@ -450,8 +459,7 @@ class GameTutor(widgets.VBox):
         self.play_buttons = [self._play_button(a) for a in plays]
         self.play_box.children = self.play_buttons or [label("(after you stop)" if phase is not Phase.RESOLVE
                                                              else "(no card left to play)")]
-        keepable = [c for c in game.hand() if c != FIXED and game.cards[c].may_retain and game.cards[c].british] \
-            if mine and phase is Phase.RESOLVE else []
+        keepable = game.keepable() if mine and phase is Phase.RESOLVE else []
         self.keep_checks = {c: widgets.Checkbox(value=True, description=game.cards[c].name, indent=False,
                                                 layout=widgets.Layout(width="auto")) for c in keepable}
         self.keep_box.children = list(self.keep_checks.values()) or [label("(no May Retain card)")]
@@ -532,11 +540,4 @@ class GameTutor(widgets.VBox):
             for k, p in enumerate(order))
         return ("<table><caption>Results</caption><tr><th>Rank</th><th>Player</th><th>Pawn on space</th>"
                 f"<th>Troop pieces</th><th>Turns</th><th></th></tr>{rows}</table>"
-                f"<p class='tutor-rule'>{html.escape(cite(self._end_rules()))}</p>")
-
-    def _end_rules(self) -> tuple[Rule, ...]:
-        for _, lines in reversed(self.turns):
-            for line in reversed(lines):
-                if line.text.startswith("Game over"):
-                    return line.rules
-        return (R.OBJECTIVE,)
+                f"<p class='tutor-rule'>{html.escape(cite(self._over.rules if self._over else ()))}</p>")

@@ -49,7 +49,7 @@ def sentence(event: Event, cards: CardSet) -> str:
     if isinstance(event, PawnPlacedOnNine):
         forced = " It was the only space offered." if event.forced else ""
         return (f"{event.player} chooses {event.pair[0]} + {event.pair[1]} = 9: its second pawn goes on the fixed "
-                f"card of space 9 (it will act as an Infantry card).{forced}")
+                f"card of space 9 (it acts as the {cards.fixed.name} card).{forced}")
     if isinstance(event, Busted):
         return (f"Bust! No pair of {dice_words(event.dice)} names a space with a card. "
                 f"{event.player} holds {plural(event.risk, 'grey symbol')}.")
@@ -58,28 +58,19 @@ def sentence(event: Event, cards: CardSet) -> str:
         return (f"{event.player} stops rolling and carries out its cards, in the order it chooses: "
                 f"{and_list(held, 'no cards')}.")
     if isinstance(event, TroopsLost):
-        left = f"({event.troops} left)"
-        if event.cause == "bust":
-            return (f"{event.player} loses {plural(event.count, 'troop piece')} for the grey symbols on its "
-                    f"British cards {left}.")
-        if event.cause == "sacrifice":
-            return f"{event.player} sacrifices a troop piece for one more space {left}."
-        name = cards[event.card].name if event.card is not None else "a German card"
-        if event.count == 0:
-            return f"{name} (German) has no black symbol: {event.player} loses nothing."
-        return f"{name} (German): {event.player} loses {plural(event.count, 'troop piece')} {left}."
+        return _losses(event, cards)
     if isinstance(event, PawnMoved):
         moved = event.to - event.frm
         how = f"{event.name} moves {event.player}'s pawn {plural(moved, 'space')}, from {event.frm} to {event.to}"
         if moved < event.allowed:
             how += f" (it could move {event.allowed})"
         extra = []
-        if event.tank and event.crossed:
-            extra.append(f"the Tank ignores the defensive line{'s' if len(event.crossed) > 1 else ''} at "
-                         f"{and_list(event.crossed)}")
+        lines = f"defensive line{'s' if len(event.cleared) > 1 else ''} at {and_list(event.cleared)}"
+        if event.tank and event.cleared:
+            extra.append(f"the Tank ignores the {lines}")
         if event.mines:
             extra.append(f"{plural(len(event.mines), 'Mines card')} let{'s' if len(event.mines) == 1 else ''} it go "
-                         f"past the line at {and_list(event.crossed)}")
+                         f"past the {lines}")
         if event.halted:
             extra.append(f"space {event.to} is a defensive line: the pawn stops there for this turn")
         return how + ("; " + "; ".join(extra) if extra else "") + "."
@@ -109,6 +100,29 @@ def sentence(event: Event, cards: CardSet) -> str:
         won = "win together (a tie)" if len(event.winners) > 1 else "wins"
         return f"Game over: {how}. {who} {won}."
     return ""
+
+
+def _losses(event: TroopsLost, cards: CardSet) -> str:
+    """A loss, with what the cause called for (``owed``) and what the player had left to lose (``count``)."""
+    who, left = event.player, f"({event.troops} left)"
+    if event.cause == "sacrifice":
+        return f"{who} sacrifices a troop piece for one more space {left}."
+    if event.cause == "bust":
+        cause = f"the {plural(event.owed, 'grey symbol')} on its British cards"
+        if event.owed == 0:
+            return f"{who} holds no grey symbol: the bust costs no troop piece {left}."
+    else:
+        name = cards[event.card].name if event.card is not None else "a German card"
+        cause = f"{name} (German), with {plural(event.owed, 'black symbol')}"
+        if event.owed == 0:
+            return f"{name} (German) has no black symbol: {who} loses nothing {left}."
+    if event.count == event.owed:
+        return f"{who} loses {plural(event.count, 'troop piece')} for {cause} {left}."
+    if event.count == 0:
+        return f"{who} would lose {plural(event.owed, 'troop piece')} for {cause}, but has none left."
+    last = "its last one" if event.count == 1 else f"its last {event.count}"
+    return (f"{who} would lose {plural(event.owed, 'troop piece')} for {cause}, but has only {event.count}: "
+            f"it loses {last} {left}.")
 
 
 def _refill(events: Sequence[Event], cards: CardSet) -> str:

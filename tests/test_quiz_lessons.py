@@ -1,0 +1,111 @@
+"""Issue 15, the Flamme Rouge quizzes of every lesson as a learner meets them: the board shows the position and
+not the answer, the board accepts the clicks the question asks for, and every Try again gives a new position
+(with its own answer) and a working Reveal."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from tutor.flamme_rouge.widgets import PredictQuiz
+
+FR = Path(__file__).resolve().parents[1] / "lessons" / "flamme_rouge"
+
+
+def lesson_quizzes(path: Path) -> list[PredictQuiz]:
+    """The lesson's quizzes, built by running its quiz cells in the lesson's folder (as Voila does)."""
+    quizzes = []
+    here = os.getcwd()
+    os.chdir(path.parent)
+    try:
+        namespace: dict = {}
+        for cell in nbformat.read(path, as_version=4).cells:
+            if cell.cell_type == "code" and "PredictQuiz(" in cell.source:
+                code = cell.source.strip()
+                exec(compile(re.sub(r"^PredictQuiz\(", "__quiz = PredictQuiz(", code, flags=re.M), path.name,
+                             "exec"), namespace)
+                quizzes.append(namespace.pop("__quiz"))
+    finally:
+        os.chdir(here)
+    return quizzes
+
+
+QUIZ_LESSONS = [p for p in sorted(FR.glob("[01][0-9]_*.ipynb")) if "PredictQuiz(" in p.read_text()]
+
+
+def answer_right(quiz: PredictQuiz) -> None:
+    if quiz.ask == "exhausted":
+        for rid, box in quiz.rider_checks.items():
+            box.value = rid in quiz.correct_answer
+    elif quiz.ask == "card":
+        quiz.choice_input.value = sorted(quiz.correct_answer)[0]
+    elif quiz.ask in ("first", "winner"):
+        quiz.choice_input.value = quiz.correct_answer
+    elif quiz.with_lane:
+        quiz.square_input.value, quiz.lane_input.value = quiz.correct_answer
+    else:
+        quiz.square_input.value = quiz.correct_answer
+
+
+@pytest.mark.parametrize("path", QUIZ_LESSONS, ids=[p.stem for p in QUIZ_LESSONS])
+def test_every_try_again_gives_a_new_position_that_can_be_answered(path: Path):
+    for quiz in lesson_quizzes(path):
+        seen = [(quiz.race.to_dict(), quiz.question)]
+        for _ in range(len(quiz.positions)):
+            answer_right(quiz)
+            quiz.reveal_button.click()
+            assert quiz.is_right is True, (path.name, quiz.question, quiz.position)
+            assert "data-right='1'" in quiz.feedback.value
+            quiz.retry_button.click()
+            assert quiz.is_right is None and not quiz.reveal_button.disabled and quiz.feedback.value == ""
+            assert all(not w.disabled for w in quiz.answer_widgets())
+            seen.append((quiz.race.to_dict(), quiz.question))
+        assert seen[1][0] != seen[0][0], f"{path.name}: Try again shows the same position"
+        assert seen[-1][0] == seen[0][0]  # round the positions and back
+
+
+@pytest.mark.parametrize("path", QUIZ_LESSONS, ids=[p.stem for p in QUIZ_LESSONS])
+def test_a_quiz_board_shows_the_position_not_the_answer(path: Path):
+    for quiz in lesson_quizzes(path):
+        marks, panel = quiz._highlights(), quiz._panel()
+        assert marks.next_mover is None, "the gold 'moves next' ring tells who moves first"
+        played = dict(panel.played)
+        assert [rid for rid, _ in panel.played] == sorted(played) and not panel.in_order
+        # a chip by a rider is the card it played, never what the rules make of it (Attack! 2 and 9, a climb's 5)
+        assert all(played[rid] == chip for rid, chip in marks.cards.items()), (path.name, marks.cards, played)
+
+
+def test_fr03_who_moves_first_is_answered_by_clicking_the_rider_and_try_again_moves_on():
+    first = lesson_quizzes(FR / "03_movement.ipynb")[0]
+    view = first.scene.view
+    wrong = next(rid for rid in first.race.riders if rid != first.correct_answer)
+    square, lane = first.race.positions()[wrong]
+    first._on_board_click(view.cx(square), view.cy(lane))
+    assert first.choice_input.value == wrong and f"Your answer: {wrong}" in first.status.text
+    first.reveal_button.click()
+    assert first.is_right is False and f"{first.correct_answer} moves first" in first.feedback.value
+    first.retry_button.click()
+    assert first.position == 1 and first.is_right is None and not first.reveal_button.disabled
+    assert set(o for o, _ in first.choice_input.options) == set(first.race.riders)
+
+
+def test_fr07_says_the_lane_broke_the_tie():
+    quiz = lesson_quizzes(FR / "07_full_race.ipynb")[0]
+    told = []
+    for _ in quiz.positions:
+        answer_right(quiz)
+        quiz.reveal_button.click()
+        told.append(quiz.feedback.value.split("</div>")[0])  # the verdict line
+        quiz.retry_button.click()
+    tie = [t for t in told if "right-hand lane" in t]
+    assert tie and all("furthest past" not in t for t in tie)
+
+
+def test_fr11_attack_chips_show_the_card_not_the_squares():
+    attack = lesson_quizzes(FR / "11_peloton_and_muscle_teams.ipynb")[0]
+    chips = attack._highlights().cards
+    assert chips.get("peloton-1") == chips.get("peloton-2") == "A"
