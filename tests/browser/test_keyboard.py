@@ -9,6 +9,9 @@ from test_accessibility import BLOCKING, axe_violations, describe
 from test_lessons import lesson_widgets
 from voila_page import open_lesson, wait_for_all_painted, wait_for_canvases
 
+from tutor.flamme_rouge.widgets import PredictQuiz, RaceTutor
+from tutor.flanders.widgets import FlandersQuiz
+
 pytestmark = pytest.mark.browser
 
 MAX_TABS = 300
@@ -99,7 +102,9 @@ def test_tab_visits_every_control_in_page_order_with_a_focus_ring(page, voila_se
 
 def test_a_flamme_rouge_lesson_played_by_keyboard_to_its_square_quiz(page, voila_server: str) -> None:
     notebook = "flamme_rouge/03_movement.ipynb"
-    tutor, _, square_quiz, _ = lesson_widgets(notebook)
+    shown = lesson_widgets(notebook)
+    tutor = next(w for w in shown if isinstance(w, RaceTutor))
+    square_quiz = next(w for w in shown if isinstance(w, PredictQuiz) and w.ask == "square")
     ready(page, voila_server, notebook)
     board_words = live_text(page, 0)
     tab_to(page, "Next step")
@@ -117,6 +122,7 @@ def test_a_flamme_rouge_lesson_played_by_keyboard_to_its_square_quiz(page, voila
         page.keyboard.press("ArrowDown")
     chosen = page.evaluate("document.activeElement.selectedOptions[0].text").replace("\xa0", " ")
     assert chosen == f"square {square_quiz.correct_answer}"
+    wait_for_text(page, ".tutor-quiz", f"Your answer: square {square_quiz.correct_answer}.", index=1)
     tab_to(page, "Reveal")  # the next Reveal: this quiz's
     page.keyboard.press("Space")
     wait_for_text(page, ".tutor-quiz", "Right!", index=1)
@@ -126,7 +132,7 @@ def test_a_flamme_rouge_lesson_played_by_keyboard_to_its_square_quiz(page, voila
 
 def test_an_in_flanders_field_lesson_played_by_keyboard_to_its_quiz(page, voila_server: str) -> None:
     notebook = "flanders/02_a_turn.ipynb"
-    _, quiz = lesson_widgets(notebook)
+    quiz = next(w for w in lesson_widgets(notebook) if isinstance(w, FlandersQuiz))
     ready(page, voila_server, notebook)
     tab_to(page, "Roll the dice")
     page.keyboard.press("Enter")  # loaded dice 1, 2, 4

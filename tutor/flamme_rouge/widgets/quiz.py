@@ -189,7 +189,7 @@ class PredictQuiz(RevealQuiz):
                                                                              for s in range(start, last + 1)],
                                              value=None, description=f"{self.rider} ends on",
                                              style={"description_width": "initial"})
-        self.square_input.observe(lambda _: self.redraw(), "value")
+        self.square_input.observe(lambda _: self._on_square_chosen(), "value")
         row: list[widgets.Widget] = [self.square_input]
         if self.with_lane:
             lanes = max(race.track.lanes)
@@ -198,6 +198,12 @@ class PredictQuiz(RevealQuiz):
             self.lane_input.observe(lambda _: self.redraw(), "value")
             row.append(self.lane_input)
         return row
+
+    def _on_square_chosen(self) -> None:
+        """A square chosen in the list (by keyboard, say) is confirmed in the status line, as a click is."""
+        self.redraw()
+        if self.is_right is None and self.square_input is not None and self.square_input.value is not None:
+            self.status.show(f"Your answer: square {self.square_input.value}. Click Reveal to check it.")
 
     def answer_widgets(self) -> list[widgets.Widget]:
         return [w for w in (self.square_input, self.lane_input, self.choice_input, *self.rider_checks.values())
