@@ -210,3 +210,74 @@ def test_the_command_line_serves_in_flanders_field_too(capsys):
     files = sorted(str(p) for p in (Path(__file__).parent / "flanders" / "scenarios").glob("*.json"))
     assert files and main(["check", *files]) == 0
     assert capsys.readouterr().out.count(": pass") == len(files)
+
+
+# ----- options out of range, the other game's options, Ctrl+C (issue 16) -----------------------------------
+
+@pytest.mark.parametrize("argv, words", [
+    (["simulate", "--races", "0"], "argument --races: 0 is not from 1 to"),
+    (["simulate", "--races", "-5"], "argument --races: -5 is not from 1 to"),
+    (["simulate", "--races", "many"], "argument --races: 'many' is not a whole number"),
+    (["simulate", "--game", "flanders", "--games", "0"], "argument --games: 0 is not from 1 to"),
+    (["serve", "--port", "99999"], "argument --port: 99999 is not from 1 to 65535"),
+    (["serve", "--port", "-1"], "argument --port: -1 is not from 1 to 65535"),
+    (["serve", "--class-size", "-3"], "argument --class-size: -3 is not from 0 to 200"),
+])
+def test_an_option_out_of_range_exits_2_with_a_message(capsys, argv, words):
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert words in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["simulate", "--players", "3"], "--players is not an option of Flamme Rouge (--game flamme-rouge)"),
+    (["simulate", "--games", "2"], "--games is not an option of Flamme Rouge"),
+    (["simulate", "--game", "flanders", "--stage", "sprint-20"], "--stage is not an option of In Flanders Field"),
+    (["simulate", "--game", "flanders", "--races", "2"], "--races is not an option of In Flanders Field"),
+    (["simulate", "--game", "flanders", "--peloton"], "--peloton is not an option of In Flanders Field"),
+])
+def test_an_option_of_the_other_game_is_refused(capsys, argv, words):
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and words in err
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["serve", "/no/such/folder"], "no lessons folder /no/such/folder"),
+    (["serve", "--ip", "not-an-address"], "--ip 'not-an-address' is not an IP address"),
+    (["serve", "--ip", "999.1.1.1"], "is not an IP address"),
+    (["serve", "--ip", "203.0.113.7"], "cannot listen on 203.0.113.7"),  # a documentation address, not ours
+])
+def test_serve_refuses_what_it_cannot_serve(capsys, argv, words):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert words in err and len(err.splitlines()) == 1
+
+
+def test_serve_refuses_a_port_in_use(capsys):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", "--port", str(port)]) == 2
+    assert f"cannot listen on 127.0.0.1 port {port}" in capsys.readouterr().err
+
+
+def test_ctrl_c_prints_one_line_and_exits_130():
+    import signal
+
+    process = subprocess.Popen([sys.executable, "-m", "tutor", "simulate", "--races", "100000", "--bot", "random"],
+                               cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None and "wins after" in process.stdout.readline()  # it is racing
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130
+    assert err.strip() == "rules-tutor simulate: stopped (Ctrl+C)"

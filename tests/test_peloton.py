@@ -14,8 +14,8 @@ from tutor.flamme_rouge import (ATTACK, EXHAUSTION, MUSCLE, Phase, Race, RiderOr
 from tutor.flamme_rouge.bots import autoplay, get_bot
 from tutor.flamme_rouge.breakaway import ranking, select, size
 from tutor.flamme_rouge.cards import energy
-from tutor.flamme_rouge.events import (BidsRevealed, BreakawayDecided, CardsFlipped, ExhaustionTaken, Reshuffled,
-                                       RiderMoved)
+from tutor.flamme_rouge.events import (BidsRevealed, BotDeckRefilled, BreakawayCost, BreakawayDecided, CardsFlipped,
+                                       ExhaustionTaken, RiderMoved)
 from tutor.flamme_rouge.track import Track, stage
 
 
@@ -139,8 +139,8 @@ def test_an_empty_bot_deck_is_refilled_from_its_played_cards():
         play_players(race)
         events = race.step()
         race.resolve()
-    refills = [e for e in events if isinstance(e, Reshuffled)]
-    assert refills and refills[0].rules == (rules.BOT_DECK_REFILL,) and refills[0].count == 17  # every card of the deck
+    refills = [e for e in events if isinstance(e, BotDeckRefilled)]
+    assert refills and refills[0].team == "peloton" and refills[0].count == 17  # every card of the deck
 
 
 def test_attack_moves_the_front_rider_2_and_the_back_rider_9_in_a_race():
@@ -200,7 +200,8 @@ def test_the_breakaway_bids_then_places_and_charges_the_winner():
     assert Counter(red.deck.face_down) == cards_before + Counter([EXHAUSTION, EXHAUSTION])
     assert red.recycled == [] and race.riders["blue-R"].recycled == []
     assert red.position == (race.track.start, 0)
-    assert [e.rider for e in events if isinstance(e, ExhaustionTaken)] == ["red-S"]
+    assert [(e.rider, e.exhaustion) for e in events if isinstance(e, BreakawayCost)] == [("red-S", 2)]
+    assert not any(isinstance(e, ExhaustionTaken) for e in events)  # end-phase exhaustion is another event
     assert race.phase is Phase.ENERGY and race.round == 1
 
 

@@ -11,8 +11,8 @@ import html
 import pytest
 
 from tutor.flamme_rouge import ATTACK, Phase, Race, energy, rules
-from tutor.flamme_rouge.events import (BidsRevealed, BreakawayDecided, CardPlayed, CardsFlipped, ExhaustionTaken,
-                                       Reshuffled, RiderPlaced, RoundStarted)
+from tutor.flamme_rouge.events import (BidsRevealed, BidsStarted, BotDeckRefilled, BotTeamsFlip, BreakawayCost,
+                                       BreakawayDecided, BreakawayStart, CardBid, CardsFlipped, Flip)
 from tutor.flamme_rouge.widgets import BreakawayBid, RaceTutor
 from tutor.flamme_rouge.widgets.narration import computer_plays, narrate
 from tutor.ui.testing import recorded_commands
@@ -202,22 +202,28 @@ def test_scenario_bot_teams_take_the_bot_colours():
 # ----- narration of the expansion's events ------------------------------------------------------------------
 
 def test_flips_say_what_moves_whom_and_why_bots_never_tire():
-    peloton = CardsFlipped("peloton", {"peloton-1": ATTACK, "peloton-2": ATTACK}, rules=(rules.PELOTON_FLIP,))
-    muscle = CardsFlipped("muscle-1", {"muscle-1-S": energy(5), "muscle-1-R": energy(7)}, rules=(rules.MUSCLE_FLIP,))
-    same = CardsFlipped("peloton", {"peloton-1": energy(6), "peloton-2": energy(6)}, rules=(rules.PELOTON_FLIP,))
-    lines = narrate([peloton, muscle, same])
+    both = ("peloton-1", "peloton-2")
+    peloton = CardsFlipped("peloton", (Flip(ATTACK, both),), rules=(rules.PELOTON_FLIP,))
+    muscle = CardsFlipped("muscle-1", (Flip(energy(5), ("muscle-1-S",)), Flip(energy(7), ("muscle-1-R",))),
+                          rules=(rules.MUSCLE_FLIP,))
+    same = CardsFlipped("peloton", (Flip(energy(6), both),), rules=(rules.PELOTON_FLIP,))
+    twins = CardsFlipped("muscle-1", (Flip(energy(5), ("muscle-1-S",)), Flip(energy(5), ("muscle-1-R",))),
+                         rules=(rules.MUSCLE_FLIP,))
+    lines = narrate([peloton, muscle, same, twins])
     assert lines[0].text.startswith("peloton flips the Attack! card: its front rider moves 2 and its back rider 9.")
     assert lines[1].text.startswith("muscle-1 flips one card for each rider: muscle-1-S 5, muscle-1-R 7.")
     assert lines[2].text.startswith("peloton flips 6: one card moves both peloton-1 and peloton-2.")
+    # Two Muscle cards of the same value are still two cards, one for each rider (issue 15).
+    assert lines[3].text.startswith("muscle-1 flips one card for each rider: muscle-1-S 5, muscle-1-R 5.")
     for line in lines:
         assert "never takes exhaustion" in line.text and rules.BOT_NO_EXHAUSTION in line.rules
 
 
 def test_bot_deck_refill_bids_and_the_flip_pause_are_told_from_their_fields():
-    refill = Reshuffled("peloton", 12, rules=(rules.BOT_DECK_REFILL,))
+    refill = BotDeckRefilled("peloton", 12, rules=(rules.BOT_DECK_REFILL,))
     revealed = BidsRevealed(2, {"red-S": energy(9), "blue-R": energy(3)}, rules=(rules.BID_REVEAL,))
-    flip_next = RoundStarted(3, rules=(rules.SECRET,))
-    bids_start = RoundStarted(0, rules=(rules.BID,))
+    flip_next = BotTeamsFlip(3, rules=(rules.SECRET,))
+    bids_start = BidsStarted(rules=(rules.BID,))
     texts = [line.text for line in narrate([refill, revealed, flip_next, bids_start])]
     assert texts == ["peloton's deck ran out: its 12 played cards are shuffled into a new deck.",
                      "Bid 2 is revealed: red-S 9, blue-R 3.",
@@ -227,8 +233,8 @@ def test_bot_deck_refill_bids_and_the_flip_pause_are_told_from_their_fields():
 
 
 def test_breakaway_cost_and_start_are_not_told_as_end_phase_exhaustion():
-    cost = [ExhaustionTaken("a", 5, rules=(rules.BREAKAWAY_COST,))]
-    start = RiderPlaced("a", (5, 0), rules=(rules.BREAKAWAY_START,))
+    cost = [BreakawayCost("a", 2, rules=(rules.BREAKAWAY_COST,))]
+    start = BreakawayStart("a", (5, 0), rules=(rules.BREAKAWAY_START,))
     lines = narrate([*cost, start])
     assert "pays for the head start: its two bid cards leave the game and it takes 2 exhaustion cards" in lines[0].text
     assert "empty square" not in lines[0].text
@@ -239,7 +245,7 @@ def test_breakaway_cost_and_start_are_not_told_as_end_phase_exhaustion():
 
 
 def test_computer_bids_stay_secret():
-    bid = CardPlayed("blue-S", energy(9), rules=(rules.BID,), automatic=True)
+    bid = CardBid("blue-S", energy(9), rules=(rules.BID,), automatic=True)
     lines = computer_plays([bid])
     assert [line.text for line in lines] == ["blue-S (computer) bids a card face down."]
     assert "9" not in lines[0].text

@@ -11,8 +11,9 @@ from ipycanvas import Canvas, hold_canvas
 from tutor.flamme_rouge import STAGES, TEACHING_TRACKS, Card, Phase, Race, Terrain, stage
 from tutor.flamme_rouge import scenario as scenarios
 from tutor.flamme_rouge.bots import autoplay
+from tutor.flamme_rouge.cards import ATTACK, energy
 from tutor.flamme_rouge.events import Blocked, RiderMoved
-from tutor.flamme_rouge.render import (CardPanel, Scene, View, canvas_height, draw_track, follow, frame_ms,
+from tutor.flamme_rouge.render import (CardPanel, Chip, Scene, View, canvas_height, draw_track, follow, frame_ms,
                           frames_for, highlights_for, legend_html, make_view, rider_colours, token_label)
 from tutor.flamme_rouge.render import style
 from tutor.flamme_rouge.render.geometry import MIN_VISIBLE
@@ -209,9 +210,20 @@ def test_the_next_mover_gets_a_ring_and_riders_still_to_move_a_card_chip():
     race = scenarios.build(BLOCKED)
     highlights = highlights_for(race)
     assert highlights.next_mover == "green-S"
-    assert highlights.cards == {"green-S": "2", "blue-S": "5", "red-R": "5"}
+    assert {rid: chip.label for rid, chip in highlights.cards.items()} == {"green-S": "2", "blue-S": "5", "red-R": "5"}
+    assert highlights.cards["blue-S"].cards == (race.riders["blue-S"].played,)
     race.step()
     assert "green-S" not in highlights_for(race).cards
+
+
+def test_a_chip_is_an_exhaustion_card_by_its_card_not_its_label():
+    """The chip carries its card: an exhaustion card shows "E2" on the exhaustion face; Attack! shows the squares."""
+    race = Race.from_positions("sprint-20", [{"id": "a", "square": 5, "lane": 0}, {"id": "b", "square": 3, "lane": 0}],
+                               cards={"a": Card.parse("E2"), "b": energy(9)})
+    chips = highlights_for(race).cards
+    assert (chips["a"].label, chips["a"].exhaustion) == ("E2", True)
+    assert (chips["b"].label, chips["b"].exhaustion) == ("9", False)
+    assert Chip((ATTACK,), 9).label == "9" and Chip(()).label == "bid"
 
 
 def test_card_panel_shows_hand_played_and_piles_with_exhaustion_cards_distinct():

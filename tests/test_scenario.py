@@ -294,6 +294,43 @@ def test_attack_with_a_teammate_is_accepted():
     assert out["exhausted"] == []
 
 
+def test_a_team_kind_makes_a_scenario_team_a_bot_team_whatever_its_name():
+    """The tutor's ``team_kind`` key: the team is the Peloton by its kind, not by being named "peloton"."""
+    riders = [rider("p1", 5, 0, team="bots", team_kind="peloton"), rider("p2", 3, 0, team="bots", team_kind="peloton"),
+              rider("m", 1, 0, team="strong", team_kind="muscle", kind="sprinteur"), rider("h", 0, 0, team="red")]
+    data = base(track=" ".join(["2"] * 30), riders=riders, cards={"p1": "attack", "p2": "attack", "m": 3, "h": 2})
+    race = sc.build(data)
+    peloton, muscle = race.teams["bots"], race.teams["strong"]
+    assert (peloton.kind.value, peloton.controller, peloton.colour) == ("peloton", "peloton", "silver")
+    assert (muscle.kind.value, muscle.colour) == ("muscle", "gold")
+    deck = race.riders["p1"].deck
+    assert race.riders["p2"].deck is deck and sum(str(c) == "A" for c in deck.face_down) == 2
+    assert "M5" in [str(c) for c in race.riders["m"].deck.face_down]
+    assert [race.riders[r].takes_exhaustion for r in ("p1", "p2", "m", "h")] == [False, False, False, True]
+    race.resolve()
+    assert race.waiting_riders() == ["h"]  # the bot teams flip in the next round; only the player draws
+
+
+def test_without_team_kind_a_team_named_peloton_is_a_player_team_as_before():
+    """Files written before ``team_kind`` resolve exactly as SCENARIOS.md says (the name only picks the colour)."""
+    data = base(riders=[rider("p1", 5, 0, team="peloton", exhaustion=False),
+                        rider("p2", 3, 0, team="peloton", exhaustion=False)], cards={"p1": "attack", "p2": "attack"})
+    race = sc.build(data)
+    assert race.teams["peloton"].kind.value == "player" and race.riders["p1"].colour == "silver"
+
+
+@pytest.mark.parametrize("riders, message", [
+    ([rider("a", 1, 0, team_kind="robot")], "'team_kind' must be one of player, peloton, muscle, not 'robot'"),
+    ([rider("a", 1, 0, team="t", team_kind="peloton"), rider("b", 2, 0, team="t")], "team 't': its riders have "
+                                                                                    "different 'team_kind's"),
+    ([rider(x, n, 0, team="t", team_kind="muscle") for n, x in enumerate("abc")], "team 't': a bot team has one "
+                                                                                  "or two riders, not 3"),
+])
+def test_bad_team_kinds_are_refused_by_name(riders, message):
+    with pytest.raises(ScenarioError, match=message.replace("(", r"\(")):
+        sc.build(base(riders=riders, cards={r["id"]: 3 for r in riders}))
+
+
 # ----- load -------------------------------------------------------------------------------------------------
 
 def test_load_bad_json_names_file_and_line(tmp_path):

@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -153,3 +154,48 @@ def test_classroom_settings_pool_the_named_lessons_and_limit_the_class():
     assert settings["VoilaKernelManager"]["fill_delay"] == REFILL_DELAY_S
     assert "preheat_kernel" not in classroom_settings(base, 25, [])["VoilaConfiguration"]
     assert "VoilaKernelManager" not in base  # the shipped settings are not changed in place
+
+
+def _status(url: str) -> int:
+    try:
+        with urllib.request.urlopen(url, timeout=60) as answer:
+            return int(answer.status)
+    except urllib.error.HTTPError as error:
+        return int(error.code)
+
+
+def _wait_for(condition, what: str, timeout_s: float):
+    deadline = time.monotonic() + timeout_s
+    while not (result := condition()):
+        assert time.monotonic() < deadline, f"{what} did not happen in {timeout_s} s"
+        time.sleep(0.5)
+    return result
+
+
+def test_a_class_says_when_it_is_ready_and_plain_fetches_do_not_hold_places(site, tmp_path):
+    """Class mode prints its preparation ("1/2 kernels ready for tiny") and when the class can come in; page
+    fetches that never connect (curl, link previews) fill a class of 2 (2 + 2 pages) only until
+    PAGE_CONNECT_TIMEOUT_S has passed: then a learner gets the lesson again, not the "class is full" page."""
+    from tutor.serve import PAGE_CONNECT_TIMEOUT_S
+
+    port = _free_port()
+    log_path = tmp_path / "serve.log"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen([sys.executable, "-m", "tutor", "serve", str(site), f"--port={port}",
+                                    "--class-size=2", "--lesson=tiny.ipynb"], cwd=REPO, stdin=subprocess.DEVNULL,
+                                   stdout=log, stderr=subprocess.STDOUT)
+    try:
+        _wait_for(lambda: "The class can come in:" in log_path.read_text() or process.poll() is not None,
+                  "the class preparation", START_TIMEOUT_S * 2)
+        lines = [line for line in log_path.read_text().splitlines() if "ready for" in line or line.startswith("The class")]
+        assert lines == ["1/2 kernels ready for tiny", "2/2 kernels ready for tiny",
+                         "The class can come in: every lesson is ready."]
+        lesson = f"http://127.0.0.1:{port}/voila/render/tiny.ipynb"
+        assert [_status(lesson) for _ in range(5)] == [200, 200, 200, 200, 503]
+        fetched = time.monotonic()
+        _wait_for(lambda: _status(lesson) == 200, "a free place", PAGE_CONNECT_TIMEOUT_S + 60)
+        assert time.monotonic() - fetched >= PAGE_CONNECT_TIMEOUT_S - 5
+        assert "never opened" in log_path.read_text()
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=30)

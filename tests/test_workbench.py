@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from tutor.flamme_rouge import Phase
+from tutor.flamme_rouge import Phase, TeamKind
 from tutor.flamme_rouge import scenario as sc
 from tutor.flamme_rouge.widgets import PositionBox, Workbench
 from tutor.ui.testing import recorded_commands
@@ -135,8 +135,8 @@ def test_a_loaded_file_keeps_its_expected_result_until_an_edit_changes_the_resul
 
 
 @pytest.mark.parametrize("content, words", [
-    (b"{not json", "not valid JSON (line 1"),
-    (b"\xff\xfe\x00", "not text"),
+    (b"{not json", "not valid JSON: "),
+    (b"\xff\xfe\x00", "not UTF-8 text"),
     (b"[1, 2]", "a JSON object, not list"),
     (json.dumps({"track": "2 2", "riders": [{"id": "a", "square": 0, "lane": 5}]}).encode(), "lane 5 does not exist"),
     (json.dumps({**BLOCKED, "expect": {"winer": None}}).encode(), "unknown key 'winer'"),
@@ -177,7 +177,8 @@ def test_a_peloton_pair_plays_attack_and_takes_no_exhaustion(bench):
     bench.team_input.value = "peloton"
     click(bench, 5, 0)
     click(bench, 4, 0)
-    assert all(r["exhaustion"] is False for r in bench.riders)
+    assert all(r["exhaustion"] is False and r["team_kind"] == "peloton" for r in bench.riders)
+    assert bench.race.teams["peloton"].kind is TeamKind.PELOTON  # by its kind, not by its name
     for box in bench.card_inputs.values():
         box.value = "attack"
     assert bench.race.phase is Phase.MOVEMENT and bench.position()["cards"] == {"peloton-R": "attack",

@@ -10,17 +10,25 @@ from __future__ import annotations
 
 import argparse
 import contextvars
+import ipaddress
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 DEFAULT_PORT = 8866
+MAX_CLASS_SIZE = 200
+"""Largest ``--class-size`` (each learner's kernel takes about 84 MiB)."""
+PAGE_CONNECT_TIMEOUT_S = 30.0
+"""In class mode, a kernel whose page has not connected this long after it was sent is shut down: a plain fetch
+(curl, a chat app's link preview) never opens the page's websocket and must not hold a learner's place."""
 STOP_GRACE_S = 6.0  # Voila's own shutdown (kernels included) takes 1-2 s; the port must be free within 10 s
 STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP") if hasattr(signal, name))
 
@@ -147,6 +155,58 @@ def _take_only_ready_kernels(kernel_manager: VoilaKernelManager) -> None:
     kernel_manager.get_rendered_notebook = get_rendered_notebook
 
 
+def _report_pool_progress(kernel_manager: object, say: Callable[[str], None]) -> None:
+    """Tell the teacher how the preheated pools fill ("12/20 kernels ready for 02_energy_phase": the kernel has
+    run the lesson) and, once every pool is full, that the class can come in. Later refills are not reported."""
+    pools = kernel_manager._pools  # type: ignore[attr-defined]
+    wanted = {name: len(pools.get(name, [])) for name in pools if pools.get(name)}
+    ready = dict.fromkeys(wanted, 0)
+
+    def rendered(name: str) -> None:
+        ready[name] += 1
+        say(f"{ready[name]}/{wanted[name]} kernels ready for {Path(name).stem}")
+        if ready == wanted:
+            say("The class can come in: every lesson is ready.")
+
+    def started(name: str, task: Any) -> None:
+        if not task.cancelled() and task.exception() is None:
+            task.result()["task"].add_done_callback(lambda _: rendered(name))
+
+    for name in wanted:
+        for task in pools[name]:
+            task.add_done_callback(lambda task, name=name: started(name, task))
+
+
+def _release_pages_that_never_connect(kernel_manager: object, timeout_s: float) -> Callable[[str], None]:
+    """``watch(kernel_id)``: shut the kernel down unless its page opens the kernel's websocket within
+    ``timeout_s`` (see ``PAGE_CONNECT_TIMEOUT_S``)."""
+    import asyncio
+
+    from jupyter_core.utils import ensure_async
+
+    connected: set[str] = set()
+    notify_connect = kernel_manager.notify_connect  # type: ignore[attr-defined]
+
+    def noting_connect(kernel_id: str) -> Any:
+        connected.add(kernel_id)
+        return notify_connect(kernel_id)
+
+    kernel_manager.notify_connect = noting_connect  # type: ignore[attr-defined]
+
+    async def release(kernel_id: str) -> None:
+        await asyncio.sleep(timeout_s)
+        if kernel_id in connected or kernel_id not in kernel_manager.list_kernel_ids():  # type: ignore[attr-defined]
+            return
+        await ensure_async(kernel_manager.shutdown_kernel(kernel_id))  # type: ignore[attr-defined]
+        print(f"A page was fetched but never opened (no connection in {timeout_s:.0f} s): its place is free again.",
+              flush=True)
+
+    def watch(kernel_id: str) -> None:
+        asyncio.ensure_future(release(kernel_id))
+
+    return watch
+
+
 _WAITING: "contextvars.ContextVar[tuple[set[Any], object] | None]" = contextvars.ContextVar("waiting", default=None)
 
 
@@ -167,8 +227,10 @@ def _count_pages_waiting_for_a_kernel(kernel_manager: VoilaKernelManager) -> Non
 
             result = await ensure_async(_original(*args, **kwargs))
             waiting = _WAITING.get()
-            if waiting is not None:
+            if waiting is not None and waiting[1] in waiting[0]:  # this request's own kernel (not a refill)
                 waiting[0].discard(waiting[1])
+                kernel_id = result if isinstance(result, str) else result[2]  # start_kernel, get_rendered_notebook
+                waiting[1].rules_tutor_kernel_id = kernel_id  # type: ignore[attr-defined]
             return result
 
         setattr(kernel_manager, name, got_kernel)
@@ -180,7 +242,7 @@ def classroom_voila_class() -> Any:
     Beyond the limit a lesson request gets the "class is full" page (HTTP 503, Retry-After: 60) at once,
     instead of a page that hangs while the machine runs out of memory or CPU.
     """
-    from traitlets import Bool, Int
+    from traitlets import Bool, Float, Int
     from voila.app import Voila
     from voila.tornado.handler import TornadoVoilaHandler
 
@@ -202,10 +264,17 @@ def classroom_voila_class() -> Any:
             finally:
                 waiting.discard(self)
                 _WAITING.reset(token)
+                watch = self.settings.get("rules_tutor_watch_page")
+                kernel_id = getattr(self, "rules_tutor_kernel_id", None)
+                if watch is not None and kernel_id is not None:
+                    watch(kernel_id)
 
     class ClassroomVoila(Voila):
         max_kernels = Int(0, config=True, help="Most lesson pages served at once; 0 for no limit.")
         refill_one_at_a_time = Bool(True, config=True, help="Preheat pooled kernels one after the other.")
+        page_connect_timeout = Float(PAGE_CONNECT_TIMEOUT_S, config=True,
+                                     help="With a class limit: seconds a sent page has to connect to its kernel "
+                                          "before the kernel is shut down; 0 to keep every kernel.")
 
         def init_settings(self) -> dict[str, Any]:
             settings: dict[str, Any] = super().init_settings()
@@ -215,7 +284,12 @@ def classroom_voila_class() -> Any:
                 _take_only_ready_kernels(self.kernel_manager)
                 if self.refill_one_at_a_time:
                     _one_kernel_at_a_time(self.kernel_manager)
+                if self.max_kernels:
+                    _report_pool_progress(self.kernel_manager, lambda line: print(line, flush=True))
             _count_pages_waiting_for_a_kernel(self.kernel_manager)
+            if self.max_kernels and self.page_connect_timeout > 0:
+                settings["rules_tutor_watch_page"] = _release_pages_that_never_connect(
+                    self.kernel_manager, self.page_connect_timeout)
             return settings
 
         def init_handlers(self) -> list[Any]:
@@ -373,7 +447,7 @@ def classroom_settings(settings: dict[str, Any], class_size: int, lessons: list[
     - At most ``class_size + margin`` lesson pages run at once (``ClassroomVoila.max_kernels``); beyond it
       a learner gets the "class is full" page. The margin covers reloads and the teacher's own tab.
     """
-    settings = json.loads(json.dumps(settings))
+    settings = dict(json.loads(json.dumps(settings)))
     if class_size <= 0:
         return settings
     settings.setdefault("ClassroomVoila", {})["max_kernels"] = class_size + margin
@@ -394,19 +468,45 @@ def write_settings(settings: dict[str, Any], folder: Path) -> Path:
     return folder
 
 
-def cmd_serve(args: argparse.Namespace) -> int:
-    """``rules-tutor serve [DIR] [--port P] [--open]``; with the (optional) options ``--ip ADDRESS``,
-    ``--class-size N`` and ``--lesson NOTEBOOK`` (repeatable), it serves a class (see ``classroom_settings``)."""
-    directory = (Path(args.directory) if args.directory else lessons_dir()).resolve()
-    command = voila_command(directory, args.port, args.open)
-    ip = args.ip
-    if ip:
-        command.append(f"--Voila.ip={ip}")
-    class_size = args.class_size
-    lessons = [str(Path(lesson)) for lesson in args.lesson]
+def serve_problem(directory: Path, ip: str | None, port: int, lessons: list[str]) -> str | None:
+    """Why ``serve`` cannot start with these options (missing folder or lesson, bad address, port taken); None
+    when it can."""
+    if not directory.is_dir():
+        return f"no lessons folder {directory}"
     for lesson in lessons:
         if not (directory / lesson).is_file():
-            raise SystemExit(f"rules-tutor serve: no lesson {lesson} in {directory}")
+            return f"no lesson {lesson} in {directory}"
+    host = ip or "127.0.0.1"
+    if host != "localhost":
+        try:
+            ipaddress.ip_address(host)
+        except ValueError:
+            return f"--ip {ip!r} is not an IP address (such as 0.0.0.0 for a classroom network, or 127.0.0.1)"
+    try:
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host, port))
+    except OSError as exc:
+        return f"cannot listen on {host} port {port} ({exc.strerror}): another server uses it, or the address " \
+               "is not this machine's"
+    return None
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """``rules-tutor serve [DIR] [--port P] [--open]``; with the (optional) options ``--ip ADDRESS``,
+    ``--class-size N`` and ``--lesson NOTEBOOK`` (repeatable), it serves a class (see ``classroom_settings``).
+    Options it cannot serve with (see ``serve_problem``) exit 2 with a message."""
+    directory = (Path(args.directory) if args.directory else lessons_dir()).resolve()
+    ip = args.ip
+    class_size = args.class_size
+    lessons = [str(Path(lesson)) for lesson in args.lesson]
+    problem = serve_problem(directory, ip, args.port, lessons)
+    if problem:
+        print(f"rules-tutor serve: {problem}", file=sys.stderr)
+        return 2
+    command = [*voila_command(directory, args.port, args.open), "--Voila.port_retries=0"]
+    if ip:
+        command.append(f"--Voila.ip={ip}")
     with tempfile.TemporaryDirectory(prefix="rules-tutor-serve-") as tmp:
         if class_size:
             config_file = directory.parent / "voila.json"
@@ -416,6 +516,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
             print(f"A class of {class_size}: " + (f"{class_size} kernels preheated for {', '.join(lessons)}; "
                                                   if lessons else "") + f"at most {class_size + 2} pages at once",
                   flush=True)
+            if lessons:
+                print("Preparing the lessons: wait for \"The class can come in\" before the learners open them.",
+                      flush=True)
         host = "localhost" if not ip or ip in ("127.0.0.1", "localhost") else ip
         print(f"Serving the lessons at http://{host}:{args.port}/  (Ctrl+C stops)", flush=True)
         return run(command, cwd=directory.parent)

@@ -160,10 +160,20 @@ def test_the_odds_bar_matches_bust_probability_and_a_bust_resolves(page, page_er
     click_and_wait(page, tutor.get_by_role("button", name="Roll again"), log)
     expect(log).to_contain_text("Bust!")
     expect(log).to_contain_text("p1 loses 4 troop pieces for the 4 grey symbols")
-    expect(log).to_contain_text("p2's turn")
     assert wait_for_canvas_change(page, before) != before
-    # p1's troop pieces 3 to 6 are gone (hollow): the filled piece's pixel turns white
+    # The bust stays on the board: p1's troop pieces 3 to 6 crossed out in red, until Continue.
     lost = geo.troop_rect(0, 4)
+    assert close(wait_for_pixel(page, 0, geo, lost.centre, LOST, timeout_ms=15_000), hex_to_rgb(LOST))
+    expect(log).not_to_contain_text("p2's turn")
+    continue_button = tutor.get_by_role("button", name="Continue")
+    expect(continue_button).to_be_visible()
+    expect(tutor.get_by_role("button", name="Next step")).to_be_disabled()
+    page.wait_for_timeout(3000)  # not a wait for the page: three seconds on, the bust is still shown
+    assert close(pixels(page, 0, geo, [lost.centre])[0], hex_to_rgb(LOST))
+    click_and_wait(page, continue_button, log)
+    expect(log).to_contain_text("p2's turn")
+    expect(continue_button).to_be_hidden()
+    # then the turn passes: the lost pieces are hollow
     assert close(wait_for_pixel(page, 0, geo, lost.centre, "#fafafa", timeout_ms=15_000), hex_to_rgb("#fafafa"))
     assert error_outputs(page) == [] and page_errors == []
 

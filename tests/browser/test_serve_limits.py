@@ -38,24 +38,23 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def class_server(tmp_path_factory):
-    """A Voila for a class of 1 with the lesson preheated, at most 1 page at once; yields (url, log path)."""
-    root = tmp_path_factory.mktemp("class")
+def _start_class(root: Path, max_kernels: int, *extra: str):
+    """A Voila for a class of 1 with the lesson preheated and at most ``max_kernels`` pages at once; a generator
+    yielding (url, log path) once the pool has run the lesson, and stopping the server after."""
     lessons = root / "lessons"
     lessons.mkdir()
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(CODE)])
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nbformat.write(notebook, lessons / LESSON)
     settings = classroom_settings(json.loads((REPO / "voila.json").read_text()), 1, [LESSON])
-    settings["ClassroomVoila"]["max_kernels"] = 1  # no margin, to reach the limit with two pages
+    settings["ClassroomVoila"]["max_kernels"] = max_kernels
     config = write_settings(settings, root / "config")
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
     log_path = root / "voila.log"
     with log_path.open("wb") as log:
         process = subprocess.Popen([*voila_command(lessons, port), "--Voila.ip=127.0.0.1", "--Voila.port_retries=0",
-                                    f"--Voila.config_file_paths={config}"], cwd=root, stdin=subprocess.DEVNULL,
+                                    f"--Voila.config_file_paths={config}", *extra], cwd=root, stdin=subprocess.DEVNULL,
                                    stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         deadline = time.monotonic() + 60
@@ -66,6 +65,22 @@ def class_server(tmp_path_factory):
         yield url, log_path
     finally:
         stop(process)
+
+
+@pytest.fixture(scope="module")
+def class_server(tmp_path_factory):
+    """A class of 1 and at most 1 page at once (no margin, to reach the limit with two pages)."""
+    yield from _start_class(tmp_path_factory.mktemp("class"), 1)
+
+
+CONNECT_TIMEOUT_S = 15
+
+
+@pytest.fixture
+def door_server(tmp_path_factory):
+    """Two pages at once; a page that has not connected within CONNECT_TIMEOUT_S frees its kernel."""
+    yield from _start_class(tmp_path_factory.mktemp("door"), 2,
+                            f"--ClassroomVoila.page_connect_timeout={CONNECT_TIMEOUT_S}")
 
 
 def test_preheated_lesson_then_class_full_page(page, class_server):
@@ -90,3 +105,27 @@ def test_preheated_lesson_then_class_full_page(page, class_server):
     expect(second.get_by_role("link", name="Try again")).to_be_visible()
     # The file tree is not a lesson: it still opens.
     assert urllib.request.urlopen(f"{url}/", timeout=10).status == 200
+
+
+def test_a_fetch_that_never_connects_frees_its_place_and_a_real_page_keeps_its_own(page, door_server):
+    """The classroom's door (issue 16): a plain fetch (curl, a link preview) holds a place only until the
+    connection timeout; the learner's page, which connected, keeps its kernel past that time."""
+    from playwright.sync_api import expect
+
+    url, log_path = door_server
+    lesson = f"{url}/voila/render/{LESSON}"
+    page.goto(lesson)
+    page.wait_for_selector("#loading", state="hidden", timeout=30_000)
+    expect(page.get_by_role("button", name="Count")).to_be_visible(timeout=30_000)  # the page has connected
+    assert urllib.request.urlopen(lesson, timeout=60).status == 200  # a fetch that never connects
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(lesson, timeout=10)
+    assert refused.value.code == 503  # both places are taken ...
+    deadline = time.monotonic() + CONNECT_TIMEOUT_S + 60
+    while "never opened" not in log_path.read_text():  # ... until the fetch's kernel is released
+        assert time.monotonic() < deadline, log_path.read_text()
+        time.sleep(0.5)
+    assert log_path.read_text().count("never opened") == 1  # the browser's page (fetched first) kept its kernel
+    page.get_by_role("button", name="Count").click()
+    expect(page.get_by_text("1 clicks")).to_be_visible(timeout=10_000)
+    assert urllib.request.urlopen(lesson, timeout=60).status == 200  # the freed place takes a learner again

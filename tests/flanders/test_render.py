@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 from fractions import Fraction
 
@@ -10,7 +11,8 @@ import pytest
 from tests.flanders.helpers import position
 from tutor.flanders import CardTaken, Roll, Take
 from tutor.flanders.render import Board, Geometry, frames_for, percent, picture_of
-from tutor.flanders.render.draw import draw_card
+from tutor.flanders.render.draw import draw_card, text_width
+from tutor.flanders.render.geometry import MIN_TEXT
 from tutor.flanders.render.picture import available_spaces
 from tutor.flanders.widgets import captions
 from tutor.ui.testing import recorded_commands
@@ -101,13 +103,14 @@ def test_the_odds_panel_shows_the_exact_bust_probability_and_expected_loss():
         _board(game).draw(pic)
     p = pic.odds.bust
     assert f"Chance of a bust: {percent(float(p))}" in log.texts()
-    assert any(t.startswith(f"(exactly {p.numerator}/{p.denominator}") for t in log.texts())
-    assert f"Expected troop loss: {float(p * 2):.2f} piece(s)" in log.texts()
+    assert f"{round(float(p) * 216)} of the 216 rolls of three dice offer no card" in log.texts()
+    assert f"Expected troop loss: {float(p * 2):.2f} troop pieces" in log.texts()
+    assert f"= {percent(float(p))} chance × 2 grey symbols" in log.texts()
     assert available_spaces(game) == (6, 7, 8, 9)
     assert percent(float(Fraction(23, 108))) == "21.3%"
 
 
-def test_a_bust_is_animated_step_by_step_in_the_engines_order_in_one_message():
+def test_a_bust_is_animated_step_by_step_in_the_engines_order():
     game = position([{"id": "p1", "pawn": 2, "troops": 6, "retained": ["Mines"]}, {"id": "p2"}],
                     spaces={"3": "Infantry", "4": "Infantry", "10": "Tank"},
                     taken=["Artillery Barrage", "Machine Gun"], on_nine=True)
@@ -123,10 +126,69 @@ def test_a_bust_is_animated_step_by_step_in_the_engines_order_in_one_message():
     assert troops[0] == 6 and troops[-1] == 2 and troops == sorted(troops, reverse=True)
     assert any(f.rolling for f, _ in frames[:5])
     board = _board(game)
+    log = asyncio.run(_played(board, frames))
+    assert len(frames) <= log.messages <= len(frames) + 1 and log.sleeps() == []  # a message per frame, timed
+    assert any("Bust!" in t for t in log.texts()) and board.picture is frames[-1][0] and not board.playing
+
+
+async def _played(board, frames, *, interrupt_after: int | None = None, then=None):
+    """Play ``frames`` on ``board`` under an event loop; optionally call ``then()`` after ``interrupt_after``
+    frames were sent. Returns the log of the messages sent."""
     with recorded_commands() as log:
         board.animate(frames)
-    assert log.messages == 1 and len(log.sleeps()) == len(frames)
-    assert any("Bust!" in t for t in log.texts())
+        while board.playing:
+            if interrupt_after is not None and log.messages >= interrupt_after:
+                then()
+                interrupt_after = None
+            await asyncio.sleep(0.005)
+    return log
+
+
+def test_a_new_drawing_drops_the_rest_of_a_running_animation_at_once():
+    game = position(2, spaces={"3": "Infantry"})
+    board = _board(game)
+    still = picture_of(game)
+    frames = [(replace(still, caption=f"frame {k}"), 40.0) for k in range(30)]
+    final = replace(still, caption="the new position")
+    log = asyncio.run(_played(board, frames, interrupt_after=3, then=lambda: board.draw(final)))
+    captions_sent = [t for t in log.texts() if t.startswith(("frame", "the new"))]
+    assert captions_sent[-1] == "the new position" and 3 <= len(captions_sent) <= 5, captions_sent
+    assert board.picture is final and not board.playing
+
+
+def test_every_text_on_the_board_is_at_least_11px_and_fits_its_width_unsqueezed():
+    """Sizes come from ``canvas.font``; a text wider than its ``max_width`` would be squeezed by the browser
+    (``draw.text_width`` uses Arial's metrics, which the browser test checks against the real canvas)."""
+    game = position([{"id": "p1", "pawn": 12, "troops": 8, "retained": ["Mines", "Reserves"]},
+                     {"id": "p2", "pawn": 3}, {"id": "p3"}, {"id": "p4"}],
+                    spaces={"3": "Artillery Barrage", "4": "Bayonet Charge", "5": "Quiet Sector", "6": "Tank",
+                            "7": "Gas Attack", "8": "Mines"},
+                    taken=["Artillery Barrage", "Bayonet Charge", "Machine Gun", "Tank", "Infantry"], on_nine=True)
+    game.players[1].bot, game.players[2].bot = "threshold", "cautious"
+    board = _board(game)
+    long_rule = " ".join(["A pawn that moves into a defensive line cannot move further this turn."] * 4)
+    pics = [picture_of(game, caption="p1 carries out Artillery Barrage: the pawn moves 2 spaces " * 3,
+                       rule=long_rule, show_odds=True)]
+    game.apply(Roll((4, 4, 1)))
+    pics.append(picture_of(game))
+    pics.append(picture_of(game, show_offers=False))
+    fonts = []
+    current = ""
+    with recorded_commands() as log:
+        board.repaint()
+        for pic in pics:
+            board.draw(pic)
+    for command in log.commands:
+        if command.name == "set" and isinstance(command.args[1], str) and "px " in command.args[1]:  # the font
+            current = command.args[1]
+        elif command.name == "fillText":
+            words, max_width = command.args[0], command.args[3] if len(command.args) > 3 else None
+            size = float(current.split("px")[0].split()[-1])
+            fonts.append(size)
+            assert size >= MIN_TEXT, (words, current)
+            if max_width is not None:
+                assert text_width(words, size, current.startswith("bold")) <= max_width + 0.5, (words, current)
+    assert len(fonts) > 100 and min(fonts) >= 11
 
 
 def test_british_and_german_cards_differ_in_shape_not_only_colour():

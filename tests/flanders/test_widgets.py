@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -39,9 +40,9 @@ def test_roll_then_a_pair_button_takes_the_card_on_its_sum():
     assert [b.description for b in t.pair_buttons] == ["1 + 2 = 3: Infantry", "1 + 4 = 5: Reserves",
                                                      "2 + 4 = 6: Tank"]
     assert "rolls 1-2-4" in t.narration.value
-    with recorded_commands() as log:
+    with recorded_commands() as log:  # no event loop here: the whole animation in one message
         t.pair_buttons[2].click()
-    assert log.messages == 1 and any("takes Tank" in text for text in log.texts())
+    assert log.messages == 1 and "● 2 + 4 = 6: taken" in log.texts()
     assert [t.game.cards[c].name for c in t.game.taken] == ["Tank"] and t.game.spaces[6] is None
     assert t.game.phase is Phase.AGAIN and not t.stop_button.disabled and t.roll_button.description == "Roll again"
     assert "takes Tank (British); space 6 stays empty this turn" in t.narration.value
@@ -106,16 +107,40 @@ def test_the_forced_german_card_is_the_only_pair_offered():
 def test_the_status_shows_the_odds_of_rolling_again():
     t = lesson("push_your_luck")
     p = t.game.bust_probability()
-    assert f"bust chance {float(p) * 100:.1f}%" in t.status.text and "4 troop(s) at stake" in t.status.text
+    assert f"bust chance {float(p) * 100:.1f}%" in t.status.text and "4 troop pieces at stake" in t.status.text
     assert t.board.picture is not None and t.board.picture.odds is not None and t.board.picture.odds.bust == p
 
 
-def test_a_bust_resolves_loses_troops_and_passes_the_turn():
+def continuing(t: GameTutor) -> bool:
+    return t.continue_button.layout.display != "none"
+
+
+def test_a_bust_stays_on_the_board_until_continue_then_the_turn_passes():
     t = lesson("push_your_luck", bots={"p2": "threshold"}, dice=[(1, 1, 1)])
     t.roll_button.click()
     assert t.game.player.id == "p2" and t.game.get_player("p1").troops == 2
     assert "Bust!" in t.narration.value and "loses 4 troop pieces for the 4 grey symbols on its British cards (2 left)" in t.narration.value
-    assert t.next_button.disabled is False and t.roll_button.disabled
+    shown = t.board.picture
+    assert shown is not None and shown.bust and shown.current == 0 and shown.lost == {"p1": 4}
+    assert shown.players[0].troops == 2 and shown.caption.startswith("Bust: p1 loses 4 troop pieces")
+    assert continuing(t) and t.next_button.disabled and t.roll_button.disabled
+    assert "Continue" in t.status.text and "Round 1 · p2" not in t.narration.value and "Bust" in t.header.value
+    t.next_button.click()  # not yet: the bust is still shown
+    assert t.status.kind == "warning" and t.game.player.id == "p2" and t.board.picture is shown
+    t.continue_button.click()
+    assert not continuing(t) and t.next_button.disabled is False and t.roll_button.disabled
+    assert "Round 1 · p2" in t.narration.value
+    assert t.board.picture is not None and t.board.picture.current == 1 and not t.board.picture.bust
+
+
+def test_bots_play_draws_the_position_it_reaches_at_once_without_pausing():
+    t = lesson("push_your_luck", bots={"p2": "threshold"}, dice=[(1, 1, 1)])
+    t.roll_button.click()
+    t.continue_button.click()
+    with recorded_commands() as log:
+        t.finish_button.click()
+    assert t.human_turn and not continuing(t) and log.messages == 1 and log.sleeps() == []
+    assert t.board.picture is not None and t.board.picture.current == 0
 
 
 def test_stop_then_play_cards_in_order_and_keep_a_may_retain_card():
@@ -170,6 +195,9 @@ def test_bots_turns_are_watched_step_by_step():
     assert t.bot_turn and "Next step" in t.status.text
     steps = 0
     while t.bot_turn and steps < 200:
+        if continuing(t):
+            t.continue_button.click()
+            continue
         before = t.game.to_dict(history=False)
         t.next_button.click()
         assert t.game.to_dict(history=False) != before
@@ -185,7 +213,9 @@ def test_a_whole_game_is_played_to_its_end_by_clicking_with_a_results_table():
     while t.game.phase is not Phase.FINISHED and clicks < 2000:
         clicks += 1
         phase = t.game.phase
-        if t.bot_turn:
+        if continuing(t):
+            t.continue_button.click()
+        elif t.bot_turn:
             t.finish_button.click()
         elif phase is Phase.ROLL:
             t.roll_button.click()
@@ -260,8 +290,49 @@ def test_the_game_ends_at_the_learners_own_german_card_and_the_results_cite_the_
 
 def test_next_step_is_one_bot_action_and_bots_play_runs_to_the_learners_turn():
     t = lesson("push_your_luck", bots={"p2": "threshold"}, dice=[(1, 1, 1)])
-    t.roll_button.click()  # a bust: p2's turn
+    t.roll_button.click()  # a bust: the board stays on it until Continue, then p2's turn
+    t.continue_button.click()
     t.next_button.click()
     assert t.game.player.id == "p2" and t.game.phase is not Phase.ROLL  # one action: the roll
     t.finish_button.click()
     assert t.game.is_over or (t.game.player.id == "p1" and t.game.phase is Phase.ROLL)
+
+
+def test_lesson_4_says_when_the_learners_pawn_reaches_the_space_asked():
+    t = lesson("lines_tank_mines", goal=7)
+    for label in ("Tank: move 2", "Infantry: move 1"):
+        next(b for b in t.play_buttons if b.description == label).click()
+    assert t.game.get_player("p1").pawn == 5 and "reached space" not in t.narration.value
+    next(b for b in t.play_buttons if b.description == "Artillery Barrage: move 2 + 1 Mines").click()
+    assert t.game.get_player("p1").pawn == 7
+    assert t.status.kind == "success" and "Well done: p1's pawn reached space 7." in t.status.text
+    assert "reached space 7" in t.narration.value
+
+
+def test_a_take_quiz_board_shows_the_dice_and_the_cards_but_not_which_sums_have_a_card():
+    q = FlandersQuiz([SCENARIOS / "forced_a.json"], ask="take", question="Which space does p1 take?")
+    with recorded_commands() as log:
+        q.redraw()
+    texts = log.texts()
+    assert "empty" in texts and "Machine Gun" in texts  # the position: cards and empty spaces on the grid
+    assert not any(" = " in t or t.startswith(("✓", "✗")) or "empty space" in t for t in texts), texts
+    q.choice.value = 7
+    q.reveal_button.click()
+    with recorded_commands() as log:
+        q.redraw()
+    assert any(t.endswith("= 7: taken") for t in log.texts())  # after Reveal the chosen pair is named
+
+
+def test_try_again_right_after_reveal_drops_the_reveal_animation_for_the_new_position():
+    async def reveal_then_retry():
+        q = FlandersQuiz([SCENARIOS / "bust_a.json", SCENARIOS / "bust_b.json"], ask="lost", question="?")
+        q.choice.value = 0
+        q.reveal_button.click()
+        assert q.board.playing  # the reveal plays, frame by frame, from the kernel
+        q.retry_button.click()
+        assert not q.board.playing and q.board.picture is not None
+        await asyncio.sleep(0.3)  # the dropped frames never come back
+        return q
+
+    q = asyncio.run(reveal_then_retry())
+    assert q.index == 1 and q.board.picture is not None and q.board.picture.caption == "Your prediction?"

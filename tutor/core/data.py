@@ -1,32 +1,19 @@
 """Loading data files (cards, boards, tracks, scenarios) with clear errors.
 
 Every problem raises the caller's ``DataError`` subclass with a message that
-names the file and the entry: ``cards.json: cards[3] ('Tank'): unknown effect 'fly'``.
+names the file and the entry: ``cards.json: cards[3] ('Tank'): unknown effect 'fly'``. Files are read
+within the limits of ``tutor.core.schema`` (size, nesting, number length).
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
-from pathlib import Path
 from typing import Any, TypeGuard
 
 from .errors import DataError
+from .schema import load_json
 
-
-def load_json(path: str | Path, error: type[DataError] = DataError) -> Any:
-    """Parse a UTF-8 JSON file; bad JSON or encoding raises ``error`` naming the file, line and column."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise error(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    except OSError as exc:
-        raise error(f"{path}: cannot be read ({exc.strerror})") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise error(f"{path}: not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+__all__ = ["load_json", "is_int", "reject_unknown_keys", "require_keys", "positive_int"]
 
 
 def is_int(value: Any) -> TypeGuard[int]:

@@ -4,13 +4,18 @@ Each event carries the rules it applied (``Rule`` references, never sentences to
 split), whether the step was ``automatic`` (the player did not choose it), and the
 squares, cards and riders involved in its own fields. Narration and drawing are
 built from those fields.
+
+Events are values: frozen dataclasses whose fields cannot change after the fact
+(a list given to a field is kept as a tuple, a dict as a read-only mapping), so a
+log, a narration and an animation holding the same event always agree.
 """
 
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, fields
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Mapping
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +44,14 @@ class Event:
     automatic: bool = False
     """True for a step the rules make happen (a move, slipstream, a bot's flip), not a player's choice."""
 
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, dict):
+                object.__setattr__(self, f.name, MappingProxyType(dict(value)))
+            elif isinstance(value, list):
+                object.__setattr__(self, f.name, tuple(value))
+
     @property
     def kind(self) -> str:
         return type(self).__name__
@@ -60,12 +73,14 @@ class Event:
 
 
 def plain(value: Any) -> Any:
-    """JSON-ready form of an event field: enums by value, other objects by ``str``."""
+    """JSON-ready form of an event field: enums by value, rules by id, other objects by ``str``."""
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
     if isinstance(value, enum.Enum):
         return value.value
-    if isinstance(value, dict):
+    if isinstance(value, Rule):
+        return value.id
+    if isinstance(value, Mapping):
         return {str(k): plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple, frozenset, set)):
         return [plain(v) for v in value]

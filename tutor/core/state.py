@@ -6,12 +6,18 @@ kept in the state), so the same seed replays the same game, and ``to_dict``
 captures the generator too. Actions call ``_save()`` once they have checked
 that they are legal, so an illegal action changes nothing and ``undo()``
 restores the state before the last legal one.
+
+The history is the one undo system: a lesson widget groups a learner's click and
+what follows it (the bots' replies, a whole round of steps) into one step with
+``undo_step()`` (``tutor.ui.controller.UndoController`` does), so Back undoes what
+the click did, and ``start_here()`` makes the state as it is the starting position.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any, TypeVar
+from contextlib import contextmanager
+from typing import Any, Iterator, TypeVar
 
 from .errors import WrongPhaseError
 
@@ -55,6 +61,22 @@ class SeededState:
     @property
     def can_undo(self) -> bool:
         return bool(self._history)
+
+    @contextmanager
+    def undo_step(self) -> Iterator[None]:
+        """Every action inside is one step of the history: ``undo()`` then returns to the state before the first
+        of them. Turns the history on if it was off."""
+        if self._history is None:
+            self._history = []
+        start = len(self._history)
+        try:
+            yield
+        finally:
+            del self._history[start + 1:]  # the snapshot before the first action stands for them all
+
+    def start_here(self) -> None:
+        """Forget the history: the state as it is now is where ``undo()`` stops (it keeps the history on)."""
+        self._history = []
 
     def undo(self) -> None:
         """Restore the state before the last action."""

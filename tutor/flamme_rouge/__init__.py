@@ -11,7 +11,7 @@ Engine modules here import no UI library; ``render/`` draws a race on ipycanvas 
     True
 """
 
-from .cards import ATTACK, EXHAUSTION, MUSCLE, ROULEUR, SPRINTEUR, Card, CardKind, energy, starting_deck
+from .cards import ATTACK, EXHAUSTION, MUSCLE, ROULEUR, SPRINTEUR, Card, CardKind, RiderKind, energy, starting_deck
 from .errors import (CardNotInHandError, PlacementError, RiderOrderError, RuleError, ScenarioError,
                      TrackError, UnknownRiderError, WrongPhaseError)
 from .race import TEAM_COLOURS, Deck, Draw, Phase, Place, Play, Race, Rider, Step, Team, TeamKind
@@ -25,7 +25,8 @@ def race_ids(teams: int) -> list[str]:
 
 
 __all__ = [
-    "ATTACK", "EXHAUSTION", "MUSCLE", "ROULEUR", "SPRINTEUR", "Card", "CardKind", "energy", "starting_deck",
+    "ATTACK", "EXHAUSTION", "MUSCLE", "ROULEUR", "SPRINTEUR", "Card", "CardKind", "RiderKind", "energy",
+    "starting_deck",
     "CardNotInHandError", "PlacementError", "RiderOrderError", "RuleError", "ScenarioError", "TrackError",
     "UnknownRiderError", "WrongPhaseError", "TEAM_COLOURS", "Deck", "Draw", "Phase", "Place", "Play", "Race",
     "Rider", "Step", "Team", "TeamKind", "RaceResult", "simulate_race", "STAGES", "TEACHING_TRACKS", "Square", "Terrain", "Track",

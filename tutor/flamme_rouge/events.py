@@ -8,6 +8,7 @@ narration words them and the canvas animates them from these fields alone.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Mapping, NamedTuple
 
 from tutor.core.events import Event, Rule
 
@@ -18,10 +19,12 @@ Position = tuple[int, int]
 Pack = tuple[int, int]
 """(rearmost square, frontmost square) of a pack."""
 
-__all__ = ["Event", "Rule", "Position", "Pack", "RiderPlaced", "RoundStarted", "Reshuffled", "CardsDrawn",
+__all__ = ["Event", "Rule", "Position", "Pack", "RiderPlaced", "RoundStarted", "BidsStarted", "BotTeamsFlip",
+           "Reshuffled", "CardsDrawn",
            "CardPlayed", "CardsRecycled", "CardsRevealed", "RiderMoved", "Blocked", "CardsRemoved", "PacksFound",
            "Slipstreamed", "NoSlipstream", "ExhaustionChecked", "ExhaustionTaken", "Finished", "BidsRevealed",
-           "BreakawayDecided", "DecksReshuffled", "CardsFlipped"]
+           "BreakawayDecided", "BreakawayCost", "BreakawayStart",
+           "CardBid", "BotDeckRefilled", "DecksReshuffled", "Flip", "CardsFlipped"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +35,20 @@ class RiderPlaced(Event):
 
 @dataclass(frozen=True, slots=True)
 class RoundStarted(Event):
+    """A new round: its energy phase begins."""
+
+    round: int
+
+
+@dataclass(frozen=True, slots=True)
+class BidsStarted(Event):
+    """Peloton expansion, breakaway variant: after the setup, the two breakaway bids begin."""
+
+
+@dataclass(frozen=True, slots=True)
+class BotTeamsFlip(Event):
+    """Every player's card is face down; the bot teams flip theirs next (a step of its own)."""
+
     round: int
 
 
@@ -55,6 +72,14 @@ class CardPlayed(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class CardBid(Event):
+    """Breakaway: a bidding rider's card goes face down as a bid (the energy phase's play is ``CardPlayed``)."""
+
+    rider: str
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
 class CardsRecycled(Event):
     rider: str
     cards: tuple[Card, ...]
@@ -64,10 +89,10 @@ class CardsRecycled(Event):
 
 @dataclass(frozen=True, slots=True)
 class CardsRevealed(Event):
-    cards: dict[str, Card]
+    cards: Mapping[str, Card]
     order: tuple[str, ...]
     """Movement order, frontmost rider first."""
-    values: dict[str, int]
+    values: Mapping[str, int]
     """Squares each card moves its rider before terrain (Attack! gives 2 and 9)."""
 
 
@@ -81,6 +106,8 @@ class RiderMoved(Event):
     """Squares the card allows after terrain limits (before any blocking)."""
     frm: Position
     to: Position
+    terrain: Rule | None = None
+    """The terrain rule that made ``distance`` differ from ``value`` (ascent, descent, supply zone), if any."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +122,7 @@ class Blocked(Event):
 
 @dataclass(frozen=True, slots=True)
 class CardsRemoved(Event):
-    cards: dict[str, Card]
+    cards: Mapping[str, Card]
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,13 +173,13 @@ class Finished(Event):
 class BidsRevealed(Event):
     bid: int
     """1 or 2."""
-    cards: dict[str, Card]
+    cards: Mapping[str, Card]
     """Each bidding rider's card in this bid."""
 
 
 @dataclass(frozen=True, slots=True)
 class BreakawayDecided(Event):
-    totals: dict[str, int]
+    totals: Mapping[str, int]
     """Each bidder's two cards added up."""
     ranking: tuple[str, ...]
     """Every bidder, best first."""
@@ -163,12 +190,51 @@ class BreakawayDecided(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class BreakawayCost(Event):
+    """A breakaway rider pays for its head start: its bid cards leave the game, it takes 2 exhaustion cards."""
+
+    rider: str
+    exhaustion: int
+    """Exhaustion cards it takes (2)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BreakawayStart(Event):
+    """A breakaway rider starts past the start line."""
+
+    rider: str
+    to: Position
+
+
+@dataclass(frozen=True, slots=True)
 class DecksReshuffled(Event):
     owners: tuple[str, ...]
+
+
+class Flip(NamedTuple):
+    """One flipped card and the riders it moves."""
+
+    card: Card
+    riders: tuple[str, ...]
+    """Both riders of the Peloton (its one card moves both), or one rider of a Muscle team."""
+
+
+@dataclass(frozen=True, slots=True)
+class BotDeckRefilled(Event):
+    """A bot team's deck ran out: its played cards are shuffled into a new deck (a player's deck is
+    ``Reshuffled`` from its recycled cards)."""
+
+    team: str
+    count: int
 
 
 @dataclass(frozen=True, slots=True)
 class CardsFlipped(Event):
     team: str
-    cards: dict[str, Card]
-    """The card that moves each of the team's riders (the Peloton's one card moves both)."""
+    flips: tuple[Flip, ...]
+    """Every card the team flipped, in order: one for the Peloton, one for each rider of a Muscle team."""
+
+    @property
+    def cards(self) -> dict[str, Card]:
+        """The card that moves each of the team's riders."""
+        return {rid: flip.card for flip in self.flips for rid in flip.riders}

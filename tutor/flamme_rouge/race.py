@@ -42,15 +42,19 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from tutor.core.data import is_int
+from tutor.core.events import Rule
 from tutor.core.state import SeededState, rng_state, set_rng_state
 
 from . import rules
 from . import breakaway as breakaway_bids
-from .cards import ATTACK, EXHAUSTION, MUSCLE, ROULEUR, SPRINTEUR, Card, shuffled, starting_deck
+from .cards import (ATTACK, EXHAUSTION, MUSCLE, RIDER_KINDS, ROULEUR, SPRINTEUR, Card, RiderKind, shuffled,
+                    starting_deck)
 from .errors import (CardNotInHandError, PlacementError, RiderOrderError, UnknownRiderError,
                      WrongPhaseError)
-from .events import (BidsRevealed, Blocked, BreakawayDecided, CardsFlipped, CardPlayed, DecksReshuffled, CardsDrawn, CardsRecycled, CardsRemoved, CardsRevealed, Event,
-                     ExhaustionChecked, ExhaustionTaken, Finished, NoSlipstream, PacksFound, Reshuffled,
+from .events import (BidsRevealed, BidsStarted, Blocked, BotDeckRefilled, BotTeamsFlip, BreakawayCost,
+                     BreakawayDecided, BreakawayStart, CardBid, CardPlayed, CardsDrawn,
+                     CardsFlipped, CardsRecycled, CardsRemoved, CardsRevealed, DecksReshuffled, Event,
+                     ExhaustionChecked, ExhaustionTaken, Finished, Flip, NoSlipstream, PacksFound, Reshuffled,
                      RiderMoved, RiderPlaced, RoundStarted, Slipstreamed)
 from .track import Track, stage
 
@@ -66,6 +70,8 @@ MUSCLE_COLOURS = ("gold", "bronze")
 MAX_MUSCLE = 2
 HAND_SIZE = 4
 """Cards a player's rider draws in the energy phase (``Team.hand_size``)."""
+BREAKAWAY_EXHAUSTION = 2
+"""Exhaustion cards each breakaway rider takes for its head start (Peloton expansion)."""
 BOT_SEED_SALT = 0x5EED
 """``bot_rng`` is seeded with ``seed ^ BOT_SEED_SALT``: its own stream, replayable from the race's seed."""
 
@@ -89,8 +95,8 @@ class Phase(enum.Enum):
 
     @property
     def name_in_words(self) -> str:
-        """``"energy phase"``: the title's first part, in lower case."""
-        return _PHASE_TITLES[self].split(":")[0].lower()
+        """``"energy phase"``: the phase's name inside a sentence."""
+        return _PHASE_NAMES[self]
 
     @property
     def automatic(self) -> bool:
@@ -115,6 +121,19 @@ _PHASE_TITLES = {
     Phase.END_SLIPSTREAM: "End phase 2: slipstream",
     Phase.END_EXHAUSTION: "End phase 3: exhaustion",
     Phase.FINISHED: "Finished",
+}
+_PHASE_NAMES = {
+    Phase.SETUP: "setup",
+    Phase.BID_1: "breakaway, first bid",
+    Phase.BID_2: "breakaway, second bid",
+    Phase.BREAKAWAY: "breakaway",
+    Phase.ENERGY: "energy phase",
+    Phase.FLIP: "movement phase",
+    Phase.MOVEMENT: "movement phase",
+    Phase.END_CARDS: "end phase 1",
+    Phase.END_SLIPSTREAM: "end phase 2",
+    Phase.END_EXHAUSTION: "end phase 3",
+    Phase.FINISHED: "finished",
 }
 
 ROUND_ORDER = (Phase.ENERGY, Phase.FLIP, Phase.MOVEMENT, Phase.END_CARDS, Phase.END_SLIPSTREAM,
@@ -187,8 +206,7 @@ class Deck:
 class Rider:
     id: str
     team: str
-    kind: str
-    """``"sprinteur"`` or ``"rouleur"``."""
+    kind: RiderKind
     colour: str
     """The team's colour name (see ``TEAM_COLOURS``)."""
     deck: Deck
@@ -218,7 +236,7 @@ class Rider:
 
     @property
     def letter(self) -> str:
-        return "S" if self.kind == SPRINTEUR else "R"
+        return self.kind.letter
 
     @property
     def position(self) -> tuple[int, int]:
@@ -226,7 +244,8 @@ class Rider:
         return (self.square, self.lane)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "team": self.team, "kind": self.kind, "colour": self.colour, "deck": self.deck.owner,
+        return {"id": self.id, "team": self.team, "kind": self.kind.value, "colour": self.colour,
+                "deck": self.deck.owner,
                 "square": self.square, "lane": self.lane, "played": None if self.played is None else str(self.played),
                 "exhaustion": self.exhaustion, "takes_exhaustion": self.takes_exhaustion,
                 "handicap": self.handicap, "bids": _tokens(self.bids)}
@@ -290,9 +309,20 @@ class Step:
 Action = Place | Draw | Play | Step
 
 
-Move = tuple[int, int, int, "rules.Rule | None", int, int, list[int]]
-"""What ``Race._move`` did to one rider: start square, start lane, distance allowed by the card after terrain,
-the terrain rule that changed it, end square, end lane, full squares fallen back over."""
+@dataclass(frozen=True, slots=True)
+class Move:
+    """What ``Race._move`` did to one rider."""
+
+    frm: tuple[int, int]
+    """(square, lane) before the move."""
+    to: tuple[int, int]
+    """(square, lane) after it."""
+    distance: int
+    """Squares the card allowed after terrain limits (before any blocking)."""
+    terrain: Rule | None
+    """The terrain rule that changed the card's value (None: it counted as it is)."""
+    full: tuple[int, ...]
+    """Full squares the rider fell back over, frontmost first."""
 
 
 class Race(SeededState):
@@ -369,7 +399,7 @@ class Race(SeededState):
                 raise ValueError(f"handicap: {name!r}: {extra!r} is not a number of exhaustion cards for a team "
                                  f"of this race ({', '.join(names)})")
         for name, kind in kinds.items():
-            if name not in names or kind not in (SPRINTEUR, ROULEUR) or not single_riders:
+            if name not in names or kind not in RIDER_KINDS or not single_riders:
                 raise ValueError(f"kinds: {name!r}: {kind!r}; kinds are for single riders of this race, "
                                  "'sprinteur' or 'rouleur'")
         for name in bots:
@@ -391,8 +421,8 @@ class Race(SeededState):
                        Rider(ids[1], name, ROULEUR, colour, Deck(ids[1]), takes_exhaustion=False)]
         for i, name in enumerate(names):
             if single_riders:
-                kind = kinds.get(name, (SPRINTEUR, ROULEUR)[i % 2])
-                members = [(f"{name}-{kind[0].upper()}", kind)]
+                kind = RiderKind(kinds.get(name, (SPRINTEUR, ROULEUR)[i % 2]))
+                members = [(f"{name}-{kind.letter}", kind)]
             else:
                 members = [(f"{name}-S", SPRINTEUR), (f"{name}-R", ROULEUR)]
             team_list.append(Team(name, tuple(rid for rid, _ in members), name, controller=bots.get(name)))
@@ -400,11 +430,7 @@ class Race(SeededState):
                        for rid, kind in members]
         race = cls(stage(track).with_start_places(len(riders)), team_list, riders, seed=seed, history=history)
         race.breakaway = breakaway
-        dealt: set[str] = set()
-        for r in race.riders.values():
-            if r.deck.owner not in dealt:  # the Peloton's riders share one deck
-                dealt.add(r.deck.owner)
-                r.deck.face_down = shuffled(race.rng, _starting_cards(race.teams[r.team], r))
+        race._shuffle_starting_decks()
         if place == "auto":
             race._auto_place()
         elif place != "manual":
@@ -418,29 +444,41 @@ class Race(SeededState):
         """A race from a position (lessons and scenarios).
 
         ``riders``: dicts with ``id``, ``square``, ``lane`` and optional ``team``
-        (default: the rider alone), ``kind`` (default rouleur) and ``exhaustion``
-        (False for bot riders). A team named after a colour of ``TEAM_COLOURS`` has
-        that colour, teams named ``peloton`` and ``muscle-1``/``muscle-2`` have the bot
-        teams' colours; other teams take the unused colours in order. With ``cards``
-        (every rider's played card) the race starts at the movement phase; with
-        ``cards=None`` it starts at the end phase, the positions being after
-        movement. The caller checks the position is legal (``scenario.build`` does).
+        (default: the rider alone), ``team_kind`` (``TeamKind`` value, default
+        ``"player"``), ``kind`` (default rouleur) and ``exhaustion`` (default: true for
+        a player's rider, false for a bot team's). A Peloton or Muscle team is a bot
+        team as in ``Race.new``: its colour, its decks (the Peloton's one deck with its
+        Attack! cards), and it flips in the movement phase of later rounds. A player
+        team named after a colour of ``TEAM_COLOURS`` has that colour; without
+        ``team_kind``, teams named ``peloton`` and ``muscle-1``/``muscle-2`` keep the bot
+        teams' colours (files written before ``team_kind``); other teams take the
+        unused colours in order. With ``cards`` (every rider's played card) the race
+        starts at the movement phase; with ``cards=None`` it starts at the end phase,
+        the positions being after movement. The caller checks the position is legal
+        (``scenario.build`` does).
         """
         track = stage(track)
         members: dict[str, list[dict[str, Any]]] = {}
         for spec in riders:
             members.setdefault(spec.get("team") or spec["id"], []).append(spec)
+        kinds = {team: TeamKind(specs[0].get("team_kind", TeamKind.PLAYER.value)) for team, specs in members.items()}
         spare = iter([c for c in TEAM_COLOURS if c not in members] * (len(members) // len(TEAM_COLOURS) + 1))
+        muscle = iter(MUSCLE_COLOURS)
         bot_colours = {"peloton": PELOTON_COLOUR, **{f"muscle-{n + 1}": c for n, c in enumerate(MUSCLE_COLOURS)}}
-        colours = {team: team if team in TEAM_COLOURS else bot_colours.get(team) or next(spare) for team in members}
-        built = [Rider(spec["id"], team, spec.get("kind") or ROULEUR, colours[team], Deck(spec["id"]),
-                       spec["square"], spec["lane"], takes_exhaustion=spec.get("exhaustion", True))
+        colours = {team: PELOTON_COLOUR if kinds[team] is TeamKind.PELOTON else next(muscle)
+                   if kinds[team] is TeamKind.MUSCLE else team if team in TEAM_COLOURS
+                   else bot_colours.get(team) or next(spare) for team in members}
+        teams = [Team(team, tuple(s["id"] for s in specs), colours[team], kinds[team],
+                      None if kinds[team] is TeamKind.PLAYER else kinds[team].value,
+                      0 if kinds[team].flips else HAND_SIZE) for team, specs in members.items()]
+        decks = {team.name: Deck(team.name) for team in teams if team.kind is TeamKind.PELOTON}
+        built = [Rider(spec["id"], team, RiderKind(spec.get("kind") or ROULEUR), colours[team],
+                       decks.get(team) or Deck(spec["id"]), spec["square"], spec["lane"],
+                       takes_exhaustion=spec.get("exhaustion", not kinds[team].flips))
                  for team, specs in members.items() for spec in specs]
-        teams = [Team(team, tuple(s["id"] for s in specs), colours[team]) for team, specs in members.items()]
         order = [spec["id"] for spec in riders]
         race = cls(track, teams, sorted(built, key=lambda r: order.index(r.id)), seed=seed, history=history)
-        for r in race.riders.values():
-            r.deck.face_down = shuffled(race.rng, starting_deck(r.kind))
+        race._shuffle_starting_decks()
         race.round = 1
         if cards is None:
             race.phase = race._after_movement_phase()
@@ -450,6 +488,13 @@ class Race(SeededState):
             race._reveal()
             race.phase = Phase.MOVEMENT
         return race
+
+    def _shuffle_starting_decks(self) -> None:
+        dealt: set[str] = set()
+        for r in self.riders.values():
+            if r.deck.owner not in dealt:  # the Peloton's riders share one deck
+                dealt.add(r.deck.owner)
+                r.deck.face_down = shuffled(self.rng, _starting_cards(self.teams[r.team], r))
 
     def _auto_place(self) -> None:
         """Bot teams at the front (RULES.md 2, tutor decision), then the players' riders in a seeded random order."""
@@ -486,11 +531,11 @@ class Race(SeededState):
                 if lane not in taken:
                     yield square, lane
 
-    def _setup_done(self) -> Event:
+    def _setup_done(self) -> RoundStarted | BidsStarted:
         """After the last placement: the breakaway bids, or the first round."""
         if self.breakaway:
             self.phase = Phase.BID_1
-            return RoundStarted(0, rules=(rules.BID,), automatic=True)
+            return BidsStarted(rules=(rules.BID,), automatic=True)
         return self._start_round()
 
     # ----- queries ---------------------------------------------------------------------------------------
@@ -675,23 +720,23 @@ class Race(SeededState):
         automatic = self.is_bot(rider_id)
         if self.phase is Phase.ENERGY:
             recycled = self._play(rider, chosen)
-            rule = rules.PLAY
+            put: Event = CardPlayed(rider.id, chosen, rules=(rules.PLAY,), automatic=automatic)
         else:
             recycled = self._bid(rider, chosen)
-            rule = rules.BID
+            put = CardBid(rider.id, chosen, rules=(rules.BID,), automatic=automatic)
         events: list[Event] = [
-            CardPlayed(rider.id, chosen, rules=(rule,), automatic=automatic),
-            CardsRecycled(rider.id, recycled, len(rider.recycled), rules=(rules.RECYCLE,), automatic=automatic)]
+            put,
+            CardsRecycled(rider.id, tuple(recycled), len(rider.recycled), rules=(rules.RECYCLE,), automatic=automatic)]
         if not self.waiting_riders():
             events.append(self._choices_done())
         return events
 
-    def _choices_done(self) -> Event:
+    def _choices_done(self) -> BotTeamsFlip | CardsRevealed | BidsRevealed:
         """Everyone has played (or bid): the reveal, the bot teams' flip, or the next bid."""
         if self.phase is Phase.ENERGY:
             if any(t.kind.flips for t in self.teams.values()):
                 self.phase = Phase.FLIP
-                return RoundStarted(self.round, rules=(rules.SECRET,), automatic=True)
+                return BotTeamsFlip(self.round, rules=(rules.SECRET,), automatic=True)
             return self._reveal_event()
         bid = self._bids_wanted()
         cards = {r.id: r.bids[-1] for r in self.player_riders if len(r.bids) == bid}
@@ -771,10 +816,10 @@ class Race(SeededState):
         positions = self.positions()
         self._reveal(positions)
         occupied = rules.occupancy(positions)
-        move = self._move
+        ride, riders = self._ride, self.riders
         furthest = 0
         for rid in self.to_move:
-            square = move(rid, occupied)[4]
+            square = ride(riders[rid], occupied)[0]
             if square > furthest:
                 furthest = square
         self.to_move, self.move_values = [], {}
@@ -804,33 +849,34 @@ class Race(SeededState):
             rider.exhaustion += 1
         return reshuffled
 
-    def _play(self, rider: Rider, card: Card) -> tuple[Card, ...]:
-        """The card is played face down, the rest recycled; returns the recycled cards."""
+    def _play(self, rider: Rider, card: Card) -> list[Card]:
+        """The card is played face down, the rest recycled; returns the recycled cards (the old hand's list)."""
         deck = rider.deck
         hand = deck.hand
         hand.remove(card)
         rider.played = card
         deck.recycled += hand
         deck.hand = []
-        return tuple(hand)
+        return hand
 
-    def _bid(self, rider: Rider, card: Card) -> tuple[Card, ...]:
-        """The card is bid face down, the rest recycled; returns the recycled cards."""
+    def _bid(self, rider: Rider, card: Card) -> list[Card]:
+        """The card is bid face down, the rest recycled; returns the recycled cards (the old hand's list)."""
         deck = rider.deck
         hand = deck.hand
         hand.remove(card)
         rider.bids.append(card)
         deck.recycled += hand
         deck.hand = []
-        return tuple(hand)
+        return hand
 
-    def _flip(self) -> dict[str, tuple[dict[str, Card], int]]:
-        """Bot teams flip their cards: per team, the card of each rider and the size of a refilled deck."""
-        flipped: dict[str, tuple[dict[str, Card], int]] = {}
+    def _flip(self) -> dict[str, tuple[list[Flip], int]]:
+        """Bot teams flip their cards: per team, each card flipped with the riders it moves, and the size of a
+        refilled deck."""
+        flipped: dict[str, tuple[list[Flip], int]] = {}
         for team in self.teams.values():
             if not team.kind.flips:
                 continue
-            cards: dict[str, Card] = {}
+            cards: list[Flip] = []
             refilled = 0
             owners = [team.riders[0]] if team.kind is TeamKind.PELOTON else list(team.riders)
             for rid in owners:
@@ -842,7 +888,7 @@ class Race(SeededState):
                 targets = team.riders if team.kind is TeamKind.PELOTON else (rid,)
                 for target in targets:
                     self.riders[target].played = card
-                    cards[target] = card
+                cards.append(Flip(card, targets))
             flipped[team.name] = (cards, refilled)
         return flipped
 
@@ -858,8 +904,8 @@ class Race(SeededState):
         for rider in bidders:
             if rider.id in winners:
                 rider.deck.removed += rider.bids
-                rider.deck.recycled += [EXHAUSTION, EXHAUSTION]
-                rider.exhaustion += 2
+                rider.deck.recycled += [EXHAUSTION] * BREAKAWAY_EXHAUSTION
+                rider.exhaustion += BREAKAWAY_EXHAUSTION
             else:
                 rider.deck.recycled += rider.bids
             rider.bids = []
@@ -886,22 +932,32 @@ class Race(SeededState):
                 values.update((rid, rules.ATTACK_BACK) for rid in back)
 
     def _move(self, rider_id: str, occupied: dict[int, list[int]]) -> Move:
-        """Move one rider by its revealed card; ``occupied`` (square -> taken lanes) is kept up to date."""
+        """Move one rider by its revealed card (``_ride``) and say what happened."""
         rider = self.riders[rider_id]
+        frm = rider.position
+        _, distance, terrain, full = self._ride(rider, occupied)
+        return Move(frm, rider.position, distance, terrain, tuple(full))
+
+    def _ride(self, rider: Rider, occupied: dict[int, list[int]]) -> tuple[int, int, Rule | None, list[int]]:
+        """Move the rider by its revealed card; ``occupied`` (square -> taken lanes) is kept up to date. Returns
+        the square reached, the distance after terrain, the terrain rule that changed it and the full squares
+        fallen back over (the fast path's step: no ``Move`` object)."""
         start, start_lane = rider.square, rider.lane
+        assert start is not None
         track = self.track
-        distance, terrain = rules.move_distance(track, start, self.move_values[rider_id])  # type: ignore[arg-type]
-        occupied[start].remove(start_lane)  # type: ignore[index]
-        square, lane, full = rules.destination(track, occupied, start, distance)  # type: ignore[arg-type]
+        distance, terrain = rules.move_distance(track, start, self.move_values[rider.id])
+        occupied[start].remove(start_lane)
+        square, lane, full = rules.destination(track, occupied, start, distance)
         if lane is None:
             lane = start_lane
         rider.square = square
         rider.lane = lane
-        if square in occupied:
-            occupied[square].append(lane)
-        else:
+        taken = occupied.get(square)
+        if taken is None:
             occupied[square] = [lane]
-        return start, start_lane, distance, terrain, square, lane, full  # type: ignore[return-value]
+        else:
+            taken.append(lane)
+        return square, distance, terrain, full
 
     def _check_finish(self) -> bool:
         """After movement: when riders crossed the line, rank them and end the race (the end phase is skipped)."""
@@ -933,7 +989,7 @@ class Race(SeededState):
         return cards
 
     def _slipstream(self, positions: dict[str, tuple[int, int]]
-                    ) -> list[tuple[tuple[int, int], tuple[str, ...] | rules.Rule]]:
+                    ) -> list[tuple[tuple[int, int], tuple[str, ...] | Rule]]:
         """Move packs up (``positions`` is updated too); returns ``rules.slipstream``'s outcome per pack."""
         outcomes = rules.slipstream(self.track, positions)
         for pack, outcome in outcomes:
@@ -971,10 +1027,9 @@ class Race(SeededState):
         for name, (cards, refilled) in self._flip().items():
             team = self.teams[name]
             if refilled:
-                events.append(Reshuffled(self.riders[team.riders[0]].deck.owner if team.kind is TeamKind.PELOTON
-                                         else name, refilled, rules=(rules.BOT_DECK_REFILL,), automatic=True))
+                events.append(BotDeckRefilled(name, refilled, rules=(rules.BOT_DECK_REFILL,), automatic=True))
             rule = rules.PELOTON_FLIP if team.kind is TeamKind.PELOTON else rules.MUSCLE_FLIP
-            events.append(CardsFlipped(name, cards, rules=(rule,), automatic=True))
+            events.append(CardsFlipped(name, tuple(cards), rules=(rule,), automatic=True))
         events.append(self._reveal_event())
         return events
 
@@ -984,15 +1039,12 @@ class Race(SeededState):
             {rid: (totals[rid],) for rid in totals}, grid) else (rules.BREAKAWAY_RANK,)
         events: list[Event] = [BreakawayDecided(totals, tuple(ranking), tuple(grid), tuple(winners), rules=decided,
                                                 automatic=True)]
-        for rid in winners:
-            square = self.riders[rid].square
-            assert square is not None
-            events.append(ExhaustionTaken(rid, square, rules=(rules.BREAKAWAY_COST,), automatic=True))
+        events += [BreakawayCost(rid, BREAKAWAY_EXHAUSTION, rules=(rules.BREAKAWAY_COST,), automatic=True)
+                   for rid in winners]
         events.append(DecksReshuffled(tuple(r.deck.owner for r in self.player_riders),
                                       rules=(rules.BREAKAWAY_RECYCLE, rules.BREAKAWAY_RESHUFFLE), automatic=True))
-        for rid in winners:
-            events.append(RiderPlaced(rid, self.riders[rid].position, rules=(rules.BREAKAWAY_START,),
-                                      automatic=True))
+        events += [BreakawayStart(rid, self.riders[rid].position, rules=(rules.BREAKAWAY_START,), automatic=True)
+                   for rid in winners]
         events.append(self._start_round())
         return events
 
@@ -1000,21 +1052,22 @@ class Race(SeededState):
         rid = self.to_move.pop(0)
         value = self.move_values[rid]
         occupied = rules.occupancy(self.positions())
-        start, start_lane, distance, terrain, square, lane, full = self._move(rid, occupied)
+        move = self._move(rid, occupied)
+        (start, start_lane), (square, lane), distance, full = move.frm, move.to, move.distance, move.full
         card = self.riders[rid].played
         assert card is not None
         target = min(start + distance, self.track.last)
         applied = [rules.MOVE]
         if card is ATTACK:
             applied.append(rules.ATTACK)
-        if terrain:
-            applied.append(terrain)
+        if move.terrain:
+            applied.append(move.terrain)
         if start + distance > self.track.last:
             applied.append(rules.CUT)
         if not full and (square, lane) == (target, 0) and len(occupied[target]) == 1:
             applied.append(rules.EMPTY_SQUARE)
         events: list[Event] = [RiderMoved(rid, card, value, distance, (start, start_lane), (square, lane),
-                                          rules=tuple(applied), automatic=True)]
+                                          move.terrain, rules=tuple(applied), automatic=True)]
         if full:
             events.append(Blocked(rid, target, tuple(full), (square, lane), rules=(rules.FULL_SQUARE,),
                                   automatic=True))
@@ -1106,7 +1159,7 @@ class Race(SeededState):
         self.riders = {}
         for d in data["riders"]:
             self.riders[d["id"]] = Rider(
-                d["id"], d["team"], d["kind"], d["colour"], decks[d["deck"]], d["square"], d["lane"],
+                d["id"], d["team"], RiderKind(d["kind"]), d["colour"], decks[d["deck"]], d["square"], d["lane"],
                 None if d["played"] is None else Card.parse(d["played"]), d["exhaustion"], d["takes_exhaustion"],
                 d["handicap"], _cards(d["bids"]))
         self._index_riders()

@@ -103,7 +103,7 @@ ATTACK_FRONT, ATTACK_BACK = 2, 9
 
 def movement_order(positions: dict[str, tuple[int, int]]) -> list[str]:
     """Riders in movement order: frontmost first, the right-hand lane first on a shared square (Movement Phase)."""
-    return [rid for _, _, rid in sorted((-square, lane, rid) for rid, (square, lane) in positions.items())]
+    return [rid for _, _, rid in sorted([(-square, lane, rid) for rid, (square, lane) in positions.items()])]
 
 
 def move_distance(track: Track, square: int, value: int) -> tuple[int, Rule | None]:
@@ -130,9 +130,13 @@ def destination(track: Track, occupied: dict[int, list[int]], square: int, dista
     ``occupied`` maps a square to its taken lanes. The lane is None when every
     square ahead up to the target is full, and the rider stays where it was.
     """
-    target = min(square + distance, len(track.lanes) - 1)
-    full: list[int] = []
     lanes = track.lanes
+    target = square + distance
+    if target >= len(lanes):
+        target = len(lanes) - 1
+    if target not in occupied:  # the usual case: the target square is empty
+        return target, 0, []
+    full: list[int] = []
     for s in range(target, square, -1):
         taken = occupied.get(s)
         if not taken:
@@ -177,7 +181,7 @@ def slipstream(track: Track, positions: dict[str, tuple[int, int]]
     ``(pack, riders moved)`` when it moved, or ``(pack, rule)`` when terrain
     or lanes stopped it.
     """
-    found = packs(sq for sq, _ in positions.values())
+    found = packs([sq for sq, _ in positions.values()])
     results: list[tuple[tuple[int, int], tuple[str, ...] | Rule]] = []
     if len(found) < 2:
         return results
@@ -189,14 +193,13 @@ def slipstream(track: Track, positions: dict[str, tuple[int, int]]
             if blocked[next_lo] or True in blocked[lo:hi + 1]:
                 results.append(((lo, hi), NO_SLIPSTREAM_TERRAIN))
             else:
-                members = [r for r, (s, _) in positions.items() if lo <= s <= hi]
-                if any(positions[r][1] >= lanes[positions[r][0] + 1] for r in members):
+                members = [(r, s, lane) for r, (s, lane) in positions.items() if lo <= s <= hi]
+                if any(lane >= lanes[s + 1] for _, s, lane in members):
                     results.append(((lo, hi), NO_SLIPSTREAM_LANES))
                 else:
-                    for r in members:
-                        s, lane = positions[r]
-                        positions[r] = (s + 1, lane)
-                    results.append(((lo, hi), tuple(movement_order({r: positions[r] for r in members}))))
+                    moved = {r: (s + 1, lane) for r, s, lane in members}
+                    positions.update(moved)
+                    results.append(((lo, hi), tuple(movement_order(moved))))
                     lo = lo + 1
                     hi = next_hi
                     continue

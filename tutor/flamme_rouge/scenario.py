@@ -16,20 +16,49 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from tutor.core.data import is_int, load_json, reject_unknown_keys
+from tutor.core.schema import MAX_FILE_BYTES, integer, parse_json, strict_object, text, validate
 
 from .cards import ATTACK, RIDER_KINDS, Card, energy
 from .errors import ScenarioError, TrackError
 from .events import ExhaustionTaken
-from .race import TEAM_COLOURS, Phase, Race
+from .race import MAX_MUSCLE, TEAM_COLOURS, Phase, Race, TeamKind
 from .track import Track
 
-SCENARIO_KEYS = {"name", "description", "track", "start", "finish", "riders", "cards", "expect"}
+OUTPUT_KEYS = ("after_movement", "after_slipstream", "exhausted", "winner")
+TEAM_KINDS = tuple(kind.value for kind in TeamKind)
+
+MAX_TRACK_SQUARES = 300
+"""Longest track a scenario may give (the longest stage of the game has 78 squares)."""
+MAX_RIDERS = 30
+"""Most riders in a scenario (a race has at most 14: twelve single riders and the Peloton team's two)."""
+_ID = text(40, minLength=1)
+_POSITIONS = {"type": "object", "maxProperties": MAX_RIDERS}
+SCHEMA = strict_object({
+    "name": text(200),
+    "description": text(5000),
+    "track": text(4 * MAX_TRACK_SQUARES),
+    "start": integer(),
+    "finish": {"type": ["integer", "null"]},
+    "riders": {"type": "array", "maxItems": MAX_RIDERS, "items": strict_object({
+        "id": _ID, "square": integer(), "lane": integer(), "team": text(40), "kind": {"enum": list(RIDER_KINDS)},
+        "team_kind": {"enum": list(TEAM_KINDS)}, "exhaustion": {"type": "boolean"}}, ("id",))},
+    "cards": {"type": "object", "maxProperties": MAX_RIDERS, "propertyNames": _ID,
+              "additionalProperties": {"anyOf": [integer(2, 99), {"const": "attack"}],
+                                       "message": "cards: rider {key!r} has card {value}; a card is an integer >= 2 "
+                                                  "or \"attack\""}},
+    "expect": strict_object({"after_movement": _POSITIONS, "after_slipstream": _POSITIONS,
+                             "exhausted": {"type": "array", "maxItems": MAX_RIDERS, "items": _ID},
+                             "winner": {"type": ["string", "null"], "maxLength": 40}}),
+}, ("track",))
+"""The scenario format of SCENARIOS.md as a JSON Schema: types, keys and sizes (``build`` checks the rest)."""
+SCENARIO_KEYS = set(SCHEMA["properties"])
 """``start`` (optional: the first square past the start line, drawn on the board) is the tutor's addition to
 SCENARIOS.md, like a rider's ``kind``; files without it work as specified."""
-RIDER_KEYS = {"id", "square", "lane", "team", "kind", "exhaustion"}
-"""``kind`` (\"sprinteur\" or \"rouleur\", default rouleur) is the tutor's addition to SCENARIOS.md: it picks the
-rider's deck and token letter; files without it work as specified."""
-OUTPUT_KEYS = ("after_movement", "after_slipstream", "exhausted", "winner")
+RIDER_KEYS = set(SCHEMA["properties"]["riders"]["items"]["properties"])
+"""``kind`` (\"sprinteur\" or \"rouleur\", default rouleur) and ``team_kind`` (\"player\", \"peloton\" or \"muscle\",
+default player; the same for every rider of a team; a bot team's riders take no exhaustion unless ``exhaustion``
+says otherwise) are the tutor's additions to SCENARIOS.md: they pick the rider's deck, token letter and team;
+files without them work as specified."""
 
 
 def _reject_unknown_keys(data: dict[str, Any], allowed: Iterable[str], where: str = "") -> None:
@@ -48,13 +77,13 @@ def build(scenario: dict[str, Any], *, seed: int = 0, history: bool = False) -> 
     """Validate a scenario and return the race it describes (movement phase, or end phase without cards)."""
     if not isinstance(scenario, dict):
         raise ScenarioError(f"a scenario is an object (dict), not {type(scenario).__name__}")
-    _reject_unknown_keys(scenario, sorted(SCENARIO_KEYS))
-    if "track" not in scenario:
-        raise ScenarioError("missing key 'track'")
+    validate(scenario, SCHEMA, ScenarioError, nouns={"riders": "rider"})
     finish = scenario.get("finish")
     if finish is not None and not is_int(finish):
         raise ScenarioError(f"key 'finish' must be an integer square index, not {finish!r}")
-    squares = len(scenario["track"].split()) if isinstance(scenario["track"], str) else 0
+    squares = len(scenario["track"].split())
+    if squares > MAX_TRACK_SQUARES:
+        raise ScenarioError(f"key 'track' has {squares} squares; a scenario's track has at most {MAX_TRACK_SQUARES}")
     if finish is not None and squares and not 0 < finish < squares:
         raise ScenarioError(f"key 'finish': {finish} is not strictly inside the track (1 to {squares - 1}): the "
                             "finish line needs a square behind it and one past it")
@@ -90,7 +119,6 @@ def _riders(riders: object, track: Track) -> list[dict[str, Any]]:
         label = f"rider {rid!r}" if isinstance(rid, str) else f"riders[{i}]"
         if not isinstance(rid, str) or not rid:
             raise ScenarioError(f"{label}: 'id' must be a non-empty string")
-        _reject_unknown_keys(rider, sorted(RIDER_KEYS), f"{label}: ")
         if rid in seen:
             raise ScenarioError(f"{label}: the id is used twice (riders[{seen[rid]}] and riders[{i}])")
         seen[rid] = i
@@ -110,7 +138,26 @@ def _riders(riders: object, track: Track) -> list[dict[str, Any]]:
             raise ScenarioError(f"{label}: 'kind' must be one of {', '.join(RIDER_KINDS)}, not {rider['kind']!r}")
         if "exhaustion" in rider and not isinstance(rider["exhaustion"], bool):
             raise ScenarioError(f"{label}: 'exhaustion' must be true or false")
+        if "team_kind" in rider and rider["team_kind"] not in TEAM_KINDS:
+            raise ScenarioError(f"{label}: 'team_kind' must be one of {', '.join(TEAM_KINDS)}, not "
+                                f"{rider['team_kind']!r}")
+    _check_team_kinds(riders)
     return riders
+
+
+def _check_team_kinds(riders: list[dict[str, Any]]) -> None:
+    """Every rider of a team has the same ``team_kind``; a bot team has at most two riders."""
+    teams: dict[str, list[dict[str, Any]]] = {}
+    for rider in riders:
+        teams.setdefault(rider.get("team") or rider["id"], []).append(rider)
+    for team, members in teams.items():
+        kinds = {m.get("team_kind", TeamKind.PLAYER.value) for m in members}
+        if len(kinds) > 1:
+            raise ScenarioError(f"team {team!r}: its riders have different 'team_kind's ({', '.join(sorted(kinds))})")
+        if kinds != {TeamKind.PLAYER.value} and len(members) > 2:
+            raise ScenarioError(f"team {team!r}: a bot team has one or two riders, not {len(members)}")
+    if sum(1 for members in teams.values() if members[0].get("team_kind") == TeamKind.MUSCLE.value) > MAX_MUSCLE:
+        raise ScenarioError(f"at most {MAX_MUSCLE} Muscle teams ride in a race")
 
 
 def _cards(cards: object, riders: list[dict[str, Any]]) -> dict[str, Card]:
@@ -188,8 +235,8 @@ CODE_PREFIX = "FR1-"
 """Version 1 of the position code: ``FR1-`` then the scenario as compact JSON, zlib-compressed, in base64url
 without padding (letters, digits, ``-`` and ``_``: it survives e-mail, chat and a projector's copy-paste)."""
 _CODE_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-_CODE_MAX_BYTES = 1 << 20
-"""A decoded scenario larger than this is refused (a code is typed or pasted, never megabytes)."""
+MAX_CODE_CHARS = 20_000
+"""A pasted code longer than this is refused before it is read (a real position's code has a few hundred)."""
 _CODE_DICTIONARY = (
     '{"name":"","description":"","track":"2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2u 2u 2d 2d 3s 3s 1c 1c 2c '
     '2c 3 3 1 1","finish":,"riders":[{"id":"red-S","square":,"lane":0,"team":"red","kind":"sprinteur"},{"id":'
@@ -325,6 +372,9 @@ def from_code(code: str) -> dict[str, Any]:
     """
     if not isinstance(code, str):
         raise ScenarioError(f"a position code is text, not {type(code).__name__}")
+    if len(code) > MAX_CODE_CHARS:
+        raise ScenarioError(f"the position code is far too long ({len(code):,} characters; a code has at most "
+                            f"{MAX_CODE_CHARS:,}): copy only the code")
     text = "".join(code.split())
     if not text:
         raise ScenarioError("the position code is empty: paste a code that starts with " + CODE_PREFIX)
@@ -353,17 +403,15 @@ def from_code(code: str) -> dict[str, Any]:
     try:
         packed = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
         inflater = zlib.decompressobj(zdict=_CODE_DICTIONARY)
-        raw = inflater.decompress(packed, _CODE_MAX_BYTES)
+        raw = inflater.decompress(packed, MAX_FILE_BYTES)
     except (binascii.Error, ValueError, zlib.error):
         raise damaged from None
     if inflater.unconsumed_tail:
-        raise ScenarioError("the position code holds more than a scenario (over 1 MB): refused")
+        raise ScenarioError("the position code holds more than a scenario (over "
+                            f"{MAX_FILE_BYTES // 1024} KB unpacked): refused")
     if not inflater.eof or inflater.unused_data:
         raise damaged
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        raise ScenarioError("the position code does not hold a scenario (not JSON)") from None
+    data = parse_json(raw, "the position code", ScenarioError)
     if not isinstance(data, dict):
         raise ScenarioError(f"the position code does not hold a scenario (a JSON object), but a "
                             f"{type(data).__name__}")

@@ -11,9 +11,10 @@ from tutor.core.events import Rule
 
 _SETUP = "Starting the Game"
 _PLAY = "Playing the Game"
-_CARDS = "Notes (1)"
+_CARDS = "The cards"
+"""The rulebook's "Notes (1)": a learner reads "The cards: ..." on the board."""
 _END = "Ending and Winning the Game"
-_TUTOR = "Tutor decision"
+_TUTOR = "The rulebook does not say; in this tutor"
 
 SETUP_PAWNS = Rule("iff.setup.pawns", _SETUP, "Each player has two pawns; one starts on the player's starting line.")
 SETUP_TROOPS = Rule("iff.setup.troops", _SETUP, "Each player takes 6 troop pieces (8 for beginners).")

@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from tutor.core.data import is_int, load_json, reject_unknown_keys
+from tutor.core.schema import integer, strict_object, text, validate
 
 from .battlefield import Battlefield, load_battlefield
 from .cards import FIXED, CardId, load_cards
@@ -52,12 +53,43 @@ from .events import Busted, Event, TroopsLost
 from .game import CARD_SPACES, NINE, Action, EndTurn, Game, Phase, Play, Player, Roll, Stop, Take
 
 GAME = "flanders"
-SCENARIO_KEYS = ("game", "name", "description", "players", "current", "spaces", "taken", "on_nine", "phase",
-                 "draw", "discard", "round", "seed", "battlefield", "actions", "expect")
-PLAYER_KEYS = ("id", "pawn", "troops", "retained")
 OUTPUT_KEYS = ("phase", "current", "pawns", "troops", "lost", "retained", "held", "on_nine", "spaces", "bust",
                "events", "rules", "winners", "bust_probability")
 _START_PHASES = ("roll", "again", "resolve")
+
+MAX_ACTIONS = 2000
+"""Most actions a scenario may carry out (a whole game takes a few hundred)."""
+_NAME = text(60)
+_NAMES = {"type": "array", "maxItems": 100, "items": _NAME}
+"""A list of card names (the card set has 37 cards)."""
+SCHEMA = strict_object({
+    "game": {"const": GAME, "message": f"{{subject}}: {{value}} is not {GAME!r}"},
+    "name": text(200),
+    "description": text(5000),
+    "players": {"type": "array", "minItems": 2, "maxItems": 4, "message": "{subject} must be a list of 2 to 4 players",
+                "items": strict_object({"id": text(40, minLength=1), "pawn": integer(), "troops": integer(),
+                                        "retained": _NAMES})},
+    "current": text(40),
+    "spaces": {"type": "object", "maxProperties": 20, "additionalProperties": {"type": ["string", "null"],
+                                                                                "maxLength": 60},
+               "propertyNames": {"pattern": "^[1-9][0-9]?$",
+                                 "message": "{where}: {value} is not a card space (3 to 11, except 9)"}},
+    "taken": _NAMES,
+    "on_nine": {"type": "boolean"},
+    "phase": {"enum": list(_START_PHASES)},
+    "draw": _NAMES,
+    "discard": _NAMES,
+    "round": integer(1, 10_000),
+    "seed": integer(),
+    "battlefield": {"type": "object", "maxProperties": 20},
+    "actions": {"type": "array", "maxItems": MAX_ACTIONS,
+                "items": {"type": ["string", "object"], "maxLength": 20, "maxProperties": 3}},
+    "expect": {"type": "object", "propertyNames": {"enum": list(OUTPUT_KEYS)}},
+}, ("game",))
+"""The scenario format (this module's docstring) as a JSON Schema: types, keys and sizes; ``build`` checks
+the rest (cards, spaces and players that exist)."""
+SCENARIO_KEYS = tuple(SCHEMA["properties"])
+PLAYER_KEYS = tuple(SCHEMA["properties"]["players"]["items"]["properties"])
 
 
 def load(path: str | Path) -> dict[str, Any]:
@@ -99,14 +131,9 @@ def build(data: dict[str, Any], *, history: bool = False) -> Game:
     """Validate a scenario and return the game at its position (before its ``actions``)."""
     if not isinstance(data, dict):
         raise ScenarioError(f"a scenario is an object (dict), not {type(data).__name__}")
-    reject_unknown_keys(data, SCENARIO_KEYS, "", ScenarioError)
     if "game" not in data:
         raise ScenarioError("missing key 'game' (it must be \"flanders\" for an In Flanders Field scenario)")
-    if data["game"] != GAME:
-        raise ScenarioError(f"key 'game': {data['game']!r} is not {GAME!r}")
-    for key in ("name", "description"):
-        if key in data and not isinstance(data[key], str):
-            raise ScenarioError(f"key {key!r} must be a string")
+    validate(data, SCHEMA, ScenarioError)
     seed = data.get("seed", 0)
     if not is_int(seed):
         raise ScenarioError(f"key 'seed' must be an integer, not {seed!r}")
@@ -135,7 +162,7 @@ def build(data: dict[str, Any], *, history: bool = False) -> Game:
     for key, name in spaces.items():
         if str(key) == str(NINE):
             raise ScenarioError("spaces: space 9 holds the fixed card; use \"on_nine\" for the second pawn")
-        if not str(key).isdigit() or int(key) not in CARD_SPACES:
+        if int(key) not in CARD_SPACES:
             raise ScenarioError(f"spaces: {key!r} is not a card space (3 to 11, except 9)")
         if name is not None:
             game.spaces[int(key)] = cards.take(name, f"spaces[{key!r}]")
@@ -173,7 +200,6 @@ def _players(entries: Any, battlefield: Battlefield) -> list[Player]:
         where = f"players[{i}]"
         if not isinstance(entry, dict):
             raise ScenarioError(f"{where} must be an object with id, pawn and troops")
-        reject_unknown_keys(entry, PLAYER_KEYS, f"{where}: ", ScenarioError)
         pid = entry.get("id")
         if not isinstance(pid, str) or not pid or any(p.id == pid for p in players):
             raise ScenarioError(f"{where}: 'id' must be a non-empty string used once, not {pid!r}")

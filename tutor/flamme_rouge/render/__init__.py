@@ -18,7 +18,7 @@ Callers wrap the lower-level functions in ``hold_canvas()``; ``Scene`` does it f
 from .animation import Frame, frame_ms, frames_for, thin
 from .cards import CardPanel, draw_card, draw_card_panel
 from .geometry import View, canvas_height, follow, make_view
-from .highlights import Highlights, Mark, highlights_for, revealed_cards
+from .highlights import Chip, Highlights, Mark, highlights_for, revealed_cards
 from .riders import current_positions, draw_minimap_riders, draw_riders, draw_tokens, rider_colours, token_label
 from .scene import Scene, StepRecord
 from .legend import legend_html
@@ -26,7 +26,7 @@ from .track import draw_minimap, draw_track
 
 __all__ = [
     "Frame", "frame_ms", "frames_for", "thin", "CardPanel", "draw_card", "draw_card_panel", "View", "canvas_height",
-    "follow", "make_view", "Highlights", "Mark", "highlights_for", "revealed_cards", "current_positions",
+    "follow", "make_view", "Chip", "Highlights", "Mark", "highlights_for", "revealed_cards", "current_positions",
     "draw_minimap_riders", "draw_riders", "draw_tokens", "rider_colours", "token_label", "Scene", "StepRecord", "legend_html", "draw_minimap",
     "draw_track",
 ]

@@ -14,8 +14,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from tutor.flamme_rouge.events import (Blocked, Event, ExhaustionTaken, PacksFound, RiderMoved, RiderPlaced,
-                                       Slipstreamed)
+from tutor.flamme_rouge.events import (Blocked, BreakawayCost, BreakawayStart, Event, ExhaustionTaken, PacksFound,
+                                       RiderMoved, RiderPlaced, Slipstreamed)
 
 from .riders import FloatPosition
 
@@ -70,9 +70,9 @@ def frames_for(events: Sequence[Event], before: Mapping[str, tuple[int, int]]) -
             timeline.add(hold_ms=HOLD_MS, packs=tuple(timeline.packs))  # the packs, outlined, before anyone moves
         elif isinstance(event, Slipstreamed):
             _slipstream(timeline, event)
-        elif isinstance(event, RiderPlaced) and event.rider in timeline.positions:
+        elif isinstance(event, (RiderPlaced, BreakawayStart)) and event.rider in timeline.positions:
             _glide(timeline, event)
-    exhausted = tuple(e.rider for e in events if isinstance(e, ExhaustionTaken))
+    exhausted = tuple(e.rider for e in events if isinstance(e, (ExhaustionTaken, BreakawayCost)))
     if exhausted:
         timeline.add(hold_ms=HOLD_MS, exhausted=exhausted)
     return timeline.frames
@@ -99,7 +99,7 @@ def _slide(timeline: _Timeline, moved: RiderMoved, blocked: Blocked | None) -> N
 GLIDE_FRAMES = 8
 
 
-def _glide(timeline: _Timeline, placed: RiderPlaced) -> None:
+def _glide(timeline: _Timeline, placed: RiderPlaced | BreakawayStart) -> None:
     """A rider put on a new square (the breakaway riders past the start line) glides there in a straight line."""
     (s0, l0), (s1, l1) = timeline.positions[placed.rider], placed.to
     for k in range(1, GLIDE_FRAMES + 1):

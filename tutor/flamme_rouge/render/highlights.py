@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
+from tutor.flamme_rouge.cards import Card
 from tutor.flamme_rouge.race import Phase, Race
-from tutor.flamme_rouge.events import (Blocked, Event, ExhaustionTaken, PacksFound, Position, RiderMoved,
-                                       Slipstreamed)
+from tutor.flamme_rouge.events import (Blocked, BreakawayCost, Event, ExhaustionTaken, PacksFound, Position,
+                                       RiderMoved, Slipstreamed)
 
 
 @dataclass(frozen=True)
@@ -23,14 +24,37 @@ class Mark:
     """Put the label under the road instead of above it (two marks on neighbouring squares)."""
 
 
+@dataclass(frozen=True, slots=True)
+class Chip:
+    """A small card by a rider's token: the cards it stands for and, in the movement phase, the squares they move
+    the rider. The renderer colours it from its cards (an exhaustion card), never from its label."""
+
+    cards: tuple[Card, ...] = ()
+    """The card (or a breakaway bidder's revealed bid cards); empty for a bid still face down."""
+    value: int | None = None
+    """Squares the card moves its rider (Attack! gives 2 or 9); None shows the cards themselves."""
+
+    @property
+    def exhaustion(self) -> bool:
+        return any(card.is_exhaustion for card in self.cards)
+
+    @property
+    def label(self) -> str:
+        if len(self.cards) == 1 and self.exhaustion:
+            return str(self.cards[0])  # "E2": the card itself, whatever it moves
+        if self.value is not None:
+            return str(self.value)
+        return "+".join(str(card) for card in self.cards) or "bid"
+
+
 @dataclass(frozen=True)
 class Highlights:
     next_mover: str | None = None
     """The rider about to move (a gold ring)."""
     active: str | None = None
     """The rider whose drawn cards are shown (a dashed gold ring)."""
-    cards: Mapping[str, str] = field(default_factory=dict)
-    """Rider -> revealed card label, drawn as a chip by riders still to move."""
+    cards: Mapping[str, Chip] = field(default_factory=dict)
+    """Rider -> its revealed card, drawn as a chip by riders still to move."""
     trails: Mapping[str, tuple[Position, Position]] = field(default_factory=dict)
     """Rider -> (from, to) positions of the move just made (a dashed line from a ghost ring)."""
     blocked: tuple[int, ...] = ()
@@ -70,7 +94,7 @@ def highlights_for(race: Race, events: Iterable[Event] = (), *, active: str | No
         elif isinstance(event, Slipstreamed):
             for rid in event.riders:
                 gained[rid] = gained.get(rid, 0) + 1
-        elif isinstance(event, ExhaustionTaken):
+        elif isinstance(event, (ExhaustionTaken, BreakawayCost)):
             exhausted.append(event.rider)
     return Highlights(
         next_mover=race.to_move[0] if helpers and race.phase is Phase.MOVEMENT and race.to_move else None,
@@ -85,15 +109,13 @@ def highlights_for(race: Race, events: Iterable[Event] = (), *, active: str | No
     )
 
 
-def revealed_cards(race: Race) -> dict[str, str]:
+def revealed_cards(race: Race) -> dict[str, Chip]:
     """Card chips for the riders still to move in the movement phase (the squares their card moves them)."""
     if race.phase is not Phase.MOVEMENT:
         return {}
-    return {rid: _chip(race, rid) for rid in race.to_move}
-
-
-def _chip(race: Race, rider_id: str) -> str:
-    played = race.riders[rider_id].played
-    if played is not None and played.is_exhaustion:
-        return "E2"
-    return str(race.move_values.get(rider_id, played.value if played else "?"))
+    chips = {}
+    for rid in race.to_move:
+        played = race.riders[rid].played
+        if played is not None:
+            chips[rid] = Chip((played,), race.move_values.get(rid, played.value))
+    return chips

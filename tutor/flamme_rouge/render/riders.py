@@ -21,7 +21,7 @@ from tutor.ui.drawing import font, needs_outline, rgb_array, rounded_rect, tag, 
 
 from . import style
 from .geometry import GLYPH_Y, LANE_H, MINIMAP_H, MINIMAP_Y, View
-from .highlights import Highlights, Mark
+from .highlights import Chip, Highlights, Mark
 
 FloatPosition = tuple[float, float]
 
@@ -251,14 +251,14 @@ def _draw_rings(canvas: Canvas, view: View, positions: list[FloatPosition], dash
     canvas.set_line_dash([])
 
 
-def _draw_card_chips(canvas: Canvas, view: View, chips: Mapping[str, str],
+def _draw_card_chips(canvas: Canvas, view: View, chips: Mapping[str, Chip],
                      positions: Mapping[str, FloatPosition]) -> None:
     """A small card with the revealed value at the upper right of each token still to move."""
-    for rid, label in chips.items():
+    for rid, chip in chips.items():
         square, lane = positions[rid]
         x, y = view.cx(square) + view.token_r * 0.45, view.cy(lane) - view.token_r - 4
-        exhaustion = label.startswith("E")
-        _mini_card(canvas, x, y, label, style.EXHAUSTION_FACE if exhaustion else style.CARD_FACE,
+        exhaustion = chip.exhaustion
+        _mini_card(canvas, x, y, chip.label, style.EXHAUSTION_FACE if exhaustion else style.CARD_FACE,
                    style.EXHAUSTION_INK if exhaustion else style.INK)
 
 

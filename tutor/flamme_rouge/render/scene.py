@@ -24,7 +24,7 @@ from tutor.ui.scene import LayeredScene
 from .animation import FRAMES_PER_STEP, Frame, frame_ms, frames_for, thin
 from .cards import CardPanel, draw_card_panel
 from .geometry import WIDTH, View, follow, make_view
-from .highlights import Highlights, revealed_cards
+from .highlights import Chip, Highlights, revealed_cards
 from .riders import draw_minimap_riders, draw_riders
 from .track import draw_track
 
@@ -34,7 +34,7 @@ class StepRecord:
     """One resolved step, for ``Scene.animate_steps``: where the riders were, their card chips, what happened."""
 
     before: Mapping[str, tuple[int, int]]
-    chips: Mapping[str, str]
+    chips: Mapping[str, Chip]
     events: tuple[Event, ...]
 
 
@@ -110,7 +110,7 @@ class Scene(LayeredScene):
                       panel: CardPanel = CardPanel(), *, speed: float = 1.0, priority: Iterable[int] = ()) -> None:
         """Play several steps one after the other (each at its own pace, a pause between them), then paint
         ``race``. ``speed`` multiplies every frame's duration (2: twice as slow)."""
-        timeline: list[tuple[Frame, Mapping[str, str], float]] = []
+        timeline: list[tuple[Frame, Mapping[str, Chip], float]] = []
         squares: list[int] = [s for s, _ in race.positions().values()]
         for k, step in enumerate(steps):
             frames = thin(frames_for(step.events, step.before), FRAMES_PER_STEP)
@@ -122,9 +122,9 @@ class Scene(LayeredScene):
             squares += [e.target for e in step.events if isinstance(e, Blocked)]
         priority = list(priority) or [s for s, _ in race.positions().values()]
 
-        def draw_frame(item: tuple[Frame, Mapping[str, str], float]) -> float:
+        def draw_frame(item: tuple[Frame, Mapping[str, Chip], float]) -> float:
             frame, chips, ms = item
-            still = {rid: label for rid, label in chips.items() if rid not in frame.moving}
+            still = {rid: chip for rid, chip in chips.items() if rid not in frame.moving}
             draw_riders(self.riders_layer, self.view, race,
                         Highlights(cards=still, blocked=frame.blocked, packs=frame.packs,
                                    exhausted=frame.exhausted, slipstreamed=frame.gained),

@@ -20,18 +20,18 @@ decided). Built from ``tutor.ui`` pieces and ``tutor.flamme_rouge.render``.
 from __future__ import annotations
 
 import html
-from typing import Any, Callable, Sequence
+from typing import Callable, Sequence
 
 import ipywidgets as widgets
 
 from tutor.flamme_rouge import rules
 from tutor.flamme_rouge.bots import autoplay
 from tutor.flamme_rouge.cards import Card
-from tutor.flamme_rouge.errors import RuleError
-from tutor.flamme_rouge.events import BreakawayDecided, Event, RiderPlaced
+from tutor.flamme_rouge.events import BreakawayDecided, BreakawayStart, Event
 from tutor.flamme_rouge.race import Draw, Phase, Race
-from tutor.flamme_rouge.render import CardPanel, Highlights, Scene, legend_html
+from tutor.flamme_rouge.render import CardPanel, Chip, Highlights, Scene, legend_html
 from tutor.flamme_rouge.render.describe import describe_race
+from tutor.ui.controller import UndoController
 from tutor.ui.controls import CSS, StatusLine, button, header, label
 from tutor.ui.narration import and_list
 from tutor.ui.text_view import TextView
@@ -69,7 +69,7 @@ class BreakawayBid(widgets.VBox):
         self.race = rebuild(seed)
         self.decision: BreakawayDecided | None = None
         self._final_bids: dict[str, list[Card]] = {}
-        self._undo: list[tuple[dict[str, Any], BreakawayDecided | None, dict[str, list[Card]]]] = []
+        self.control = UndoController(lambda: self.race, self._warn)
         self._events: list[Event] = []
         self._slide_from: dict[str, tuple[int, int]] = {}
         """Positions before the breakaway step (where the winners' trails start)."""
@@ -104,7 +104,7 @@ class BreakawayBid(widgets.VBox):
         ]
         self.add_class("tutor-breakaway")
         self.scene.on_client_ready(lambda: self.redraw(redraw_track=True))
-        self._show(self._intro() + computer_plays(autoplay(self.race, steps=False)))
+        self._show(self._intro() + self._opening_bots())
 
     def _draw_button(self, rider_id: str) -> widgets.Button:
         b = button(f"Draw 4 for {rider_id}", f"Breakaway bid: draw 4 cards for {rider_id}", style="info")
@@ -162,45 +162,39 @@ class BreakawayBid(widgets.VBox):
             return
         bidders = {r.id: list(r.bids) for r in race.player_riders if r.bids}
         before = race.positions()
-        snapshot = self._snapshot()
-        try:
-            events = race.step()
-        except RuleError as err:  # not expected: the phase was checked
-            self._warn(f"Not allowed: {err}.")
-            return
-        self._undo.append(snapshot)
+        self.control.act(race.step, then=lambda events: self._decided(events, bidders, before))
+
+    def _decided(self, events: list[Event], bidders: dict[str, list[Card]], before: dict[str, tuple[int, int]]
+                 ) -> None:
         self._final_bids = bidders
         self.decision = next(e for e in events if isinstance(e, BreakawayDecided))
         self._events = events
         self._show(narrate(events), slide_from=before)
 
     def _on_back(self) -> None:
-        if not self._undo:
-            self._warn("Nothing to undo: this is the start of the bids.")
+        if not self.control.back("Nothing to undo: this is the start of the bids."):
             return
-        data, self.decision, self._final_bids = self._undo.pop()
-        self.race = Race.from_dict(data)
+        if self.race.phase in BIDDING:  # back before the decision
+            self.decision, self._final_bids = None, {}
         self._events = []
         self._show([Line("Back: the position before your last action is restored.")])
 
     def _on_restart(self) -> None:
         self.race = self._rebuild(self.seed.value)
         self.decision, self._final_bids, self._events = None, {}, []
-        self._undo.clear()
-        self._show([Line(f"New bids (shuffle number {self.seed.value})."), *self._intro(),
-                    *computer_plays(autoplay(self.race, steps=False))])
+        self._show([Line(f"New bids (shuffle number {self.seed.value})."), *self._intro(), *self._opening_bots()])
 
-    def _snapshot(self) -> tuple[dict[str, Any], BreakawayDecided | None, dict[str, list[Card]]]:
-        return self.race.to_dict(), self.decision, dict(self._final_bids)
+    def _opening_bots(self) -> list[Line]:
+        """The bots' first bids: Back stops after them."""
+        lines = computer_plays(autoplay(self.race, steps=False))
+        self.control.start_here()
+        return lines
 
     def _act(self, action: Callable[[], list[Event]]) -> None:
-        snapshot = self._snapshot()
-        try:
-            events = list(action())
-        except RuleError as err:
-            self._warn(f"Not allowed: {err}.")
-            return
-        self._undo.append(snapshot)
+        """The learner's draw or bid and the bots' replies: one undo step."""
+        self.control.act(action, then=self._acted)
+
+    def _acted(self, events: list[Event]) -> None:
         self._events = events
         self._show(narrate(events) + computer_plays(autoplay(self.race, steps=False)))
 
@@ -235,7 +229,7 @@ class BreakawayBid(widgets.VBox):
             b.button_style = "warning" if i < len(hand) else ""
             b.disabled = i >= len(hand)
         self.decide_button.disabled = race.phase is not Phase.BREAKAWAY
-        self.back_button.disabled = not self._undo
+        self.back_button.disabled = not self.control.can_back
         title = f"<b>{html.escape(self.title)}</b> · " if self.title else ""
         phase = race.phase.title if race.phase in BIDDING else "Breakaway decided: round 1 can start"
         self.header.value = header(f"{title}<span class='tutor-phase'>{html.escape(phase)}</span>").value
@@ -325,10 +319,9 @@ class BreakawayBid(widgets.VBox):
 
     def _highlights(self) -> Highlights:
         if self.decision is None:
-            chips = {rid: "+".join(str(c) for c in cards[:shown]) or "bid"
-                     for rid, (cards, shown) in self.bids().items() if cards}
+            chips = {rid: Chip(tuple(cards[:shown])) for rid, (cards, shown) in self.bids().items() if cards}
             return Highlights(active=self.holding, cards=chips)
-        moved = {e.rider: e.to for e in self._events if isinstance(e, RiderPlaced)}
+        moved = {e.rider: e.to for e in self._events if isinstance(e, BreakawayStart)}
         return Highlights(exhausted=tuple(self.decision.winners),
                           trails={rid: (self._start_spot(rid), to) for rid, to in moved.items()})
 

@@ -8,20 +8,29 @@ lanes, cards, packs) and every rule comes from the events' ``rules`` (cited by
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Mapping, Sequence, TypeVar
+from typing import Iterable, Mapping, Sequence, TypeVar
 
 from tutor.flamme_rouge import rules
 from tutor.flamme_rouge.cards import ATTACK, Card
-from tutor.flamme_rouge.events import (BidsRevealed, Blocked, BreakawayDecided, CardPlayed, CardsDrawn, CardsFlipped,
-                                       CardsRecycled, CardsRemoved, CardsRevealed, DecksReshuffled, Event,
-                                       ExhaustionChecked, ExhaustionTaken, Finished, NoSlipstream, Pack, PacksFound,
-                                       Reshuffled, RiderMoved, RiderPlaced, RoundStarted, Slipstreamed)
+from tutor.flamme_rouge.events import (BidsRevealed, BidsStarted, Blocked, BotDeckRefilled, BotTeamsFlip,
+                                       BreakawayCost, BreakawayDecided, BreakawayStart, CardBid, CardPlayed,
+                                       CardsDrawn, CardsFlipped, CardsRecycled, CardsRemoved, CardsRevealed,
+                                       DecksReshuffled, Event, ExhaustionChecked, ExhaustionTaken, Finished,
+                                       NoSlipstream, Pack, PacksFound, Reshuffled, RiderMoved, RiderPlaced,
+                                       RoundStarted, Slipstreamed)
 from tutor.flamme_rouge.render.style import lane_name
 from tutor.ui.narration import Line, and_list, plural, to_html
 
 E = TypeVar("E", bound=Event)
 
-__all__ = ["Line", "narrate", "to_html", "rider_cards", "squares", "computer_plays"]
+__all__ = ["Line", "narrate", "to_html", "rider_cards", "squares", "computer_plays", "TERRAIN_LIMITS"]
+
+TERRAIN_LIMITS = {
+    rules.ASCENT: "capped by the climb",
+    rules.DESCENT: "raised by the descent",
+    rules.SUPPLY: "raised by the supply zone",
+}
+"""Why a card moved its rider more or less than its value: the terrain rule a move cites, in words."""
 
 
 def narrate(events: Sequence[Event]) -> list[Line]:
@@ -34,24 +43,24 @@ def narrate(events: Sequence[Event]) -> list[Line]:
             lines.append(_blocked_move(event, nxt))
             i += 2
             continue
-        if isinstance(event, CardPlayed) and isinstance(nxt, CardsRecycled) and nxt.rider == event.rider:
+        if isinstance(event, (CardPlayed, CardBid)) and isinstance(nxt, CardsRecycled) and nxt.rider == event.rider:
             lines.append(_played(event, nxt))
             i += 2
             continue
-        if isinstance(event, ExhaustionTaken) and rules.BREAKAWAY_COST in event.rules:
-            group = _run(events, i, ExhaustionTaken, lambda e: rules.BREAKAWAY_COST in e.rules)
-            lines.append(_breakaway_cost(group))
-            i += len(group)
+        if isinstance(event, BreakawayCost):
+            paid = _run(events, i, BreakawayCost)
+            lines.append(_breakaway_cost(paid))
+            i += len(paid)
             continue
         if isinstance(event, ExhaustionTaken):
-            group = [e for e in events[i:] if isinstance(e, ExhaustionTaken)]
+            group = _run(events, i, ExhaustionTaken)
             lines.append(_exhaustion(group))
             i += len(group)
             continue
         if isinstance(event, PacksFound):
             lines.append(_packs(event))
-            step = events[i + 1:]
-            if not any(isinstance(e, (Slipstreamed, NoSlipstream)) for e in step):
+            packs = event.packs
+            if not any(front[0] - back[1] == 2 for back, front in zip(packs, packs[1:])):
                 lines.append(Line("No pack is exactly one empty square behind another pack: nobody moves.",
                                   (rules.SLIPSTREAM,)))
             i += 1
@@ -70,12 +79,12 @@ def computer_plays(events: Iterable[Event]) -> list[Line]:
     """
     events = list(events)
     lines = narrate([e for e in events if isinstance(e, RiderPlaced)])
-    played = [e for e in events if isinstance(e, CardPlayed) and rules.BID not in e.rules]
+    played = [e for e in events if isinstance(e, CardPlayed)]
     if played:
         riders = [e.rider for e in played]
         lines.append(Line(f"{and_list(riders)} (computer) {'plays its card' if len(riders) == 1 else 'play their cards'}"
                           " face down.", (rules.SECRET,)))
-    bids = [e.rider for e in events if isinstance(e, CardPlayed) and rules.BID in e.rules]
+    bids = [e.rider for e in events if isinstance(e, CardBid)]
     if bids:
         lines.append(Line(f"{and_list(bids)} (computer) {'bids' if len(bids) == 1 else 'bid'} a card face down.",
                           (rules.BID,)))
@@ -120,6 +129,8 @@ def _one(event: Event) -> Line | None:
         return Line(f"{event.rider} recycles {_cards(event.cards)} face up at the bottom of its deck.", event.rules)
     if isinstance(event, CardPlayed):
         return Line(f"{event.rider} plays a card face down.", event.rules)
+    if isinstance(event, CardBid):
+        return Line(f"{event.rider} bids a card face down.", event.rules)
     return None
 
 
@@ -159,14 +170,15 @@ def _card_phrase(event: RiderMoved) -> str:
     else:
         phrase = f"card {card}"
     if event.distance != event.value:
-        phrase += f", counted as {event.distance}"
+        why = TERRAIN_LIMITS.get(event.terrain) if event.terrain else None
+        phrase += f", counted as {event.distance}{': ' + why if why else ''}"
     return phrase
 
 
-def _played(played: CardPlayed, recycled: CardsRecycled) -> Line:
+def _played(played: CardPlayed | CardBid, recycled: CardsRecycled) -> Line:
     rest = (f" and recycles {_cards(recycled.cards)} face up at the bottom of its deck (recycled cards: "
             f"{recycled.pile})" if recycled.cards else " (it had no other card to recycle)")
-    verb = "bids" if rules.BID in played.rules else "plays"
+    verb = "bids" if isinstance(played, CardBid) else "plays"
     return Line(f"{played.rider} {verb} {played.card} face down{rest}.", played.rules + recycled.rules)
 
 
@@ -210,18 +222,18 @@ def _peloton_expansion(event: Event) -> Line | None:
     if isinstance(event, DecksReshuffled):
         return Line(f"The riders left out recycle the cards they bid, and every player's deck ({len(event.owners)} "
                     "decks) is shuffled with its recycled cards.", event.rules)
-    if isinstance(event, RiderPlaced) and rules.BREAKAWAY_START in event.rules:
+    if isinstance(event, BreakawayStart):
         square, lane = event.to
         return Line(f"{event.rider} rides in the breakaway: it starts on square {square}, {lane_name(lane)}, past "
                     "the start line.", event.rules)
     if isinstance(event, CardsFlipped):
         return _flipped(event)
-    if isinstance(event, Reshuffled) and rules.BOT_DECK_REFILL in event.rules:
-        return Line(f"{event.owner}'s deck ran out: its {plural(event.count, 'played card')} are shuffled into a "
+    if isinstance(event, BotDeckRefilled):
+        return Line(f"{event.team}'s deck ran out: its {plural(event.count, 'played card')} are shuffled into a "
                     "new deck.", event.rules)
-    if isinstance(event, RoundStarted) and rules.BID in event.rules:
+    if isinstance(event, BidsStarted):
         return Line("The breakaway bids begin: each player picks one rider, who bids twice.", event.rules)
-    if isinstance(event, RoundStarted) and rules.SECRET in event.rules:
+    if isinstance(event, BotTeamsFlip):
         return Line("Every player's card is face down; now the bot teams flip theirs.", event.rules)
     return None
 
@@ -242,35 +254,38 @@ def _breakaway_decided(event: BreakawayDecided) -> Line:
     return Line(text, event.rules)
 
 
-def _breakaway_cost(events: list[ExhaustionTaken]) -> Line:
+def _breakaway_cost(events: list[BreakawayCost]) -> Line:
     riders = [e.rider for e in events]
     one = len(riders) == 1
     return Line(f"{and_list(riders)} {'pays' if one else 'pay'} for the head start: "
                 f"{'its' if one else 'their'} two bid cards leave the game and {'it takes' if one else 'each takes'} "
-                "2 exhaustion cards (E2) into the deck, weak cards that will come up in later hands.", events[0].rules)
+                f"{plural(events[0].exhaustion, 'exhaustion card')} (E2) into the deck, weak cards that will come up "
+                "in later hands.", events[0].rules)
 
 
 def _flipped(event: CardsFlipped) -> Line:
-    cards = list(event.cards.values())
-    if cards and all(card is cards[0] for card in cards) and len(cards) > 1:
-        riders = and_list(event.cards)
-        if cards[0] is ATTACK:
+    """The Peloton's one card moves both riders; a Muscle team flips a card for each rider (even two alike)."""
+    if len(event.flips) == 1 and len(event.flips[0].riders) > 1:
+        card, riders = event.flips[0]
+        if card is ATTACK:
             what = (f"the Attack! card: its front rider moves {rules.ATTACK_FRONT} and its back rider "
                     f"{rules.ATTACK_BACK}")
         else:
-            what = f"{cards[0]}: one card moves both {riders}"
+            what = f"{card}: one card moves both {and_list(riders)}"
         text = f"{event.team} flips {what}."
     else:
-        text = f"{event.team} flips one card for each rider: {rider_cards(event.cards)}."
+        each = ", ".join(f"{rid} {card}" for card, riders in event.flips for rid in riders)
+        text = f"{event.team} flips one card for each rider: {each}."
     return Line(f"{text} A bot team never chooses a card and never takes exhaustion.",
                 event.rules + (rules.BOT_NO_EXHAUSTION,))
 
 
-def _run(events: Sequence[Event], start: int, kind: type[E], keep: Callable[[E], bool]) -> list[E]:
-    """The events from ``start`` on that are ``kind`` and for which ``keep`` holds, up to the first that is not."""
+def _run(events: Sequence[Event], start: int, kind: type[E]) -> list[E]:
+    """The events from ``start`` on that are ``kind``, up to the first that is not (one step's, never a later
+    step's)."""
     run: list[E] = []
     for event in events[start:]:
-        if not isinstance(event, kind) or not keep(event):
+        if not isinstance(event, kind):
             break
         run.append(event)
     return run

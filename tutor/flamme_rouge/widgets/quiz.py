@@ -46,7 +46,8 @@ from tutor.flamme_rouge import scenario as scenarios
 from tutor.flamme_rouge.events import (Blocked, Event, ExhaustionChecked, ExhaustionTaken, Finished, NoSlipstream,
                                        PacksFound, RiderMoved, Slipstreamed)
 from tutor.flamme_rouge.race import Phase, Race
-from tutor.flamme_rouge.render import CardPanel, Highlights, Mark, Scene, highlights_for, legend_html, revealed_cards
+from tutor.flamme_rouge.render import (CardPanel, Chip, Highlights, Mark, Scene, highlights_for, legend_html,
+                                       revealed_cards)
 from tutor.flamme_rouge.render.describe import describe_race
 from tutor.flamme_rouge.render.style import ANSWER, GUESS, lane_name
 from tutor.ui.controls import label
@@ -355,7 +356,7 @@ class PredictQuiz(RevealQuiz):
             base = highlights_for(self.race, active=self.rider if self.ask in ("square", "card") else None,
                                   helpers=False)
             shown = revealed_cards(self.race)
-            cards = {rid: label for rid, label in self._played if label and rid in shown}
+            cards = {rid: Chip(shown[rid].cards) for rid, label in self._played if label and rid in shown}
             return replace(base, cards=cards, marks=tuple(self._guess_marks()))
         mine = self._events if self.ask not in ("square", "card") else [
             e for e in self._events if getattr(e, "rider", None) == self.rider or isinstance(e, ExhaustionTaken)]

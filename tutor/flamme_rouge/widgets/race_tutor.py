@@ -61,10 +61,11 @@ from tutor.flamme_rouge.render.scene import StepRecord, resolve_steps
 from tutor.flamme_rouge.render.style import lane_name
 from tutor.ui.controls import CSS, StatusLine, button, label
 from tutor.ui.narration import NarrationLog, and_list
+from tutor.ui.controller import UndoController
 from tutor.ui.stepper import PhaseStepper
 from tutor.ui.text_view import TextView
 
-from .narration import Line, computer_plays, narrate, rider_cards
+from .narration import TERRAIN_LIMITS, Line, computer_plays, narrate, rider_cards
 from .workbench import PositionBox
 
 END_MARKS = (PacksFound, Slipstreamed, ExhaustionTaken)
@@ -106,7 +107,7 @@ class RaceTutor(widgets.VBox):
         self.title = title
         self._rebuild = rebuild
         self._start = race.to_dict()
-        self._undo: list[dict[str, Any]] = []
+        self.control = UndoController(lambda: self.race, self._warn)
         self._active: str | None = None
         self._events: list[Event] = []
         self._round_events: list[Event] = []
@@ -170,7 +171,7 @@ class RaceTutor(widgets.VBox):
         self.add_class("tutor-race")
         self.scene.on_client_ready(lambda: self.redraw(redraw_track=True))
 
-        bots = self._play_bots()
+        bots = self._opening_bots()
         self._show(self._intro() + bots)
 
     @property
@@ -333,10 +334,8 @@ class RaceTutor(widgets.VBox):
         self._resolve(one=False)
 
     def _on_back(self) -> None:
-        if not self._undo:
-            self._warn("Nothing to undo: this is the starting position.")
+        if not self.control.back("Nothing to undo: this is the starting position."):
             return
-        self.race = Race.from_dict(self._undo.pop())
         self._events = []
         self._active = None
         self._end_pause()
@@ -352,7 +351,7 @@ class RaceTutor(widgets.VBox):
         self._set_draw_buttons()
         self._reset()
         start = ("Back to the starting position." if self.seed.disabled else f"A new race (shuffle number {seed}).")
-        self._show([Line(start), *self._intro(), *self._play_bots()])
+        self._show([Line(start), *self._intro(), *self._opening_bots()])
 
     def _on_another(self, opened: str = "") -> None:
         """The next prepared position (the same one again when there is only one); ``opened`` starts the log."""
@@ -395,7 +394,7 @@ class RaceTutor(widgets.VBox):
         self._events = []
         self._round_end = None
         self._show([Line(f"The race goes on: you ride {learner or 'no team'}; the other teams are played by "
-                         "the computer.")] + self._intro() + self._play_bots())
+                         "the computer.")] + self._intro() + self._opening_bots())
 
     def _on_next_round(self) -> None:
         """The learner has looked at the end of the round (or the breakaway): the next round starts."""
@@ -416,24 +415,21 @@ class RaceTutor(widgets.VBox):
         return self._round_end is not None and not self.done
 
     def _reset(self) -> None:
-        self._undo.clear()
+        self.control.start_here()
         self._events = []
         self._active = None
         self._end_pause()
         self.story.clear()
 
     def _act(self, action: Callable[[], list[Event]], *, active: str | None = None) -> None:
-        """Run an engine action; a refused action shows why and changes nothing."""
+        """Run an engine action and the bots' replies as one undo step; a refused action shows why and changes
+        nothing."""
         if self.paused:
             self._warn(self._hint())
             return
-        snapshot = self.race.to_dict()
-        try:
-            events = list(action())
-        except RuleError as err:
-            self._warn(f"Not allowed: {err}.")
-            return
-        self._undo.append(snapshot)
+        self.control.act(action, then=lambda events: self._acted(events, active))
+
+    def _acted(self, events: list[Event], active: str | None) -> None:
         if active:
             self._active = active
         self._events = events
@@ -441,9 +437,12 @@ class RaceTutor(widgets.VBox):
         self._show(self._play_bots())
 
     def _resolve(self, one: bool) -> None:
-        """Next step (``one``) or the rest of the round, one step at a time, each animated after the other."""
+        """Next step (``one``) or the rest of the round, one step at a time, each animated after the other: one
+        undo step."""
+        self.control.act(lambda: self._resolve_steps(one))
+
+    def _resolve_steps(self, one: bool) -> None:
         race = self.race
-        self._undo.append(race.to_dict())
         limit = self._limit()
         records: list[StepRecord] = []
         round_ = race.round
@@ -479,7 +478,7 @@ class RaceTutor(widgets.VBox):
         section); ``_show`` logs them."""
         section = self._logged_section
         for event in events:
-            if isinstance(event, RoundStarted) and rules.ROUND in event.rules:
+            if isinstance(event, RoundStarted):
                 section = f"Round {event.round}"
             self._pending.append((section, event))
         self._logged_section = section
@@ -505,6 +504,12 @@ class RaceTutor(widgets.VBox):
             self._warn("The riders are not all placed yet.")
             return True
         return False
+
+    def _opening_bots(self) -> list[Line]:
+        """The bots' first moves of a new position: Back stops after them."""
+        lines = self._play_bots()
+        self.control.start_here()
+        return lines
 
     def _play_bots(self) -> list[Line]:
         """Bot teams place their riders when it is their turn, and play their whole energy phase at once."""
@@ -621,13 +626,13 @@ class RaceTutor(widgets.VBox):
         self.energy_row.layout.display = (None if race.phase.choosing and self.draw_buttons and not done
                                           and not paused else "none")
         resolving = race.phase.automatic and not done and not paused
-        self.stepper.update(can_step=resolving, can_undo=bool(self._undo))
+        self.stepper.update(can_step=resolving, can_undo=self.control.can_back)
         self.stepper.show_continue(f"Start round {race.round} ▸" if paused else None,
                                    lambda: self._guard("next-round", self._on_next_round))
         why = "" if resolving else self._why_no_step()
         self.next_button.tooltip = why or "Resolve the next step: one rider's move or one part of the end phase"
         self.finish_button.tooltip = why or "Resolve the rest of the round, rider by rider"
-        self.back_button.tooltip = "Undo the last action" if self._undo else "Nothing to undo yet"
+        self.back_button.tooltip = "Undo the last action" if self.control.can_back else "Nothing to undo yet"
         self.done_row.layout.display = None if done else "none"
         self.another_button.description = ("Try another position ▸" if len(self._positions) > 1
                                            else "Watch it again ▸")
@@ -756,8 +761,10 @@ def _move_words(race: Race, rider_id: str) -> str:
     value, distance = race.move_values[rider_id], race.move_preview(rider_id)
     if distance is None or distance == value:
         return f"{value} square{'s' if value != 1 else ''}"
-    why = "capped by the climb" if distance < value else "raised by the descent"
-    return f"{distance} squares: its {value} is {why}"
+    square = race.riders[rider_id].square
+    assert square is not None
+    terrain = rules.move_distance(race.track, square, value)[1]
+    return f"{distance} squares: its {value} is {TERRAIN_LIMITS[terrain] if terrain else 'changed by the terrain'}"
 
 
 def results_html(race: Race) -> str:

@@ -36,20 +36,22 @@ from typing import Any, Callable, Mapping
 
 import ipywidgets as widgets
 
+from tutor.core.schema import MAX_FILE_BYTES, parse_json
 from tutor.flamme_rouge import scenario as scenarios
 from tutor.flamme_rouge.cards import RIDER_KINDS
-from tutor.flamme_rouge.errors import RuleError, ScenarioError
+from tutor.flamme_rouge.errors import ScenarioError
 from tutor.flamme_rouge.events import Event
-from tutor.flamme_rouge.race import TEAM_COLOURS, Phase, Race
+from tutor.flamme_rouge.race import TEAM_COLOURS, Phase, Race, TeamKind
 from tutor.flamme_rouge.render import Highlights, Scene, highlights_for
-from tutor.flamme_rouge.render.scene import resolve_steps
+from tutor.flamme_rouge.render.scene import StepRecord, resolve_steps
 from tutor.flamme_rouge.render.style import lane_name
 from tutor.flamme_rouge.track import STAGES, TEACHING_TRACKS, Track, stage
+from tutor.ui.controller import UndoController
 from tutor.ui.controls import CSS, StatusLine, button, label
 from tutor.ui.narration import NarrationLog
 from tutor.ui.stepper import PhaseStepper
 
-from .narration import narrate
+from .narration import Line, narrate
 
 NEW = ""
 """``rider_input``'s value for "+ new rider"."""
@@ -59,6 +61,8 @@ TRACKS: list[tuple[str, str]] = ([(title, key) for key, (title, *_) in TEACHING_
                                  + [(f"Stage: {title}", key) for key, (title, _) in STAGES.items()])
 """The tracks a position can start from: (label, name for ``track.stage``)."""
 TEAMS = (*TEAM_COLOURS, "peloton")
+BOT_TEAMS = {"peloton": {"team_kind": TeamKind.PELOTON.value, "exhaustion": False}}
+"""The scenario keys a rider of a bot team gets (the team input's choice names the team; its kind is data)."""
 """Teams a new rider can ride for; the Peloton team's riders take no exhaustion cards (a bot team)."""
 CARD_CHOICES: list[tuple[str, Any]] = [("no card", NO_CARD), *((str(v), v) for v in (2, 3, 4, 5, 6, 7, 9)),
                                        ("Attack!", "attack")]
@@ -76,6 +80,7 @@ class PositionBox(widgets.VBox):
         self._on_open = on_open
         self.text = widgets.Text(placeholder=f"Paste a position code ({scenarios.SHORT_PREFIX}…)",
                                  layout=widgets.Layout(width="360px"))
+        self.text.add_class(f"tutor-max-chars-{scenarios.MAX_CODE_CHARS}")  # the page refuses a longer paste
         self.button = button(description, "Show the position of this code on the board", style="info")
         self.status = StatusLine()
         self.button.on_click(lambda _: self.open_code(self.text.value))
@@ -105,7 +110,7 @@ class Workbench(widgets.VBox):
         """The position without its cards: name, description, track, finish, riders (SCENARIOS.md keys)."""
         self._cards: dict[str, Any] = {}
         self._expect: dict[str, Any] | None = None
-        self._undo: list[dict[str, Any]] = []
+        self.control = UndoController(lambda: self.race, self._warn)
         self._events: list[Event] = []
         self._syncing = False
         self.selected: str | None = None
@@ -121,6 +126,7 @@ class Workbench(widgets.VBox):
         self.new_button.on_click(lambda _: self.start_empty(self.track_input.value))
         self.upload = widgets.FileUpload(accept=".json", multiple=False, description="Load a scenario file",
                                          layout=widgets.Layout(width="auto"))
+        self.upload.add_class(f"tutor-max-bytes-{MAX_FILE_BYTES}")  # the page refuses a larger file unsent
         self.upload.observe(self._on_upload, "value")
         self.open_box = PositionBox(self.open_scenario)
         self.board = widgets.Box()
@@ -274,7 +280,7 @@ class Workbench(widgets.VBox):
 
     def _start(self, race: Race) -> None:
         self.race = race
-        self._undo.clear()
+        self.control.start_here()
         self._events = []
         self.story.clear()
 
@@ -296,7 +302,7 @@ class Workbench(widgets.VBox):
         if spot is None:
             self._warn("Click on a lane of the road: on a rider to pick it, on a free lane to put a rider there.")
             return
-        if self._undo:
+        if self.control.can_back:
             self._warn("The board shows the round being resolved: click Restart to edit the position again, or "
                        "'Edit from here' to edit the board as it is now.")
             return
@@ -310,8 +316,7 @@ class Workbench(widgets.VBox):
             team, kind = self.team_input.value, self.kind_input.value
             rider: dict[str, Any] = {"id": self._new_id(team, kind), "square": square, "lane": lane, "team": team,
                                      "kind": kind}
-            if team == "peloton":
-                rider["exhaustion"] = False
+            rider.update(BOT_TEAMS.get(team, {}))
             if self._edit(riders=[*self.riders, rider]):
                 self._sync_inputs()
                 self._show(f"Added {rider['id']} on {where}. Click another lane to add one more, or click a rider "
@@ -345,10 +350,9 @@ class Workbench(widgets.VBox):
         changed = [dict(r, team=team, kind=kind) if r["id"] == self.selected else r for r in self.riders]
         for rider in changed:
             if rider["id"] == self.selected:
-                if team == "peloton":
-                    rider["exhaustion"] = False
-                else:
-                    rider.pop("exhaustion", None)
+                rider.pop("team_kind", None)
+                rider.pop("exhaustion", None)
+                rider.update(BOT_TEAMS.get(team, {}))
         if self._edit(riders=changed):
             self._show(f"{self.selected} rides for {team}, a {kind}.")
         else:
@@ -358,7 +362,7 @@ class Workbench(widgets.VBox):
         if self.selected is None:
             self._warn("Pick a rider first: click it on the board.")
             return
-        if self._undo:
+        if self.control.can_back:
             self._warn("Click Restart first: the board shows the round being resolved.")
             return
         gone = self.selected
@@ -437,14 +441,16 @@ class Workbench(widgets.VBox):
                        race.phase is Phase.FINISHED else "The round is resolved. Click Restart to see it again, "
                        "or 'Edit from here' to make the board the new position.")
             return
-        self._undo.append(race.to_dict())
-        start_round, records, lines = race.round, [], []
-        try:
+        start_round = race.round
+        records: list[StepRecord] = []
+        lines: list[Line] = []
+
+        def resolve() -> None:
             for record in resolve_steps(race, one):
                 records.append(record)
-                lines += narrate(list(record.events))
-        except RuleError as err:
-            self._warn(f"Not allowed: {err}.")
+                lines.extend(narrate(list(record.events)))
+
+        self.control.act(resolve)  # one undo step; a refused step is told and the steps before it stay
         self._events = list(records[-1].events) if records else []
         self.story.add(lines, f"Round {start_round}")
         self._refresh()
@@ -452,10 +458,8 @@ class Workbench(widgets.VBox):
         self.scene.animate_steps(race, records, self._highlights(), speed=1.0)
 
     def _on_back(self) -> None:
-        if not self._undo:
-            self._warn("Nothing to undo: the board shows the position.")
+        if not self.control.back("Nothing to undo: the board shows the position."):
             return
-        self.race = Race.from_dict(self._undo.pop())
         self._events = []
         self._show("Back one step.")
 
@@ -467,7 +471,7 @@ class Workbench(widgets.VBox):
         """The board as it is now becomes the position (the cards are played: none is kept)."""
         race = self.race
         assert race is not None
-        if not self._undo:
+        if not self.control.can_back:
             self._warn("The board already shows the position: resolve a step first.")
             return
         positions = race.positions()
@@ -486,12 +490,9 @@ class Workbench(widgets.VBox):
         upload = files[0]
         name = upload.get("name", "the file")
         try:
-            text = bytes(upload["content"]).decode("utf-8")
-            data = json.loads(text)
-        except UnicodeDecodeError:
-            self._warn(f"{name} is not a scenario file (not text). Nothing changed.")
-        except json.JSONDecodeError as err:
-            self._warn(f"{name} is not valid JSON (line {err.lineno}: {err.msg}). Nothing changed.")
+            data = parse_json(bytes(upload["content"]), name, ScenarioError)  # size first, then JSON
+        except ScenarioError as err:
+            self._warn(f"{err}. Nothing changed.")
         else:
             self.load_data(data, source=name)
         self.upload.value = ()  # the same file can be loaded again
@@ -515,7 +516,7 @@ class Workbench(widgets.VBox):
 
     def _highlights(self) -> Highlights:
         assert self.race is not None
-        active = self.selected if not self._undo else None
+        active = self.selected if not self.control.can_back else None
         return highlights_for(self.race, self._events, active=active)
 
     def _show(self, message: str) -> None:
@@ -542,8 +543,8 @@ class Workbench(widgets.VBox):
         race = self.race
         assert race is not None
         stepping = race.phase.automatic and bool(race.riders) and not self._missing_cards()
-        self.stepper.update(can_step=stepping, can_undo=bool(self._undo))
-        self.keep_button.disabled = not self._undo
+        self.stepper.update(can_step=stepping, can_undo=self.control.can_back)
+        self.keep_button.disabled = not self.control.can_back
         track = self._track_title
         phase = race.phase.title if race.riders else "no riders yet"
         self.header.value = (f"<div class='tutor-header'><b>Teacher's workbench</b> · {html.escape(track)} · "

@@ -2,11 +2,13 @@
 
     board = Board(game.cards, game.battlefield, players=len(game.players))   # board.canvas: a MultiCanvas
     board.draw(picture_of(game, humans=("p1",)))
-    board.animate(frames_for(before, events, captions, picture_of(game)))    # one message, sleeps between frames
+    board.animate(frames_for(before, events, captions, picture_of(game)))    # frames timed by the kernel;
+                                                                              # a new draw drops the rest
 
 ``Geometry`` says where every part sits (``space_rect``, ``die_rect``,
 ``pawn_centre``, ``space_at`` for clicks); the browser tests read it to check
-that the dice, cards and pawns are where the engine says.
+that the dice, cards and pawns are where the engine says. The board is drawn at device pixel ratio 2
+and shrinks with a narrow page; no text on it is under 11 CSS px (``geometry.MIN_TEXT``) nor squeezed.
 """
 
 from .board import Board

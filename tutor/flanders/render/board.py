@@ -1,9 +1,14 @@
-"""``Board``: the In Flanders Field board, a two-layer ``tutor.ui.LayeredScene``.
+"""``Board``: the In Flanders Field board, a two-layer ``tutor.ui.LayeredScene`` at device pixel ratio 2.
 
 Layer 0 holds what does not change during a game (battlefield, panel frames,
 legend); layer 1 everything else. ``draw(picture)`` paints one picture in one
-message; ``animate(frames)`` sends a whole animation in one message, with
-``sleep`` between frames, so Python never waits.
+message. The board is ``WIDTH`` CSS px wide at most and shrinks with a narrow page.
+
+``animate(frames)`` plays an animation with ``LayeredScene.play``: in a kernel, one
+message per frame, each sent when the one before has had its time, and a new
+``draw`` or ``animate`` drops the frames not sent yet, so the board never lags
+behind the game (ipycanvas plays a ``canvas.sleep`` in the browser, on one queue
+for every canvas of the page, and cannot cancel it once sent).
 """
 
 from __future__ import annotations
@@ -15,45 +20,49 @@ from tutor.flanders.cards import CardSet
 from tutor.ui.scene import LayeredScene
 
 from .draw import draw_dice_only, draw_picture, draw_static
-from .geometry import Geometry
+from .geometry import SCALE, Geometry
 from .picture import Picture
+
+Frame = tuple[Picture, float]
+"""A picture and how long it shows (ms)."""
 
 
 class Board(LayeredScene):
     def __init__(self, cards: CardSet, battlefield: Battlefield, players: int, *, compact: bool = False):
         self.geometry = Geometry(players, len(battlefield.spaces), compact)
-        super().__init__(2, self.geometry.width, self.geometry.height)
+        super().__init__(2, self.geometry.width, self.geometry.height, scale=SCALE, fit=True)
         self.cards, self.battlefield = cards, battlefield
         self.picture: Picture | None = None
-        """The picture last painted (the final one of an animation)."""
+        """The picture last painted, or the last one of the animation playing."""
         self.on_client_ready(self.repaint)
 
     def repaint(self) -> None:
-        """Paint both layers again (a browser connected)."""
+        """Paint both layers again (a browser connected); a running animation jumps to its end."""
         with self.painting():
             draw_static(self.layer(0), self.geometry, self.battlefield)
             if self.picture is not None:
                 draw_picture(self.layer(1), self.geometry, self.picture, self.cards, self.battlefield)
 
     def draw(self, picture: Picture, *, static: bool = False) -> None:
+        """Paint ``picture`` now (a running animation is dropped)."""
         self.picture = picture
         with self.painting():
             if static:
                 draw_static(self.layer(0), self.geometry, self.battlefield)
             draw_picture(self.layer(1), self.geometry, picture, self.cards, self.battlefield)
 
-    def animate(self, frames: Sequence[tuple[Picture, float]]) -> None:
-        """Play (picture, ms) frames in one message; the last picture stays."""
+    def animate(self, frames: Sequence[Frame]) -> None:
+        """Play (picture, ms) frames, each shown ``ms`` before the next; the last picture stays."""
         if not frames:
             return
         self.picture = frames[-1][0]
 
-        def draw_frame(frame: tuple[Picture, float]) -> float:
-            picture = frame[0]
-            if picture.rolling and not self.geometry.compact:  # a tumbling die: repaint the dice only
+        def draw_frame(numbered: tuple[int, Frame]) -> float:
+            index, (picture, ms) = numbered
+            if picture.rolling and index and not self.geometry.compact:  # a tumbling die: the dice only
                 draw_dice_only(self.layer(1), self.geometry, picture, self.cards)
             else:
                 draw_picture(self.layer(1), self.geometry, picture, self.cards, self.battlefield)
-            return frame[1]
+            return ms
 
-        self.play(frames, draw_frame)
+        self.play(enumerate(frames), draw_frame)

@@ -15,9 +15,10 @@ from tutor.flanders.battlefield import Battlefield, SpaceKind
 from tutor.flanders.cards import FIXED, Card, CardId, CardSet
 from tutor.ui.drawing import INK, font, rounded_rect, text_colour_on
 
-from .geometry import (AVAILABLE, BLACK_SYMBOL, BRITISH, BRITISH_FILL, CAPTION_H, CHOSEN, GERMAN, GERMAN_FILL,
-                       GREY_SYMBOL, HEADER_Y, LINE_FILL, LOST, MAY_RETAIN, MUTED, OBJECTIVE_FILL, OPEN_FILL, PANEL,
-                       PLAYER_COLOURS, PLAYER_SHAPES, START_FILL, Geometry, Rect)
+from .geometry import (AVAILABLE, BLACK_SYMBOL, BRITISH, BRITISH_FILL, CAPTION_H, CAPTION_LINE, CHOSEN, GERMAN,
+                       GERMAN_FILL, GREY_SYMBOL, HEADER_Y, LINE_FILL, LOST, MAY_RETAIN, MIN_TEXT, MUTED,
+                       OBJECTIVE_FILL, OPEN_FILL, PANEL, PLAYER_COLOURS, PLAYER_SHAPES, RULE_LINE, START_FILL, Geometry,
+                       Rect)
 from .picture import Picture
 
 PIPS = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)], 4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
@@ -44,12 +45,51 @@ def _set(canvas: Canvas, name: str, value: object) -> None:
 
 def text(canvas: Canvas, words: str, x: float, y: float, *, size: float = 12, bold: bool = False,
          colour: str = INK, align: str = "left", max_width: float | None = None) -> None:
-    """``tutor.ui.drawing.text`` that sends only the attributes that changed."""
+    """``tutor.ui.drawing.text`` that sends only the attributes that changed. ``max_width`` is a safety net
+    only: callers wrap or shorten long text (``lines``) so that the browser never squeezes it."""
+    if size < MIN_TEXT:
+        raise ValueError(f"text on the board is at least {MIN_TEXT} px, not {size:g} px ({words!r})")
     _set(canvas, "font", font(size, bold))
     _set(canvas, "text_align", align)
     _set(canvas, "text_baseline", "middle")
     _set(canvas, "fill_style", colour)
     canvas.fill_text(words, x, y, max_width)
+
+
+# Advance widths (1/100 em) of Arial's metrics (Liberation Sans, Helvetica) for characters 32-126.
+_WIDTHS = {False: "28 28 35 56 56 89 67 19 33 33 39 58 28 33 28 28 56 56 56 56 56 56 56 56 56 56 28 28 58 58 58 56 102 "
+                  "67 67 72 72 67 61 78 72 28 50 67 56 83 72 78 67 78 72 67 61 72 67 94 67 67 61 28 28 28 47 56 33 56 "
+                  "56 50 56 56 28 56 56 22 22 50 22 83 56 56 56 56 33 50 28 56 50 72 50 50 50 33 26 33 58",
+           True: "28 33 47 56 56 89 72 24 33 33 39 58 28 33 28 28 56 56 56 56 56 56 56 56 56 56 33 33 58 58 58 61 98 "
+                 "72 72 72 72 67 61 78 72 28 56 72 61 83 72 78 67 78 72 67 61 72 67 94 67 67 61 33 28 33 58 56 33 56 "
+                 "61 56 61 56 33 61 61 28 28 56 28 89 61 61 61 61 39 56 33 61 56 78 56 56 50 39 28 39 58"}
+_ADVANCE = {bold: {chr(32 + k): int(w) / 100 for k, w in enumerate(row.split())} for bold, row in _WIDTHS.items()}
+
+
+def text_width(words: str, size: float, bold: bool = False) -> float:
+    """The width of ``words`` in CSS px, in Arial's metrics (other characters count as a wide letter)."""
+    advance = _ADVANCE[bold]
+    return sum(advance.get(c, 0.9) for c in words) * size
+
+
+def lines(words: str, width: float, size: float, *, bold: bool = False, most: int = 2) -> list[str]:
+    """``words`` wrapped into at most ``most`` lines of ``width`` px; an ellipsis ends a cut text."""
+    out: list[str] = []
+    line = ""
+    for word in words.split():
+        trial = f"{line} {word}".strip()
+        if text_width(trial, size, bold) <= width or not line:
+            line = trial
+            continue
+        out.append(line)
+        line = word
+    out.append(line)
+    if len(out) > most:
+        last = " ".join(out[most - 1:])
+        while last and text_width(last + "…", size, bold) > width:
+            last = last[:-1]
+        out = out[:most - 1] + [last.rstrip() + "…"]
+    return out
 
 
 def percent(value: float) -> str:
@@ -88,7 +128,11 @@ def side_badge(canvas: Canvas, x: float, y: float, german: bool, size: float = 8
         canvas.fill_circle(x, y, size * 0.3)
 
 
-def symbol(canvas: Canvas, x: float, y: float, black: bool, r: float = 6) -> None:
+SYMBOL_R = 8.5
+"""Radius of a troop symbol: its letter is then at least ``MIN_TEXT`` px."""
+
+
+def symbol(canvas: Canvas, x: float, y: float, black: bool, r: float = SYMBOL_R) -> None:
     """A troop symbol: grey (lost at a bust) with a G, black (lost when applied) with a B."""
     _set(canvas, "fill_style", BLACK_SYMBOL if black else GREY_SYMBOL)
     canvas.fill_circle(x, y, r)
@@ -169,27 +213,34 @@ def draw_card(canvas: Canvas, r: Rect, card: Card, *, space: int | None = None, 
     canvas.set_line_dash([])
     x, y, w = r.x, r.y, r.w
     if small:
-        side_badge(canvas, x + 10, y + 10, german, 5)
-        text(canvas, card.name, x + w / 2 + 6, y + 11, size=10.5, bold=True, align="center", max_width=w - 22)
-        text(canvas, effect_words(card), x + w / 2, y + 26, size=10, align="center", max_width=w - 8)
+        side_badge(canvas, x + 10, y + 11, german, 5)
+        names = lines(card.name, w - 24, 11, bold=True)
+        for k, line in enumerate(names):
+            text(canvas, line, x + w / 2 + 6, y + 11 + 13 * k, size=11, bold=True, align="center", max_width=w - 22)
+        effects_y = y + 11 + 13 * len(names)
+        text(canvas, effect_words(card), x + w / 2, effects_y, size=11, align="center", max_width=w - 8)
     else:
         side_badge(canvas, x + w - 13, y + 13, german)
         if space is not None:
             text(canvas, str(space), x + 8, y + 13, size=15, bold=True, colour=INK)
-        text(canvas, "German" if german else ("fixed" if fixed else "British"), x + 28, y + 13, size=10,
+        text(canvas, "German" if german else ("fixed" if fixed else "British"), x + 28, y + 13, size=11,
              colour=MUTED, max_width=w - 46)
-        text(canvas, card.name, x + w / 2, y + 32, size=12.5, bold=True, align="center", max_width=w - 8)
-        text(canvas, effect_words(card), x + w / 2, y + 48, size=11, align="center", max_width=w - 8)
+        names = lines(card.name, w - 10, 13, bold=True)
+        for k, line in enumerate(names):
+            text(canvas, line, x + w / 2, y + 32 + 14 * k - 5 * (len(names) - 1), size=13, bold=True,
+                 align="center", max_width=w - 8)
+        text(canvas, effect_words(card), x + w / 2, y + 50 + 4 * (len(names) - 1), size=11.5, align="center",
+             max_width=w - 8)
     count = card.losses or (0 if fixed else card.risk)
-    sy = y + r.h - (10 if small else 12)
+    sy = y + r.h - SYMBOL_R - (2 if small else 4)
     for k in range(count):
-        symbol(canvas, x + (9 if small else 12) + k * (13 if small else 15), sy, card.german, 5 if small else 6)
+        symbol(canvas, x + 4 + SYMBOL_R + k * (2 * SYMBOL_R + 2), sy, card.german)
     if card.may_retain:
-        tw = 46 if small else 64
+        words = "MAY RETAIN" if not small and count < 2 else "RETAIN"
+        tw = text_width(words, 11, True) + 6
         _set(canvas, "fill_style", MAY_RETAIN)
-        canvas.fill_rect(x + w - tw - 4, sy - 7, tw, 14)
-        text(canvas, "MAY RETAIN" if not small else "RETAIN", x + w - tw / 2 - 4, sy + 0.5, size=9, bold=True,
-             align="center", max_width=tw - 2)
+        canvas.fill_rect(x + w - tw - 4, sy - 8, tw, 16)
+        text(canvas, words, x + w - tw / 2 - 4, sy + 0.5, size=11, bold=True, align="center", max_width=tw)
 
 
 def empty_space(canvas: Canvas, r: Rect, space: int) -> None:
@@ -228,9 +279,9 @@ def draw_static(canvas: Canvas, geo: Geometry, field: Battlefield, names: tuple[
         label = {SpaceKind.START: "start", SpaceKind.DEFENSIVE: "line", SpaceKind.OBJECTIVE: "goal"}.get(space.kind)
         text(canvas, str(s), x, HEADER_Y + 6, size=13, bold=True, align="center")
         if label:
-            text(canvas, label, x, HEADER_Y + 17, size=9.5, colour=MUTED, align="center")
+            text(canvas, label, x, HEADER_Y + 19, size=11, colour=MUTED, align="center")
     text(canvas, "Battlefield", 12, HEADER_Y + 6, size=12, bold=True, colour=MUTED)
-    text(canvas, "start → Objective line", 12, HEADER_Y + 18, size=10, colour=MUTED)
+    text(canvas, "start → Objective line", 12, HEADER_Y + 19, size=11, colour=MUTED)
     for i in range(geo.players):
         row = geo.row_rect(i)
         _set(canvas, "fill_style", "#fafafa")
@@ -256,9 +307,9 @@ def draw_static(canvas: Canvas, geo: Geometry, field: Battlefield, names: tuple[
         _set(canvas, "stroke_style", "#bdbdbd")
         _set(canvas, "line_width", 1)
         canvas.stroke_rect(row.x, row.y, row.w, row.h)
-    text(canvas, "Card spaces 3-11 (roll, then take the card on a pair's sum)", 12, geo.lower_y + 10, size=12,
+    text(canvas, "Card spaces 3 to 11: take the card on a pair's sum", 12, geo.lower_y + 10, size=12,
          bold=True, colour=MUTED)
-    text(canvas, "The three dice", 350, geo.lower_y + 10, size=12, bold=True, colour=MUTED)
+    text(canvas, "The three dice", geo.die_rect(0).x, geo.lower_y + 10, size=12, bold=True, colour=MUTED)
     draw_legend(canvas, geo)
 
 
@@ -285,10 +336,10 @@ def draw_legend(canvas: Canvas, geo: Geometry) -> None:
     canvas.stroke()
     side_badge(canvas, x + 11, y1, True, 4.5)
     text(canvas, "German card (blue, cut corners, cross badge)", x + 28, y1, size=11.5)
-    symbol(canvas, 580, y1, False)
-    text(canvas, "grey symbol: 1 troop lost at a bust", 590, y1, size=11.5)
-    symbol(canvas, 800, y1, True)
-    text(canvas, "black: 1 troop lost", 810, y1, size=11.5)
+    symbol(canvas, 584, y1, False)
+    text(canvas, "grey symbol: 1 troop lost at a bust", 597, y1, size=11.5)
+    symbol(canvas, 808, y1, True)
+    text(canvas, "black: 1 troop lost", 821, y1, size=11.5)
     _set(canvas, "fill_style", "#222222")
     canvas.fill_rect(12, y2 - 6, 12, 12)
     _set(canvas, "stroke_style", "#222222")
@@ -299,13 +350,13 @@ def draw_legend(canvas: Canvas, geo: Geometry) -> None:
     canvas.fill_rect(160, y2 - 8, 18, 16)
     text(canvas, "defensive line (stops a move)", 184, y2, size=11.5)
     _set(canvas, "fill_style", MAY_RETAIN)
-    canvas.fill_rect(372, y2 - 7, 64, 14)
-    text(canvas, "MAY RETAIN", 404, y2 + 0.5, size=9, bold=True, align="center")
-    text(canvas, "keep it for a later turn", 442, y2, size=11.5)
+    canvas.fill_rect(372, y2 - 8, 72, 16)
+    text(canvas, "MAY RETAIN", 408, y2 + 0.5, size=11, bold=True, align="center")
+    text(canvas, "keep it for a later turn", 450, y2, size=11.5)
     _set(canvas, "line_width", 3)
     _set(canvas, "stroke_style", AVAILABLE)
-    canvas.stroke_rect(592, y2 - 7, 18, 14)
-    text(canvas, "the dice offer it", 616, y2, size=11.5)
+    canvas.stroke_rect(600, y2 - 7, 18, 14)
+    text(canvas, "the dice offer it", 624, y2, size=11.5)
     _set(canvas, "line_width", 3)
     _set(canvas, "stroke_style", CHOSEN)
     canvas.stroke_rect(722, y2 - 7, 18, 14)
@@ -332,9 +383,16 @@ def draw_caption(canvas: Canvas, geo: Geometry, pic: Picture) -> None:
     step = f"Step {pic.step[0]} of {pic.step[1]}: " if pic.step else ""
     if pic.winners:
         step = "Game over: "
-    text(canvas, step + pic.caption, 10, 12, size=13.5, bold=True, max_width=geo.width - 20)
-    if pic.rule:
-        text(canvas, pic.rule, 10, 29, size=11.5, colour=MUTED, max_width=geo.width - 20)
+    width = geo.width - 20
+    said = lines(step + pic.caption, width, 13.5, bold=True, most=1 if pic.rule else 2)
+    y = 6 + CAPTION_LINE / 2
+    for line in said:
+        text(canvas, line, 10, y, size=13.5, bold=True, max_width=width)
+        y += CAPTION_LINE
+    y += (RULE_LINE - CAPTION_LINE) / 2
+    for line in lines(pic.rule, width, 11.5, most=2 if len(said) == 1 else 1) if pic.rule else []:
+        text(canvas, line, 10, y, size=11.5, colour=MUTED, max_width=width)
+        y += RULE_LINE
 
 
 def draw_battlefield(canvas: Canvas, geo: Geometry, pic: Picture, field: Battlefield) -> None:
@@ -344,8 +402,11 @@ def draw_battlefield(canvas: Canvas, geo: Geometry, pic: Picture, field: Battlef
             _set(canvas, "stroke_style", CHOSEN)
             _set(canvas, "line_width", 2.5)
             canvas.stroke_rect(row.x, row.y, row.w, row.h)
-            text(canvas, "▶", row.x + 2, row.y + 12, size=11, colour=CHOSEN)
-        name = p.label + (" · out" if p.out else "") + (" · wins" if p.id in pic.winners else "")
+            text(canvas, "▶", row.x + 1, row.y + 12, size=11, colour=CHOSEN)
+        status = (" · out" if p.out else "") + (" · wins" if p.id in pic.winners else "")
+        name = next((n for n in (p.label + status, p.label.replace(" bot", "") + status)
+                     if text_width(n, 12.5, True) <= LABEL_MAX), None)
+        name = name or lines(p.label + status, LABEL_MAX, 12.5, bold=True, most=1)[0]
         text(canvas, name, 14, row.y + 12, size=12.5, bold=True, max_width=LABEL_MAX)
         lost_now = pic.lost.get(p.id, 0)
         for k in range(max(p.start_troops, p.troops + lost_now)):
@@ -367,7 +428,7 @@ def draw_battlefield(canvas: Canvas, geo: Geometry, pic: Picture, field: Battlef
         x, y = geo.pawn_centre(i, p.pawn)
         pawn(canvas, x, y, i)
         if i == pic.current and pic.halted and field.lines[p.pawn]:
-            text(canvas, "halted", x, y + 17, size=9.5, bold=True, colour=LOST, align="center")
+            text(canvas, "halted", x, y + 16, size=11, bold=True, colour=LOST, align="center")
         if p.id in pic.winners:
             _set(canvas, "stroke_style", AVAILABLE)
             _set(canvas, "line_width", 3)
@@ -383,8 +444,8 @@ def draw_grid(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet) -> No
         if s == 9:
             draw_card(canvas, r, cards.fixed, space=9, fixed=True)
             if pic.on_nine:
-                pawn(canvas, r.x + r.w - 16, r.y + r.h - 16, pic.current, r=11)
-                text(canvas, "2nd pawn", r.x + r.w - 34, r.y + r.h - 12, size=10, bold=True, align="right")
+                pawn(canvas, r.x + r.w - 16, r.y + r.h - 16, pic.current, r=12)
+                text(canvas, "2nd pawn", r.x + r.w - 34, r.y + r.h - 12, size=11, bold=True, align="right")
         else:
             card = pic.spaces.get(s)
             if card is None:
@@ -398,10 +459,11 @@ def draw_grid(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet) -> No
             outline(canvas, r, CHOSEN, 4)
         if s in pic.fresh:
             outline(canvas, r, "#00838f", 2.5, pad=2)
-            text(canvas, "new", r.x + r.w / 2, r.y + r.h + 2, size=9.5, bold=True, colour="#00838f", align="center")
+            text(canvas, "new", r.x + r.w / 2, r.y + r.h + 1, size=11, bold=True, colour="#00838f", align="center")
 
 
 def draw_dice(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet) -> None:
+    note_y = geo.pair_rect(0).y + 12
     if pic.dice is None:
         for k in range(3):
             r = geo.die_rect(k)
@@ -411,47 +473,52 @@ def draw_dice(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet) -> No
             rounded_rect(canvas, r.x, r.y, r.w, r.h, 9)
             canvas.stroke()
             canvas.set_line_dash([])
-        text(canvas, "not rolled yet", 350, geo.pair_rect(0).y + 11, size=11.5, colour=MUTED)
+        text(canvas, "not rolled yet", geo.pair_rect(0).x + 6, note_y, size=11.5, colour=MUTED)
         return
     chosen = set(pic.chosen or ())
     for k, value in enumerate(pic.dice):
         die(canvas, geo.die_rect(k), value, outline=CHOSEN if k in chosen else None)
     if pic.rolling:
-        text(canvas, "rolling…", 350, geo.pair_rect(0).y + 11, size=12, bold=True, colour=MUTED)
+        text(canvas, "rolling…", geo.pair_rect(0).x + 6, note_y, size=12, bold=True, colour=MUTED)
         return
-    rows = []
-    for i, j in ((0, 1), (0, 2), (1, 2)):
-        rows.append(((i, j), pic.dice[i] + pic.dice[j]))
+    if pic.bust:
+        x, y = geo.bust_point
+        text(canvas, "BUST", x, y, size=18, bold=True, colour=LOST)
+    if not pic.judged and pic.chosen is None:  # a quiz before Reveal: the dice and the cards only
+        text(canvas, "Add two of the dice:", geo.pair_rect(0).x + 6, note_y, size=12, colour=MUTED)
+        text(canvas, "which card is taken?", geo.pair_rect(0).x + 6, note_y + 18, size=12, colour=MUTED)
+        return
     seen: set[int] = set()
-    for k, ((i, j), total) in enumerate(rows):
+    for k, (i, j) in enumerate(((0, 1), (0, 2), (1, 2))):
+        total = pic.dice[i] + pic.dice[j]
         r = geo.pair_rect(k)
         repeat = total in seen
         seen.add(total)
         offered = total in pic.available and not repeat
         is_chosen = pic.chosen == (i, j)
-        neutral = (not pic.judged or pic.chosen is not None) and not is_chosen  # after a take: only the chosen pair
+        neutral = pic.chosen is not None and not is_chosen  # after a take: only the chosen pair stands out
         _set(canvas, "fill_style", "#fff6d6" if offered else ("#f1e6f7" if is_chosen else "#f3f3f3"))
         canvas.fill_rect(r.x, r.y, r.w, r.h)
         if offered or is_chosen:
             _set(canvas, "stroke_style", (CHOSEN if is_chosen else AVAILABLE))
             _set(canvas, "line_width", 2.5)
             canvas.stroke_rect(r.x, r.y, r.w, r.h)
-        if total == 9:
+        if is_chosen:
+            where = "taken" if total != 9 else "2nd pawn placed"
+        elif repeat:
+            where = "the same sum"
+        elif total == 9:
             where = "fixed card (2nd pawn)"
         elif 3 <= total <= 11:
             card = pic.spaces.get(total)
             where = cards[card].name if card is not None else "empty space"
         else:
             where = "no space"
-        if is_chosen:
-            where = "taken" if total != 9 else "2nd pawn placed"
         mark = "" if neutral else "✓ " if offered else ("● " if is_chosen else "✗ ")
-        tail = " (same sum)" if repeat else ""
-        text(canvas, f"{mark}{pic.dice[i]} + {pic.dice[j]} = {total}: {where}{tail}", r.x + 6, r.y + r.h / 2 + 0.5,
-             size=12, bold=offered or is_chosen, colour=INK if offered or is_chosen or neutral else MUTED,
-             max_width=r.w - 10)
-    if pic.bust:
-        text(canvas, "BUST", 350 + 3 * (52 + 16) - 4, geo.die_rect(0).y + 26, size=18, bold=True, colour=LOST)
+        words = f"{mark}{pic.dice[i]} + {pic.dice[j]} = {total}: {where}"
+        bold = offered or is_chosen
+        text(canvas, lines(words, r.w - 10, 12, bold=bold, most=1)[0], r.x + 6, r.y + r.h / 2 + 0.5, size=12,
+             bold=bold, colour=INK if offered or is_chosen or neutral else MUTED, max_width=r.w - 10)
 
 
 def draw_dice_only(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet) -> None:
@@ -474,28 +541,30 @@ def draw_odds(canvas: Canvas, geo: Geometry, pic: Picture) -> None:
         return
     o = pic.odds
     bust = o.bust
+    rolls = round(float(bust) * 216)
+    stake = f"{o.at_stake} grey symbol{'' if o.at_stake == 1 else 's'}"
     if geo.compact:
-        text(canvas, f"Bust chance: {bust.numerator}/{bust.denominator} = {percent(float(bust))}", r.x + 8,
-             r.y + 14, size=13, bold=True)
-        text(canvas, f"At stake: {o.at_stake} grey symbol(s)", r.x + 8, r.y + 34, size=12)
+        text(canvas, f"Bust chance: {percent(float(bust))}", r.x + 8, r.y + 14, size=13, bold=True)
+        text(canvas, f"{rolls} of the 216 rolls · at stake: {stake}", r.x + 8, r.y + 34, size=12,
+             max_width=r.w - 12)
         return
+    width = r.w - 20
     text(canvas, "If you roll again", r.x + 10, r.y + 14, size=13, bold=True)
     text(canvas, f"Chance of a bust: {percent(float(bust))}", r.x + 10, r.y + 36, size=13, bold=True,
          colour=LOST if bust > 0.3 else INK)
-    text(canvas, f"(exactly {bust.numerator}/{bust.denominator}: rolls out of 216 that offer no card)", r.x + 10,
-         r.y + 53, size=10.5, colour=MUTED, max_width=r.w - 20)
-    bar = Rect(r.x + 10, r.y + 63, r.w - 20, 10)
+    text(canvas, f"{rolls} of the 216 rolls of three dice offer no card", r.x + 10, r.y + 54, size=11.5,
+         colour=MUTED, max_width=width)
+    bar = Rect(r.x + 10, r.y + 66, width, 10)
     _set(canvas, "fill_style", "#e0e0e0")
     canvas.fill_rect(bar.x, bar.y, bar.w, bar.h)
     _set(canvas, "fill_style", LOST)
     canvas.fill_rect(bar.x, bar.y, bar.w * float(bust), bar.h)
-    text(canvas, f"At stake: {o.at_stake} grey symbol(s) on your British cards", r.x + 10, r.y + 89, size=12,
-         max_width=r.w - 20)
-    loss = o.expected_loss
-    text(canvas, f"Expected troop loss: {float(loss):.2f} piece(s)", r.x + 10, r.y + 109, size=13, bold=True,
-         max_width=r.w - 20)
-    text(canvas, f"= {percent(float(bust))} × {o.at_stake} (exactly {loss.numerator}/{loss.denominator})",
-         r.x + 10, r.y + 126, size=10.5, colour=MUTED, max_width=r.w - 20)
+    text(canvas, f"At stake: {stake} on your British cards", r.x + 10, r.y + 94, size=12, max_width=width)
+    loss = float(o.expected_loss)
+    text(canvas, f"Expected troop loss: {loss:.2f} troop pieces", r.x + 10, r.y + 116, size=13, bold=True,
+         max_width=width)
+    text(canvas, f"= {percent(float(bust))} chance × {stake}", r.x + 10, r.y + 136, size=11.5, colour=MUTED,
+         max_width=width)
 
 
 def draw_hand(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet) -> None:
@@ -503,17 +572,19 @@ def draw_hand(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet) -> No
     _set(canvas, "fill_style", PANEL)
     canvas.fill_rect(r.x, r.y, r.w, r.h)
     who = pic.players[pic.current].id if pic.players else ""
-    text(canvas, f"{who}'s cards: retained from earlier turns, then taken this turn", r.x + 8, r.y + 11, size=12,
-         bold=True)
     held: list[tuple[CardId, str]] = [(c, "retained") for c in pic.retained] + [(c, "taken") for c in pic.taken]
     if pic.on_nine:
         held.append((FIXED, "on 9"))
+    room = geo.minis
+    more = f" (the last {room} of {len(held)} shown)" if len(held) > room else ""
+    text(canvas, f"{who}'s cards: kept from earlier turns, then taken this turn{more}", r.x + 8, r.y + 11, size=12,
+         bold=True, max_width=r.w - 12)
     if not held:
         text(canvas, "none yet", r.x + 10, r.y + 44, size=12, colour=MUTED)
-    for k, (card, how) in enumerate(held[:7]):
+    for k, (card, how) in enumerate(held[-room:]):
         m = geo.mini_rect(k)
         draw_card(canvas, m, cards[card], small=True, fixed=card == FIXED)
-        text(canvas, how, m.x + m.w / 2, m.y + m.h + 6, size=9.5, colour=MUTED, align="center")
+        text(canvas, how, m.x + m.w / 2, m.y + m.h + 9, size=11, colour=MUTED, align="center")
         if card in pic.used or card in pic.discarding:
             _set(canvas, "global_alpha", 0.6)
             _set(canvas, "fill_style", "#ffffff")

@@ -17,17 +17,27 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 WIDTH = 960
-CAPTION_H = 40
-HEADER_Y = 44
+SCALE = 2
+"""Canvas pixels per CSS pixel: sharp on 2x screens (the board shrinks with a narrow page, keeping its shape)."""
+MIN_TEXT = 11
+"""No text on the board is smaller than this (CSS px at full width); ``draw.text`` refuses smaller sizes."""
+CAPTION_LINE, RULE_LINE = 17, 14
+CAPTION_H = 6 + CAPTION_LINE + 2 * RULE_LINE + 4
+"""The caption band: what happens and the rule that decides it, in three lines (the caption takes two when
+there is no rule)."""
+HEADER_Y = CAPTION_H + 4
 """Top of the row of battlefield space numbers."""
-ROWS_Y = 68
+ROWS_Y = HEADER_Y + 28
 ROW_H = 44
 LABEL_W = 150
 SPACE_X = 160
-CELL_W, CELL_H, GAP = 100, 74, 6
+CELL_W, CELL_H, GAP = 104, 86, 6
 GRID_X = 12
 DIE = 52
-MINI_W, MINI_H = 78, 54
+PANEL_X = GRID_X + 3 * CELL_W + 2 * GAP + 10
+"""Left edge of the dice, the pair list and the cards held."""
+ODDS_X = 606
+MINI_W, MINI_H = 94, 62
 LEGEND_H = 46
 
 # Okabe-Ito colours (safe for colour-blind learners), plus a shape and a number per player.
@@ -74,7 +84,7 @@ class Geometry:
 
     @property
     def width(self) -> int:
-        return 336 if self.compact else WIDTH
+        return GRID_X * 2 + 3 * CELL_W + 2 * GAP if self.compact else WIDTH
 
     @property
     def space_w(self) -> float:
@@ -132,23 +142,35 @@ class Geometry:
         return None
 
     def die_rect(self, index: int) -> Rect:
-        return Rect(350 + index * (DIE + 16), self.grid_y, DIE, DIE)
+        return Rect(PANEL_X + 6 + index * (DIE + 16), self.grid_y, DIE, DIE)
 
     def pair_rect(self, index: int) -> Rect:
         """Line ``index`` of the list of the three pairs and their sums."""
-        return Rect(344, self.grid_y + DIE + 12 + index * 26, 226, 23)
+        return Rect(PANEL_X, self.grid_y + DIE + 12 + index * 27, ODDS_X - 14 - PANEL_X, 24)
+
+    @property
+    def bust_point(self) -> tuple[float, float]:
+        """Where "BUST" is written, right of the dice."""
+        die = self.die_rect(2)
+        return die.x + die.w + 6, die.y + die.h / 2
 
     @property
     def odds_rect(self) -> Rect:
         if self.compact:
-            return Rect(GRID_X, self.grid_y + 3 * CELL_H + 2 * GAP + 6, 312, 50)
-        return Rect(588, self.grid_y - 4, WIDTH - 600, 140)
+            return Rect(GRID_X, self.grid_y + 3 * CELL_H + 2 * GAP + 6, self.width - 2 * GRID_X, 50)
+        return Rect(ODDS_X, self.grid_y - 4, WIDTH - ODDS_X - 12, 152)
 
     @property
     def hand_rect(self) -> Rect:
-        return Rect(344, self.grid_y + 150, WIDTH - 356, 3 * CELL_H + 2 * GAP - 150)
+        top = self.grid_y + 154
+        return Rect(PANEL_X, top, WIDTH - 12 - PANEL_X, self.grid_y + 3 * CELL_H + 2 * GAP - top)
 
     def mini_rect(self, index: int) -> Rect:
         """Card ``index`` among the cards held (retained, then taken)."""
         hand = self.hand_rect
-        return Rect(hand.x + 8 + index * (MINI_W + 6), hand.y + 22, MINI_W, MINI_H)
+        return Rect(hand.x + 8 + index * (MINI_W + 5), hand.y + 22, MINI_W, MINI_H)
+
+    @property
+    def minis(self) -> int:
+        """How many cards held fit in the panel."""
+        return int((self.hand_rect.w - 8) // (MINI_W + 5))

@@ -13,17 +13,25 @@ turn. A click at the wrong time shows a warning and changes nothing; a second
 click on the same control within ``debounce_s`` is ignored (a double click
 runs one action).
 
+The board keeps up with the game: a new click drops the rest of a running
+animation (``Board.animate``), and "Bots play" draws the position it reaches at
+once (the log tells each turn). A bust pauses before the next player's turn, the
+lost troop pieces and discarded cards still on the board, until the learner
+clicks "Continue" (``continue_button``). With ``goal=7`` the tutor says when the
+learner's pawn reaches space 7 (lesson 4's challenge).
+
 Attributes for lessons and tests: ``game``, ``board`` (``board.canvas``),
 ``status``, ``narration`` (HTML, the log; ``turns`` holds the ``Line`` objects per turn),
 ``roll_button``, ``stop_button``, ``pair_buttons`` (3), ``play_buttons``,
 ``keep_checks``, ``end_button``, ``next_button``, ``finish_button``,
-``back_button``, ``restart_button``, ``results`` (HTML table at the end).
+``back_button``, ``restart_button``, ``continue_button``, ``results`` (HTML table at the end).
 """
 
 from __future__ import annotations
 
 import html
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
@@ -34,14 +42,15 @@ from tutor.flanders import rules as R
 from tutor.flanders import scenario as scenarios
 from tutor.flanders.bots import autoplay, make_bot
 from tutor.flanders.cards import FIXED, CardId
-from tutor.flanders.errors import RuleError
-from tutor.flanders.events import CardTaken, DiceRolled, GameOver, PawnPlacedOnNine, TurnStarted
+from tutor.flanders.events import (Busted, CardTaken, DiceRolled, GameOver, PawnPlacedOnNine, TroopsLost, TurnEnded,
+                                   TurnStarted)
 from tutor.flanders.game import NINE, EndTurn, Game, Phase, Play, Roll, Stop, Take
 from tutor.flanders.odds import PAIRS
 from tutor.flanders.render import Board, Picture, frames_for, picture_of
 from tutor.flanders.render.describe import describe_picture
+from tutor.ui.controller import UndoController
 from tutor.ui.controls import CSS, StatusLine, button, label
-from tutor.ui.narration import Line, and_list, cite
+from tutor.ui.narration import Line, and_list, cite, plural
 from tutor.ui.stepper import PhaseStepper
 from tutor.ui.text_view import TextView
 
@@ -58,8 +67,6 @@ EXTRA_CSS = """
 .jupyter-widgets button:disabled, .jupyter-button:disabled { opacity: 0.45; cursor: not-allowed; }
 </style>
 """
-FAST = 0.3
-"""Pace of the animation when the bots play several turns at once ("Bots play")."""
 SCENARIOS = Path("scenarios")
 """Where ``from_scenario`` looks for a scenario given by name (beside the lesson notebook)."""
 
@@ -79,7 +86,7 @@ class GameTutor(widgets.VBox):
 
     def __init__(self, game: Game, *, humans: Iterable[str] | None = None, title: str = "",
                  rebuild: Callable[[int], Game] | None = None, seed: int = 0,
-                 dice: Sequence[Sequence[int]] = (), intro: str = ""):
+                 dice: Sequence[Sequence[int]] = (), intro: str = "", goal: int | None = None):
         super().__init__()
         self.game = game
         self.humans = tuple(humans) if humans is not None else tuple(p.id for p in game.players if not p.bot)
@@ -99,7 +106,12 @@ class GameTutor(widgets.VBox):
         self._chosen: tuple[tuple[int, int] | None, int | None] = (None, None)
         self._last_dice: tuple[int, int, int] | None = None
         """The roll the last card was taken with (shown until the next roll)."""
+        self._paused: tuple[list[Event], Picture] | None = None
+        """After a bust: the events still to show (the next turns) and the picture the board stays on."""
+        self.goal = goal
+        self._goal_reached = False
 
+        self.control = UndoController(lambda: self.game, self._warn)
         self.board = Board(game.cards, game.battlefield, len(game.players))
         self.header = widgets.HTML()
         self.status = StatusLine()
@@ -121,7 +133,10 @@ class GameTutor(widgets.VBox):
         for k, b in enumerate(self.pair_buttons):
             b.on_click(lambda _, k=k: self._guard(f"pair{k}", lambda: self._on_pair(k)))
         self.end_button.on_click(lambda _: self._guard("end", self._on_end))
-        self.board.canvas.on_mouse_down(self._on_canvas_click)
+        self.continue_button = button("Continue ▸", "Go on to the next player's turn", style="primary")
+        self.continue_button.layout.display = "none"
+        self.continue_button.on_click(lambda _: self._guard("continue", self._on_continue))
+        self.board.on_click(self._on_canvas_click)
         self.stepper = PhaseStepper(
             on_next=lambda: self._guard("next", self._on_next), on_finish=lambda: self._guard("finish", self._on_finish),
             on_back=lambda: self._guard("back", self._on_back), on_restart=lambda: self._guard("restart", self._on_restart),
@@ -179,9 +194,8 @@ class GameTutor(widgets.VBox):
             row.add_class("iff-row")
         bots = widgets.HBox([label("Bots and undo:"), self.stepper])
         bots.add_class("iff-row")
-        return [widgets.HTML(CSS + EXTRA_CSS), self.header, self.board.canvas, self.text_view, self.status, turn,
-                resolve, bots,
-                self.results, self.narration]
+        return [widgets.HTML(CSS + EXTRA_CSS), self.header, self.board.canvas, self.text_view, self.status,
+                widgets.HBox([self.continue_button]), turn, resolve, bots, self.results, self.narration]
 
     # ----- who plays -------------------------------------------------------------------------------------
     def _check_bots(self) -> None:
@@ -206,9 +220,18 @@ class GameTutor(widgets.VBox):
         self._last_click[control] = now
         handler()
 
+    def _refuse_paused(self) -> bool:
+        """Warn and return True while a bust is shown (Continue goes on)."""
+        if self._paused is None:
+            return False
+        self._warn("Look at the bust on the board, then click 'Continue' for the next turn.")
+        return True
+
     def _refuse_human(self, what: str) -> bool:
         """Warn and return True when it is not the learner's turn."""
         game = self.game
+        if self._refuse_paused():
+            return True
         if game.phase is Phase.FINISHED:
             self._warn(f"The game is over ({and_list(game.winners)} won): click Restart for a new game, "
                        "or Back to look again.")
@@ -280,6 +303,8 @@ class GameTutor(widgets.VBox):
         self._act(EndTurn(keep))
 
     def _on_next(self) -> None:
+        if self._refuse_paused():
+            return
         if self.game.phase is Phase.FINISHED:
             self._warn(f"The game is over ({and_list(self.game.winners)} won). Click Restart for a new game.")
             return
@@ -289,23 +314,23 @@ class GameTutor(widgets.VBox):
         self._bots_play(limit=1)
 
     def _on_finish(self) -> None:
+        if self._refuse_paused():
+            return
         if self.game.phase is Phase.FINISHED or self.human_turn:
             self._on_next()
             return
-        self._bots_play(pace=FAST)
+        self._bots_play(animate=False)
 
-    def _bots_play(self, limit: int | None = None, pace: float = 1.0) -> None:
+    def _bots_play(self, limit: int | None = None, *, animate: bool = True) -> None:
         snapshot, dice = self._snapshot(), self.game.dice
-        events = autoplay(self.game, people=self.humans, limit=limit)
+        events = self.control.act(lambda: autoplay(self.game, people=self.humans, limit=limit)) or []
         self._note_take(events, dice)
-        self._after(events, snapshot, pace=pace)
+        self._after(events, snapshot, animate=animate)
 
     def _on_back(self) -> None:
-        if not self.game.can_undo:
-            self._warn("Nothing to undo: this is the starting position.")
+        if not self.control.back("Nothing to undo: this is the starting position."):
             return
-        self.game.undo()
-        self._chosen, self._last_dice = (None, None), None
+        self._chosen, self._last_dice, self._paused = (None, None), None, None
         self._add_lines("Back", [Line("Back: the position before the last action is restored.")])
         self._show()
 
@@ -316,8 +341,9 @@ class GameTutor(widgets.VBox):
         self._check_bots()
         self._start_troops = {p.id: p.troops for p in self.game.players}
         self.turns = []
+        self._paused, self._goal_reached, self._over = None, False, None
         self.results.value = ""
-        start = "Back to the starting position." if "seed" not in self._start else f"A new game (shuffle {seed})."
+        start = "Back to the starting position." if "seed" not in self._start else f"A new game (shuffle number {seed})."
         self._begin([Line(start)] + ([Line(self.intro)] if self.intro else []))
 
     # ----- acting ----------------------------------------------------------------------------------------
@@ -331,10 +357,8 @@ class GameTutor(widgets.VBox):
         """Run one engine action; a refused action shows why and changes nothing."""
         snapshot = self._snapshot()
         dice = self.game.dice
-        try:
-            events = list(self.game.apply(action))
-        except RuleError as err:
-            self._warn(f"Not allowed: {err}.")
+        events = self.control.act(lambda: list(self.game.apply(action)))
+        if events is None:
             return
         self._note_take(events, dice)
         self._after(events, snapshot)
@@ -348,13 +372,57 @@ class GameTutor(widgets.VBox):
                 self._chosen = (e.chosen, NINE if isinstance(e, PawnPlacedOnNine) else e.space)
                 self._last_dice = dice
 
-    def _after(self, events: list[Event], snapshot: Picture, pace: float = 1.0) -> None:
+    def _after(self, events: list[Event], snapshot: Picture, *, animate: bool = True) -> None:
+        """Log ``events`` and show them on the board: step by step, or (``animate=False``) the end at once.
+        A bust is shown up to its last loss and discard, and the board stays there until Continue."""
         cards = self.game.cards
         self._over = next((e for e in events if isinstance(e, GameOver)), self._over)
-        self._group(events)
-        final = self._picture()
-        self.board.animate(frames_for(snapshot, events, captions(events, cards), final, pace=pace))
+        pause = _bust_end(events) if animate else None
+        if pause is not None:
+            shown, rest = events[:pause], events[pause:]
+            self._group(shown)
+            frames = frames_for(snapshot, shown, captions(shown, cards), snapshot)[:-1]  # up to the last loss
+            held = replace(frames[-1][0] if frames else snapshot, step=None, caption=self._bust_caption(shown),
+                           rule="")
+            self._paused = (rest, held)
+            self.board.animate(frames + [(held, 0)])
+        else:
+            self._group(events)
+            if animate:
+                self.board.animate(frames_for(snapshot, events, captions(events, cards), self._picture()))
+            else:
+                self.board.draw(self._picture())
         self._show(draw=False)
+        self._check_goal()
+
+    def _bust_caption(self, events: list[Event]) -> str:
+        bust = next(e for e in events if isinstance(e, Busted))
+        lost = sum(e.count for e in events if isinstance(e, TroopsLost) and e.player == bust.player)
+        return f"Bust: {bust.player} loses {plural(lost, 'troop piece')} and discards its British cards."
+
+    def _on_continue(self) -> None:
+        """After a bust: show the rest (the end of the turn, the next player's turn)."""
+        if self._paused is None:
+            self._warn("Nothing to continue: " + self._hint())
+            return
+        rest, held = self._paused
+        self._paused = None
+        self._group(rest)
+        self.board.animate(frames_for(held, rest, captions(rest, self.game.cards), self._picture()))
+        self._show(draw=False)
+
+    def _check_goal(self) -> None:
+        """Lesson 4's challenge: say once when the learner's pawn reaches the goal space."""
+        if self.goal is None or self._goal_reached:
+            return
+        mine = [p for p in self.game.players if p.id in self.humans and p.pawn >= self.goal]
+        if mine:
+            self._goal_reached = True
+            words = f"Well done: {mine[0].id}'s pawn reached space {mine[0].pawn}"
+            words += "." if mine[0].pawn == self.goal else f", past space {self.goal}."
+            self._add_lines(None, [Line(words)])
+            self.narration.value = log_html(self.turns)
+            self.status.show(f"{words} {self._hint()}", "success")
 
     def _group(self, events: list[Event]) -> None:
         """Add the events' lines to the log, one section per turn."""
@@ -411,7 +479,7 @@ class GameTutor(widgets.VBox):
 
     def redraw(self) -> None:
         """Repaint the canvas (the Voila page calls this when it connects)."""
-        self.board.draw(self._picture(), static=True)
+        self.board.draw(self._paused[1] if self._paused else self._picture(), static=True)
 
     def _show(self, *, draw: bool = True, static: bool = False) -> None:
         self._refresh_controls()
@@ -430,12 +498,14 @@ class GameTutor(widgets.VBox):
     def _header(self) -> str:
         game = self.game
         title = f"<b>{html.escape(self.title)}</b> · " if self.title else ""
+        phase = "Bust" if self._paused else game.phase.title
         return (f"<div class='tutor-header'>{title}Round {game.round} · "
-                f"<span class='tutor-phase'>{html.escape(game.phase.title)}</span></div>")
+                f"<span class='tutor-phase'>{html.escape(phase)}</span></div>")
 
     def _refresh_controls(self) -> None:
-        game, mine = self.game, self.human_turn
+        game, mine = self.game, self.human_turn and self._paused is None
         phase = game.phase
+        self.continue_button.layout.display = None if self._paused else "none"
         self.roll_button.disabled = not (mine and phase in (Phase.ROLL, Phase.AGAIN))
         self.roll_button.description = "Roll again" if phase is Phase.AGAIN else "Roll the dice"
         self.stop_button.disabled = not (mine and phase is Phase.AGAIN)
@@ -464,7 +534,7 @@ class GameTutor(widgets.VBox):
                                                 layout=widgets.Layout(width="auto")) for c in keepable}
         self.keep_box.children = list(self.keep_checks.values()) or [label("(no May Retain card)")]
         self.end_button.disabled = not (mine and phase is Phase.RESOLVE)
-        self.stepper.update(can_step=self.bot_turn, can_undo=game.can_undo)
+        self.stepper.update(can_step=self.bot_turn and self._paused is None, can_undo=self.control.can_back)
 
     def _space_words(self, total: int) -> str:
         if total == 9:
@@ -496,6 +566,8 @@ class GameTutor(widgets.VBox):
     def _hint(self) -> str:
         game = self.game
         phase = game.phase
+        if self._paused is not None:
+            return "The bust is on the board: look at the troop pieces lost, then click 'Continue' for the next turn."
         if phase is Phase.FINISHED:
             return (f"Game over: {and_list(game.winners)} {'win' if len(game.winners) > 1 else 'wins'}. "
                     "See the results below; Restart plays again.")
@@ -514,8 +586,8 @@ class GameTutor(widgets.VBox):
                     "(click a pair button, or the card on the board).")
         if phase is Phase.AGAIN:
             p = game.bust_probability()
-            return (f"Roll again (bust chance {float(p) * 100:.1f}%, {game.at_stake()} troop(s) at stake), "
-                    "or Stop and carry out your cards.")
+            return (f"Roll again (bust chance {float(p) * 100:.1f}%, {plural(game.at_stake(), 'troop piece')} at "
+                    "stake), or Stop and carry out your cards.")
         if self.play_buttons:
             return ("Carry out your cards in the order you choose (the 'Carry out' buttons), then click 'End turn'. "
                     "German cards you leave are applied at the end of the turn.")
@@ -540,4 +612,15 @@ class GameTutor(widgets.VBox):
             for k, p in enumerate(order))
         return ("<table><caption>Results</caption><tr><th>Rank</th><th>Player</th><th>Pawn on space</th>"
                 f"<th>Troop pieces</th><th>Turns</th><th></th></tr>{rows}</table>"
-                f"<p class='tutor-rule'>{html.escape(cite(self._over.rules if self._over else ()))}</p>")
+                f"<p class='tutor-rule'>{html.escape(cite(self._over.rules if self._over else (R.OBJECTIVE,)))}</p>")
+
+
+
+def _bust_end(events: Sequence[Event]) -> int | None:
+    """The index of the end of the turn that follows a bust, when more follows it (a pause goes there)."""
+    busted = False
+    for k, event in enumerate(events):
+        busted = busted or isinstance(event, Busted)
+        if busted and isinstance(event, TurnEnded):
+            return k if k + 1 < len(events) else None
+    return None

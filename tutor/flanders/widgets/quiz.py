@@ -14,8 +14,9 @@ Each position is a scenario (a name in ``scenarios/``, a path or a dict) whose
 - ``"winners"``: who wins (a player, or a tie).
 - ``"bust"``: whether the next roll busts.
 
-Reveal plays the scenario's actions on the board, step by step with their
-rules, and says what decided the answer. "Try again" moves on to the next
+Before Reveal the board shows the position only: no offered space, no pair
+sums, no odds. Reveal plays the scenario's actions on the board, step by step
+with their rules, and says what decided the answer. "Try again" moves on to the next
 position of the list, so the learner never answers the same position twice
 in a row.
 """
@@ -32,7 +33,8 @@ from tutor.flanders import rules as R
 from tutor.flanders import scenario as scenarios
 from tutor.flanders.events import Busted, CardTaken, DiceRolled, GameOver, PawnMoved, PawnPlacedOnNine, TroopsLost
 from tutor.flanders.game import Game, Phase, Take
-from tutor.flanders.render import Board, Picture, frames_for, percent, picture_of
+from tutor.flanders.render import Board, frames_for, percent, picture_of
+from tutor.flanders.render.board import Frame
 from tutor.flanders.render.describe import describe_picture
 from tutor.flanders.render.picture import available_spaces
 from tutor.ui.controls import label
@@ -56,7 +58,7 @@ class FlandersQuiz(RevealQuiz):
         self.positions = [load_scenario(p) for p in positions]
         self.ask, self.player = ask, player
         self.index = 0
-        self._frames: list[tuple[Picture, float]] = []
+        self._frames: list[Frame] = []
         self._events: list[Event] = []
         self.game = self._build()
         self.board = Board(self.game.cards, self.game.battlefield, len(self.game.players))
@@ -69,7 +71,7 @@ class FlandersQuiz(RevealQuiz):
                          inputs=[label("Your answer:"), self.choice],
                          title=title, explain=explain)
         self.children = [widgets.HTML(EXTRA_CSS), *self.children[:2], self.position_text, *self.children[2:]]
-        self.board.canvas.on_mouse_down(self._on_canvas_click)
+        self.board.on_click(self._on_canvas_click)
         self.board.on_client_ready(lambda: self.redraw(static=True))
         self._set_position()
         self.reset()
@@ -159,18 +161,23 @@ class FlandersQuiz(RevealQuiz):
     def play_out(self, answer: Any) -> Verdict:
         before = picture_of(self.game, show_odds=False, show_offers=False)
         game = self.game
+        shown: dict[str, Any] = {}
         if self.ask == "take":
             right = answer in self.correct_answer
             offered = self.correct_answer
             space = answer if right else offered[0]
+            dice = game.dice
             events = game.apply(Take(space))
+            if dice is not None:  # the roll stays on the board, the pair used outlined
+                chosen = next(e.chosen for e in events if isinstance(e, (CardTaken, PawnPlacedOnNine)))
+                shown = {"last_dice": dice, "chosen": chosen, "chosen_space": space}
         else:
             events = []
             for action in self._actions():
                 events += game.apply(action)
             right = answer == self.correct_answer
         self._events = list(events)
-        final = picture_of(game, caption=self._told(answer, right), show_odds=False)
+        final = picture_of(game, caption=self._told(answer, right), show_odds=False, **shown)
         self._frames = frames_for(before, events, captions(events, game.cards), final)
         return Verdict(right, self._told(answer, right), self._why(events), narrate(events, game.cards))
 
@@ -183,6 +190,8 @@ class FlandersQuiz(RevealQuiz):
     def redraw(self, *, static: bool = False, animate: bool = False) -> None:
         if animate and self._frames:
             self.board.animate(self._frames)
+        elif self.is_right is not None and self._frames:  # revealed: the end of the reveal
+            self.board.draw(self._frames[-1][0], static=static)
         else:
             caption = "Your prediction?" if self.is_right is None else ""
             self.board.draw(picture_of(self.game, caption=caption, show_odds=False,

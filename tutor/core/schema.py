@@ -1,0 +1,271 @@
+"""Reading untrusted JSON (scenario files, position codes, uploads) with limits, then one schema per format.
+
+Both games read their files through ``parse_json`` and ``validate``, so they refuse the same things the same way:
+
+- size first, before any parsing: more than ``MAX_FILE_BYTES`` is refused unread;
+- nesting deeper than ``MAX_DEPTH``, integers longer than ``MAX_INT_DIGITS`` digits, ``NaN`` / ``Infinity``,
+  a key given twice in one object, and text holding a lone surrogate (not Unicode: it cannot be written back);
+- then a JSON Schema (``jsonschema``) of the format: types, known keys, and lengths a real edition never
+  reaches. The first problem becomes one line naming the key (``riders[2] ('red-S').square: ...``).
+
+Limits are far above any real position: the longest stage is 78 squares, a race has at most 14 riders, the
+largest scenario file of the project is under 2 KB.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Mapping
+from itertools import accumulate
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+from jsonschema.exceptions import ValidationError, best_match
+
+from .errors import DataError
+
+MAX_FILE_BYTES = 256 * 1024
+"""A scenario or data file (or a decoded position code, or an upload) larger than this is refused unread."""
+MAX_DEPTH = 16
+"""Deepest nesting of objects and lists (a real scenario has 4)."""
+MAX_INT_DIGITS = 12
+"""Longest integer, in digits (a seed fits in 10)."""
+
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_BRACKETS = re.compile(r"[\[\]{}]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def size_error(size: int, limit: int = MAX_FILE_BYTES) -> str | None:
+    """The refusal for ``size`` bytes, None when it is within ``limit``."""
+    if size <= limit:
+        return None
+    return f"too large ({human_size(size)}; a scenario is at most {human_size(limit)})"
+
+
+def human_size(size: int) -> str:
+    """``3.2 MB``, ``256 KB``, ``900 bytes``."""
+    if size >= 1 << 20:
+        return f"{size / (1 << 20):.1f} MB"
+    if size >= 1 << 10:
+        return f"{size / (1 << 10):.0f} KB"
+    return f"{size} bytes"
+
+
+def read_text(path: str | Path, error: type[DataError] = DataError, limit: int = MAX_FILE_BYTES) -> str:
+    """A UTF-8 file's text; a missing, unreadable, oversized (checked before reading) or non-UTF-8 file raises
+    ``error`` naming the file."""
+    path = Path(path)
+    try:
+        with path.open("rb") as file:
+            too_large = size_error(Path(file.name).stat().st_size, limit)
+            if too_large:
+                raise error(f"{path}: {too_large}")
+            raw = file.read(limit + 1)
+    except OSError as exc:
+        raise error(f"{path}: cannot be read ({exc.strerror})") from None
+    too_large = size_error(len(raw), limit)  # grew since stat, or not a regular file
+    if too_large:
+        raise error(f"{path}: {too_large}")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise error(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def _parse_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise ValueError(f"an integer of {len(text.lstrip('-'))} digits (at most {MAX_INT_DIGITS})")
+    return int(text)
+
+
+def _parse_float(text: str) -> float:
+    if len(text) > 2 * MAX_INT_DIGITS:
+        raise ValueError(f"a number of {len(text)} characters")
+    return float(text)
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise ValueError(f"the key {_short(key)} is given twice in one object")
+        result[key] = value
+    return result
+
+
+def _depth(text: str) -> int:
+    """How deep ``text``'s brackets nest (outside strings), without parsing it."""
+    steps = (1 if c in "[{" else -1 for c in _BRACKETS.findall(_STRINGS.sub("", text)))
+    return max(accumulate(steps), default=0)
+
+
+def _strings(value: Any) -> Iterator[str]:
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, dict):
+            yield from item
+            todo.extend(item.values())
+        elif isinstance(item, list):
+            todo.extend(item)
+
+
+def parse_json(text: str | bytes, where: str, error: type[DataError] = DataError,
+               limit: int = MAX_FILE_BYTES) -> Any:
+    """Parse untrusted JSON within the module's limits; any problem raises ``error`` as ``"{where}: ..."``."""
+    size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "surrogatepass"))
+    too_large = size_error(size, limit)
+    if too_large:
+        raise error(f"{where}: {too_large}")
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise error(f"{where}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    depth = _depth(text)
+    if depth > MAX_DEPTH:
+        raise error(f"{where}: nested {depth} levels deep (a scenario needs at most {MAX_DEPTH})")
+    try:
+        data = json.loads(text, object_pairs_hook=_object, parse_int=_parse_int, parse_float=_parse_float,
+                          parse_constant=_refuse_constant)
+    except json.JSONDecodeError as exc:
+        raise error(f"{where}: not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+    except (ValueError, RecursionError) as exc:
+        raise error(f"{where}: not valid here: {exc}") from None
+    if any(_SURROGATE.search(s) for s in _strings(data)):
+        raise error(f"{where}: a text holds a lone surrogate character (\\ud800-\\udfff), which is not Unicode")
+    return data
+
+
+def load_json(path: str | Path, error: type[DataError] = DataError) -> Any:
+    """Read and parse a JSON file within the limits; problems raise ``error`` naming the file."""
+    return parse_json(read_text(path, error), str(path), error)
+
+
+# ----- schemas -------------------------------------------------------------------------------------------------
+
+_TYPE_WORDS = {"object": "an object", "array": "a list", "string": "a string", "integer": "an integer",
+               "boolean": "true or false", "null": "null", "number": "a number"}
+
+
+def _short(value: Any, width: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
+def _kind(value: Any) -> str:
+    for name, kinds in (("true or false", bool), ("an integer", int), ("a number", float), ("a string", str),
+                        ("a list", list), ("an object", dict)):
+        if isinstance(value, kinds):
+            return name
+    return "null"
+
+
+def where_in(root: Any, path: Any, nouns: Mapping[str, str]) -> str:
+    """``rider 'red-S'``, ``players[1]``, ``expect.after_movement``: a place in the data, for a message.
+
+    An item of a list named in ``nouns`` (``{"riders": "rider"}``) is named by its ``id``."""
+    text, node, parent = "", root, ""
+    for step in path:
+        node = node[step]
+        if isinstance(step, int):
+            if parent in nouns and isinstance(node, dict) and isinstance(node.get("id"), str):
+                text = f"{nouns[parent]} {_short(node['id'], 30)}"
+            else:
+                text += f"[{step}]"
+        else:
+            text += f".{step}" if text else str(step)
+            parent = str(step)
+    return text
+
+
+def _message(error: ValidationError, root: Any, nouns: Mapping[str, str]) -> str:
+    path = list(error.absolute_path)
+    field = path[-1] if path and isinstance(path[-1], str) else None
+    where = where_in(root, path[:-1] if field is not None else path, nouns)
+    at = f"{where}: " if where else ""
+    subject = f"key {field!r}" if field is not None and not where else f"{at}{field}" if field is not None \
+        else where or "the scenario"
+    schema, value, rule = error.schema, error.instance, error.validator
+    words = {"subject": subject, "where": where or "the scenario", "key": field, "value": _short(value)}
+    if rule not in ("additionalProperties", "required"):
+        outer: ValidationError | None = error  # best_match picks the innermost problem of an anyOf
+        while outer is not None and not (isinstance(outer.schema, Mapping) and "message" in outer.schema):
+            outer = outer.parent
+        if outer is not None and isinstance(outer.schema, Mapping):
+            return str(outer.schema["message"]).format(**words)
+    if rule == "type":
+        types = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
+        expected = " or ".join(_TYPE_WORDS[t] for t in types)
+        if field is not None and where:
+            return f"{at}{field} {_short(value)} is not {expected}"
+        return f"{subject} must be {expected}, not {_kind(value)} ({_short(value)})"
+    if rule in ("additionalProperties", "required"):
+        place = where_in(root, path, nouns)
+        place = f"{place}: " if place else ""
+        if rule == "required":
+            return f"{place}missing key {next(k for k in schema['required'] if k not in value)!r}"
+        known = schema.get("properties", {})
+        unknown = sorted(set(value) - set(known))
+        return f"{place}unknown key {_short(unknown[0])} (allowed: {', '.join(sorted(known))})"
+    if rule == "maxLength":
+        return f"{subject} is too long ({len(value)} characters; at most {error.validator_value})"
+    if rule == "minLength":
+        return f"{subject} must not be empty"
+    if rule in ("maxItems", "maxProperties"):
+        return f"{subject} has too many entries ({len(value)}; at most {error.validator_value})"
+    if rule in ("minItems", "minProperties"):
+        return f"{subject} needs at least {error.validator_value} entries, not {len(value)}"
+    if rule in ("enum", "const"):
+        allowed = error.validator_value if rule == "enum" else [error.validator_value]
+        return f"{at}{field!r} must be one of {', '.join(map(str, allowed))}, not {_short(value)}" if where \
+            else f"{subject} must be one of {', '.join(map(str, allowed))}, not {_short(value)}"
+    if rule in ("minimum", "maximum"):
+        bound = "at least" if rule == "minimum" else "at most"
+        return f"{subject}: {_short(value)} is not {bound} {error.validator_value}"
+    return f"{subject}: {_short(value)} is not allowed here"
+
+
+def validate(data: Any, schema: Mapping[str, Any], error: type[DataError] = DataError, *,
+             nouns: Mapping[str, str] | None = None) -> None:
+    """Check ``data`` against a JSON Schema; the first problem raises ``error`` naming the key.
+
+    A subschema's ``"message"`` replaces the generic wording of its problem: a format string with ``{subject}``
+    (``key 'players'``, ``rider 'a': square``), ``{where}`` (the object holding the value), ``{key}`` and
+    ``{value}``. ``nouns`` names list items by their id (see ``where_in``).
+    """
+    problem = best_match(jsonschema.Draft202012Validator(schema).iter_errors(data))
+    if problem is not None:
+        raise error(_message(problem, data, nouns or {}))
+    if any(_SURROGATE.search(s) for s in _strings(data)):
+        raise error("a text holds a lone surrogate character (\\ud800-\\udfff), which is not Unicode")
+
+
+def text(max_length: int, **more: Any) -> dict[str, Any]:
+    """Schema of a string of at most ``max_length`` characters."""
+    return {"type": "string", "maxLength": max_length, **more}
+
+
+def integer(minimum: int | None = None, maximum: int | None = None) -> dict[str, Any]:
+    """Schema of an integer (JSON ``true`` is not one), optionally bounded."""
+    schema: dict[str, Any] = {"type": "integer"}
+    if minimum is not None:
+        schema["minimum"] = minimum
+    if maximum is not None:
+        schema["maximum"] = maximum
+    return schema
+
+
+def strict_object(properties: Mapping[str, Any], required: tuple[str, ...] = (), **more: Any) -> dict[str, Any]:
+    """Schema of an object with exactly the known ``properties`` (others are refused)."""
+    return {"type": "object", "properties": dict(properties), "required": list(required),
+            "additionalProperties": False, **more}
