@@ -20,6 +20,21 @@ DISABLED_COLOURS = ("#f1f3f4", "#5f6368")
 """A disabled button: pale, grey text (still 5.4:1, readable), a dashed border and a "not allowed" cursor."""
 
 
+FOCUS_CSS = (":is(.jupyter-button, .widget-toggle-button, .widget-dropdown select, .widget-text input, "
+             ".widget-checkbox input, summary, a, canvas):focus-visible "
+             "{ outline: 3px solid #b35900 !important; outline-offset: 2px; box-shadow: 0 0 0 5px #ffffff; }")
+"""A thick dark-orange ring (4.9:1 on white, 3.3:1 on the blue buttons) around whatever has the keyboard focus."""
+TEXT_VIEW_CSS = """
+.tutor-sr-only { position: absolute !important; width: 1px !important; height: 1px !important; overflow: hidden
+  !important; clip: rect(0 0 0 0) !important; clip-path: inset(50%) !important; white-space: nowrap !important; }
+.tutor-text-view { font-size: 14px; line-height: 1.4; background: #f7f7f2; border: 1px solid #d0d0c8;
+  border-radius: 4px; padding: 2px 10px; max-width: 900px; color: #1f1f1f; }
+.tutor-text-view p { margin: 4px 0 2px; }
+.tutor-text-view ul { margin: 0 0 4px; padding-left: 20px; }
+"""
+"""The board in words (``tutor.ui.text_view``): visually hidden (still read by screen readers) until shown."""
+
+
 def _button_css() -> str:
     rules = []
     for style, (background, ink) in BUTTON_COLOURS.items():
@@ -30,7 +45,7 @@ def _button_css() -> str:
     rules.append(f"button.jupyter-button:disabled, button.jupyter-button.mod-disabled {{ background-color: {background} "
                  f"!important; color: {ink} !important; opacity: 1 !important; border: 1px dashed #9aa0a6 "
                  "!important; box-shadow: none !important; cursor: not-allowed !important; }")
-    rules.append(".jupyter-button:focus-visible { outline: 3px solid #ffb300; outline-offset: 1px; }")
+    rules.append(FOCUS_CSS)
     return "\n".join(rules)
 
 
@@ -53,6 +68,7 @@ CSS = """
 .tutor-log-section > summary { cursor: pointer; font-weight: bold; font-size: 14px; }
 .tutor-narration li.tutor-new { background: #fff8e1; border-radius: 3px; }
 .tutor-why { font-size: 13px; color: #5f6368; }
+""" + TEXT_VIEW_CSS + """
 </style>
 """
 """The tutor's style sheet: put ``widgets.HTML(CSS)`` first in a widget's children."""

@@ -30,9 +30,11 @@ from tutor.flamme_rouge.cards import Card
 from tutor.flamme_rouge.events import BreakawayDecided, BreakawayStart, Event
 from tutor.flamme_rouge.race import Draw, Phase, Race
 from tutor.flamme_rouge.render import CardPanel, Chip, Highlights, Scene, legend_html
+from tutor.flamme_rouge.render.describe import describe_race
 from tutor.ui.controller import UndoController
 from tutor.ui.controls import CSS, StatusLine, button, header, label
 from tutor.ui.narration import and_list
+from tutor.ui.text_view import TextView
 
 from .narration import Line, computer_plays, narrate, to_html
 
@@ -91,8 +93,9 @@ class BreakawayBid(widgets.VBox):
         self.restart_button.on_click(lambda _: self._on_restart())
         self.seed = widgets.IntText(value=seed, description="shuffle number",
                                     layout=widgets.Layout(width="200px"))
+        self.text_view = TextView()  # the board in words (the bids stay face down in it too)
         self.children = [
-            widgets.HTML(CSS + TABLE_CSS), self.header, self.scene.canvas, self.status,
+            widgets.HTML(CSS + TABLE_CSS), self.header, self.scene.canvas, self.text_view, self.status,
             widgets.HBox([*self.draw_buttons.values(), label("Cards drawn:"), *self.card_buttons],
                          layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
             widgets.HBox([self.decide_button, self.back_button, self.restart_button, self.seed],
@@ -203,6 +206,7 @@ class BreakawayBid(widgets.VBox):
         self._refresh_controls()
         self.status.show(self._hint(), "success" if self.decision else "info")
         self.bids_table.value = self.table_html()
+        self.text_view.show(describe_race(self.race, hands=[self.holding or ""]), lines)
         if slide_from is None:
             self.redraw()
         else:

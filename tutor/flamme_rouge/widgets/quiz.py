@@ -48,9 +48,11 @@ from tutor.flamme_rouge.events import (Blocked, Event, ExhaustionChecked, Exhaus
 from tutor.flamme_rouge.race import Phase, Race
 from tutor.flamme_rouge.render import (CardPanel, Chip, Highlights, Mark, Scene, highlights_for, legend_html,
                                        revealed_cards)
+from tutor.flamme_rouge.render.describe import describe_race
 from tutor.flamme_rouge.render.style import ANSWER, GUESS, lane_name
 from tutor.ui.controls import label
 from tutor.ui.quiz import RevealQuiz, Verdict
+from tutor.ui.text_view import TextView
 
 from .narration import Line, narrate
 
@@ -115,7 +117,9 @@ class PredictQuiz(RevealQuiz):
         self.prompt = f"Look at the positions and the played cards, {PROMPTS[ask]}, then click Reveal."
         self.legend = widgets.HTML(legend_html(self.race, open_=False))  # folded: the question stays near the board
         self.inputs_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
-        super().__init__(question=self.questions[0], board=widgets.VBox([self.scene.canvas, self.legend]),
+        self.text_view = TextView()  # the board in words: no answer before Reveal (judged=False)
+        super().__init__(question=self.questions[0], board=widgets.VBox([self.scene.canvas, self.text_view,
+                                                                         self.legend]),
                          inputs=[self.inputs_box], title=title, explain=explain)
         self.retry_button.description = "Try again ▸"
         self.retry_button.tooltip = ("A new position to answer" if len(self.positions) > 1
@@ -186,7 +190,7 @@ class PredictQuiz(RevealQuiz):
                                                                              for s in range(start, last + 1)],
                                              value=None, description=f"{self.rider} ends on",
                                              style={"description_width": "initial"})
-        self.square_input.observe(lambda _: self.redraw(), "value")
+        self.square_input.observe(lambda _: self._on_square_chosen(), "value")
         row: list[widgets.Widget] = [self.square_input]
         if self.with_lane:
             lanes = max(race.track.lanes)
@@ -195,6 +199,12 @@ class PredictQuiz(RevealQuiz):
             self.lane_input.observe(lambda _: self.redraw(), "value")
             row.append(self.lane_input)
         return row
+
+    def _on_square_chosen(self) -> None:
+        """A square chosen in the list (by keyboard, say) is confirmed in the status line, as a click is."""
+        self.redraw()
+        if self.is_right is None and self.square_input is not None and self.square_input.value is not None:
+            self.status.show(f"Your answer: square {self.square_input.value}. Click Reveal to check it.")
 
     def answer_widgets(self) -> list[widgets.Widget]:
         return [w for w in (self.square_input, self.lane_input, self.choice_input, *self.rider_checks.values())
@@ -327,6 +337,9 @@ class PredictQuiz(RevealQuiz):
                                steps=max(2, moves))
         else:
             self.scene.draw(self.race, self._highlights(), self._panel(), redraw_track=static)
+        revealed = self.is_right is not None
+        self.text_view.show(describe_race(self.race, played=self._panel().played, judged=revealed),
+                            narrate(self._events) if revealed else ())
 
     def _panel(self) -> CardPanel:
         moved = frozenset(e.rider for e in self._events if isinstance(e, RiderMoved))

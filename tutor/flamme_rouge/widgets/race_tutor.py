@@ -54,6 +54,7 @@ from tutor.flamme_rouge.events import (BreakawayDecided, Event, ExhaustionTaken,
                                        Slipstreamed)
 from tutor.flamme_rouge.race import ROUND_ORDER, Draw, Phase, Place, Race
 from tutor.flamme_rouge.render import CardPanel, Highlights, Scene, highlights_for, legend_html
+from tutor.flamme_rouge.render.describe import describe_race
 from tutor.flamme_rouge.render.geometry import make_view
 from tutor.flamme_rouge.render.riders import ordinal
 from tutor.flamme_rouge.render.scene import StepRecord, resolve_steps
@@ -62,6 +63,7 @@ from tutor.ui.controls import CSS, StatusLine, button, label
 from tutor.ui.narration import NarrationLog, and_list
 from tutor.ui.controller import UndoController
 from tutor.ui.stepper import PhaseStepper
+from tutor.ui.text_view import TextView
 
 from .narration import TERRAIN_LIMITS, Line, computer_plays, narrate, rider_cards
 from .workbench import PositionBox
@@ -127,6 +129,7 @@ class RaceTutor(widgets.VBox):
         self.scene = Scene(race.track, cards=cards)
         self.header = widgets.HTML()
         self.status = StatusLine()
+        self.text_view = TextView()  # the board in words, read out after each step
         self.story = NarrationLog("What happened, round by round")
         self.narration = self.story.html
         self.results = widgets.HTML()
@@ -231,8 +234,8 @@ class RaceTutor(widgets.VBox):
                                       layout=widgets.Layout(align_items="center"))
         self.stepper.layout.flex_flow = "row wrap"
         self.legend = widgets.HTML(legend_html(self.race))
-        return [widgets.HTML(CSS), self.header, self.scene.canvas, self.status, self.setup_row, self.energy_row,
-                self.stepper, self.done_row, self.results, self.story, self.legend, self.open_box]
+        return [widgets.HTML(CSS), self.header, self.scene.canvas, self.text_view, self.status, self.setup_row,
+                self.energy_row, self.stepper, self.done_row, self.results, self.story, self.legend, self.open_box]
 
     def _set_draw_buttons(self) -> None:
         self.draw_buttons = {rid: self._draw_button(rid) for team in self.human_teams
@@ -572,6 +575,8 @@ class RaceTutor(widgets.VBox):
                              "continue as a race.", "success")
         else:
             self.status.show(self._hint())
+        self.text_view.show(describe_race(self.race, secret=self._panel().secret, hands=[self.active_rider or ""]),
+                            self.narration_lines)
 
     def _warn(self, text: str) -> None:
         self.status.show(text, "warning")

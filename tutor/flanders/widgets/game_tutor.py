@@ -47,10 +47,12 @@ from tutor.flanders.events import (Busted, CardTaken, DiceRolled, GameOver, Pawn
 from tutor.flanders.game import NINE, EndTurn, Game, Phase, Play, Roll, Stop, Take
 from tutor.flanders.odds import PAIRS
 from tutor.flanders.render import Board, Picture, frames_for, picture_of
+from tutor.flanders.render.describe import describe_picture
 from tutor.ui.controller import UndoController
 from tutor.ui.controls import CSS, StatusLine, button, label
 from tutor.ui.narration import Line, and_list, cite, plural
 from tutor.ui.stepper import PhaseStepper
+from tutor.ui.text_view import TextView
 
 from .narration import captions, dice_words, log_html, narrate
 
@@ -113,6 +115,7 @@ class GameTutor(widgets.VBox):
         self.board = Board(game.cards, game.battlefield, len(game.players))
         self.header = widgets.HTML()
         self.status = StatusLine()
+        self.text_view = TextView()  # the board in words, read out after each step
         self.narration = widgets.HTML()
         self.results = widgets.HTML()
         self.results.add_class("iff-results")
@@ -191,7 +194,7 @@ class GameTutor(widgets.VBox):
             row.add_class("iff-row")
         bots = widgets.HBox([label("Bots and undo:"), self.stepper])
         bots.add_class("iff-row")
-        return [widgets.HTML(CSS + EXTRA_CSS), self.header, self.board.canvas, self.status,
+        return [widgets.HTML(CSS + EXTRA_CSS), self.header, self.board.canvas, self.text_view, self.status,
                 widgets.HBox([self.continue_button]), turn, resolve, bots, self.results, self.narration]
 
     # ----- who plays -------------------------------------------------------------------------------------
@@ -486,6 +489,8 @@ class GameTutor(widgets.VBox):
         self.narration.value = log_html(self.turns)  # last: once the log shows a step, the controls are updated
         if draw:
             self.board.draw(self._picture(), static=static)
+        self.text_view.show_since(describe_picture(self._picture(), self.game.cards, self.game.battlefield),
+                                  [line for _, lines in self.turns for line in lines])
 
     def _warn(self, text: str) -> None:
         self.status.show(text, "warning")

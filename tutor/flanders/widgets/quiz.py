@@ -35,10 +35,12 @@ from tutor.flanders.events import Busted, CardTaken, DiceRolled, GameOver, PawnM
 from tutor.flanders.game import Game, Phase, Take
 from tutor.flanders.render import Board, frames_for, percent, picture_of
 from tutor.flanders.render.board import Frame
+from tutor.flanders.render.describe import describe_picture
 from tutor.flanders.render.picture import available_spaces
 from tutor.ui.controls import label
 from tutor.ui.narration import Line, and_list, plural
 from tutor.ui.quiz import RevealQuiz, Verdict
+from tutor.ui.text_view import TextView
 
 from .game_tutor import EXTRA_CSS, load_scenario
 from .narration import captions, narrate
@@ -64,7 +66,9 @@ class FlandersQuiz(RevealQuiz):
         self.choice = widgets.ToggleButtons(options=[], value=None, style={"button_width": "auto"})
         self.prompt = ("Click the card space on the board (or a button below), then Reveal." if ask == "take"
                        else "Choose your answer, then click Reveal.")
-        super().__init__(question=question, board=self.board.canvas, inputs=[label("Your answer:"), self.choice],
+        self.text_view = TextView()  # the board in words: what the picture shows, so no answer before Reveal
+        super().__init__(question=question, board=widgets.VBox([self.board.canvas, self.text_view]),
+                         inputs=[label("Your answer:"), self.choice],
                          title=title, explain=explain)
         self.children = [widgets.HTML(EXTRA_CSS), *self.children[:2], self.position_text, *self.children[2:]]
         self.board.on_click(self._on_canvas_click)
@@ -186,13 +190,15 @@ class FlandersQuiz(RevealQuiz):
     def redraw(self, *, static: bool = False, animate: bool = False) -> None:
         if animate and self._frames:
             self.board.animate(self._frames)
-            return
-        if self.is_right is not None and self._frames:  # revealed: the end of the reveal
+        elif self.is_right is not None and self._frames:  # revealed: the end of the reveal
             self.board.draw(self._frames[-1][0], static=static)
-            return
-        caption = "Your prediction?" if self.is_right is None else ""
-        self.board.draw(picture_of(self.game, caption=caption, show_odds=False, show_offers=self.is_right is not None),
-                        static=static)
+        else:
+            caption = "Your prediction?" if self.is_right is None else ""
+            self.board.draw(picture_of(self.game, caption=caption, show_odds=False,
+                                       show_offers=self.is_right is not None), static=static)
+        assert self.board.picture is not None
+        self.text_view.show(describe_picture(self.board.picture, self.game.cards, self.game.battlefield),
+                            narrate(self._events, self.game.cards) if self.is_right is not None else ())
 
     # ----- feedback --------------------------------------------------------------------------------------
     def _told(self, answer: Any, right: bool) -> str:
@@ -256,7 +262,9 @@ class RiskQuiz(RevealQuiz):
                                for k in range(2)])
         self.choice = widgets.ToggleButtons(options=[("A is riskier", "A"), ("B is riskier", "B"),
                                                      ("Same risk", "same")], value=None)
-        super().__init__(question=question, board=boards, inputs=[label("Your answer:"), self.choice],
+        self.text_view = TextView()
+        super().__init__(question=question, board=widgets.VBox([boards, self.text_view]),
+                         inputs=[label("Your answer:"), self.choice],
                          title=title, explain=explain)
         for board in self.boards:
             board.on_client_ready(lambda: self.redraw(static=True))
@@ -305,5 +313,9 @@ class RiskQuiz(RevealQuiz):
 
     def redraw(self, *, static: bool = False, animate: bool = False) -> None:
         revealed = self.is_right is not None
-        for board, game in zip(self.boards, self.games):
+        board_words = []
+        for name, board, game in zip("AB", self.boards, self.games):
             board.draw(picture_of(game, show_odds=revealed), static=static)
+            assert board.picture is not None
+            board_words += [f"Position {name}:", *describe_picture(board.picture, game.cards, game.battlefield)]
+        self.text_view.show(board_words)

@@ -1,0 +1,88 @@
+"""``TextView``: the board in words, beside its canvas, for a screen reader and for anyone who wants to read it.
+
+A canvas is a picture a screen reader cannot see. Each game describes its board as plain sentences from the
+engine's data (``tutor.flamme_rouge.render.describe``, ``tutor.flanders.render.describe``); a ``TextView`` shows
+them under "What just happened" (the narration's own ``Line`` objects, with their rules) and "The board".
+
+    view = TextView()
+    view.show(["Round 1, movement phase.", "red-R: square 4, right lane."], happened=[Line("red-R moves 5.")])
+
+The text sits in an ARIA live region: after each step a screen reader reads the new text without the learner
+moving there. ipywidgets replaces an HTML widget's content on every change, and a live region only speaks when
+it was in the page before its content changed, so the region is the widget's own element (class
+``tutor-live``), which stays: the lesson pages' template (``tutor/voila_template``, ``a11y.js``) gives every
+``tutor-live`` element ``role="status"`` and ``aria-live="polite"``. ``toggle`` shows the text on screen;
+hidden, it stays readable by screen readers (visually hidden, not ``display: none``).
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Sequence
+
+import ipywidgets as widgets
+
+from tutor.core.events import Rule
+
+from .narration import Line, cite
+
+SHOW, HIDE = "Show the board in words", "Hide the board in words"
+
+
+class TextView(widgets.VBox):
+    """``html`` is the live region (its ``value`` the text), ``toggle`` shows it on screen, ``text`` is the
+    plain text last shown (for tests and for the canvas' label)."""
+
+    def __init__(self, title: str = "The board in words") -> None:
+        self.title = title
+        self.text = ""
+        self._last_said: Line | None = None
+        self.html = widgets.HTML()
+        self.html.add_class("tutor-live")
+        self.html.add_class("tutor-sr-only")
+        self.toggle = widgets.ToggleButton(value=False, description=SHOW, tooltip="Read the board as text",
+                                           layout=widgets.Layout(width="auto", align_self="flex-start"))
+        self.toggle.observe(lambda _: self._on_toggle(), "value")
+        super().__init__([self.toggle, self.html])
+        self.add_class("tutor-text-view-box")
+
+    def show(self, board: Sequence[str], happened: Sequence[Line] = ()) -> None:
+        """Say what just happened (``happened``, with its rules) and what the board shows now (``board``)."""
+        parts = []
+        plain = []
+        if happened:
+            said = _each_rule_once(happened)
+            parts.append("<p><b>What just happened:</b></p><ul>"
+                         + "".join(f"<li>{html.escape(sentence)}</li>" for sentence in said) + "</ul>")
+            plain += ["What just happened:", *said]
+        items = "".join(f"<li>{html.escape(sentence)}</li>" for sentence in board)
+        parts.append(f"<p><b>{html.escape(self.title)}:</b></p><ul>{items}</ul>")
+        plain += [f"{self.title}:", *board]
+        self.text = "\n".join(plain)
+        self.html.value = f"<div class='tutor-text-view'>{''.join(parts)}</div>"
+
+    def show_since(self, board: Sequence[str], log: Sequence[Line]) -> None:
+        """``show`` with the lines of ``log`` (a whole log that grows) added since the last call; a log that
+        no longer holds the last line said (a restart) is said from its start."""
+        start = next((k + 1 for k in range(len(log) - 1, -1, -1) if log[k] is self._last_said), 0)
+        self._last_said = log[-1] if log else None
+        self.show(board, log[start:])
+
+    def _on_toggle(self) -> None:
+        shown = self.toggle.value
+        self.toggle.description = HIDE if shown else SHOW
+        if shown:
+            self.html.remove_class("tutor-sr-only")
+        else:
+            self.html.add_class("tutor-sr-only")
+
+
+def _each_rule_once(lines: Sequence[Line]) -> list[str]:
+    """Each line with the rules not cited by an earlier line (a rule is read out once, not once per rider)."""
+    cited: set[Rule] = set()
+    said = []
+    for line in lines:
+        new = tuple(rule for rule in line.rules if rule not in cited)
+        cited.update(new)
+        said.append(f"{line.text} {cite(new)}".strip())
+    return said
