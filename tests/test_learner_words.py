@@ -78,7 +78,7 @@ def test_the_scan_finds_each_kind_of_internal_word():
 @pytest.mark.parametrize("path", FR_LESSONS, ids=[p.stem for p in FR_LESSONS])
 def test_no_learner_facing_text_names_internals(path: Path):
     texts = page_text(path)
-    assert len(texts) > 3
+    assert len(texts) >= 2  # at least the lesson text and its navigation: the page ran
     assert [found for text in texts for found in forbidden_words(text)] == []
 
 

@@ -159,8 +159,9 @@ def test_energy_phase_race_answers_draws_cards_and_steps(page, page_errors, voil
 
     before = canvas_fingerprint(page)
     race.get_by_role("button", name="Finish round").click()
-    expect(narration).to_contain_text("Round 2 begins")
     assert wait_for_canvas_change(page, before) != before, "Finish round did not redraw the canvas"
+    race.get_by_role("button", name="Start round 2").click()  # the end of round 1 stays until then
+    expect(narration).to_contain_text("Round 2 begins")
     assert error_outputs(page) == []
     assert page_errors == []
 

@@ -16,13 +16,15 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from collections.abc import Iterator, Mapping
 from itertools import accumulate
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
-import jsonschema
-from jsonschema.exceptions import ValidationError, best_match
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
 
 from .errors import DataError
 
@@ -243,11 +245,30 @@ def validate(data: Any, schema: Mapping[str, Any], error: type[DataError] = Data
     (``key 'players'``, ``rider 'a': square``), ``{where}`` (the object holding the value), ``{key}`` and
     ``{value}``. ``nouns`` names list items by their id (see ``where_in``).
     """
-    problem = best_match(jsonschema.Draft202012Validator(schema).iter_errors(data))
+    jsonschema = _jsonschema()
+    problem = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors(data))
     if problem is not None:
         raise error(_message(problem, data, nouns or {}))
     if any(_SURROGATE.search(s) for s in _strings(data)):
         raise error("a text holds a lone surrogate character (\\ud800-\\udfff), which is not Unicode")
+
+
+def _jsonschema() -> ModuleType:
+    """``jsonschema``, imported on first use. Its optional IRI format check compiles a grammar when it is imported
+    (about 2 s, at every lesson's start); no schema here uses that format, so that check is left out when
+    nothing else has imported ``jsonschema`` yet."""
+    if "jsonschema" not in sys.modules:
+        _import_without_iri_check()
+    return sys.modules["jsonschema"]
+
+
+def _import_without_iri_check() -> None:
+    sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[arg-type]  # None: "not installed"
+    try:
+        import jsonschema.exceptions  # noqa: F401  (and jsonschema)
+    finally:
+        if sys.modules.get("rfc3987_syntax", ...) is None:
+            del sys.modules["rfc3987_syntax"]
 
 
 def text(max_length: int, **more: Any) -> dict[str, Any]:

@@ -1,0 +1,13 @@
+"""Test order: the real-browser tests run last.
+
+Playwright's sync API keeps its event loop running for the rest of the session once the browser has started, and
+the scene then paces animations from that loop as it does in a kernel; the headless tests expect no running loop.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)  # stable: file order otherwise
