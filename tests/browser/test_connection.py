@@ -53,8 +53,12 @@ def test_killed_kernel_shows_the_message_and_reload_brings_a_working_lesson(page
     new_kernel = kernel_id(page)
     assert new_kernel != kernel and kernel_pid(new_kernel) is not None
     # Working: a click goes to the new kernel and comes back as a new picture.
+    race = page.locator(".tutor-race").first
+    race.get_by_role("button", name="Draw 4 for red-S").click()
+    first_card = race.locator(".tutor-card-button").first
+    expect(first_card).to_be_enabled()
     before = canvas_fingerprint(page)
-    page.locator(".tutor-race button:enabled:visible").first.click()
+    first_card.click()
     assert wait_for_canvas_change(page, before) != before, "the reloaded board did not answer a click"
     assert _kernel_model(voila_server, new_kernel)["connections"] == 1
 
