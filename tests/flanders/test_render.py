@@ -60,8 +60,10 @@ def test_a_board_paints_in_one_message_with_every_card_and_empty_space_in_its_pl
         assert want in inside, (s, inside)
         assert str(s) in inside
     for word in ("British card (green, rounded, round badge)", "German card (blue, cut corners, cross badge)",
-                 "defensive line (stops a move)", "troop piece / lost"):
+                 "defensive line (stops a move)", "troop piece / lost",
+                 "new: a card just dealt onto this space of the grid"):
         assert word in log.texts()
+    assert any(t.startswith("new:") and geo.legend_y < y < geo.height for t, _, y in texts)  # inside the legend
 
 
 def test_pawns_and_troop_pieces_are_drawn_where_the_engine_puts_them():

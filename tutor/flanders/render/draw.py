@@ -15,8 +15,8 @@ from tutor.flanders.battlefield import Battlefield, SpaceKind
 from tutor.flanders.cards import FIXED, Card, CardId, CardSet
 from tutor.ui.drawing import INK, font, rounded_rect, text_colour_on
 
-from .geometry import (AVAILABLE, BLACK_SYMBOL, BRITISH, BRITISH_FILL, CAPTION_H, CAPTION_LINE, CHOSEN, GERMAN,
-                       GERMAN_FILL, GREY_SYMBOL, HEADER_Y, LINE_FILL, LOST, MAY_RETAIN, MIN_TEXT, MUTED,
+from .geometry import (AVAILABLE, BLACK_SYMBOL, BRITISH, BRITISH_FILL, CAPTION_H, CAPTION_LINE, CHOSEN, FRESH,
+                       GERMAN, GERMAN_FILL, GREY_SYMBOL, HEADER_Y, LINE_FILL, LOST, MAY_RETAIN, MIN_TEXT, MUTED,
                        OBJECTIVE_FILL, OPEN_FILL, PANEL, PLAYER_COLOURS, PLAYER_SHAPES, RULE_LINE, START_FILL, Geometry,
                        Rect)
 from .picture import Picture
@@ -316,8 +316,8 @@ def draw_static(canvas: Canvas, geo: Geometry, field: Battlefield, names: tuple[
 def draw_legend(canvas: Canvas, geo: Geometry) -> None:
     y0 = geo.legend_y
     _set(canvas, "fill_style", PANEL)
-    canvas.fill_rect(4, y0, geo.width - 8, 42)
-    y1, y2 = y0 + 12, y0 + 31
+    canvas.fill_rect(4, y0, geo.width - 8, 62)
+    y1, y2, y3 = y0 + 12, y0 + 31, y0 + 50
     x = 12.0
     card_outline(canvas, Rect(x, y1 - 7, 22, 14), False)
     _set(canvas, "fill_style", BRITISH_FILL)
@@ -361,6 +361,8 @@ def draw_legend(canvas: Canvas, geo: Geometry) -> None:
     _set(canvas, "stroke_style", CHOSEN)
     canvas.stroke_rect(722, y2 - 7, 18, 14)
     text(canvas, "chosen pair and card", 746, y2, size=11.5)
+    outline(canvas, Rect(14, y3 - 5, 14, 10), FRESH, 2.5, pad=2)
+    text(canvas, "new: a card just dealt onto this space of the grid", 40, y3, size=11.5)
 
 
 # ----- the moving parts ---------------------------------------------------------------------------------------
@@ -458,8 +460,8 @@ def draw_grid(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet) -> No
         if s == pic.chosen_space:
             outline(canvas, r, CHOSEN, 4)
         if s in pic.fresh:
-            outline(canvas, r, "#00838f", 2.5, pad=2)
-            text(canvas, "new", r.x + r.w / 2, r.y + r.h + 1, size=11, bold=True, colour="#00838f", align="center")
+            outline(canvas, r, FRESH, 2.5, pad=2)
+            text(canvas, "new", r.x + r.w / 2, r.y + r.h + 1, size=11, bold=True, colour=FRESH, align="center")
 
 
 def draw_dice(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet) -> None:

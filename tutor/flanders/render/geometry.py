@@ -38,7 +38,7 @@ PANEL_X = GRID_X + 3 * CELL_W + 2 * GAP + 10
 """Left edge of the dice, the pair list and the cards held."""
 ODDS_X = 606
 MINI_W, MINI_H = 94, 62
-LEGEND_H = 46
+LEGEND_H = 66
 
 # Okabe-Ito colours (safe for colour-blind learners), plus a shape and a number per player.
 PLAYER_COLOURS = ("#d55e00", "#0072b2", "#009e73", "#cc79a7")
@@ -50,6 +50,8 @@ AVAILABLE = "#f2b400"
 """Outline of a space the dice offer (gold, with a tick)."""
 CHOSEN = "#6a1b9a"
 """The chosen pair and the space it took (purple, with a thick outline)."""
+FRESH = "#00838f"
+"""A card space just refilled (teal, thin outline, "new")."""
 LOST = "#c62828"
 LINE_FILL, START_FILL, OBJECTIVE_FILL, OPEN_FILL = "#d7c4b7", "#dcefdc", "#ffe2b8", "#f7f4ec"
 MAY_RETAIN = "#fff3c4"
