@@ -13,7 +13,6 @@ from tutor.flanders import CardTaken, Roll, Take
 from tutor.flanders.render import Board, Geometry, frames_for, percent, picture_of
 from tutor.flanders.render.draw import draw_card, text_width
 from tutor.flanders.render.geometry import MIN_TEXT
-from tutor.flanders.render.picture import available_spaces
 from tutor.flanders.widgets import captions
 from tutor.ui.testing import recorded_commands
 
@@ -108,7 +107,7 @@ def test_the_odds_panel_shows_the_exact_bust_probability_and_expected_loss():
     assert f"{round(float(p) * 216)} of the 216 rolls of three dice offer no card" in log.texts()
     assert f"Expected troop loss: {float(p * 2):.2f} troop pieces" in log.texts()
     assert f"= {percent(float(p))} chance × 2 grey symbols" in log.texts()
-    assert available_spaces(game) == (6, 7, 8, 9)
+    assert game.available() == (6, 7, 8, 9)
     assert percent(float(Fraction(23, 108))) == "21.3%"
 
 

@@ -125,11 +125,6 @@ def picture_of(game: Game, *, humans: Sequence[str] | None = None, caption: str 
                    game.halted, caption, rule, winners=tuple(game.winners), phase=game.phase, judged=show_offers)
 
 
-def available_spaces(game: Game) -> tuple[int, ...]:
-    """The card spaces a roll could take now (``Game.available``)."""
-    return game.available()
-
-
 def _with_player(picture: Picture, player_id: str, **changes: object) -> Picture:
     players = tuple(replace(p, **changes) if p.id == player_id else p for p in picture.players)  # type: ignore[arg-type]
     return replace(picture, players=players)
@@ -215,5 +210,4 @@ def frames_for(before: Picture, events: Sequence[Event], captions: Sequence[tupl
     return [(picture, ms * pace) for picture, ms in frames]
 
 
-__all__ = ["Picture", "PlayerView", "Odds", "picture_of", "frames_for", "pair_sums", "FIXED", "STEP_MS",
-           "available_spaces"]
+__all__ = ["Picture", "PlayerView", "Odds", "picture_of", "frames_for", "pair_sums", "FIXED", "STEP_MS"]

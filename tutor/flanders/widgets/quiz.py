@@ -36,7 +36,6 @@ from tutor.flanders.game import Game, Phase, Take
 from tutor.flanders.render import Board, frames_for, percent, picture_of
 from tutor.flanders.render.board import Frame
 from tutor.flanders.render.describe import describe_picture
-from tutor.flanders.render.picture import available_spaces
 from tutor.ui.controls import label
 from tutor.ui.narration import Line, and_list, plural
 from tutor.ui.quiz import RevealQuiz, Verdict
@@ -301,7 +300,7 @@ class RiskQuiz(RevealQuiz):
             f" ({'; '.join(words)})."
         if not right:
             told += f" You chose: {dict((v, k) for k, v in self.choice.options)[answer]}."
-        why = [Line(f"{name}: the spaces a roll can take are {and_list(available_spaces(g))}; "
+        why = [Line(f"{name}: the spaces a roll can take are {and_list(g.available())}; "
                     f"{round(float(p) * 216)} of the 216 rolls offer none of them.", (R.BUST,))
                for name, g, p in zip("AB", self.games, odds)]
         return Verdict(right, told, why)
