@@ -13,6 +13,7 @@ log, a narration and an animation holding the same event always agree.
 from __future__ import annotations
 
 import enum
+import functools
 from dataclasses import dataclass, fields
 from types import MappingProxyType
 from typing import Any, Mapping
@@ -45,12 +46,12 @@ class Event:
     """True for a step the rules make happen (a move, slipstream, a bot's flip), not a player's choice."""
 
     def __post_init__(self) -> None:
-        for f in fields(self):
-            value = getattr(self, f.name)
+        for name in _field_names(type(self)):
+            value = getattr(self, name)
             if isinstance(value, dict):
-                object.__setattr__(self, f.name, MappingProxyType(dict(value)))
+                object.__setattr__(self, name, MappingProxyType(dict(value)))
             elif isinstance(value, list):
-                object.__setattr__(self, f.name, tuple(value))
+                object.__setattr__(self, name, tuple(value))
 
     @property
     def kind(self) -> str:
@@ -70,6 +71,11 @@ class Event:
             value = getattr(self, f.name)
             data[f.name] = [r.id for r in value] if f.name == "rules" else plain(value)
         return data
+
+
+@functools.cache
+def _field_names(kind: type[Event]) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(kind))
 
 
 def plain(value: Any) -> Any:

@@ -99,7 +99,7 @@ def autoplay(race: Race, *, steps: bool = True, fast: bool = False) -> list[Even
     Bot teams place their riders (setup), bid (breakaway) and draw and play (energy
     phase); with ``steps``, the automatic steps are resolved too (flips, moves, end
     phase), round after round while only bots are racing. ``fast=True`` plays whole
-    rounds of an all-bot race with ``Race.play_round`` (same phase functions, no
+    rounds of an all-bot race with ``Race.play_rounds`` (same phase functions, no
     events or history: for simulations); those rounds return no events.
     """
     events: list[Event] = []
@@ -134,7 +134,4 @@ def _play_rounds(race: Race) -> None:
         by_team = {t.name: get_bot(t.controller or "") for t in race.teams.values() if not t.kind.flips}
         riders = race.riders
         choose = lambda r, rid: by_team[riders[rid].team](r, rid)  # noqa: E731
-    while not race.is_over:
-        if race.round > MAX_ROUNDS:
-            raise RuntimeError(f"race did not finish in {MAX_ROUNDS} rounds")
-        race.play_round(choose)
+    race.play_rounds(choose, MAX_ROUNDS)

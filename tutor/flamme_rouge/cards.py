@@ -102,8 +102,9 @@ DECK_VALUES = {
 
 def shuffled(rng: random.Random, cards: list[Card]) -> list[Card]:
     """A uniformly shuffled copy: sorted by random keys, one ``rng.random()`` per card in order (faster than
-    ``rng.shuffle`` in CPython). The key function is built from C calls only, with no Python frame per card."""
-    return sorted(cards, key=partial(next, iter(rng.random, None)))
+    ``rng.shuffle`` in CPython). The key function is built from C calls only, with no Python frame per card; its
+    sentinel is a float that ``random()`` never returns, so each stop test is a float comparison."""
+    return sorted(cards, key=partial(next, iter(rng.random, -1.0)))
 
 
 def starting_deck(kind: RiderKind) -> list[Card]:

@@ -176,20 +176,6 @@ class Deck:
         """Every card the deck still holds (face down, recycled, hand)."""
         return self.face_down + self.recycled + self.hand
 
-    def deal(self, rng: random.Random, size: int) -> int:
-        """Draw ``size`` cards into the hand (all that are left if fewer), top card first; when the face-down
-        cards run short, the recycled cards are shuffled into a new deck under them first. Returns the number
-        of cards reshuffled (0: none)."""
-        reshuffled = 0
-        if len(self.face_down) < size and self.recycled:
-            reshuffled = len(self.recycled)
-            self.face_down = shuffled(rng, self.recycled) + self.face_down  # the last old cards stay on top
-            self.recycled = []
-        face_down = self.face_down
-        self.hand = face_down[:-size - 1:-1]
-        del face_down[-size:]
-        return reshuffled
-
     def to_dict(self) -> dict[str, Any]:
         return {"owner": self.owner, "face_down": _tokens(self.face_down), "recycled": _tokens(self.recycled),
                 "hand": _tokens(self.hand), "removed": _tokens(self.removed)}
@@ -352,6 +338,12 @@ class Race(SeededState):
         self._choosers = [r for r in self.riders.values() if teams[r.team].kind is player]
         self._hand_sizes = {r.id: self.teams[r.team].hand_size for r in self._choosers}
         self._flippers = len(self._choosers) < len(self.riders)
+        decks: dict[str, list[Rider]] = {}
+        for r in self.riders.values():
+            decks.setdefault(r.deck.owner, []).append(r)
+        self._deck_holders = [held[0] for held in decks.values()]
+        """One rider per deck (the Peloton's two riders share one)."""
+        self._deck_sharers = [r for held in decks.values() for r in held[1:]]
 
     # ----- construction -----------------------------------------------------------------------------
 
@@ -802,8 +794,25 @@ class Race(SeededState):
         checks: call it at the start of an energy phase with a ``choose`` that returns a
         card from the rider's hand. Ends in the next energy phase, or finished.
         """
+        self._require_fast_path("play_round")
+        self._fast_round(choose, self.positions())
+
+    def play_rounds(self, choose: Callable[[Race, str], Card], limit: int) -> None:
+        """``play_round`` until the race is over; the positions carry from one round to the next. A race still
+        running after round ``limit`` raises ``RuntimeError`` (every rider boxed in: a bug, not an endless loop)."""
+        self._require_fast_path("play_rounds")
+        positions = self.positions()
+        while self.phase is not Phase.FINISHED:
+            if self.round > limit:
+                raise RuntimeError(f"race did not finish in {limit} rounds")
+            self._fast_round(choose, positions)
+
+    def _require_fast_path(self, what: str) -> None:
         if self.phase is not Phase.ENERGY:
-            raise WrongPhaseError(f"play_round needs the energy phase, not the {self.phase.name_in_words}")
+            raise WrongPhaseError(f"{what} needs the energy phase, not the {self.phase.name_in_words}")
+
+    def _fast_round(self, choose: Callable[[Race, str], Card], positions: dict[str, tuple[int, int]]) -> None:
+        """One round of ``play_round``; ``positions`` (every rider's) is kept up to date."""
         deal, play = self._deal, self._play
         for rider in self._choosers:
             if rider.played is None:
@@ -811,14 +820,13 @@ class Race(SeededState):
                 play(rider, choose(self, rider.id))
         if self._flippers:
             self._flip()
-        positions = self.positions()
         self._reveal(positions)
         occupied = rules.occupancy(positions)
         ride, riders = self._ride, self.riders
         furthest = 0
-        for rid in self.to_move:
+        for rid, value in self.move_values.items():  # in movement order
             rider = riders[rid]
-            square = ride(rider, occupied)[0]
+            square = ride(rider, value, occupied)[0]
             positions[rid] = (square, rider.lane)
             if square > furthest:
                 furthest = square
@@ -834,18 +842,25 @@ class Race(SeededState):
     # ----- phase functions: the rules, shared by the step-by-step and the fast path ---------------------
 
     def _deal(self, rider: Rider) -> int:
-        """Draw the rider's hand (an exhaustion card if it has no cards); return the count reshuffled."""
+        """Draw the rider's hand, top card first (all that are left if fewer; an exhaustion card if none). When
+        the face-down cards run short, the recycled cards are shuffled into a new deck under them first.
+        Returns the number of cards reshuffled (0: none)."""
         deck = rider.deck
         size = self._hand_sizes[rider.id]
         face_down = deck.face_down
-        if len(face_down) >= size:  # the usual case, without a call
-            deck.hand = face_down[:-size - 1:-1]
-            del face_down[-size:]
-            return 0
-        reshuffled = deck.deal(self.rng, size)
-        if not deck.hand:
-            deck.hand = [EXHAUSTION]
-            rider.exhaustion += 1
+        reshuffled = 0
+        if len(face_down) < size:
+            recycled = deck.recycled
+            if recycled:
+                reshuffled = len(recycled)
+                face_down = deck.face_down = shuffled(self.rng, recycled) + face_down  # old cards stay on top
+                deck.recycled = []
+            if not face_down:
+                deck.hand = [EXHAUSTION]
+                rider.exhaustion += 1
+                return reshuffled
+        deck.hand = face_down[:-size - 1:-1]
+        del face_down[-size:]
         return reshuffled
 
     def _play(self, rider: Rider, card: Card) -> list[Card]:
@@ -918,7 +933,7 @@ class Race(SeededState):
         return {rid: sum(v) for rid, v in bids.items()}, grid, ranking, winners
 
     def _reveal(self, positions: dict[str, tuple[int, int]] | None = None) -> None:
-        """Fix the movement order and each rider's move (Attack!: front rider 2, back rider 9)."""
+        """Fix the movement order and each rider's move, in that order (Attack!: front rider 2, back rider 9)."""
         riders = self.riders
         order = self.to_move = rules.movement_order(self.positions() if positions is None else positions)
         played = [riders[rid].played for rid in order]
@@ -934,17 +949,18 @@ class Race(SeededState):
         """Move one rider by its revealed card (``_ride``) and say what happened."""
         rider = self.riders[rider_id]
         frm = rider.position
-        _, distance, terrain, full = self._ride(rider, occupied)
+        _, distance, terrain, full = self._ride(rider, self.move_values[rider_id], occupied)
         return Move(frm, rider.position, distance, terrain, tuple(full))
 
-    def _ride(self, rider: Rider, occupied: dict[int, list[int]]) -> tuple[int, int, Rule | None, list[int]]:
-        """Move the rider by its revealed card; ``occupied`` (square -> taken lanes) is kept up to date. Returns
-        the square reached, the distance after terrain, the terrain rule that changed it and the full squares
-        fallen back over (the fast path's step: no ``Move`` object)."""
-        start, start_lane = rider.square, rider.lane
-        assert start is not None
+    def _ride(self, rider: Rider, value: int, occupied: dict[int, list[int]]
+              ) -> tuple[int, int, Rule | None, list[int]]:
+        """Move the rider by its revealed card's ``value``; ``occupied`` (square -> taken lanes) is kept up to
+        date. Returns the square reached, the distance after terrain, the terrain rule that changed it and the
+        full squares fallen back over (the fast path's step: no ``Move`` object)."""
+        start: int = rider.square  # type: ignore[assignment]  # placed: it is racing
+        start_lane = rider.lane
         track = self.track
-        distance, terrain = move_distance(track, start, self.move_values[rider.id])
+        distance, terrain = move_distance(track, start, value)
         occupied[start].remove(start_lane)
         square, lane, full = destination(track, occupied, start, distance)
         if lane is None:
@@ -968,21 +984,15 @@ class Race(SeededState):
     def _after_movement_phase(self) -> Phase:
         return Phase.END_CARDS if any(r.played for r in self.riders.values()) else Phase.END_SLIPSTREAM
 
-    def _remove_played(self) -> dict[str, Card]:
-        cards = {}
-        shared: set[str] = set()
-        for r in self.riders.values():
-            played = r.played
+    def _remove_played(self) -> None:
+        """Played cards leave the game; the Peloton's one card, which moved both its riders, leaves once."""
+        for rider in self._deck_holders:
+            played = rider.played
             if played is not None:
-                r.played = None
-                cards[r.id] = played
-                deck = r.deck
-                if deck.owner == r.id:
-                    deck.removed.append(played)
-                elif deck.owner not in shared:  # the Peloton's one card moved both riders: it leaves once
-                    deck.removed.append(played)
-                    shared.add(deck.owner)
-        return cards
+                rider.deck.removed.append(played)
+                rider.played = None
+        for rider in self._deck_sharers:
+            rider.played = None
 
     def _slipstream(self, positions: dict[str, tuple[int, int]]
                     ) -> list[tuple[tuple[int, int], tuple[str, ...] | Rule]]:
@@ -1077,7 +1087,8 @@ class Race(SeededState):
         return events
 
     def _step_end_cards(self) -> list[Event]:
-        cards = self._remove_played()
+        cards = {r.id: r.played for r in self.riders.values() if r.played is not None}
+        self._remove_played()
         self.phase = Phase.END_SLIPSTREAM
         return [CardsRemoved(cards, rules=(rules.CARDS_REMOVED,), automatic=True)]
 

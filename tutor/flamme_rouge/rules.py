@@ -179,7 +179,7 @@ def slipstream(track: Track, positions: dict[str, tuple[int, int]]
     ``(pack, riders moved)`` when it moved, or ``(pack, rule)`` when terrain
     or lanes stopped it.
     """
-    found = packs({sq for sq, _ in positions.values()})
+    found = packs([sq for sq, _ in positions.values()])
     results: list[tuple[tuple[int, int], tuple[str, ...] | Rule]] = []
     if len(found) < 2:
         return results
@@ -192,7 +192,7 @@ def slipstream(track: Track, positions: dict[str, tuple[int, int]]
                 results.append(((lo, hi), NO_SLIPSTREAM_TERRAIN))
             else:
                 moved = {r: (s + 1, lane) for r, (s, lane) in positions.items() if lo <= s <= hi}
-                if any(lane >= lanes[s] for s, lane in moved.values()):
+                if _lacks_lane(lanes, moved.values()):
                     results.append(((lo, hi), NO_SLIPSTREAM_LANES))
                 else:
                     positions.update(moved)
@@ -202,6 +202,13 @@ def slipstream(track: Track, positions: dict[str, tuple[int, int]]
                     continue
         lo, hi = next_lo, next_hi
     return results
+
+
+def _lacks_lane(lanes: tuple[int, ...], places: Iterable[tuple[int, int]]) -> bool:
+    for square, lane in places:
+        if lane >= lanes[square]:
+            return True
+    return False
 
 
 def exhausted(track: Track, positions: dict[str, tuple[int, int]]) -> list[str]:
