@@ -74,7 +74,7 @@ class Event:
 
 
 @functools.cache
-def _field_names(kind: type[Event]) -> tuple[str, ...]:
+def _field_names(kind: type) -> tuple[str, ...]:
     return tuple(f.name for f in fields(kind))
 
 
