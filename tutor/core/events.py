@@ -13,7 +13,6 @@ log, a narration and an animation holding the same event always agree.
 from __future__ import annotations
 
 import enum
-import functools
 from dataclasses import dataclass, fields
 from types import MappingProxyType
 from typing import Any, Mapping
@@ -73,9 +72,14 @@ class Event:
         return data
 
 
-@functools.cache
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 def _field_names(kind: type) -> tuple[str, ...]:
-    return tuple(f.name for f in fields(kind))
+    names = _FIELD_NAMES.get(kind)
+    if names is None:
+        names = _FIELD_NAMES[kind] = tuple(f.name for f in fields(kind))
+    return names
 
 
 def plain(value: Any) -> Any:
