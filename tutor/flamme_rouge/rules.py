@@ -14,6 +14,7 @@ Tutor decisions (RULES.md leaves these open; the lessons say so too):
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Iterable
 
 from tutor.core.events import Rule as Rule  # re-exported: race.py names rules.Rule
@@ -101,6 +102,10 @@ ATTACK_FRONT, ATTACK_BACK = 2, 9
 """Peloton expansion, Attack!: the Peloton team's front rider moves 2, its back rider 9."""
 
 
+_SQUARE = itemgetter(0)
+"""A position's square (C calls on the hot path, no comprehension)."""
+
+
 def movement_order(positions: dict[str, tuple[int, int]]) -> list[str]:
     """Riders in movement order: frontmost first, the right-hand lane first on a shared square (Movement Phase)."""
     places = {rid: lane - square * MAX_LANES for rid, (square, lane) in positions.items()}  # smallest first
@@ -179,7 +184,7 @@ def slipstream(track: Track, positions: dict[str, tuple[int, int]]
     ``(pack, riders moved)`` when it moved, or ``(pack, rule)`` when terrain
     or lanes stopped it.
     """
-    found = packs([sq for sq, _ in positions.values()])
+    found = packs(map(_SQUARE, positions.values()))
     results: list[tuple[tuple[int, int], tuple[str, ...] | Rule]] = []
     if len(found) < 2:
         return results
@@ -213,7 +218,7 @@ def _lacks_lane(lanes: tuple[int, ...], places: Iterable[tuple[int, int]]) -> bo
 
 def exhausted(track: Track, positions: dict[str, tuple[int, int]]) -> list[str]:
     """Riders with an empty square directly in front of them (an empty lane does not count)."""
-    taken = {s for s, _ in positions.values()}
+    taken = set(map(_SQUARE, positions.values()))
     return [r for r, (s, _) in positions.items() if s + 1 not in taken]
 
 
