@@ -53,6 +53,26 @@ def test_play_round_equals_the_step_by_step_race(stage, teams, bot, seed, bot_te
     assert fast.to_dict() == slow.to_dict()
 
 
+@settings(max_examples=25, deadline=None, database=None)
+@given(stage=st.sampled_from([*STAGES, *TEACHING_TRACKS]), teams=st.integers(2, 4), seed=st.integers(0, 10_000),
+       peloton=st.booleans())
+def test_play_rounds_equals_play_round_round_after_round(stage, teams, seed, peloton):
+    """play_rounds carries the positions from round to round instead of reading them again: same race."""
+    carried = Race.new(stage, teams, seed=seed, history=False, peloton=peloton, muscle=int(peloton))
+    fresh = Race.new(stage, teams, seed=seed, history=False, peloton=peloton, muscle=int(peloton))
+    choose = get_bot("random")
+    carried.play_rounds(choose, 200)
+    while not fresh.is_over:
+        fresh.play_round(choose)
+    assert carried.to_dict() == fresh.to_dict()
+
+
+def test_play_rounds_stops_a_stalled_race():
+    race = Race.new("sprint-20", 2, seed=3, history=False)
+    with pytest.raises(RuntimeError, match="did not finish in 1 rounds"):
+        race.play_rounds(get_bot("random"), 1)
+
+
 def test_play_round_outside_the_energy_phase_is_refused():
     race = Race.new("sprint-20", 2, seed=1)
     race.draw("red-S")

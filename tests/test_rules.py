@@ -78,47 +78,47 @@ def test_move_distance_cobbles_do_not_change_movement():
 
 def test_destination_empty_square_right_lane():
     """RULES.md 1, Movement: "Landing on an empty square: right lane"."""
-    assert rules.destination(FLAT, {}, 3, 4) == (7, 0, [])
+    assert rules.destination(FLAT, {}, 3, 4) == (7, 0, ())
 
 
 def test_destination_passes_through_riders():
     """RULES.md 1, Movement: a rider "may pass through riders"."""
     occupied = {4: [0, 1], 5: [0, 1], 6: [0]}
-    assert rules.destination(FLAT, occupied, 3, 5) == (8, 0, [])
+    assert rules.destination(FLAT, occupied, 3, 5) == (8, 0, ())
 
 
 def test_destination_takes_the_free_lane():
     """RULES.md 1, Movement: a rider "may not end in an occupied lane": it takes a free lane of the square."""
-    assert rules.destination(FLAT, {7: [0]}, 3, 4) == (7, 1, [])
-    assert rules.destination(T("2 2 2 3 2"), {3: [1]}, 0, 3) == (3, 0, [])
-    assert rules.destination(T("2 2 2 3 2"), {3: [0, 1]}, 0, 3) == (3, 2, [])
+    assert rules.destination(FLAT, {7: [0]}, 3, 4) == (7, 1, ())
+    assert rules.destination(T("2 2 2 3 2"), {3: [1]}, 0, 3) == (3, 0, ())
+    assert rules.destination(T("2 2 2 3 2"), {3: [0, 1]}, 0, 3) == (3, 2, ())
 
 
 def test_destination_full_square_chains_back():
     """RULES.md 1, Movement: "stop in the first square behind it that has a free lane (this may chain back over
     several full squares)"."""
     occupied = {9: [0, 1], 8: [1, 0], 7: [0]}
-    assert rules.destination(FLAT, occupied, 2, 7) == (7, 1, [9, 8])
+    assert rules.destination(FLAT, occupied, 2, 7) == (7, 1, (9, 8))
 
 
 def test_destination_none_free_stays():
     """RULES.md 1, Movement: "if none is free before its own square, the rider stays where it was"."""
     occupied = {6: [0, 1], 5: [0, 1]}
-    assert rules.destination(FLAT, occupied, 4, 2) == (4, None, [6, 5])
+    assert rules.destination(FLAT, occupied, 4, 2) == (4, None, (6, 5))
 
 
 def test_destination_one_lane_square():
     """RULES.md 2: squares may have 1 lane; one rider fills it."""
     track = T("2 2 2 1 2")
-    assert rules.destination(track, {3: [0]}, 0, 3) == (2, 0, [3])
+    assert rules.destination(track, {3: [0]}, 0, 3) == (2, 0, (3,))
 
 
 def test_destination_cut_to_last_square():
     """RULES.md 1, Finish (tutor decision): "a move past the last square is cut to the last square (then the
     full-square rule applies)"."""
     track = T("2 2 2 2 2")
-    assert rules.destination(track, {}, 2, 9) == (4, 0, [])
-    assert rules.destination(track, {4: [0, 1]}, 2, 9) == (3, 0, [4])
+    assert rules.destination(track, {}, 2, 9) == (4, 0, ())
+    assert rules.destination(track, {4: [0, 1]}, 2, 9) == (3, 0, (4,))
 
 
 # ----- packs and slipstream ---------------------------------------------------------------------------------

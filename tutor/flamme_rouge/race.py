@@ -950,10 +950,10 @@ class Race(SeededState):
         rider = self.riders[rider_id]
         frm = rider.position
         _, distance, terrain, full = self._ride(rider, self.move_values[rider_id], occupied)
-        return Move(frm, rider.position, distance, terrain, tuple(full))
+        return Move(frm, rider.position, distance, terrain, full)
 
     def _ride(self, rider: Rider, value: int, occupied: dict[int, list[int]]
-              ) -> tuple[int, int, Rule | None, list[int]]:
+              ) -> tuple[int, int, Rule | None, tuple[int, ...]]:
         """Move the rider by its revealed card's ``value``; ``occupied`` (square -> taken lanes) is kept up to
         date. Returns the square reached, the distance after terrain, the terrain rule that changed it and the
         full squares fallen back over (the fast path's step: no ``Move`` object)."""

@@ -127,7 +127,7 @@ def move_distance(track: Track, square: int, value: int) -> tuple[int, Rule | No
 
 
 def destination(track: Track, occupied: dict[int, list[int]], square: int, distance: int
-                ) -> tuple[int, int | None, list[int]]:
+                ) -> tuple[int, int | None, tuple[int, ...]]:
     """Where a rider from ``square`` moving ``distance`` ends: (square, lane, full squares passed back over).
 
     ``occupied`` maps a square to its taken lanes. The lane is None when every
@@ -138,19 +138,19 @@ def destination(track: Track, occupied: dict[int, list[int]], square: int, dista
     if target >= len(lanes):
         target = len(lanes) - 1
     if target not in occupied:  # the usual case: the target square is empty
-        return target, 0, []
+        return target, 0, ()
     full: list[int] = []
     for s in range(target, square, -1):
         taken = occupied.get(s)
         if not taken:
-            return s, 0, full
+            return s, 0, tuple(full)
         if len(taken) < lanes[s]:
             lane = 0
             while lane in taken:
                 lane += 1
-            return s, lane, full
+            return s, lane, tuple(full)
         full.append(s)
-    return square, None, full
+    return square, None, tuple(full)
 
 
 def occupancy(positions: dict[str, tuple[int, int]]) -> dict[int, list[int]]:
