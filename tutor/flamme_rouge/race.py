@@ -38,7 +38,9 @@ from __future__ import annotations
 
 import enum
 import random
+from itertools import islice
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from tutor.core.data import is_int
@@ -338,12 +340,12 @@ class Race(SeededState):
         self._choosers = [r for r in self.riders.values() if teams[r.team].kind is player]
         self._hand_sizes = {r.id: self.teams[r.team].hand_size for r in self._choosers}
         self._flippers = len(self._choosers) < len(self.riders)
-        decks: dict[str, list[Rider]] = {}
+        first: dict[str, Rider] = {}
         for r in self.riders.values():
-            decks.setdefault(r.deck.owner, []).append(r)
-        self._deck_holders = [held[0] for held in decks.values()]
-        """One rider per deck (the Peloton's two riders share one)."""
-        self._deck_sharers = [r for held in decks.values() for r in held[1:]]
+            first.setdefault(r.deck.owner, r)
+        self._deck_holders = list(first.values())
+        """The first rider of each deck, in rider order (the Peloton's two riders share one deck)."""
+        self._deck_sharers = [r for r in self.riders.values() if first[r.deck.owner] is not r]
 
     # ----- construction -----------------------------------------------------------------------------
 
@@ -397,6 +399,7 @@ class Race(SeededState):
                 raise ValueError(f"bots: {name!r} is not a player team of this race ({', '.join(names)})")
         team_list: list[Team] = []
         riders: list[Rider] = []
+        ids: tuple[str, ...]
         if peloton:
             ids = ("peloton-1", "peloton-2")
             team_list.append(Team("peloton", ids, PELOTON_COLOUR, TeamKind.PELOTON, "peloton", 0))
@@ -409,15 +412,16 @@ class Race(SeededState):
             team_list.append(Team(name, ids, colour, TeamKind.MUSCLE, "muscle", 0))
             riders += [Rider(ids[0], name, SPRINTEUR, colour, Deck(ids[0]), takes_exhaustion=False),
                        Rider(ids[1], name, ROULEUR, colour, Deck(ids[1]), takes_exhaustion=False)]
+        rider_kinds: tuple[RiderKind, ...]
         for i, name in enumerate(names):
             if single_riders:
                 kind = RiderKind(kinds.get(name, (SPRINTEUR, ROULEUR)[i % 2]))
-                members = [(f"{name}-{kind.letter}", kind)]
+                ids, rider_kinds = (f"{name}-{kind.letter}",), (kind,)
             else:
-                members = [(f"{name}-S", SPRINTEUR), (f"{name}-R", ROULEUR)]
-            team_list.append(Team(name, tuple(rid for rid, _ in members), name, controller=bots.get(name)))
-            riders += [Rider(rid, name, kind, name, Deck(rid), handicap=handicap.get(name, 0))
-                       for rid, kind in members]
+                ids, rider_kinds = (f"{name}-S", f"{name}-R"), (SPRINTEUR, ROULEUR)
+            team_list.append(Team(name, ids, name, controller=bots.get(name)))
+            extra = handicap.get(name, 0)
+            riders += [Rider(rid, name, kind, name, Deck(rid), handicap=extra) for rid, kind in zip(ids, rider_kinds)]
         race = cls(stage(track).with_start_places(len(riders)), team_list, riders, seed=seed, history=history)
         race.breakaway = breakaway
         race._shuffle_starting_decks()
@@ -480,11 +484,8 @@ class Race(SeededState):
         return race
 
     def _shuffle_starting_decks(self) -> None:
-        dealt: set[str] = set()
-        for r in self.riders.values():
-            if r.deck.owner not in dealt:  # the Peloton's riders share one deck
-                dealt.add(r.deck.owner)
-                r.deck.face_down = shuffled(self.rng, _starting_cards(self.teams[r.team], r))
+        for r in self._deck_holders:
+            r.deck.face_down = shuffled(self.rng, _starting_cards(self.teams[r.team], r))
 
     def _auto_place(self) -> None:
         """Bot teams at the front (RULES.md 2, tutor decision), then the players' riders in a seeded random order."""
@@ -493,10 +494,11 @@ class Race(SeededState):
         self.rng.shuffle(players)
         for rid in bots:
             self.riders[rid].square, self.riders[rid].lane = self.front_spot(rid)
-        for rid, (square, lane) in zip(players, self._free_spots(self.track.start)):
-            self.riders[rid].square, self.riders[rid].lane = square, lane
-        if any(self.riders[rid].square is None for rid in players):
+        spots = list(islice(self._free_spots(self.track.start), len(players)))
+        if len(spots) < len(players):
             raise PlacementError("the start area is full")  # with_start_places makes room: a bug if reached
+        for rid, (square, lane) in zip(players, spots):
+            self.riders[rid].square, self.riders[rid].lane = square, lane
         self._setup_done()
 
     def front_spot(self, rider_id: str) -> tuple[int, int]:
@@ -936,8 +938,8 @@ class Race(SeededState):
         """Fix the movement order and each rider's move, in that order (Attack!: front rider 2, back rider 9)."""
         riders = self.riders
         order = self.to_move = rules.movement_order(self.positions() if positions is None else positions)
-        played = [riders[rid].played for rid in order]
-        values = self.move_values = {rid: card.value for rid, card in zip(order, played)}  # type: ignore[union-attr]
+        played = list(map(_PLAYED, map(riders.__getitem__, order)))
+        values = self.move_values = dict(zip(order, map(_VALUE, played)))
         if ATTACK in played:  # cards are interned: an identity scan
             attackers = [rid for rid, card in zip(order, played) if card is ATTACK]
             for team in {riders[rid].team for rid in attackers}:
@@ -1100,7 +1102,8 @@ class Race(SeededState):
         events: list[Event] = [PacksFound(before, after, rules=(rules.PACKS,), automatic=True)]
         for pack, outcome in outcomes:
             if isinstance(outcome, tuple):
-                events.append(Slipstreamed(outcome, pack, (pack[0] + 1, pack[1] + 1), rules=(rules.SLIPSTREAM,),
+                moved = tuple(rules.movement_order({rid: positions[rid] for rid in outcome}))
+                events.append(Slipstreamed(moved, pack, (pack[0] + 1, pack[1] + 1), rules=(rules.SLIPSTREAM,),
                                            automatic=True))
             else:
                 events.append(NoSlipstream(pack, rules=(rules.SLIPSTREAM, outcome), automatic=True))
@@ -1181,6 +1184,10 @@ class Race(SeededState):
 
     def __repr__(self) -> str:
         return f"<Race {self.track.name or 'track'} round {self.round} {self.phase.value} riders={len(self.riders)}>"
+
+
+_PLAYED, _VALUE = attrgetter("played"), attrgetter("value")
+"""A rider's played card, a card's value (C calls in the reveal, on the hot path)."""
 
 
 def _lane_problem(lane: int, taken: Sequence[int]) -> str | None:

@@ -181,8 +181,8 @@ def slipstream(track: Track, positions: dict[str, tuple[int, int]]
     """Resolve slipstream in place on ``positions``.
 
     Returns, in order, one entry per pack exactly one square behind the next:
-    ``(pack, riders moved)`` when it moved, or ``(pack, rule)`` when terrain
-    or lanes stopped it.
+    ``(pack, riders moved)`` (in the order of ``positions``) when it moved, or
+    ``(pack, rule)`` when terrain or lanes stopped it.
     """
     found = packs(map(_SQUARE, positions.values()))
     results: list[tuple[tuple[int, int], tuple[str, ...] | Rule]] = []
@@ -201,7 +201,7 @@ def slipstream(track: Track, positions: dict[str, tuple[int, int]]
                     results.append(((lo, hi), NO_SLIPSTREAM_LANES))
                 else:
                     positions.update(moved)
-                    results.append(((lo, hi), tuple(movement_order(moved))))
+                    results.append(((lo, hi), tuple(moved)))
                     lo = lo + 1
                     hi = next_hi
                     continue
