@@ -134,23 +134,22 @@ def destination(track: Track, occupied: dict[int, list[int]], square: int, dista
     square ahead up to the target is full, and the rider stays where it was.
     """
     lanes = track.lanes
-    target = square + distance
-    if target >= len(lanes):
-        target = len(lanes) - 1
-    if target not in occupied:  # the usual case: the target square is empty
-        return target, 0, ()
-    full: list[int] = []
-    for s in range(target, square, -1):
+    s = square + distance
+    if s >= len(lanes):
+        s = len(lanes) - 1
+    full: tuple[int, ...] = ()
+    while s > square:
         taken = occupied.get(s)
         if not taken:
-            return s, 0, tuple(full)
+            return s, 0, full
         if len(taken) < lanes[s]:
             lane = 0
             while lane in taken:
                 lane += 1
-            return s, lane, tuple(full)
-        full.append(s)
-    return square, None, tuple(full)
+            return s, lane, full
+        full += (s,)
+        s -= 1
+    return square, None, full
 
 
 def occupancy(positions: dict[str, tuple[int, int]]) -> dict[int, list[int]]:
@@ -197,7 +196,7 @@ def slipstream(track: Track, positions: dict[str, tuple[int, int]]
                 results.append(((lo, hi), NO_SLIPSTREAM_TERRAIN))
             else:
                 moved = {r: (s + 1, lane) for r, (s, lane) in positions.items() if lo <= s <= hi}
-                if _lacks_lane(lanes, moved.values()):
+                if True in track.narrows[lo:hi + 1] and _lacks_lane(lanes, moved.values()):
                     results.append(((lo, hi), NO_SLIPSTREAM_LANES))
                 else:
                     positions.update(moved)

@@ -75,6 +75,7 @@ class Track:
         object.__setattr__(self, "cobbles", tuple(s.terrain is Terrain.COBBLES for s in self.squares))
         object.__setattr__(self, "supply", tuple(s.terrain is Terrain.SUPPLY for s in self.squares))
         object.__setattr__(self, "no_slipstream", tuple(a or c for a, c in zip(self.ascent, self.cobbles)))
+        object.__setattr__(self, "narrows", tuple(a > b for a, b in zip(self.lanes, self.lanes[1:] + (0,))))
         object.__setattr__(self, "minimum", tuple(DESCENT_MINIMUM if d else SUPPLY_MINIMUM if u else 0
                                                   for d, u in zip(self.descent, self.supply)))
         ceiling, ahead = [], NO_ASCENT  # ahead: the first ascent square past square i
@@ -92,6 +93,8 @@ class Track:
     supply: tuple[bool, ...] = field(init=False, repr=False, compare=False)
     no_slipstream: tuple[bool, ...] = field(init=False, repr=False, compare=False)
     """Ascent or cobblestones: riders there neither give nor get slipstream."""
+    narrows: tuple[bool, ...] = field(init=False, repr=False, compare=False)
+    """The next square has fewer lanes (or there is none)."""
     minimum: tuple[int, ...] = field(init=False, repr=False, compare=False)
     """Least move of a rider starting on each square: 5 on a descent, 4 in a supply zone, else 0."""
     ceiling: tuple[int, ...] = field(init=False, repr=False, compare=False)
