@@ -40,7 +40,7 @@ import enum
 import random
 from itertools import islice
 from dataclasses import dataclass, field
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from tutor.core.data import is_int
@@ -823,18 +823,10 @@ class Race(SeededState):
         if self._flippers:
             self._flip()
         self._reveal(positions)
-        occupied = rules.occupancy(positions)
-        ride, riders = self._ride, self.riders
-        furthest = 0
-        for rid, value in self.move_values.items():  # in movement order
-            rider = riders[rid]
-            square = ride(rider, value, occupied)[0]
-            positions[rid] = (square, rider.lane)
-            if square > furthest:
-                furthest = square
+        self._ride(self.move_values.items(), rules.occupancy(positions), positions)  # in movement order
         self.to_move, self.move_values = [], {}
         finish = self.track.finish
-        if finish is not None and furthest >= finish and self._check_finish():
+        if finish is not None and max(map(_SQUARE, positions.values())) >= finish and self._check_finish():
             return
         self._remove_played()
         self._slipstream(positions)
@@ -951,26 +943,30 @@ class Race(SeededState):
         """Move one rider by its revealed card (``_ride``) and say what happened."""
         rider = self.riders[rider_id]
         frm = rider.position
-        _, distance, terrain, full = self._ride(rider, self.move_values[rider_id], occupied)
+        distance, terrain, full = self._ride(((rider_id, self.move_values[rider_id]),), occupied, {})
         return Move(frm, rider.position, distance, terrain, full)
 
-    def _ride(self, rider: Rider, value: int, occupied: dict[int, list[int]]
-              ) -> tuple[int, int, Rule | None, tuple[int, ...]]:
-        """Move the rider by its revealed card's ``value``; ``occupied`` (square -> taken lanes) is kept up to
-        date. Returns the square reached, the distance after terrain, the terrain rule that changed it and the
-        full squares fallen back over (the fast path's step: no ``Move`` object)."""
-        start: int = rider.square  # type: ignore[assignment]  # placed: it is racing
-        start_lane = rider.lane
-        track = self.track
-        distance, terrain = move_distance(track, start, value)
-        occupied[start].remove(start_lane)
-        square, lane, full = destination(track, occupied, start, distance)
-        if lane is None:
-            lane = start_lane
-        rider.square = square
-        rider.lane = lane
-        occupied.setdefault(square, []).append(lane)
-        return square, distance, terrain, full
+    def _ride(self, moves: Iterable[tuple[str, int]], occupied: dict[int, list[int]],
+              positions: dict[str, tuple[int, int]]) -> tuple[int, Rule | None, tuple[int, ...]]:
+        """Move each rider by its revealed card's value, in the order given (the fast path moves them all, a
+        step one). ``occupied`` (square -> taken lanes) and ``positions`` are kept up to date. Returns the last
+        move's distance after terrain, the terrain rule that changed it and the full squares it fell back over."""
+        riders, track = self.riders, self.track
+        distance, terrain = 0, None
+        full: tuple[int, ...] = ()
+        for rider_id, value in moves:
+            rider = riders[rider_id]
+            start: int = rider.square  # type: ignore[assignment]  # placed: it is racing
+            distance, terrain = move_distance(track, start, value)
+            occupied[start].remove(rider.lane)
+            square, lane, full = destination(track, occupied, start, distance)
+            if lane is None:
+                lane = rider.lane
+            rider.square = square
+            rider.lane = lane
+            occupied.setdefault(square, []).append(lane)
+            positions[rider_id] = (square, lane)
+        return distance, terrain, full
 
     def _check_finish(self) -> bool:
         """After movement: when riders crossed the line, rank them and end the race (the end phase is skipped)."""
@@ -1186,8 +1182,8 @@ class Race(SeededState):
         return f"<Race {self.track.name or 'track'} round {self.round} {self.phase.value} riders={len(self.riders)}>"
 
 
-_PLAYED, _VALUE = attrgetter("played"), attrgetter("value")
-"""A rider's played card, a card's value (C calls in the reveal, on the hot path)."""
+_PLAYED, _VALUE, _SQUARE = attrgetter("played"), attrgetter("value"), itemgetter(0)
+"""A rider's played card, a card's value, a position's square (C calls on the hot path)."""
 
 
 def _lane_problem(lane: int, taken: Sequence[int]) -> str | None:
