@@ -9,7 +9,6 @@ right-hand lane ("first" lane), then 1, then 2.
 from __future__ import annotations
 
 import enum
-import sys
 import functools
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,8 +20,9 @@ DESCENT_MINIMUM, SUPPLY_MINIMUM, ASCENT_MAXIMUM = 5, 4, 5
 """Mountains: a rider starting on a descent moves at least 5, on or into an ascent at most 5; Peloton
 expansion: in a supply zone at least 4."""
 MAX_LANES = 3
-NO_ASCENT = sys.maxsize
-"""No ascent ahead (while ``Track.ceiling`` is computed)."""
+NO_ASCENT = 1 << 20
+"""No ascent ahead (while ``Track.ceiling`` is computed): further than any move. Kept below 2**30, a one-digit
+int, so that the interpreter's fast integer comparison applies to ``Track.ceiling`` on the hot path."""
 
 
 class Terrain(enum.Enum):
