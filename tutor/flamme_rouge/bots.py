@@ -11,6 +11,7 @@ finish, and sheds exhaustion cards when they lose little.
 
 from __future__ import annotations
 
+from math import floor
 from typing import Callable, Iterable
 
 from . import rules
@@ -23,7 +24,7 @@ Bot = Callable[[Race, str], Card]
 
 def random_bot(race: Race, rider_id: str) -> Card:
     hand = race.riders[rider_id].deck.hand
-    return hand[int(race.bot_rng.random() * len(hand))]
+    return hand[floor(race.bot_rng.random() * len(hand))]  # floor: int() for x >= 0, a cheaper call
 
 
 def heuristic_bot(race: Race, rider_id: str) -> Card:

@@ -37,6 +37,7 @@ Tutor decisions (RULES.md; also in ``rules``, where each is a ``Rule`` with ``de
 from __future__ import annotations
 
 import enum
+import functools
 import random
 from itertools import islice
 from dataclasses import dataclass, field
@@ -161,18 +162,27 @@ class TeamKind(enum.Enum):
         return self is not TeamKind.PLAYER
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Deck:
     """A rider's (or a bot team's) energy cards, by where they are."""
 
     owner: str
-    face_down: list[Card] = field(default_factory=list)
+    face_down: list[Card]
     """The top card is the last one."""
-    recycled: list[Card] = field(default_factory=list)
+    recycled: list[Card]
     """Face-up cards at the bottom of the deck, shuffled into a new deck when it runs out."""
-    hand: list[Card] = field(default_factory=list)
-    removed: list[Card] = field(default_factory=list)
+    hand: list[Card]
+    removed: list[Card]
     """Played cards that left the game."""
+
+    def __init__(self, owner: str, face_down: list[Card] | None = None, recycled: list[Card] | None = None,
+                 hand: list[Card] | None = None, removed: list[Card] | None = None):
+        # Written out: the dataclass's default factories are four calls of list(), and races build many decks.
+        self.owner = owner
+        self.face_down = [] if face_down is None else face_down
+        self.recycled = [] if recycled is None else recycled
+        self.hand = [] if hand is None else hand
+        self.removed = [] if removed is None else removed
 
     def cards(self) -> list[Card]:
         """Every card the deck still holds (face down, recycled, hand)."""
@@ -419,9 +429,12 @@ class Race(SeededState):
                 ids, rider_kinds = (f"{name}-{kind.letter}",), (kind,)
             else:
                 ids, rider_kinds = (f"{name}-S", f"{name}-R"), (SPRINTEUR, ROULEUR)
-            team_list.append(Team(name, ids, name, controller=bots.get(name)))
-            extra = handicap.get(name, 0)
-            riders += [Rider(rid, name, kind, name, Deck(rid), handicap=extra) for rid, kind in zip(ids, rider_kinds)]
+            team_list.append(_player_team(name, ids, bots.get(name)))
+            members = [Rider(rid, name, kind, name, Deck(rid)) for rid, kind in zip(ids, rider_kinds)]
+            if name in handicap:
+                for rider in members:
+                    rider.handicap = handicap[name]
+            riders += members
         race = cls(stage(track).with_start_places(len(riders)), team_list, riders, seed=seed, history=history)
         race.breakaway = breakaway
         race._shuffle_starting_decks()
@@ -847,7 +860,9 @@ class Race(SeededState):
             recycled = deck.recycled
             if recycled:
                 reshuffled = len(recycled)
-                face_down = deck.face_down = shuffled(self.rng, recycled) + face_down  # old cards stay on top
+                renewed = deck.face_down = shuffled(self.rng, recycled)
+                renewed += face_down  # the old cards stay on top
+                face_down = renewed
                 deck.recycled = []
             if not face_down:
                 deck.hand = [EXHAUSTION]
@@ -1184,6 +1199,13 @@ class Race(SeededState):
 
 _PLAYED, _VALUE, _SQUARE = attrgetter("played"), attrgetter("value"), itemgetter(0)
 """A rider's played card, a card's value, a position's square (C calls on the hot path)."""
+
+
+@functools.lru_cache(maxsize=None)
+def _player_team(name: str, riders: tuple[str, ...], controller: str | None) -> Team:
+    """A player's team. Teams are values, so races of the same teams share them (a frozen dataclass is slow to
+    build, and simulations build thousands of races)."""
+    return Team(name, riders, name, controller=controller)
 
 
 def _lane_problem(lane: int, taken: Sequence[int]) -> str | None:
