@@ -108,7 +108,9 @@ _SQUARE = itemgetter(0)
 
 def movement_order(positions: dict[str, tuple[int, int]]) -> list[str]:
     """Riders in movement order: frontmost first, the right-hand lane first on a shared square (Movement Phase)."""
-    places = {rid: lane - square * MAX_LANES for rid, (square, lane) in positions.items()}  # smallest first
+    places = {}  # smallest first; a loop, not a comprehension: this runs every round of every simulation
+    for rid, (square, lane) in positions.items():
+        places[rid] = lane - square * MAX_LANES
     return sorted(places, key=places.__getitem__)
 
 
@@ -195,7 +197,10 @@ def slipstream(track: Track, positions: dict[str, tuple[int, int]]
             if blocked[next_lo] or True in blocked[lo:hi + 1]:
                 results.append(((lo, hi), NO_SLIPSTREAM_TERRAIN))
             else:
-                moved = {r: (s + 1, lane) for r, (s, lane) in positions.items() if lo <= s <= hi}
+                moved = {}
+                for r, (s, lane) in positions.items():
+                    if lo <= s <= hi:
+                        moved[r] = (s + 1, lane)
                 if True in track.narrows[lo:hi + 1] and _lacks_lane(lanes, moved.values()):
                     results.append(((lo, hi), NO_SLIPSTREAM_LANES))
                 else:
@@ -218,7 +223,11 @@ def _lacks_lane(lanes: tuple[int, ...], places: Iterable[tuple[int, int]]) -> bo
 def exhausted(track: Track, positions: dict[str, tuple[int, int]]) -> list[str]:
     """Riders with an empty square directly in front of them (an empty lane does not count)."""
     taken = set(map(_SQUARE, positions.values()))
-    return [r for r, (s, _) in positions.items() if s + 1 not in taken]
+    fronted = []
+    for r, (s, _) in positions.items():
+        if s + 1 not in taken:
+            fronted.append(r)
+    return fronted
 
 
 def ranking_past(finish: int, positions: dict[str, tuple[int, int]]) -> list[str]:

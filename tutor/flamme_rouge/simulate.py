@@ -39,7 +39,7 @@ def simulate_race(stage: str | Track = "avenue-corso-paseo", teams: int = 4, bot
     """
     get_bot(bot)  # an unknown name fails before the race is built
     names = TEAM_COLOURS[:teams] if isinstance(teams, int) and teams > 0 else ()
-    race = Race.new(stage, teams, bots={c: bot for c in names}, seed=seed, history=history,
+    race = Race.new(stage, teams, bots=dict.fromkeys(names, bot), seed=seed, history=history,
                     single_riders=single_riders, peloton=peloton, muscle=muscle, breakaway=breakaway)
     autoplay(race, fast=True)
     assert race.winner is not None
