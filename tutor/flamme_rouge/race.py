@@ -346,16 +346,23 @@ class Race(SeededState):
 
     def _index_riders(self) -> None:
         """Riders that draw and play (player teams), and whether bot teams flip: looked up every round."""
-        teams, player = self.teams, TeamKind.PLAYER
-        self._choosers = [r for r in self.riders.values() if teams[r.team].kind is player]
-        self._hand_sizes = {r.id: self.teams[r.team].hand_size for r in self._choosers}
-        self._flippers = len(self._choosers) < len(self.riders)
-        first: dict[str, Rider] = {}
-        for r in self.riders.values():
-            first.setdefault(r.deck.owner, r)
-        self._deck_holders = list(first.values())
+        self._choosers: list[Rider] = []
+        self._hand_sizes: dict[str, int] = {}
+        self._deck_holders: list[Rider] = []
         """The first rider of each deck, in rider order (the Peloton's two riders share one deck)."""
-        self._deck_sharers = [r for r in self.riders.values() if first[r.deck.owner] is not r]
+        self._deck_sharers: list[Rider] = []
+        decks: set[str] = set()
+        for r in self.riders.values():
+            team = self.teams[r.team]
+            if team.kind is TeamKind.PLAYER:
+                self._choosers.append(r)
+                self._hand_sizes[r.id] = team.hand_size
+            if r.deck.owner in decks:
+                self._deck_sharers.append(r)
+            else:
+                decks.add(r.deck.owner)
+                self._deck_holders.append(r)
+        self._flippers = len(self._choosers) < len(self.riders)
 
     # ----- construction -----------------------------------------------------------------------------
 
@@ -502,8 +509,10 @@ class Race(SeededState):
 
     def _auto_place(self) -> None:
         """Bot teams at the front (RULES.md 2, tutor decision), then the players' riders in a seeded random order."""
-        bots = [rid for t in self.teams.values() if t.kind.flips for rid in t.riders]
-        players = [rid for t in self.teams.values() if not t.kind.flips for rid in t.riders]
+        bots: list[str] = []
+        players: list[str] = []
+        for team in self.teams.values():
+            (bots if team.kind.flips else players).extend(team.riders)
         self.rng.shuffle(players)
         for rid in bots:
             self.riders[rid].square, self.riders[rid].lane = self.front_spot(rid)
@@ -1223,7 +1232,10 @@ def _starting_cards(team: Team, rider: Rider) -> list[Card]:
         return starting_deck(ROULEUR) + [ATTACK, ATTACK]
     if team.kind is TeamKind.MUSCLE:
         return starting_deck(rider.kind) + ([MUSCLE] if rider.kind == SPRINTEUR else [])
-    return starting_deck(rider.kind) + [EXHAUSTION] * rider.handicap
+    cards = starting_deck(rider.kind)
+    if rider.handicap:
+        cards += [EXHAUSTION] * rider.handicap
+    return cards
 
 
 PHASE_STEPS: dict[Phase, Callable[[Race], list[Event]]] = {
