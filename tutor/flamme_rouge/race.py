@@ -41,7 +41,6 @@ import functools
 import random
 from itertools import islice
 from dataclasses import dataclass, field
-from operator import attrgetter, itemgetter
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from tutor.core.data import is_int
@@ -845,10 +844,10 @@ class Race(SeededState):
         if self._flippers:
             self._flip()
         self._reveal(positions)
-        self._ride(self.move_values.items(), rules.occupancy(positions), positions)  # in movement order
+        furthest = self._ride(self.move_values.items(), rules.occupancy(positions), positions)[3]  # in order
         self.to_move, self.move_values = [], {}
         finish = self.track.finish
-        if finish is not None and max(map(_SQUARE, positions.values())) >= finish and self._check_finish():
+        if finish is not None and furthest >= finish and self._check_finish():
             return
         self._remove_played()
         self._slipstream(positions)
@@ -954,10 +953,16 @@ class Race(SeededState):
         """Fix the movement order and each rider's move, in that order (Attack!: front rider 2, back rider 9)."""
         riders = self.riders
         order = self.to_move = rules.movement_order(self.positions() if positions is None else positions)
-        played = list(map(_PLAYED, map(riders.__getitem__, order)))
-        values = self.move_values = dict(zip(order, map(_VALUE, played)))
-        if ATTACK in played:  # cards are interned: an identity scan
-            attackers = [rid for rid, card in zip(order, played) if card is ATTACK]
+        values: dict[str, int] = {}
+        self.move_values = values
+        attack = False
+        for rid in order:  # a loop, not comprehensions: this runs every round of every simulation
+            card = riders[rid].played
+            values[rid] = card.value  # type: ignore[union-attr]  # every rider has played
+            if card is ATTACK:  # cards are interned
+                attack = True
+        if attack:
+            attackers = [rid for rid in order if riders[rid].played is ATTACK]
             for team in {riders[rid].team for rid in attackers}:
                 front, *back = [rid for rid in attackers if riders[rid].team == team]
                 values[front] = rules.ATTACK_FRONT
@@ -967,16 +972,17 @@ class Race(SeededState):
         """Move one rider by its revealed card (``_ride``) and say what happened."""
         rider = self.riders[rider_id]
         frm = rider.position
-        distance, terrain, full = self._ride(((rider_id, self.move_values[rider_id]),), occupied, {})
+        distance, terrain, full, _ = self._ride(((rider_id, self.move_values[rider_id]),), occupied, {})
         return Move(frm, rider.position, distance, terrain, full)
 
     def _ride(self, moves: Iterable[tuple[str, int]], occupied: dict[int, list[int]],
-              positions: dict[str, tuple[int, int]]) -> tuple[int, Rule | None, tuple[int, ...]]:
+              positions: dict[str, tuple[int, int]]) -> tuple[int, Rule | None, tuple[int, ...], int]:
         """Move each rider by its revealed card's value, in the order given (the fast path moves them all, a
         step one). ``occupied`` (square -> taken lanes) and ``positions`` are kept up to date. Returns the last
-        move's distance after terrain, the terrain rule that changed it and the full squares it fell back over."""
+        move's distance after terrain, the terrain rule that changed it and the full squares it fell back over,
+        and the furthest square reached."""
         riders, track = self.riders, self.track
-        distance, terrain = 0, None
+        distance, terrain, furthest = 0, None, 0
         full: tuple[int, ...] = ()
         for rider_id, value in moves:
             rider = riders[rider_id]
@@ -990,7 +996,9 @@ class Race(SeededState):
             rider.lane = lane
             occupied.setdefault(square, []).append(lane)
             positions[rider_id] = (square, lane)
-        return distance, terrain, full
+            if square > furthest:
+                furthest = square
+        return distance, terrain, full, furthest
 
     def _check_finish(self) -> bool:
         """After movement: when riders crossed the line, rank them and end the race (the end phase is skipped)."""
@@ -1204,10 +1212,6 @@ class Race(SeededState):
 
     def __repr__(self) -> str:
         return f"<Race {self.track.name or 'track'} round {self.round} {self.phase.value} riders={len(self.riders)}>"
-
-
-_PLAYED, _VALUE, _SQUARE = attrgetter("played"), attrgetter("value"), itemgetter(0)
-"""A rider's played card, a card's value, a position's square (C calls on the hot path)."""
 
 
 @functools.lru_cache(maxsize=None)
