@@ -4,8 +4,9 @@ Each race is 4 two-rider teams. Ours: ``simulate_race`` with the ``random`` bot
 (draws 4, plays any one: the same decision power as the peer's ``Muscle`` teams,
 which flip a random card) and with the ``heuristic`` bot. Both engines play the
 same seeds (0 .. ``--seeds``-1); the engines take turns, a whole pass over the
-seeds each, ``--repeats`` times (taking turns race by race slowed ours by a
-third: each of its 1 ms races started in the caches the peer's had filled). Each race counts with the least CPU time (of this
+seeds each, after one untimed pass each, ``--repeats`` times (taking turns race
+by race slowed ours by about a quarter: each of its 1 ms races started in the caches
+the peer's had filled). Each race counts with the least CPU time (of this
 process) it took in any pass, and races per second is seeds / the sum of those
 times. Target (issue 14): ours at least 25 times the peer's races per second with
 random bots.
@@ -16,21 +17,27 @@ more than ours moved, so a ratio of best blocks swung between 18x and 26x on
 unchanged code. A race's least time over several passes is its cost without the
 neighbours' load (as ``timeit`` advises), for both engines alike.
 
-Where the time goes (random bots, 4 teams, Dec 2026; pyinstrument shares of a whole ``simulate_race`` on
-la-haute-montagne, and instruction counts from ``valgrind --tool=cachegrind``, which a shared machine does not
-disturb): a race is ~14 rounds (~16 on la-haute-montagne) and ~4.6-4.9 M instructions, against ~121-125 M for
-a peer race (25.5-26.5x in instructions; the timed CPU ratio swings with the machine's load). ``Race.new`` is ~11%
-(~560 k instructions; seeding the two generators, ``rng`` and ``bot_rng``, is 73 k of it; the 8 shuffles, 16
-Rider/Deck objects and the placement the rest). In the rounds: moving (``_ride`` with ``rules.destination`` and
-``rules.move_distance``) ~18%, drawing ~14% (about half of it the reshuffles, one ``rng.random()`` per card),
-slipstream ~12%, the loops of ``play_round`` itself ~10%, the reveal (movement order) ~7%, the random bot ~5%,
-exhaustion ~5%, playing ~4%, ``positions()`` ~4%, removing played cards ~4%, the occupancy map ~3%.
+Where the time goes (random bots, 4 teams, Dec 2026, Python 3.11). Counted in instructions with
+``valgrind --tool=cachegrind`` (a shared machine does not disturb them): a whole race, and each phase
+function called alone on a mid-race position. A race is ~14 rounds (~16 on la-haute-montagne) and 3.55 M
+instructions (3.86 M), against 121 M (125 M) for a peer race: 34x (32x) in instructions; the timed ratio is
+about four fifths of it. Shares of a race on avenue-corso-paseo: ``Race.new`` 13% (seeding ``rng`` and
+``bot_rng`` 74 k, the 8 deck shuffles 130 k, the seeded start order 18 k, the riders and decks the rest);
+the reshuffles 13% (56 per race, ~1 k instructions a card: one ``rng.random()`` each, then a sort); drawing,
+the random bot and playing 20%; moving (``_ride`` with ``rules.move_distance`` and ``rules.destination``)
+17%; the reveal and movement order 9%; slipstream 7%; exhaustion 6%; the occupancy map 3%; removing played
+cards 2%; the round loop and calls the rest. What made it faster (Python 3.11): loops instead of
+comprehensions on the hot path (a comprehension is a function call), plain loops rather than ``map`` with
+``attrgetter``, ``math.floor`` rather than ``int()``, one ``_ride`` call for a whole movement phase, the
+positions carried from round to round, player ``Team`` values shared between races (a frozen dataclass is
+slow to build), and a ``Track.ceiling`` of one-digit ints (``sys.maxsize`` kept ``move_distance``'s
+comparison off the interpreter's fast integer path).
 
 It also times the Peloton expansion's biggest race (issue 8): 12 single riders
 with the Peloton team, a Muscle team and the breakaway bids, on the tutor's
 Pavés du Nord stage (no peer plays the expansion).
 
-Run: ``python benchmarks/bench_engine.py [--seeds 40] [--repeats 5]``
+Run: ``python benchmarks/bench_engine.py [--seeds 30] [--repeats 10]``
 (the peer needs ``pip install -e '.[bench]'``).
 """
 
