@@ -7,6 +7,7 @@ within the limits of ``tutor.core.schema`` (size, nesting, number length).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from typing import Any, TypeGuard
 
@@ -40,3 +41,23 @@ def positive_int(value: Any, where: str, error: type[DataError] = DataError) -> 
     if not is_int(value) or value < 1:
         raise error(f"{where}: {value!r} is not a positive integer")
     return int(value)
+
+
+def first_difference(expect: Mapping[str, Any], result: Mapping[str, Any], keys: Iterable[str], *,
+                     partial: bool) -> str | None:
+    """How a scenario's result first differs from its ``expect`` block, key by key in ``keys`` (a key ``expect``
+    leaves out is not checked), or None. Objects are compared entry by entry; with ``partial`` only the entries
+    ``expect`` names count (SCENARIOS.md says which each game's format does)."""
+    for key in keys:
+        if key not in expect or expect[key] == result[key]:
+            continue
+        want, got = expect[key], result[key]
+        if isinstance(want, dict) and isinstance(got, dict):
+            names = list(want) if partial else list(want) + [k for k in got if k not in want]
+            for name in names:
+                if want.get(name) != got.get(name):
+                    return f"{key}: {name} expected {json.dumps(want.get(name))}, got {json.dumps(got.get(name))}"
+            if partial:
+                continue
+        return f"{key}: expected {json.dumps(want)}, got {json.dumps(got)}"
+    return None

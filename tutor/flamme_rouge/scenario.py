@@ -15,7 +15,7 @@ import zlib
 from pathlib import Path
 from typing import Any, Iterable
 
-from tutor.core.data import is_int, load_json, reject_unknown_keys
+from tutor.core.data import first_difference, is_int, load_json, reject_unknown_keys
 from tutor.core.schema import MAX_FILE_BYTES, integer, parse_json, strict_object, text, validate
 
 from .cards import ATTACK, RIDER_KINDS, Card, energy
@@ -216,17 +216,7 @@ def check(scenario: dict[str, Any]) -> str | None:
     if not isinstance(expect, dict):
         raise ScenarioError("key 'expect' must be an object with the expected result")
     _reject_unknown_keys(expect, OUTPUT_KEYS, "expect: ")
-    result = resolve_round(scenario)
-    for key in OUTPUT_KEYS:
-        if key not in expect or expect[key] == result[key]:
-            continue
-        want, got = expect[key], result[key]
-        if isinstance(want, dict) and isinstance(got, dict):
-            for rid in list(want) + [r for r in got if r not in want]:
-                if want.get(rid) != got.get(rid):
-                    return f"{key}: {rid} expected {want.get(rid)}, got {got.get(rid)}"
-        return f"{key}: expected {json.dumps(want)}, got {json.dumps(got)}"
-    return None
+    return first_difference(expect, resolve_round(scenario), OUTPUT_KEYS, partial=False)
 
 
 # ----- position codes: a scenario as a short text a class can paste ----------------------------------------

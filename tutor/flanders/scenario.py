@@ -43,7 +43,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tutor.core.data import is_int, load_json, reject_unknown_keys
+from tutor.core.data import first_difference, is_int, load_json, reject_unknown_keys
 from tutor.core.schema import integer, strict_object, text, validate
 
 from .battlefield import Battlefield, load_battlefield
@@ -322,16 +322,5 @@ def check(data: dict[str, Any]) -> str | None:
     if not isinstance(expect, dict):
         raise ScenarioError("key 'expect' must be an object with the expected result")
     reject_unknown_keys(expect, OUTPUT_KEYS, "expect: ", ScenarioError)
-    result = resolve(data)
-    for key in OUTPUT_KEYS:
-        if key not in expect or expect[key] == result[key]:
-            continue
-        want, got = expect[key], result[key]
-        if isinstance(want, dict) and isinstance(got, dict):
-            # A partial object checks only the players (or spaces) it names.
-            for k in want:
-                if want[k] != got.get(k):
-                    return f"{key}: {k} expected {json.dumps(want[k])}, got {json.dumps(got.get(k))}"
-            continue
-        return f"{key}: expected {json.dumps(want)}, got {json.dumps(got)}"
-    return None
+    # A partial object checks only the players (or spaces) it names.
+    return first_difference(expect, resolve(data), OUTPUT_KEYS, partial=True)

@@ -318,24 +318,17 @@ def draw_legend(canvas: Canvas, geo: Geometry) -> None:
     _set(canvas, "fill_style", PANEL)
     canvas.fill_rect(4, y0, geo.width - 8, 62)
     y1, y2, y3 = y0 + 12, y0 + 31, y0 + 50
-    x = 12.0
-    card_outline(canvas, Rect(x, y1 - 7, 22, 14), False)
-    _set(canvas, "fill_style", BRITISH_FILL)
-    canvas.fill()
-    _set(canvas, "stroke_style", BRITISH)
-    _set(canvas, "line_width", 2)
-    canvas.stroke()
-    side_badge(canvas, x + 11, y1, False, 4.5)
-    text(canvas, "British card (green, rounded, round badge)", x + 28, y1, size=11.5)
-    x = 290.0
-    card_outline(canvas, Rect(x, y1 - 7, 22, 14), True)
-    _set(canvas, "fill_style", GERMAN_FILL)
-    canvas.fill()
-    _set(canvas, "stroke_style", GERMAN)
-    _set(canvas, "line_width", 2)
-    canvas.stroke()
-    side_badge(canvas, x + 11, y1, True, 4.5)
-    text(canvas, "German card (blue, cut corners, cross badge)", x + 28, y1, size=11.5)
+    for x, german, fill, stroke, words in (
+            (12.0, False, BRITISH_FILL, BRITISH, "British card (green, rounded, round badge)"),
+            (290.0, True, GERMAN_FILL, GERMAN, "German card (blue, cut corners, cross badge)")):
+        card_outline(canvas, Rect(x, y1 - 7, 22, 14), german)
+        _set(canvas, "fill_style", fill)
+        canvas.fill()
+        _set(canvas, "stroke_style", stroke)
+        _set(canvas, "line_width", 2)
+        canvas.stroke()
+        side_badge(canvas, x + 11, y1, german, 4.5)
+        text(canvas, words, x + 28, y1, size=11.5)
     symbol(canvas, 584, y1, False)
     text(canvas, "grey symbol: 1 troop lost at a bust", 597, y1, size=11.5)
     symbol(canvas, 808, y1, True)
