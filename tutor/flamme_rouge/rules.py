@@ -1,7 +1,9 @@
 """The positional rules of Flamme Rouge as pure functions (RULES.md sections 1-2).
 
 ``Race`` calls these for every move, so the game, the scenarios and the bots
-share one implementation. Positions are ``{rider: (square, lane)}``.
+share one implementation. Positions are ``{rider: (square, lane)}``. Simulations
+call them millions of times, so loops stand where comprehensions would read better
+(in Python 3.11 a comprehension is a function call).
 
 Tutor decisions (RULES.md leaves these open; the lessons say so too):
 - Slipstream on mountains and cobbles: a pack with a rider on an ascent or
@@ -108,7 +110,7 @@ _SQUARE = itemgetter(0)
 
 def movement_order(positions: dict[str, tuple[int, int]]) -> list[str]:
     """Riders in movement order: frontmost first, the right-hand lane first on a shared square (Movement Phase)."""
-    places = {}  # smallest first; a loop, not a comprehension: this runs every round of every simulation
+    places = {}  # smallest first
     for rid, (square, lane) in positions.items():
         places[rid] = lane - square * MAX_LANES
     return sorted(places, key=places.__getitem__)
