@@ -820,24 +820,28 @@ class Race(SeededState):
         card from the rider's hand. Ends in the next energy phase, or finished.
         """
         self._require_fast_path("play_round")
-        self._fast_round(choose, self.positions())
+        positions = self.positions()
+        self._fast_round(choose, positions, rules.occupancy(positions))
 
     def play_rounds(self, choose: Callable[[Race, str], Card], limit: int) -> None:
-        """``play_round`` until the race is over; the positions carry from one round to the next. A race still
-        running after round ``limit`` raises ``RuntimeError`` (every rider boxed in: a bug, not an endless loop)."""
+        """``play_round`` until the race is over; the positions and the occupancy map carry from one round to the
+        next. A race still running after round ``limit`` raises ``RuntimeError`` (every rider boxed in: a bug, not
+        an endless loop)."""
         self._require_fast_path("play_rounds")
         positions = self.positions()
+        occupied = rules.occupancy(positions)
         while self.phase is not Phase.FINISHED:
             if self.round > limit:
                 raise RuntimeError(f"race did not finish in {limit} rounds")
-            self._fast_round(choose, positions)
+            self._fast_round(choose, positions, occupied)
 
     def _require_fast_path(self, what: str) -> None:
         if self.phase is not Phase.ENERGY:
             raise WrongPhaseError(f"{what} needs the energy phase, not the {self.phase.name_in_words}")
 
-    def _fast_round(self, choose: Callable[[Race, str], Card], positions: dict[str, tuple[int, int]]) -> None:
-        """One round of ``play_round``; ``positions`` (every rider's) is kept up to date."""
+    def _fast_round(self, choose: Callable[[Race, str], Card], positions: dict[str, tuple[int, int]],
+                    occupied: dict[int, list[int]]) -> None:
+        """One round of ``play_round``; ``positions`` (every rider's) and ``occupied`` are kept up to date."""
         deal, play = self._deal, self._play
         for rider in self._choosers:
             if rider.played is None:
@@ -847,13 +851,13 @@ class Race(SeededState):
             self._flip()
         self._reveal(positions)
         moves = self.move_values.items()  # in movement order
-        furthest = self._ride(moves, rules.occupancy(positions), positions)[3]
+        furthest = self._ride(moves, occupied, positions)[3]
         self.to_move, self.move_values = [], {}
         finish = self.track.finish
         if finish is not None and furthest >= finish and self._check_finish():
             return
         self._remove_played()
-        self._slipstream(positions)
+        self._slipstream(positions, occupied)
         self._exhaustion(positions)
         self._next_round()
 
@@ -1027,15 +1031,21 @@ class Race(SeededState):
         for rider in self._deck_sharers:
             rider.played = None
 
-    def _slipstream(self, positions: dict[str, tuple[int, int]]
+    def _slipstream(self, positions: dict[str, tuple[int, int]], occupied: dict[int, list[int]] | None = None
                     ) -> list[tuple[tuple[int, int], tuple[str, ...] | Rule]]:
-        """Move packs up (``positions`` is updated too); returns ``rules.slipstream``'s outcome per pack."""
+        """Move packs up (``positions``, and ``occupied`` if given, are updated too); returns
+        ``rules.slipstream``'s outcome per pack."""
         outcomes = rules.slipstream(self.track, positions)
         for pack, outcome in outcomes:
             if isinstance(outcome, tuple):
                 for rid in outcome:
                     rider = self.riders[rid]
-                    rider.square, rider.lane = positions[rid]
+                    square, lane = positions[rid]  # a pack keeps its lanes
+                    if rider.square != square:  # a rider of a chain of packs is listed at each of its moves
+                        if occupied is not None:
+                            occupied[rider.square].remove(lane)  # type: ignore[index]  # it is racing
+                            occupied.setdefault(square, []).append(lane)
+                        rider.square = square
         return outcomes
 
     def _exhaustion(self, positions: dict[str, tuple[int, int]]) -> tuple[list[str], list[str]]:
