@@ -19,17 +19,17 @@ neighbours' load (as ``timeit`` advises), for both engines alike.
 
 Where the time goes (random bots, 4 teams, Dec 2026, Python 3.11). Counted in instructions with
 ``valgrind --tool=cachegrind`` (a shared machine does not disturb them): a whole race, and each phase
-function called alone on a mid-race position. A race is ~14 rounds (~16 on la-haute-montagne) and 3.55 M
-instructions (3.86 M), against 121 M (125 M) for a peer race: 34x (32x) in instructions; the timed ratio is
+function called alone on a mid-race position. A race is ~14 rounds (~16 on la-haute-montagne) and 3.49 M
+instructions (3.76 M), against 121 M (125 M) for a peer race: 35x (33x) in instructions; the timed ratio is
 about four fifths of it. Shares of a race on avenue-corso-paseo: ``Race.new`` 13% (seeding ``rng`` and
 ``bot_rng`` 74 k, the 8 deck shuffles 130 k, the seeded start order 18 k, the riders and decks the rest);
 the reshuffles 13% (56 per race, ~1 k instructions a card: one ``rng.random()`` each, then a sort); drawing,
 the random bot and playing 20%; moving (``_ride`` with ``rules.move_distance`` and ``rules.destination``)
-17%; the reveal and movement order 9%; slipstream 7%; exhaustion 6%; the occupancy map 3%; removing played
-cards 2%; the round loop and calls the rest. What made it faster (Python 3.11): loops instead of
+17%; the reveal and movement order 9%; slipstream 7%; exhaustion 6%; removing played cards 2%; the round
+loop and calls the rest. What made it faster (Python 3.11): loops instead of
 comprehensions on the hot path (a comprehension is a function call), plain loops rather than ``map`` with
 ``attrgetter``, ``math.floor`` rather than ``int()``, one ``_ride`` call for a whole movement phase, the
-positions carried from round to round, player ``Team`` values shared between races (a frozen dataclass is
+positions and the occupancy map carried from round to round, player ``Team`` values shared between races (a frozen dataclass is
 slow to build), and a ``Track.ceiling`` of one-digit ints (``sys.maxsize`` kept ``move_distance``'s
 comparison off the interpreter's fast integer path).
 
