@@ -203,7 +203,7 @@ def slipstream(track: Track, positions: dict[str, tuple[int, int]]
                 for r, (s, lane) in positions.items():
                     if lo <= s <= hi:
                         moved[r] = (s + 1, lane)
-                if True in track.narrows[lo:hi + 1] and _lacks_lane(lanes, moved.values()):
+                if True in track.narrows[lo:hi + 1] and any(lane >= lanes[s] for s, lane in moved.values()):
                     results.append(((lo, hi), NO_SLIPSTREAM_LANES))
                 else:
                     positions.update(moved)
@@ -213,13 +213,6 @@ def slipstream(track: Track, positions: dict[str, tuple[int, int]]
                     continue
         lo, hi = next_lo, next_hi
     return results
-
-
-def _lacks_lane(lanes: tuple[int, ...], places: Iterable[tuple[int, int]]) -> bool:
-    for square, lane in places:
-        if lane >= lanes[square]:
-            return True
-    return False
 
 
 def exhausted(track: Track, positions: dict[str, tuple[int, int]]) -> list[str]:
