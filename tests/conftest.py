@@ -1,7 +1,8 @@
 """Test order: the real-browser tests run last.
 
 Playwright's sync API keeps its event loop running for the rest of the session once the browser has started, and
-the scene then paces animations from that loop as it does in a kernel; the headless tests expect no running loop.
+the headless tests that play paced animations under ``asyncio.run`` (as a kernel would pace them) cannot start a
+loop while another one runs.
 """
 
 from __future__ import annotations

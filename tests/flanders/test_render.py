@@ -133,8 +133,9 @@ def test_a_bust_is_animated_step_by_step_in_the_engines_order():
 
 
 async def _played(board, frames, *, interrupt_after: int | None = None, then=None):
-    """Play ``frames`` on ``board`` under an event loop; optionally call ``then()`` after ``interrupt_after``
-    frames were sent. Returns the log of the messages sent."""
+    """Play ``frames`` on ``board`` paced by an event loop, as in a kernel; optionally call ``then()`` after
+    ``interrupt_after`` frames were sent. Returns the log of the messages sent."""
+    board.clock = asyncio.get_running_loop()
     with recorded_commands() as log:
         board.animate(frames)
         while board.playing:

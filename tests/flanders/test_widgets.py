@@ -326,6 +326,7 @@ def test_a_take_quiz_board_shows_the_dice_and_the_cards_but_not_which_sums_have_
 def test_try_again_right_after_reveal_drops_the_reveal_animation_for_the_new_position():
     async def reveal_then_retry():
         q = FlandersQuiz([SCENARIOS / "bust_a.json", SCENARIOS / "bust_b.json"], ask="lost", question="?")
+        q.board.clock = asyncio.get_running_loop()  # paced as in a kernel
         q.choice.value = 0
         q.reveal_button.click()
         assert q.board.playing  # the reveal plays, frame by frame, from the kernel

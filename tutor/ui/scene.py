@@ -13,11 +13,11 @@ action. Each paint is one message (``hold_canvas``).
     board.finish()                          # Skip: the final picture now
     board.on_playing(lambda playing: ...)   # an animation started (True) or ended (False): show a Skip button
 
-An animation never holds up a later click. In a kernel (a running event loop) the kernel sends one message
+An animation never holds up a later click. In a kernel (its running event loop) the kernel sends one message
 per frame, each when the one before has had its time; any later paint (``painting``) or animation drops the
 frames not sent yet, so the browser shows the new picture at once. A browser plays a message's commands in
 order and cannot be told to skip a ``canvas.sleep`` (ipycanvas has no cancel), which is why the frames are not
-sent ahead as one message with sleeps. Without an event loop (a script, a headless test) the whole animation
+sent ahead as one message with sleeps. Outside a kernel (a script, a headless test) the whole animation
 goes out as one message, a ``sleep`` after each frame, so a test can read every frame and its time.
 
 Sharp on 2x screens: with ``scale=2`` the canvas holds twice the pixels of its CSS size and every paint
@@ -29,6 +29,7 @@ canvas pixels, are divided back: ``scene.css_point(x, y)``). With ``fit=True`` t
 from __future__ import annotations
 
 import asyncio
+import sys
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, Protocol, TypeVar
@@ -62,7 +63,7 @@ class LayeredScene:
     """``canvas``: a MultiCanvas of ``layers`` layers (0 at the bottom), ``width`` x ``height`` CSS pixels."""
 
     clock: Clock | None = None
-    """Paces animations; None: the running event loop (the kernel's), if any."""
+    """Paces animations; None: the kernel's event loop, if this runs in a kernel."""
 
     def __init__(self, layers: int, width: int, height: int, *, scale: int = 1, fit: bool = False):
         self.layers, self.width, self.height, self.scale = layers, width, height, scale
@@ -132,7 +133,7 @@ class LayeredScene:
         milliseconds the browser keeps it, and ``after()`` paints the final state.
         """
         self.stop()
-        clock = self.clock or _running_loop()
+        clock = self.clock or _kernel_loop()
         if clock is None:
             self._send_at_once(frames, draw_frame, before, after)
             return
@@ -203,7 +204,12 @@ class LayeredScene:
 _END = object()
 
 
-def _running_loop() -> asyncio.AbstractEventLoop | None:
+def _kernel_loop() -> asyncio.AbstractEventLoop | None:
+    """The kernel's running event loop. None outside a kernel: a script, or a test process, even one whose
+    browser driver (Playwright's sync API) keeps a loop running."""
+    kernelbase = sys.modules.get("ipykernel.kernelbase")  # not imported: no kernel
+    if kernelbase is None or not kernelbase.Kernel.initialized():
+        return None
     try:
         return asyncio.get_running_loop()
     except RuntimeError:
