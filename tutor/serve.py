@@ -201,8 +201,12 @@ def _release_pages_that_never_connect(kernel_manager: object, timeout_s: float) 
         print(f"A page was fetched but never opened (no connection in {timeout_s:.0f} s): its place is free again.",
               flush=True)
 
+    waiting: set[asyncio.Future[None]] = set()  # the loop keeps only weak references to tasks
+
     def watch(kernel_id: str) -> None:
-        asyncio.ensure_future(release(kernel_id))
+        task = asyncio.ensure_future(release(kernel_id))
+        waiting.add(task)
+        task.add_done_callback(waiting.discard)
 
     return watch
 
