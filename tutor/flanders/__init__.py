@@ -25,8 +25,8 @@ from .errors import (BoardDataError, CardDataError, CardNotHeldError, DiceError,
 from .events import (Busted, CardsDiscarded, CardsRetained, CardTaken, DiceRolled, GameOver, ObjectiveReached,
                      PawnMoved, PawnPlacedOnNine, PawnRemovedFromNine, Reshuffled, RowRedrawn, SpaceFilled,
                      Stopped, TroopsLost, TurnEnded, TurnSkipped, TurnStarted)
-from .game import (CARD_SPACES, ROWS, SPACES, Action, EndTurn, Game, Phase, Play, Player, Roll, Stop, Take)
-from .odds import bust_probability, expected_bust_loss
+from .game import (CARD_SPACES, ROWS, Action, EndTurn, Game, Phase, Play, Player, Roll, Stop, Take)
+from .odds import SPACES, bust_probability, expected_bust_loss
 from .simulate import GameResult, simulate_game
 
 __all__ = [

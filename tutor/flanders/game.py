@@ -87,11 +87,10 @@ from .errors import (CardNotHeldError, DiceError, IllegalMoveError, RetainError,
 from .events import (Busted, CardsDiscarded, CardsRetained, CardTaken, DiceRolled, GameOver, ObjectiveReached,
                      PawnMoved, PawnPlacedOnNine, PawnRemovedFromNine, Reshuffled, RowRedrawn, SpaceFilled,
                      Stopped, TroopsLost, TurnEnded, TurnSkipped, TurnStarted)
-from .odds import pair_for, pair_sums
+from .odds import SPACES, pair_for, pair_sums
 
-SPACES = tuple(range(3, 12))
-"""The card spaces; space 9 holds the fixed card."""
 NINE = 9
+"""The card space that holds the fixed card."""
 CARD_SPACES = tuple(s for s in SPACES if s != NINE)
 """The spaces dealt from the draw pile."""
 ROWS: tuple[tuple[int, int, int], ...] = ((3, 4, 5), (6, 7, 8))

@@ -23,7 +23,10 @@ from .cards import Card
 
 SPACES = tuple(range(3, 12))
 """The card spaces (space 9 holds the fixed card)."""
-ROLLS = 216
+DICE = 3
+"""Dice in a roll."""
+ROLLS = 6 ** DICE
+"""The equally likely rolls of the dice, in order."""
 _SPACE_SET = frozenset(SPACES)
 
 
@@ -52,7 +55,7 @@ def mask_of(spaces: Iterable[int]) -> int:
 
 def _bust_counts() -> tuple[int, ...]:
     rolls: list[tuple[int, int]] = []  # (mask of pair sums, orderings of the roll)
-    for a, b, c in combinations_with_replacement(range(1, 7), 3):
+    for a, b, c in combinations_with_replacement(range(1, 7), DICE):
         orderings = 6 if a != b != c != a else (1 if a == c else 3)
         rolls.append((mask_of(pair_sums((a, b, c))), orderings))
     counts = []

@@ -8,11 +8,14 @@ paints everything else. Callers wrap them in ``hold_canvas()`` (``Board`` does).
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from ipycanvas import Canvas
 
 from tutor.flanders.battlefield import Battlefield, SpaceKind
 from tutor.flanders.cards import FIXED, Card, CardId, CardSet
+from tutor.flanders.game import NINE
+from tutor.flanders.odds import DICE, PAIRS, ROLLS, SPACES
 from tutor.ui.drawing import INK, font, rounded_rect, text_colour_on
 
 from .geometry import (AVAILABLE, BLACK_SYMBOL, BRITISH, BRITISH_FILL, CAPTION_H, CAPTION_LINE, CHOSEN, FRESH,
@@ -27,19 +30,27 @@ KIND_FILL = {SpaceKind.START: START_FILL, SpaceKind.OPEN: OPEN_FILL, SpaceKind.D
              SpaceKind.OBJECTIVE: OBJECTIVE_FILL}
 
 
-_STATE: dict[int, dict[str, object]] = {}
-"""The drawing attributes last sent to each canvas during the current paint (only changes are sent)."""
+class Pen:
+    """One paint's view of a canvas: it sends a drawing attribute only when it changes, and passes every other
+    call on. Each paint makes its own, so a new paint (a reconnected browser) is sent every attribute again."""
 
+    def __init__(self, canvas: Canvas):
+        self.canvas = canvas
+        self.sent: dict[str, object] = {}
 
-def fresh(canvas: Canvas) -> None:
-    """Forget what was sent to ``canvas``: the next attribute settings are all sent (call before each paint)."""
-    _STATE[id(canvas)] = {}
+    def set(self, name: str, value: object) -> None:
+        if name not in self.sent or self.sent[name] != value:
+            self.sent[name] = value
+            setattr(self.canvas, name, value)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.canvas, name)
 
 
 def _set(canvas: Canvas, name: str, value: object) -> None:
-    state = _STATE.setdefault(id(canvas), {})
-    if state.get(name, _STATE) != value:
-        state[name] = value
+    if isinstance(canvas, Pen):
+        canvas.set(name, value)
+    else:  # a single drawing on a bare canvas: every attribute is sent
         setattr(canvas, name, value)
 
 
@@ -265,12 +276,12 @@ def outline(canvas: Canvas, r: Rect, colour: str, width: float = 4, pad: float =
 
 # ----- static layer ---------------------------------------------------------------------------------------------
 def draw_static(canvas: Canvas, geo: Geometry, field: Battlefield, names: tuple[str, ...] = ()) -> None:
-    fresh(canvas)
+    canvas = Pen(canvas)
     canvas.clear()
     _set(canvas, "fill_style", "#ffffff")
     canvas.fill_rect(0, 0, geo.width, geo.height)
     if geo.compact:
-        text(canvas, "Card spaces 3-11", 12, 14, size=13, bold=True)
+        text(canvas, f"Card spaces {SPACES[0]}-{SPACES[-1]}", 12, 14, size=13, bold=True)
         return
     sw = geo.space_w
     # Space numbers and kinds, once above the rows.
@@ -307,7 +318,7 @@ def draw_static(canvas: Canvas, geo: Geometry, field: Battlefield, names: tuple[
         _set(canvas, "stroke_style", "#bdbdbd")
         _set(canvas, "line_width", 1)
         canvas.stroke_rect(row.x, row.y, row.w, row.h)
-    text(canvas, "Card spaces 3 to 11: take the card on a pair's sum", 12, geo.lower_y + 10, size=12,
+    text(canvas, f"Card spaces {SPACES[0]} to {SPACES[-1]}: take the card on a pair's sum", 12, geo.lower_y + 10, size=12,
          bold=True, colour=MUTED)
     text(canvas, "The three dice", geo.die_rect(0).x, geo.lower_y + 10, size=12, bold=True, colour=MUTED)
     draw_legend(canvas, geo)
@@ -360,7 +371,7 @@ def draw_legend(canvas: Canvas, geo: Geometry) -> None:
 
 # ----- the moving parts ---------------------------------------------------------------------------------------
 def draw_picture(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet, field: Battlefield) -> None:
-    fresh(canvas)
+    canvas = Pen(canvas)
     canvas.clear()
     if not geo.compact:
         draw_caption(canvas, geo, pic)
@@ -434,10 +445,10 @@ LABEL_MAX = 140
 
 
 def draw_grid(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet) -> None:
-    for s in range(3, 12):
+    for s in SPACES:
         r = geo.space_rect(s)
-        if s == 9:
-            draw_card(canvas, r, cards.fixed, space=9, fixed=True)
+        if s == NINE:
+            draw_card(canvas, r, cards.fixed, space=NINE, fixed=True)
             if pic.on_nine:
                 pawn(canvas, r.x + r.w - 16, r.y + r.h - 16, pic.current, r=12)
                 text(canvas, "2nd pawn", r.x + r.w - 34, r.y + r.h - 12, size=11, bold=True, align="right")
@@ -460,7 +471,7 @@ def draw_grid(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet) -> No
 def draw_dice(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet) -> None:
     note_y = geo.pair_rect(0).y + 12
     if pic.dice is None:
-        for k in range(3):
+        for k in range(DICE):
             r = geo.die_rect(k)
             canvas.set_line_dash([4, 4])
             _set(canvas, "stroke_style", "#bdbdbd")
@@ -484,7 +495,7 @@ def draw_dice(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet) -> No
         text(canvas, "which card is taken?", geo.pair_rect(0).x + 6, note_y + 18, size=12, colour=MUTED)
         return
     seen: set[int] = set()
-    for k, (i, j) in enumerate(((0, 1), (0, 2), (1, 2))):
+    for k, (i, j) in enumerate(PAIRS):
         total = pic.dice[i] + pic.dice[j]
         r = geo.pair_rect(k)
         repeat = total in seen
@@ -499,12 +510,12 @@ def draw_dice(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet) -> No
             _set(canvas, "line_width", 2.5)
             canvas.stroke_rect(r.x, r.y, r.w, r.h)
         if is_chosen:
-            where = "taken" if total != 9 else "2nd pawn placed"
+            where = "taken" if total != NINE else "2nd pawn placed"
         elif repeat:
             where = "the same sum"
-        elif total == 9:
+        elif total == NINE:
             where = "fixed card (2nd pawn)"
-        elif 3 <= total <= 11:
+        elif total in SPACES:
             card = pic.spaces.get(total)
             where = cards[card].name if card is not None else "empty space"
         else:
@@ -518,7 +529,7 @@ def draw_dice(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet) -> No
 
 def draw_dice_only(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet) -> None:
     """Repaint the dice panel alone (the frames of a roll)."""
-    fresh(canvas)
+    canvas = Pen(canvas)
     top = geo.die_rect(0)
     canvas.clear_rect(top.x - 8, top.y - 6, geo.pair_rect(0).w + 14, geo.pair_rect(2).y + 30 - top.y)
     draw_dice(canvas, geo, pic, cards)
@@ -536,18 +547,18 @@ def draw_odds(canvas: Canvas, geo: Geometry, pic: Picture) -> None:
         return
     o = pic.odds
     bust = o.bust
-    rolls = round(float(bust) * 216)
+    rolls = int(bust * ROLLS)
     stake = f"{o.at_stake} grey symbol{'' if o.at_stake == 1 else 's'}"
     if geo.compact:
         text(canvas, f"Bust chance: {percent(float(bust))}", r.x + 8, r.y + 14, size=13, bold=True)
-        text(canvas, f"{rolls} of the 216 rolls · at stake: {stake}", r.x + 8, r.y + 34, size=12,
+        text(canvas, f"{rolls} of the {ROLLS} rolls · at stake: {stake}", r.x + 8, r.y + 34, size=12,
              max_width=r.w - 12)
         return
     width = r.w - 20
     text(canvas, "If you roll again", r.x + 10, r.y + 14, size=13, bold=True)
     text(canvas, f"Chance of a bust: {percent(float(bust))}", r.x + 10, r.y + 36, size=13, bold=True,
          colour=LOST if bust > 0.3 else INK)
-    text(canvas, f"{rolls} of the 216 rolls of three dice offer no card", r.x + 10, r.y + 54, size=11.5,
+    text(canvas, f"{rolls} of the {ROLLS} rolls of three dice offer no card", r.x + 10, r.y + 54, size=11.5,
          colour=MUTED, max_width=width)
     bar = Rect(r.x + 10, r.y + 66, width, 10)
     _set(canvas, "fill_style", "#e0e0e0")
@@ -569,7 +580,7 @@ def draw_hand(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet) -> No
     who = pic.players[pic.current].id if pic.players else ""
     held: list[tuple[CardId, str]] = [(c, "retained") for c in pic.retained] + [(c, "taken") for c in pic.taken]
     if pic.on_nine:
-        held.append((FIXED, "on 9"))
+        held.append((FIXED, f"on {NINE}"))
     room = geo.minis
     more = f" (the last {room} of {len(held)} shown)" if len(held) > room else ""
     text(canvas, f"{who}'s cards: kept from earlier turns, then taken this turn{more}", r.x + 8, r.y + 11, size=12,
