@@ -377,12 +377,14 @@ def test_with_an_event_loop_each_frame_is_its_own_message_at_its_time():
     frames = frames_for(events, before)
     with recorded_commands() as log:
         scene.animate(race, events, before, highlights_for(race, events))
-        assert log.messages == 1 and log.sleeps() == [] and scene.playing  # the first frame only
+        assert log.messages == 1 and log.sleeps() == [] and scene.playing  # the track scrolled to the riders
         clock.advance(0.001)
-        assert log.messages == 1  # the next frame waits for its time
+        assert log.messages == 2  # the first frame, in a message of its own
+        clock.advance(0.001)
+        assert log.messages == 2  # the next frame waits for its time
         clock.advance(5)
     assert not scene.playing and log.sleeps() == []
-    assert log.messages == len(frames) + 1  # a message per frame, then the final picture
+    assert log.messages == 1 + len(frames) + 1  # the track, a message per frame, then the final picture
 
 
 def test_a_later_paint_drops_the_frames_not_sent_and_skip_shows_the_end_at_once():

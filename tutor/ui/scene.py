@@ -29,6 +29,7 @@ canvas pixels, are divided back: ``scene.css_point(x, y)``). With ``fit=True`` t
 from __future__ import annotations
 
 import asyncio
+import logging
 import sys
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -38,6 +39,7 @@ from ipycanvas import Canvas, MultiCanvas, hold_canvas
 from ipywidgets import Layout
 
 F = TypeVar("F")
+_log = logging.getLogger(__name__)
 
 
 class Clock(Protocol):
@@ -131,17 +133,24 @@ class LayeredScene:
         ``before()`` runs first (return True to show its drawing before the frames start),
         then each frame is drawn by ``draw_frame(frame)``, which returns how many
         milliseconds the browser keeps it, and ``after()`` paints the final state.
+        A frame (or ``after``) that raises ends the animation: here the error is raised again,
+        later (a frame the clock draws) it is logged.
         """
         self.stop()
         clock = self.clock or _kernel_loop()
         if clock is None:
             self._send_at_once(frames, draw_frame, before, after)
             return
-        self._animation = _Animation(iter(frames), draw_frame, after, clock, clock.time())
-        with self._held():
-            if before is not None:
-                before()
-            self._draw_next()
+        self._animation = animation = _Animation(iter(frames), draw_frame, after, clock, clock.time())
+        try:
+            with self._held():
+                if before is not None and before():  # its drawing shows on its own: the first frame comes next
+                    animation.handle = clock.call_at(animation.due, self._tick)
+                else:
+                    self._draw_next()
+        except Exception:
+            self._animation = None
+            raise
         if self._animation is not None:
             self._notify(True)
 
@@ -173,8 +182,12 @@ class LayeredScene:
     def _tick(self) -> None:
         if self._animation is None:
             return
-        with self._held():
-            self._draw_next()
+        try:
+            with self._held():
+                self._draw_next()
+        except Exception:
+            _log.exception("a frame of the animation failed: the animation stops")
+            self._animation = None
         if self._animation is None:
             self._notify(False)
 
