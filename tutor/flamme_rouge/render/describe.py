@@ -1,19 +1,20 @@
 """The Flamme Rouge board in words, for the text view beside the canvas (``tutor.ui.text_view``).
 
 ``describe_race(race)`` gives plain sentences from the engine's data only (never from the narration's text):
-the round and phase, each rider's square, lane and the road there, the cards played (face down while another
+the round and phase, each rider's square, lane and the road there, the packs, the cards played (face down while another
 player's choice is secret), the hand of the rider being played, the riders still to move, the exhaustion
 cards taken, the finish.
 
 A quiz shows a position before Reveal: ``judged=False`` lists the riders in the scenario's order and leaves the
-movement order out (the order is what a "who moves first" question asks), and the cards it passes in
-``played`` are those the board shows (a card the learner has to choose is ``""``: not chosen yet).
+movement order and the packs out (what a "who moves first" or "who is exhausted" question asks), and the cards it passes in
+``played`` are those the board shows (a card the learner has not chosen yet is ``""``).
 """
 
 from __future__ import annotations
 
 from typing import Collection, Sequence
 
+from tutor.flamme_rouge import rules
 from tutor.flamme_rouge.cards import ATTACK, Card, CardKind
 from tutor.flamme_rouge.race import Phase, Race
 from tutor.flamme_rouge.track import Terrain
@@ -83,6 +84,8 @@ def describe_race(race: Race, *, played: Sequence[tuple[str, str]] | None = None
         exhaustion = f"; {plural(rider.exhaustion, 'exhaustion card')} taken" if rider.exhaustion else ""
         bot = f", {team.bot} bot" if team.bot else ""
         lines.append(f"{rid} ({rider.kind}, {rider.team} team{bot}): {_where(race, rid)}{exhaustion}.")
+    if judged and race.riders:
+        lines.append(f"Packs (riders with no empty square between them), from the back: {_packs(race)}.")
     cards = _played(race, played, secret, in_order=judged)
     if cards:
         lines.append(f"Cards played: {cards}.")
@@ -98,30 +101,35 @@ def describe_race(race: Race, *, played: Sequence[tuple[str, str]] | None = None
     return lines
 
 
-def _played(race: Race, played: Sequence[tuple[str, str]] | None, secret: Collection[str], in_order: bool) -> str:
-    """The cards played; ``in_order=False`` tells them in the riders' order, not in the movement order."""
+def _played(race: Race, played: Sequence[tuple[str, Card | str]] | None, secret: Collection[str],
+            in_order: bool) -> str:
+    """The cards played, in the movement order once the cards are revealed; ``in_order=False`` tells them in the
+    riders' order."""
     if played is None:
-        played = [(rid, str(r.played)) for rid, r in race.riders.items() if r.played is not None]
+        order = list(race.move_values) + [rid for rid in race.riders if rid not in race.move_values]
+        played = [(rid, card) for rid in order if (card := race.riders[rid].played) is not None]
     if not in_order:
         riders = list(race.riders)
         played = sorted(played, key=lambda pair: riders.index(pair[0]) if pair[0] in riders else len(riders))
     words = []
-    for rid, card in played:
+    for rid, told in played:
         if rid in secret:
             words.append(f"{rid} a card face down")
-        elif _parses(card):
-            words.append(f"{rid} {card_words(card)}")
-        else:  # "" (or "None" for a moment while a quiz clears its answer)
+        elif told:
+            words.append(f"{rid} {card_words(told)}")
+        else:
             words.append(f"{rid} the card you choose")
     return ", ".join(words)
 
 
-def _parses(card: str) -> bool:
-    try:
-        Card.parse(card)
-    except ValueError:
-        return False
-    return True
+def _packs(race: Race) -> str:
+    """``"a (square 1); b, c and d (squares 4 to 5)"``: the packs (``rules.packs``), rearmost first."""
+    positions = race.positions()
+    words = []
+    for lo, hi in rules.packs(square for square, _ in positions.values()):
+        members = [rid for rid, (square, _) in positions.items() if lo <= square <= hi]
+        words.append(f"{', '.join(members)} ({f'square {lo}' if lo == hi else f'squares {lo} to {hi}'})")
+    return "; ".join(words)
 
 
 def _terrain_summary(race: Race) -> str:

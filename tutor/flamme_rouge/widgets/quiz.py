@@ -347,7 +347,8 @@ class PredictQuiz(RevealQuiz):
         if self.is_right is None:  # before Reveal the order would tell who moves first
             return CardPanel(compact=True, played=tuple(sorted(played)), in_order=False)
         if self.ask == "card":
-            played = tuple((rid, str(self.answer) if rid == self.rider else card) for rid, card in played)
+            answer = "" if self.answer is None else str(self.answer)  # "": not chosen (Try again clears it)
+            played = tuple((rid, answer if rid == self.rider else card) for rid, card in played)
         return CardPanel(compact=True, played=played, moved=moved)
 
     def _highlights(self) -> Highlights:
