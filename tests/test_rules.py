@@ -25,6 +25,15 @@ def test_movement_order_frontmost_first_right_lane_ahead():
     assert rules.movement_order(positions) == ["e", "c", "b", "a", "d"]
 
 
+def test_ahead_by_lane_names_the_riders_the_right_hand_lane_alone_puts_behind():
+    positions = {"a": (3, 1), "b": (3, 0), "c": (7, 1), "d": (0, 0), "e": (7, 0), "f": (3, 2)}
+    assert rules.ahead_by_lane(positions, "b") == ["a", "f"] and rules.ahead_by_lane(positions, "a") == ["f"]
+    assert rules.ahead_by_lane(positions, "f") == [] and rules.ahead_by_lane(positions, "d") == []
+    order = rules.movement_order(positions)
+    for rid in positions:
+        assert all(order.index(rid) < order.index(other) for other in rules.ahead_by_lane(positions, rid))
+
+
 # ----- move distance: terrain -------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("square, value, expected", [

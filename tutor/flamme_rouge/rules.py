@@ -116,6 +116,13 @@ def movement_order(positions: dict[str, tuple[int, int]]) -> list[str]:
     return sorted(places, key=places.__getitem__)
 
 
+def ahead_by_lane(positions: dict[str, tuple[int, int]], rider_id: str) -> list[str]:
+    """Riders on ``rider_id``'s square in lanes to its left: the right-hand lane alone puts ``rider_id`` ahead of
+    them (in the movement order, and in the ranking past the finish line)."""
+    square, lane = positions[rider_id]
+    return [rid for rid, (s, other) in positions.items() if s == square and other > lane]
+
+
 def move_distance(track: Track, square: int, value: int) -> tuple[int, Rule | None]:
     """Squares a card of ``value`` moves a rider from ``square``, and the terrain rule that changed it.
 

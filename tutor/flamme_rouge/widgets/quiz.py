@@ -43,6 +43,7 @@ import ipywidgets as widgets
 
 from tutor.flamme_rouge import rules
 from tutor.flamme_rouge import scenario as scenarios
+from tutor.flamme_rouge.cards import Card
 from tutor.flamme_rouge.events import (Blocked, Event, ExhaustionChecked, ExhaustionTaken, Finished, NoSlipstream,
                                        PacksFound, RiderMoved, Slipstreamed)
 from tutor.flamme_rouge.race import Phase, Race
@@ -416,10 +417,11 @@ class PredictQuiz(RevealQuiz):
         return f"{told} You said {guess}."
 
     def _why_winner(self) -> str:
-        """Furthest past the line, or, level with another rider there, in the right-hand lane."""
-        square, lane = self.race.riders[self.correct_answer].square, self.race.riders[self.correct_answer].lane
-        level = [rid for rid, (s, _) in self.race.positions().items() if s == square and rid != self.correct_answer]
-        if level and lane == 0:
+        """Furthest past the line, or, level with another rider there, in the right-hand lane (the engine's
+        ``Finished`` ranking and its lane tie-break, ``rules.ahead_by_lane``)."""
+        finished = next(e for e in self._events if isinstance(e, Finished))
+        level = rules.ahead_by_lane(self.race.positions(), finished.winner)
+        if level:
             return (f"it is as far past the finish line as {', '.join(level)}, and a tie goes to the rider in "
                     f"the right-hand lane")
         return "it is the furthest past the finish line"
@@ -430,11 +432,11 @@ class PredictQuiz(RevealQuiz):
             return self._per_rider() + narrate([e for e in events if isinstance(e, ExhaustionChecked)
                                                 and e.exempt])
         if self.ask == "first":
-            first = self.correct_answer
+            first = self.correct_answer  # the engine's movement order (Race.to_move) before the moves
             square = self._before[first][0]
             return [Line(f"{first} is on square {square}, the closest to the finish"
-                         + (" (and in the right lane of its square)" if self._before[first][1] == 0 and
-                            sum(1 for s, _ in self._before.values() if s == square) > 1 else "")
+                         + (" (and in the right lane of its square)" if rules.ahead_by_lane(self._before, first)
+                            else "")
                          + ": it moves first, then the others from front to back.", (rules.ORDER,))]
         if self.ask == "winner":
             return narrate([e for e in events if isinstance(e, Finished)])
@@ -449,19 +451,21 @@ class PredictQuiz(RevealQuiz):
         return narrate(mine)
 
     def _per_rider(self) -> list[Line]:
-        """For each rider: was it exhausted, what is in front of it, and was the learner's tick right."""
+        """For each rider: was it exhausted, what is in front of it (the engine's ``ExhaustionChecked``), and was
+        the learner's tick right."""
         race, ticked = self.race, self.answer
         taken = self.correct_answer
-        occupied = {square for square, _ in race.positions().values()}
+        checked = next((e for e in self._events if isinstance(e, ExhaustionChecked)), None)
+        fronted = set(checked.riders) if checked else set()
+        exempt = set(checked.exempt) if checked else set()
         lines: list[Line] = []
         for rid, rider in race.riders.items():
             square = rider.square
             assert square is not None
             ahead = square + 1
-            empty = ahead not in occupied
-            if not rider.takes_exhaustion and empty:
+            if rid in exempt:
                 reason = f"square {ahead} in front is empty, but it rides for a bot team"
-            elif empty:
+            elif rid in fronted:
                 reason = f"square {ahead} in front of it is empty"
             else:
                 reason = f"square {ahead} in front of it is taken"
@@ -474,7 +478,8 @@ class PredictQuiz(RevealQuiz):
 
 
 def _card_value(card: str | int) -> int:
-    return int(str(card).lstrip("E")) if str(card).lstrip("E").isdigit() else 0
+    """The squares a card moves its rider (``"E2"``, an exhaustion card, moves 2 like a 2)."""
+    return Card.parse(card).value
 
 
 def _names(riders: set[str]) -> str:
