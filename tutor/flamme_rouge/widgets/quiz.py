@@ -463,12 +463,8 @@ class PredictQuiz(RevealQuiz):
             square = rider.square
             assert square is not None
             ahead = square + 1
-            if rid in exempt:
-                reason = f"square {ahead} in front is empty, but it rides for a bot team"
-            elif rid in fronted:
-                reason = f"square {ahead} in front of it is empty"
-            else:
-                reason = f"square {ahead} in front of it is taken"
+            reason = (f"square {ahead} in front is empty, but it rides for a bot team" if rid in exempt
+                      else f"square {ahead} in front of it is {'empty' if rid in fronted else 'taken'}")
             was = "takes an exhaustion card" if rid in taken else "takes none"
             mark = "✓" if (rid in ticked) == (rid in taken) else "✗"
             you = "you ticked it" if rid in ticked else "you left it unticked"
