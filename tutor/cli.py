@@ -13,8 +13,7 @@ from collections.abc import Callable
 from .core.data import load_json
 from .core.errors import DataError
 from .core.games import GAMES
-from .flamme_rouge import STAGES, TEACHING_TRACKS, simulate_race
-from .flamme_rouge import scenario as scenarios
+from .flamme_rouge import STAGES, TEACHING_TRACKS
 from .serve import DEFAULT_PORT, MAX_CLASS_SIZE, cmd_serve
 
 MAX_GAMES = 1_000_000
@@ -32,11 +31,6 @@ def check_file(path: str) -> tuple[bool, str | None]:
     game = data.get("game", "flamme-rouge")
     if not isinstance(game, str) or game not in GAMES:
         raise DataError(f"unknown game {str(game)[:40]!r} (known: {', '.join(GAMES)})")
-    if game == "flamme-rouge":
-        if "expect" not in data:
-            scenarios.build(data)
-            return False, None
-        return True, scenarios.check(data)
     return "expect" in data, GAMES[game].module("cli").check_file(data)
 
 
@@ -87,18 +81,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if refused:
         print(f"rules-tutor simulate: {refused}", file=sys.stderr)
         return 2
-    if args.game != "flamme-rouge":
-        return int(GAMES[args.game].module("cli").simulate(args))
-    for seed in range(args.seed, args.seed + args.races):
-        try:
-            result = simulate_race(args.stage, teams=args.teams, bot=args.bot, seed=seed,
-                                   single_riders=args.single_riders, peloton=args.peloton, muscle=args.muscle,
-                                   breakaway=args.breakaway)
-        except ValueError as exc:
-            print(f"rules-tutor simulate: {exc}", file=sys.stderr)
-            return 2
-        print(f"seed {seed}: {result.winner} wins after {result.rounds} rounds")
-    return 0
+    return int(GAMES[args.game].module("cli").simulate(args))
 
 
 def count(minimum: int, maximum: int) -> Callable[[str], int]:

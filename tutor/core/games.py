@@ -1,8 +1,9 @@
 """The registry of games: what the command line, the landing page and the scenario checker dispatch on.
 
-A game plugs in by adding one ``Game`` here: its package, where its lessons live,
-and the module that checks its scenario files. Modules are named, not imported,
-so listing the games imports no engine.
+A game plugs in by adding one ``Game`` here (its package, where its lessons live)
+and a ``cli`` module in its package with ``simulate(args)`` and ``check_file(data)``,
+which ``rules-tutor simulate`` and ``rules-tutor check`` call. Modules are named, not
+imported, so listing the games imports no engine.
 """
 
 from __future__ import annotations

@@ -3,10 +3,13 @@
 A bot picks a card from a rider's drawn hand; its randomness comes from the race's
 ``bot_rng``, never from the shuffles' ``rng``.
 
-``random`` plays any drawn card. ``heuristic`` scores each card by the
-squares it actually gains (after mountain limits and blocking by riders who
-have already moved) minus the value of spending it, spends freely near the
-finish, and sheds exhaustion cards when they lose little.
+``random`` plays any drawn card. ``heuristic`` scores each card by the squares
+its move allows from the rider's square (after the ascent, descent and supply-zone
+limits, counting at most 6 squares past the finish line) minus the value of spending
+it, weighted by the distance still to go (nothing in the last 12 squares, so it
+spends freely near the finish); an exhaustion card costs nothing, so it is shed when
+it loses little. It does not look at the other riders: a card that a full square
+would block scores as if the road were clear.
 """
 
 from __future__ import annotations

@@ -171,7 +171,8 @@ class Rider:
     lane: int = 0
     played: Card | None = None
     exhaustion: int = 0
-    """Exhaustion cards taken during the race (breakaway and end phases)."""
+    """Exhaustion cards taken during the race: one in each end phase with an empty square in front, two for a
+    breakaway, and one played when its deck held no card to draw (not the ``handicap`` cards it started with)."""
     takes_exhaustion: bool = True
     handicap: int = 0
     """Exhaustion cards put in its deck before the race (handicap variant)."""
