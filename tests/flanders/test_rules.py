@@ -22,7 +22,7 @@ def unchanged(game: Game, error: type[Exception], action: object, match: str) ->
 
 # ----- setup -------------------------------------------------------------------------------------------------
 def test_setup_pawns_on_starting_line_troops_and_cards_dealt_to_3_to_11_except_9():
-    """iff.setup.pawns, iff.setup.troops, iff.setup.deal."""
+    """RULES.md 3, Starting the Game: pawns on the starting line, 6 troop pieces (8 for beginners); iff.setup.deal."""
     game = Game.new(4, beginners={"p2"}, seed=3)
     assert [p.pawn for p in game.players] == [0, 0, 0, 0]
     assert [p.troops for p in game.players] == [6, 8, 6, 6]

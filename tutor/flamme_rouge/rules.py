@@ -19,7 +19,7 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Iterable
 
-from tutor.core.events import Rule as Rule  # re-exported: race.py names rules.Rule
+from tutor.core.events import Rule as Rule  # re-exported: ``rules.Rule`` is the type of every constant here
 
 from .track import DESCENT_MINIMUM, MAX_LANES, Track
 
@@ -65,8 +65,6 @@ BOT_DECK_REFILL = Rule("fr.peloton.bot-deck-refill", SECTION_PELOTON, "when a bo
                        "played cards are shuffled into a new deck", decision=True)
 BOT_PLACEMENT = Rule("fr.peloton.bot-placement", SECTION_PELOTON, "the Peloton and Muscle teams place first, at the "
                      "front of the start area, a team's second rider behind its first", decision=True)
-START_EXTENDED = Rule("fr.peloton.start-extended", SECTION_PELOTON, "with more riders than the start area holds, it "
-                      "extends backwards by squares of the start's width", decision=True)
 BID = Rule("fr.breakaway.bid", SECTION_BREAKAWAY, "each player picks one rider, draws 4 from its deck, bids one card "
            "face down and recycles the other 3; then a second bid the same way")
 BID_REVEAL = Rule("fr.breakaway.reveal", SECTION_BREAKAWAY, "the bids are revealed")

@@ -52,13 +52,11 @@ SCHEMA = strict_object({
 }, ("track",))
 """The scenario format of SCENARIOS.md as a JSON Schema: types, keys and sizes (``build`` checks the rest)."""
 SCENARIO_KEYS = set(SCHEMA["properties"])
-"""``start`` (optional: the first square past the start line, drawn on the board) is the tutor's addition to
-SCENARIOS.md, like a rider's ``kind``; files without it work as specified."""
-RIDER_KEYS = set(SCHEMA["properties"]["riders"]["items"]["properties"])
-"""``kind`` (\"sprinteur\" or \"rouleur\", default rouleur) and ``team_kind`` (\"player\", \"peloton\" or \"muscle\",
-default player; the same for every rider of a team; a bot team's riders take no exhaustion unless ``exhaustion``
-says otherwise) are the tutor's additions to SCENARIOS.md: they pick the rider's deck, token letter and team;
-files without them work as specified."""
+"""The tutor's additions to SCENARIOS.md (files without them work as specified): ``start`` (optional: the first
+square past the start line, drawn on the board), and a rider's ``kind`` ("sprinteur" or "rouleur", default
+rouleur) and ``team_kind`` ("player", "peloton" or "muscle", default player; the same for every rider of a
+team; a bot team's riders take no exhaustion unless ``exhaustion`` says otherwise), which pick the rider's
+deck, token letter and team."""
 
 
 def _reject_unknown_keys(data: dict[str, Any], allowed: Iterable[str], where: str = "") -> None:

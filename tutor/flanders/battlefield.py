@@ -59,9 +59,6 @@ class Battlefield:
         """``lines[i]`` is True when space ``i`` is a defensive line."""
         return tuple(s.kind is SpaceKind.DEFENSIVE for s in self.spaces)
 
-    def is_line(self, space: int) -> bool:
-        return self.lines[space]
-
     @cached_property
     def _dict(self) -> dict[str, Any]:
         return {"name": self.name, "description": self.description,

@@ -54,7 +54,6 @@ class Side(enum.Enum):
 
 EFFECTS = ("move", "extra_space", "tank", "mines", "losses", "risk", "may_retain")
 """The effect vocabulary (the keys of a card's ``effects``)."""
-_FLAGS = ("extra_space", "tank", "mines", "may_retain")
 _COUNTS = ("move", "losses", "risk")
 _CARD_KEYS = ("name", "side", "count", "effects", "text")
 _FILE_KEYS = ("_doc", "description", "name", "fixed", "cards")

@@ -16,8 +16,6 @@ _CARDS = "The cards"
 _END = "Ending and Winning the Game"
 _TUTOR = "The rulebook does not say; in this tutor"
 
-SETUP_PAWNS = Rule("iff.setup.pawns", _SETUP, "Each player has two pawns; one starts on the player's starting line.")
-SETUP_TROOPS = Rule("iff.setup.troops", _SETUP, "Each player takes 6 troop pieces (8 for beginners).")
 SETUP_DEAL = Rule("iff.setup.deal", _SETUP,
                   "Shuffle the cards and place one on each space 3 to 11 except space 9, which holds the fixed card.")
 GERMAN_ROW = Rule("iff.rows", _SETUP,

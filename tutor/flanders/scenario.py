@@ -89,7 +89,6 @@ SCHEMA = strict_object({
 """The scenario format (this module's docstring) as a JSON Schema: types, keys and sizes; ``build`` checks
 the rest (cards, spaces and players that exist)."""
 SCENARIO_KEYS = tuple(SCHEMA["properties"])
-PLAYER_KEYS = tuple(SCHEMA["properties"]["players"]["items"]["properties"])
 
 
 def load(path: str | Path) -> dict[str, Any]:

@@ -22,13 +22,6 @@ from tutor.core.games import GAMES, Game
 from .lessons import CSS, lessons_in, list_html, progress_script
 
 
-@dataclass(frozen=True)
-class Lesson:
-    link: str
-    """Path relative to the lessons folder, with ``/`` separators: ``flamme_rouge/02_energy_phase.ipynb``."""
-    title: str
-
-
 def notebook_title(path: Path) -> str:
     """The first Markdown heading of a notebook, without its ``#`` marks (the file name if it has none)."""
     cells = json.loads(path.read_text(encoding="utf-8")).get("cells", [])
@@ -40,12 +33,6 @@ def notebook_title(path: Path) -> str:
             if line.startswith("#"):
                 return line.lstrip("#").strip()
     return path.stem
-
-
-def lessons_of(game: Game, root: Path) -> list[Lesson]:
-    """The game's lesson notebooks under ``root/<game.lessons>``, in file-name order."""
-    folder = root / game.lessons
-    return [Lesson(f"{game.lessons}/{p.name}", notebook_title(p)) for p in sorted(folder.glob("*.ipynb"))]
 
 
 def landing_html(root: str | Path = ".", games: Iterable[Game] | None = None) -> str:

@@ -29,7 +29,6 @@ HEADER_Y = CAPTION_H + 4
 """Top of the row of battlefield space numbers."""
 ROWS_Y = HEADER_Y + 28
 ROW_H = 44
-LABEL_W = 150
 SPACE_X = 160
 CELL_W, CELL_H, GAP = 104, 86, 6
 GRID_X = 12
