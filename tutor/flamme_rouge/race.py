@@ -17,11 +17,11 @@ functions (``_deal``, ``_play``, ``_reveal``, ``_ride``, ``_check_finish``,
 path, which simulations run millions of times, loops stand where comprehensions would
 read better: in Python 3.11 a comprehension is a function call.
 
-``Race`` is put together from one module per concern, each a class the next one builds on:
-``race_model`` (the phases, teams, riders and decks, the actions as values, the state and its queries),
-``race_phases`` (the phase functions), ``race_setup`` (``new``, ``from_positions``, placing the riders),
-``race_actions`` (the actions and the automatic steps), ``race_fast`` (the fast path) and ``race_json``.
-Every name is imported from here.
+``Race`` combines one class per concern, each in its module: ``race_model`` (the phases, teams,
+riders and decks, the actions as values, the state and its queries: ``RaceModel``, the base of the
+others), ``race_phases`` (the phase functions), ``race_setup`` (``new``, ``from_positions``, placing
+the riders), ``race_actions`` (the actions and the automatic steps), ``race_fast`` (the fast path)
+and ``race_json``. Every name is imported from here.
 
 Identity is data: a ``Rider`` has a kind (sprinteur or rouleur), a team and a colour; a
 ``Team`` has a kind (a player's team, or the Peloton expansion's Peloton and Muscle bot teams) and,
@@ -41,7 +41,6 @@ Tutor decisions (RULES.md; also in ``rules``, where each is a ``Rule`` with ``de
   shuffling its played cards; Attack! values are the card's own, so the descent and
   supply minimums apply to the rider moving 2 and the ascent limit to the one moving 9.
 """
-
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The state of a game of In Flanders Field and its queries: the phases, the actions as values, the players, and
 ``GameState`` (the cards on the spaces, the piles, whose turn and what it holds, the odds of a bust, the legal
-actions, undo and JSON). ``Game`` (``game.py``) adds the actions and the automatic steps.
+actions, undo and JSON). ``Game`` (``game.py``) adds the construction, the actions and the automatic steps.
 """
 
 from __future__ import annotations

@@ -1,13 +1,13 @@
 """The Flamme Rouge board in words, for the text view beside the canvas (``tutor.ui.text_view``).
 
 ``describe_race(race)`` gives plain sentences from the engine's data only (never from the narration's text):
-the round and phase, each rider's square, lane and the road there, the packs, the cards played (face down while another
-player's choice is secret), the hand of the rider being played, the riders still to move, the exhaustion
-cards taken, the finish.
+the round and phase, each rider's square, lane and the road there, the packs, the cards played (face down
+while another player's choice is secret), the hand of the rider being played, the riders still to move, the
+exhaustion cards taken, the finish.
 
 A quiz shows a position before Reveal: ``judged=False`` lists the riders in the scenario's order and leaves the
-movement order and the packs out (what a "who moves first" or "who is exhausted" question asks), and the cards it passes in
-``played`` are those the board shows (a card the learner has not chosen yet is ``""``).
+movement order and the packs out (what a "who moves first" or "who is exhausted" question asks), and the cards
+it passes in ``played`` are those the board shows (a card the learner has not chosen yet is ``""``).
 """
 
 from __future__ import annotations

@@ -1,10 +1,11 @@
 """The In Flanders Field board in words, for the text view beside the canvas (``tutor.ui.text_view``).
 
 ``describe_picture(picture, cards, battlefield)`` tells what the canvas shows, from the same ``Picture`` the
-canvas draws (built from the engine's state and events, never from sentences): whose turn it is, the dice, their
-pairs and the spaces they offer, the card on each space, the cards held, every player's pawn (space and its name) and troop
-pieces, and the odds of a bust before "roll again or stop". What a picture hides, the text hides too: a quiz's
-picture before Reveal marks no offered space (``judged=False``) and shows no odds, so neither does its text.
+canvas draws (built from the engine's state and events, never from sentences): whose turn it is, the dice,
+their pairs and the spaces they offer, the card on each space, the cards held, every player's pawn (space and
+its name) and troop pieces, and the odds of a bust before "roll again or stop". What a picture hides, the text
+hides too: a quiz's picture before Reveal marks no offered space and no pair (``judged=False``) and shows no
+odds, so neither does its text.
 """
 
 from __future__ import annotations

@@ -318,8 +318,8 @@ def draw_static(canvas: Canvas, geo: Geometry, field: Battlefield, names: tuple[
         _set(canvas, "stroke_style", "#bdbdbd")
         _set(canvas, "line_width", 1)
         canvas.stroke_rect(row.x, row.y, row.w, row.h)
-    text(canvas, f"Card spaces {SPACES[0]} to {SPACES[-1]}: take the card on a pair's sum", 12, geo.lower_y + 10, size=12,
-         bold=True, colour=MUTED)
+    text(canvas, f"Card spaces {SPACES[0]} to {SPACES[-1]}: take the card on a pair's sum", 12, geo.lower_y + 10,
+         size=12, bold=True, colour=MUTED)
     text(canvas, "The three dice", geo.die_rect(0).x, geo.lower_y + 10, size=12, bold=True, colour=MUTED)
     draw_legend(canvas, geo)
 
