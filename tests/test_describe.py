@@ -106,7 +106,7 @@ def test_the_cards_played_and_the_riders_still_to_move_follow_the_engine():
     assert f"Still to move, in this order: {', '.join(to_move[:-1])} and {to_move[-1]}." in lines
     [cards] = [line for line in lines if line.startswith("Cards played: ")]
     told = cards.removeprefix("Cards played: ").rstrip(".").split(", ")
-    assert told == [f"{rid} {card_words(race.riders[rid].played)}" for rid in to_move]  # type: ignore[arg-type]
+    assert told == [f"{rid} {card_words(race.riders[rid].played)}" for rid in to_move]
     race.step()
     moved = describe_race(race)
     assert f"Still to move, in this order: {', '.join(race.to_move[:-1])} and {race.to_move[-1]}." in moved
@@ -125,6 +125,7 @@ def test_exhaustion_cards_taken_are_the_riders_count():
     race.resolve()
     taken = {rid: r.exhaustion for rid, r in race.riders.items()}
     assert sorted(rid for rid, n in taken.items() if n) == sorted(rules.exhausted(race.track, race.positions()))
+    assert 0 < sum(1 for n in taken.values() if n) < len(taken)
     said = _rider_lines(describe_race(race))
     for rid, count in taken.items():
         rest = said[rid]["rest"]
@@ -150,12 +151,13 @@ def test_the_packs_are_the_engines_runs_of_riders_and_hidden_before_reveal():
 
 
 def test_the_winner_and_the_ranking_are_the_engines():
-    race = scenarios.build({**ROAD, "riders": ROAD["riders"][:4], "finish": 12,
-                            "cards": {"behind": 2, "on-start": 5, "climber": 9, "before-line": 3}})
+    riders = [*ROAD["riders"][:4], {"id": "ten", "square": 10, "lane": 0}]
+    race = scenarios.build({**ROAD, "riders": riders, "finish": 12,
+                            "cards": {"behind": 2, "on-start": 5, "climber": 9, "before-line": 3, "ten": 2}})
     race.resolve()
     assert race.phase is Phase.FINISHED and race.winner is not None
     last = describe_race(race)[-1]
     assert last.startswith(f"The race is over: {race.winner} wins")
     rest = race.ranking[1:]
-    if rest:
-        assert last.endswith(f"then {', '.join(rest[:-1]) + ' and ' if len(rest) > 1 else ''}{rest[-1]}.")
+    assert race.winner == "ten" and rest == ["before-line"]  # level on 12: the right-hand lane wins
+    assert last.endswith(f"; then {rest[0]}.")
