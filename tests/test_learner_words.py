@@ -26,6 +26,8 @@ FORBIDDEN = {
     "rulebook page": re.compile(r"rulebook p\.|\bp\. ?\d", re.I),
     "the tutor's reading": re.compile(r"tutor'?s reading", re.I),
     "abbreviation": re.compile(r"\brec\.|\bE2 \d|\bsq\.|\bapprox\.|\bincl\.", re.I),
+    "command": re.compile(r"\brules-tutor\b"),
+    "file name": re.compile(r"[\w/-]+\.(json|py|md)\b|\bscenarios/"),
 }
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 TEXT_KEYS = ("value", "description", "tooltip", "placeholder", "_options_labels", "title", "titles")
@@ -34,6 +36,7 @@ TEXT_KEYS = ("value", "description", "tooltip", "placeholder", "_options_labels"
 def forbidden_words(text: str) -> list[str]:
     """The names of the rules ``text`` breaks, with the words found."""
     plain = re.sub(r"<(style|script)\b.*?</\1>", " ", text, flags=re.S | re.I)  # not shown as text
+    plain = re.sub(r"<details class=.tutor-teachers.*?</details>", " ", plain, flags=re.S)  # closed, for teachers
     plain = html.unescape(re.sub(r"<[^>]+>", " ", plain))
     plain = re.sub(r"\(\.\./[^)]*\)|\([^)\s]*\.ipynb\)", " ", plain)  # Markdown link targets are not read
     return [f"{name}: {match.group(0)!r} in …{plain[max(0, match.start() - 50):match.end() + 50]}…"
@@ -70,6 +73,8 @@ def test_the_scan_finds_each_kind_of_internal_word():
     assert forbidden_words("see RULES.md section 4")
     assert forbidden_words("rulebook p. 3") and forbidden_words("the tutor's reading")
     assert forbidden_words("rec. 2") and forbidden_words("E2 0")
+    assert forbidden_words("check it with `rules-tutor check FILE`") and forbidden_words("in scenarios/a.json")
+    assert not forbidden_words("<details class=\"tutor-teachers\"><summary>For teachers</summary>a.json</details>")
     assert not forbidden_words("<style>.tutor-log-section {}</style><section class='x'>Round 2 begins</section> "
                                "[next](04_slipstream.ipynb)")
 

@@ -143,12 +143,59 @@ def test_no_quiz_uses_the_position_of_a_board_above_it_and_every_quiz_has_anothe
         found = SCENARIO_PATH.findall(source)
         if "PredictQuiz(" in source:
             quizzes.append(found)
+        elif "EnergyQuiz(" in source:
+            quizzes.append([])  # its questions are built in, each with its own cards
         elif "RaceTutor" in source or "BreakawayBid" in source:
             boards |= set(found)
     assert quizzes, f"{path.name} has no quiz"
     for found in quizzes:
         assert not boards & set(found), f"{path.name}: a quiz reuses the board's position"
-        assert len(found) >= 2, f"{path.name}: Try again needs a second position"
+        assert not found or len(found) >= 2, f"{path.name}: Try again needs a second position"
+
+
+@pytest.mark.parametrize("path", FR_QUIZZES, ids=_ids(FR_QUIZZES))
+def test_a_lesson_offers_try_another_position_only_where_its_board_has_another_position(path: Path):
+    nb = _read(path)
+    text = " ".join(cell.source for cell in nb.cells if cell.cell_type == "markdown").lower()
+    boards = [source for source in _code(nb) if "RaceTutor.from_scenario(" in source]
+    if "try another position" in text:
+        assert any(len(SCENARIO_PATH.findall(source)) >= 2 for source in boards), path.name
+
+
+FR_MOVED_DECISIONS = sorted(FR.glob("0[1-7]_*.ipynb"))
+
+
+@pytest.mark.parametrize("path", FR_MOVED_DECISIONS, ids=_ids(FR_MOVED_DECISIONS))
+def test_lessons_1_to_7_leave_the_tutor_decisions_to_the_rules_summary(path: Path):
+    text = _markdown(path).lower()
+    assert "tutor decision" not in text and "does not say" not in text
+    assert "where the rulebook does not say, in this tutor" in _markdown(FR / "rules_summary.ipynb").lower()
+
+
+def test_the_welcome_page_keeps_teacher_material_in_a_closed_section():
+    text = _markdown(FR / "00_welcome.ipynb")
+    learner = re.sub(r"<details\b.*?</details>", " ", text, flags=re.S)
+    assert "<details" in text and "<details open" not in text and "For teachers" in text
+    assert "rules-tutor" not in text and "scenarios/" not in text and "`" not in learner
+
+
+def test_each_lesson_ends_with_what_it_taught_its_quizzes_and_the_next_lesson():
+    html = nav_html("03_movement.ipynb", FR)
+    finish = html[html.index("class='tutor-finish'"):html.index("</section>")]
+    assert "What you learned:</b> The frontmost rider moves first" in finish
+    assert "data-finish-quizzes='flamme_rouge/03_movement.ipynb'" in finish
+    assert "<b>Next:</b> <a href='04_slipstream.ipynb' target='_self'>4. Slipstream →</a>" in finish
+    assert html.index("<section class='tutor-finish'") < html.index("<nav class='tutor-nav'")  # finish, links
+    last = nav_html("12_twelve_single_riders.ipynb", FR)
+    assert "That was the last lesson" in last and "<b>Next:</b> <a href='rules_summary_peloton.ipynb'" in last
+    assert "tutor-finish" not in nav_html("rules_summary.ipynb", FR)
+    assert "Your questions: ' + words" in html and "No question answered yet" in html  # filled in by the script
+
+
+def test_the_progress_words_say_opened_or_how_many_were_answered_never_a_score_of_nothing():
+    script = nav_html("03_movement.ipynb", FR)
+    assert "' of ' + entry.total + ' answered, '" in script and "' right first time'" in script
+    assert "'opened'" in script and "/' + entry.total" not in script and "quiz ' + right" not in script
 
 
 def test_the_rules_summary_has_a_glossary():
