@@ -29,6 +29,9 @@ FORBIDDEN = {
     "command": re.compile(r"\brules-tutor\b"),
     "file name": re.compile(r"[\w/-]+\.(json|py|md)\b|\bscenarios/"),
 }
+TEACHER_PAGES = {"workbench"}
+"""Pages for teachers: they may name files and commands (the other rules hold there too)."""
+TEACHER_WORDS = ("command:", "file name:")
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 TEXT_KEYS = ("value", "description", "tooltip", "placeholder", "_options_labels", "title", "titles")
 
@@ -84,7 +87,10 @@ def test_the_scan_finds_each_kind_of_internal_word():
 def test_no_learner_facing_text_names_internals(path: Path):
     texts = page_text(path)
     assert len(texts) >= 2  # at least the lesson text and its navigation: the page ran
-    assert [found for text in texts for found in forbidden_words(text)] == []
+    found = [word for text in texts for word in forbidden_words(text)]
+    if path.stem in TEACHER_PAGES:
+        found = [word for word in found if not word.startswith(TEACHER_WORDS)]
+    assert found == []
 
 
 def test_rule_texts_and_card_counts_use_plain_words():

@@ -171,6 +171,9 @@ class EnergyQuiz(RevealQuiz):
     def answer(self) -> Any:
         return self.choice_input.value
 
+    def answer_widgets(self) -> list[widgets.Widget]:
+        return [self.choice_input]
+
     def missing_answer(self) -> str | None:
         return "Choose your answer first." if self.answer is None else None
 
