@@ -251,3 +251,18 @@ def test_each_rules_summary_is_linked_from_the_lessons_it_sums_up():
     for summary in (fr / "rules_summary_peloton.ipynb", flanders / "rules_summary.ipynb"):
         text = _markdown(summary)
         assert "**Words**" in text and "Where the rulebook does not say, in this tutor" in text
+
+
+def test_a_page_without_a_board_imports_no_widget_library():
+    """The landing page, welcome pages and rules summaries only import ``tutor.ui.landing`` / ``lessons``: their
+    kernel does not load ipywidgets, ipycanvas or numpy before it can show the text."""
+    import subprocess
+    import sys
+
+    code = ("import sys; import tutor.ui.landing, tutor.ui.lessons; "
+            "print(sorted(m for m in ('ipywidgets', 'ipycanvas', 'numpy', 'PIL') if m in sys.modules))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert loaded.strip() == "[]"
+    for path in [INDEX, *WELCOMES, *ROOT.glob("*/rules_summary*.ipynb")]:
+        imports = [line for source in _code(_read(path)) for line in source.splitlines() if "import" in line]
+        assert imports and all(line.startswith("from tutor.ui.l") for line in imports), (path, imports)
