@@ -182,7 +182,8 @@ class EnergyQuiz(RevealQuiz):
         found, events, why = question.action(self.race)
         right = answer == found
         told = f"The answer is: {found}." + ("" if right else f" You said: {answer}.")
-        return Verdict(right, told, why, narrate(events))
+        # The story tells the rest: each rule is said once on the screen.
+        return Verdict(right, told, why, [line for line in narrate(events) if line not in why])
 
     def restart(self) -> None:
         self.position = (self.position + 1) % len(self.questions)
