@@ -266,3 +266,47 @@ def test_a_page_without_a_board_imports_no_widget_library():
     for path in [INDEX, *WELCOMES, *ROOT.glob("*/rules_summary*.ipynb")]:
         imports = [line for source in _code(_read(path)) for line in source.splitlines() if "import" in line]
         assert imports and all(line.startswith("from tutor.ui.l") for line in imports), (path, imports)
+
+
+def _terrain(data: dict, square: int) -> str:
+    return data["track"].split()[square].lstrip("0123456789")
+
+
+def _left_one_gap_behind(data: dict) -> dict[str, str]:
+    """Riders that end the round exactly one empty square behind another rider and did not slipstream: rider ->
+    the terrain letters of its square and of the square beyond the gap ("" is flat)."""
+    result = scenario.resolve_round(data)
+    after = result["after_slipstream"]
+    taken = {square for square, _ in after.values()}
+    return {rid: _terrain(data, square) + "|" + _terrain(data, square + 2) for rid, (square, _) in after.items()
+            if square + 1 not in taken and square + 2 in taken}
+
+
+def test_fr08_shows_nobody_slipstreaming_onto_or_off_the_cobbles_as_its_text_promises():
+    text = _markdown(FR / "08_narrow_roads_and_cobbles.ipynb")
+    assert "nobody slipstreams onto or off the cobbles" in text
+    left = _left_one_gap_behind(scenario.load(FR / "scenarios/narrow_cobbles_board.json"))
+    assert "c|" in left.values(), "a rider on the cobbles that gets no slipstream"
+    assert "|c" in left.values(), "a pack that gets none from a rider on the cobbles"
+
+
+def test_fr06_shows_a_pack_on_the_climb_giving_no_slipstream():
+    source = " ".join(_code(_read(FR / "06_mountains.ipynb")))
+    assert "scenarios/mountain_no_slipstream_given.json" in source
+    left = _left_one_gap_behind(scenario.load(FR / "scenarios/mountain_no_slipstream_given.json"))
+    assert "|u" in left.values(), "a rider on the flat behind a pack on the climb stays"
+    assert "gives no slipstream" in _markdown(FR / "06_mountains.ipynb")
+
+
+def test_fr04_says_two_empty_squares_give_no_slipstream_and_fr10_matches_its_board():
+    assert "**Two or more empty squares** in front give no slipstream" in _markdown(FR / "04_slipstream.ipynb")
+    text = _markdown(FR / "10_the_breakaway.ipynb")
+    assert "several squares" not in text and "a square or two" in text
+
+
+def test_bot_teams_never_bidding_is_a_rule_everywhere_and_the_decision_is_who_counts():
+    peloton = _markdown(FR / "rules_summary_peloton.ipynb")
+    decisions = peloton[peloton.index("Where the rulebook does not say"):]
+    assert "Only players bid" not in peloton and "never bid" in peloton[:peloton.index("Where the rulebook")]
+    assert "counts the players who bid" in decisions
+    assert "**Bot teams never bid**" in _markdown(FR / "11_peloton_and_muscle_teams.ipynb")
