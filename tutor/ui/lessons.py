@@ -87,8 +87,7 @@ def lessons_in(folder: Path) -> list[LessonInfo]:
 
 PROGRESS_JS = """<script>
 (function () {
-  function progressKey() { return '%(key)s'; }  // where the progress is kept (one store per browser)
-  const KEY = progressKey();
+  const KEY = '%(key)s';
   const load = () => { try { return JSON.parse(localStorage.getItem(KEY) || '{}'); } catch (e) { return {}; } };
   const save = (store) => { try { localStorage.setItem(KEY, JSON.stringify(store)); } catch (e) {} };
   const lesson = '%(lesson)s';
