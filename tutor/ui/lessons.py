@@ -2,7 +2,8 @@
 the learner's progress kept in the browser (``localStorage``; nothing is sent anywhere).
 
     from tutor.ui.lessons import lesson_nav, lesson_list
-    lesson_nav("03_movement.ipynb")     # in a lesson: ← previous · Contents · Rules summary · next →, and
+    lesson_nav("03_movement.ipynb")     # at a lesson's end: its finish (what it taught, how its questions went,
+                                         # the next lesson), ← previous · Contents · Rules summary · next →, and
                                          # progress recording
     lesson_list()                        # in a game's welcome page: every lesson of its folder, with progress
 
@@ -14,7 +15,9 @@ Progress: the page script (``PROGRESS_JS``) marks a lesson visited, records each
 quiz's first answer (right or wrong) when a ``tutor-quiz-result`` mark appears in
 the page, and a lesson is finished when every quiz on its page has an answer (a
 lesson without quiz: when visited). Lists fill in their ``data-lesson`` badges from
-the same store. Scripts in HTML outputs run in Voila (the outputs are trusted).
+the same store: "not started", "opened" (no question answered yet), or "2 of 3 answered, 1 right first time"
+(with ✓ once every question has an answer). Scripts in HTML outputs run in Voila (the outputs are trusted).
+This module imports nothing from the widget libraries, so a page without a board starts quickly.
 """
 
 from __future__ import annotations
