@@ -143,12 +143,59 @@ def test_no_quiz_uses_the_position_of_a_board_above_it_and_every_quiz_has_anothe
         found = SCENARIO_PATH.findall(source)
         if "PredictQuiz(" in source:
             quizzes.append(found)
+        elif "EnergyQuiz(" in source:
+            quizzes.append([])  # its questions are built in, each with its own cards
         elif "RaceTutor" in source or "BreakawayBid" in source:
             boards |= set(found)
     assert quizzes, f"{path.name} has no quiz"
     for found in quizzes:
         assert not boards & set(found), f"{path.name}: a quiz reuses the board's position"
-        assert len(found) >= 2, f"{path.name}: Try again needs a second position"
+        assert not found or len(found) >= 2, f"{path.name}: Try again needs a second position"
+
+
+@pytest.mark.parametrize("path", FR_QUIZZES, ids=_ids(FR_QUIZZES))
+def test_a_lesson_offers_try_another_position_only_where_its_board_has_another_position(path: Path):
+    nb = _read(path)
+    text = " ".join(cell.source for cell in nb.cells if cell.cell_type == "markdown").lower()
+    boards = [source for source in _code(nb) if "RaceTutor.from_scenario(" in source]
+    if "try another position" in text:
+        assert any(len(SCENARIO_PATH.findall(source)) >= 2 for source in boards), path.name
+
+
+FR_MOVED_DECISIONS = sorted(FR.glob("0[1-7]_*.ipynb"))
+
+
+@pytest.mark.parametrize("path", FR_MOVED_DECISIONS, ids=_ids(FR_MOVED_DECISIONS))
+def test_lessons_1_to_7_leave_the_tutor_decisions_to_the_rules_summary(path: Path):
+    text = _markdown(path).lower()
+    assert "tutor decision" not in text and "does not say" not in text
+    assert "where the rulebook does not say, in this tutor" in _markdown(FR / "rules_summary.ipynb").lower()
+
+
+def test_the_welcome_page_keeps_teacher_material_in_a_closed_section():
+    text = _markdown(FR / "00_welcome.ipynb")
+    learner = re.sub(r"<details\b.*?</details>", " ", text, flags=re.S)
+    assert "<details" in text and "<details open" not in text and "For teachers" in text
+    assert "rules-tutor" not in text and "scenarios/" not in text and "`" not in learner
+
+
+def test_each_lesson_ends_with_what_it_taught_its_quizzes_and_the_next_lesson():
+    html = nav_html("03_movement.ipynb", FR)
+    finish = html[html.index("class='tutor-finish'"):html.index("</section>")]
+    assert "What you learned:</b> The frontmost rider moves first" in finish
+    assert "data-finish-quizzes='flamme_rouge/03_movement.ipynb'" in finish
+    assert "<b>Next:</b> <a href='04_slipstream.ipynb' target='_self'>4. Slipstream →</a>" in finish
+    assert html.index("<section class='tutor-finish'") < html.index("<nav class='tutor-nav'")  # finish, links
+    last = nav_html("12_twelve_single_riders.ipynb", FR)
+    assert "That was the last lesson" in last and "<b>Next:</b> <a href='rules_summary_peloton.ipynb'" in last
+    assert "<section class='tutor-finish'" not in nav_html("rules_summary.ipynb", FR)
+    assert "Your questions: ' + words" in html and "No question answered yet" in html  # filled in by the script
+
+
+def test_the_progress_words_say_opened_or_how_many_were_answered_never_a_score_of_nothing():
+    script = nav_html("03_movement.ipynb", FR)
+    assert "' of ' + entry.total + ' answered, '" in script and "' right first time'" in script
+    assert "'opened'" in script and "/' + entry.total" not in script and "quiz ' + right" not in script
 
 
 def test_the_rules_summary_has_a_glossary():
@@ -204,3 +251,62 @@ def test_each_rules_summary_is_linked_from_the_lessons_it_sums_up():
     for summary in (fr / "rules_summary_peloton.ipynb", flanders / "rules_summary.ipynb"):
         text = _markdown(summary)
         assert "**Words**" in text and "Where the rulebook does not say, in this tutor" in text
+
+
+def test_a_page_without_a_board_imports_no_widget_library():
+    """The landing page, welcome pages and rules summaries only import ``tutor.ui.landing`` / ``lessons``: their
+    kernel does not load ipywidgets, ipycanvas or numpy before it can show the text."""
+    import subprocess
+    import sys
+
+    code = ("import sys; import tutor.ui.landing, tutor.ui.lessons; "
+            "print(sorted(m for m in ('ipywidgets', 'ipycanvas', 'numpy', 'PIL') if m in sys.modules))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert loaded.strip() == "[]"
+    for path in [INDEX, *WELCOMES, *ROOT.glob("*/rules_summary*.ipynb")]:
+        imports = [line for source in _code(_read(path)) for line in source.splitlines() if "import" in line]
+        assert imports and all(line.startswith("from tutor.ui.l") for line in imports), (path, imports)
+
+
+def _terrain(data: dict, square: int) -> str:
+    return data["track"].split()[square].lstrip("0123456789")
+
+
+def _left_one_gap_behind(data: dict) -> dict[str, str]:
+    """Riders that end the round exactly one empty square behind another rider and did not slipstream: rider ->
+    the terrain letters of its square and of the square beyond the gap ("" is flat)."""
+    result = scenario.resolve_round(data)
+    after = result["after_slipstream"]
+    taken = {square for square, _ in after.values()}
+    return {rid: _terrain(data, square) + "|" + _terrain(data, square + 2) for rid, (square, _) in after.items()
+            if square + 1 not in taken and square + 2 in taken}
+
+
+def test_fr08_shows_nobody_slipstreaming_onto_or_off_the_cobbles_as_its_text_promises():
+    text = _markdown(FR / "08_narrow_roads_and_cobbles.ipynb")
+    assert "nobody slipstreams onto or off the cobbles" in text
+    left = _left_one_gap_behind(scenario.load(FR / "scenarios/narrow_cobbles_board.json"))
+    assert "c|" in left.values(), "a rider on the cobbles that gets no slipstream"
+    assert "|c" in left.values(), "a pack that gets none from a rider on the cobbles"
+
+
+def test_fr06_shows_a_pack_on_the_climb_giving_no_slipstream():
+    source = " ".join(_code(_read(FR / "06_mountains.ipynb")))
+    assert "scenarios/mountain_no_slipstream_given.json" in source
+    left = _left_one_gap_behind(scenario.load(FR / "scenarios/mountain_no_slipstream_given.json"))
+    assert "|u" in left.values(), "a rider on the flat behind a pack on the climb stays"
+    assert "gives no slipstream" in _markdown(FR / "06_mountains.ipynb")
+
+
+def test_fr04_says_two_empty_squares_give_no_slipstream_and_fr10_matches_its_board():
+    assert "**Two or more empty squares** in front give no slipstream" in _markdown(FR / "04_slipstream.ipynb")
+    text = _markdown(FR / "10_the_breakaway.ipynb")
+    assert "several squares" not in text and "a square or two" in text
+
+
+def test_bot_teams_never_bidding_is_a_rule_everywhere_and_the_decision_is_who_counts():
+    peloton = _markdown(FR / "rules_summary_peloton.ipynb")
+    decisions = peloton[peloton.index("Where the rulebook does not say"):]
+    assert "Only players bid" not in peloton and "never bid" in peloton[:peloton.index("Where the rulebook")]
+    assert "counts the players who bid" in decisions
+    assert "**Bot teams never bid**" in _markdown(FR / "11_peloton_and_muscle_teams.ipynb")

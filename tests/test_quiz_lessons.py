@@ -109,3 +109,35 @@ def test_fr11_attack_chips_show_the_card_not_the_squares():
     attack = lesson_quizzes(FR / "11_peloton_and_muscle_teams.ipynb")[0]
     chips = attack._highlights().cards
     assert chips["peloton-1"].label == chips["peloton-2"].label == "A"
+
+
+def test_fr02_asks_about_the_energy_phase_and_the_engine_answers_each_question():
+    from tutor.flamme_rouge.widgets.energy_quiz import EnergyQuiz
+
+    source = (FR / "02_energy_phase.ipynb").read_text()
+    assert "EnergyQuiz()" in source and "PredictQuiz(" not in source
+    quiz = EnergyQuiz()
+    asked = []
+    for _ in quiz.questions:
+        assert quiz.feedback.value == "" and quiz.correct_answer not in quiz.status.text  # nothing told before Reveal
+        quiz.reveal_button.click()
+        assert quiz.is_right is None and "Choose your answer first" in quiz.status.text
+        quiz.choice_input.value = next(choice for choice in quiz.choice_input.options if choice != quiz.correct_answer)
+        quiz.reveal_button.click()
+        assert quiz.is_right is False and f"The answer is: {quiz.correct_answer}." in quiz.feedback.value
+        assert "The rule that decided it" in quiz.feedback.value and "data-right='0'" in quiz.feedback.value
+        asked.append((quiz.question, quiz.correct_answer))
+        quiz.retry_button.click()  # the next question
+    assert quiz.position == 0
+    quiz.choice_input.value = quiz.correct_answer
+    quiz.reveal_button.click()
+    assert quiz.is_right is True
+    assert "Recycled, face up under the deck</th><td>5, 3, 2" in quiz.board.value  # Reveal did it on the cards
+    # draw 4, play 1, recycle 3: where the 3 go, a draw that reshuffles, one rider at a time, played cards leave
+    assert dict(asked) == {
+        "red-S draws 9, 5, 3 and 2 and plays the 9. Where do the other three cards go?": "face up under its deck",
+        "red-S has only 2 cards left face down, and 6 recycled cards. How many cards does it draw?": "4",
+        "red-S has drawn its 4 cards but not played one yet. May you draw for red-R now?": "No",
+        "red-S draws 9, 5, 3 and 2 and plays the 9. Where is that 9 when the next round begins?": "out of the game",
+        "red-S has just 3 cards left in all: 4, 3 and 2 face down, none recycled. How many does it draw?": "3",
+    }

@@ -33,7 +33,7 @@ def test_the_landing_page_lists_every_lesson_by_title_in_order_with_summaries_an
     badge = page.locator("[data-lesson='flamme_rouge/01_track_and_setup.ipynb']")
     expect(badge).to_have_text("not started")  # filled in by the page's script from localStorage
     assert page.title() == "Rules tutor: lessons"
-    # A lesson visited is "started" on the landing page, in the same browser.
+    # A lesson visited, its questions not answered yet, is "opened" on the landing page, in the same browser.
     page.get_by_role("link", name="5. Exhaustion").click()
     expect(page.locator(".tutor-nav").first).to_be_visible(timeout=LOAD_TIMEOUT_MS)
     assert page.title().startswith("5. Exhaustion")
@@ -42,7 +42,7 @@ def test_the_landing_page_lists_every_lesson_by_title_in_order_with_summaries_an
     assert nav.get_by_role("link", name=re.compile("6. Mountains")).count() == 1
     nav.get_by_role("link", name=re.compile("All lessons")).click()
     expect(page.locator("[data-lesson='flamme_rouge/05_exhaustion.ipynb']")).to_contain_text(
-        "started", timeout=LOAD_TIMEOUT_MS)
+        "opened", timeout=LOAD_TIMEOUT_MS)
     assert error_outputs(page) == [] and page_errors == []
 
 

@@ -13,11 +13,26 @@
 A game's renderer and widgets (``tutor.flamme_rouge.render``, ``tutor.flamme_rouge.widgets``) build on these.
 """
 
-from .controls import CSS, StatusLine, button, header, label
-from .narration import Line, and_list, cite, plural, to_html
-from .quiz import RevealQuiz, Verdict
-from .scene import LayeredScene
-from .stepper import PhaseStepper
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["CSS", "StatusLine", "button", "header", "label", "Line", "and_list", "cite", "plural", "to_html",
-           "RevealQuiz", "Verdict", "LayeredScene", "PhaseStepper"]
+if TYPE_CHECKING:
+    from .controls import CSS, StatusLine, button, header, label
+    from .narration import Line, and_list, cite, plural, to_html
+    from .quiz import RevealQuiz, Verdict
+    from .scene import LayeredScene
+    from .stepper import PhaseStepper
+
+# Imported on first use: a page without a board (the landing page, a rules summary) imports only ``lessons`` or
+# ``landing``, not ipywidgets, ipycanvas and numpy, so its kernel answers sooner.
+_HOMES = {"CSS": "controls", "StatusLine": "controls", "button": "controls", "header": "controls",
+          "label": "controls", "Line": "narration", "and_list": "narration", "cite": "narration",
+          "plural": "narration", "to_html": "narration", "RevealQuiz": "quiz", "Verdict": "quiz",
+          "LayeredScene": "scene", "PhaseStepper": "stepper"}
+__all__ = list(_HOMES)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f".{_HOMES[name]}", __name__), name)

@@ -2,7 +2,8 @@
 the learner's progress kept in the browser (``localStorage``; nothing is sent anywhere).
 
     from tutor.ui.lessons import lesson_nav, lesson_list
-    lesson_nav("03_movement.ipynb")     # in a lesson: ← previous · Contents · Rules summary · next →, and
+    lesson_nav("03_movement.ipynb")     # at a lesson's end: its finish (what it taught, how its questions went,
+                                         # the next lesson), ← previous · Contents · Rules summary · next →, and
                                          # progress recording
     lesson_list()                        # in a game's welcome page: every lesson of its folder, with progress
 
@@ -14,7 +15,9 @@ Progress: the page script (``PROGRESS_JS``) marks a lesson visited, records each
 quiz's first answer (right or wrong) when a ``tutor-quiz-result`` mark appears in
 the page, and a lesson is finished when every quiz on its page has an answer (a
 lesson without quiz: when visited). Lists fill in their ``data-lesson`` badges from
-the same store. Scripts in HTML outputs run in Voila (the outputs are trusted).
+the same store: "not started", "opened" (no question answered yet), or "2 of 3 answered, 1 right first time"
+(with ✓ once every question has an answer). Scripts in HTML outputs run in Voila (the outputs are trusted).
+This module imports nothing from the widget libraries, so a page without a board starts quickly.
 """
 
 from __future__ import annotations
@@ -96,18 +99,30 @@ PROGRESS_JS = """<script>
     const total = entry.total || 0, answered = Object.keys(entry.quizzes || {}).length;
     return answered >= total;
   }
+  // "2 of 3 answered, 1 right first time"; "" when no quiz of the lesson has an answer yet.
+  function quizWords(entry) {
+    const results = entry && entry.quizzes ? Object.values(entry.quizzes) : [];
+    if (!entry || !entry.total || !results.length) return '';
+    return results.length + ' of ' + entry.total + ' answered, ' + results.filter(Boolean).length +
+      ' right first time';
+  }
   function badges() {
     const store = load();
     document.querySelectorAll('[data-lesson]').forEach(function (el) {
       const entry = store[el.dataset.lesson];
-      const quizzes = entry && entry.quizzes ? Object.values(entry.quizzes) : [];
-      const right = quizzes.filter(Boolean).length;
       let text = 'not started', cls = 'tutor-todo';
       if (entry && entry.visited) {
-        text = finished(entry) ? '✓ finished' : 'started'; cls = finished(entry) ? 'tutor-done' : 'tutor-started';
-        if (entry.total) text += ' · quiz ' + right + '/' + entry.total + ' right first time';
+        text = quizWords(entry) || 'opened'; cls = finished(entry) ? 'tutor-done' : 'tutor-started';
+        if (finished(entry)) text = '✓ ' + text;
       }
       el.textContent = text; el.className = 'tutor-progress ' + cls;
+    });
+    document.querySelectorAll('[data-finish-quizzes]').forEach(function (el) {
+      const entry = store[el.dataset.finishQuizzes];
+      const words = quizWords(entry);
+      el.textContent = !entry || !entry.total ? 'This lesson has no questions.'
+        : !words ? 'No question answered yet: the questions above are waiting for you.'
+        : 'Your questions: ' + words + (finished(entry) ? '.' : ' (the others are above).');
     });
   }
   function record() {
@@ -124,7 +139,10 @@ PROGRESS_JS = """<script>
   record();
   // A list's script may run before the list is in the page: fill the badges as soon as it is there.
   let tries = 0;
-  (function fill() { if (document.querySelector('[data-lesson]')) badges(); else if (tries++ < 100) setTimeout(fill, 100); })();
+  (function fill() {
+    if (document.querySelector('[data-lesson], [data-finish-quizzes]')) badges();
+    else if (tries++ < 100) setTimeout(fill, 100);
+  })();
   new MutationObserver(function () { clearTimeout(window.__tutorProgress); window.__tutorProgress = setTimeout(record, 200); })
     .observe(document.body, {childList: true, subtree: true});
 })();
@@ -141,6 +159,9 @@ CSS = """<style>
 .tutor-todo { background: #f1f3f4; color: #5f6368; }
 .tutor-started { background: #fff4e5; color: #663c00; }
 .tutor-done { background: #e6f4ea; color: #0d652d; }
+.tutor-finish { border-top: 2px solid #dadce0; margin-top: 24px; padding-top: 4px; font-size: 15px; }
+.tutor-finish h3 { margin: 8px 0 4px; }
+.tutor-finish a { color: #0b57d0; font-weight: bold; }
 </style>"""
 
 
@@ -176,6 +197,8 @@ def lesson_list(folder: str | Path = ".", current: str = "00_welcome.ipynb") -> 
 
 
 def nav_html(current: str, folder: str | Path = ".", contents: str = "../index.ipynb") -> str:
+    """A lesson's last lines: its finish (for a numbered lesson: what it taught, how its questions went, the next
+    lesson), then the links to the previous lesson, all lessons, the rules summary and the next lesson."""
     folder = Path(folder)
     lessons = lessons_in(folder)
     names = [lesson.path.name for lesson in lessons]
@@ -189,12 +212,36 @@ def nav_html(current: str, folder: str | Path = ".", contents: str = "../index.i
     links.append(f"<a href='{html.escape(contents)}' target='_self'>☰ All lessons</a>")
     summary = _rules_summary(folder / current)
     if summary:
-        links.append(f"<a href='{html.escape(summary)}' target='_self'>📋 Rules summary</a>")
+        links.append(f"<a href='{html.escape(summary)}' target='_self'>Rules summary</a>")
     if k + 1 < len(lessons):
         links.append(f"<a href='{html.escape(names[k + 1])}' target='_self' rel='next'>"
                      f"{html.escape(lessons[k + 1].title)} →</a>")
-    key = f"{folder.resolve().name}/{current}"
-    return CSS + f"<nav class='tutor-nav' aria-label='Lessons'>{''.join(links)}</nav>" + progress_script(key)
+    finish = _finish_html(lessons[k], lessons[k + 1:], summary) if _numbered(lessons[k]) else ""
+    return (CSS + finish + f"<nav class='tutor-nav' aria-label='Lessons'>{''.join(links)}</nav>"
+            + progress_script(lessons[k].key))
+
+
+def _numbered(lesson: LessonInfo) -> bool:
+    """A lesson proper (``03_movement.ipynb``), not the welcome page, a rules summary or a workbench."""
+    return lesson.path.name[:2].isdigit() and not lesson.path.name.startswith("00")
+
+
+def _finish_html(lesson: LessonInfo, later: list[LessonInfo], summary: str | None) -> str:
+    """The end of a lesson: what it taught (its summary), how its questions went (filled in by the page script
+    from the progress it records), and the one next step: the next lesson, or after the last one the rules
+    summary."""
+    following = next((other for other in later if _numbered(other)), None)
+    if following is not None:
+        step = (f"<b>Next:</b> <a href='{html.escape(following.path.name)}' target='_self'>"
+                f"{html.escape(following.title)} →</a>")
+    elif summary:
+        step = (f"That was the last lesson. <b>Next:</b> <a href='{html.escape(summary)}' target='_self'>"
+                "the whole game on one page →</a>")
+    else:
+        step = "That was the last lesson."
+    learned = f"<p><b>What you learned:</b> {html.escape(lesson.summary)}</p>" if lesson.summary else ""
+    return (f"<section class='tutor-finish' aria-label='End of the lesson'><h3>End of the lesson</h3>{learned}"
+            f"<p data-finish-quizzes='{html.escape(lesson.key)}'></p><p>{step}</p></section>")
 
 
 def _rules_summary(path: Path) -> str | None:

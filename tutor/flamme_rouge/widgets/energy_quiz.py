@@ -1,0 +1,195 @@
+"""``EnergyQuiz``: predict-then-reveal questions on the energy phase (draw 4, play 1, recycle 3), judged by the engine.
+
+    from tutor.flamme_rouge.widgets.energy_quiz import EnergyQuiz
+    EnergyQuiz()                       # the energy-phase questions of ``QUESTIONS``, one at a time
+
+Each question sets up red-S's energy deck (the cards face down and the recycled ones), shows it as a small card
+table, and asks what one energy-phase action does: where the three cards not played go, how many cards a draw
+brings, whether the second rider may draw yet, where the played card is after the round. The learner picks
+one of the offered answers; Reveal has the engine (``Race.draw``, ``Race.play``, ``Race.resolve``) do the action
+and reads the answer from the race, so the quiz can never disagree with the rules. "Try again" moves to the next
+question. The shell (question, Reveal, Try again, feedback, progress mark) is ``tutor.ui.RevealQuiz``.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import ipywidgets as widgets
+
+from tutor.flamme_rouge import rules
+from tutor.flamme_rouge.cards import Card
+from tutor.flamme_rouge.errors import RiderOrderError
+from tutor.flamme_rouge.events import CardsRemoved, Event
+from tutor.flamme_rouge.race import Phase, Race
+from tutor.ui.controls import label
+from tutor.ui.narration import Line
+from tutor.ui.quiz import RevealQuiz, Verdict
+
+from .narration import narrate
+
+RIDER, OTHER = "red-S", "red-R"
+STAGE = "sprint-20"
+
+Action = Callable[[Race], tuple[str, list[Event], list[Line]]]
+"""Does the question's action on the race; returns the answer read from the race, the engine's events and any
+line of why the engine said so."""
+
+
+@dataclass(frozen=True)
+class EnergyQuestion:
+    question: str
+    choices: tuple[str, ...]
+    action: Action
+    face_down: tuple[str, ...] = ()
+    """red-S's face-down cards, top card first (empty: its shuffled starting deck)."""
+    recycled: tuple[str, ...] = ()
+    drawn: bool = False
+    """red-S has drawn its cards before the question is asked."""
+
+
+def _where_cards_go(race: Race) -> tuple[str, list[Event], list[Line]]:
+    events = race.draw(RIDER)
+    hand = list(race.riders[RIDER].hand)
+    played = max(hand, key=lambda card: card.value)
+    played_events = race.play(RIDER, played)
+    others = [card for card in hand if card is not played]
+    deck = race.riders[RIDER].deck
+    places = {"face up under its deck": deck.recycled[-len(others):] == others,
+              "out of the game": all(card in deck.removed for card in others),
+              "back on top of its deck": deck.face_down[-len(others):] == others}
+    found = next((place for place, there in places.items() if there), "somewhere else")
+    return found, events + played_events, narrate(played_events)
+
+
+def _how_many_drawn(race: Race) -> tuple[str, list[Event], list[Line]]:
+    events = race.draw(RIDER)
+    hand = race.riders[RIDER].hand
+    drawn = "an exhaustion card" if len(hand) == 1 and hand[0].is_exhaustion else str(len(hand))
+    return drawn, events, narrate(events)
+
+
+def _second_rider_now(race: Race) -> tuple[str, list[Event], list[Line]]:
+    try:
+        events = race.draw(OTHER)
+    except RiderOrderError:
+        return "No", [], [Line(f"{OTHER} must wait until {RIDER} has played one of its cards.", (rules.ROUND,))]
+    return "Yes", events, narrate(events)
+
+
+def _played_card_after_round(race: Race) -> tuple[str, list[Event], list[Line]]:
+    events: list[Event] = []
+    for rider in race.riders:
+        events += race.draw(rider)
+        events += race.play(rider, max(race.riders[rider].hand, key=lambda card: card.value))
+    played = race.riders[RIDER].played
+    events += race.resolve(Phase.END_EXHAUSTION)
+    deck = race.riders[RIDER].deck
+    places = {"out of the game": played in deck.removed, "face up under its deck": played in deck.recycled,
+              "back in its hand": played in deck.hand}
+    found = next((place for place, there in places.items() if there), "somewhere else")
+    return found, events, narrate([e for e in events if isinstance(e, CardsRemoved)])
+
+
+QUESTIONS = (
+    EnergyQuestion("red-S draws 9, 5, 3 and 2 and plays the 9. Where do the other three cards go?",
+                   ("back on top of its deck", "face up under its deck", "out of the game"), _where_cards_go,
+                   face_down=("9", "5", "3", "2", "4", "4", "3")),
+    EnergyQuestion("red-S has only 2 cards left face down, and 6 recycled cards. How many cards does it draw?",
+                   ("2", "4", "8"), _how_many_drawn, face_down=("5", "3"), recycled=("2", "9", "4", "4", "3", "2")),
+    EnergyQuestion("red-S has drawn its 4 cards but not played one yet. May you draw for red-R now?",
+                   ("Yes", "No"), _second_rider_now, drawn=True),
+    EnergyQuestion("red-S draws 9, 5, 3 and 2 and plays the 9. Where is that 9 when the next round begins?",
+                   ("back in its hand", "face up under its deck", "out of the game"), _played_card_after_round,
+                   face_down=("9", "5", "3", "2", "4", "4", "3")),
+    EnergyQuestion("red-S has just 3 cards left in all: 4, 3 and 2 face down, none recycled. How many does it "
+                   "draw?", ("3", "4", "an exhaustion card"), _how_many_drawn, face_down=("4", "3", "2")),
+)
+
+
+def _race(question: EnergyQuestion) -> Race:
+    """A two-team race at its first energy phase, with red-S's deck as the question sets it."""
+    data = Race.new(STAGE, teams=("red", "blue"), seed=2).to_dict()
+    if question.face_down or question.recycled:
+        deck = next(d for d in data["decks"] if d["owner"] == RIDER)
+        deck["face_down"] = list(reversed(question.face_down))  # the engine keeps the top card last
+        deck["recycled"] = list(question.recycled)
+    race = Race.from_dict(data)
+    if question.drawn:
+        race.draw(RIDER)
+    return race
+
+
+def deck_html(race: Race) -> str:
+    """red-S's cards by where they are: face down (counted, not shown), in hand, recycled, out of the game."""
+    deck, played = race.riders[RIDER].deck, race.riders[RIDER].played
+
+    def cards(found: list[Card]) -> str:
+        return html.escape(", ".join(str(card) for card in found)) if found else "none"
+
+    rows = (("Face down", f"{len(deck.face_down)} cards" if len(deck.face_down) != 1 else "1 card"),
+            ("Drawn, in hand", cards(deck.hand)), ("Recycled, face up under the deck", cards(deck.recycled)),
+            ("Played this round", cards([played] if played else [])),
+            ("Out of the game", cards(deck.removed)))
+    body = "".join(f"<tr><th scope='row' style='text-align:left;padding-right:12px'>{name}</th><td>{value}</td></tr>"
+                   for name, value in rows)
+    return (f"<table class='tutor-deck' aria-label=\"{RIDER}'s cards\"><caption style='text-align:left'>"
+            f"<b>{RIDER}'s cards</b></caption>{body}</table>")
+
+
+class EnergyQuiz(RevealQuiz):
+    """Questions on the energy phase; ``choice_input`` takes the answer; ``correct_answer`` is the engine's."""
+
+    prompt = "Choose your answer, then choose Reveal."
+
+    def __init__(self, questions: tuple[EnergyQuestion, ...] = QUESTIONS, title: str = ""):
+        if not questions:
+            raise ValueError("an energy quiz needs at least one question")
+        self.questions, self.position = questions, 0
+        self.board = widgets.HTML()
+        self.choice_input = widgets.ToggleButtons(options=[], value=None, style={"button_width": "auto"})
+        self._show(questions[0])
+        super().__init__(question=questions[0].question, board=self.board,
+                         inputs=[label("Your answer:"), self.choice_input], title=title)
+        self.retry_button.description = "Try again ▸"
+        self.retry_button.tooltip = "The next question" if len(questions) > 1 else "Answer again"
+        self.reset()
+
+    def _show(self, question: EnergyQuestion) -> None:
+        self.race = _race(question)
+        # Asked of a copy: the race shown stays as it was until Reveal.
+        self.correct_answer, _, _ = question.action(_race(question))
+        if self.correct_answer not in question.choices:
+            raise ValueError(f"the engine's answer {self.correct_answer!r} is not among {question.choices}")
+        with self.choice_input.hold_sync():
+            self.choice_input.options = list(question.choices)
+            self.choice_input.value = None
+
+    @property
+    def answer(self) -> Any:
+        return self.choice_input.value
+
+    def answer_widgets(self) -> list[widgets.Widget]:
+        return [self.choice_input]
+
+    def missing_answer(self) -> str | None:
+        return "Choose your answer first." if self.answer is None else None
+
+    def play_out(self, answer: Any) -> Verdict:
+        question = self.questions[self.position]
+        found, events, why = question.action(self.race)
+        right = answer == found
+        told = f"The answer is: {found}." + ("" if right else f" You said: {answer}.")
+        # The story tells the rest: each rule is said once on the screen.
+        return Verdict(right, told, why, [line for line in narrate(events) if line not in why])
+
+    def restart(self) -> None:
+        self.position = (self.position + 1) % len(self.questions)
+        question = self.questions[self.position]
+        self._show(question)
+        self.show_question(question.question)
+
+    def redraw(self, *, static: bool = False, animate: bool = False) -> None:
+        self.board.value = deck_html(self.race)
