@@ -286,12 +286,15 @@ _PAGE_REQUEST: contextvars.ContextVar[Any] = contextvars.ContextVar("page_reques
 
 
 class ClassMode:
-    """What class mode keeps while Voila runs: the limit on lesson pages, the pages waiting for their kernel,
-    the door for pages that never connect."""
+    """What class mode keeps while Voila runs (in the Tornado settings, ``rules_tutor_class``): the limit on
+    lesson pages, the pages waiting for their kernel, the pools' preparation, the door for pages that never
+    connect."""
 
-    def __init__(self, kernel_manager: VoilaKernelManager, max_kernels: int, door: PageDoor | None) -> None:
+    def __init__(self, kernel_manager: VoilaKernelManager, max_kernels: int,
+                 preparation: PoolPreparation | None, door: PageDoor | None) -> None:
         self.kernel_manager = kernel_manager
         self.max_kernels = max_kernels
+        self.preparation = preparation
         self.door = door
         self.waiting: set[Any] = set()  # requests whose kernel is still starting (not yet in the kernel list)
         self._count_pages_waiting_for_a_kernel()
@@ -376,6 +379,7 @@ def classroom_voila_class() -> Any:
         def init_settings(self) -> dict[str, Any]:
             settings: dict[str, Any] = super().init_settings()
             manager = self.kernel_manager
+            preparation = None
             if voila.has_kernel_pools(manager):
                 _take_only_ready_kernels(manager)
                 preparation = PoolPreparation(manager, self.prepare_timeout, lambda line: print(line, flush=True))
@@ -385,7 +389,7 @@ def classroom_voila_class() -> Any:
                     preparation.report_first_fill()
             door = PageDoor(manager, self.page_connect_timeout) \
                 if self.max_kernels and self.page_connect_timeout > 0 else None
-            settings["rules_tutor_class"] = ClassMode(manager, self.max_kernels, door)
+            settings["rules_tutor_class"] = ClassMode(manager, self.max_kernels, preparation, door)
             return settings
 
         def init_handlers(self) -> list[Any]:

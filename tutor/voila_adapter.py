@@ -2,8 +2,10 @@
 
 Class mode (``tutor.serve``) needs things Voila offers no API for: the preheated kernel pools, the step that
 starts a pooled kernel and runs its lesson, the step that hands a pooled kernel to a page, the page handler's
-route. Each function below names the one internal it relies on; tests/test_voila_adapter.py has one test per
-internal, named after it, so that a Voila upgrade that changes one fails a test saying which.
+route, the request a closing page sends. Each function below names the one internal it relies on;
+tests/test_voila_adapter.py has one test per internal, named after it, so that a Voila upgrade that changes one
+fails a test saying which (the closing page's own request is also checked in a real browser,
+tests/browser/test_connection.py).
 """
 
 from __future__ import annotations

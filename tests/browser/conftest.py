@@ -152,6 +152,4 @@ def page(browser, page_errors: list[str]):
     page.on("pageerror", lambda error: page_errors.append(f"pageerror: {error}"))
     page.on("console", on_console)
     yield page
-    # Voila 0.5.13 cannot shut a closed page's kernel down (its unload request gets a 403, voila#1458):
-    # kernels of closed pages live until their server stops (or, with voila.json, is culled after 10 min).
-    context.close()
+    context.close()  # closing does not run the page's unload handler: its kernel lives until its server stops

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import os
 import signal
+import time
+import urllib.error
 import urllib.request
 
 import pytest
@@ -78,3 +80,33 @@ def test_culled_kernel_shows_the_message(page, voila_server):
     expect(banner).to_be_visible(timeout=SHOWN_WITHIN_MS)
     expect(banner).to_contain_text("This lesson has stopped")
     expect(banner.get_by_role("button", name="Reload")).to_be_visible()
+
+
+def test_a_page_that_closes_frees_its_kernel_through_the_xsrf_check(browser, voila_factory, voila_server):
+    """Voila's page asks the server to shut its kernel down when it goes away (a beacon carrying the ``_xsrf``
+    cookie's value); the lesson page sets that cookie, so the request passes the server's XSRF check.
+
+    Its own context: Playwright drops a leaving page's beacon when request routing is on (the ``page`` fixture
+    routes every request to block other hosts)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = context.new_page()
+        kernel = _open(page, voila_server)
+        assert any(cookie["name"] == "_xsrf" for cookie in context.cookies()), "the lesson page set no _xsrf cookie"
+        page.goto("about:blank")  # leaving the page sends its unload request
+        deadline = time.monotonic() + 60
+        while _kernel_exists(voila_server, kernel):
+            assert time.monotonic() < deadline, f"the left page's kernel still runs:\n{voila_factory.log(voila_server)}"
+            time.sleep(0.2)
+        assert f"403 POST /voila/api/shutdown/{kernel}" not in voila_factory.log(voila_server)
+    finally:
+        context.close()
+
+
+def _kernel_exists(base_url: str, kernel: str) -> bool:
+    try:
+        _kernel_model(base_url, kernel)
+    except urllib.error.HTTPError as error:
+        assert error.code == 404, error
+        return False
+    return True
