@@ -22,8 +22,8 @@ import pytest
 from tutor.serve import descendants
 
 REPO = Path(__file__).resolve().parents[1]
-STOP_WITHIN_S = 10
-START_TIMEOUT_S = 60
+STOP_WITHIN_S = 10  # the promise (README): stopped, port free, within 10 s
+START_TIMEOUT_S = 180  # generous: the machine may be busy
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 
@@ -85,7 +85,8 @@ def _serve(site: Path, tmp_path: Path, *, open_page: bool) -> tuple[subprocess.P
             time.sleep(0.2)
     kernels: list[int] = []
     if open_page:  # the page is rendered once its cells have run: a kernel now runs below Voila
-        page = urllib.request.urlopen(f"http://127.0.0.1:{port}/voila/render/tiny.ipynb", timeout=60).read()
+        page = urllib.request.urlopen(f"http://127.0.0.1:{port}/voila/render/tiny.ipynb",
+                                      timeout=START_TIMEOUT_S).read()
         assert b"ready" in page
         kernels = sorted(set(descendants(process.pid)) & set(_processes_naming("ipykernel")))
         assert kernels, "no kernel process below the server"
@@ -159,7 +160,7 @@ def test_classroom_settings_pool_the_named_lessons_and_limit_the_class():
 
 def _status(url: str) -> int:
     try:
-        with urllib.request.urlopen(url, timeout=60) as answer:
+        with urllib.request.urlopen(url, timeout=START_TIMEOUT_S) as answer:
             return int(answer.status)
     except urllib.error.HTTPError as error:
         return int(error.code)
@@ -187,7 +188,7 @@ def test_a_class_says_when_it_is_ready_and_plain_fetches_do_not_hold_places(site
                                    stdout=log, stderr=subprocess.STDOUT)
     try:
         _wait_for(lambda: "The class can come in:" in log_path.read_text() or process.poll() is not None,
-                  "the class preparation", START_TIMEOUT_S * 2)
+                  "the class preparation", START_TIMEOUT_S)
         lines = [line for line in log_path.read_text().splitlines() if "ready for" in line or line.startswith("The class")]
         assert lines == ["1/2 kernels ready for tiny", "2/2 kernels ready for tiny",
                          "The class can come in: every lesson is ready."]

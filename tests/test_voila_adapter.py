@@ -111,7 +111,8 @@ class InProcessVoila:
 
     def open_page(self, opener=None) -> str:
         """Fetch the lesson page; the kernel id it names."""
-        with (opener or urllib.request.build_opener()).open(f"{self.url}/voila/render/{LESSON}", timeout=WAIT_S) as page:
+        opener = opener or urllib.request.build_opener()
+        with opener.open(f"{self.url}/voila/render/{LESSON}", timeout=WAIT_S) as page:
             html = page.read().decode()
         return json.loads(re.search(r'id="jupyter-config-data"[^>]*>(.*?)</script>', html, re.S)[1])["kernelId"]
 

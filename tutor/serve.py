@@ -612,9 +612,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             base = json.loads(config_file.read_text()) if config_file.is_file() else {}
             folder = write_settings(classroom_settings(base, class_size, lessons), Path(tmp))
             command.append(f"--Voila.config_file_paths={folder}")
-            print(f"A class of {class_size}: " + (f"{class_size} kernels preheated for {', '.join(lessons)}; "
-                                                  if lessons else "") + f"at most {class_size + CLASS_MARGIN} pages at once",
-                  flush=True)
+            preheated = f"{class_size} kernels preheated for {', '.join(lessons)}; " if lessons else ""
+            print(f"A class of {class_size}: {preheated}at most {class_size + CLASS_MARGIN} pages at once", flush=True)
             if lessons:
                 print("Preparing the lessons: wait for \"The class can come in\" before the learners open them.",
                       flush=True)

@@ -11,13 +11,15 @@ import urllib.error
 import urllib.request
 
 import pytest
-from voila_page import canvas_fingerprint, kernel_id, kernel_pid, open_lesson, wait_for_canvas_change, wait_for_paint
+from voila_page import LOAD_TIMEOUT_MS, canvas_fingerprint, kernel_id, kernel_pid, open_lesson, wait_for_canvas_change, \
+    wait_for_paint
 
 pytestmark = pytest.mark.browser
 
 LESSON = "flamme_rouge/02_energy_phase.ipynb"
 BANNER = "#tutor-connection-lost"
-SHOWN_WITHIN_MS = 10_000
+SHOWN_WITHIN_MS = 30_000  # generous: the machine may be busy
+REQUEST_TIMEOUT_S = 60
 
 
 def _open(page, base_url: str) -> str:
@@ -27,7 +29,7 @@ def _open(page, base_url: str) -> str:
 
 
 def _kernel_model(base_url: str, kernel: str) -> dict:
-    with urllib.request.urlopen(f"{base_url}/api/kernels/{kernel}", timeout=5) as response:
+    with urllib.request.urlopen(f"{base_url}/api/kernels/{kernel}", timeout=REQUEST_TIMEOUT_S) as response:
         return json.loads(response.read())
 
 
@@ -48,8 +50,8 @@ def test_killed_kernel_shows_the_message_and_reload_brings_a_working_lesson(page
     expect(reload).to_be_focused()
 
     reload.click()
-    page.wait_for_selector("#loading", state="hidden", timeout=60_000)
-    page.wait_for_selector("canvas", state="visible", timeout=60_000)
+    page.wait_for_selector("#loading", state="hidden", timeout=LOAD_TIMEOUT_MS)
+    page.wait_for_selector("canvas", state="visible", timeout=LOAD_TIMEOUT_MS)
     assert wait_for_paint(page), "the reloaded lesson did not paint"
     assert page.locator(BANNER).count() == 0
     new_kernel = kernel_id(page)
@@ -72,7 +74,7 @@ def test_culled_kernel_shows_the_message(page, voila_server):
     kernel = _open(page, voila_server)
     request = urllib.request.Request(f"{voila_server}/api/kernels/{kernel}", method="DELETE")
     try:
-        urllib.request.urlopen(request, timeout=10).close()
+        urllib.request.urlopen(request, timeout=REQUEST_TIMEOUT_S).close()
     except urllib.error.HTTPError as error:  # a server that wants an XSRF token for DELETE: shut it down by pid
         assert error.code == 403, error
         os.kill(kernel_pid(kernel), signal.SIGTERM)
