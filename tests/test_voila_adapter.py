@@ -8,6 +8,7 @@ kernel for a tiny lesson, and look at the internals through the adapter while re
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import http.cookiejar
 import json
 import os
@@ -25,6 +26,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from jupyter_core.utils import ensure_async
 
 from tutor import voila_adapter as voila
 from tutor.serve import classroom_settings, classroom_voila_class, kernels_in_use, with_template_path, write_settings
@@ -156,20 +158,35 @@ def test_kernel_manager_keeps_pools_of_prepared_kernels_in_pools(pool_ready):
     assert kernels_in_use(km) == len(km.list_kernel_ids()) - len(prepared)
 
 
+def recording(calls: list, what=lambda result: result):
+    """A wrap for a kernel manager method: the method, noting ``what(its result)`` in ``calls`` at each call."""
+    def wrap(method):
+        async def recorded(*args, **kwargs):
+            result = await ensure_async(method(*args, **kwargs))
+            calls.append(what(result))
+            return result
+        return recorded
+    return wrap
+
+
+@contextlib.contextmanager
+def hooks_put_back(server: InProcessVoila, *names: str):
+    """Put the kernel manager's methods ``names`` back as they were after the test's hooks."""
+    before = {name: getattr(server.kernel_manager, name) for name in names}
+    try:
+        yield
+    finally:
+        for name, method in before.items():
+            server.on_loop(setattr, server.kernel_manager, name, method)
+
+
 def test_initialize_prepares_each_pool_refill(pool_ready):
     """The pool refills through ``_initialize``, whose result names the kernel and the task running the lesson."""
     prepared_kernels = []
-
-    def wrap(prepare):
-        async def recording(*args, **kwargs):
-            prepared = await prepare(*args, **kwargs)
-            prepared_kernels.append(prepared)
-            return prepared
-        return recording
-
-    pool_ready.on_loop(voila.wrap_prepare_pooled_kernel, pool_ready.kernel_manager, wrap)
-    pool_ready.open_page()  # takes the pooled kernel: Voila refills the pool after fill_delay
-    prepared = _wait_for(lambda: prepared_kernels, "a refill through _initialize")[0]
+    with hooks_put_back(pool_ready, "_initialize"):
+        pool_ready.on_loop(voila.wrap_prepare_pooled_kernel, pool_ready.kernel_manager, recording(prepared_kernels))
+        pool_ready.open_page()  # takes the pooled kernel: Voila refills the pool after fill_delay
+        prepared = _wait_for(lambda: prepared_kernels, "a refill through _initialize")[0]
     assert voila.prepared_kernel_id(prepared) in pool_ready.kernel_manager.list_kernel_ids()
     _wait_for(voila.lesson_run(prepared).done, "the refill's lesson run")
 
@@ -182,21 +199,11 @@ def test_get_rendered_notebook_hands_the_page_a_pooled_kernel(pool_ready):
         asked.append(notebook)
         return 1
 
-    def wrap(take):
-        async def recording(*args, **kwargs):
-            result = await take(*args, **kwargs)
-            taken.append(voila.taken_kernel_id(result))
-            return result
-        return recording
-
     km = pool_ready.kernel_manager
-    pool_size_before, take_before = km.get_pool_size, km.get_rendered_notebook
-    pool_ready.on_loop(voila.set_pool_size, km, pool_size)
-    pool_ready.on_loop(voila.wrap_take_pooled_kernel, km, wrap)
-    try:
+    with hooks_put_back(pool_ready, "get_pool_size", "get_rendered_notebook"):
+        pool_ready.on_loop(voila.set_pool_size, km, pool_size)
+        pool_ready.on_loop(voila.wrap_take_pooled_kernel, km, recording(taken, voila.taken_kernel_id))
         kernel_id = pool_ready.open_page()
-    finally:
-        km.get_pool_size, km.get_rendered_notebook = pool_size_before, take_before
     assert asked == [LESSON]
     assert taken == [kernel_id]
 
@@ -204,23 +211,10 @@ def test_get_rendered_notebook_hands_the_page_a_pooled_kernel(pool_ready):
 def test_start_kernel_serves_a_page_when_no_pooled_kernel_is_ready(pool_ready):
     km = pool_ready.kernel_manager
     started = []
-
-    def wrap(start):
-        async def recording(*args, **kwargs):
-            kernel_id = await start(*args, **kwargs) if asyncio.iscoroutinefunction(start) else start(*args, **kwargs)
-            if asyncio.isfuture(kernel_id) or asyncio.iscoroutine(kernel_id):
-                kernel_id = await kernel_id
-            started.append(kernel_id)
-            return kernel_id
-        return recording
-
-    pool_size_before, start_before = km.get_pool_size, km.start_kernel
-    pool_ready.on_loop(voila.set_pool_size, km, lambda notebook: 0)
-    pool_ready.on_loop(voila.wrap_start_kernel, km, wrap)
-    try:
+    with hooks_put_back(pool_ready, "get_pool_size", "start_kernel"):
+        pool_ready.on_loop(voila.set_pool_size, km, lambda notebook: 0)
+        pool_ready.on_loop(voila.wrap_start_kernel, km, recording(started))
         kernel_id = pool_ready.open_page()
-    finally:
-        km.get_pool_size, km.start_kernel = pool_size_before, start_before
     assert started == [kernel_id]
 
 
@@ -229,18 +223,15 @@ def test_notify_connect_tells_when_a_page_opens_its_kernel(pool_ready):
 
     connected = []
     kernel_id = pool_ready.open_page()
-    notify_before = pool_ready.kernel_manager.notify_connect
-    pool_ready.on_loop(voila.on_page_connect, pool_ready.kernel_manager, connected.append)
 
     async def connect():
         socket = await websocket_connect(f"ws://127.0.0.1:{pool_ready.port}/api/kernels/{kernel_id}/channels")
         socket.close()
 
-    try:
+    with hooks_put_back(pool_ready, "notify_connect"):
+        pool_ready.on_loop(voila.on_page_connect, pool_ready.kernel_manager, connected.append)
         asyncio.run(connect())
-        _wait_for(lambda: kernel_id in connected, "notify_connect for the page's kernel", 30)
-    finally:
-        pool_ready.kernel_manager.notify_connect = notify_before
+        _wait_for(lambda: kernel_id in connected, "notify_connect for the page's kernel")
 
 
 def test_the_unload_request_passes_the_xsrf_check_with_the_cookie_the_page_set(pool_ready):

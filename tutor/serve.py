@@ -1,18 +1,20 @@
 """``rules-tutor serve``: the lessons as a Voila web app (settings in ``voila.json``), for one learner or a class.
 
-Three parts:
+In three sections:
 
-- The command (``cmd_serve``): checks its options, writes class mode's settings (``classroom_settings``) and runs
-  Voila as a child process in its own session, so that a Ctrl+C in the terminal reaches only this parent,
-  which then stops Voila in order (``run``, ``stop``): SIGTERM (Voila shuts its kernels down and frees the
-  port), a wait of ``STOP_GRACE_S``, then SIGKILL for Voila's process group and for any kernel it started that
-  is still alive. On Linux the child also gets SIGTERM when this parent dies without cleaning up
-  (``PR_SET_PDEATHSIG``).
 - Class mode, inside the Voila process (``python -m tutor.serve``, ``classroom_voila_class``): a limit on
   lesson pages with a "class is full" page beyond it (``ClassMode``, ``LessonPageHandler``), preheated kernel
   pools that tell the teacher when the class can come in (``PoolPreparation``), and a door that frees the
-  kernel of a page that never connects (``PageDoor``). Its uses of Voila's internals are in ``voila_adapter``.
-- The lesson page handler also lets a closing page shut its kernel down (the ``_xsrf`` cookie it needs).
+  kernel of a page that never connects (``PageDoor``). Its lesson page handler also serves a single learner,
+  and gives the page the ``_xsrf`` cookie a closing page needs to shut its kernel down. Its uses of Voila's
+  internals are all in ``voila_adapter``.
+- The server process: Voila runs as a child process in its own session, so that a Ctrl+C in the terminal
+  reaches only this parent, which then stops Voila in order (``run``, ``stop``): SIGTERM (Voila shuts its
+  kernels down and frees the port), a wait of ``STOP_GRACE_S``, then SIGKILL for Voila's process group and for
+  any kernel it started that is still alive. On Linux the child also gets SIGTERM when this parent dies without
+  cleaning up (``PR_SET_PDEATHSIG``).
+- The command (``cmd_serve``): checks its options (``serve_problem``), writes class mode's settings
+  (``classroom_settings``) and runs the server.
 """
 
 from __future__ import annotations
@@ -95,6 +97,9 @@ def with_template_path(environment: dict[str, str]) -> dict[str, str]:
     return environment
 
 
+# ----- Class mode, inside Voila's process (python -m tutor.serve) ------------------------------------------
+
+
 CLASS_FULL_PAGE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="60">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>The class is full</title>
@@ -107,9 +112,6 @@ Please try again in a minute: this page tries again by itself.</p>
 <p>Teacher: close lesson tabs nobody uses, or start the server with a larger class size.</p>
 <a href="">Try again</a></body></html>
 """
-
-
-# ----- Class mode, inside Voila's process (python -m tutor.serve) ------------------------------------------
 
 
 def kernels_in_use(kernel_manager: VoilaKernelManager) -> int:
@@ -534,6 +536,9 @@ def run(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> int
             stop(process)
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+
+
+# ----- The command: rules-tutor serve -------------------------------------------------------------------
 
 
 def classroom_settings(settings: dict[str, Any], class_size: int, lessons: list[str]) -> dict[str, Any]:
