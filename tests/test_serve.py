@@ -204,6 +204,50 @@ def test_a_class_says_when_it_is_ready_and_plain_fetches_do_not_hold_places(site
         process.wait(timeout=30)
 
 
+def test_a_class_hears_which_lesson_is_not_ready_and_why(site, tmp_path):
+    """A lesson whose kernel cannot start (its program is missing) and a lesson that hangs: "The class can come
+    in" is still said, naming both lessons and why; the good lesson is served."""
+    kernel = tmp_path / "jupyter" / "kernels" / "missing"
+    kernel.mkdir(parents=True)
+    (kernel / "kernel.json").write_text(json.dumps({"argv": ["/no/such/python", "-f", "{connection_file}"],
+                                                    "display_name": "Missing", "language": "python"}))
+    lessons = (("broken", "missing", "print('ready')"), ("hung", "python3", "import time\ntime.sleep(3600)"))
+    for name, kernel_name, code in lessons:
+        notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code)])
+        notebook.metadata["kernelspec"] = {"name": kernel_name, "display_name": kernel_name, "language": "python"}
+        nbformat.write(notebook, site / f"{name}.ipynb")
+    settings = json.loads((site.parent / "voila.json").read_text())
+    settings["ClassroomVoila"] = {"prepare_timeout": 30}  # a hung lesson is reported after 30 s
+    (site.parent / "voila.json").write_text(json.dumps(settings))
+    port = _free_port()
+    log_path = tmp_path / "serve.log"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen([sys.executable, "-m", "tutor", "serve", str(site), f"--port={port}",
+                                    "--class-size=1", "--lesson=tiny.ipynb", "--lesson=broken.ipynb",
+                                    "--lesson=hung.ipynb"], cwd=REPO, stdin=subprocess.DEVNULL, stdout=log,
+                                   stderr=subprocess.STDOUT,
+                                   env={**os.environ, "JUPYTER_PATH": str(tmp_path / "jupyter")})
+    try:
+        def verdicts() -> list[str]:
+            return [line for line in log_path.read_text().splitlines() if line.startswith("The class can come in")]
+
+        _wait_for(lambda: verdicts() or process.poll() is not None, "the class preparation", START_TIMEOUT_S)
+        lines = log_path.read_text().splitlines()
+        assert "1/1 kernels ready for tiny" in lines
+        assert any(line.startswith("A kernel for broken is not ready: its kernel did not start") for line in lines)
+        assert "A kernel for hung is not ready: it has not run its lesson after 30 s (a cell may be stuck or the " \
+               "machine too busy)" in lines
+        [verdict] = verdicts()
+        assert verdict.startswith("The class can come in, but not every lesson is ready"), verdict
+        assert "broken: 1 of 1 kernels not ready (its kernel did not start" in verdict
+        assert "hung: 1 of 1 kernels not ready (it has not run its lesson after 30 s" in verdict
+        assert "tiny" not in verdict
+        assert _status(f"http://127.0.0.1:{port}/voila/render/tiny.ipynb") == 200
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=30)
+
+
 # ----- class mode's pool preparation, on asyncio futures standing for Voila's pool items ------------------
 
 def _prepared_kernel(loop, kernel_id: str, lesson_runs: bool):
