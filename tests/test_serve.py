@@ -189,7 +189,8 @@ def test_a_class_says_when_it_is_ready_and_plain_fetches_do_not_hold_places(site
     try:
         _wait_for(lambda: "The class can come in:" in log_path.read_text() or process.poll() is not None,
                   "the class preparation", START_TIMEOUT_S)
-        lines = [line for line in log_path.read_text().splitlines() if "ready for" in line or line.startswith("The class")]
+        lines = [line for line in log_path.read_text().splitlines()
+                 if "ready for" in line or line.startswith("The class")]
         assert lines == ["1/2 kernels ready for tiny", "2/2 kernels ready for tiny",
                          "The class can come in: every lesson is ready."]
         lesson = f"http://127.0.0.1:{port}/voila/render/tiny.ipynb"
@@ -323,3 +324,33 @@ def test_refills_take_turns_and_a_hung_lesson_passes_its_turn_on_after_the_timeo
     assert started[2][1] - started[1][1] >= 0.1  # ... and the third for the second's lesson
     assert lines == ["A new kernel for hung is not ready: it has not run its lesson after 1 s (a cell may be stuck "
                      "or the machine too busy); the next kernel starts preparing anyway"]
+
+
+def test_the_door_keeps_only_the_pages_still_within_their_connection_time():
+    """A page that connected keeps its kernel, one that never did loses it; afterwards the door keeps nothing
+    (connections of kernels it does not watch are not kept either)."""
+    from types import SimpleNamespace
+
+    from tutor.serve import PageDoor
+
+    shut_down: list[str] = []
+    manager = SimpleNamespace(notify_connect=lambda kernel_id: None, list_kernel_ids=lambda: ["opened", "never"],
+                              shutdown_kernel=shut_down.append)
+
+    async def scenario():
+        door = PageDoor(manager, 0.2)
+        door.expect("opened")
+        door.expect("never")
+        manager.notify_connect("opened")  # a page may connect before it is fully sent
+        manager.notify_connect("elsewhere")  # a kernel the door does not watch (a reconnect, say)
+        door.watch("opened")
+        door.watch("never")
+        assert door.opened == {"opened": True, "never": False}
+        deadline = asyncio.get_running_loop().time() + 30
+        while (door.opened or not shut_down) and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.05)
+        return door
+
+    door = asyncio.run(scenario())
+    assert shut_down == ["never"]
+    assert door.opened == {}
