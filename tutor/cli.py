@@ -14,7 +14,7 @@ from .core.data import load_json
 from .core.errors import DataError
 from .core.games import GAMES
 from .flamme_rouge import STAGES, TEACHING_TRACKS
-from .serve import DEFAULT_PORT, MAX_CLASS_SIZE, cmd_serve
+from .serve import CLASS_MARGIN, DEFAULT_PORT, MAX_CLASS_SIZE, cmd_serve
 
 MAX_GAMES = 1_000_000
 """Most races (or games) one ``simulate`` plays."""
@@ -132,7 +132,8 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--ip", help="address to listen on (default: this machine only; 0.0.0.0 to serve a "
                                     "classroom network)")
     serve.add_argument("--class-size", type=count(0, MAX_CLASS_SIZE), default=0,
-                       help="learners at once: preheat kernels for each --lesson, turn away beyond class size + 2")
+                       help="learners at once: preheat kernels for each --lesson, turn away beyond class size + "
+                            f"{CLASS_MARGIN}")
     serve.add_argument("--lesson", action="append", default=[], metavar="NOTEBOOK",
                        help="lesson the class opens together, relative to the lessons folder (repeatable)")
     serve.set_defaults(run=cmd_serve)
