@@ -152,6 +152,9 @@ def main(argv: list[str] | None = None) -> int:
                        help="learners at once: preheat kernels for each --lesson, turn away beyond class size + 2")
     serve.add_argument("--lesson", action="append", default=[], metavar="NOTEBOOK",
                        help="lesson the class opens together, relative to the lessons folder (repeatable)")
+    serve.add_argument("--class-db", metavar="FILE",
+                       help="with --class-size: the class's results file (default: "
+                            "~/.local/share/rules-tutor/class.sqlite3)")
     serve.set_defaults(run=cmd_serve)
 
     args = parser.parse_args(argv)

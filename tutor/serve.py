@@ -246,7 +246,7 @@ def classroom_voila_class() -> Any:
     Beyond the limit a lesson request gets the "class is full" page (HTTP 503, Retry-After: 60) at once,
     instead of a page that hangs while the machine runs out of memory or CPU.
     """
-    from traitlets import Bool, Float, Int
+    from traitlets import Bool, Float, Int, Unicode
     from voila.app import Voila
     from voila.tornado.handler import TornadoVoilaHandler
 
@@ -261,6 +261,10 @@ def classroom_voila_class() -> Any:
                 self.set_header("Content-Type", "text/html; charset=UTF-8")
                 self.finish(CLASS_FULL_PAGE.replace("{limit}", str(limit)))
                 return
+            classroom = self.settings.get("rules_tutor_classroom")
+            if classroom is not None:
+                from .classroom.handlers import stamp_page
+                stamp_page(self, classroom)
             waiting.add(self)
             token = _WAITING.set((waiting, self))
             try:
@@ -276,6 +280,8 @@ def classroom_voila_class() -> Any:
     class ClassroomVoila(Voila):
         max_kernels = Int(0, config=True, help="Most lesson pages served at once; 0 for no limit.")
         refill_one_at_a_time = Bool(True, config=True, help="Preheat pooled kernels one after the other.")
+        class_db = Unicode("", config=True, help="Class mode: the class's SQLite file (see tutor.classroom).")
+        teacher_token = Unicode("", config=True, help="Class mode: the teacher view's secret token.")
         page_connect_timeout = Float(PAGE_CONNECT_TIMEOUT_S, config=True,
                                      help="With a class limit: seconds a sent page has to connect to its kernel "
                                           "before the kernel is shut down; 0 to keep every kernel.")
@@ -291,14 +297,23 @@ def classroom_voila_class() -> Any:
                 if self.max_kernels:
                     _report_pool_progress(self.kernel_manager, lambda line: print(line, flush=True))
             _count_pages_waiting_for_a_kernel(self.kernel_manager)
+            if self.class_db and self.teacher_token:
+                from .classroom.database import ClassDatabase
+                from .classroom.handlers import Classroom, lessons_of
+                settings["rules_tutor_classroom"] = Classroom(
+                    ClassDatabase(self.class_db, lessons_of(Path(self.root_dir))), self.teacher_token)
             if self.max_kernels and self.page_connect_timeout > 0:
                 settings["rules_tutor_watch_page"] = _release_pages_that_never_connect(
                     self.kernel_manager, self.page_connect_timeout)
             return settings
 
         def init_handlers(self) -> list[Any]:
-            return [(route[0], ClassFullHandler, *route[2:]) if route[1] is TornadoVoilaHandler else route
-                    for route in super().init_handlers()]
+            from .classroom.handlers import routes
+
+            classroom = self.app.settings.get("rules_tutor_classroom")
+            return (routes(classroom, self.server_url or self.base_url) if classroom else []) + [
+                (route[0], ClassFullHandler, *route[2:]) if route[1] is TornadoVoilaHandler else route
+                for route in super().init_handlers()]
 
     return ClassroomVoila
 
@@ -515,7 +530,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if class_size:
             config_file = directory.parent / "voila.json"
             base = json.loads(config_file.read_text()) if config_file.is_file() else {}
-            folder = write_settings(classroom_settings(base, class_size, lessons), Path(tmp))
+            from .classroom.database import default_path
+            from .classroom.handlers import class_mode_settings, new_teacher_token, teacher_link
+
+            class_db = Path(args.class_db).resolve() if getattr(args, "class_db", None) else default_path()
+            teacher_token = new_teacher_token()
+            folder = write_settings(class_mode_settings(classroom_settings(base, class_size, lessons), class_db,
+                                                        teacher_token), Path(tmp))
             command.append(f"--Voila.config_file_paths={folder}")
             print(f"A class of {class_size}: " + (f"{class_size} kernels preheated for {', '.join(lessons)}; "
                                                   if lessons else "") + f"at most {class_size + 2} pages at once",
@@ -525,6 +546,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
                       flush=True)
         host = "localhost" if not ip or ip in ("127.0.0.1", "localhost") else ip
         print(f"Serving the lessons at http://{host}:{args.port}/  (Ctrl+C stops)", flush=True)
+        if class_size:
+            print(f"The class's results are kept in {class_db}", flush=True)
+            print(f"Teacher view (keep this link to yourself): {teacher_link(host, args.port, teacher_token)}",
+                  flush=True)
         return run(command, cwd=directory.parent)
 
 
