@@ -254,8 +254,8 @@ class ClassDatabase:
         choice = clean_text(choice, MAX_CHOICE)
         now = self.clock()
         with self._writing():
-            self._db.execute("INSERT INTO lessons (learner_id, lesson, opened, quizzes) VALUES (?,?,?,1) "
-                             "ON CONFLICT DO NOTHING", (learner.id, lesson, now))  # a quiz page, at least one
+            self._db.execute("INSERT INTO lessons (learner_id, lesson, opened) VALUES (?,?,?) "
+                             "ON CONFLICT DO NOTHING", (learner.id, lesson, now))
             row = self._one("SELECT tries, is_right FROM answers WHERE learner_id = ? AND lesson = ? AND quiz = ?",
                             learner.id, lesson, quiz)
             if row is None:
@@ -287,10 +287,12 @@ class ClassDatabase:
         self._db.execute("UPDATE learners SET last_seen = ? WHERE id = ?", (now, learner_id))
 
     def _finish_when_all_answered(self, learner_id: int, lesson: str, now: float) -> None:
-        """A lesson is finished once every quiz its page showed has an answer (a lesson without quiz: opened)."""
+        """A lesson is finished once every quiz its page showed has an answer; a page without quizzes, once opened
+        (a page whose quizzes show up later is unfinished again)."""
         self._db.execute(
-            "UPDATE lessons SET finished = ? WHERE learner_id = ? AND lesson = ? AND finished IS NULL AND "
-            "quizzes <= (SELECT COUNT(*) FROM answers WHERE learner_id = ? AND lesson = ?)",
+            "UPDATE lessons SET finished = CASE WHEN (quizzes = 0 AND answered = 0) OR (quizzes > 0 AND "
+            "quizzes <= answered) THEN COALESCE(finished, ?) END FROM (SELECT COUNT(*) AS answered FROM answers "
+            "WHERE learner_id = ? AND lesson = ?) WHERE learner_id = ? AND lesson = ?",
             (now, learner_id, lesson, learner_id, lesson))
 
     # ----- reading ------------------------------------------------------------------------------------------
