@@ -49,10 +49,12 @@
       if (before && document.contains(before)) before.focus();
     }
   }
+  let inert = [];  // what an overlay made inert (Voila may move it out of the body meanwhile)
   function setInert(on) {
-    for (const child of document.body.children) {
-      if (!child.classList.contains("tutor-class-overlay")) child.inert = on;
-    }
+    inert.forEach((node) => { node.inert = false; });
+    inert = on ? Array.from(document.body.children).filter((node) => !node.classList.contains("tutor-class-overlay"))
+               : [];
+    inert.forEach((node) => { node.inert = true; });
   }
 
   function askName() {
