@@ -215,6 +215,7 @@ class TeacherDataHandler(_TeacherHandler):
         report = db.report()
         report["archived"] = db.archived_classes()
         report["database"] = str(db.path)
+        report["now"] = db.clock()
         self.reply(200, report)
 
 

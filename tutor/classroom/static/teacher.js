@@ -30,12 +30,19 @@
     return td;
   }
 
+  function ago(seconds) {
+    seconds = Math.max(0, Math.round(seconds));
+    if (seconds < 60) return seconds < 10 ? "now" : seconds + " s ago";
+    return seconds < 3600 ? Math.floor(seconds / 60) + " min ago" : Math.floor(seconds / 3600) + " h ago";
+  }
+
   function drawGrid() {
     const table = $("grid"), columns = data.columns;
     $("empty").hidden = data.learners.length > 0;
     table.hidden = data.learners.length === 0;
     const head = el("thead"), lessons = el("tr"), quizzes = el("tr");
     lessons.appendChild(el("th", {rowspan: 2, class: "name", scope: "col"}, "Learner"));
+    lessons.appendChild(el("th", {rowspan: 2, scope: "col"}, "Last active"));
     columns.forEach(function (column, i) {
       if (column.quiz === null) {
         const span = columns.filter((c) => c.lesson === column.lesson).length;
@@ -48,11 +55,13 @@
     data.learners.forEach(function (learner) {
       const row = el("tr");
       row.appendChild(el("th", {scope: "row", class: "name"}, learner.name));
+      row.appendChild(el("td", {class: "seen"}, ago(data.now - learner.last_seen)));
       learner.cells.forEach((value, i) => row.appendChild(cell(columns[i], value)));
       body.appendChild(row);
     });
     const foot = el("tfoot"), share = el("tr");
     share.appendChild(el("th", {scope: "row", class: "name"}, "Right first time"));
+    share.appendChild(el("td", {}, ""));
     columns.forEach(function (column) {
       if (column.quiz === null) { share.appendChild(el("td", {}, "")); return; }
       const all = data.learners.length, pct = all ? Math.round(100 * column.right_first / all) : 0;
