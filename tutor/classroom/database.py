@@ -323,18 +323,18 @@ class ClassDatabase:
                                        "WHERE l.class_id = ? ORDER BY a.first_answered", (class_id,)).fetchall()
         opened = {(row["learner_id"], row["lesson"]): row for row in lesson_rows}
         answers = {(row["learner_id"], row["lesson"], row["quiz"]): row for row in answer_rows}
-        quizzes: dict[str, list[str]] = {}
+        by_quiz: dict[tuple[str, str], list[sqlite3.Row]] = {}  # in the order first answered
         for row in answer_rows:
-            if row["quiz"] not in quizzes.setdefault(row["lesson"], []):
-                quizzes[row["lesson"]].append(row["quiz"])
+            by_quiz.setdefault((row["lesson"], row["quiz"]), []).append(row)
         used = {row["lesson"] for row in lesson_rows}
         columns: list[dict[str, Any]] = []
         for lesson in self.lessons:
             if lesson.key not in used:
                 continue
             columns.append({"lesson": lesson.key, "title": lesson.title, "quiz": None, "label": lesson.title})
-            for n, quiz in enumerate(quizzes.get(lesson.key, []), 1):
-                rows = [row for key, row in answers.items() if key[1:] == (lesson.key, quiz)]
+            quizzes = [quiz for key, quiz in by_quiz if key == lesson.key]
+            for n, quiz in enumerate(quizzes, 1):
+                rows = by_quiz[lesson.key, quiz]
                 columns.append({"lesson": lesson.key, "title": lesson.title, "quiz": quiz, "label": f"Q{n}",
                                 "answered": len(rows),
                                 "right_first": sum(1 for row in rows if row["is_right"] and row["tries"] == 1)})
