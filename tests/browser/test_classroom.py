@@ -125,11 +125,14 @@ def test_two_learners_and_the_teacher_view(browser, class_server, tmp_path):
         box = teacher.locator(f"#pace-list input[value='{LESSON}']")
         box.uncheck()
         expect(ana.get_by_role("dialog", name="Not open yet")).to_be_visible(timeout=FOLLOW_MS)
-        open_lesson(ben, class_server.url(""), "flanders/00_welcome.ipynb", wait_for=".tutor-lesson-list")
-        item = ben.locator(f"li:has([data-lesson='{LESSON}'])")
+        welcome = ben_context.new_page()  # a second tab of Ben's browser: still Ben, no new name asked
+        open_lesson(welcome, class_server.url(""), "flanders/00_welcome.ipynb", wait_for=".tutor-lesson-list")
+        item = welcome.locator(f"li:has([data-lesson='{LESSON}'])")
         expect(item.locator(".tutor-class-not-open")).to_have_text("Not open yet", timeout=FOLLOW_MS)
         expect(item.locator("a")).to_have_attribute("aria-disabled", "true")
-        ben.screenshot(path=str(shots / "learner_not_open_yet.png"))
+        assert welcome.locator("#tutor-class-join").count() == 0
+        expect(names).to_have_count(2)
+        welcome.screenshot(path=str(shots / "learner_not_open_yet.png"))
         box.check()
         expect(ana.locator("#tutor-class-closed")).to_have_count(0, timeout=FOLLOW_MS)
         expect(item.locator(".tutor-class-not-open")).to_have_count(0, timeout=FOLLOW_MS)

@@ -3,12 +3,19 @@
 (function () {
   "use strict";
   const base = window.RULES_TUTOR_CLASS.base + "rules-tutor/class/";
-  const STORE = "rules-tutor-class";
-  const match = document.cookie.match(/(?:^|;\s*)rules_tutor_page=([^;]+)/);
-  const page = match ? decodeURIComponent(match[1]) : "";
+  const cookie = (name) => {
+    const found = document.cookie.match(new RegExp("(?:^|;\\s*)" + name + "=([^;]+)"));
+    return found ? decodeURIComponent(found[1]) : "";
+  };
+  // The learner's secret: a session cookie, so every tab of this browser is the same learner until it closes.
+  const remember = (secret) => {
+    document.cookie = "rules_tutor_learner=" + encodeURIComponent(secret) + "; path=/; SameSite=Strict" +
+      (secret ? "" : "; max-age=0");
+  };
+  const page = cookie("rules_tutor_page");
   const lesson = decodeURIComponent((location.pathname.split("/voila/render/")[1] || "").replace(/\/+$/, ""));
   let me = null, queue = [], state = {paused: false, closed: []}, before = null, quizzes = -1;
-  try { me = JSON.parse(sessionStorage.getItem(STORE) || "null"); } catch (e) { me = null; }
+  if (cookie("rules_tutor_learner")) me = {learner: cookie("rules_tutor_learner")};
 
   async function post(path, body) {
     body.page = page;
@@ -67,7 +74,7 @@
       const reply = await post("join", {name: box.querySelector("input").value});
       if (!reply.learner) return;
       me = reply;
-      try { sessionStorage.setItem(STORE, JSON.stringify(me)); } catch (e) {}
+      remember(me.learner);
       removeOverlay("tutor-class-join");
       queue.splice(0).forEach((event) => post("event", event));
       poll();
@@ -104,7 +111,7 @@
     const reply = await post("state", {});
     if (reply.status === undefined) {
       state = reply;
-      if (!reply.joined && me) { me = null; sessionStorage.removeItem(STORE); askName(); }
+      if (!reply.joined && me) { me = null; remember(""); askName(); }
       follow();
     }
   }
