@@ -11,7 +11,11 @@ script) with a class database in a temporary folder and the repository's lessons
    of the open teacher page (fetch, JSON, the grid rebuilt). Target: < 300 ms.
 3. Where the time goes: cProfile of the event handler's work and of the view's data.
 
-Run: ``python benchmarks/bench_classroom.py [--events 500] [--learners 30] [--lessons 6]``
+4. With ``--load``: benchmarks/bench_load.py's class (20 learners open the prepared lesson together, 3 of them in
+   Chromium, then everyone clicks), class mode off then on: click to changed canvas in Chromium. Target: median
+   100 ms.
+
+Run: ``python benchmarks/bench_classroom.py [--events 500] [--learners 30] [--lessons 6] [--load]``
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ import tornado.web
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests" / "browser"))
+sys.path.insert(0, str(REPO / "benchmarks"))
 
 from tutor.classroom.database import ClassDatabase  # noqa: E402
 from tutor.classroom.handlers import PAGE_COOKIE, Classroom, lessons_of, routes, stamp_page  # noqa: E402
@@ -173,6 +178,78 @@ def profile(what: str, work, top: int = 12) -> None:
         print("  " + line[:150])
 
 
+# ------------------------------------------------------------------------------- click latency under class load
+def class_load(with_class: bool, learners: int, browsers: int, work_s: float) -> dict:
+    """benchmarks/bench_load.py's class (``learners`` open the prepared lesson together, ``browsers`` of them in
+    Chromium, then everyone clicks), with or without class mode. In class mode the Chromium learners join through
+    the page's prompt and run the class script; the protocol learners join too (with page keys signed by the
+    class database's secret, standing for their pages' keys) and poll the class state every 2 s as a page does."""
+    import bench_load as bl
+    from tornado.httpclient import AsyncHTTPClient
+
+    from tutor.classroom.guard import PageKeys
+
+    args = argparse.Namespace(learners=learners, browsers=browsers, lesson=bl.LESSON, pool=learners, fill_delay=None,
+                              refill_all_at_once=False, max_kernels=learners + 2, set=[], work=work_s, think=1.5,
+                              deadline=180.0)
+    with tempfile.TemporaryDirectory(prefix="bench-classroom-load-") as tmp:
+        class_db = Path(tmp) / "class.sqlite3"
+        if with_class:
+            args.set = [f"ClassroomVoila.class_db={json.dumps(str(class_db))}",
+                        f"ClassroomVoila.teacher_token={json.dumps(TOKEN)}",
+                        'VoilaConfiguration.resources={"rules_tutor_class": true}']
+        polls: list[float] = []
+
+        class ClassBrowserLearner(bl.BrowserLearner):  # type: ignore[misc, name-defined]
+            async def open(self, start: float) -> None:
+                await super().open(start)
+                if with_class and not self.full:
+                    await self.page.get_by_label("Your first name or a nickname").fill(f"Browser {self.number}")
+                    await self.page.get_by_role("button", name="Join").click()
+                    await self.page.wait_for_selector("#tutor-class-join", state="detached")
+
+        class ClassSimulatedLearner(bl.SimulatedLearner):  # type: ignore[misc, name-defined]
+            async def work(self, until: float, think_s: float) -> None:
+                if not with_class:
+                    return await super().work(until, think_s)
+                url = self.url + "/rules-tutor/class/"
+                key = PageKeys(bytes.fromhex(_page_secret(class_db))).issue()
+                reply = await AsyncHTTPClient().fetch(url + "join", method="POST",
+                                                      body=json.dumps({"page": key, "name": f"P{self.number}"}))
+                secret = json.loads(reply.body)["learner"]
+
+                async def poll() -> None:
+                    while time.monotonic() < until:
+                        started = time.monotonic()
+                        await AsyncHTTPClient().fetch(url + "state", method="POST",
+                                                      body=json.dumps({"page": key, "learner": secret}))
+                        polls.append((time.monotonic() - started) * 1000)
+                        await asyncio.sleep(2.0)
+
+                await asyncio.gather(super().work(until, think_s), poll())
+
+        bl.BrowserLearner, bl.SimulatedLearner = ClassBrowserLearner, ClassSimulatedLearner
+        server = bl.Server(args, Path(tmp))
+        try:
+            ready_s = server.wait_ready(600, kernels=args.pool)
+            result = asyncio.run(asyncio.wait_for(bl.run_class(args, server), args.deadline + args.work + 120))
+            print(f"\n=== class load, class mode {'ON' if with_class else 'off'} ===")
+            bl.report(args, result, ready_s)
+        finally:
+            server.stop()
+    clicks = [c for learner in result["learners"] if isinstance(learner, ClassBrowserLearner) for c in learner.clicks]
+    if polls:
+        print(f"class state polls (protocol learners, every 2 s): {summary(polls)}")
+    return {"clicks": clicks, "polls": polls}
+
+
+def _page_secret(class_db: Path) -> str:
+    import sqlite3
+
+    with sqlite3.connect(class_db) as db:
+        return str(db.execute("SELECT value FROM meta WHERE key = 'page_secret'").fetchone()[0])
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=500)
@@ -180,6 +257,11 @@ def main() -> int:
     parser.add_argument("--lessons", type=int, default=6)
     parser.add_argument("--refreshes", type=int, default=30)
     parser.add_argument("--no-browser", action="store_true")
+    parser.add_argument("--load", action="store_true",
+                        help="also: click latency in Chromium under a class's load, class mode off then on")
+    parser.add_argument("--load-learners", type=int, default=20)
+    parser.add_argument("--load-browsers", type=int, default=3)
+    parser.add_argument("--load-work", type=float, default=20.0, help="seconds of clicking")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="bench-classroom-") as tmp:
@@ -237,6 +319,13 @@ def main() -> int:
         profile("50 teacher data builds (ClassDatabase.report + JSON)",
                 lambda: [json.dumps(db.report()) for _ in range(50)])
         db.close()
+    if args.load:
+        off = class_load(False, args.load_learners, args.load_browsers, args.load_work)
+        on = class_load(True, args.load_learners, args.load_browsers, args.load_work)
+        print("\nclick to changed canvas in Chromium under class load (target: median 100 ms):")
+        for name, result in (("class mode off", off), ("class mode on ", on)):
+            if result["clicks"]:
+                print(f"  {name}: {summary(result['clicks'])}")
     return 0
 
 
