@@ -45,7 +45,7 @@ def test_the_file_is_in_wal_mode_under_the_data_folder(tmp_path):
     assert default_path({"HOME": "/h"}).parts[-3:] == ("share", "rules-tutor", "class.sqlite3")
     database = ClassDatabase(tmp_path / "deep" / "folder" / "class.sqlite3", LESSONS)
     assert database._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert (tmp_path / "deep" / "folder" / "class.sqlite3").is_file()
+    assert (tmp_path / "deep" / "folder" / "class.sqlite3").stat().st_mode & 0o777 == 0o600  # learners' names
 
 
 def test_learners_get_numbers_and_clean_names(db):

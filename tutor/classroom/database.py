@@ -3,7 +3,8 @@
 Standard library ``sqlite3`` in WAL mode; every query is parameterised; writes go one at a time (a lock around each
 write transaction). What it keeps, per class (the current one, and archived ones after "Start a new class"):
 
-- learners: a number, a name (or none: "Learner 7" is shown), a hash of the learner's secret, joined and last seen;
+- learners: a number, a name (or none: "Learner 7" is shown), a hash of the learner's secret, joined and last
+  activity (their last event);
 - per learner and lesson: opened, finished, the number of quizzes the page showed;
 - per learner and quiz: the tries before the first right answer (or so far), whether it is right, the first and
   the last choice, when;
@@ -19,6 +20,7 @@ import csv
 import hashlib
 import io
 import json
+import os
 import secrets
 import sqlite3
 import threading
@@ -62,8 +64,6 @@ right first time, right after tries, wrong so far)."""
 
 def default_path(environ: dict[str, str] | None = None) -> Path:
     """``$XDG_DATA_HOME/rules-tutor/class.sqlite3``, else ``~/.local/share/rules-tutor/class.sqlite3``."""
-    import os
-
     environ = dict(os.environ) if environ is None else environ
     base = Path(environ["XDG_DATA_HOME"]) if environ.get("XDG_DATA_HOME") else Path.home() / ".local" / "share"
     return base / "rules-tutor" / "class.sqlite3"
@@ -105,6 +105,8 @@ class ClassDatabase:
         self.path = Path(path)
         if str(path) != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            if not self.path.exists():  # names of learners: readable by this user only (SQLite's -wal too)
+                os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600))
         self.lessons = list(lessons)
         self.lesson_keys = {lesson.key for lesson in lessons}
         self.clock = clock
@@ -277,11 +279,6 @@ class ClassDatabase:
             self._finish_when_all_answered(learner.id, lesson, now)
             self._seen(learner.id, now)
         return True
-
-    def seen(self, learner: Learner) -> None:
-        """Last activity: now."""
-        with self._writing():
-            self._seen(learner.id, self.clock())
 
     def _seen(self, learner_id: int, now: float) -> None:
         self._db.execute("UPDATE learners SET last_seen = ? WHERE id = ?", (now, learner_id))

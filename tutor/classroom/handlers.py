@@ -184,7 +184,6 @@ class StateHandler(_LearnerHandler):
         state: dict[str, Any] = {"joined": learner is not None, "paused": settings["paused"],
                                  "closed": settings["closed"]}
         if learner is not None:
-            db.seen(learner)
             state.update(name=learner.shown_name, progress=db.progress(learner))
         self.reply(200, state)
 
