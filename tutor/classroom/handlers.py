@@ -44,14 +44,13 @@ QUIZ_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
 
 
 def lessons_of(directory: Path) -> list[Lesson]:
-    """The notebooks served from ``directory`` (keys relative to it; hidden, ``_`` and checkpoint files left out),
-    the top ``index.ipynb`` first, with their titles."""
+    """The lessons served from ``directory``, with their titles: its notebooks (keys relative to it) but the
+    contents page (the top ``index.ipynb``); hidden, ``_`` and checkpoint files left out."""
     from tutor.ui.lessons import lesson_info
 
     directory = Path(directory).resolve()
-    paths = sorted(path for path in directory.rglob("*.ipynb")
-                   if not any(part.startswith((".", "_")) for part in path.relative_to(directory).parts))
-    paths.sort(key=lambda path: path.parent != directory)
+    paths = sorted(path for path in directory.rglob("*.ipynb") if path != directory / "index.ipynb"
+                   and not any(part.startswith((".", "_")) for part in path.relative_to(directory).parts))
     return [Lesson(path.relative_to(directory).as_posix(), lesson_info(path).title) for path in paths]
 
 

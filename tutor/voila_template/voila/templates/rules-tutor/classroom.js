@@ -27,7 +27,7 @@
     } catch (e) { return {status: 0}; }
   }
   function send(event) {
-    if (!lesson) return;
+    if (!lesson || lesson === "index.ipynb") return;  // the contents page is no lesson
     event.lesson = lesson;
     if (me) post("event", event); else queue.push(event);
   }
