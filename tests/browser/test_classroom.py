@@ -30,9 +30,16 @@ def class_server(tmp_path_factory, browser):
     server.stop()
 
 
-def _context(browser):
+def _context(browser, asked_elsewhere: list[str]):
+    """A browser of its own (cookies, storage) that reaches only this machine; other hosts asked go to
+    ``asked_elsewhere``."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
-    context.route(NOT_LOCAL, lambda route: route.abort())
+
+    def abort(route) -> None:
+        asked_elsewhere.append(route.request.url)
+        route.abort()
+
+    context.route(NOT_LOCAL, abort)
     return context
 
 
@@ -42,7 +49,7 @@ def _join(page, url: str, name: str) -> None:
     page.goto(url, timeout=LOAD_TIMEOUT_MS)
     page.get_by_label("Your first name or a nickname").fill(name)
     page.get_by_role("button", name="Join").click()
-    expect(page.locator("#tutor-class-join")).to_have_count(0)
+    expect(page.locator("#tutor-class-join")).to_have_count(0, timeout=FOLLOW_MS)
 
 
 def _answer(page, choice: int) -> bool:
@@ -62,7 +69,9 @@ def test_two_learners_and_the_teacher_view(browser, class_server, tmp_path):
     shots = Path(os.environ.get("RULES_TUTOR_SCREENSHOTS", tmp_path))
     shots.mkdir(parents=True, exist_ok=True)
     token = class_server.teacher_token()
-    teacher_context, ana_context, ben_context = _context(browser), _context(browser), _context(browser)
+    elsewhere: list[str] = []
+    teacher_context = _context(browser, elsewhere)
+    ana_context, ben_context = _context(browser, []), _context(browser, [])
     try:
         teacher = teacher_context.new_page()
         teacher.goto(class_server.url(f"/rules-tutor/teacher?token={token}"), timeout=LOAD_TIMEOUT_MS)
@@ -136,6 +145,7 @@ def test_two_learners_and_the_teacher_view(browser, class_server, tmp_path):
         box.check()
         expect(ana.locator("#tutor-class-closed")).to_have_count(0, timeout=FOLLOW_MS)
         expect(item.locator(".tutor-class-not-open")).to_have_count(0, timeout=FOLLOW_MS)
+        assert elsewhere == [], "the teacher view asked another host (it must work offline)"
     finally:
         for context in (teacher_context, ana_context, ben_context):
             context.close()

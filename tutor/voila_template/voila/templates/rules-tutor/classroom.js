@@ -68,11 +68,16 @@
     const box = overlay("tutor-class-join",
       "<form><h2 tabindex='-1'>Welcome to the class</h2>" +
       "<label for='tutor-class-name'>Your first name or a nickname (you may leave it empty)</label>" +
-      "<input id='tutor-class-name' maxlength='40' autocomplete='off'><button type='submit'>Join</button></form>");
+      "<input id='tutor-class-name' maxlength='40' autocomplete='off'><button type='submit'>Join</button>" +
+      "<p role='status'></p></form>");
     box.querySelector("form").addEventListener("submit", async function (event) {
       event.preventDefault();
       const reply = await post("join", {name: box.querySelector("input").value});
-      if (!reply.learner) return;
+      if (!reply.learner) {
+        box.querySelector("[role=status]").textContent = reply.status === 429 ?
+          "The class is full or busy: try again in a minute." : "The server did not answer: try again.";
+        return;
+      }
       me = reply;
       remember(me.learner);
       removeOverlay("tutor-class-join");
