@@ -345,6 +345,8 @@ class ClassroomEndpoints(AsyncHTTPTestCase):
             assert self.post("/rules-tutor/class/event", body).code == 400, body
         assert self.post("/rules-tutor/class/event", {"page": key, "learner": ana, "kind": "answered", "lesson": ONE,
                                                       "quiz": "q", "right": True, "choice": "x" * MAX_BODY}).code == 400
+        huge = self.post("/rules-tutor/class/event", b"{" + b" " * 5_000_000 + b"}")  # refused unread
+        assert huge.code in (400, 599), huge.code  # 599: the server closed the connection while it was sent
         for event in ({"kind": "opened", "lesson": "nope.ipynb"}, {"kind": "opened", "lesson": ONE, "quizzes": "3"},
                       {"kind": "opened", "lesson": ONE, "quizzes": -1}, {"kind": "opened", "lesson": ONE,
                                                                           "quizzes": True},

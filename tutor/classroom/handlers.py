@@ -10,7 +10,7 @@ the learner's secret; see ``tutor.classroom.guard``):
 - ``POST rules-tutor/class/state`` ``{page, learner?}`` -> ``{joined, name, paused, closed, progress}``: the class's
   pause and closed lessons, and only this learner's own progress.
 
-Malformed or oversized posts get 400, posts without a page key this server signed 403, too many from one page 429.
+Malformed or oversized posts get 400 (an oversized one before its body is read), posts without a page key this server signed 403, too many from one page 429.
 
 The teacher (every request needs the secret token, as ``?token=`` or the ``X-Teacher-Token`` header, compared in
 constant time; anything else gets 403 and no data):
@@ -75,11 +75,25 @@ class Classroom:
         return bool(token) and hmac.compare_digest(str(token).encode(), self.teacher_token.encode())
 
 
+@tornado.web.stream_request_body
 class _Handler(tornado.web.RequestHandler):
+    """A class endpoint: a body of at most ``max_body`` bytes (a longer one is refused with 400 before it is read),
+    no XSRF cookie, no caching, errors without a page."""
+
     classroom: Classroom
+    max_body = MAX_BODY
 
     def initialize(self, classroom: Classroom) -> None:
         self.classroom = classroom
+        self.body = bytearray()
+
+    def prepare(self) -> None:
+        limit = getattr(self.request.connection, "set_max_body_size", None)
+        if limit is not None:
+            limit(self.max_body)
+
+    def data_received(self, chunk: bytes) -> None:
+        self.body += chunk
 
     def check_xsrf_cookie(self) -> None:
         """No XSRF cookie: a learner's post needs a page key and a teacher's the token, neither of which another
@@ -107,11 +121,8 @@ class _LearnerHandler(_Handler):
     limit_name = "posts"
 
     def post(self) -> None:
-        body = self.request.body
-        if len(body) > MAX_BODY:
-            return self.reply(400, {"error": "too large"})
         try:
-            data = json.loads(body)
+            data = json.loads(self.body)
         except (ValueError, UnicodeDecodeError):
             return self.reply(400, {"error": "not JSON"})
         if not isinstance(data, dict):
@@ -188,7 +199,10 @@ class StateHandler(_LearnerHandler):
 
 
 class _TeacherHandler(_Handler):
+    max_body = 16 * MAX_BODY
+
     def prepare(self) -> None:
+        super().prepare()
         token = self.request.headers.get("X-Teacher-Token") or self.get_query_argument("token", None)
         if not self.classroom.is_teacher(token):
             self.set_status(403)
@@ -226,10 +240,8 @@ class TeacherCsvHandler(_TeacherHandler):
 
 class TeacherActionHandler(_TeacherHandler):
     def post(self) -> None:
-        if len(self.request.body) > 16 * MAX_BODY:
-            return self.reply(400, {"error": "too large"})
         try:
-            data = json.loads(self.request.body)
+            data = json.loads(self.body)
             action = data["action"]
         except (ValueError, UnicodeDecodeError, TypeError, KeyError):
             return self.reply(400, {"error": "not an action"})
