@@ -289,6 +289,11 @@ def main() -> int:
         print(f"event round trip (client):           {summary(round_trips)}")
         print(f"event cost <= {EVENT_TARGET_MS:.0f} ms: "
               f"{'yes' if statistics.median(event_server) <= EVENT_TARGET_MS else 'NO'}")
+        for _ in range(200):
+            client.request("POST", "/rules-tutor/class/state", {"page": key, "learner": secret})
+        polls = server_times["/rules-tutor/class/state"]
+        print(f"state poll (every 2 s per page) on the server: {summary(polls)}; 20 learners: "
+              f"{10 * statistics.median(polls):.0f} ms of server time per second")
         db.new_class()
 
         # 2. view refresh with a class
