@@ -4,8 +4,10 @@ test server: joining, events, the learner's own state, the teacher's token, CSV 
 from __future__ import annotations
 
 import csv
+import html
 import io
 import json
+import re
 import sqlite3
 import time
 from pathlib import Path
@@ -399,3 +401,25 @@ class ClassroomEndpoints(AsyncHTTPTestCase):
         after = json.loads(self.teacher().body)
         assert after["learners"] == report["learners"] and after["columns"] == report["columns"]
         print(f"10,000 bogus posts: {codes} in {time.monotonic() - started:.1f} s")
+
+
+def test_a_quiz_mark_carries_the_learners_choice_escaped():
+    """The class script sends ``data-choice`` of the mark a Reveal leaves (tutor.ui.quiz)."""
+    import ipywidgets as widgets
+
+    from tutor.ui.quiz import RevealQuiz, Verdict
+
+    class Quiz(RevealQuiz):
+        answer = "<b>7</b> 'x'" + "y" * 200
+
+        def play_out(self, answer: object) -> Verdict:
+            return Verdict(right=False, told="no")
+
+        def redraw(self, *, static: bool = False, animate: bool = False) -> None:
+            pass
+
+    quiz = Quiz(question="Which?", board=widgets.HTML(), inputs=[])
+    quiz.reveal_button.click()
+    mark = re.search(r"<span class='tutor-quiz-result'[^>]*>", quiz.feedback.value).group(0)
+    choice = html.unescape(re.search(r"data-choice='([^']*)'", mark).group(1))
+    assert choice == ("<b>7</b> 'x'" + "y" * 200)[:80] and "<b>" not in mark
