@@ -14,6 +14,8 @@ from tutor.cli import main
 
 REPO = Path(__file__).parents[1]
 SCENARIOS = REPO / "tests" / "scenarios"
+SUBPROCESS_TIMEOUT_S = 180
+"""How long a fresh interpreter may take to start and answer (generous: the machine may be busy)."""
 
 # RULES.md 1, Movement: blue (right lane) moves 5 first to the empty square 8, right lane; red moves 5 too
 # and takes the free left lane of square 8. End phase: both are exhausted (square 9 is empty).
@@ -162,11 +164,11 @@ def test_python_m_tutor_check_subprocess(tmp_path):
     wrong_data["expect"]["after_movement"]["blue-S"] = [9, 0]
     wrong = write(tmp_path, "wrong.json", wrong_data)
     done = subprocess.run([sys.executable, "-m", "tutor", "check", str(good)], capture_output=True, text=True,
-                          cwd=REPO, timeout=60)
+                          cwd=REPO, timeout=SUBPROCESS_TIMEOUT_S)
     assert done.returncode == 0, done.stderr
     assert f"{good}: pass" in done.stdout
     done = subprocess.run([sys.executable, "-m", "tutor", "check", str(wrong)], capture_output=True, text=True,
-                          cwd=REPO, timeout=60)
+                          cwd=REPO, timeout=SUBPROCESS_TIMEOUT_S)
     assert done.returncode == 1
     assert "after_movement: blue-S expected [9, 0], got [8, 0]" in done.stdout
 
@@ -269,13 +271,20 @@ def test_serve_refuses_a_port_in_use(capsys):
 
 def test_ctrl_c_prints_one_line_and_exits_130():
     import signal
+    import threading
 
     process = subprocess.Popen([sys.executable, "-m", "tutor", "simulate", "--races", "100000", "--bot", "random"],
                                cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        assert process.stdout is not None and "wins after" in process.stdout.readline()  # it is racing
+        assert process.stdout is not None
+        first_line: list[str] = []
+        reader = threading.Thread(target=lambda: first_line.append(process.stdout.readline()), daemon=True)
+        reader.start()
+        reader.join(SUBPROCESS_TIMEOUT_S)
+        assert first_line, f"no race finished in {SUBPROCESS_TIMEOUT_S} s"
+        assert "wins after" in first_line[0]  # it is racing
         process.send_signal(signal.SIGINT)
-        _, err = process.communicate(timeout=30)
+        _, err = process.communicate(timeout=SUBPROCESS_TIMEOUT_S)
     finally:
         if process.poll() is None:
             process.kill()

@@ -56,7 +56,7 @@ def _widget_texts(state: dict) -> list[str]:
 def page_text(path: Path) -> list[str]:
     """The Markdown, the HTML outputs and every widget's text of the lesson, as run by Voila."""
     nb = nbformat.read(path, as_version=4)
-    NotebookClient(nb, timeout=300, kernel_name="python3", store_widget_state=True,
+    NotebookClient(nb, timeout=300, startup_timeout=300, kernel_name="python3", store_widget_state=True,
                    resources={"metadata": {"path": str(path.parent)}}).execute()
     texts = [cell.source for cell in nb.cells if cell.cell_type == "markdown"]
     for cell in nb.cells:

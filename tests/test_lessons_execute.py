@@ -45,7 +45,7 @@ def _ids(paths):
 
 def _execute(path: Path) -> nbformat.NotebookNode:
     nb = _read(path)
-    NotebookClient(nb, timeout=300, kernel_name="python3",
+    NotebookClient(nb, timeout=300, startup_timeout=300, kernel_name="python3",
                    resources={"metadata": {"path": str(path.parent)}}).execute()
     return nb
 

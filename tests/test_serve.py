@@ -3,6 +3,7 @@ kernels and free the port within 10 s."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shutil
@@ -21,8 +22,8 @@ import pytest
 from tutor.serve import descendants
 
 REPO = Path(__file__).resolve().parents[1]
-STOP_WITHIN_S = 10
-START_TIMEOUT_S = 60
+STOP_WITHIN_S = 10  # the promise (README): stopped, port free, within 10 s
+START_TIMEOUT_S = 180  # generous: the machine may be busy
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 
@@ -84,7 +85,8 @@ def _serve(site: Path, tmp_path: Path, *, open_page: bool) -> tuple[subprocess.P
             time.sleep(0.2)
     kernels: list[int] = []
     if open_page:  # the page is rendered once its cells have run: a kernel now runs below Voila
-        page = urllib.request.urlopen(f"http://127.0.0.1:{port}/voila/render/tiny.ipynb", timeout=60).read()
+        page = urllib.request.urlopen(f"http://127.0.0.1:{port}/voila/render/tiny.ipynb",
+                                      timeout=START_TIMEOUT_S).read()
         assert b"ready" in page
         kernels = sorted(set(descendants(process.pid)) & set(_processes_naming("ipykernel")))
         assert kernels, "no kernel process below the server"
@@ -158,7 +160,7 @@ def test_classroom_settings_pool_the_named_lessons_and_limit_the_class():
 
 def _status(url: str) -> int:
     try:
-        with urllib.request.urlopen(url, timeout=60) as answer:
+        with urllib.request.urlopen(url, timeout=START_TIMEOUT_S) as answer:
             return int(answer.status)
     except urllib.error.HTTPError as error:
         return int(error.code)
@@ -186,16 +188,169 @@ def test_a_class_says_when_it_is_ready_and_plain_fetches_do_not_hold_places(site
                                    stdout=log, stderr=subprocess.STDOUT)
     try:
         _wait_for(lambda: "The class can come in:" in log_path.read_text() or process.poll() is not None,
-                  "the class preparation", START_TIMEOUT_S * 2)
-        lines = [line for line in log_path.read_text().splitlines() if "ready for" in line or line.startswith("The class")]
+                  "the class preparation", START_TIMEOUT_S)
+        lines = [line for line in log_path.read_text().splitlines()
+                 if "ready for" in line or line.startswith("The class")]
         assert lines == ["1/2 kernels ready for tiny", "2/2 kernels ready for tiny",
                          "The class can come in: every lesson is ready."]
         lesson = f"http://127.0.0.1:{port}/voila/render/tiny.ipynb"
-        assert [_status(lesson) for _ in range(5)] == [200, 200, 200, 200, 503]
-        fetched = time.monotonic()
-        _wait_for(lambda: _status(lesson) == 200, "a free place", PAGE_CONNECT_TIMEOUT_S + 60)
-        assert time.monotonic() - fetched >= PAGE_CONNECT_TIMEOUT_S - 5
+        assert _status(lesson) == 200
+        first_sent = time.monotonic()  # the first page's connection time runs from (just before) here
+        assert [_status(lesson) for _ in range(4)] == [200, 200, 200, 503]
+        _wait_for(lambda: _status(lesson) == 200, "a free place", PAGE_CONNECT_TIMEOUT_S + 120)
+        assert time.monotonic() - first_sent >= PAGE_CONNECT_TIMEOUT_S - 1
         assert "never opened" in log_path.read_text()
     finally:
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=30)
+
+
+def test_a_class_hears_which_lesson_is_not_ready_and_why(site, tmp_path):
+    """A lesson whose kernel cannot start (its program is missing) and a lesson that hangs: "The class can come
+    in" is still said, naming both lessons and why; the good lesson is served."""
+    kernel = tmp_path / "jupyter" / "kernels" / "missing"
+    kernel.mkdir(parents=True)
+    (kernel / "kernel.json").write_text(json.dumps({"argv": ["/no/such/python", "-f", "{connection_file}"],
+                                                    "display_name": "Missing", "language": "python"}))
+    lessons = (("broken", "missing", "print('ready')"), ("hung", "python3", "import time\ntime.sleep(3600)"))
+    for name, kernel_name, code in lessons:
+        notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code)])
+        notebook.metadata["kernelspec"] = {"name": kernel_name, "display_name": kernel_name, "language": "python"}
+        nbformat.write(notebook, site / f"{name}.ipynb")
+    settings = json.loads((site.parent / "voila.json").read_text())
+    settings["ClassroomVoila"] = {"prepare_timeout": 30}  # a hung lesson is reported after 30 s
+    (site.parent / "voila.json").write_text(json.dumps(settings))
+    port = _free_port()
+    log_path = tmp_path / "serve.log"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen([sys.executable, "-m", "tutor", "serve", str(site), f"--port={port}",
+                                    "--class-size=1", "--lesson=tiny.ipynb", "--lesson=broken.ipynb",
+                                    "--lesson=hung.ipynb"], cwd=REPO, stdin=subprocess.DEVNULL, stdout=log,
+                                   stderr=subprocess.STDOUT,
+                                   env={**os.environ, "JUPYTER_PATH": str(tmp_path / "jupyter")})
+    try:
+        def verdicts() -> list[str]:
+            return [line for line in log_path.read_text().splitlines() if line.startswith("The class can come in")]
+
+        _wait_for(lambda: verdicts() or process.poll() is not None, "the class preparation", START_TIMEOUT_S)
+        lines = log_path.read_text().splitlines()
+        assert "1/1 kernels ready for tiny" in lines
+        assert any(line.startswith("A kernel for broken is not ready: its kernel did not start") for line in lines)
+        assert "A kernel for hung is not ready: it has not run its lesson after 30 s (a cell may be stuck or the " \
+               "machine too busy)" in lines
+        [verdict] = verdicts()
+        assert verdict.startswith("The class can come in, but not every lesson is ready"), verdict
+        assert "broken: 1 of 1 kernels not ready (its kernel did not start" in verdict
+        assert "hung: 1 of 1 kernels not ready (it has not run its lesson after 30 s" in verdict
+        assert "tiny" not in verdict
+        assert _status(f"http://127.0.0.1:{port}/voila/render/tiny.ipynb") == 200
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=30)
+
+
+# ----- class mode's pool preparation, on asyncio futures standing for Voila's pool items ------------------
+
+def _prepared_kernel(loop, kernel_id: str, lesson_runs: bool):
+    """What Voila's ``_initialize`` returns: the kernel id and the task running the lesson (never ending when
+    ``lesson_runs`` is False: a stuck cell)."""
+    run = loop.create_future()
+    if lesson_runs:
+        run.set_result(([], None))
+    return {"kernel_id": kernel_id, "task": run}
+
+
+def test_the_class_can_come_in_is_said_even_when_a_lesson_hangs_or_its_kernel_fails():
+    from types import SimpleNamespace
+
+    from tutor.serve import PoolPreparation
+
+    lines: list[str] = []
+
+    async def scenario():
+        loop = asyncio.get_running_loop()
+        ready, hung, broken = loop.create_future(), loop.create_future(), loop.create_future()
+        manager = SimpleNamespace(_pools={"a/ok.ipynb": [ready], "b/hung.ipynb": [hung], "c/broken.ipynb": [broken]})
+        PoolPreparation(manager, 1.0, lines.append).report_first_fill()
+        ready.set_result(_prepared_kernel(loop, "k1", True))
+        hung.set_result(_prepared_kernel(loop, "k2", False))
+        broken.set_exception(RuntimeError("no such kernel: pyhton3"))
+        deadline = loop.time() + 30
+        while not any(line.startswith("The class can come in") for line in lines) and loop.time() < deadline:
+            await asyncio.sleep(0.05)
+        return manager
+
+    manager = asyncio.run(scenario())
+    assert "1/1 kernels ready for ok" in lines
+    assert "A kernel for broken is not ready: its kernel did not start (RuntimeError: no such kernel: pyhton3)" \
+        in lines
+    assert "A kernel for hung is not ready: it has not run its lesson after 1 s (a cell may be stuck or the " \
+           "machine too busy)" in lines
+    assert lines[-1].startswith("The class can come in, but not every lesson is ready")
+    assert "hung: 1 of 1 kernels not ready" in lines[-1] and "broken: 1 of 1" in lines[-1] and "ok:" not in lines[-1]
+    assert manager._pools["c/broken.ipynb"] == []  # a failed item would break Voila's shutdown_kernel
+    assert len(manager._pools["b/hung.ipynb"]) == 1
+
+
+def test_refills_take_turns_and_a_hung_lesson_passes_its_turn_on_after_the_timeout():
+    from types import SimpleNamespace
+
+    from tutor.serve import PoolPreparation
+
+    lines: list[str] = []
+    started: list[tuple[str, float]] = []
+
+    async def scenario():
+        loop = asyncio.get_running_loop()
+
+        async def initialize(notebook_name, kernel_id=None, **kwargs):
+            started.append((notebook_name, loop.time()))
+            await asyncio.sleep(0.1)
+            return _prepared_kernel(loop, f"k{len(started)}", notebook_name != "hung.ipynb")
+
+        manager = SimpleNamespace(_pools={}, _initialize=initialize)
+        PoolPreparation(manager, 1.0, lines.append).refill_one_at_a_time()
+        began = loop.time()
+        first = asyncio.ensure_future(manager._initialize("hung.ipynb"))
+        second = asyncio.ensure_future(manager._initialize("ok.ipynb"))
+        third = asyncio.ensure_future(manager._initialize("ok.ipynb"))
+        results = await asyncio.wait_for(asyncio.gather(first, second, third), 30)
+        return began, results
+
+    began, results = asyncio.run(scenario())
+    assert [kernel["kernel_id"] for kernel in results] == ["k1", "k2", "k3"]  # the hung kernel is still handed on
+    assert [name for name, _ in started] == ["hung.ipynb", "ok.ipynb", "ok.ipynb"]
+    assert started[1][1] - began >= 1.0  # the second waited for the first's timeout ...
+    assert started[2][1] - started[1][1] >= 0.1  # ... and the third for the second's lesson
+    assert lines == ["A new kernel for hung is not ready: it has not run its lesson after 1 s (a cell may be stuck "
+                     "or the machine too busy); the next kernel starts preparing anyway"]
+
+
+def test_the_door_keeps_only_the_pages_still_within_their_connection_time():
+    """A page that connected keeps its kernel, one that never did loses it; afterwards the door keeps nothing
+    (connections of kernels it does not watch are not kept either)."""
+    from types import SimpleNamespace
+
+    from tutor.serve import PageDoor
+
+    shut_down: list[str] = []
+    manager = SimpleNamespace(notify_connect=lambda kernel_id: None, list_kernel_ids=lambda: ["opened", "never"],
+                              shutdown_kernel=shut_down.append)
+
+    async def scenario():
+        door = PageDoor(manager, 0.2)
+        door.expect("opened")
+        door.expect("never")
+        manager.notify_connect("opened")  # a page may connect before it is fully sent
+        manager.notify_connect("elsewhere")  # a kernel the door does not watch (a reconnect, say)
+        door.watch("opened")
+        door.watch("never")
+        assert door.opened == {"opened": True, "never": False}
+        deadline = asyncio.get_running_loop().time() + 30
+        while (door.opened or not shut_down) and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.05)
+        return door
+
+    door = asyncio.run(scenario())
+    assert shut_down == ["never"]
+    assert door.opened == {}

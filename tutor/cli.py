@@ -15,7 +15,7 @@ from .core.errors import DataError
 from .core.games import GAMES
 from .flamme_rouge import STAGES, TEACHING_TRACKS, simulate_race
 from .flamme_rouge import scenario as scenarios
-from .serve import DEFAULT_PORT, MAX_CLASS_SIZE, cmd_serve
+from .serve import CLASS_MARGIN, DEFAULT_PORT, MAX_CLASS_SIZE, cmd_serve
 
 MAX_GAMES = 1_000_000
 """Most races (or games) one ``simulate`` plays."""
@@ -149,7 +149,8 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--ip", help="address to listen on (default: this machine only; 0.0.0.0 to serve a "
                                     "classroom network)")
     serve.add_argument("--class-size", type=count(0, MAX_CLASS_SIZE), default=0,
-                       help="learners at once: preheat kernels for each --lesson, turn away beyond class size + 2")
+                       help="learners at once: preheat kernels for each --lesson, turn away beyond class size + "
+                            f"{CLASS_MARGIN}")
     serve.add_argument("--lesson", action="append", default=[], metavar="NOTEBOOK",
                        help="lesson the class opens together, relative to the lessons folder (repeatable)")
     serve.add_argument("--class-db", metavar="FILE",

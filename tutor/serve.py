@@ -1,14 +1,26 @@
-"""``rules-tutor serve``: the lessons as a Voila web app (settings in ``voila.json``).
+"""``rules-tutor serve``: the lessons as a Voila web app (settings in ``voila.json``), for one learner or a class.
 
-Voila runs as a child process in its own session, so that a Ctrl+C in the terminal reaches only this parent,
-which then stops Voila in order: SIGTERM (Voila shuts its kernels down and frees the port), a wait of
-``STOP_GRACE_S``, then SIGKILL for Voila's process group and for any kernel it started that is still alive.
-On Linux the child also gets SIGTERM when this parent dies without cleaning up (``PR_SET_PDEATHSIG``).
+In three sections:
+
+- Class mode, inside the Voila process (``python -m tutor.serve``, ``classroom_voila_class``): a limit on
+  lesson pages with a "class is full" page beyond it (``ClassMode``, ``LessonPageHandler``), preheated kernel
+  pools that tell the teacher when the class can come in (``PoolPreparation``), and a door that frees the
+  kernel of a page that never connects (``PageDoor``). Its lesson page handler also serves a single learner,
+  and gives the page the ``_xsrf`` cookie a closing page needs to shut its kernel down. Its uses of Voila's
+  internals are all in ``voila_adapter``.
+- The server process: Voila runs as a child process in its own session, so that a Ctrl+C in the terminal
+  reaches only this parent, which then stops Voila in order (``run``, ``stop``): SIGTERM (Voila shuts its
+  kernels down and frees the port), a wait of ``STOP_GRACE_S``, then SIGKILL for Voila's process group and for
+  any kernel it started that is still alive. On Linux the child also gets SIGTERM when this parent dies without
+  cleaning up (``PR_SET_PDEATHSIG``).
+- The command (``cmd_serve``): checks its options (``serve_problem``), writes class mode's settings
+  (``classroom_settings``) and runs the server.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextvars
 import ipaddress
 import json
@@ -19,16 +31,27 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from collections.abc import Callable
 from typing import Any
+
+from jupyter_core.utils import ensure_async
+
+from . import voila_adapter as voila
+from .voila_adapter import VoilaKernelManager
 
 DEFAULT_PORT = 8866
 MAX_CLASS_SIZE = 200
 """Largest ``--class-size`` (each learner's kernel takes about 84 MiB)."""
+CLASS_MARGIN = 2
+"""Lesson pages served beyond the class size: reloads and the teacher's own tab."""
 PAGE_CONNECT_TIMEOUT_S = 30.0
 """In class mode, a kernel whose page has not connected this long after it was sent is shut down: a plain fetch
 (curl, a chat app's link preview) never opens the page's websocket and must not hold a learner's place."""
+PREPARE_TIMEOUT_S = 180.0
+"""In class mode, a pooled kernel that has not started and run its lesson this long after it began is reported
+as not ready, and a refill holding the turn passes it on (one stuck lesson must not stop every refill)."""
+REFILL_DELAY_S = 90.0  # a pool refills after the class has arrived and painted, not during the rush
 STOP_GRACE_S = 6.0  # Voila's own shutdown (kernels included) takes 1-2 s; the port must be free within 10 s
 STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP") if hasattr(signal, name))
 
@@ -74,16 +97,7 @@ def with_template_path(environment: dict[str, str]) -> dict[str, str]:
     return environment
 
 
-def _let_closed_pages_free_their_kernels() -> None:
-    """Accept the kernel shutdown that a closing (or reloading) page sends.
-
-    Voila 0.5 sends it with ``navigator.sendBeacon``, which cannot carry the XSRF token, so the server refuses
-    it (403, voila#1458) and every closed tab's kernel (84 MiB) lives on until it is culled. A shutdown names a
-    random kernel id that only its own page knows, so skipping the XSRF check for this one handler is safe.
-    """
-    from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
-
-    VoilaShutdownKernelHandler.check_xsrf_cookie = lambda self: None
+# ----- Class mode, inside Voila's process (python -m tutor.serve) ------------------------------------------
 
 
 CLASS_FULL_PAGE = """<!DOCTYPE html>
@@ -100,36 +114,116 @@ Please try again in a minute: this page tries again by itself.</p>
 """
 
 
-VoilaKernelManager = Any
-"""Voila's kernel manager (Voila ships no type information)."""
-
-
 def kernels_in_use(kernel_manager: VoilaKernelManager) -> int:
     """Kernels serving a page: all kernels minus the preheated ones still waiting in Voila's pools."""
     running = len(kernel_manager.list_kernel_ids())
-    waiting = sum(1 for pool in getattr(kernel_manager, "_pools", {}).values()
-                  for task in pool if task.done() and not task.cancelled() and task.exception() is None)
+    waiting = sum(1 for pool in voila.kernel_pools(kernel_manager).values() for item in pool
+                  if voila.pool_item_ready(item))
     return max(0, running - waiting)
 
 
-def _one_kernel_at_a_time(kernel_manager: VoilaKernelManager) -> None:
-    """Make Voila's pool start and run its preheated kernels one after the other.
+class LessonNotReady(Exception):
+    """A pooled kernel did not start, or did not run its lesson in time (the message says which and why)."""
 
-    Voila starts every missing pool kernel at once: 20 kernels running a lesson take the whole CPU for ~20 s,
-    and the learners already working see their clicks slow down. One at a time, a core stays free for them.
+
+async def _prepared(preparing: Awaitable[voila.PreparedKernel]) -> voila.PreparedKernel:
+    """A pooled kernel once it has started and run its lesson; LessonNotReady when either failed."""
+    try:
+        prepared = await preparing
+    except Exception as error:
+        raise LessonNotReady(f"its kernel did not start ({type(error).__name__}: {error})") from error
+    run = voila.lesson_run(prepared)
+    await asyncio.wait([run])
+    if not run.cancelled() and run.exception() is not None:
+        failure = run.exception()
+        raise LessonNotReady(f"the lesson did not run ({type(failure).__name__}: {failure})") from failure
+    return prepared
+
+
+class PoolPreparation:
+    """Class mode's preheated pools: each pooled kernel has ``timeout_s`` to start and run its lesson.
+
+    ``report_first_fill`` tells the teacher how the pools fill ("12/20 kernels ready for 02_energy_phase") and,
+    once every pooled kernel is ready or has failed, always says so: "The class can come in", with the lessons
+    that failed and why. ``refill_one_at_a_time`` makes the refills during the lesson start one after another.
     """
-    import asyncio
 
-    initialize = kernel_manager._initialize
-    lock = asyncio.Lock()
+    def __init__(self, kernel_manager: VoilaKernelManager, timeout_s: float, say: Callable[[str], None]) -> None:
+        self.kernel_manager = kernel_manager
+        self.timeout_s = timeout_s
+        self.say = say
+        self.wanted: dict[str, int] = {}
+        self.ready: dict[str, int] = {}
+        self.failed: dict[str, list[str]] = {}
+        self._watching: set[asyncio.Future[None]] = set()  # the loop keeps only weak references to tasks
 
-    async def one_at_a_time(*args: object, **kwargs: object) -> dict[str, Any]:
-        async with lock:
-            started: dict[str, Any] = await initialize(*args, **kwargs)
-            await asyncio.wait([started["task"]])  # the lesson's cells have run (or failed: Voila reports it)
-            return started
+    async def _within_timeout(self, preparing: asyncio.Future[voila.PreparedKernel]) -> voila.PreparedKernel:
+        try:
+            return await asyncio.wait_for(asyncio.shield(preparing), self.timeout_s)
+        except TimeoutError:
+            raise LessonNotReady(f"it has not run its lesson after {self.timeout_s:.0f} s (a cell may be stuck "
+                                 "or the machine too busy)") from None
 
-    kernel_manager._initialize = one_at_a_time
+    def report_first_fill(self) -> None:
+        """Watch the pools Voila has just started filling, and report each kernel and the end."""
+        pools = voila.kernel_pools(self.kernel_manager)
+        self.wanted = {name: len(items) for name, items in pools.items() if items}
+        self.ready = dict.fromkeys(self.wanted, 0)
+        self.failed = {name: [] for name in self.wanted}
+        for name in self.wanted:
+            for item in list(pools[name]):
+                task = item.get_loop().create_task(self._report(name, item))
+                self._watching.add(task)
+                task.add_done_callback(self._watching.discard)
+
+    async def _report(self, name: str, item: asyncio.Future[voila.PreparedKernel]) -> None:
+        lesson = Path(name).stem
+        try:
+            await self._within_timeout(asyncio.ensure_future(_prepared(item)))
+        except LessonNotReady as why:
+            self.failed[name].append(str(why))
+            self.say(f"A kernel for {lesson} is not ready: {why}")
+            voila.drop_failed_pool_items(self.kernel_manager)
+        else:
+            self.ready[name] += 1
+            self.say(f"{self.ready[name]}/{self.wanted[name]} kernels ready for {lesson}")
+        if all(self.ready[n] + len(self.failed[n]) == self.wanted[n] for n in self.wanted):
+            self.say(self.verdict())
+
+    def verdict(self) -> str:
+        """The line that ends the first fill: the class can come in, and which lessons failed and why."""
+        failed = [f"{Path(name).stem}: {len(whys)} of {self.wanted[name]} kernels not ready ({whys[0]})"
+                  for name, whys in self.failed.items() if whys]
+        if not failed:
+            return "The class can come in: every lesson is ready."
+        return ("The class can come in, but not every lesson is ready; its learners wait for a kernel of their "
+                "own. " + "; ".join(failed))
+
+    def refill_one_at_a_time(self) -> None:
+        """Make Voila prepare its refills one after the other, each holding the turn at most ``timeout_s``.
+
+        Voila starts every missing pool kernel at once: 20 kernels running a lesson take the whole CPU for ~20 s,
+        and the learners already working see their clicks slow down. One at a time, a core stays free for them.
+        A kernel whose lesson hangs passes the turn on after ``timeout_s`` (and says so), so that one stuck lesson
+        does not stop every other refill.
+        """
+        turn = asyncio.Lock()
+
+        def wrap(prepare: voila.Prepare) -> voila.Prepare:
+            async def prepare_in_turn(notebook_name: str, *args: Any, **kwargs: Any) -> voila.PreparedKernel:
+                async with turn:
+                    started = asyncio.ensure_future(prepare(notebook_name, *args, **kwargs))
+                    try:
+                        await self._within_timeout(asyncio.ensure_future(_prepared(started)))
+                    except LessonNotReady as why:
+                        self.say(f"A new kernel for {Path(notebook_name).stem} is not ready: {why}; the next "
+                                 "kernel starts preparing anyway")
+                        asyncio.get_running_loop().call_soon(voila.drop_failed_pool_items, self.kernel_manager)
+                return await started  # outside the turn (Voila's pool item: the kernel, or why it did not start)
+
+            return prepare_in_turn
+
+        voila.wrap_prepare_pooled_kernel(self.kernel_manager, wrap)
 
 
 def _take_only_ready_kernels(kernel_manager: VoilaKernelManager) -> None:
@@ -138,148 +232,152 @@ def _take_only_ready_kernels(kernel_manager: VoilaKernelManager) -> None:
     Voila counts a pool's refills as soon as they are scheduled, so once a pool is used up, the next learner
     would wait for a refill's delay (``fill_delay``, 90 s here) instead of starting a kernel at once.
     """
-    pools = kernel_manager._pools
-    take = kernel_manager.get_rendered_notebook
+    pools = voila.kernel_pools(kernel_manager)
 
-    def ready(task: Any) -> bool:
-        return bool(task.done() and not task.cancelled() and task.exception() is None)
+    def ready_kernels(notebook_name: str) -> int:
+        return sum(1 for item in pools.get(notebook_name, []) if voila.pool_item_ready(item))
 
-    def get_pool_size(notebook_name: str) -> int:
-        return sum(1 for task in pools.get(notebook_name, []) if ready(task))
+    def wrap(take: voila.TakePooled) -> voila.TakePooled:
+        async def take_a_ready_kernel(notebook_name: str, *args: Any, **kwargs: Any) -> Any:
+            pools.get(notebook_name, []).sort(key=lambda item: not voila.pool_item_ready(item))  # stable
+            return await take(notebook_name, *args, **kwargs)
 
-    async def get_rendered_notebook(notebook_name: str, *args: Any, **kwargs: Any) -> Any:
-        pools.get(notebook_name, []).sort(key=lambda task: not ready(task))  # ready ones first (stable)
-        return await take(notebook_name, *args, **kwargs)
+        return take_a_ready_kernel
 
-    kernel_manager.get_pool_size = get_pool_size
-    kernel_manager.get_rendered_notebook = get_rendered_notebook
-
-
-def _report_pool_progress(kernel_manager: object, say: Callable[[str], None]) -> None:
-    """Tell the teacher how the preheated pools fill ("12/20 kernels ready for 02_energy_phase": the kernel has
-    run the lesson) and, once every pool is full, that the class can come in. Later refills are not reported."""
-    pools = kernel_manager._pools  # type: ignore[attr-defined]
-    wanted = {name: len(pools.get(name, [])) for name in pools if pools.get(name)}
-    ready = dict.fromkeys(wanted, 0)
-
-    def rendered(name: str) -> None:
-        ready[name] += 1
-        say(f"{ready[name]}/{wanted[name]} kernels ready for {Path(name).stem}")
-        if ready == wanted:
-            say("The class can come in: every lesson is ready.")
-
-    def started(name: str, task: Any) -> None:
-        if not task.cancelled() and task.exception() is None:
-            task.result()["task"].add_done_callback(lambda _: rendered(name))
-
-    for name in wanted:
-        for task in pools[name]:
-            task.add_done_callback(lambda task, name=name: started(name, task))
+    voila.set_pool_size(kernel_manager, ready_kernels)
+    voila.wrap_take_pooled_kernel(kernel_manager, wrap)
 
 
-def _release_pages_that_never_connect(kernel_manager: object, timeout_s: float) -> Callable[[str], None]:
-    """``watch(kernel_id)``: shut the kernel down unless its page opens the kernel's websocket within
-    ``timeout_s`` (see ``PAGE_CONNECT_TIMEOUT_S``)."""
-    import asyncio
+class PageDoor:
+    """Shuts a page's kernel down unless the page opens the kernel's websocket within ``timeout_s`` of being
+    sent (see ``PAGE_CONNECT_TIMEOUT_S``). It keeps only the pages still within that time."""
 
-    from jupyter_core.utils import ensure_async
+    def __init__(self, kernel_manager: VoilaKernelManager, timeout_s: float) -> None:
+        self.kernel_manager = kernel_manager
+        self.timeout_s = timeout_s
+        self.opened: dict[str, bool] = {}  # kernel id -> whether its page has connected, until the timeout
+        self._timers: set[asyncio.Future[None]] = set()  # the loop keeps only weak references to tasks
+        voila.on_page_connect(kernel_manager, self._connected)
 
-    connected: set[str] = set()
-    notify_connect = kernel_manager.notify_connect  # type: ignore[attr-defined]
+    def expect(self, kernel_id: str) -> None:
+        """A page request got ``kernel_id`` (its page may connect before the page is fully sent)."""
+        self.opened.setdefault(kernel_id, False)
 
-    def noting_connect(kernel_id: str) -> Any:
-        connected.add(kernel_id)
-        return notify_connect(kernel_id)
+    def _connected(self, kernel_id: str) -> None:
+        if kernel_id in self.opened:
+            self.opened[kernel_id] = True
 
-    kernel_manager.notify_connect = noting_connect  # type: ignore[attr-defined]
+    def watch(self, kernel_id: str) -> None:
+        """The page of ``kernel_id`` has been sent: start its ``timeout_s``."""
+        self.expect(kernel_id)
+        timer = asyncio.ensure_future(self._release(kernel_id))
+        self._timers.add(timer)
+        timer.add_done_callback(self._timers.discard)
 
-    async def release(kernel_id: str) -> None:
-        await asyncio.sleep(timeout_s)
-        if kernel_id in connected or kernel_id not in kernel_manager.list_kernel_ids():  # type: ignore[attr-defined]
+    async def _release(self, kernel_id: str) -> None:
+        await asyncio.sleep(self.timeout_s)
+        if self.opened.pop(kernel_id, True) or kernel_id not in self.kernel_manager.list_kernel_ids():
             return
-        await ensure_async(kernel_manager.shutdown_kernel(kernel_id))  # type: ignore[attr-defined]
-        print(f"A page was fetched but never opened (no connection in {timeout_s:.0f} s): its place is free again.",
-              flush=True)
-
-    waiting: set[asyncio.Future[None]] = set()  # the loop keeps only weak references to tasks
-
-    def watch(kernel_id: str) -> None:
-        task = asyncio.ensure_future(release(kernel_id))
-        waiting.add(task)
-        task.add_done_callback(waiting.discard)
-
-    return watch
+        await ensure_async(self.kernel_manager.shutdown_kernel(kernel_id))
+        print(f"A page was fetched but never opened (no connection in {self.timeout_s:.0f} s): its place is free "
+              "again.", flush=True)
 
 
-_WAITING: "contextvars.ContextVar[tuple[set[Any], object] | None]" = contextvars.ContextVar("waiting", default=None)
+_PAGE_REQUEST: contextvars.ContextVar[Any] = contextvars.ContextVar("page_request", default=None)
+"""The lesson page request being served (``LessonPageHandler``), seen by the kernel manager's hooks."""
 
 
-def _count_pages_waiting_for_a_kernel(kernel_manager: VoilaKernelManager) -> None:
-    """Let the class limit count the requests whose kernel is still starting (not yet in the kernel list).
+class ClassMode:
+    """What class mode keeps while Voila runs (in the Tornado settings, ``rules_tutor_class``): the limit on
+    lesson pages, the pages waiting for their kernel, the pools' preparation, the door for pages that never
+    connect."""
 
-    Twenty learners arriving together all ask before the first kernel is up: counting only running kernels
-    would let every one of them in. A request waits from its arrival until Voila has its kernel (a new one,
-    or one taken from a pool); the handler's context says which request is asking.
-    """
-    for name in ("start_kernel", "get_rendered_notebook"):
-        original = getattr(kernel_manager, name, None)
-        if original is None:
-            continue
+    def __init__(self, kernel_manager: VoilaKernelManager, max_kernels: int,
+                 preparation: PoolPreparation | None, door: PageDoor | None) -> None:
+        self.kernel_manager = kernel_manager
+        self.max_kernels = max_kernels
+        self.preparation = preparation
+        self.door = door
+        self.waiting: set[Any] = set()  # requests whose kernel is still starting (not yet in the kernel list)
+        self._count_pages_waiting_for_a_kernel()
 
-        async def got_kernel(*args: object, _original: Any = original, **kwargs: object) -> object:
-            from jupyter_core.utils import ensure_async
+    def is_full(self) -> bool:
+        """Whether one more lesson page would go beyond ``max_kernels`` (0: no limit)."""
+        in_use = kernels_in_use(self.kernel_manager) + len(self.waiting)
+        return bool(self.max_kernels) and in_use >= self.max_kernels
 
-            result = await ensure_async(_original(*args, **kwargs))
-            waiting = _WAITING.get()
-            if waiting is not None and waiting[1] in waiting[0]:  # this request's own kernel (not a refill)
-                waiting[0].discard(waiting[1])
-                kernel_id = result if isinstance(result, str) else result[2]  # start_kernel, get_rendered_notebook
-                waiting[1].rules_tutor_kernel_id = kernel_id  # type: ignore[attr-defined]
-            return result
+    def _count_pages_waiting_for_a_kernel(self) -> None:
+        """Let the limit count the requests whose kernel is still starting.
 
-        setattr(kernel_manager, name, got_kernel)
+        Twenty learners arriving together all ask before the first kernel is up: counting only running kernels
+        would let every one of them in. A request waits from its arrival until Voila has its kernel (a new one,
+        or one taken from a pool); the request's context says which request is asking.
+        """
+        def wrap(get_kernel: Callable[..., Any], kernel_id_of: Callable[[Any], str]) -> Callable[..., Any]:
+            async def got_kernel(*args: Any, **kwargs: Any) -> Any:
+                result = await ensure_async(get_kernel(*args, **kwargs))
+                request = _PAGE_REQUEST.get()
+                if request is not None and request in self.waiting:  # this request's own kernel (not a refill)
+                    self.waiting.discard(request)
+                    request.kernel_id = kernel_id_of(result)
+                    if self.door is not None:
+                        self.door.expect(request.kernel_id)
+                return result
+
+            return got_kernel
+
+        voila.wrap_start_kernel(self.kernel_manager, lambda start: wrap(start, str))
+        if voila.has_kernel_pools(self.kernel_manager):
+            voila.wrap_take_pooled_kernel(self.kernel_manager, lambda take: wrap(take, voila.taken_kernel_id))
 
 
 def classroom_voila_class() -> Any:
-    """Voila with a limit on kernels (``ClassroomVoila.max_kernels`` in voila.json; 0 = none).
+    """Voila with class mode: a limit on lesson pages, preheated pools that say when the class can come in,
+    and a door for pages that never connect (settings: ``ClassroomVoila.*`` in voila.json).
 
     Beyond the limit a lesson request gets the "class is full" page (HTTP 503, Retry-After: 60) at once,
-    instead of a page that hangs while the machine runs out of memory or CPU.
+    instead of a page that hangs while the machine runs out of memory or CPU. Without a limit and pools it is
+    plain Voila with the project's lesson page handler (which also lets a closed page free its kernel).
     """
     from traitlets import Bool, Float, Int, Unicode
     from voila.app import Voila
-    from voila.tornado.handler import TornadoVoilaHandler
 
-    class ClassFullHandler(TornadoVoilaHandler):
+    class LessonPageHandler(voila.lesson_page_handler()):  # type: ignore[misc]
+        """A lesson page: refused beyond the class limit, counted while its kernel starts, then watched until
+        it connects."""
+
+        kernel_id: str | None = None
+
         async def get(self, path: str | None = None) -> None:
-            limit = self.settings.get("rules_tutor_max_kernels", 0)
-            waiting: set[Any] = self.settings.setdefault("rules_tutor_waiting", set())
-            if limit and kernels_in_use(self.kernel_manager) + len(waiting) >= limit:
+            voila.set_xsrf_cookie_for_the_unload_request(self)
+            class_mode: ClassMode = self.settings["rules_tutor_class"]
+            if class_mode.is_full():
                 self.set_status(503)
                 self.set_header("Retry-After", "60")
                 self.set_header("Cache-Control", "no-store")
                 self.set_header("Content-Type", "text/html; charset=UTF-8")
-                self.finish(CLASS_FULL_PAGE.replace("{limit}", str(limit)))
+                self.finish(CLASS_FULL_PAGE.replace("{limit}", str(class_mode.max_kernels)))
                 return
             classroom = self.settings.get("rules_tutor_classroom")
             if classroom is not None:
                 from .classroom.handlers import stamp_page
                 stamp_page(self, classroom)
-            waiting.add(self)
-            token = _WAITING.set((waiting, self))
+            class_mode.waiting.add(self)
+            token = _PAGE_REQUEST.set(self)
             try:
                 await super().get(path)
             finally:
-                waiting.discard(self)
-                _WAITING.reset(token)
-                watch = self.settings.get("rules_tutor_watch_page")
-                kernel_id = getattr(self, "rules_tutor_kernel_id", None)
-                if watch is not None and kernel_id is not None:
-                    watch(kernel_id)
+                class_mode.waiting.discard(self)
+                _PAGE_REQUEST.reset(token)
+                if class_mode.door is not None and self.kernel_id is not None:
+                    class_mode.door.watch(self.kernel_id)
 
     class ClassroomVoila(Voila):
         max_kernels = Int(0, config=True, help="Most lesson pages served at once; 0 for no limit.")
         refill_one_at_a_time = Bool(True, config=True, help="Preheat pooled kernels one after the other.")
+        prepare_timeout = Float(PREPARE_TIMEOUT_S, config=True,
+                                help="Seconds a pooled kernel has to start and run its lesson before it is "
+                                     "reported as not ready (and a refill passes its turn on).")
         class_db = Unicode("", config=True, help="Class mode: the class's SQLite file (see tutor.classroom).")
         teacher_token = Unicode("", config=True, help="Class mode: the teacher view's secret token.")
         page_connect_timeout = Float(PAGE_CONNECT_TIMEOUT_S, config=True,
@@ -288,43 +386,47 @@ def classroom_voila_class() -> Any:
 
         def init_settings(self) -> dict[str, Any]:
             settings: dict[str, Any] = super().init_settings()
-            settings["rules_tutor_max_kernels"] = self.max_kernels
-            settings["rules_tutor_waiting"] = set()
-            if hasattr(self.kernel_manager, "_pools"):  # preheated pools
-                _take_only_ready_kernels(self.kernel_manager)
+            manager = self.kernel_manager
+            preparation = None
+            if voila.has_kernel_pools(manager):
+                _take_only_ready_kernels(manager)
+                preparation = PoolPreparation(manager, self.prepare_timeout, lambda line: print(line, flush=True))
                 if self.refill_one_at_a_time:
-                    _one_kernel_at_a_time(self.kernel_manager)
+                    preparation.refill_one_at_a_time()
                 if self.max_kernels:
-                    _report_pool_progress(self.kernel_manager, lambda line: print(line, flush=True))
-            _count_pages_waiting_for_a_kernel(self.kernel_manager)
+                    preparation.report_first_fill()
+            door = PageDoor(manager, self.page_connect_timeout) \
+                if self.max_kernels and self.page_connect_timeout > 0 else None
+            settings["rules_tutor_class"] = ClassMode(manager, self.max_kernels, preparation, door)
             if self.class_db and self.teacher_token:
                 from .classroom.database import ClassDatabase
                 from .classroom.handlers import Classroom, lessons_of
+
                 settings["rules_tutor_classroom"] = Classroom(
                     ClassDatabase(self.class_db, lessons_of(Path(self.root_dir))), self.teacher_token)
-            if self.max_kernels and self.page_connect_timeout > 0:
-                settings["rules_tutor_watch_page"] = _release_pages_that_never_connect(
-                    self.kernel_manager, self.page_connect_timeout)
             return settings
 
         def init_handlers(self) -> list[Any]:
+            """Voila's routes with the lesson pages served by ``LessonPageHandler``, and the class's endpoints
+            (``tutor.classroom``) when the teacher view is on."""
             from .classroom.handlers import routes
 
             classroom = self.app.settings.get("rules_tutor_classroom")
-            return (routes(classroom, self.server_url or self.base_url) if classroom else []) + [
-                (route[0], ClassFullHandler, *route[2:]) if route[1] is TornadoVoilaHandler else route
-                for route in super().init_handlers()]
+            own = routes(classroom, self.server_url or self.base_url) if classroom else []
+            return own + voila.with_lesson_page_handler(super().init_handlers(), LessonPageHandler)
 
     return ClassroomVoila
 
 
 def launch_voila(argv: list[str]) -> int:
-    """Voila with ``argv``, the project's template on the data path and the class limit (``python -m tutor.serve``)."""
+    """Voila with ``argv``, the project's template on the data path and class mode (``python -m tutor.serve``)."""
     os.environ.update(with_template_path(dict(os.environ)))
-    _let_closed_pages_free_their_kernels()
     sys.argv = ["voila", *argv]
     classroom_voila_class().launch_instance()
     return 0
+
+
+# ----- The server process, seen from `rules-tutor serve` ---------------------------------------------------
 
 
 def _die_with_parent() -> None:  # pragma: no cover - runs in the child between fork and exec
@@ -452,24 +554,23 @@ def run(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> int
             signal.signal(signum, handler)
 
 
-REFILL_DELAY_S = 90.0  # a pool refills after the class has arrived and painted, not during the rush
+# ----- The command: rules-tutor serve -------------------------------------------------------------------
 
 
-def classroom_settings(settings: dict[str, Any], class_size: int, lessons: list[str],
-                       margin: int = 2) -> dict[str, Any]:
+def classroom_settings(settings: dict[str, Any], class_size: int, lessons: list[str]) -> dict[str, Any]:
     """``settings`` (voila.json's) for a class of ``class_size`` learners opening ``lessons`` at about once.
 
     - Each of ``lessons`` (notebook paths below the served folder) gets a pool of ``class_size`` preheated
       kernels that have already run the lesson, so that opening it only sends the page and syncs the widgets;
       the other lessons start a kernel when opened (no pool). A used kernel is replaced after
       ``REFILL_DELAY_S``, one kernel at a time (``ClassroomVoila.refill_one_at_a_time``).
-    - At most ``class_size + margin`` lesson pages run at once (``ClassroomVoila.max_kernels``); beyond it
-      a learner gets the "class is full" page. The margin covers reloads and the teacher's own tab.
+    - At most ``class_size + CLASS_MARGIN`` lesson pages run at once (``ClassroomVoila.max_kernels``); beyond
+      it a learner gets the "class is full" page.
     """
     settings = dict(json.loads(json.dumps(settings)))
     if class_size <= 0:
         return settings
-    settings.setdefault("ClassroomVoila", {})["max_kernels"] = class_size + margin
+    settings.setdefault("ClassroomVoila", {})["max_kernels"] = class_size + CLASS_MARGIN
     if lessons:
         settings.setdefault("VoilaConfiguration", {})["preheat_kernel"] = True
         pools = {"default": {"pool_size": 0}}
@@ -538,9 +639,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             folder = write_settings(class_mode_settings(classroom_settings(base, class_size, lessons), class_db,
                                                         teacher_token), Path(tmp))
             command.append(f"--Voila.config_file_paths={folder}")
-            print(f"A class of {class_size}: " + (f"{class_size} kernels preheated for {', '.join(lessons)}; "
-                                                  if lessons else "") + f"at most {class_size + 2} pages at once",
-                  flush=True)
+            preheated = f"{class_size} kernels preheated for {', '.join(lessons)}; " if lessons else ""
+            print(f"A class of {class_size}: {preheated}at most {class_size + CLASS_MARGIN} pages at once", flush=True)
             if lessons:
                 print("Preparing the lessons: wait for \"The class can come in\" before the learners open them.",
                       flush=True)

@@ -24,7 +24,11 @@ LESSONS = REPO / "lessons"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-quic",
                  "--no-first-run", "--disable-component-update", "--disable-sync"]
-START_TIMEOUT_S = 60
+START_TIMEOUT_S = 180  # generous: the machine may be busy
+EXPECT_TIMEOUT_MS = 30_000
+"""Playwright's ``expect`` waits this long for the state it checks (its default, 5 s, is short on a busy machine)."""
+ACTION_TIMEOUT_MS = 60_000
+"""A page's clicks, fills and waits without a timeout of their own (Playwright's default: 30 s)."""
 # Requests to any other host are aborted: a lesson must not need the internet (Voila asks a CDN for fonts).
 NOT_LOCAL = re.compile(r"^https?://(?!(localhost|127\.0\.0\.1)(:\d+)?/)")
 IN_CI = os.environ.get("CI", "").lower() not in ("", "0", "false")
@@ -120,6 +124,9 @@ def browser():
         _unavailable("playwright is not installed (pip install -e '.[test]')")
     if not os.access(CHROMIUM, os.X_OK):
         _unavailable(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=EXPECT_TIMEOUT_MS)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         yield browser
@@ -148,10 +155,9 @@ def page(browser, page_errors: list[str]):
             page_errors.append(f"console: {message.text}")
 
     context.route(NOT_LOCAL, abort)
+    context.set_default_timeout(ACTION_TIMEOUT_MS)
     page = context.new_page()
     page.on("pageerror", lambda error: page_errors.append(f"pageerror: {error}"))
     page.on("console", on_console)
     yield page
-    # Voila 0.5.13 cannot shut a closed page's kernel down (its unload request gets a 403, voila#1458):
-    # kernels of closed pages live until their server stops (or, with voila.json, is culled after 10 min).
-    context.close()
+    context.close()  # closing does not run the page's unload handler: its kernel lives until its server stops

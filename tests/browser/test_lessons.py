@@ -95,7 +95,7 @@ def mismatches(found) -> dict[str, str]:
             if any(max(abs(a - b) for a, b in zip(pixel, colour)) > COLOUR_TOLERANCE for pixel in pixels)}
 
 
-def wait_for_riders(page, index: int, view, race, timeout_ms: int = 10_000) -> dict[str, str]:
+def wait_for_riders(page, index: int, view, race, timeout_ms: int = 30_000) -> dict[str, str]:
     """Riders whose token does not show its team colour where the renderer puts it (empty once all do)."""
     deadline = time.monotonic() + timeout_ms / 1000
     while (bad := mismatches(rider_pixels(page, index, view, race))) and time.monotonic() < deadline:

@@ -69,7 +69,7 @@ def test_a_quiz_is_answered_by_clicking_the_board_and_scored_in_the_browser(page
     stored = page.wait_for_function(
         "() => { const s = JSON.parse(localStorage.getItem('rules-tutor-progress') || '{}');"
         " const e = s['flamme_rouge/03_movement.ipynb']; return e && Object.keys(e.quizzes).length ? e : null; }",
-        timeout=5_000).json_value()
+        timeout=30_000).json_value()
     assert list(stored["quizzes"].values()) == [True] and stored["total"] == 2
     assert error_outputs(page) == [] and page_errors == []
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import re
 import pytest
-from voila_page import canvas_fingerprint, error_outputs, open_lesson, wait_for_canvas_change, wait_for_paint
+from voila_page import canvas_fingerprint, error_outputs, open_lesson, wait_for_canvas_change, wait_for_fingerprint, \
+    wait_for_paint
 
 from tutor.flamme_rouge import scenario
 from tutor.flamme_rouge.render import Scene
@@ -77,9 +78,7 @@ def test_a_position_set_up_by_clicking_the_board_opens_from_its_code_on_another_
     box.locator("input").fill(code)
     box.get_by_role("button", name="Open a position").click()
     expect(box.locator(".tutor-status")).to_contain_text("Opened the position")
-    wait_for_canvas_change(learner, example)
-    learner.wait_for_timeout(500)
-    assert canvas_fingerprint(learner) == board, "the pasted code does not show the same board"
+    assert wait_for_fingerprint(learner, board) == board, "the pasted code does not show the same board"
 
     box.locator("input").fill(code[:-3])  # a damaged code: a clear message, the board unchanged
     box.get_by_role("button", name="Open a position").click()

@@ -14,8 +14,12 @@ from urllib.parse import quote
 if TYPE_CHECKING:  # playwright may be missing: conftest.py then skips (or, in CI, fails) the browser tests
     from playwright.sync_api import Page
 
-LOAD_TIMEOUT_MS = 60_000
-ERROR_GRACE_MS = 5_000
+LOAD_TIMEOUT_MS = 120_000
+"""How long a lesson page may take to load and render (generous: the machine may be busy)."""
+ERROR_GRACE_MS = 30_000
+"""How long the widgets may still take to render after an error output showed up first."""
+DRAW_TIMEOUT_MS = 30_000
+"""How long a drawing (a first paint, a redraw after a click) may take to show on the page."""
 
 # Voila (lab template) shows stderr, and with show_tracebacks the tracebacks, as stderr outputs; an ipywidgets
 # Output widget shows an exception raised inside it the same way.
@@ -72,7 +76,7 @@ def canvas_fingerprint(page: Page) -> str:
     return "-".join(digest for _, digest in page.evaluate(_CANVASES_JS, None))
 
 
-def wait_for_paint(page: Page, index: int | None = 0, timeout_ms: int = 10_000) -> int:
+def wait_for_paint(page: Page, index: int | None = 0, timeout_ms: int = DRAW_TIMEOUT_MS) -> int:
     """Painted pixels of canvas ``index`` once there are some, or 0 after ``timeout_ms``.
 
     The canvas appears before its first drawing arrives (ipycanvas draws in on_client_ready, a round trip later).
@@ -80,7 +84,7 @@ def wait_for_paint(page: Page, index: int | None = 0, timeout_ms: int = 10_000) 
     return _poll(lambda: canvas_painted_pixels(page, index), lambda painted: painted > 0, page, timeout_ms)
 
 
-def wait_for_canvas_change(page: Page, before: str, timeout_ms: int = 10_000) -> str:
+def wait_for_canvas_change(page: Page, before: str, timeout_ms: int = DRAW_TIMEOUT_MS) -> str:
     """The canvas fingerprint once it differs from ``before``, or ``before`` after ``timeout_ms``."""
     return _poll(lambda: canvas_fingerprint(page), lambda now: now != before, page, timeout_ms)
 
@@ -92,24 +96,33 @@ def _poll(read, done, page: Page, timeout_ms: int, interval_ms: int = 50):
     return value
 
 
-def wait_for_canvases(page: Page, settle_ms: int = 1_000, timeout_ms: int = 10_000) -> int:
-    """The number of canvases once at least one is on the page and none has appeared for ``settle_ms``.
+# Voila puts each widget output in an empty element without a MIME type, and the widget's view into it later.
+_WIDGETS_RENDERED_JS = """() => {
+    const outputs = [...document.querySelectorAll('.jp-OutputArea-output:not([data-mime-type])')];
+    return outputs.length > 0 && outputs.every(output => output.children.length > 0);
+}"""
+
+
+def wait_for_canvases(page: Page, timeout_ms: int = LOAD_TIMEOUT_MS) -> int:
+    """The number of canvases once every widget output on the page has rendered its view.
 
     The widgets render a moment after ``#loading`` goes, each cell's view on its own.
     """
-    deadline = time.monotonic() + timeout_ms / 1000
-    count, since = page.locator("canvas").count(), time.monotonic()
-    while time.monotonic() < deadline:
-        page.wait_for_timeout(100)
-        now = page.locator("canvas").count()
-        if now != count:
-            count, since = now, time.monotonic()
-        elif count and time.monotonic() - since >= settle_ms / 1000:
-            break
-    return count
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_function(_WIDGETS_RENDERED_JS, timeout=timeout_ms)
+    except PlaywrightTimeout:
+        raise AssertionError(f"the page's widgets did not all render in {timeout_ms / 1000:.0f} s") from None
+    return page.locator("canvas").count()
 
 
-def wait_for_all_painted(page: Page, timeout_ms: int = 10_000) -> list[int]:
+def wait_for_fingerprint(page: Page, wanted: str, timeout_ms: int = DRAW_TIMEOUT_MS) -> str:
+    """The canvas fingerprint once it equals ``wanted``, or the last one read after ``timeout_ms``."""
+    return _poll(lambda: canvas_fingerprint(page), lambda now: now == wanted, page, timeout_ms)
+
+
+def wait_for_all_painted(page: Page, timeout_ms: int = DRAW_TIMEOUT_MS) -> list[int]:
     """Painted pixels of each canvas, once every canvas has some (or after ``timeout_ms``)."""
     return _poll(lambda: [painted for painted, _ in page.evaluate(_CANVASES_JS, None)],
                  lambda counts: all(counts), page, timeout_ms)

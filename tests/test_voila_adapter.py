@@ -1,0 +1,253 @@
+"""One test per Voila internal that class mode relies on (tutor/voila_adapter.py), so that a Voila upgrade that
+changes one fails the test named after it.
+
+The tests run class mode's Voila in this process (its event loop in a thread), with a pool of one preheated
+kernel for a tiny lesson, and look at the internals through the adapter while real page requests go through.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import http.cookiejar
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+import nbformat
+import pytest
+from jupyter_core.utils import ensure_async
+
+from tutor import voila_adapter as voila
+from tutor.serve import classroom_settings, classroom_voila_class, kernels_in_use, with_template_path, write_settings
+
+REPO = Path(__file__).resolve().parents[1]
+LESSON = "tiny.ipynb"
+WAIT_S = 120  # generous: the machine may be busy
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _wait_for(condition, what: str, timeout_s: float = WAIT_S):
+    deadline = time.monotonic() + timeout_s
+    while not (result := condition()):
+        assert time.monotonic() < deadline, f"{what} did not happen in {timeout_s} s"
+        time.sleep(0.1)
+    return result
+
+
+class InProcessVoila:
+    """Class mode's Voila (``classroom_voila_class``) serving a tiny lesson, its loop running in a thread."""
+
+    def __init__(self, root: Path) -> None:
+        lessons = root / "lessons"
+        lessons.mkdir()
+        notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("print('ready')")])
+        notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+        nbformat.write(notebook, lessons / LESSON)
+        settings = classroom_settings(json.loads((REPO / "voila.json").read_text()), 1, [LESSON])
+        settings["VoilaKernelManager"]["fill_delay"] = 0.5
+        settings["ClassroomVoila"].update(max_kernels=0, page_connect_timeout=0)  # no limit, no door
+        config = write_settings(settings, root / "config")
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.lines: list[str] = []
+        self._environment = dict(os.environ)
+        os.environ.update(with_template_path(dict(os.environ)))
+        sigterm = signal.getsignal(signal.SIGTERM)
+        self.app = classroom_voila_class()()
+        self.app.initialize([str(lessons), f"--port={self.port}", "--no-browser", "--Voila.ip=127.0.0.1",
+                             f"--Voila.config_file_paths={config}"])
+        signal.signal(signal.SIGTERM, sigterm)  # Voila's initialize takes SIGTERM over
+        self.loop = asyncio.new_event_loop()
+        started = threading.Event()
+        self._thread = threading.Thread(target=self._serve, args=(started,), daemon=True)
+        self._thread.start()
+        assert started.wait(WAIT_S), "Voila did not start"
+
+    def _serve(self, started: threading.Event) -> None:
+        import tornado.web
+
+        asyncio.set_event_loop(self.loop)
+        app = self.app
+        app.connection_dir = tempfile.mkdtemp(prefix="voila_")
+        settings = app.init_settings()
+        app.app = tornado.web.Application(**settings)
+        app.app.settings.update(app.tornado_settings)
+        app.app.add_handlers(".*$", app.init_handlers())
+        app.app.listen(self.port, "127.0.0.1")
+        started.set()
+        self.loop.run_forever()
+
+    @property
+    def kernel_manager(self):
+        return self.app.kernel_manager
+
+    def call(self, coroutine):
+        """Run ``coroutine`` on Voila's loop and return its result."""
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(WAIT_S)
+
+    def on_loop(self, function, *args):
+        """Run ``function(*args)`` on Voila's loop (hooks are replaced there, between two requests)."""
+        async def run():
+            return function(*args)
+        return self.call(run())
+
+    def pool_ready(self) -> bool:
+        return any(voila.pool_item_ready(item) and voila.lesson_run(item.result()).done()
+                   for item in voila.kernel_pools(self.kernel_manager).get(LESSON, []))
+
+    def open_page(self, opener=None) -> str:
+        """Fetch the lesson page; the kernel id it names."""
+        opener = opener or urllib.request.build_opener()
+        with opener.open(f"{self.url}/voila/render/{LESSON}", timeout=WAIT_S) as page:
+            html = page.read().decode()
+        return json.loads(re.search(r'id="jupyter-config-data"[^>]*>(.*?)</script>', html, re.S)[1])["kernelId"]
+
+    def stop(self) -> None:
+        self.call(self.kernel_manager.shutdown_all())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self._thread.join(WAIT_S)
+        shutil.rmtree(self.app.connection_dir, ignore_errors=True)
+        os.environ.clear()
+        os.environ.update(self._environment)
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    server = InProcessVoila(tmp_path_factory.mktemp("adapter"))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def pool_ready(served):
+    """The server, once its pooled kernel has started and run the lesson."""
+    _wait_for(served.pool_ready, "the pooled kernel running its lesson")
+    return served
+
+
+def test_voila_init_handlers_routes_lesson_pages_to_tornadovoilahandler(served):
+    routes = [route for route in served.app.init_handlers() if "/voila/render/" in route[0]]
+    assert len(routes) == 1
+    assert routes[0][1] is not voila.lesson_page_handler() and issubclass(routes[0][1], voila.lesson_page_handler())
+
+
+def test_kernel_manager_keeps_pools_of_prepared_kernels_in_pools(pool_ready):
+    km = pool_ready.kernel_manager
+    assert voila.has_kernel_pools(km)
+    pool = voila.kernel_pools(km)[LESSON]
+    prepared = [item.result() for item in pool if voila.pool_item_ready(item)]
+    assert prepared and voila.prepared_kernel_id(prepared[0]) in km.list_kernel_ids()
+    assert kernels_in_use(km) == len(km.list_kernel_ids()) - len(prepared)
+
+
+def recording(calls: list, what=lambda result: result):
+    """A wrap for a kernel manager method: the method, noting ``what(its result)`` in ``calls`` at each call."""
+    def wrap(method):
+        async def recorded(*args, **kwargs):
+            result = await ensure_async(method(*args, **kwargs))
+            calls.append(what(result))
+            return result
+        return recorded
+    return wrap
+
+
+@contextlib.contextmanager
+def hooks_put_back(server: InProcessVoila, *names: str):
+    """Put the kernel manager's methods ``names`` back as they were after the test's hooks."""
+    before = {name: getattr(server.kernel_manager, name) for name in names}
+    try:
+        yield
+    finally:
+        for name, method in before.items():
+            server.on_loop(setattr, server.kernel_manager, name, method)
+
+
+def test_initialize_prepares_each_pool_refill(pool_ready):
+    """The pool refills through ``_initialize``, whose result names the kernel and the task running the lesson."""
+    prepared_kernels = []
+    with hooks_put_back(pool_ready, "_initialize"):
+        pool_ready.on_loop(voila.wrap_prepare_pooled_kernel, pool_ready.kernel_manager, recording(prepared_kernels))
+        pool_ready.open_page()  # takes the pooled kernel: Voila refills the pool after fill_delay
+        prepared = _wait_for(lambda: prepared_kernels, "a refill through _initialize")[0]
+    assert voila.prepared_kernel_id(prepared) in pool_ready.kernel_manager.list_kernel_ids()
+    _wait_for(voila.lesson_run(prepared).done, "the refill's lesson run")
+
+
+def test_get_rendered_notebook_hands_the_page_a_pooled_kernel(pool_ready):
+    """Voila asks ``get_pool_size``, then takes the kernel with ``get_rendered_notebook`` (kernel id third)."""
+    asked, taken = [], []
+
+    def pool_size(notebook: str) -> int:
+        asked.append(notebook)
+        return 1
+
+    km = pool_ready.kernel_manager
+    with hooks_put_back(pool_ready, "get_pool_size", "get_rendered_notebook"):
+        pool_ready.on_loop(voila.set_pool_size, km, pool_size)
+        pool_ready.on_loop(voila.wrap_take_pooled_kernel, km, recording(taken, voila.taken_kernel_id))
+        kernel_id = pool_ready.open_page()
+    assert asked == [LESSON]
+    assert taken == [kernel_id]
+
+
+def test_start_kernel_serves_a_page_when_no_pooled_kernel_is_ready(pool_ready):
+    km = pool_ready.kernel_manager
+    started = []
+    with hooks_put_back(pool_ready, "get_pool_size", "start_kernel"):
+        pool_ready.on_loop(voila.set_pool_size, km, lambda notebook: 0)
+        pool_ready.on_loop(voila.wrap_start_kernel, km, recording(started))
+        kernel_id = pool_ready.open_page()
+    assert started == [kernel_id]
+
+
+def test_notify_connect_tells_when_a_page_opens_its_kernel(pool_ready):
+    from tornado.websocket import websocket_connect
+
+    connected = []
+    kernel_id = pool_ready.open_page()
+
+    async def connect():
+        socket = await websocket_connect(f"ws://127.0.0.1:{pool_ready.port}/api/kernels/{kernel_id}/channels")
+        socket.close()
+
+    with hooks_put_back(pool_ready, "notify_connect"):
+        pool_ready.on_loop(voila.on_page_connect, pool_ready.kernel_manager, connected.append)
+        asyncio.run(connect())
+        _wait_for(lambda: kernel_id in connected, "notify_connect for the page's kernel")
+
+
+def test_the_unload_request_passes_the_xsrf_check_with_the_cookie_the_page_set(pool_ready):
+    """Voila's page shuts its kernel down when it closes (POST /voila/api/shutdown/<id>, the ``_xsrf`` cookie's
+    value as form field): refused without the token (the check is on), accepted with the cookie the page set."""
+    cookies = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(cookies))
+    kernel_id = pool_ready.open_page(opener)
+    token = {cookie.name: cookie.value for cookie in cookies}.get("_xsrf")
+    assert token, f"the lesson page set no _xsrf cookie: {[cookie.name for cookie in cookies]}"
+    shutdown = f"{pool_ready.url}/voila/api/shutdown/{kernel_id}"
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        opener.open(urllib.request.Request(shutdown, data=b"", method="POST"), timeout=WAIT_S)
+    assert refused.value.code == 403
+    assert kernel_id in pool_ready.kernel_manager.list_kernel_ids()
+    form = urllib.parse.urlencode({"_xsrf": token}).encode()
+    with opener.open(urllib.request.Request(shutdown, data=form, method="POST"), timeout=WAIT_S) as answer:
+        assert answer.status == 204
+    assert kernel_id not in pool_ready.kernel_manager.list_kernel_ids()

@@ -1,0 +1,126 @@
+"""Every use the tutor makes of Voila's private internals (written against Voila 0.5.13), and nothing else.
+
+Class mode (``tutor.serve``) needs things Voila offers no API for: the preheated kernel pools, the step that
+starts a pooled kernel and runs its lesson, the step that hands a pooled kernel to a page, the page handler's
+route, the request a closing page sends. Each function below names the one internal it relies on;
+tests/test_voila_adapter.py has one test per internal, named after it, so that a Voila upgrade that changes one
+fails a test saying which (the closing page's own request is also checked in a real browser,
+tests/browser/test_connection.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+VoilaKernelManager = Any
+"""Voila's kernel manager (``voila.voila_kernel_manager``; Voila ships no type information)."""
+
+PreparedKernel = dict[str, Any]
+"""What Voila's ``_initialize`` returns for a pooled kernel: its id and the task running its lesson."""
+
+Prepare = Callable[..., Awaitable[PreparedKernel]]
+TakePooled = Callable[..., Awaitable[Any]]
+
+
+def set_xsrf_cookie_for_the_unload_request(handler: Any) -> None:
+    """Give the page the ``_xsrf`` cookie, which Voila's page sends back as a form field when it closes (its
+    ``beforeunload`` beacon, POST ``/voila/api/shutdown/<kernel id>``, asks the server to shut its kernel down).
+
+    Tornado sets the cookie when a handler first reads ``xsrf_token``; Voila's page handler never does, so
+    without this the shutdown is refused (403, voila#1458) and a closed tab's kernel lives on until culled.
+    Call it before the page's first byte is sent.
+    """
+    handler.xsrf_token  # noqa: B018 - read for its side effect: the Set-Cookie header
+
+
+def lesson_page_handler() -> type:
+    """The handler class of Voila's lesson pages (``/voila/render/<notebook>``)."""
+    from voila.tornado.handler import TornadoVoilaHandler
+
+    handler: type = TornadoVoilaHandler
+    return handler
+
+
+def with_lesson_page_handler(routes: list[Any], handler: type) -> list[Any]:
+    """Voila's routes (``Voila.init_handlers``: tuples of pattern, handler class, arguments) with ``handler``
+    serving the lesson pages instead of Voila's own."""
+    voila_handler = lesson_page_handler()
+    return [(route[0], handler, *route[2:]) if route[1] is voila_handler else route for route in routes]
+
+
+def has_kernel_pools(kernel_manager: VoilaKernelManager) -> bool:
+    """Whether Voila preheats kernels (``preheat_kernel``): its kernel manager then keeps ``_pools``."""
+    return hasattr(kernel_manager, "_pools")
+
+
+def kernel_pools(kernel_manager: VoilaKernelManager) -> dict[str, list[asyncio.Future[PreparedKernel]]]:
+    """Voila's ``_pools``: notebook path -> the futures of its preheated kernels, in the order pages take them
+    (empty without preheating). The lists are Voila's own: changing them changes what Voila does."""
+    pools: dict[str, list[asyncio.Future[PreparedKernel]]] = getattr(kernel_manager, "_pools", {})
+    return pools
+
+
+def pool_item_ready(item: asyncio.Future[PreparedKernel]) -> bool:
+    """Whether a pool item is a kernel that has started (it may still be running its lesson)."""
+    return item.done() and not item.cancelled() and item.exception() is None
+
+
+def drop_failed_pool_items(kernel_manager: VoilaKernelManager) -> None:
+    """Remove the pool items whose kernel did not start: Voila's ``shutdown_kernel`` reads every finished item's
+    result and would raise on them (its ``cull_kernel_if_idle`` drops them the same way)."""
+    for pool in kernel_pools(kernel_manager).values():
+        pool[:] = [item for item in pool if not (item.done() and not pool_item_ready(item))]
+
+
+def lesson_run(prepared: PreparedKernel) -> asyncio.Future[Any]:
+    """The task running the lesson's cells in a pooled kernel (``_initialize``'s ``"task"``)."""
+    task: asyncio.Future[Any] = prepared["task"]
+    return task
+
+
+def prepared_kernel_id(prepared: PreparedKernel) -> str:
+    """The id of a pooled kernel (``_initialize``'s ``"kernel_id"``)."""
+    return str(prepared["kernel_id"])
+
+
+def wrap_prepare_pooled_kernel(kernel_manager: VoilaKernelManager, wrap: Callable[[Prepare], Prepare]) -> None:
+    """Replace ``_initialize`` (which starts a pool's kernel and schedules its lesson's run; the pools call it
+    through the manager) by ``wrap(the original)``."""
+    kernel_manager._initialize = wrap(kernel_manager._initialize)
+
+
+def wrap_take_pooled_kernel(kernel_manager: VoilaKernelManager, wrap: Callable[[TakePooled], TakePooled]) -> None:
+    """Replace ``get_rendered_notebook`` (which hands a page the first kernel of the notebook's pool) by
+    ``wrap(the original)``."""
+    kernel_manager.get_rendered_notebook = wrap(kernel_manager.get_rendered_notebook)
+
+
+def taken_kernel_id(taken: Any) -> str:
+    """The kernel id in what ``get_rendered_notebook`` returns (render task, rendered cells, kernel id)."""
+    return str(taken[2])
+
+
+def set_pool_size(kernel_manager: VoilaKernelManager, pool_size: Callable[[str], int]) -> None:
+    """Replace ``get_pool_size(notebook)``, which Voila's page handler asks before taking a pooled kernel (0:
+    it starts a kernel of its own instead)."""
+    kernel_manager.get_pool_size = pool_size
+
+
+def wrap_start_kernel(kernel_manager: VoilaKernelManager,
+                      wrap: Callable[[Callable[..., Any]], Callable[..., Awaitable[Any]]]) -> None:
+    """Replace ``start_kernel``, which Voila's page handler calls when it does not take a pooled kernel."""
+    kernel_manager.start_kernel = wrap(kernel_manager.start_kernel)
+
+
+def on_page_connect(kernel_manager: VoilaKernelManager, connected: Callable[[str], None]) -> None:
+    """Call ``connected(kernel_id)`` each time a page opens a kernel's websocket (Jupyter Server's
+    ``notify_connect``, which its websocket connection calls on the kernel manager)."""
+    notify_connect = kernel_manager.notify_connect
+
+    def noting_connect(kernel_id: str) -> Any:
+        connected(kernel_id)
+        return notify_connect(kernel_id)
+
+    kernel_manager.notify_connect = noting_connect
