@@ -91,7 +91,7 @@ def test_class_mode_prints_the_link_keys_pages_and_keeps_the_class_across_a_rest
     server = Server(site, tmp_path / "first.log", "--class-size=2", f"--class-db={class_db}")
     try:
         token = server.teacher_token()
-        assert f"The class's results are kept in {class_db}" in server.log.read_text()
+        assert f"Results of this class are kept in {class_db}" in server.log.read_text()
         status, page, headers = server.request("/voila/render/tiny.ipynb")
         assert status == 200 and b"ready" in page
         key = re.search(r"rules_tutor_page=([^;]+)", headers["Set-Cookie"]).group(1)

@@ -647,7 +647,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         host = "localhost" if not ip or ip in ("127.0.0.1", "localhost") else ip
         print(f"Serving the lessons at http://{host}:{args.port}/  (Ctrl+C stops)", flush=True)
         if class_size:
-            print(f"The class's results are kept in {class_db}", flush=True)
+            print(f"Results of this class are kept in {class_db}", flush=True)
             print(f"Teacher view (keep this link to yourself): {teacher_link(host, args.port, teacher_token)}",
                   flush=True)
         return run(command, cwd=directory.parent)
