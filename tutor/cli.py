@@ -136,6 +136,9 @@ def main(argv: list[str] | None = None) -> int:
                             f"{CLASS_MARGIN}")
     serve.add_argument("--lesson", action="append", default=[], metavar="NOTEBOOK",
                        help="lesson the class opens together, relative to the lessons folder (repeatable)")
+    serve.add_argument("--class-db", metavar="FILE",
+                       help="with --class-size: the class's results file (default: "
+                            "~/.local/share/rules-tutor/class.sqlite3)")
     serve.set_defaults(run=cmd_serve)
 
     args = parser.parse_args(argv)

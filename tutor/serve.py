@@ -339,7 +339,7 @@ def classroom_voila_class() -> Any:
     instead of a page that hangs while the machine runs out of memory or CPU. Without a limit and pools it is
     plain Voila with the project's lesson page handler (which also lets a closed page free its kernel).
     """
-    from traitlets import Bool, Float, Int
+    from traitlets import Bool, Float, Int, Unicode
     from voila.app import Voila
 
     class LessonPageHandler(voila.lesson_page_handler()):  # type: ignore[misc]
@@ -358,6 +358,10 @@ def classroom_voila_class() -> Any:
                 self.set_header("Content-Type", "text/html; charset=UTF-8")
                 self.finish(CLASS_FULL_PAGE.replace("{limit}", str(class_mode.max_kernels)))
                 return
+            classroom = self.settings.get("rules_tutor_classroom")
+            if classroom is not None:
+                from .classroom.handlers import stamp_page
+                stamp_page(self, classroom)
             class_mode.waiting.add(self)
             token = _PAGE_REQUEST.set(self)
             try:
@@ -374,6 +378,8 @@ def classroom_voila_class() -> Any:
         prepare_timeout = Float(PREPARE_TIMEOUT_S, config=True,
                                 help="Seconds a pooled kernel has to start and run its lesson before it is "
                                      "reported as not ready (and a refill passes its turn on).")
+        class_db = Unicode("", config=True, help="Class mode: the class's SQLite file (see tutor.classroom).")
+        teacher_token = Unicode("", config=True, help="Class mode: the teacher view's secret token.")
         page_connect_timeout = Float(PAGE_CONNECT_TIMEOUT_S, config=True,
                                      help="With a class limit: seconds a sent page has to connect to its kernel "
                                           "before the kernel is shut down; 0 to keep every kernel.")
@@ -392,12 +398,22 @@ def classroom_voila_class() -> Any:
             door = PageDoor(manager, self.page_connect_timeout) \
                 if self.max_kernels and self.page_connect_timeout > 0 else None
             settings["rules_tutor_class"] = ClassMode(manager, self.max_kernels, preparation, door)
+            if self.class_db and self.teacher_token:
+                from .classroom.database import ClassDatabase
+                from .classroom.handlers import Classroom, lessons_of
+
+                settings["rules_tutor_classroom"] = Classroom(
+                    ClassDatabase(self.class_db, lessons_of(Path(self.root_dir))), self.teacher_token)
             return settings
 
         def init_handlers(self) -> list[Any]:
-            """Voila's routes with the lesson pages served by ``LessonPageHandler``; class mode's own pages
-            are added here."""
-            return voila.with_lesson_page_handler(super().init_handlers(), LessonPageHandler)
+            """Voila's routes with the lesson pages served by ``LessonPageHandler``, and the class's endpoints
+            (``tutor.classroom``) when the teacher view is on."""
+            from .classroom.handlers import routes
+
+            classroom = self.app.settings.get("rules_tutor_classroom")
+            own = routes(classroom, self.server_url or self.base_url) if classroom else []
+            return own + voila.with_lesson_page_handler(super().init_handlers(), LessonPageHandler)
 
     return ClassroomVoila
 
@@ -615,7 +631,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if class_size:
             config_file = directory.parent / "voila.json"
             base = json.loads(config_file.read_text()) if config_file.is_file() else {}
-            folder = write_settings(classroom_settings(base, class_size, lessons), Path(tmp))
+            from .classroom.database import default_path
+            from .classroom.handlers import class_mode_settings, new_teacher_token, teacher_link
+
+            class_db = Path(args.class_db).resolve() if getattr(args, "class_db", None) else default_path()
+            teacher_token = new_teacher_token()
+            folder = write_settings(class_mode_settings(classroom_settings(base, class_size, lessons), class_db,
+                                                        teacher_token), Path(tmp))
             command.append(f"--Voila.config_file_paths={folder}")
             preheated = f"{class_size} kernels preheated for {', '.join(lessons)}; " if lessons else ""
             print(f"A class of {class_size}: {preheated}at most {class_size + CLASS_MARGIN} pages at once", flush=True)
@@ -624,6 +646,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
                       flush=True)
         host = "localhost" if not ip or ip in ("127.0.0.1", "localhost") else ip
         print(f"Serving the lessons at http://{host}:{args.port}/  (Ctrl+C stops)", flush=True)
+        if class_size:
+            print(f"Results of this class are kept in {class_db}", flush=True)
+            print(f"Teacher view (keep this link to yourself): {teacher_link(host, args.port, teacher_token)}",
+                  flush=True)
         return run(command, cwd=directory.parent)
 
 

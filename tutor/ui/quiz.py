@@ -18,7 +18,7 @@ supplies the answer inputs and plays the position out:
 Attributes: ``status``, ``feedback``, ``narration``, ``reveal_button``,
 ``retry_button``, ``is_right`` (None before Reveal), ``id`` (names the quiz in the
 learner's progress). Each Reveal leaves a hidden ``tutor-quiz-result`` mark in the
-feedback (``data-quiz``, ``data-right``) that the lesson page records
+feedback (``data-quiz``, ``data-right``, ``data-choice``) that the lesson page records
 (``tutor.ui.lessons``). ``show_question(question)`` shows a new question (a new position).
 """
 
@@ -120,10 +120,12 @@ class RevealQuiz(widgets.VBox):
         if problem:
             self.status.show(problem, "warning")
             return
-        verdict = self.play_out(self.answer)
+        answer = self.answer
+        verdict = self.play_out(answer)
         self.is_right = verdict.right
         self.feedback.value = self._feedback_html(verdict) + (
-            f"<span class='tutor-quiz-result' data-quiz='{self.id}' data-right='{int(verdict.right)}' hidden></span>")
+            f"<span class='tutor-quiz-result' data-quiz='{self.id}' data-right='{int(verdict.right)}' "
+            f"data-choice='{html.escape(str(answer)[:80], quote=True)}' hidden></span>")
         self.narration.value = ("<b>What happened, step by step:</b>" + to_html(verdict.story)) if verdict.story else ""
         self.status.show("Click 'Try again' to answer again.")
         self._set_inputs_disabled(True)

@@ -1,0 +1,425 @@
+"""The class database (tutor.classroom.database) and the class endpoints (tutor.classroom.handlers) on a tornado
+test server: joining, events, the learner's own state, the teacher's token, CSV contents, bounds and floods."""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+import re
+import sqlite3
+import time
+from pathlib import Path
+
+import pytest
+import tornado.web
+from tornado.testing import AsyncHTTPTestCase
+
+from tutor.classroom.database import MAX_LEARNERS, MAX_QUIZZES_PER_LESSON, ClassDatabase, Lesson, default_path
+from tutor.classroom.guard import PageKeys, RateLimit
+from tutor.classroom.handlers import MAX_BODY, PAGE_COOKIE, Classroom, lessons_of, routes, stamp_page
+
+REPO = Path(__file__).resolve().parent.parent
+LESSONS = [Lesson("index.ipynb", "Rules tutor"), Lesson("fr/01_a.ipynb", "1. Track"),
+           Lesson("fr/02_b.ipynb", "2. Energy")]
+ONE, TWO = "fr/01_a.ipynb", "fr/02_b.ipynb"
+
+
+def _rows(path: Path) -> dict[str, int]:
+    with sqlite3.connect(path) as db:
+        return {table: db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
+                for table in ("classes", "learners", "lessons", "answers", "meta")}
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> ClassDatabase:
+    database = ClassDatabase(tmp_path / "class.sqlite3", LESSONS)
+    yield database
+    database.close()
+
+
+# ----- the database ------------------------------------------------------------------------------------------
+
+
+def test_the_file_is_in_wal_mode_under_the_data_folder(tmp_path):
+    assert default_path({"XDG_DATA_HOME": "/x/data"}) == Path("/x/data/rules-tutor/class.sqlite3")
+    assert default_path({"HOME": "/h"}).parts[-3:] == ("share", "rules-tutor", "class.sqlite3")
+    database = ClassDatabase(tmp_path / "deep" / "folder" / "class.sqlite3", LESSONS)
+    assert database._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert (tmp_path / "deep" / "folder" / "class.sqlite3").stat().st_mode & 0o777 == 0o600  # learners' names
+
+
+def test_learners_get_numbers_and_clean_names(db):
+    ana, ana_secret = db.join("  Ana\n\x00 ")
+    nobody, _ = db.join("")
+    long, _ = db.join("x" * 500)
+    assert (ana.number, ana.name, ana.shown_name) == (1, "Ana", "Ana")
+    assert (nobody.number, nobody.name, nobody.shown_name) == (2, None, "Learner 2")
+    assert len(long.name) == 40
+    assert db.learner(ana_secret) == ana
+    assert db.learner("not a secret") is None
+
+
+def test_a_name_is_data_never_sql(db):
+    learner, secret = db.join("Robert'); DROP TABLE learners;--")
+    assert db.learner(secret).name == "Robert'); DROP TABLE learners;--"
+    assert db.report()["learners"][0]["name"] == "Robert'); DROP TABLE learners;--"
+
+
+def test_answers_count_tries_until_the_first_right_one(db):
+    ana, _ = db.join("Ana")
+    db.opened(ana, ONE, quizzes=3)
+    db.answered(ana, ONE, "q1", True, "square 7")
+    db.answered(ana, ONE, "q2", False, "red")
+    db.answered(ana, ONE, "q2", False, "blue")
+    db.answered(ana, ONE, "q2", True, "green")
+    db.answered(ana, ONE, "q2", False, "red")  # after the first right answer: the result stays
+    db.answered(ana, ONE, "q3", False, "4")
+    progress = db.progress(ana)[ONE]
+    assert progress["quizzes"] == {"q1": "right-first", "q2": "right-after", "q3": "wrong"}
+    assert progress["finished"] is True  # every quiz of the page has an answer
+    cells = db.report()["learners"][0]["cells"]
+    assert [(cell["state"], cell.get("tries"), cell.get("choice")) for cell in cells] == [
+        ("finished", None, None), ("right-first", 1, "square 7"), ("right-after", 3, "red"), ("wrong", 1, "4")]
+
+
+def test_a_lesson_is_finished_when_every_quiz_it_showed_is_answered(db):
+    ana, _ = db.join("Ana")
+    db.opened(ana, TWO, quizzes=0)
+    assert db.progress(ana)[TWO]["finished"] is True  # no quiz (yet)
+    db.opened(ana, TWO, quizzes=2)  # the quizzes showed up
+    assert db.progress(ana)[TWO]["finished"] is False
+    db.answered(ana, TWO, "a", False)
+    assert db.progress(ana)[TWO]["finished"] is False
+    db.answered(ana, TWO, "b", True)
+    assert db.progress(ana)[TWO]["finished"] is True
+
+
+def test_a_learner_sees_only_their_own_progress(db):
+    ana, _ = db.join("Ana")
+    ben, _ = db.join("Ben")
+    db.answered(ana, ONE, "q1", True)
+    db.answered(ben, TWO, "q9", False)
+    assert set(db.progress(ana)) == {ONE} and set(db.progress(ben)) == {TWO}
+
+
+def test_unknown_lessons_and_too_many_quizzes_are_not_recorded(db):
+    ana, _ = db.join("Ana")
+    assert not db.opened(ana, "../../etc/passwd")
+    assert not db.answered(ana, "nope.ipynb", "q", True)
+    assert all(db.answered(ana, ONE, f"q{n}", True) for n in range(MAX_QUIZZES_PER_LESSON))
+    assert not db.answered(ana, ONE, "one-more", True)
+    assert db.answered(ana, ONE, "q0", False)  # an answer to a known quiz still counts
+    assert _rows(db.path)["answers"] == MAX_QUIZZES_PER_LESSON
+
+
+def test_a_class_holds_at_most_max_learners(db):
+    for _ in range(MAX_LEARNERS):
+        assert db.join("x") is not None
+    assert db.join("one too many") is None
+    assert db.learner_count() == MAX_LEARNERS
+
+
+def test_report_columns_and_share_right_first_time(db):
+    ana, _ = db.join("Ana")
+    ben, _ = db.join("Ben")
+    cyd, _ = db.join("")
+    db.opened(ana, ONE, 1)
+    db.answered(ana, ONE, "q1", True)
+    db.answered(ben, ONE, "q1", False)
+    db.answered(ben, ONE, "q1", True)
+    report = db.report()
+    assert [(c["label"], c.get("answered"), c.get("right_first")) for c in report["columns"]] == [
+        ("1. Track", None, None), ("Q1", 2, 1)]
+    assert [(p["name"], [c["state"] for c in p["cells"]]) for p in report["learners"]] == [
+        ("Ana", ["finished", "right-first"]), ("Ben", ["opened", "right-after"]), ("Learner 3", ["not-yet", "not-yet"])]
+
+
+def test_pause_pace_and_anonymize_are_the_class_settings(db):
+    db.join("Ana")
+    db.set_paused(True)
+    db.set_closed([TWO, "unknown.ipynb"])
+    db.set_anonymized(True)
+    assert db.settings() | {"id": 0, "started": 0} == {"id": 0, "started": 0, "paused": True, "anonymized": True,
+                                                       "closed": [TWO]}
+    assert [learner["name"] for learner in db.report()["learners"]] == ["Learner 1"]
+
+
+def test_a_new_class_archives_the_old_one(db):
+    ana, secret = db.join("Ana")
+    db.answered(ana, ONE, "q1", True)
+    db.set_paused(True)
+    old = db.settings()["id"]
+    db.new_class()
+    assert db.learner(secret) is None  # Ana joins again
+    assert db.settings()["paused"] is False and db.report()["learners"] == []
+    assert [(c["id"], c["learners"]) for c in db.archived_classes()] == [(old, 1)]
+    assert db.report(old)["learners"][0]["name"] == "Ana"
+
+
+def test_the_same_results_after_a_restart(tmp_path):
+    path = tmp_path / "class.sqlite3"
+    first = ClassDatabase(path, LESSONS)
+    ana, secret = first.join("Ana")
+    first.answered(ana, ONE, "q1", False, "3")
+    first.answered(ana, ONE, "q1", True, "4")
+    first.set_closed([TWO])
+    key = PageKeys(first.page_secret).issue()
+    before, csv_before = first.report(), first.csv()
+    first.close()
+    second = ClassDatabase(path, LESSONS)
+    assert second.report() == before and second.csv() == csv_before
+    assert second.learner(secret) == ana
+    assert PageKeys(second.page_secret).valid(key)  # pages served before the restart still count
+
+
+def test_csv_contents(db):
+    ana, _ = db.join("Ana")
+    eve, _ = db.join("=HYPERLINK(\"http://x\")")
+    db.opened(ana, ONE, 2)
+    db.answered(ana, ONE, "q1", False, "red")
+    db.answered(ana, ONE, "q1", True, "blue")
+    db.answered(ana, ONE, "q2", False, "-1+1")
+    db.opened(eve, TWO, 0)
+    rows = list(csv.reader(io.StringIO(db.csv())))
+    assert rows == [
+        ["learner", "name", "lesson", "quiz", "result", "tries", "first choice"],
+        ["1", "Ana", "1. Track", "", "finished", "", ""],
+        ["1", "Ana", "1. Track", "Q1", "right after tries", "2", "red"],
+        ["1", "Ana", "1. Track", "Q2", "wrong", "1", "'-1+1"],
+        ["2", "'=HYPERLINK(\"http://x\")", "2. Energy", "", "finished", "", ""],
+    ]
+    db.set_anonymized(True)
+    assert [row[1] for row in csv.reader(io.StringIO(db.csv()))][1:] == ["Learner 1"] * 3 + ["Learner 2"]
+
+
+def test_lessons_of_the_repository():
+    lessons = lessons_of(REPO / "lessons")
+    keys = [lesson.key for lesson in lessons]
+    assert keys[0] == "flamme_rouge/00_welcome.ipynb" and "index.ipynb" not in keys  # the contents page is none
+    assert "flamme_rouge/03_movement.ipynb" in keys and "flanders/02_a_turn.ipynb" in keys
+    assert not any("checkpoint" in key for key in keys)
+
+
+def test_page_keys_and_rate_limit():
+    keys = PageKeys(b"k" * 32)
+    key = keys.issue()
+    assert keys.valid(key) and keys.valid(keys.issue())
+    assert not PageKeys(b"other" * 8).valid(key)
+    assert not any(keys.valid(bad) for bad in (None, 7, "", key[:-1] + ("0" if key[-1] != "0" else "1"),
+                                               key + "x", "a.b"))
+    now = [0.0]
+    limit = RateLimit(per_second=1, burst=3, max_keys=2, clock=lambda: now[0])
+    assert [limit.allow("a") for _ in range(4)] == [True, True, True, False]
+    now[0] += 1.0
+    assert limit.allow("a") and not limit.allow("a")
+
+
+# ----- the endpoints -----------------------------------------------------------------------------------------
+
+TOKEN = "the-teacher-token-0123456789abcdef"
+
+
+class _Page(tornado.web.RequestHandler):
+    """Stands for a lesson page: it gets a page key."""
+
+    def initialize(self, classroom: Classroom) -> None:
+        self.classroom = classroom
+
+    def get(self) -> None:
+        stamp_page(self, self.classroom)
+        self.finish("<html>a lesson</html>")
+
+
+class ClassroomEndpoints(AsyncHTTPTestCase):
+    def setUp(self) -> None:
+        import tempfile
+
+        self.folder = tempfile.TemporaryDirectory()
+        self.db_path = Path(self.folder.name) / "class.sqlite3"
+        self.classroom = Classroom(ClassDatabase(self.db_path, LESSONS), TOKEN)
+        super().setUp()
+
+    def tearDown(self) -> None:
+        super().tearDown()
+        self.classroom.db.close()
+        self.folder.cleanup()
+
+    def get_app(self) -> tornado.web.Application:
+        return tornado.web.Application(
+            [*routes(self.classroom), ("/page", _Page, {"classroom": self.classroom})], xsrf_cookies=True)
+
+    # helpers
+    def page_key(self) -> str:
+        reply = self.fetch("/page")
+        cookie = reply.headers["Set-Cookie"]
+        assert cookie.startswith(PAGE_COOKIE + "=") and "SameSite=Strict" in cookie
+        return cookie.split("=", 1)[1].split(";")[0]
+
+    def post(self, path: str, body: object, **headers: str):
+        data = body if isinstance(body, (bytes, str)) else json.dumps(body)
+        return self.fetch(path, method="POST", body=data, headers=headers)
+
+    def join(self, name: str = "", key: str | None = None) -> tuple[str, str]:
+        key = key or self.page_key()
+        reply = self.post("/rules-tutor/class/join", {"page": key, "name": name})
+        assert reply.code == 200, reply.code
+        return key, json.loads(reply.body)["learner"]
+
+    def event(self, key: str, learner: str, **event: object):
+        return self.post("/rules-tutor/class/event", {"page": key, "learner": learner, **event})
+
+    def teacher(self, path: str = "/data", token: str | None = TOKEN, **kwargs: object):
+        headers = {} if token is None else {"X-Teacher-Token": token}
+        return self.fetch("/rules-tutor/teacher" + path, headers=headers, **kwargs)
+
+    # tests
+    def test_join_events_and_the_learners_own_state(self):
+        key, ana = self.join("Ana")
+        _, ben = self.join("")
+        assert self.event(key, ana, kind="opened", lesson=ONE, quizzes=1).code == 204
+        assert self.event(key, ana, kind="answered", lesson=ONE, quiz="q1", right=True, choice="7").code == 204
+        state = json.loads(self.post("/rules-tutor/class/state", {"page": key, "learner": ana}).body)
+        assert state == {"joined": True, "name": "Ana", "paused": False, "closed": [],
+                         "progress": {ONE: {"finished": True, "quizzes": {"q1": "right-first"}}}}
+        other = json.loads(self.post("/rules-tutor/class/state", {"page": key, "learner": ben}).body)
+        assert other["name"] == "Learner 2" and other["progress"] == {}
+        stranger = json.loads(self.post("/rules-tutor/class/state", {"page": key}).body)
+        assert stranger == {"joined": False, "paused": False, "closed": []}
+        # the same learner again (a new page of the same browser)
+        again = self.post("/rules-tutor/class/join", {"page": self.page_key(), "learner": ana, "name": "Zed"})
+        assert json.loads(again.body) == {"learner": ana, "name": "Ana"}
+
+    def test_teacher_endpoints_need_the_token(self):
+        for path in ("", "/data", "/results.csv"):
+            for token in (None, "", "wrong", TOKEN[:-1], TOKEN + "x", TOKEN.upper()):
+                reply = self.teacher(path, token)
+                assert (reply.code, reply.body) == (403, b""), (path, token)
+            reply = self.fetch(f"/rules-tutor/teacher{path}?token=nope")
+            assert (reply.code, reply.body) == (403, b"")
+            assert self.teacher(path).code == 200
+            assert self.fetch(f"/rules-tutor/teacher{path}?token={TOKEN}").code == 200
+        action = self.post("/rules-tutor/teacher/action", {"action": "pause", "on": True}, **{"X-Teacher-Token": "x"})
+        assert (action.code, action.body) == (403, b"")
+        assert self.classroom.db.settings()["paused"] is False
+
+    def test_the_teacher_page_is_whole_and_offline(self):
+        page = self.teacher("").body.decode()
+        assert "<!-- teacher.js -->" not in page and "setInterval(refresh" in page and "@media print" in page
+        assert "http://" not in page and "https://" not in page
+        assert TOKEN not in page  # the page reads the token from its own address
+
+    def test_teacher_actions(self):
+        key, ana = self.join("Ana")
+
+        def act(**body: object) -> dict:
+            reply = self.post("/rules-tutor/teacher/action", body, **{"X-Teacher-Token": TOKEN})
+            assert reply.code == 200, reply.body
+            return json.loads(reply.body)
+
+        assert act(action="pause", on=True)["paused"] is True
+        assert json.loads(self.post("/rules-tutor/class/state", {"page": key, "learner": ana}).body)["paused"]
+        assert act(action="pace", closed=[TWO])["closed"] == [TWO]
+        assert json.loads(self.post("/rules-tutor/class/state", {"page": key}).body)["closed"] == [TWO]
+        assert act(action="anonymize", on=True)["anonymized"] is True
+        assert json.loads(self.teacher().body)["learners"][0]["name"] == "Learner 1"
+        old = act(action="new-class")
+        assert old["paused"] is False and old["closed"] == []
+        assert json.loads(self.post("/rules-tutor/class/state", {"page": key, "learner": ana}).body)["joined"] is False
+        for bad in ({"action": "pause"}, {"action": "pace", "closed": "all"}, {"action": "explode"}, [], "x"):
+            assert self.post("/rules-tutor/teacher/action", bad, **{"X-Teacher-Token": TOKEN}).code == 400
+
+    def test_csv_download(self):
+        key, ana = self.join("Ana")
+        self.event(key, ana, kind="answered", lesson=ONE, quiz="q1", right=False, choice="2")
+        reply = self.teacher("/results.csv")
+        assert reply.headers["Content-Type"].startswith("text/csv")
+        assert "attachment" in reply.headers["Content-Disposition"]
+        assert list(csv.reader(io.StringIO(reply.body.decode())))[2] == ["1", "Ana", "1. Track", "Q1", "wrong",
+                                                                         "1", "2"]
+
+    def test_malformed_and_oversized_posts_are_refused(self):
+        key, ana = self.join("Ana")
+        before = _rows(self.db_path)
+        bad_bodies = [b"", b"not json", b"[1,2]", b"\xff\xfe", b"null", json.dumps({"page": key}).encode()[:-1]]
+        for body in bad_bodies:
+            assert self.post("/rules-tutor/class/event", body).code == 400, body
+        assert self.post("/rules-tutor/class/event", {"page": key, "learner": ana, "kind": "answered", "lesson": ONE,
+                                                      "quiz": "q", "right": True, "choice": "x" * MAX_BODY}).code == 400
+        huge = self.post("/rules-tutor/class/event", b"{" + b" " * 5_000_000 + b"}")  # refused unread
+        assert huge.code in (400, 599), huge.code  # 599: the server closed the connection while it was sent
+        for event in ({"kind": "opened", "lesson": "nope.ipynb"}, {"kind": "opened", "lesson": ONE, "quizzes": "3"},
+                      {"kind": "opened", "lesson": ONE, "quizzes": -1}, {"kind": "opened", "lesson": ONE,
+                                                                          "quizzes": True},
+                      {"kind": "answered", "lesson": ONE, "quiz": "q1", "right": "yes"},
+                      {"kind": "answered", "lesson": ONE, "quiz": "<script>", "right": True},
+                      {"kind": "answered", "lesson": ONE, "quiz": "q1", "right": True, "choice": 3},
+                      {"kind": "dance", "lesson": ONE}, {"lesson": ONE}, {"kind": "opened", "lesson": ["x"]}):
+            assert self.event(key, ana, **event).code == 400, event
+        assert self.event(key, "not-a-learner-secret", kind="opened", lesson=ONE).code == 403
+        assert self.post("/rules-tutor/class/join", {"page": key, "name": 7}).code == 400
+        assert _rows(self.db_path) == before
+
+    def test_posts_without_a_page_key_of_this_server_are_refused(self):
+        key, ana = self.join("Ana")
+        forged = PageKeys(b"another server" * 3).issue()
+        for page in (None, "", forged, key[:-2], 12):
+            body = {"page": page, "learner": ana, "kind": "opened", "lesson": ONE}
+            assert self.post("/rules-tutor/class/event", body).code == 403
+            assert self.post("/rules-tutor/class/join", {"page": page}).code == 403
+        assert _rows(self.db_path)["lessons"] == 0
+
+    def test_too_frequent_posts_get_429(self):
+        key, ana = self.join("Ana")
+        codes = [self.event(key, ana, kind="opened", lesson=ONE).code for _ in range(40)]
+        assert codes[0] == 204 and codes[-1] == 429
+        joins = [self.post("/rules-tutor/class/join", {"page": key}).code for _ in range(5)]
+        assert joins[-1] == 429  # one page cannot fill the class
+        assert self.event(self.page_key(), ana, kind="opened", lesson=ONE).code == 204  # another page may
+
+    def test_a_flood_of_10000_bogus_posts_adds_nothing(self):
+        key, ana = self.join("Ana")
+        self.event(key, ana, kind="opened", lesson=ONE, quizzes=1)
+        before, size = _rows(self.db_path), self.db_path.stat().st_size
+        report = json.loads(self.teacher().body)
+        forged = PageKeys(b"x" * 32)
+        kinds = [
+            lambda n: b"{" * (n % 50 + 1),  # malformed
+            lambda n: json.dumps({"page": forged.issue(), "learner": ana, "kind": "opened", "lesson": TWO}),
+            lambda n: json.dumps({"page": key, "learner": "f" * 24, "kind": "opened", "lesson": TWO}),
+            lambda n: json.dumps({"page": key, "learner": ana, "kind": "opened", "lesson": f"x{n}.ipynb"}),
+            lambda n: b"x" * (MAX_BODY + 1 + n),
+        ]
+        codes: dict[int, int] = {}
+        started = time.monotonic()
+        for n in range(10_000):
+            code = self.post("/rules-tutor/class/event", kinds[n % len(kinds)](n)).code
+            codes[code] = codes.get(code, 0) + 1
+        assert set(codes) <= {400, 403, 429}, codes
+        assert _rows(self.db_path) == before and self.db_path.stat().st_size == size
+        after = json.loads(self.teacher().body)
+        assert after["learners"] == report["learners"] and after["columns"] == report["columns"]
+        print(f"10,000 bogus posts: {codes} in {time.monotonic() - started:.1f} s")
+
+
+def test_a_quiz_mark_carries_the_learners_choice_escaped():
+    """The class script sends ``data-choice`` of the mark a Reveal leaves (tutor.ui.quiz)."""
+    import ipywidgets as widgets
+
+    from tutor.ui.quiz import RevealQuiz, Verdict
+
+    class Quiz(RevealQuiz):
+        answer = "<b>7</b> 'x'" + "y" * 200
+
+        def play_out(self, answer: object) -> Verdict:
+            return Verdict(right=False, told="no")
+
+        def redraw(self, *, static: bool = False, animate: bool = False) -> None:
+            pass
+
+    quiz = Quiz(question="Which?", board=widgets.HTML(), inputs=[])
+    quiz.reveal_button.click()
+    mark = re.search(r"<span class='tutor-quiz-result'[^>]*>", quiz.feedback.value).group(0)
+    choice = html.unescape(re.search(r"data-choice='([^']*)'", mark).group(1))
+    assert choice == ("<b>7</b> 'x'" + "y" * 200)[:80] and "<b>" not in mark

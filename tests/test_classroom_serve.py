@@ -1,0 +1,147 @@
+"""``rules-tutor serve`` in class mode, for real: the teacher's link and the database path printed, a page key and
+the class script in lesson pages but never the teacher's token, the same class after a restart; and without class
+mode, no class endpoint at all."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import nbformat
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+START_TIMEOUT_S = 120
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="POSIX signals")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Path:
+    lessons = tmp_path / "lessons"
+    lessons.mkdir()
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# A tiny lesson"),
+                                               nbformat.v4.new_code_cell("print('ready')")])
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(notebook, lessons / "tiny.ipynb")
+    (tmp_path / "voila.json").write_text((REPO / "voila.json").read_text())
+    return lessons
+
+
+class Server:
+    def __init__(self, site: Path, log: Path, *options: str) -> None:
+        self.port, self.log = _free_port(), log
+        env = dict(os.environ, XDG_DATA_HOME=str(log.parent / "data"))  # never the runner's own data folder
+        with log.open("wb") as out:
+            self.process = subprocess.Popen([sys.executable, "-m", "tutor", "serve", str(site), f"--port={self.port}",
+                                             *options], cwd=REPO, env=env, stdin=subprocess.DEVNULL, stdout=out,
+                                            stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while True:
+            assert self.process.poll() is None, log.read_text()
+            try:
+                urllib.request.urlopen(self.url("/"), timeout=5).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, f"no answer in {START_TIMEOUT_S} s"
+                time.sleep(0.3)
+
+    def url(self, path: str) -> str:
+        return f"http://127.0.0.1:{self.port}{path}"
+
+    def teacher_token(self) -> str:
+        match = re.search(r"Teacher view \(keep this link to yourself\): http://\S+/rules-tutor/teacher\?token=(\S+)",
+                          self.log.read_text())
+        assert match, self.log.read_text()
+        return match.group(1)
+
+    def request(self, path: str, body: object = None, headers: dict[str, str] | None = None
+                ) -> tuple[int, bytes, dict[str, str]]:
+        """Status, body and the cookies set (``Set-Cookie``, all in one)."""
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.url(path), data=data, headers=headers or {})
+        try:
+            with urllib.request.urlopen(request, timeout=120) as reply:
+                return reply.status, reply.read(), {"Set-Cookie": "; ".join(reply.headers.get_all("Set-Cookie") or [])}
+        except urllib.error.HTTPError as error:
+            return error.code, error.read(), {}
+
+    def stop(self) -> None:
+        self.process.send_signal(signal.SIGTERM)
+        self.process.wait(timeout=60)
+
+
+def test_class_mode_prints_the_link_keys_pages_and_keeps_the_class_across_a_restart(site, tmp_path):
+    class_db = tmp_path / "my class.sqlite3"
+    server = Server(site, tmp_path / "first.log", "--class-size=2", f"--class-db={class_db}")
+    try:
+        token = server.teacher_token()
+        assert f"Results of this class are kept in {class_db}" in server.log.read_text()
+        status, page, headers = server.request("/voila/render/tiny.ipynb")
+        assert status == 200 and b"ready" in page
+        key = re.search(r"rules_tutor_page=([^;]+)", headers["Set-Cookie"]).group(1)
+        assert b"window.RULES_TUTOR_CLASS" in page
+        assert token.encode() not in page
+        assert token.encode() not in server.request("/")[1] + server.request("/voila/tree")[1]
+        status, body, _ = server.request("/rules-tutor/class/join", {"page": key, "name": "Ana"})
+        assert status == 200
+        learner = json.loads(body)["learner"]
+        assert token not in body.decode()
+        for event in ({"kind": "opened", "lesson": "tiny.ipynb", "quizzes": 1},
+                      {"kind": "answered", "lesson": "tiny.ipynb", "quiz": "q1", "right": False, "choice": "3"},
+                      {"kind": "answered", "lesson": "tiny.ipynb", "quiz": "q1", "right": True, "choice": "4"}):
+            assert server.request("/rules-tutor/class/event", {"page": key, "learner": learner, **event})[0] == 204
+        assert server.request("/rules-tutor/teacher/data")[0] == 403
+        status, data, _ = server.request("/rules-tutor/teacher/data", headers={"X-Teacher-Token": token})
+        before = json.loads(data)
+        assert [(p["name"], [c["state"] for c in p["cells"]]) for p in before["learners"]] == [
+            ("Ana", ["finished", "right-after"])]
+        csv_before = server.request(f"/rules-tutor/teacher/results.csv?token={token}")[1]
+        assert b"Ana,A tiny lesson,Q1,right after tries,2,3" in csv_before
+    finally:
+        server.stop()
+    assert class_db.is_file()
+
+    server = Server(site, tmp_path / "second.log", "--class-size=2", f"--class-db={class_db}")
+    try:
+        new_token = server.teacher_token()
+        assert new_token != token
+        assert server.request(f"/rules-tutor/teacher/data?token={token}")[0] == 403  # the old link is dead
+        after = json.loads(server.request(f"/rules-tutor/teacher/data?token={new_token}")[1])
+        assert after["learners"] == before["learners"] and after["columns"] == before["columns"]
+        assert server.request(f"/rules-tutor/teacher/results.csv?token={new_token}")[1] == csv_before
+        status, body, _ = server.request("/rules-tutor/class/state", {"page": key, "learner": learner})
+        assert status == 200 and json.loads(body)["name"] == "Ana"  # the learner is still in the class
+    finally:
+        server.stop()
+
+
+def test_without_class_mode_there_is_no_class_endpoint(site, tmp_path):
+    server = Server(site, tmp_path / "plain.log")
+    try:
+        for path in ("/rules-tutor/teacher", "/rules-tutor/teacher/data", "/rules-tutor/teacher/results.csv"):
+            assert server.request(path)[0] == 404
+        for path in ("/rules-tutor/class/join", "/rules-tutor/class/event", "/rules-tutor/class/state"):
+            assert server.request(path, {"page": "x"})[0] in (404, 405)
+        status, page, headers = server.request("/voila/render/tiny.ipynb")
+        assert status == 200 and b"ready" in page
+        assert b"RULES_TUTOR_CLASS" not in page and "rules_tutor_page" not in headers.get("Set-Cookie", "")
+        assert "Teacher view" not in server.log.read_text()
+        assert not (tmp_path / "data" / "rules-tutor").exists()  # no class database either
+    finally:
+        server.stop()

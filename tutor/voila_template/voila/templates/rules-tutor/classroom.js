@@ -1,0 +1,146 @@
+// Class mode (rules-tutor serve --class-size): join with a name, send lesson and quiz events, and follow the
+// teacher's pause and pace. RULES_TUTOR_CLASS.base is the server's base URL; the page key comes with the page (cookie).
+(function () {
+  "use strict";
+  const base = window.RULES_TUTOR_CLASS.base + "rules-tutor/class/";
+  const cookie = (name) => {
+    const found = document.cookie.match(new RegExp("(?:^|;\\s*)" + name + "=([^;]+)"));
+    return found ? decodeURIComponent(found[1]) : "";
+  };
+  // The learner's secret: a session cookie, so every tab of this browser is the same learner until it closes.
+  const remember = (secret) => {
+    document.cookie = "rules_tutor_learner=" + encodeURIComponent(secret) + "; path=/; SameSite=Strict" +
+      (secret ? "" : "; max-age=0");
+  };
+  const page = cookie("rules_tutor_page");
+  const lesson = decodeURIComponent((location.pathname.split("/voila/render/")[1] || "").replace(/\/+$/, ""));
+  let me = null, queue = [], state = {paused: false, closed: []}, before = null, quizzes = -1;
+  if (cookie("rules_tutor_learner")) me = {learner: cookie("rules_tutor_learner")};
+
+  async function post(path, body) {
+    body.page = page;
+    if (me) body.learner = me.learner;
+    try {
+      const reply = await fetch(base + path, {method: "POST", body: JSON.stringify(body), keepalive: true,
+                                              headers: {"Content-Type": "application/json"}});
+      return reply.status === 200 ? await reply.json() : {status: reply.status};
+    } catch (e) { return {status: 0}; }
+  }
+  function send(event) {
+    if (!lesson || lesson === "index.ipynb") return;  // the contents page is no lesson
+    event.lesson = lesson;
+    if (me) post("event", event); else queue.push(event);
+  }
+
+  function overlay(id, html) {
+    let box = document.getElementById(id);
+    if (!box) {
+      box = document.createElement("div");
+      box.id = id; box.className = "tutor-class-overlay";
+      box.setAttribute("role", "dialog"); box.setAttribute("aria-modal", "true");
+      box.innerHTML = html;
+      box.setAttribute("aria-labelledby", box.querySelector("h2").id = id + "-title");
+      before = document.activeElement;
+      document.body.appendChild(box);
+      setInert(true);
+      (box.querySelector("input") || box.querySelector("h2")).focus();
+    }
+    return box;
+  }
+  function removeOverlay(id) {
+    const box = document.getElementById(id);
+    if (!box) return;
+    box.remove();
+    if (!document.querySelector(".tutor-class-overlay")) {
+      setInert(false);
+      if (before && document.contains(before)) before.focus();
+    }
+  }
+  let inert = [];  // what an overlay made inert (Voila may move it out of the body meanwhile)
+  function setInert(on) {
+    inert.forEach((node) => { node.inert = false; });
+    inert = on ? Array.from(document.body.children).filter((node) => !node.classList.contains("tutor-class-overlay"))
+               : [];
+    inert.forEach((node) => { node.inert = true; });
+  }
+
+  function askName() {
+    const box = overlay("tutor-class-join",
+      "<form><h2 tabindex='-1'>Welcome to the class</h2>" +
+      "<label for='tutor-class-name'>Your first name or a nickname (you may leave it empty)</label>" +
+      "<input id='tutor-class-name' maxlength='40' autocomplete='off'><button type='submit'>Join</button>" +
+      "<p role='status'></p></form>");
+    box.querySelector("form").addEventListener("submit", async function (event) {
+      event.preventDefault();
+      const reply = await post("join", {name: box.querySelector("input").value});
+      if (!reply.learner) {
+        box.querySelector("[role=status]").textContent = reply.status === 429 ?
+          "The class is full or busy: try again in a minute." : "The server did not answer: try again.";
+        return;
+      }
+      me = reply;
+      remember(me.learner);
+      removeOverlay("tutor-class-join");
+      queue.splice(0).forEach((event) => post("event", event));
+      poll();
+    });
+  }
+
+  function follow() {
+    if (state.paused) {
+      overlay("tutor-class-pause", "<h2 tabindex='-1'>Eyes on your teacher</h2>" +
+        "<p>Your lesson waits here just as you left it.</p>");
+    } else removeOverlay("tutor-class-pause");
+    if (lesson && state.closed.includes(lesson)) {
+      overlay("tutor-class-closed", "<h2 tabindex='-1'>Not open yet</h2><p>Your teacher opens this lesson " +
+        "later.</p><p><a href='" + window.RULES_TUTOR_CLASS.base + "voila/render/index.ipynb'>All lessons</a></p>");
+    } else removeOverlay("tutor-class-closed");
+    document.querySelectorAll("[data-lesson]").forEach(function (badge) {
+      const closed = state.closed.includes(badge.dataset.lesson), item = badge.parentElement;
+      const note = item.querySelector(".tutor-class-not-open"), link = item.querySelector("a");
+      if (closed && !note) {
+        badge.insertAdjacentHTML("afterend", "<span class='tutor-progress tutor-class-not-open'>Not open yet</span>");
+        if (link) link.setAttribute("aria-disabled", "true");
+      } else if (!closed && note) {
+        note.remove();
+        if (link) link.removeAttribute("aria-disabled");
+      }
+    });
+  }
+  document.addEventListener("click", function (event) {
+    const link = event.target.closest && event.target.closest("a[aria-disabled='true']");
+    if (link) event.preventDefault();
+  }, true);
+
+  async function poll() {
+    const reply = await post("state", {});
+    if (reply.status === undefined) {
+      state = reply;
+      if (!reply.joined && me) { me = null; remember(""); askName(); }
+      follow();
+    }
+  }
+
+  const answered = new WeakSet();
+  function watch() {
+    const count = document.querySelectorAll(".tutor-quiz").length;
+    if (count > quizzes) { quizzes = count; send({kind: "opened", quizzes: count}); }
+    document.querySelectorAll(".tutor-quiz-result").forEach(function (mark) {
+      if (answered.has(mark)) return;
+      answered.add(mark);
+      send({kind: "answered", quiz: mark.dataset.quiz, right: mark.dataset.right === "1",
+            choice: (mark.dataset.choice || "").slice(0, 80)});
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    if (!page) return;
+    if (!me) askName();
+    poll();
+    setInterval(poll, 2000);
+    watch();
+    let pending = null;
+    new MutationObserver(function () { clearTimeout(pending); pending = setTimeout(watch, 150); })
+      .observe(document.body, {childList: true, subtree: true});
+  });
+})();
