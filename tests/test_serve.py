@@ -184,7 +184,9 @@ def test_a_class_says_when_it_is_ready_and_plain_fetches_do_not_hold_places(site
     log_path = tmp_path / "serve.log"
     with log_path.open("wb") as log:
         process = subprocess.Popen([sys.executable, "-m", "tutor", "serve", str(site), f"--port={port}",
-                                    "--class-size=2", "--lesson=tiny.ipynb"], cwd=REPO, stdin=subprocess.DEVNULL,
+                                    "--class-size=2", "--lesson=tiny.ipynb",
+                                    f"--class-db={tmp_path / 'class.sqlite3'}"],
+                                   cwd=REPO, stdin=subprocess.DEVNULL,
                                    stdout=log, stderr=subprocess.STDOUT)
     try:
         _wait_for(lambda: "The class can come in:" in log_path.read_text() or process.poll() is not None,
@@ -225,7 +227,8 @@ def test_a_class_hears_which_lesson_is_not_ready_and_why(site, tmp_path):
     with log_path.open("wb") as log:
         process = subprocess.Popen([sys.executable, "-m", "tutor", "serve", str(site), f"--port={port}",
                                     "--class-size=1", "--lesson=tiny.ipynb", "--lesson=broken.ipynb",
-                                    "--lesson=hung.ipynb"], cwd=REPO, stdin=subprocess.DEVNULL, stdout=log,
+                                    "--lesson=hung.ipynb", f"--class-db={tmp_path / 'class.sqlite3'}"],
+                                   cwd=REPO, stdin=subprocess.DEVNULL, stdout=log,
                                    stderr=subprocess.STDOUT,
                                    env={**os.environ, "JUPYTER_PATH": str(tmp_path / "jupyter")})
     try:
