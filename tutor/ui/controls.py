@@ -6,6 +6,8 @@ import html
 
 import ipywidgets as widgets
 
+from .screen import LiveRegion, sr_only
+
 BUTTON_COLOURS: dict[str, tuple[str, str]] = {
     "": ("#e8eaed", "#1f1f1f"),
     "primary": ("#0b57d0", "#ffffff"),
@@ -76,21 +78,25 @@ CSS = """
 STATUS_KINDS = ("info", "warning", "success")
 
 
-class StatusLine(widgets.HTML):
-    """One line telling the learner what to do next, or why a click did nothing (a warning)."""
+class StatusLine(LiveRegion):
+    """One line telling the learner what to do next, or why a choice did nothing (a warning): the widget's
+    live region (``tutor.ui.screen``), which stays in the page while its text changes, so each message is read
+    once. ``changed`` (what the last step changed) is read before the message, ``aside`` after it; neither is
+    shown (the board and the feedback show them)."""
 
     def __init__(self) -> None:
-        super().__init__()
+        super().__init__("status")
         self.kind = "info"
         self.text = ""
+        self.changed = ""
 
-    def show(self, text: str, kind: str = "info") -> None:
+    def show(self, text: str, kind: str = "info", *, changed: str = "", aside: str = "") -> None:
         if kind not in STATUS_KINDS:
             raise ValueError(f"status kind must be one of {STATUS_KINDS}, not {kind!r}")
-        self.kind, self.text = kind, text
+        self.kind, self.text, self.changed = kind, text, changed
         icon = {"info": "", "warning": "⚠ ", "success": "✓ "}[kind]
-        self.value = (f"<div class='tutor-status tutor-status-{kind}' role='status' aria-live='polite'>"
-                      f"{icon}{html.escape(text)}</div>")
+        self.value = (f"<div class='tutor-status tutor-status-{kind}'>{sr_only(changed)}"
+                      f"{icon}{html.escape(text)}{sr_only(' ' + aside if aside else '')}</div>")
 
 
 def button(description: str, tooltip: str = "", *, style: str = "", width: str | None = None) -> widgets.Button:

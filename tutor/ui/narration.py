@@ -82,16 +82,18 @@ class NarrationLog(widgets.VBox):
     of the newest section, ``sections`` every (title, lines).
     """
 
-    def __init__(self, title: str = "What happened") -> None:
+    def __init__(self, title: str = "What happened", *, open_: bool = True) -> None:
         self.sections: list[tuple[str, list[Line]]] = []
         self.html = widgets.HTML()
-        self.toggle = widgets.ToggleButton(value=True, description=f"▾ {title}", tooltip="Show or hide the log",
+        self.toggle = widgets.ToggleButton(value=open_, description=f"▾ {title}", tooltip="Show or hide the log",
                                            layout=widgets.Layout(width="auto", align_self="flex-start"))
+        self.toggle.add_class("tutor-disclosure")
         self._title = title
         self.toggle.observe(lambda _: self._render(), "value")
         super().__init__([self.toggle, self.html])
         self.add_class("tutor-log")
         self._new = 0
+        self._render()
 
     @property
     def lines(self) -> list[Line]:

@@ -22,8 +22,11 @@ goes out as one message, a ``sleep`` after each frame, so a test can read every 
 
 Sharp on 2x screens: with ``scale=2`` the canvas holds twice the pixels of its CSS size and every paint
 starts by setting that scale, so drawing code keeps using CSS pixels (mouse events, which ipycanvas gives in
-canvas pixels, are divided back: ``scene.css_point(x, y)``). With ``fit=True`` the board shrinks with its page
-(never wider than ``width``), keeping its proportions.
+canvas pixels, are divided back: ``scene.css_point(x, y)``). The board keeps its size (its text stays
+readable); on a page narrower than the board, ``tutor.ui.screen.board_frame`` scrolls it sideways.
+
+Motion: with ``animated`` False (``tutor.ui.screen.MotionSetting``: the learner's choice, or the browser's
+reduced-motion setting) ``play`` skips the frames and paints the final picture at once, in one message.
 """
 
 from __future__ import annotations
@@ -64,16 +67,24 @@ class LayeredScene:
 
     clock: Clock | None = None
     """Paces animations; None: the kernel's event loop, if this runs in a kernel."""
+    animated = True
+    """False: every animation shows its final picture at once (reduced motion)."""
 
     def __init__(self, layers: int, width: int, height: int, *, scale: int = 1, fit: bool = False):
         self.layers, self.width, self.height, self.scale = layers, width, height, scale
-        layout = (Layout(width="100%", max_width=f"{width}px", height="auto") if fit
-                  else Layout(width=f"{width}px", height=f"{height}px"))
+        del fit  # the board keeps its size (tutor.ui.screen.board_frame scrolls it on a narrow page)
+        layout = Layout(width=f"{width}px", height=f"{height}px", min_width=f"{width}px", flex="none")
         self.canvas = MultiCanvas(layers, width=width * scale, height=height * scale, layout=layout)
         self._on_ready: list[Callable[[], None]] = []
         self._on_playing: list[Callable[[bool], None]] = []
         self._animation: _Animation | None = None
         self.canvas.on_client_ready(self._client_ready)
+
+    def set_height(self, height: int) -> None:
+        """A new height in CSS pixels (a track with more lanes)."""
+        self.height = height
+        self.canvas.height = height * self.scale
+        self.canvas.layout.height = f"{height}px"
 
     def on_click(self, handler: Callable[[float, float], None]) -> None:
         """Call ``handler(x, y)`` on a mouse press on the board, in the CSS pixels the drawing uses."""
@@ -133,6 +144,13 @@ class LayeredScene:
         milliseconds the browser keeps it, and ``after()`` paints the final state.
         """
         self.stop()
+        if not self.animated:
+            with self._held():
+                if before is not None:
+                    before()
+                if after is not None:
+                    after()
+            return
         clock = self.clock or _kernel_loop()
         if clock is None:
             self._send_at_once(frames, draw_frame, before, after)

@@ -371,7 +371,7 @@ class RaceTutor(widgets.VBox):
         invalid one raises ``ScenarioError``, which the box shows; nothing changes)."""
         race = scenarios.build(scenario, history=True)
         self.scene.view = make_view(race.track, cards=self.scene.view.cards)
-        self.scene.canvas.height = self.scene.view.height * self.scene.scale
+        self.scene.set_height(self.scene.view.height)
         self._positions, self._position = [scenario], -1  # _on_another steps to it; Restart comes back to it
         self.race, self.human_teams, self._focus = race, _human_teams(race, None), None
         self._initial = (self.human_teams, None, self._stop)

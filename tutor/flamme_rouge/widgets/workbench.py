@@ -587,7 +587,7 @@ def copy_button_html(code: str) -> str:
             "const old = () => { const t = document.createElement('textarea'); t.value = code;"
             " document.body.appendChild(t); t.select(); document.execCommand('copy'); t.remove(); done(); };"
             "if (navigator.clipboard) navigator.clipboard.writeText(code).then(done, old); else old();\">"
-            "📋 Copy</button>")
+            "Copy</button>")
 
 
 def _file_name(name: str) -> str:
