@@ -3,6 +3,8 @@
  *   content), labelled for what it is by its class tutor-live-<kind> (LIVE_LABELS);
  * - a disclosure button (class tutor-disclosure, an ipywidgets ToggleButton) carries aria-expanded, a toggle
  *   button of a group (Speed: Slow, Normal, Fast) aria-pressed, both following the widget's state;
+ * - a card button (class tutor-card-button) shows only its value ("5"): it is named by its tooltip ("Play 5 for
+ *   red-S");
  * - focus given by the kernel (widget.focus()) to a group of controls (toggle buttons, a checkbox) goes to its
  *   first control: the group's own element cannot hold the focus;
  * - with prefers-reduced-motion, every "No animation" checkbox (class tutor-motion) is ticked once, so the
@@ -49,6 +51,9 @@
       setIfChanged(button, 'aria-expanded', String(button.classList.contains('mod-active')));
       if (button.hasAttribute('aria-pressed')) button.removeAttribute('aria-pressed');
     });
+    root.querySelectorAll('button.tutor-card-button[title]').forEach(function (button) {
+      setIfChanged(button, 'aria-label', button.getAttribute('title'));
+    });
     root.querySelectorAll('.widget-toggle-buttons button').forEach(function (button) {
       setIfChanged(button, 'aria-pressed', String(button.classList.contains('mod-active')));
     });
@@ -85,13 +90,14 @@
       if (event.key === 'Tab' && event.target instanceof HTMLCanvasElement) event.stopPropagation();
     }, true);
     mark(document);
-    // ipywidgets may set an element's classes after inserting it: class changes count too (one pass a frame).
+    // ipywidgets may set an element's classes (and a button its tooltip) after inserting it: those changes
+    // count too (one pass a frame).
     var pending = false;
     new MutationObserver(function () {
       if (pending) return;
       pending = true;
       window.requestAnimationFrame(function () { pending = false; mark(document); });
-    }).observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['class'] });
+    }).observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['class', 'title'] });
   }
 
   if (document.readyState === 'loading') {
