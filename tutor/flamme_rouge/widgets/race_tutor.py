@@ -242,6 +242,7 @@ class RaceTutor(Focusing, widgets.VBox):
         self.legend = widgets.HTML(legend_html(self.race, folding=False))
         self.key = Disclosure("Key", [self.legend], tooltip="What the colours and marks on the board mean")
         self.teachers = teacher_section(self.seed, self.open_box)
+        self.story.html.add_class("tutor-log")  # the log shown apart from its toggle (in the secondary row)
         self.prompt = prompt_row(self.status, self.setup_row, self.energy_row, self.next_round_button,
                                  self.next_button, self.finish_button, self.done_row)
         self.secondary = SecondaryRow([self.back_button, self.restart_button, label("Speed:"), self.speed,
