@@ -191,3 +191,28 @@ def test_on_a_narrow_page_the_board_keeps_its_size_and_scrolls_in_its_own_frame(
         assert cut == [], f"buttons cut: {cut}"
     finally:
         context.close()
+
+
+def test_speed_buttons_say_which_is_pressed_and_disclosures_whether_they_are_open(browser, voila_server):
+    """The secondary row: Speed (aria-pressed), and the log, key and For teachers closed (aria-expanded)."""
+    context, page = open_at(browser, SCREEN)
+    try:
+        ready(page, voila_server, "flamme_rouge/07_full_race.ipynb")
+        race = page.locator(".tutor-race").first
+        speed = race.locator(".tutor-secondary .widget-toggle-buttons button")
+        wait_until(lambda: speed.evaluate_all("(bs) => bs.map(b => b.getAttribute('aria-pressed'))"),
+                   lambda pressed: pressed == ["false", "true", "false"], "Speed has no aria-pressed")
+        race.get_by_role("button", name="Fast").click()
+        wait_until(lambda: speed.evaluate_all("(bs) => bs.map(b => b.getAttribute('aria-pressed'))"),
+                   lambda pressed: pressed == ["false", "false", "true"], "aria-pressed did not follow Fast")
+        teachers = race.locator("button.tutor-disclosure", has_text="For teachers")
+        assert teachers.get_attribute("aria-expanded") == "false"
+        assert not race.get_by_text("Shuffle number").is_visible()  # a teacher's tool, out of the way
+        assert race.locator("button.tutor-disclosure[aria-expanded='false']").count() >= 4  # words, log, key
+        teachers.click()
+        wait_until(lambda: teachers.get_attribute("aria-expanded"), lambda v: v == "true",
+                   "aria-expanded did not follow the opening")
+        assert race.get_by_text("Shuffle number").is_visible()
+        assert race.get_by_placeholder("Paste a position code", exact=False).is_visible()
+    finally:
+        context.close()

@@ -93,8 +93,8 @@ class BreakawayBid(Focusing, widgets.VBox):
         self.back_button.on_click(lambda _: self._acting_on(self._on_back))
         self.restart_button = button("Restart", "Bid again from the start (with the shuffle number on the right)")
         self.restart_button.on_click(lambda _: self._acting_on(self._on_restart))
-        self.seed = widgets.IntText(value=seed, description="shuffle number",
-                                    layout=widgets.Layout(width="200px"))
+        self.seed = widgets.IntText(value=seed, description="Shuffle number", style={"description_width": "initial"},
+                                    layout=widgets.Layout(width="230px"))
         self.text_view = TextView()  # the board in words (the bids stay face down in it too)
         self.motion = MotionSetting([self.scene])
         self.log_section = Disclosure("Log", [self.narration], tooltip="What happened at the last step")

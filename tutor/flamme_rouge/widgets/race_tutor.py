@@ -159,6 +159,7 @@ class RaceTutor(Focusing, widgets.VBox):
         self.back_button, self.restart_button, self.seed = (self.stepper.back_button, self.stepper.restart_button,
                                                             self.stepper.seed)
         self.skip_button, self.next_round_button = self.stepper.skip_button, self.stepper.continue_button
+        self.restart_button.tooltip = "Start again (a new deal: the shuffle number under For teachers)"
         self.stepper.follow(self.scene)
         if self._stop is not None:
             self.seed.layout.display = "none"  # a prepared position: nothing is shuffled
@@ -663,6 +664,8 @@ class RaceTutor(Focusing, widgets.VBox):
                                           and not paused else "none")
         resolving = race.phase.automatic and not done and not paused
         self.stepper.update(can_step=resolving, can_undo=self.control.can_back)
+        for b in (self.next_button, self.finish_button):  # one next step named at a time: shown when it is next
+            b.layout.display = None if resolving else "none"
         self.stepper.show_continue(f"Start round {race.round} ▸" if paused else None,
                                    lambda: self._guard("next-round", self._on_next_round))
         why = "" if resolving else self._why_no_step()
