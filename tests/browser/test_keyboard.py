@@ -116,7 +116,8 @@ def test_a_flamme_rouge_lesson_played_by_keyboard_to_its_square_quiz(page, voila
     page.keyboard.press("Enter")  # one rider moves: the live region says so, the board in words follows
     mover = tutor.race.to_move[0]
     wait_for_text(page, ".tutor-race .tutor-live", f"{mover} moves")
-    assert words(page, 0) != board_words
+    page.wait_for_function("(old) => document.querySelector('.tutor-board-words').textContent !== old",
+                           arg=board_words, timeout=RESULT_TIMEOUT_MS)
 
     # "Click the square on the board": the square list beside the board takes the answer from the keyboard.
     select = tab_to(page, "red-R ends on")

@@ -9,6 +9,7 @@
  *   first control: the group's own element cannot hold the focus;
  * - with prefers-reduced-motion, every "No animation" checkbox (class tutor-motion) is ticked once, so the
  *   kernel learns it and draws each animation's final frame at once (the learner may untick it);
+ * - a board frame that scrolls sideways (a narrow page) is a focusable region, scrolled with the arrow keys;
  * - a canvas is an image (role="img") named for what it shows, described by the board in words beside it;
  * - the lesson (#rendered_cells) is the page's main landmark;
  * - Tab never stays on a canvas: ipycanvas makes each canvas focusable and swallows every key pressed on it
@@ -33,6 +34,18 @@
 
   function setIfChanged(el, name, value) {
     if (el.getAttribute(name) !== value) el.setAttribute(name, value);
+  }
+
+  // A board wider than its frame (a narrow page) scrolls sideways: the frame then takes the focus, so the
+  // arrow keys scroll it.
+  function scrollable(frame) {
+    if (frame.scrollWidth > frame.clientWidth + 1) {
+      setIfChanged(frame, 'tabindex', '0');
+      setIfChanged(frame, 'role', 'region');
+      setIfChanged(frame, 'aria-label', 'The board: scroll it sideways with the arrow keys');
+    } else if (frame.hasAttribute('tabindex')) {
+      ['tabindex', 'role', 'aria-label'].forEach(function (name) { frame.removeAttribute(name); });
+    }
   }
 
   function mark(root) {
@@ -72,12 +85,16 @@
         if (!box.checked) box.click();
       });
     }
+    root.querySelectorAll('.tutor-board-frame').forEach(scrollable);
     root.querySelectorAll('canvas:not([role])').forEach(function (canvas) {
       canvas.setAttribute('role', 'img');
       canvas.setAttribute('tabindex', '-1');
       canvas.setAttribute('aria-label', BOARD_LABEL);
+    });
+    // The words may come after the canvas: described as soon as they are there.
+    root.querySelectorAll('canvas[role="img"]:not([aria-describedby])').forEach(function (canvas) {
       var widget = canvas.closest('.tutor-race, .tutor-quiz, .tutor-breakaway, .tutor-flanders, .widget-vbox');
-      var words = widget && widget.querySelector('.tutor-board-words, .tutor-live');
+      var words = widget && (widget.querySelector('.tutor-board-words') || widget.querySelector('.tutor-live'));
       if (words) {
         if (!words.id) words.id = 'tutor-words-' + (++serial);
         canvas.setAttribute('aria-describedby', words.id);
@@ -90,6 +107,9 @@
       if (event.key === 'Tab' && event.target instanceof HTMLCanvasElement) event.stopPropagation();
     }, true);
     mark(document);
+    window.addEventListener('resize', function () {
+      document.querySelectorAll('.tutor-board-frame').forEach(scrollable);
+    });
     // ipywidgets may set an element's classes (and a button its tooltip) after inserting it: those changes
     // count too (one pass a frame).
     var pending = false;
