@@ -3,8 +3,8 @@
  *   content), labelled for what it is by its class tutor-live-<kind> (LIVE_LABELS);
  * - a disclosure button (class tutor-disclosure, an ipywidgets ToggleButton) carries aria-expanded, a toggle
  *   button of a group (Speed: Slow, Normal, Fast) aria-pressed, both following the widget's state;
- * - a card button (class tutor-card-button) shows only its value ("5"): it is named by its tooltip ("Play 5 for
- *   red-S");
+ * - a card button (class tutor-card-button) shows only its value ("5"): while it holds a card it is named by its
+ *   tooltip ("Play 5 for red-S");
  * - focus given by the kernel (widget.focus()) to a group of controls (toggle buttons, a checkbox) goes to its
  *   first control: the group's own element cannot hold the focus;
  * - with prefers-reduced-motion, every "No animation" checkbox (class tutor-motion) is ticked once, so the
@@ -64,8 +64,10 @@
       setIfChanged(button, 'aria-expanded', String(button.classList.contains('mod-active')));
       if (button.hasAttribute('aria-pressed')) button.removeAttribute('aria-pressed');
     });
-    root.querySelectorAll('button.tutor-card-button[title]').forEach(function (button) {
-      setIfChanged(button, 'aria-label', button.getAttribute('title'));
+    root.querySelectorAll('button.tutor-card-button').forEach(function (button) {
+      // An empty place (disabled) keeps its text: its tooltip, why it is empty, is only its description.
+      if (button.disabled || !button.title) button.removeAttribute('aria-label');
+      else setIfChanged(button, 'aria-label', button.title);
     });
     root.querySelectorAll('.widget-toggle-buttons button').forEach(function (button) {
       setIfChanged(button, 'aria-pressed', String(button.classList.contains('mod-active')));
@@ -117,7 +119,7 @@
       if (pending) return;
       pending = true;
       window.requestAnimationFrame(function () { pending = false; mark(document); });
-    }).observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['class', 'title'] });
+    }).observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['class', 'title', 'disabled'] });
   }
 
   if (document.readyState === 'loading') {
