@@ -6,6 +6,8 @@ readable by scrolling the board in its own frame."""
 from __future__ import annotations
 
 import time
+from contextlib import contextmanager
+from typing import Iterator
 
 import pytest
 from voila_page import open_lesson, wait_for_all_painted, wait_for_canvases
@@ -43,15 +45,18 @@ def spans(page) -> list[dict]:
     return page.evaluate(SPANS_JS, WIDGETS)
 
 
-def open_at(browser, size: dict, **options):
+@contextmanager
+def lesson(browser, base_url: str, notebook: str, size: dict = SCREEN, **options) -> Iterator:
+    """A page of its own (``size``, ``options`` of ``new_context``) showing ``notebook``, its boards painted."""
     context = browser.new_context(viewport=size, **options)
-    return context, context.new_page()
-
-
-def ready(page, base_url: str, notebook: str) -> None:
-    open_lesson(page, base_url, notebook)
-    wait_for_canvases(page)
-    wait_for_all_painted(page)
+    try:
+        page = context.new_page()
+        open_lesson(page, base_url, notebook)
+        wait_for_canvases(page)
+        wait_for_all_painted(page)
+        yield page
+    finally:
+        context.close()
 
 
 def wait_until(read, done, message: str, timeout_s: float = RESULT_TIMEOUT_S):
@@ -85,21 +90,15 @@ def press(page, widget, name: str) -> None:
 
 @pytest.mark.parametrize("notebook", FR_GAME_LESSONS, ids=lambda n: n.split("/")[1][:2])
 def test_every_game_widget_fits_one_screen_from_its_board_to_its_lowest_control(browser, voila_server, notebook):
-    context, page = open_at(browser, SCREEN)
-    try:
-        ready(page, voila_server, notebook)
+    with lesson(browser, voila_server, notebook) as page:
         measured = spans(page)
         print(notebook, measured)
         assert measured and all(m["span"] <= SCREEN["height"] for m in measured), measured
-    finally:
-        context.close()
 
 
 def test_focus_follows_play_in_a_prepared_position_and_a_quiz_reveal(browser, voila_server):
     """FR 05: Next step to the end of the round (focus on what comes next), then the quiz: Reveal, Try again."""
-    context, page = open_at(browser, SCREEN)
-    try:
-        ready(page, voila_server, "flamme_rouge/05_exhaustion.ipynb")
+    with lesson(browser, voila_server, "flamme_rouge/05_exhaustion.ipynb") as page:
         race = page.locator(".tutor-race").first
         press(page, race, "Next step")
         focus_on(page, "Next step", race)
@@ -116,15 +115,11 @@ def test_focus_follows_play_in_a_prepared_position_and_a_quiz_reveal(browser, vo
         page.keyboard.press("Enter")  # Try again: a new position, focus on its first answer
         wait_until(lambda: page.evaluate("document.activeElement.type"), lambda t: t == "checkbox",
                    "focus did not go to the first answer after Try again")
-    finally:
-        context.close()
 
 
 def test_focus_follows_a_whole_round_of_a_race(browser, voila_server):
     """FR 07: Draw, a card (named for a screen reader), Draw, a card, Next step to the round's end, Start round 2."""
-    context, page = open_at(browser, SCREEN)
-    try:
-        ready(page, voila_server, "flamme_rouge/07_full_race.ipynb")
+    with lesson(browser, voila_server, "flamme_rouge/07_full_race.ipynb") as page:
         race = page.locator(".tutor-race").first
         for rider in ("red-S", "red-R"):
             press(page, race, f"Draw 4 for {rider}")
@@ -145,16 +140,12 @@ def test_focus_follows_a_whole_round_of_a_race(browser, voila_server):
         focus_on(page, "Start round 2", race)
         page.keyboard.press("Enter")
         focus_on(page, "Draw 4 for red-S", race)
-    finally:
-        context.close()
 
 
 def test_with_reduced_motion_the_final_frame_is_drawn_at_once(browser, voila_server):
     """The browser asks for reduced motion: the "No animation" setting is on, and Finish round's whole
     animation arrives as one picture (every change of the board within 0.3 s of the first)."""
-    context, page = open_at(browser, SCREEN, reduced_motion="reduce")
-    try:
-        ready(page, voila_server, "flamme_rouge/03_movement.ipynb")
+    with lesson(browser, voila_server, "flamme_rouge/03_movement.ipynb", reduced_motion="reduce") as page:
         race = page.locator(".tutor-race").first
         motion = race.locator(".tutor-motion input")
         wait_until(motion.is_checked, bool, "the No animation setting was not switched on")
@@ -171,14 +162,10 @@ def test_with_reduced_motion_the_final_frame_is_drawn_at_once(browser, voila_ser
         time.sleep(2.5)  # would-be animation frames (hundreds of ms each) would land in this time
         changes = page.evaluate("window.tutorChanges")
         assert changes[-1] - changes[0] <= 300, f"the board kept changing for {changes[-1] - changes[0]:.0f} ms"
-    finally:
-        context.close()
 
 
 def test_on_a_narrow_page_the_board_keeps_its_size_and_scrolls_in_its_own_frame(browser, voila_server):
-    context, page = open_at(browser, {"width": 360, "height": 740})
-    try:
-        ready(page, voila_server, "flamme_rouge/03_movement.ipynb")
+    with lesson(browser, voila_server, "flamme_rouge/03_movement.ipynb", {"width": 360, "height": 740}) as page:
         race = page.locator(".tutor-race").first
         sizes = race.evaluate("""(w) => { const c = w.querySelector('canvas'), f = w.querySelector('.tutor-board-frame');
             return {board: c.getBoundingClientRect().width, frame: f.getBoundingClientRect().right,
@@ -189,15 +176,13 @@ def test_on_a_narrow_page_the_board_keeps_its_size_and_scrolls_in_its_own_frame(
         cut = race.evaluate("""(w) => [...w.querySelectorAll('button')].filter(b => b.getClientRects().length
             && b.scrollWidth > b.clientWidth + 1).map(b => b.innerText)""")
         assert cut == [], f"buttons cut: {cut}"
-    finally:
-        context.close()
+        frame = race.locator(".tutor-board-frame[tabindex='0'][role='region']")  # scrolled with the arrow keys
+        wait_until(frame.count, lambda n: n == 1, "the scrolling board frame cannot take the focus")
 
 
 def test_speed_buttons_say_which_is_pressed_and_disclosures_whether_they_are_open(browser, voila_server):
     """The secondary row: Speed (aria-pressed), and the log, key and For teachers closed (aria-expanded)."""
-    context, page = open_at(browser, SCREEN)
-    try:
-        ready(page, voila_server, "flamme_rouge/07_full_race.ipynb")
+    with lesson(browser, voila_server, "flamme_rouge/07_full_race.ipynb") as page:
         race = page.locator(".tutor-race").first
         speed = race.locator(".tutor-secondary .widget-toggle-buttons button")
         wait_until(lambda: speed.evaluate_all("(bs) => bs.map(b => b.getAttribute('aria-pressed'))"),
@@ -214,5 +199,3 @@ def test_speed_buttons_say_which_is_pressed_and_disclosures_whether_they_are_ope
                    "aria-expanded did not follow the opening")
         assert race.get_by_text("Shuffle number").is_visible()
         assert race.get_by_placeholder("Paste a position code", exact=False).is_visible()
-    finally:
-        context.close()
