@@ -25,15 +25,17 @@ def board_part(view: TextView) -> str:
     return view.text.split(f"{view.title}:", 1)[1]
 
 
-def test_the_text_view_is_a_live_region_hidden_until_shown_and_cites_each_rule_once():
+def test_the_text_view_is_on_demand_not_a_live_region_hidden_until_shown_and_cites_each_rule_once():
     view = TextView()
     from tutor.core.events import Rule
     rule = Rule("x.move", "Movement phase", "a rider moves exactly the value of its card")
     view.show(["red-R: square 4."], happened=[Line("red-R moves 4.", (rule,)), Line("blue-S moves 2.", (rule,))])
-    assert "tutor-live" in view.html._dom_classes and "tutor-sr-only" in view.html._dom_classes
+    assert "tutor-live" not in view.html._dom_classes  # the whole board is not re-read after every step
+    assert "tutor-board-words" in view.html._dom_classes and "tutor-sr-only" in view.html._dom_classes
+    assert "tutor-disclosure" in view.toggle._dom_classes and view.toggle.description.startswith("▸")
     assert view.text.count("moves exactly the value") == 1 and "red-R: square 4." in view.html.value
     view.toggle.value = True
-    assert "tutor-sr-only" not in view.html._dom_classes and view.toggle.description.startswith("Hide")
+    assert "tutor-sr-only" not in view.html._dom_classes and view.toggle.description.startswith("▾")
 
 
 def test_the_race_text_view_follows_each_step_with_the_engine_positions_and_the_narration():

@@ -14,7 +14,9 @@ from tutor.core.games import Game
 from tutor.ui import Line, PhaseStepper, RevealQuiz, Verdict, and_list, cite, to_html
 from tutor.ui.drawing import needs_outline, rounded_rect, text_colour_on
 from tutor.ui.landing import landing, landing_html, notebook_title
+from tutor.ui.controls import StatusLine
 from tutor.ui.scene import LayeredScene
+from tutor.ui.screen import Focusing, MotionSetting, board_frame, changed_words, teacher_section
 from tutor.ui.testing import recorded_commands
 
 
@@ -149,6 +151,85 @@ def test_the_quiz_shell_checks_reveals_and_resets():
     quiz.guess.value = 3
     quiz.reveal_button.click()
     assert quiz.is_right is True and "tutor-status-success" in quiz.feedback.value
+
+
+def test_the_quiz_verdict_is_read_in_its_live_region_and_focus_moves_to_try_again_then_back_to_the_answer():
+    quiz = GuessQuiz()
+    status = quiz.status
+    assert "tutor-live" in status._dom_classes and "choose Reveal" in status.text and "click" not in status.text
+    quiz.guess.value = 4
+    quiz.reveal_button.click()
+    assert quiz.status is status  # the same element: a live region only speaks when it stays in the page
+    assert status.kind == "warning" and "Not quite." in status.value and "The number is 3." in status.value
+    assert "3 it is." in status.value and "Try again" in status.text  # right or wrong, and why, read once
+    assert quiz.focused is quiz.retry_button
+    quiz.retry_button.click()
+    assert quiz.focused is quiz.guess and "Not quite" not in status.value
+
+
+# ----- the screen (tutor.ui.screen) ---------------------------------------------------------------------------
+
+def test_the_status_line_is_one_live_region_whose_content_changes():
+    line = StatusLine()
+    assert {"tutor-live", "tutor-live-status"} <= set(line._dom_classes)
+    line.show("Choose 'Next step'.", changed="red-S moves 5 squares.")
+    assert "role=" not in line.value  # the role is the widget's own element's (a11y.js), not a rebuilt div
+    assert "<span class='tutor-sr-only'>red-S moves 5 squares.</span>" in line.value
+    assert line.text == "Choose 'Next step'." and line.changed == "red-S moves 5 squares."
+    with pytest.raises(ValueError):
+        line.show("x", "loud")
+
+
+def test_what_a_step_changed_is_said_in_two_sentences_at_most():
+    lines = [Line("red-S moves 5 squares", (MOVE,)), Line("blue-R is blocked."), Line("green-S moves 2.")]
+    assert changed_words(lines) == "red-S moves 5 squares. blue-R is blocked. And 1 more in the log."
+    assert changed_words(lines[:1]) == "red-S moves 5 squares." and changed_words([]) == ""
+
+
+def test_a_disclosure_is_closed_by_default_and_shows_its_body_when_opened():
+    seed = widgets.IntText(description="shuffle number")
+    section = teacher_section(seed)
+    assert "tutor-disclosure" in section.button._dom_classes and not section.open
+    assert section.body.layout.display == "none" and section.button.description == "▸ For teachers"
+    section.button.value = True
+    assert section.open and section.body.layout.display is None and section.body.children == (seed,)
+    assert section.button.description == "▾ For teachers"
+
+
+def test_move_focus_focuses_the_widget_and_records_it(monkeypatch):
+    focused: list[widgets.Widget] = []
+    monkeypatch.setattr(widgets.Button, "focus", lambda self: focused.append(self))
+    holder, target = Focusing(), widgets.Button(description="Next")
+    holder.move_focus(target)
+    assert holder.focused is target and focused == [target]
+    holder.move_focus(None)
+    assert holder.focused is target and focused == [target]
+
+
+def test_with_no_animation_a_scene_draws_the_final_frame_at_once():
+    scene = LayeredScene(2, 100, 100)
+    motion = MotionSetting([scene])
+    assert "tutor-motion" in motion._dom_classes and scene.animated
+    motion.value = True
+    assert not scene.animated
+    finals: list[int] = []
+    with recorded_commands() as log:
+        scene.play([1, 2, 3], lambda f: scene.layer(1).fill_rect(f, f, 5, 5) or 40.0,
+                   before=lambda: True, after=lambda: finals.append(1) or scene.layer(1).clear())
+    assert log.messages == 1 and log.sleeps() == [] and log.count("fillRect") == 0 and finals == [1]
+    assert not scene.playing
+    motion.value = False
+    assert scene.animated
+
+
+def test_the_board_keeps_its_size_in_a_frame_that_scrolls():
+    scene = LayeredScene(2, 960, 300, fit=True)
+    assert scene.canvas.layout.width == "100%"  # unframed, it shrinks with the page
+    frame = board_frame(scene)
+    assert "tutor-board-frame" in frame._dom_classes and frame.children == (scene.canvas,)
+    assert scene.canvas.layout.min_width == "960px" and scene.canvas.layout.width == "960px"
+    scene.set_height(200)
+    assert scene.canvas.layout.height == "200px" and scene.canvas.height == 200
 
 
 # ----- landing page ---------------------------------------------------------------------------------------

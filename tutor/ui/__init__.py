@@ -6,6 +6,8 @@
 - ``controls``: the style sheet (``CSS``), ``StatusLine``, ``button``, ``label``, ``header``.
 - ``narration``: ``Line`` (what happened, with its ``Rule`` references), ``cite``, ``to_html``.
 - ``stepper``: ``PhaseStepper`` (Next, Finish round, Back, Restart, seed), driven by callbacks.
+- ``screen``: the lesson screen: ``LiveRegion``, ``Disclosure`` / ``teacher_section``, ``Focusing`` (focus
+  follows play), ``MotionSetting`` (no animation), ``prompt_row``, ``SecondaryRow``, ``board_frame``.
 - ``quiz``: ``RevealQuiz``, the predict-then-reveal shell, and its ``Verdict``.
 - ``landing``: the landing page listing the games of ``tutor.core.games`` and their lessons.
 - ``testing``: ``recorded_commands()``, the canvas commands a test would send to the browser.

@@ -6,6 +6,8 @@ import html
 
 import ipywidgets as widgets
 
+from .screen import LiveRegion, sr_only
+
 BUTTON_COLOURS: dict[str, tuple[str, str]] = {
     "": ("#e8eaed", "#1f1f1f"),
     "primary": ("#0b57d0", "#ffffff"),
@@ -26,7 +28,8 @@ FOCUS_CSS = (":is(.jupyter-button, .widget-toggle-button, .widget-dropdown selec
 """A thick dark-orange ring (4.9:1 on white, 3.3:1 on the blue buttons) around whatever has the keyboard focus."""
 TEXT_VIEW_CSS = """
 .tutor-sr-only { position: absolute !important; width: 1px !important; height: 1px !important; overflow: hidden
-  !important; clip: rect(0 0 0 0) !important; clip-path: inset(50%) !important; white-space: nowrap !important; }
+  !important; clip: rect(0 0 0 0) !important; clip-path: inset(50%) !important; white-space: nowrap !important;
+  margin: -1px !important; padding: 0 !important; border: 0 !important; }
 .tutor-text-view { font-size: 14px; line-height: 1.4; background: #f7f7f2; border: 1px solid #d0d0c8;
   border-radius: 4px; padding: 2px 10px; max-width: 900px; color: #1f1f1f; }
 .tutor-text-view p { margin: 4px 0 2px; }
@@ -76,21 +79,25 @@ CSS = """
 STATUS_KINDS = ("info", "warning", "success")
 
 
-class StatusLine(widgets.HTML):
-    """One line telling the learner what to do next, or why a click did nothing (a warning)."""
+class StatusLine(LiveRegion):
+    """One line telling the learner what to do next, or why a choice did nothing (a warning): the widget's
+    live region (``tutor.ui.screen``), which stays in the page while its text changes, so each message is read
+    once. ``changed`` (what the last step changed) is read before the message, ``aside`` after it; neither is
+    shown (the board and the feedback show them)."""
 
     def __init__(self) -> None:
-        super().__init__()
+        super().__init__("status")
         self.kind = "info"
         self.text = ""
+        self.changed = ""
 
-    def show(self, text: str, kind: str = "info") -> None:
+    def show(self, text: str, kind: str = "info", *, changed: str = "", aside: str = "") -> None:
         if kind not in STATUS_KINDS:
             raise ValueError(f"status kind must be one of {STATUS_KINDS}, not {kind!r}")
-        self.kind, self.text = kind, text
+        self.kind, self.text, self.changed = kind, text, changed
         icon = {"info": "", "warning": "⚠ ", "success": "✓ "}[kind]
-        self.value = (f"<div class='tutor-status tutor-status-{kind}' role='status' aria-live='polite'>"
-                      f"{icon}{html.escape(text)}</div>")
+        self.value = (f"<div class='tutor-status tutor-status-{kind}'>{sr_only(changed)}"
+                      f"{icon}{html.escape(text)}{sr_only(' ' + aside if aside else '')}</div>")
 
 
 def button(description: str, tooltip: str = "", *, style: str = "", width: str | None = None) -> widgets.Button:

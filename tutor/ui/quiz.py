@@ -15,11 +15,14 @@ supplies the answer inputs and plays the position out:
         def restart(self) -> None: ...              # back to the starting position, inputs cleared
         def redraw(self, *, static=False, animate=False) -> None: ...
 
-Attributes: ``status``, ``feedback``, ``narration``, ``reveal_button``,
-``retry_button``, ``is_right`` (None before Reveal), ``id`` (names the quiz in the
-learner's progress). Each Reveal leaves a hidden ``tutor-quiz-result`` mark in the
-feedback (``data-quiz``, ``data-right``, ``data-choice``) that the lesson page records
-(``tutor.ui.lessons``). ``show_question(question)`` shows a new question (a new position).
+Attributes: ``status`` (the quiz's one live region: the prompt, warnings and the verdict, each read
+once), ``feedback``, ``narration``, ``reveal_button``, ``retry_button``, ``secondary`` (the row
+of small controls under the prompt: the subclass adds its disclosures), ``below`` (what they open),
+``is_right`` (None before Reveal), ``id`` (names the quiz in the learner's progress), ``focused``
+(where focus went last: Try again after Reveal, the first answer control after Try again). Each
+Reveal leaves a hidden ``tutor-quiz-result`` mark in the feedback (``data-quiz``, ``data-right``,
+``data-choice``) that the lesson page records (``tutor.ui.lessons``). ``show_question(question)`` shows
+a new question (a new position).
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ import ipywidgets as widgets
 
 from .controls import CSS, StatusLine, button, header
 from .narration import Line, to_html
+from .screen import Focusing, SecondaryRow, changed_words, prompt_row
 
 
 @dataclass(frozen=True)
@@ -48,8 +52,8 @@ class Verdict:
     """Everything that happened, step by step."""
 
 
-class RevealQuiz(widgets.VBox):
-    prompt = "Make your prediction, then click Reveal."
+class RevealQuiz(Focusing, widgets.VBox):
+    prompt = "Make your prediction, then choose Reveal."
     """What the status line asks before Reveal."""
 
     def __init__(self, *, question: str, board: widgets.Widget, inputs: Sequence[widgets.Widget], title: str = "",
@@ -67,14 +71,16 @@ class RevealQuiz(widgets.VBox):
         self.reveal_button.on_click(lambda _: self._on_reveal())
         self.retry_button.on_click(lambda _: self._on_retry())
         self.question_html = widgets.HTML(self._question_html(question))
+        self.secondary = SecondaryRow([])
+        self.below = widgets.VBox([])
         self.children = [
             widgets.HTML(CSS),
             header(f"<b>{html.escape(title)}</b>" if title else ""),
             board,
             self.question_html,
             widgets.HBox(self.inputs, layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
-            widgets.HBox([self.reveal_button, self.retry_button]),
-            self.status, self.feedback, self.narration,
+            prompt_row(self.status, self.reveal_button, self.retry_button),
+            self.secondary, self.feedback, self.below, self.narration,
         ]
         self.add_class("tutor-quiz")
 
@@ -114,7 +120,8 @@ class RevealQuiz(widgets.VBox):
 
     def _on_reveal(self) -> None:
         if self.is_right is not None:
-            self.status.show("Already revealed: click 'Try again' to answer again.", "warning")
+            self.status.show("Already revealed: choose 'Try again' to answer again.", "warning")
+            self.move_focus(self.retry_button)
             return
         problem = self.missing_answer()
         if problem:
@@ -127,13 +134,22 @@ class RevealQuiz(widgets.VBox):
             f"<span class='tutor-quiz-result' data-quiz='{self.id}' data-right='{int(verdict.right)}' "
             f"data-choice='{html.escape(str(answer)[:80], quote=True)}' hidden></span>")
         self.narration.value = ("<b>What happened, step by step:</b>" + to_html(verdict.story)) if verdict.story else ""
-        self.status.show("Click 'Try again' to answer again.")
         self._set_inputs_disabled(True)
         self.redraw(animate=True)
+        mark = "Right!" if verdict.right else "Not quite."
+        self.status.show(f"{mark} Choose '{self.retry_button.description}' to answer again.",
+                         "success" if verdict.right else "warning",
+                         aside=" ".join([verdict.told, changed_words(verdict.why, limit=len(verdict.why))]).strip())
+        self.move_focus(self.retry_button)
 
     def _on_retry(self) -> None:
         self.restart()
         self.reset()
+        self.move_focus(self.first_input())
+
+    def first_input(self) -> widgets.Widget | None:
+        """The control that takes the answer first (focus goes there after Try again)."""
+        return next((w for w in self.answer_widgets() if not getattr(w, "disabled", False)), None)
 
     def reset(self) -> None:
         """Clear the feedback and ask again (the subclass has reset the position and inputs)."""
@@ -144,6 +160,7 @@ class RevealQuiz(widgets.VBox):
         self.status.show(self.prompt)
 
     def _feedback_html(self, verdict: Verdict) -> str:
+        """The verdict on screen, the rules that decided it and the explanation (``status`` reads them out)."""
         mark, kind = ("✓ Right!", "success") if verdict.right else ("✗ Not quite.", "warning")
         explain = f"<p>{html.escape(self.explain)}</p>" if self.explain else ""
         why = f"<p><b>The rule that decided it:</b></p>{to_html(verdict.why)}" if verdict.why else ""

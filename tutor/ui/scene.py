@@ -23,7 +23,11 @@ goes out as one message, a ``sleep`` after each frame, so a test can read every 
 Sharp on 2x screens: with ``scale=2`` the canvas holds twice the pixels of its CSS size and every paint
 starts by setting that scale, so drawing code keeps using CSS pixels (mouse events, which ipycanvas gives in
 canvas pixels, are divided back: ``scene.css_point(x, y)``). With ``fit=True`` the board shrinks with its page
-(never wider than ``width``), keeping its proportions.
+(never wider than ``width``), keeping its proportions, until ``tutor.ui.screen.board_frame`` frames it: then
+it keeps its size (its text readable) and scrolls sideways in its frame on a narrower page.
+
+Motion: with ``animated`` False (``tutor.ui.screen.MotionSetting``: the learner's choice, or the browser's
+reduced-motion setting) ``play`` skips the frames and paints the final picture at once, in one message.
 """
 
 from __future__ import annotations
@@ -66,6 +70,8 @@ class LayeredScene:
 
     clock: Clock | None = None
     """Paces animations; None: the kernel's event loop, if this runs in a kernel."""
+    animated = True
+    """False: every animation shows its final picture at once (reduced motion)."""
 
     def __init__(self, layers: int, width: int, height: int, *, scale: int = 1, fit: bool = False):
         self.layers, self.width, self.height, self.scale = layers, width, height, scale
@@ -76,6 +82,13 @@ class LayeredScene:
         self._on_playing: list[Callable[[bool], None]] = []
         self._animation: _Animation | None = None
         self.canvas.on_client_ready(self._client_ready)
+
+    def set_height(self, height: int) -> None:
+        """A new height in CSS pixels (a track with more lanes)."""
+        self.height = height
+        self.canvas.height = height * self.scale
+        if self.canvas.layout.height != "auto":
+            self.canvas.layout.height = f"{height}px"
 
     def on_click(self, handler: Callable[[float, float], None]) -> None:
         """Call ``handler(x, y)`` on a mouse press on the board, in the CSS pixels the drawing uses."""
@@ -137,6 +150,13 @@ class LayeredScene:
         later (a frame the clock draws) it is logged.
         """
         self.stop()
+        if not self.animated:
+            with self._held():
+                if before is not None:
+                    before()
+                if after is not None:
+                    after()
+            return
         clock = self.clock or _kernel_loop()
         if clock is None:
             self._send_at_once(frames, draw_frame, before, after)

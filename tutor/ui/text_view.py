@@ -7,12 +7,11 @@ them under "What just happened" (the narration's own ``Line`` objects, with thei
     view = TextView()
     view.show(["Round 1, movement phase.", "red-R: square 4, right lane."], happened=[Line("red-R moves 5.")])
 
-The text sits in an ARIA live region: after each step a screen reader reads the new text without the learner
-moving there. ipywidgets replaces an HTML widget's content on every change, and a live region only speaks when
-it was in the page before its content changed, so the region is the widget's own element (class
-``tutor-live``), which stays: the lesson pages' template (``tutor/voila_template``, ``a11y.js``) gives every
-``tutor-live`` element ``role="status"`` and ``aria-live="polite"``. ``toggle`` shows the text on screen;
-hidden, it stays readable by screen readers (visually hidden, not ``display: none``).
+The whole board is there on demand, not read out after every step: what a step changed is said in a sentence
+or two by the widget's one live region (``tutor.ui.screen.changed_words`` in its ``StatusLine``). ``toggle``
+(a disclosure: ``aria-expanded``) shows the text on screen; hidden, it stays readable by a screen reader that
+moves there (visually hidden, not ``display: none``), and it describes the board's canvas
+(``aria-describedby``, set by ``a11y.js`` from the class ``tutor-board-words``).
 """
 
 from __future__ import annotations
@@ -26,22 +25,23 @@ from tutor.core.events import Rule
 
 from .narration import Line, cite
 
-SHOW, HIDE = "Show the board in words", "Hide the board in words"
+SHOW, HIDE = "▸ Board in words", "▾ Board in words"
 
 
 class TextView(widgets.VBox):
-    """``html`` is the live region (its ``value`` the text), ``toggle`` shows it on screen, ``text`` is the
-    plain text last shown (for tests and for the canvas' label)."""
+    """``html`` holds the text (its ``value``), ``toggle`` shows it on screen, ``text`` is the plain text last
+    shown (for tests and for the canvas' label)."""
 
     def __init__(self, title: str = "The board in words") -> None:
         self.title = title
         self.text = ""
         self._last_said: Line | None = None
         self.html = widgets.HTML()
-        self.html.add_class("tutor-live")
+        self.html.add_class("tutor-board-words")
         self.html.add_class("tutor-sr-only")
         self.toggle = widgets.ToggleButton(value=False, description=SHOW, tooltip="Read the board as text",
                                            layout=widgets.Layout(width="auto", align_self="flex-start"))
+        self.toggle.add_class("tutor-disclosure")
         self.toggle.observe(lambda _: self._on_toggle(), "value")
         super().__init__([self.toggle, self.html])
         self.add_class("tutor-text-view-box")

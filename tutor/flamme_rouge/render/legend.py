@@ -153,10 +153,13 @@ def _mark_entries(race: Race) -> list[str]:
     ]
 
 
-def legend_html(race: Race, *, open_: bool = True) -> str:
-    """The whole legend: road, teams (colour and mark), and the marks the board draws."""
+def legend_html(race: Race, *, open_: bool = True, folding: bool = True) -> str:
+    """The whole legend: road, teams (colour and mark), and the marks the board draws; in a ``<details>``
+    (open unless ``open_`` is False), or without one (``folding=False``: a widget's disclosure shows it)."""
     rows = [("Road", _terrain_entries(race)), ("Teams", _team_entries(race)), ("Marks", _mark_entries(race))]
     body = "".join(f"<ul><li class='fr-legend-row'>{title}:</li>"
                    + "".join(f"<li>{entry}</li>" for entry in entries) + "</ul>" for title, entries in rows)
+    if not folding:
+        return f"{LEGEND_CSS}<div class='fr-legend'>{body}</div>"
     return (f"{LEGEND_CSS}<details class='fr-legend'{' open' if open_ else ''}><summary>Legend: what the board "
             f"shows (S sprinteur, R rouleur)</summary>{body}</details>")

@@ -1,19 +1,52 @@
-/* Accessibility of the widgets, which ipywidgets and ipycanvas cannot say from Python:
- * - an element of class tutor-live (the board in words, tutor.ui.text_view) is a polite ARIA live region: a
- *   screen reader reads its new text after each step (the element stays while ipywidgets swaps its content);
+/* Accessibility of the widgets, which ipywidgets and ipycanvas cannot say from Python (tutor.ui.screen):
+ * - an element of class tutor-live is a polite ARIA live region (the element stays while ipywidgets swaps its
+ *   content), labelled for what it is by its class tutor-live-<kind> (LIVE_LABELS);
+ * - a disclosure button (class tutor-disclosure, an ipywidgets ToggleButton) carries aria-expanded, a toggle
+ *   button of a group (Speed: Slow, Normal, Fast) aria-pressed, both following the widget's state;
+ * - a card button (class tutor-card-button) shows only its value ("5"): while it holds a card it is named by its
+ *   tooltip ("Play 5 for red-S");
+ * - focus given by the kernel (widget.focus()) to a group of controls (toggle buttons, a checkbox) goes to its
+ *   first control: the group's own element cannot hold the focus;
+ * - with prefers-reduced-motion, every "No animation" checkbox (class tutor-motion) is ticked once, so the
+ *   kernel learns it and draws each animation's final frame at once (the learner may untick it);
+ * - a board frame that scrolls sideways (a narrow page) is a focusable region, scrolled with the arrow keys;
  * - a canvas is an image (role="img") named for what it shows, described by the board in words beside it;
  * - the lesson (#rendered_cells) is the page's main landmark;
  * - Tab never stays on a canvas: ipycanvas makes each canvas focusable and swallows every key pressed on it
  *   (a keyboard trap); no board here reads keys, so canvases leave the Tab order, and a Tab pressed on a canvas
  *   clicked with the mouse moves on as anywhere else.
- * Widgets render after the page loads and again when a lesson changes them, so new elements are marked as they
- * appear.
+ * Widgets render after the page loads and again when a lesson changes them, so elements are marked as they
+ * appear and as their classes change.
  */
 (function () {
   'use strict';
-  var BOARD_LABEL = 'Game board (a picture). The board in words is beside it: use the button "Show the board in ' +
-    'words", or let your screen reader read it after each step.';
+  var BOARD_LABEL = 'Game board (a picture). The board in words is beside it: choose "Board in words" to ' +
+    'read it; what each step changes is read out with the messages.';
+  var LIVE_LABELS = { 'tutor-live-status': 'Messages', 'tutor-live-board': 'The board in words' };
+  var GROUPS = '.widget-toggle-buttons, .widget-checkbox, .widget-radio-box';
+  var reducedMotion = window.matchMedia ? window.matchMedia('(prefers-reduced-motion: reduce)') : null;
   var serial = 0;
+
+  function liveLabel(el) {
+    for (var cls in LIVE_LABELS) if (el.classList.contains(cls)) return LIVE_LABELS[cls];
+    return 'Messages';
+  }
+
+  function setIfChanged(el, name, value) {
+    if (el.getAttribute(name) !== value) el.setAttribute(name, value);
+  }
+
+  // A board wider than its frame (a narrow page) scrolls sideways: the frame then takes the focus, so the
+  // arrow keys scroll it.
+  function scrollable(frame) {
+    if (frame.scrollWidth > frame.clientWidth + 1) {
+      setIfChanged(frame, 'tabindex', '0');
+      setIfChanged(frame, 'role', 'region');
+      setIfChanged(frame, 'aria-label', 'The board: scroll it sideways with the arrow keys');
+    } else if (frame.hasAttribute('tabindex')) {
+      ['tabindex', 'role', 'aria-label'].forEach(function (name) { frame.removeAttribute(name); });
+    }
+  }
 
   function mark(root) {
     var lesson = document.getElementById('rendered_cells');
@@ -21,16 +54,53 @@
     root.querySelectorAll('.tutor-live:not([aria-live])').forEach(function (el) {
       el.setAttribute('role', 'status');
       el.setAttribute('aria-live', 'polite');
-      el.setAttribute('aria-label', 'The board in words');
+      el.setAttribute('aria-label', liveLabel(el));
       if (!el.id) el.id = 'tutor-live-' + (++serial);
     });
+    root.querySelectorAll('.tutor-board-words:not([id])').forEach(function (el) {
+      el.id = 'tutor-words-' + (++serial);
+    });
+    root.querySelectorAll('button.tutor-disclosure').forEach(function (button) {
+      setIfChanged(button, 'aria-expanded', String(button.classList.contains('mod-active')));
+      if (button.hasAttribute('aria-pressed')) button.removeAttribute('aria-pressed');
+    });
+    root.querySelectorAll('button.tutor-card-button').forEach(function (button) {
+      // An empty place (disabled) keeps its text: its tooltip, why it is empty, is only its description.
+      if (button.disabled || !button.title) button.removeAttribute('aria-label');
+      else setIfChanged(button, 'aria-label', button.title);
+    });
+    root.querySelectorAll('.widget-toggle-buttons button').forEach(function (button) {
+      setIfChanged(button, 'aria-pressed', String(button.classList.contains('mod-active')));
+    });
+    root.querySelectorAll(GROUPS).forEach(function (group) {
+      if (group.hasAttribute('data-tutor-focus')) return;
+      group.setAttribute('data-tutor-focus', '');
+      group.setAttribute('tabindex', '-1');
+      group.addEventListener('focus', function () {
+        var first = group.querySelector('button:not(:disabled), input:not(:disabled), select:not(:disabled)');
+        if (first) first.focus();
+      });
+    });
+    if (reducedMotion && reducedMotion.matches) {
+      root.querySelectorAll('.tutor-motion input[type=checkbox]:not([data-tutor-motion])').forEach(function (box) {
+        box.setAttribute('data-tutor-motion', 'reduced');
+        if (!box.checked) box.click();
+      });
+    }
+    root.querySelectorAll('.tutor-board-frame').forEach(scrollable);
     root.querySelectorAll('canvas:not([role])').forEach(function (canvas) {
       canvas.setAttribute('role', 'img');
       canvas.setAttribute('tabindex', '-1');
       canvas.setAttribute('aria-label', BOARD_LABEL);
-      var widget = canvas.closest('.tutor-race, .tutor-quiz, .tutor-flanders, .widget-vbox');
-      var words = widget && widget.querySelector('.tutor-live');
-      if (words) canvas.setAttribute('aria-describedby', words.id || '');
+    });
+    // The words may come after the canvas: described as soon as they are there.
+    root.querySelectorAll('canvas[role="img"]:not([aria-describedby])').forEach(function (canvas) {
+      var widget = canvas.closest('.tutor-race, .tutor-quiz, .tutor-breakaway, .tutor-flanders, .widget-vbox');
+      var words = widget && (widget.querySelector('.tutor-board-words') || widget.querySelector('.tutor-live'));
+      if (words) {
+        if (!words.id) words.id = 'tutor-words-' + (++serial);
+        canvas.setAttribute('aria-describedby', words.id);
+      }
     });
   }
 
@@ -39,13 +109,18 @@
       if (event.key === 'Tab' && event.target instanceof HTMLCanvasElement) event.stopPropagation();
     }, true);
     mark(document);
-    // ipywidgets may set an element's classes after inserting it: class changes count too (one pass a frame).
+    window.addEventListener('resize', function () {
+      document.querySelectorAll('.tutor-board-frame').forEach(scrollable);
+    });
+    // ipywidgets may set an element's classes (and a button its tooltip) after inserting it: those changes
+    // count too (one pass a frame).
     var pending = false;
     new MutationObserver(function () {
       if (pending) return;
       pending = true;
       window.requestAnimationFrame(function () { pending = false; mark(document); });
-    }).observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['class'] });
+    }).observe(document.body, { childList: true, subtree: true, attributes: true,
+                                attributeFilter: ['class', 'title', 'disabled'] });
   }
 
   if (document.readyState === 'loading') {
