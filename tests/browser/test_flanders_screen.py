@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 from test_flanders import LESSONS, open_game
+from test_flanders_board import shot
 from voila_page import error_outputs
 
 pytestmark = pytest.mark.browser
@@ -48,6 +49,7 @@ def test_every_game_widget_fits_one_screen_at_1366x680(browser, voila_server, no
         open_game(page, voila_server, notebook)
         found = spans(page)
         print(notebook, found)
+        shot(page, f"flanders_{notebook[:2]}_1366x680")
         assert found and all(s["span"] <= MAX_SPAN for s in found), (notebook, found)
         assert error_outputs(page) == []
     finally:

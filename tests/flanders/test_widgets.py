@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 
 import pytest
@@ -378,7 +379,7 @@ def test_the_risk_quiz_compares_exact_bust_chances():
     assert q.correct_answer == ("A" if a > b else "B")
     q.choice.value = q.correct_answer
     q.reveal_button.click()
-    assert q.is_right and f"{b.numerator}/{b.denominator}" in q.feedback.value
+    assert q.is_right and f"B: {int(b * 216)} of the 216 rolls bust" in q.feedback.value and "/" not in q.feedback.value.split("B:")[1].split(")")[0]
 
 
 def test_the_game_ends_at_the_learners_own_german_card_and_the_results_cite_the_rule_that_ended_it():
@@ -446,3 +447,24 @@ def test_try_again_right_after_reveal_drops_the_reveal_animation_for_the_new_pos
 
     q = asyncio.run(reveal_then_retry())
     assert q.index == 1 and q.board.picture is not None and q.board.picture.caption == "Your prediction?"
+
+
+def test_the_results_list_players_out_of_troops_after_those_still_in():
+    game = position([{"id": "p1", "pawn": 14, "troops": 4}, {"id": "p2", "pawn": 13, "troops": 0},
+                     {"id": "p3", "pawn": 11, "troops": 2}], current="p3", taken=["Infantry"], phase="resolve")
+    t = tutor_at(game, humans=("p3",))
+    next(b for b in t.play_buttons if b.description == "Play Infantry: move 1").click()
+    t.end_button.click()
+    assert t.game.phase is Phase.FINISHED and t.game.get_player("p3").pawn == 12
+    ranked = re.findall(r"<tr><td>\d</td><td>(p\d)", t.results.value)
+    assert ranked == ["p1", "p3", "p2"]  # p2's pawn is further on, but p2 has no troop piece left
+    assert t.focused is t.restart_button
+
+
+def test_a_take_position_with_several_right_spaces_says_so_and_no_position_names_its_answer():
+    q = FlandersQuiz([SCENARIOS / "forced_c.json", SCENARIOS / "forced_b.json"], ask="take", question="?")
+    assert len(q.correct_answer) > 1 and "Several answers are right here" in q.position_text.value
+    q.retry_button.click()
+    assert q.correct_answer == (11,) and "Several answers" not in q.position_text.value
+    assert "Gas Attack" not in q.position_text.value and "Space 11" not in q.position_text.value
+    assert q.focused is q.choice  # Try again: focus on the answer
