@@ -468,3 +468,11 @@ def test_a_take_position_with_several_right_spaces_says_so_and_no_position_names
     assert q.correct_answer == (11,) and "Several answers" not in q.position_text.value
     assert "Gas Attack" not in q.position_text.value and "Space 11" not in q.position_text.value
     assert q.focused is q.choice  # Try again: focus on the answer
+
+
+def test_an_unticked_may_retain_card_stays_unticked_while_the_other_cards_are_played():
+    t = lesson("troops_retain", bots={"p2": "cautious"})
+    reserves = next(c for c in t.keep_checks if t.game.cards[c].name == "Reserves")
+    t.keep_checks[reserves].value = False
+    next(b for b in t.play_buttons if b.description.startswith("Play Machine Gun")).click()
+    assert t.keep_checks[reserves].value is False

@@ -230,7 +230,7 @@ class GameTutor(Focusing, widgets.VBox):
         """At least ``plays`` card buttons and ``keeps`` keep boxes in the action row."""
         while len(self._play_pool) < plays:
             b = button("", "Carry out this card now", style="info")
-            b.on_click(lambda _, k=len(self._play_pool): self._guard(f"play{k}", lambda: self.play(self._plays[k])))
+            b.on_click(lambda _, k=len(self._play_pool): self._play_card(k))
             self._play_pool.append(b)
         while len(self._keep_pool) < keeps:
             self._keep_pool.append(widgets.Checkbox(value=True, indent=False, layout=widgets.Layout(width="auto")))
@@ -329,6 +329,13 @@ class GameTutor(Focusing, widgets.VBox):
             self._warn(f"Space {space}: cards are taken right after a roll, with two of the dice. " + self._hint())
             return
         self.take(space)
+
+    def _play_card(self, index: int) -> None:
+        """A card button: its card now (a double click on one card plays it once; the button is relabelled with
+        the next card at once, and a press on it then plays that card)."""
+        if index < len(self._plays):
+            action = self._plays[index]
+            self._guard(f"play-{action}", lambda: self.play(action))
 
     def play(self, action: Play) -> None:
         if self._refuse_human("play"):
@@ -642,11 +649,12 @@ class GameTutor(Focusing, widgets.VBox):
             if action is not None:
                 b.description = self.play_words(action)
         self.play_buttons = self._play_pool[:len(self._plays)]
+        kept = {card: box.value for card, box in self.keep_checks.items()}  # the learner's ticks stay
         self.keep_checks = dict(zip(keepable, self._keep_pool))
         for k, box in enumerate(self._keep_pool):
             _show_if(box, k < len(keepable))
             if k < len(keepable):
-                box.value, box.description = True, game.cards[keepable[k]].name
+                box.value, box.description = kept.get(keepable[k], True), game.cards[keepable[k]].name
         _show_if(self.keep_label, bool(keepable))
         _show_if(self.end_button, mine and phase is Phase.RESOLVE)
 
