@@ -102,11 +102,9 @@ def test_on_an_800_px_page_the_board_keeps_its_size_and_scrolls_sideways_in_its_
         context.close()
 
 
-def _replayed_game(notebook: str, clicks: list[str]):
-    """The lesson's first board after ``clicks`` (button labels), played on the engine here."""
+def lesson_tutor(notebook: str) -> GameTutor:
+    """The lesson's first game widget, built here as its cell builds it (in the lesson's folder)."""
     import nbformat
-
-    from tutor.flanders.widgets import GameTutor
 
     cell = next(c for c in nbformat.read(LESSONS / notebook, as_version=4).cells
                 if c.cell_type == "code" and "GameTutor" in c.source)
@@ -120,6 +118,12 @@ def _replayed_game(notebook: str, clicks: list[str]):
     finally:
         os.chdir(cwd)
     tutor.debounce_s = 0
+    return tutor
+
+
+def _replayed_game(notebook: str, clicks: list[str]):
+    """The lesson's first board after ``clicks`` (button labels), played on the engine here."""
+    tutor = lesson_tutor(notebook)
     buttons = {"Roll the dice": tutor.roll_button, "Roll again": tutor.roll_button, "Bots play ▸▸": tutor.finish_button,
                "Stop and carry out my cards": tutor.stop_button, "End turn": tutor.end_button,
                "Continue ▸": tutor.continue_button}

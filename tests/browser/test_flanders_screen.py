@@ -9,13 +9,11 @@
 
 from __future__ import annotations
 
-import os
 import time
 
-import nbformat
 import pytest
 from test_flanders import LESSONS, close, open_game, pixels
-from test_flanders_board import shot
+from test_flanders_board import lesson_tutor, shot
 from voila_page import error_outputs
 
 from tutor.flanders.render import PLAYER_COLOURS, Geometry
@@ -100,18 +98,7 @@ def tabs_to(page, text: str) -> int:
 def lesson_3_played_here() -> tuple[GameTutor, list[str], list]:
     """Lesson 3's game played here as the browser test plays it (Enter on the control the focus lands on, Stop
     after the first card): the labels focus should land on, and the events of the bots' turns."""
-    cell = next(c for c in nbformat.read(LESSONS / "03_push_your_luck.ipynb", as_version=4).cells
-                if c.cell_type == "code" and "GameTutor" in c.source)
-    cwd = os.getcwd()
-    os.chdir(LESSONS)
-    try:
-        namespace: dict = {}
-        *setup, last = cell.source.strip().splitlines()
-        exec("\n".join(setup), namespace)
-        tutor = eval(last, namespace)
-    finally:
-        os.chdir(cwd)
-    tutor.debounce_s = 0
+    tutor = lesson_tutor("03_push_your_luck.ipynb")
     labels, bot_events = [], []
     act = tutor.control.act
 
