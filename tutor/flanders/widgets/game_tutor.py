@@ -70,7 +70,7 @@ EXTRA_CSS = """
 .iff-log { max-height: 260px; overflow-y: auto; border: 1px solid #e0e0e0; border-radius: 4px; padding: 2px 8px; }
 .iff-log summary { cursor: pointer; padding: 3px 0; }
 .iff-row { flex-flow: row wrap; align-items: center; margin: 2px 0; }
-.iff-results table { border-collapse: collapse; margin: 6px 0; font-size: 13.5px; }
+.iff-results table { border-collapse: collapse; margin: 6px 0; font-size: 13.5px; width: 100%; }
 .iff-results th, .iff-results td { border: 1px solid #bbb; padding: 2px 6px; text-align: left; }
 .iff-results caption { text-align: left; font-weight: bold; padding-bottom: 4px; }
 .jupyter-widgets button:disabled, .jupyter-button:disabled { opacity: 0.45; cursor: not-allowed; }
@@ -736,12 +736,13 @@ class GameTutor(Focusing, widgets.VBox):
         objective = game.battlefield.objective
         order = sorted(game.players, key=lambda p: (p.id not in game.winners, p.troops == 0, -p.pawn, -p.troops))
         rows = "".join(
-            f"<tr><td>{k + 1}</td><td>{html.escape(p.id)}{' (you)' if p.id in self.humans else f' · {p.bot} bot'}"
-            f"</td><td>{p.pawn}{' (Objective line)' if p.pawn == objective else ''}</td><td>{p.troops}</td>"
-            f"<td>{p.turns}</td><td>{'winner' if p.id in game.winners else ''}</td></tr>"
+            f"<tr><td>{k + 1}{' (winner)' if p.id in game.winners else ''}</td><td>{html.escape(p.id)}"
+            f"{' (you)' if p.id in self.humans else f' · {p.bot} bot'}</td>"
+            f"<td>{p.pawn}{' (Objective line)' if p.pawn == objective else ''}</td><td>{p.troops}</td>"
+            f"<td>{p.turns}</td></tr>"
             for k, p in enumerate(order))
         return ("<table><caption>Results</caption><tr><th>Rank</th><th>Player</th><th>Pawn on space</th>"
-                f"<th>Troop pieces</th><th>Turns</th><th></th></tr>{rows}</table>"
+                f"<th>Troop pieces</th><th>Turns</th></tr>{rows}</table>"
                 f"<p class='tutor-rule'>{html.escape(cite(self._over.rules if self._over else (R.OBJECTIVE,)))}</p>")
 
 
