@@ -207,3 +207,38 @@ def test_the_quiz_verdict_is_read_in_its_stable_live_region_and_focus_goes_to_tr
         assert error_outputs(page) == []
     finally:
         context.close()
+
+
+def test_with_reduced_motion_a_roll_shows_its_dice_at_once_without_tumbling(browser, voila_server):
+    from test_flanders_board import RECORD_TEXT_JS
+
+    tutor = lesson_tutor("03_push_your_luck.ipynb")
+    tutor.roll_button.click()
+    dice = tutor.game.dice
+    assert dice is not None
+    context = browser.new_context(viewport=SCREEN, reduced_motion="reduce")
+    context.add_init_script(RECORD_TEXT_JS)
+    page = context.new_page()
+    try:
+        widget = open_game(page, voila_server, "03_push_your_luck.ipynb")
+        expect_ticked = widget.get_by_label("No animation")
+        deadline = time.monotonic() + FOCUS_TIMEOUT_S
+        while not expect_ticked.is_checked() and time.monotonic() < deadline:
+            page.wait_for_timeout(50)
+        assert expect_ticked.is_checked(), "reduced motion did not tick 'No animation'"
+        page.evaluate("() => { window.__texts = []; }")
+        widget.get_by_role("button", name="Roll again").click()
+        wait_for_focus(page, tutor.focused.description, "Roll again")  # the kernel has answered
+        answered = time.monotonic()
+        geo = Geometry(2)
+        odd = [d % 2 == 1 for d in dice]
+        points = [geo.die_rect(k).centre for k in range(3)]
+        while [close(p, (34, 34, 34)) for p in pixels(page, 0, geo, points)] != odd and time.monotonic() < answered + 5:
+            page.wait_for_timeout(20)
+        shown_after = time.monotonic() - answered
+        drawn = [t["text"] for t in page.evaluate("window.__texts")]
+        assert "rolling…" not in drawn, "the dice tumbled"
+        assert shown_after <= 0.3, f"the final dice showed {shown_after:.2f} s after the answer"
+        print(f"reduced motion: the roll's dice on the board {shown_after:.2f} s after the kernel's answer")
+    finally:
+        context.close()

@@ -407,7 +407,6 @@ class GameTutor(Focusing, widgets.VBox):
             return
         self._replay = False
         self._show(draw=False, changed=() if self.board.animated else self._replay_lines)
-        self._check_goal()
         self._focus_next()
 
     def _on_back(self) -> None:
@@ -728,7 +727,7 @@ class GameTutor(Focusing, widgets.VBox):
         if phase is Phase.CHOOSE:
             return "You have rolled: take a card first (one of the pairs), then you may roll again."
         if phase is Phase.RESOLVE:
-            return "You stopped: no more rolls this turn. Carry out your cards, then click 'End turn'."
+            return "You stopped: no more rolls this turn. Carry out your cards, then choose 'End turn'."
         return self._hint()
 
     def _results(self) -> str:
