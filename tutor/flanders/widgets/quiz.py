@@ -325,7 +325,7 @@ class RiskQuiz(RevealQuiz):
     def play_out(self, answer: Any) -> Verdict:
         right = answer == self.correct_answer
         odds = [g.bust_probability() for g in self.games]
-        words = [f"{name}: {bust_rolls(p)} of the 216 rolls bust ({percent(float(p))})" for name, p in zip("AB", odds)]
+        words = [f"{name}: {bust_rolls(p)} of the 216 rolls bust, {percent(float(p))}" for name, p in zip("AB", odds)]
         c = self.correct_answer
         told = ("Both have the same chance of a bust" if c == "same" else f"{c} is riskier") + \
             f" ({'; '.join(words)})."
