@@ -79,7 +79,7 @@ def test_bidding_twice_reveals_each_round_and_keeps_the_same_rider():
     assert bid.race.phase is Phase.BREAKAWAY and not bid.decide_button.disabled
     assert "Bid 2 is revealed" in bid.narration.value
     assert "face down" not in bid.bids_table.value  # every bid is revealed now
-    assert "click 'Decide the breakaway'" in bid.status.text
+    assert "choose 'Decide the breakaway'" in bid.status.text
 
 
 def test_clicks_at_the_wrong_time_change_nothing():
@@ -249,3 +249,17 @@ def test_computer_bids_stay_secret():
     lines = computer_plays([bid])
     assert [line.text for line in lines] == ["blue-S (computer) bids a card face down."]
     assert "9" not in lines[0].text
+
+
+def test_the_breakaway_bid_moves_focus_to_the_card_then_the_next_draw_then_decide():
+    bid = BreakawayBid("cobbles-24", teams=("red", "blue", "green"), learner="red", seed=0)
+    assert bid.focused is None  # building the page moves no focus
+    bid.draw_buttons["red-S"].click()
+    assert bid.focused is bid.card_buttons[0] and bid.card_buttons[0].tooltip.startswith("Bid ")
+    bid.card_buttons[0].click()
+    assert bid.focused is bid.draw_buttons["red-S"] and not bid.draw_buttons["red-S"].disabled  # the second bid
+    bid.draw_buttons["red-S"].click()
+    bid.card_buttons[0].click()
+    assert bid.focused is bid.decide_button and "choose 'Decide the breakaway'" in bid.status.text
+    bid.decide_button.click()
+    assert bid.focused is bid.restart_button and bid.decision is not None

@@ -4,7 +4,9 @@ A click at the wrong time must leave ``race.to_dict()`` unchanged and show a war
 """
 
 import json
+from pathlib import Path
 
+import ipywidgets as widgets
 import pytest
 
 from tutor.flamme_rouge import Phase, Race
@@ -249,11 +251,44 @@ def test_a_scenario_starts_at_the_movement_phase_and_narrates_the_blocked_rider(
 def test_the_hint_tells_the_learner_what_to_do_next(tutor):
     tutor.draw_buttons["red-S"].click()
     tutor.card_buttons[0].click()
-    assert "click 'Draw 4 for red-R'" in tutor.status.text
+    assert "choose 'Draw 4 for red-R'" in tutor.status.text
     tutor.draw_buttons["red-R"].click()
     tutor.card_buttons[0].click()
     finish_round(tutor)
-    assert "click 'Draw 4 for red-S' (or for red-R)" in tutor.status.text
+    assert "choose 'Draw 4 for red-S' (or for red-R)" in tutor.status.text
+
+
+def test_focus_follows_play_to_the_control_the_prompt_names(monkeypatch):
+    """Issue 22: after every action focus moves to the next control (never left on a button that hid itself)."""
+    sent: list[object] = []
+    monkeypatch.setattr(widgets.Button, "focus", lambda self: sent.append(self))
+    tutor = RaceTutor.new_race("avenue-corso-paseo", teams=("red", "blue"), bots={"blue": "heuristic"}, seed=0,
+                               human_teams=("red",))
+    assert tutor.focused is None and sent == []  # building the page moves no focus
+    tutor.draw_buttons["red-S"].click()
+    assert tutor.focused is tutor.card_buttons[0] and not tutor.card_buttons[0].disabled  # a card after Draw
+    assert "Play " in tutor.card_buttons[0].tooltip and " for red-S" in tutor.card_buttons[0].tooltip
+    tutor.card_buttons[0].click()
+    assert tutor.focused is tutor.draw_buttons["red-R"]  # the next Draw after a card
+    tutor.draw_buttons["red-R"].click()
+    tutor.card_buttons[1].click()
+    assert tutor.focused is tutor.next_button and not tutor.next_button.disabled
+    while not tutor.paused:
+        tutor.next_button.click()
+        assert tutor.focused in (tutor.next_button, tutor.next_round_button)
+    assert tutor.focused is tutor.next_round_button and tutor.next_round_button.layout.display is None
+    assert "Start round 2" in tutor.status.text  # Next step ending a round: focus on 'Start round 2'
+    tutor.next_round_button.click()
+    assert tutor.focused is tutor.draw_buttons["red-S"]  # the first button of the new round
+    assert sent[-1] is tutor.focused and sent.count(tutor.card_buttons[0]) == 2  # after each Draw
+
+
+def test_the_status_says_what_the_step_changed_in_two_sentences_before_the_prompt(tutor):
+    play_both(tutor)
+    tutor.finish_button.click()
+    assert tutor.status.changed.count(".") <= 3 and "more in the log" in tutor.status.changed
+    assert tutor.status.changed.split(".")[0] in tutor.narration_lines[0].text
+    assert tutor.status.changed in tutor.status.value.replace("&#x27;", "'") and "Start round 2" in tutor.status.text
 
 
 def test_draw_and_card_buttons_show_only_in_the_energy_phase():
@@ -364,7 +399,7 @@ def test_quiz_reveal_without_an_answer_or_twice_is_refused():
     q = quiz()
     state = q.race.to_dict()
     q.reveal_button.click()
-    assert q.race.to_dict() == state and q.status.kind == "warning" and "Click a square on the board" in q.status.text
+    assert q.race.to_dict() == state and q.status.kind == "warning" and "Choose a square first" in q.status.text
     q.square_input.value = 7
     q.reveal_button.click()
     state = q.race.to_dict()
@@ -443,7 +478,7 @@ def test_the_learner_places_riders_by_clicking_the_board_after_the_bot_team():
     race = tutor.race
     assert race.phase is Phase.SETUP
     assert race.positions() == {"blue-S": (3, 0), "blue-R": (3, 1)}  # the bot placed first, at the front
-    assert tutor.placing_rider == "red-S" and "Place red-S: click a free lane" in tutor.status.text
+    assert tutor.placing_rider == "red-S" and "Place red-S: choose a square and lane" in tutor.status.text
     view = tutor.scene.view
     before = race.to_dict()
     tutor._on_canvas_click(view.cx(2), view.cy(1))  # left lane of an empty square: not allowed
@@ -534,9 +569,9 @@ def test_the_log_goes_round_by_round_and_folds(tutor):
     round_1, round_2 = log.split("<summary>Round 2</summary>")
     assert "moves" in round_1 and "leave the game" in round_1  # the round's end is logged in its own round
     assert "Round 2 begins" in round_2 and "(computer)" in round_2
-    tutor.story.toggle.value = False
-    assert tutor.narration.value == "" and tutor.story.toggle.description.startswith("▸")
+    assert tutor.story.toggle.value is False and tutor.narration.layout.display == "none"  # collapsed at first
     tutor.story.toggle.value = True
+    assert tutor.narration.layout.display is None and tutor.story.toggle.description.startswith("▾")
     assert "Round 1" in tutor.narration.value
 
 
@@ -792,3 +827,27 @@ def test_skip_shows_the_end_of_finish_round_at_once_and_a_new_click_drops_the_an
         tutor.back_button.click()  # ... that a new click drops: its picture goes out at once, and nothing after
         clock.advance(30)
     assert log.messages == 1 and not tutor.scene.playing and clock.pending == []
+
+
+def test_a_slipstream_quiz_reveal_shows_the_packs_and_chips_like_the_main_board():
+    """Issue 22 item 7 (FR 04): the reveal outlines the packs and shows every "+1" chip, not only the rider's."""
+    scenarios = Path(__file__).resolve().parents[1] / "lessons" / "flamme_rouge" / "scenarios"
+    q = PredictQuiz([str(scenarios / "slipstream_double.json")], rider="red-S", after="slipstream",
+                    question="Where is red-S after slipstream?")
+    q.square_input.value = q.correct_answer
+    q.reveal_button.click()
+    gained = {rid for e in q._events if isinstance(e, Slipstreamed) for rid in e.riders}
+    marks = q._highlights()
+    assert gained and set(marks.slipstreamed) == gained and marks.packs
+
+
+def test_after_reveal_focus_goes_to_try_again_and_after_try_again_to_the_answer(monkeypatch):
+    sent: list[object] = []
+    monkeypatch.setattr(widgets.DOMWidget, "focus", lambda self: sent.append(self))
+    q = quiz()
+    q.square_input.value = q.correct_answer
+    q.reveal_button.click()
+    assert q.focused is q.retry_button and sent == [q.retry_button]
+    assert "Right!" in q.status.text and f"square {q.correct_answer}" in q.status.value  # read in the live region
+    q.retry_button.click()
+    assert q.focused is q.square_input and sent[-1] is q.square_input and not q.square_input.disabled

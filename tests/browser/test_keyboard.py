@@ -1,6 +1,6 @@
 """Keyboard only: one lesson of each game is played with Tab, Enter, Space and the arrow keys, to its quiz and
 its answer, on the real page (then axe-core checks the page with its feedback). Tab visits every control in page order, and the control with the focus shows a
-focus ring; the board in words (the live region beside the board) follows each step."""
+focus ring; each widget's one live region says what each step changed, and the board in words follows it."""
 
 from __future__ import annotations
 
@@ -56,8 +56,9 @@ def tab_to(page, name: str, *, nth: int = 1, max_tabs: int = MAX_TABS) -> dict:
     raise AssertionError(f"Tab never reached {name!r} (#{nth}) in {max_tabs} presses")
 
 
-def live_text(page, index: int) -> str:
-    return page.locator(".tutor-live").nth(index).inner_text()
+def words(page, index: int) -> str:
+    """The board in words of the ``index``-th board (on demand: hidden until shown, but in the page)."""
+    return page.locator(".tutor-board-words").nth(index).text_content()
 
 
 def wait_for_text(page, selector: str, text: str, index: int = 0) -> None:
@@ -87,10 +88,14 @@ def ready(page, base_url: str, notebook: str) -> None:
 def test_tab_visits_every_control_in_page_order_with_a_focus_ring(page, voila_server: str) -> None:
     ready(page, voila_server, "flamme_rouge/03_movement.ipynb")
     boards = page.locator("canvas").count()
-    # Each board: an image with a name, out of the Tab order, and its words in a live region that stays put.
+    # Each board: an image with a name, out of the Tab order, described by its words; each widget has one live
+    # region (its messages) that stays put, labelled for what it is.
     assert page.locator("canvas[role='img'][aria-label][tabindex='-1']").count() == boards == 3
-    assert page.locator(".tutor-live[role='status'][aria-live='polite']").count() == boards
-    assert "Riders" in live_text(page, 0)
+    assert page.locator("canvas[aria-describedby^='tutor-words-']").count() == boards
+    for widget in page.locator(".tutor-race, .tutor-quiz").all():
+        live = widget.locator(".tutor-live[role='status'][aria-live='polite']:not(.tutor-teachers *)")
+        assert live.count() == 1 and live.get_attribute("aria-label") == "Messages"
+    assert "Riders" in words(page, 0)
     count = page.evaluate(_NUMBER_TABBABLE_JS)
     visited = []
     for _ in range(count):
@@ -106,12 +111,13 @@ def test_a_flamme_rouge_lesson_played_by_keyboard_to_its_square_quiz(page, voila
     tutor = next(w for w in shown if isinstance(w, RaceTutor))
     square_quiz = next(w for w in shown if isinstance(w, PredictQuiz) and w.ask == "square")
     ready(page, voila_server, notebook)
-    board_words = live_text(page, 0)
+    board_words = words(page, 0)
     tab_to(page, "Next step")
-    page.keyboard.press("Enter")  # one rider moves: the board in words says so
+    page.keyboard.press("Enter")  # one rider moves: the live region says so, the board in words follows
     mover = tutor.race.to_move[0]
-    wait_for_text(page, ".tutor-live", f"{mover} moves")
-    assert live_text(page, 0) != board_words
+    wait_for_text(page, ".tutor-race .tutor-live", f"{mover} moves")
+    page.wait_for_function("(old) => document.querySelector('.tutor-board-words').textContent !== old",
+                           arg=board_words, timeout=RESULT_TIMEOUT_MS)
 
     # "Click the square on the board": the square list beside the board takes the answer from the keyboard.
     select = tab_to(page, "red-R ends on")
@@ -125,8 +131,8 @@ def test_a_flamme_rouge_lesson_played_by_keyboard_to_its_square_quiz(page, voila
     wait_for_text(page, ".tutor-quiz", f"Your answer: square {square_quiz.correct_answer}.", index=1)
     tab_to(page, "Reveal")  # the next Reveal: this quiz's
     page.keyboard.press("Space")
-    wait_for_text(page, ".tutor-quiz", "Right!", index=1)
-    wait_for_text(page, ".tutor-live", "What just happened", index=2)
+    wait_for_text(page, ".tutor-quiz .tutor-live", "Right!", index=1)  # the verdict, read once
+    wait_for_text(page, ".tutor-board-words", "What just happened", index=2)
     assert_accessible(page)
 
 
@@ -136,11 +142,11 @@ def test_an_in_flanders_field_lesson_played_by_keyboard_to_its_quiz(page, voila_
     ready(page, voila_server, notebook)
     tab_to(page, "Roll the dice")
     page.keyboard.press("Enter")  # loaded dice 1, 2, 4
-    wait_for_text(page, ".tutor-live", "Dice: 1, 2, 4.")
+    wait_for_text(page, ".tutor-board-words", "Dice: 1, 2, 4.")
     pair = tab_to(page, "1 + 2 = 3")
     assert pair["tag"] == "BUTTON"
     page.keyboard.press("Space")
-    wait_for_text(page, ".tutor-live", "takes")
+    wait_for_text(page, ".tutor-board-words", "takes")
 
     # "Click the card space on the board": the space buttons beside the board take it from the keyboard.
     answer = str(quiz.correct_answer[0])

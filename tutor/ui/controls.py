@@ -28,7 +28,8 @@ FOCUS_CSS = (":is(.jupyter-button, .widget-toggle-button, .widget-dropdown selec
 """A thick dark-orange ring (4.9:1 on white, 3.3:1 on the blue buttons) around whatever has the keyboard focus."""
 TEXT_VIEW_CSS = """
 .tutor-sr-only { position: absolute !important; width: 1px !important; height: 1px !important; overflow: hidden
-  !important; clip: rect(0 0 0 0) !important; clip-path: inset(50%) !important; white-space: nowrap !important; }
+  !important; clip: rect(0 0 0 0) !important; clip-path: inset(50%) !important; white-space: nowrap !important;
+  margin: -1px !important; padding: 0 !important; border: 0 !important; }
 .tutor-text-view { font-size: 14px; line-height: 1.4; background: #f7f7f2; border: 1px solid #d0d0c8;
   border-radius: 4px; padding: 2px 10px; max-width: 900px; color: #1f1f1f; }
 .tutor-text-view p { margin: 4px 0 2px; }

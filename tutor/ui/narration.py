@@ -77,7 +77,7 @@ class NarrationLog(widgets.VBox):
     """A log of what happened, section by section (a game's rounds), that keeps every line.
 
     ``add(lines, section="Round 2")`` appends (a new section title starts a new section); the newest
-    section is open, older ones are folded (``<details>``) and ``Hide log`` folds the whole log. Each rule
+    section is open, older ones are folded (``<details>``) and ``toggle`` folds the whole log. Each rule
     is cited once per section. ``html`` is the HTML widget (its ``value`` is the log), ``lines`` the lines
     of the newest section, ``sections`` every (title, lines).
     """
@@ -115,9 +115,7 @@ class NarrationLog(widgets.VBox):
     def _render(self) -> None:
         shown = self.toggle.value
         self.toggle.description = f"{'▾' if shown else '▸'} {self._title}"
-        if not shown:
-            self.html.value = ""
-            return
+        self.html.layout.display = None if shown else "none"  # folded, it keeps its text (for the next opening)
         parts = []
         for k, (title, lines) in enumerate(self.sections):
             last = k == len(self.sections) - 1

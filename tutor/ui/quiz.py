@@ -136,7 +136,7 @@ class RevealQuiz(Focusing, widgets.VBox):
         mark = "Right!" if verdict.right else "Not quite."
         self.status.show(f"{mark} Choose '{self.retry_button.description}' to answer again.",
                          "success" if verdict.right else "warning",
-                         aside=" ".join([verdict.told, changed_words(verdict.why)]).strip())
+                         aside=" ".join([verdict.told, changed_words(verdict.why, limit=len(verdict.why))]).strip())
         self.move_focus(self.retry_button)
 
     def _on_retry(self) -> None:

@@ -33,8 +33,9 @@ class PhaseStepper(widgets.HBox):
         self.skip_button = button("Skip animation ▸|", "Show the end of the animation now")
         self.back_button = button("◂ Back", "Undo the last action")
         self.restart_button = button("Restart", "Start again (with the shuffle number on the right)")
-        self.seed = widgets.IntText(value=seed, description="shuffle number", layout=widgets.Layout(width="200px"),
-                                    disabled=not seed_enabled, tooltip="The same shuffle number deals the same cards again")
+        self.seed = widgets.IntText(value=seed, description="Shuffle number", layout=widgets.Layout(width="230px"),
+                                    style={"description_width": "initial"}, disabled=not seed_enabled,
+                                    tooltip="The same shuffle number deals the same cards again")
         self.next_button.on_click(lambda _: on_next())
         self.finish_button.on_click(lambda _: on_finish())
         self.back_button.on_click(lambda _: on_back())

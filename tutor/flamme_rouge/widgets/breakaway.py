@@ -34,6 +34,8 @@ from tutor.flamme_rouge.render.describe import describe_race
 from tutor.ui.controller import UndoController
 from tutor.ui.controls import CSS, StatusLine, button, header, label
 from tutor.ui.narration import and_list
+from tutor.ui.screen import (Disclosure, Focusing, MotionSetting, SecondaryRow, board_frame, changed_words,
+                             prompt_row, teacher_section)
 from tutor.ui.text_view import TextView
 
 from .narration import Line, computer_plays, narrate, to_html
@@ -50,7 +52,7 @@ TABLE_CSS = """
 """
 
 
-class BreakawayBid(widgets.VBox):
+class BreakawayBid(Focusing, widgets.VBox):
     """The learner's team bids for the breakaway against bot teams."""
 
     def __init__(self, stage: str = "cobbles-24", teams: Sequence[str] = ("red", "blue", "green"), *,
@@ -80,42 +82,58 @@ class BreakawayBid(widgets.VBox):
         self.status = StatusLine()
         self.narration = widgets.HTML()
         self.bids_table = widgets.HTML()
-        self.legend = widgets.HTML(legend_html(self.race))
+        self.legend = widgets.HTML(legend_html(self.race, folding=False))
         riders = self.race.teams[learner].riders
         self.draw_buttons = {rid: self._draw_button(rid) for rid in riders}
         self.card_buttons = [self._card_button(i) for i in range(4)]
         self.decide_button = button("Decide the breakaway ▸", "Rank the bid totals and start the breakaway riders",
                                     style="primary")
-        self.decide_button.on_click(lambda _: self._on_decide())
+        self.decide_button.on_click(lambda _: self._acting_on(self._on_decide))
         self.back_button = button("◂ Back", "Undo the last action")
-        self.back_button.on_click(lambda _: self._on_back())
+        self.back_button.on_click(lambda _: self._acting_on(self._on_back))
         self.restart_button = button("Restart", "Bid again from the start (with the shuffle number on the right)")
-        self.restart_button.on_click(lambda _: self._on_restart())
-        self.seed = widgets.IntText(value=seed, description="shuffle number",
-                                    layout=widgets.Layout(width="200px"))
+        self.restart_button.on_click(lambda _: self._acting_on(self._on_restart))
+        self.seed = widgets.IntText(value=seed, description="Shuffle number", style={"description_width": "initial"},
+                                    layout=widgets.Layout(width="230px"))
         self.text_view = TextView()  # the board in words (the bids stay face down in it too)
+        self.motion = MotionSetting([self.scene])
+        self.log_section = Disclosure("Log", [self.narration], tooltip="What happened at the last step")
+        self.key = Disclosure("Key", [self.legend], tooltip="What the colours and marks on the board mean")
+        self.teachers = teacher_section(self.seed)
         self.children = [
-            widgets.HTML(CSS + TABLE_CSS), self.header, self.scene.canvas, self.text_view, self.status,
-            widgets.HBox([*self.draw_buttons.values(), label("Cards drawn:"), *self.card_buttons],
-                         layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
-            widgets.HBox([self.decide_button, self.back_button, self.restart_button, self.seed],
-                         layout=widgets.Layout(align_items="center")),
-            self.bids_table, self.narration, self.legend,
+            widgets.HTML(CSS + TABLE_CSS), self.header, board_frame(self.scene),
+            prompt_row(self.status, *self.draw_buttons.values(),
+                       widgets.HBox([label("Cards drawn:"), *self.card_buttons],
+                                    layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
+                       self.decide_button),
+            SecondaryRow([self.back_button, self.restart_button, self.motion, self.text_view.toggle,
+                          self.log_section.button, self.key.button, self.teachers.button]),
+            self.bids_table, self.text_view.html, self.log_section.body, self.key.body, self.teachers.body,
         ]
         self.add_class("tutor-breakaway")
         self.scene.on_client_ready(lambda: self.redraw(redraw_track=True))
+        self._acting = False
+        """True while a learner's action runs: focus then follows play (not while the page is built)."""
         self._show(self._intro() + self._opening_bots())
 
     def _draw_button(self, rider_id: str) -> widgets.Button:
         b = button(f"Draw 4 for {rider_id}", f"Breakaway bid: draw 4 cards for {rider_id}", style="info")
-        b.on_click(lambda _: self._on_draw(rider_id))
+        b.on_click(lambda _: self._acting_on(lambda: self._on_draw(rider_id)))
         return b
 
     def _card_button(self, index: int) -> widgets.Button:
-        b = button("·", f"Bid card {index + 1}", width="64px")
+        b = button("·", f"Bid card {index + 1}", width="56px")
         b.add_class("tutor-card-button")
-        b.on_click(lambda _: self._on_card(index))
+        b.on_click(lambda _: self._acting_on(lambda: self._on_card(index)))
         return b
+
+    def _acting_on(self, handler: Callable[[], None]) -> None:
+        """Run a learner's action; focus then follows play (``next_control``)."""
+        self._acting = True
+        try:
+            handler()
+        finally:
+            self._acting = False
 
     # ----- handlers --------------------------------------------------------------------------------------
 
@@ -135,8 +153,8 @@ class BreakawayBid(widgets.VBox):
 
     def _on_draw(self, rider_id: str) -> None:
         if self.race.phase not in BIDS:
-            self._warn("The bids are over: " + ("click 'Decide the breakaway'." if self.race.phase is Phase.BREAKAWAY
-                                                else "the breakaway is decided. Click Back or Restart."))
+            self._warn("The bids are over: " + ("choose 'Decide the breakaway'." if self.race.phase is Phase.BREAKAWAY
+                                                else "the breakaway is decided. Choose Back or Restart."))
             return
         self._act(lambda: self.race.draw(rider_id))
 
@@ -144,7 +162,7 @@ class BreakawayBid(widgets.VBox):
         rider = self.holding
         if rider is None:
             free = [rid for rid, b in self.draw_buttons.items() if not b.disabled]
-            self._warn(f"Draw first: click 'Draw 4 for {free[0]}'." if free else
+            self._warn(f"Draw first: choose 'Draw 4 for {free[0]}'." if free else
                        "No cards to bid now: " + self._hint())
             return
         hand = self.race.riders[rider].hand
@@ -204,13 +222,24 @@ class BreakawayBid(widgets.VBox):
         self.narration_lines = lines
         self.narration.value = to_html(lines)
         self._refresh_controls()
-        self.status.show(self._hint(), "success" if self.decision else "info")
+        self.status.show(self._hint(), "success" if self.decision else "info", changed=changed_words(lines))
         self.bids_table.value = self.table_html()
         self.text_view.show(describe_race(self.race, hands=[self.holding or ""]), lines)
         if slide_from is None:
             self.redraw()
         else:
             self._slide(slide_from)
+        if self._acting:
+            self.move_focus(self.next_control())
+
+    def next_control(self) -> widgets.Widget | None:
+        """The control the prompt names next: a card after a draw, the next draw, Decide, then Restart."""
+        if self.holding:
+            return self.card_buttons[0]
+        free = [b for b in self.draw_buttons.values() if not b.disabled]
+        if free:
+            return free[0]
+        return self.decide_button if not self.decide_button.disabled else self.restart_button
 
     def _warn(self, text: str) -> None:
         self.status.show(text, "warning")
@@ -239,21 +268,21 @@ class BreakawayBid(widgets.VBox):
         if race.phase in (Phase.BID_1, Phase.BID_2):
             holder = self.holding
             if holder:
-                return (f"Bid for {holder}: click one of its {len(race.riders[holder].hand)} cards. It goes face "
+                return (f"Bid for {holder}: choose one of its {len(race.riders[holder].hand)} cards. It goes face "
                         "down; the other 3 are recycled under the deck.")
             free = [rid for rid, b in self.draw_buttons.items() if not b.disabled]
             if race.phase is Phase.BID_1 and len(free) > 1:
-                return (f"Pick the rider that bids for your team: click 'Draw 4 for {free[0]}' or "
+                return (f"Pick the rider that bids for your team: choose 'Draw 4 for {free[0]}' or "
                         f"{and_list([f'{chr(39)}Draw 4 for {r}{chr(39)}' for r in free[1:]])}.")
             if free:
-                return f"{race.phase.name_in_words.capitalize()}: click 'Draw 4 for {free[0]}'."
+                return f"{race.phase.name_in_words.capitalize()}: choose 'Draw 4 for {free[0]}'."
             return "Waiting for the other players' bids."
         if race.phase is Phase.BREAKAWAY:
-            return "Both bids are in and revealed: click 'Decide the breakaway'."
+            return "Both bids are in and revealed: choose 'Decide the breakaway'."
         winners = and_list(self.decision.winners) if self.decision else "nobody"
         return (f"The breakaway is decided: {winners} {'starts' if self.decision and len(self.decision.winners) == 1 else 'start'}"
-                " past the start line. Click Back to look again, or Restart to bid again (change the seed for "
-                "other cards).")
+                " past the start line. Choose Back to look again, or Restart to bid again (other cards: a new "
+                "shuffle number, under For teachers).")
 
     def _intro(self) -> list[Line]:
         return [Line("The breakaway bid: your team picks one rider, who draws 4 cards and bids 1 face down, "

@@ -52,6 +52,7 @@ from tutor.flamme_rouge.render.describe import describe_race
 from tutor.flamme_rouge.render.style import ANSWER, GUESS, lane_name
 from tutor.ui.controls import label
 from tutor.ui.quiz import RevealQuiz, Verdict
+from tutor.ui.screen import Disclosure, MotionSetting, board_frame
 from tutor.ui.text_view import TextView
 
 from .narration import Line, narrate
@@ -63,11 +64,11 @@ WHEN = {"movement": "after the movement phase", "slipstream": "after slipstream"
 SQUARES_OFFERED = 12
 """The dropdown offers the rider's square and this many squares ahead."""
 PROMPTS = {
-    "square": "click the square on the board where you think it ends (or choose it in the list)",
+    "square": "choose the square where you think it ends (in the list, or click it on the board)",
     "exhausted": "tick the riders you think take an exhaustion card",
-    "first": "click the rider you think moves first",
-    "card": "click the card you would play",
-    "winner": "click the rider you think wins",
+    "first": "choose the rider you think moves first",
+    "card": "choose the card you would play",
+    "winner": "choose the rider you think wins",
 }
 
 
@@ -114,13 +115,16 @@ class PredictQuiz(RevealQuiz):
         self.lane_input: widgets.ToggleButtons | None = None
         self.choice_input: widgets.ToggleButtons | None = None
         self.rider_checks: dict[str, widgets.Checkbox] = {}
-        self.prompt = f"Look at the positions and the played cards, {PROMPTS[ask]}, then click Reveal."
-        self.legend = widgets.HTML(legend_html(self.race, open_=False))  # folded: the question stays near the board
+        self.prompt = f"Look at the positions and the played cards, {PROMPTS[ask]}, then choose Reveal."
+        self.legend = widgets.HTML(legend_html(self.race, folding=False))
+        self.key = Disclosure("Key", [self.legend], tooltip="What the colours and marks on the board mean")
         self.inputs_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
         self.text_view = TextView()  # the board in words: no answer before Reveal (judged=False)
-        super().__init__(question=self.questions[0], board=widgets.VBox([self.scene.canvas, self.text_view,
-                                                                         self.legend]),
+        self.motion = MotionSetting([self.scene])
+        super().__init__(question=self.questions[0], board=board_frame(self.scene),
                          inputs=[self.inputs_box], title=title, explain=explain)
+        self.secondary.children = [self.motion, self.text_view.toggle, self.key.button]
+        self.below.children = [self.text_view.html, self.key.body]
         self.retry_button.description = "Try again ▸"
         self.retry_button.tooltip = ("A new position to answer" if len(self.positions) > 1
                                      else "Reset the position and answer again")
@@ -204,7 +208,7 @@ class PredictQuiz(RevealQuiz):
         """A square chosen in the list (by keyboard, say) is confirmed in the status line, as a click is."""
         self.redraw()
         if self.is_right is None and self.square_input is not None and self.square_input.value is not None:
-            self.status.show(f"Your answer: square {self.square_input.value}. Click Reveal to check it.")
+            self.status.show(f"Your answer: square {self.square_input.value}. Choose Reveal to check it.")
 
     def answer_widgets(self) -> list[widgets.Widget]:
         return [w for w in (self.square_input, self.lane_input, self.choice_input, *self.rider_checks.values())
@@ -236,7 +240,7 @@ class PredictQuiz(RevealQuiz):
             cell = view.cell_at(x, y)
             if cell is not None:
                 self.lane_input.value = cell[1]
-        self.status.show(f"Your answer: square {square}. Click Reveal to check it (or click another square).")
+        self.status.show(f"Your answer: square {square}. Choose Reveal to check it (or click another square).")
 
     def _pick_rider(self, x: float, y: float) -> None:
         cell = self.scene.view.cell_at(x, y)
@@ -247,11 +251,11 @@ class PredictQuiz(RevealQuiz):
         elif self.ask == "exhausted":
             box = self.rider_checks[rider]
             box.value = not box.value
-            self.status.show(f"{rider} {'ticked' if box.value else 'unticked'}. Click Reveal when you are done.")
+            self.status.show(f"{rider} {'ticked' if box.value else 'unticked'}. Choose Reveal when you are done.")
         else:
             assert self.choice_input is not None
             self.choice_input.value = rider
-            self.status.show(f"Your answer: {rider}. Click Reveal to check it (or click another rider).")
+            self.status.show(f"Your answer: {rider}. Choose Reveal to check it (or click another rider).")
 
     @property
     def answer(self) -> Any:
@@ -273,7 +277,7 @@ class PredictQuiz(RevealQuiz):
         answer = self.answer
         if answer is None or (self.with_lane and None in answer):
             if self.ask == "square":
-                return f"Click a square on the board first{' and choose a lane' if self.with_lane else ''}."
+                return f"Choose a square first{' and a lane' if self.with_lane else ''} (in the list, or click it on the board)."
             return "Choose your answer first."
         return None
 
@@ -358,8 +362,10 @@ class PredictQuiz(RevealQuiz):
             shown = revealed_cards(self.race)
             cards = {rid: Chip(shown[rid].cards) for rid, label in self._played if label and rid in shown}
             return replace(base, cards=cards, marks=tuple(self._guess_marks()))
+        # The rider asked about, and after slipstream the packs and "+1" chips of every rider, as the main board.
+        shared = (ExhaustionTaken, PacksFound, Slipstreamed) if self.after == "slipstream" else (ExhaustionTaken,)
         mine = self._events if self.ask not in ("square", "card") else [
-            e for e in self._events if getattr(e, "rider", None) == self.rider or isinstance(e, ExhaustionTaken)]
+            e for e in self._events if getattr(e, "rider", None) == self.rider or isinstance(e, shared)]
         base = highlights_for(self.race, [e for e in mine if not isinstance(e, (Blocked, RiderMoved))])
         if self.ask == "exhausted":
             return replace(base, exhausted=tuple(e.rider for e in self._events if isinstance(e, ExhaustionTaken)))

@@ -7,7 +7,7 @@ stages offered are the base game's (and its mountains); ``expansion=True`` adds 
 teaching tracks with the Peloton expansion's narrow roads, cobblestones and supply
 zones (lessons 8 on). "Start
 race" (``start_button``) replaces the race below with a new one built from the
-choices (``stage_input``, ``bots_input``, ``bot_input``, ``seed_input``).
+choices (``stage_input``, ``bots_input``, ``bot_input``, and ``seed_input`` under "For teachers").
 The current race's widget is ``tutor``.
 """
 
@@ -21,6 +21,8 @@ from tutor.flamme_rouge.track import STAGES, TEACHING_TRACKS
 from tutor.flamme_rouge.bots import BOTS
 
 from tutor.ui.controls import button
+from tutor.ui.screen import teacher_section
+
 from .race_tutor import RaceTutor
 
 BOT_NAMES = {"heuristic": "sensible bots", "random": "random bots"}
@@ -43,8 +45,11 @@ class RaceChooser(widgets.VBox):
                                         style={"description_width": "initial"}, layout=widgets.Layout(width="200px"))
         self.start_button = button("Start race", "Start a new race with these choices", style="primary")
         self.start_button.on_click(lambda _: self.start())
-        self.controls = widgets.HBox([self.stage_input, self.bots_input, self.bot_input, self.seed_input,
-                                      self.start_button], layout=widgets.Layout(flex_flow="row wrap"))
+        self.teachers = teacher_section(self.seed_input)  # the shuffle number: a teacher's tool, closed
+        self.controls = widgets.VBox([
+            widgets.HBox([self.stage_input, self.bots_input, self.bot_input, self.start_button,
+                          self.teachers.button], layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
+            self.teachers.body])
         self.start()
 
     def start(self) -> None:

@@ -62,6 +62,8 @@ from tutor.flamme_rouge.render.style import lane_name
 from tutor.ui.controls import CSS, StatusLine, button, label
 from tutor.ui.narration import NarrationLog, and_list
 from tutor.ui.controller import UndoController
+from tutor.ui.screen import (Disclosure, Focusing, MotionSetting, SecondaryRow, board_frame, changed_words,
+                             prompt_row, teacher_section)
 from tutor.ui.stepper import PhaseStepper
 from tutor.ui.text_view import TextView
 
@@ -83,7 +85,7 @@ def _order(phase: Phase) -> int:
     return ROUND_ORDER.index(phase) if phase in ROUND_ORDER else -1
 
 
-class RaceTutor(widgets.VBox):
+class RaceTutor(Focusing, widgets.VBox):
     """A race on a canvas with the controls of a learner who plays ``human_teams``."""
 
     debounce_s = 0.3
@@ -122,6 +124,8 @@ class RaceTutor(widgets.VBox):
         self._position = 0
         self._initial = (self.human_teams, self._focus, self._stop)
         self._last_click: tuple[str, float] = ("", -1e9)
+        self._acting = False
+        """True while a learner's action runs: focus then follows play (not while the page is built)."""
         self.narration_lines: list[Line] = []
         self._pending: list[tuple[str, Event]] = []
         self._logged_section = f"Round {race.round}" if race.round else "Setup"
@@ -130,7 +134,7 @@ class RaceTutor(widgets.VBox):
         self.header = widgets.HTML()
         self.status = StatusLine()
         self.text_view = TextView()  # the board in words, read out after each step
-        self.story = NarrationLog("What happened, round by round")
+        self.story = NarrationLog("Log", open_=False)  # collapsed: the prompt says what each step changed
         self.narration = self.story.html
         self.results = widgets.HTML()
         hand_size = max((race.teams[team].hand_size for team in self.human_teams), default=4)
@@ -149,12 +153,13 @@ class RaceTutor(widgets.VBox):
             finish_tooltip="Resolve the rest of the round, rider by rider")
         self.speed = widgets.ToggleButtons(options=list(SPEEDS), value="Normal",
                                            tooltips=["Slower animations", "Normal speed", "Faster animations"],
-                                           style={"button_width": "72px"})
-        self.stepper.children = (*self.stepper.children, label("Speed:"), self.speed)
+                                           style={"button_width": "auto"})
+        self.motion = MotionSetting([self.scene])
         self.next_button, self.finish_button = self.stepper.next_button, self.stepper.finish_button
         self.back_button, self.restart_button, self.seed = (self.stepper.back_button, self.stepper.restart_button,
                                                             self.stepper.seed)
         self.skip_button, self.next_round_button = self.stepper.skip_button, self.stepper.continue_button
+        self.restart_button.tooltip = "Start again (a new deal: the shuffle number under For teachers)"
         self.stepper.follow(self.scene)
         if self._stop is not None:
             self.seed.layout.display = "none"  # a prepared position: nothing is shuffled
@@ -226,16 +231,26 @@ class RaceTutor(widgets.VBox):
     # ----- layout ----------------------------------------------------------------------------------------
 
     def _layout(self) -> list[widgets.Widget]:
+        """The board; the prompt beside the controls it names (place, draw and cards, next step, start round,
+        the end of a position); one compact row of secondary controls; what they open, closed at first."""
         hand = widgets.HBox([label("Cards drawn:"), *self.card_buttons],
-                            layout=widgets.Layout(align_items="center"))
-        self.draws = widgets.HBox([], layout=widgets.Layout(margin="0 24px 0 0", flex_flow="row wrap"))
+                            layout=widgets.Layout(align_items="center", flex_flow="row wrap"))
+        self.draws = widgets.HBox([], layout=widgets.Layout(margin="0 12px 0 0", flex_flow="row wrap"))
         self.energy_row = widgets.HBox([self.draws, hand], layout=widgets.Layout(flex_flow="row wrap"))
         self.setup_row = widgets.HBox([self.place_input, self.place_button],
-                                      layout=widgets.Layout(align_items="center"))
-        self.stepper.layout.flex_flow = "row wrap"
-        self.legend = widgets.HTML(legend_html(self.race))
-        return [widgets.HTML(CSS), self.header, self.scene.canvas, self.text_view, self.status, self.setup_row,
-                self.energy_row, self.stepper, self.done_row, self.results, self.story, self.legend, self.open_box]
+                                      layout=widgets.Layout(align_items="center", flex_flow="row wrap"))
+        self.done_row.layout.flex_flow = "row wrap"
+        self.legend = widgets.HTML(legend_html(self.race, folding=False))
+        self.key = Disclosure("Key", [self.legend], tooltip="What the colours and marks on the board mean")
+        self.teachers = teacher_section(self.seed, self.open_box)
+        self.story.html.add_class("tutor-log")  # the log shown apart from its toggle (in the secondary row)
+        self.prompt = prompt_row(self.status, self.setup_row, self.energy_row, self.next_round_button,
+                                 self.next_button, self.finish_button, self.done_row)
+        self.secondary = SecondaryRow([self.back_button, self.restart_button, label("Speed:"), self.speed,
+                                       self.skip_button, self.motion, self.text_view.toggle, self.story.toggle,
+                                       self.key.button, self.teachers.button])
+        return [widgets.HTML(CSS), self.header, board_frame(self.scene), self.prompt, self.secondary,
+                self.results, self.text_view.html, self.story.html, self.key.body, self.teachers.body]
 
     def _set_draw_buttons(self) -> None:
         self.draw_buttons = {rid: self._draw_button(rid) for team in self.human_teams
@@ -243,7 +258,7 @@ class RaceTutor(widgets.VBox):
         self.draws.children = list(self.draw_buttons.values())
 
     def _card_button(self, index: int) -> widgets.Button:
-        b = button("·", f"Play card {index + 1}", width="64px")
+        b = button("·", f"Play card {index + 1}", width="56px")
         b.add_class("tutor-card-button")
         b.on_click(lambda _: self._guard(f"card{index}", lambda: self._on_card(index)))
         return b
@@ -259,9 +274,11 @@ class RaceTutor(widgets.VBox):
         last, ended = self._last_click
         if control == last and time.monotonic() - ended < self.debounce_s:
             return
+        self._acting = True
         try:
             handler()
         finally:
+            self._acting = False
             self._last_click = (control, time.monotonic())  # from the end: queued clicks of a double click drop
 
     # ----- handlers --------------------------------------------------------------------------------------
@@ -492,13 +509,13 @@ class RaceTutor(widgets.VBox):
         if self.race.phase.choosing:
             waiting = self.race.waiting_riders()
             self._warn(f"Not yet: the {self.race.phase.name_in_words} is not over. {and_list(waiting)} still "
-                       f"{'has' if len(waiting) == 1 else 'have'} to play a card (draw 4, then click one).")
+                       f"{'has' if len(waiting) == 1 else 'have'} to play a card (draw 4, then choose one).")
             return True
         if self.race.phase is Phase.FINISHED:
-            self._warn(f"The race is over: {self.race.winner} won. Click Back or Restart.")
+            self._warn(f"The race is over: {self.race.winner} won. Choose Back or Restart.")
             return True
         if self.done:
-            self._warn("This position is done: click 'Try another position' or 'Continue as a race'.")
+            self._warn("This position is done: choose 'Try another position' or 'Continue as a race'.")
             return True
         if self.race.phase is Phase.SETUP:
             self._warn("The riders are not all placed yet.")
@@ -572,11 +589,31 @@ class RaceTutor(widgets.VBox):
         self._refresh_controls()  # the hint reads the buttons' new state
         if self.done and self.race.phase is not Phase.FINISHED:
             self.status.show("This position is done: that is the rule of this lesson. Try another position, or "
-                             "continue as a race.", "success")
+                             "continue as a race.", "success", changed=changed_words(self.narration_lines))
         else:
-            self.status.show(self._hint())
+            self.status.show(self._hint(), changed=changed_words(self.narration_lines))
         self.text_view.show(describe_race(self.race, secret=self._panel().secret, hands=[self.active_rider or ""]),
                             self.narration_lines)
+        if self._acting:
+            self.move_focus(self.next_control())
+
+    def next_control(self) -> widgets.Widget | None:
+        """The control the prompt names next (focus goes there after each action)."""
+        race = self.race
+        if self.placing_rider:
+            return self.place_button
+        if self.done:
+            return self.another_button
+        if self.paused:
+            return self.next_round_button
+        if race.phase is Phase.FINISHED:
+            return self.restart_button
+        if race.phase.choosing:
+            if self.active_rider:
+                return self.card_buttons[0]
+            free = [b for b in self.draw_buttons.values() if not b.disabled]
+            return free[0] if free else None
+        return self.next_button if not self.next_button.disabled else None
 
     def _warn(self, text: str) -> None:
         self.status.show(text, "warning")
@@ -627,6 +664,8 @@ class RaceTutor(widgets.VBox):
                                           and not paused else "none")
         resolving = race.phase.automatic and not done and not paused
         self.stepper.update(can_step=resolving, can_undo=self.control.can_back)
+        for b in (self.next_button, self.finish_button):  # one next step named at a time: shown when it is next
+            b.layout.display = None if resolving else "none"
         self.stepper.show_continue(f"Start round {race.round} ▸" if paused else None,
                                    lambda: self._guard("next-round", self._on_next_round))
         why = "" if resolving else self._why_no_step()
@@ -644,7 +683,7 @@ class RaceTutor(widgets.VBox):
         if self.done:
             return "This position is done: try another position, or continue as a race"
         if self.paused:
-            return f"Click 'Start round {race.round}' first"
+            return f"Choose 'Start round {race.round}' first"
         if race.phase is Phase.FINISHED:
             return "The race is over"
         if race.phase is Phase.SETUP:
@@ -668,7 +707,7 @@ class RaceTutor(widgets.VBox):
         if holder and holder != rider_id:
             return f"Play {holder}'s card first (one rider at a time)"
         if rider.hand:
-            return f"{rider_id} has drawn: click one of its cards"
+            return f"{rider_id} has drawn: choose one of its cards"
         return f"{rider_id} cannot draw now"
 
     def _header_html(self) -> str:
@@ -684,7 +723,7 @@ class RaceTutor(widgets.VBox):
         if self._round_end is not None:
             round_, todo = "", ""
             phase = (f"The end of round {race.round - 1}" if race.round > 1 else "The breakaway is decided") + \
-                (f": round {race.round} starts when you click 'Start round {race.round}'" if self.paused else "")
+                (f": round {race.round} starts when you choose 'Start round {race.round}'" if self.paused else "")
         return (f"<div class='tutor-header'>{title}{track}{round_}"
                 f"<span class='tutor-phase'>{html.escape(phase)}</span>{todo}</div>")
 
@@ -693,38 +732,38 @@ class RaceTutor(widgets.VBox):
         if self.paused:
             if any(isinstance(e, BreakawayDecided) for e in self._events):
                 return (f"The breakaway is decided: the riders in front took their exhaustion cards (E2). Look at "
-                        f"the board and the log, then click 'Start round {race.round}'.")
+                        f"the board and the log, then choose 'Start round {race.round}'.")
             marks = self._highlights()
             shown = [words for present, words in ((marks.slipstreamed, "the green +1 chips show who gained by "
                                                    "slipstream"),
                                                   (marks.exhausted, "the E2 cards who took an exhaustion card"))
                      if present]
             return (f"Round {race.round - 1} is over" + (f": {and_list(shown)}" if shown else "") +
-                    f". Look at the board, then click 'Start round {race.round}'.")
+                    f". Look at the board, then choose 'Start round {race.round}'.")
         if race.phase.choosing:
             rider = self.active_rider
             verb = "plays" if race.phase is Phase.ENERGY else "bids"
             if rider:
-                return f"Pick the card {rider} {verb}: click one of its {len(race.riders[rider].hand)} drawn cards."
+                return f"Choose the card {rider} {verb}: one of its {len(race.riders[rider].hand)} drawn cards."
             free = [rid for rid, b in self.draw_buttons.items() if not b.disabled]
             if free:
-                return f"{race.phase.name_in_words.capitalize()}: click 'Draw 4 for {free[0]}'" + (
+                return f"{race.phase.name_in_words.capitalize()}: choose 'Draw 4 for {free[0]}'" + (
                     f" (or for {and_list(free[1:])})" if len(free) > 1 else "") + "."
             return "Energy phase: waiting for the other players."
         if race.phase is Phase.MOVEMENT:
             rid = race.to_move[0]
-            return (f"Click 'Next step': {rid} moves next ({_move_words(race, rid)}), frontmost rider first. "
+            return (f"Choose 'Next step': {rid} moves next ({_move_words(race, rid)}), frontmost rider first. "
                     "'Finish round' resolves the rest of the round, rider by rider.")
         if race.phase is Phase.FINISHED:
-            return f"{race.winner} wins the race! The results are below. Click Back to look again, or Restart."
+            return f"{race.winner} wins the race! The results are below. Choose Back to look again, or Restart."
         if race.phase is Phase.SETUP:
             rider = self.placing_rider
             if rider:
-                return (f"Place {rider}: click a free lane behind the start line on the board, or choose one "
-                        "below and click 'Place'.")
+                return (f"Place {rider}: choose a square and lane, then 'Place' (or click a free lane behind the "
+                        "start line on the board).")
             placing = race.placing_team
             return f"Setup: waiting for {placing.name if placing else 'the other teams'} to place their riders."
-        return f"Click 'Next step': {race.phase.title}."
+        return f"Choose 'Next step': {race.phase.title}."
 
     def _intro(self) -> list[Line]:
         race = self.race
@@ -749,11 +788,11 @@ class RaceTutor(widgets.VBox):
         race = self.race
         if not race.phase.choosing:
             return (f"Cards are played in the energy phase; now it is the {race.phase.name_in_words}. "
-                    "Click 'Next step'." if race.phase is not Phase.FINISHED else "The race is over: no more cards.")
+                    "Choose 'Next step'." if race.phase is not Phase.FINISHED else "The race is over: no more cards.")
         free = [rid for rid, b in self.draw_buttons.items() if not b.disabled]
         if free:
-            return f"Draw first: click 'Draw 4 for {free[0]}' to see its cards."
-        return "All your riders have played this round: click 'Next step' when the energy phase is over."
+            return f"Draw first: choose 'Draw 4 for {free[0]}' to see its cards."
+        return "All your riders have played this round: choose 'Next step' when the energy phase is over."
 
 
 def _move_words(race: Race, rider_id: str) -> str:

@@ -3,10 +3,13 @@
  *   content), labelled for what it is by its class tutor-live-<kind> (LIVE_LABELS);
  * - a disclosure button (class tutor-disclosure, an ipywidgets ToggleButton) carries aria-expanded, a toggle
  *   button of a group (Speed: Slow, Normal, Fast) aria-pressed, both following the widget's state;
+ * - a card button (class tutor-card-button) shows only its value ("5"): while it holds a card it is named by its
+ *   tooltip ("Play 5 for red-S");
  * - focus given by the kernel (widget.focus()) to a group of controls (toggle buttons, a checkbox) goes to its
  *   first control: the group's own element cannot hold the focus;
  * - with prefers-reduced-motion, every "No animation" checkbox (class tutor-motion) is ticked once, so the
  *   kernel learns it and draws each animation's final frame at once (the learner may untick it);
+ * - a board frame that scrolls sideways (a narrow page) is a focusable region, scrolled with the arrow keys;
  * - a canvas is an image (role="img") named for what it shows, described by the board in words beside it;
  * - the lesson (#rendered_cells) is the page's main landmark;
  * - Tab never stays on a canvas: ipycanvas makes each canvas focusable and swallows every key pressed on it
@@ -33,6 +36,18 @@
     if (el.getAttribute(name) !== value) el.setAttribute(name, value);
   }
 
+  // A board wider than its frame (a narrow page) scrolls sideways: the frame then takes the focus, so the
+  // arrow keys scroll it.
+  function scrollable(frame) {
+    if (frame.scrollWidth > frame.clientWidth + 1) {
+      setIfChanged(frame, 'tabindex', '0');
+      setIfChanged(frame, 'role', 'region');
+      setIfChanged(frame, 'aria-label', 'The board: scroll it sideways with the arrow keys');
+    } else if (frame.hasAttribute('tabindex')) {
+      ['tabindex', 'role', 'aria-label'].forEach(function (name) { frame.removeAttribute(name); });
+    }
+  }
+
   function mark(root) {
     var lesson = document.getElementById('rendered_cells');
     if (lesson && !lesson.hasAttribute('role')) lesson.setAttribute('role', 'main');
@@ -48,6 +63,11 @@
     root.querySelectorAll('button.tutor-disclosure').forEach(function (button) {
       setIfChanged(button, 'aria-expanded', String(button.classList.contains('mod-active')));
       if (button.hasAttribute('aria-pressed')) button.removeAttribute('aria-pressed');
+    });
+    root.querySelectorAll('button.tutor-card-button').forEach(function (button) {
+      // An empty place (disabled) keeps its text: its tooltip, why it is empty, is only its description.
+      if (button.disabled || !button.title) button.removeAttribute('aria-label');
+      else setIfChanged(button, 'aria-label', button.title);
     });
     root.querySelectorAll('.widget-toggle-buttons button').forEach(function (button) {
       setIfChanged(button, 'aria-pressed', String(button.classList.contains('mod-active')));
@@ -67,12 +87,16 @@
         if (!box.checked) box.click();
       });
     }
+    root.querySelectorAll('.tutor-board-frame').forEach(scrollable);
     root.querySelectorAll('canvas:not([role])').forEach(function (canvas) {
       canvas.setAttribute('role', 'img');
       canvas.setAttribute('tabindex', '-1');
       canvas.setAttribute('aria-label', BOARD_LABEL);
+    });
+    // The words may come after the canvas: described as soon as they are there.
+    root.querySelectorAll('canvas[role="img"]:not([aria-describedby])').forEach(function (canvas) {
       var widget = canvas.closest('.tutor-race, .tutor-quiz, .tutor-breakaway, .tutor-flanders, .widget-vbox');
-      var words = widget && widget.querySelector('.tutor-board-words, .tutor-live');
+      var words = widget && (widget.querySelector('.tutor-board-words') || widget.querySelector('.tutor-live'));
       if (words) {
         if (!words.id) words.id = 'tutor-words-' + (++serial);
         canvas.setAttribute('aria-describedby', words.id);
@@ -85,13 +109,17 @@
       if (event.key === 'Tab' && event.target instanceof HTMLCanvasElement) event.stopPropagation();
     }, true);
     mark(document);
-    // ipywidgets may set an element's classes after inserting it: class changes count too (one pass a frame).
+    window.addEventListener('resize', function () {
+      document.querySelectorAll('.tutor-board-frame').forEach(scrollable);
+    });
+    // ipywidgets may set an element's classes (and a button its tooltip) after inserting it: those changes
+    // count too (one pass a frame).
     var pending = false;
     new MutationObserver(function () {
       if (pending) return;
       pending = true;
       window.requestAnimationFrame(function () { pending = false; mark(document); });
-    }).observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['class'] });
+    }).observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['class', 'title', 'disabled'] });
   }
 
   if (document.readyState === 'loading') {
