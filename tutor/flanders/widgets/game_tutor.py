@@ -168,7 +168,6 @@ class GameTutor(Focusing, widgets.VBox):
         self.skip_button.description = "Skip ▸|"
         self.stepper.follow(self.board)
         self.seed = self.stepper.seed
-        self.seed.style.description_width = "initial"  # "shuffle number" in full, never cut
         self.motion = MotionSetting([self.board])
         self.log_section = Disclosure("What happened", [self.narration], tooltip="Show the log of every turn")
         self.teachers = teacher_section(self.seed, label("Restart deals the cards of this shuffle number."))
