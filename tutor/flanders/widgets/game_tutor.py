@@ -234,9 +234,10 @@ class GameTutor(Focusing, widgets.VBox):
             self._play_pool.append(b)
         while len(self._keep_pool) < keeps:
             self._keep_pool.append(widgets.Checkbox(value=True, indent=False, layout=widgets.Layout(width="auto")))
+        # the keep boxes before the cards: from the first card, End turn is only the other cards away
         self.actions.children = [self.continue_button, self.finish_button, self.next_button, self.roll_button,
-                                 self.stop_button, *self.pair_buttons, *self._play_pool, self.keep_label,
-                                 *self._keep_pool, self.end_button]
+                                 self.stop_button, *self.pair_buttons, self.keep_label, *self._keep_pool,
+                                 *self._play_pool, self.end_button]
 
     # ----- who plays -------------------------------------------------------------------------------------
     def _check_bots(self) -> None:
