@@ -242,3 +242,17 @@ def test_with_reduced_motion_a_roll_shows_its_dice_at_once_without_tumbling(brow
         print(f"reduced motion: the roll's dice on the board {shown_after:.2f} s after the kernel's answer")
     finally:
         context.close()
+
+
+def test_the_welcome_page_keeps_file_names_and_commands_in_a_closed_for_teachers_section(page, voila_server):
+    from playwright.sync_api import expect
+
+    from voila_page import open_lesson
+
+    open_lesson(page, voila_server, "flanders/00_welcome.ipynb", wait_for=".tutor-lesson-list")
+    teachers = page.locator("details", has=page.locator("summary", has_text="For teachers"))
+    expect(teachers).to_have_count(1)
+    assert teachers.get_attribute("open") is None
+    expect(page.get_by_text("rules-tutor check")).to_be_hidden()
+    teachers.locator("summary").click()
+    expect(page.get_by_text("rules-tutor check")).to_be_visible()
