@@ -81,8 +81,10 @@ def test_every_text_on_the_board_is_at_least_11_css_px_at_1366_px(browser, voila
         context.close()
 
 
-def test_on_an_800_px_page_the_board_keeps_its_size_and_scrolls_sideways_in_its_own_frame(browser, voila_server):
-    context = browser.new_context(viewport={"width": 800, "height": 900})
+@pytest.mark.parametrize("width", [800, 360])
+def test_on_a_narrow_page_the_board_keeps_its_size_and_scrolls_sideways_in_its_own_frame(browser, voila_server,
+                                                                                         width):
+    context = browser.new_context(viewport={"width": width, "height": 900})
     page = context.new_page()
     try:
         open_game(page, voila_server, "06_end_of_game.ipynb")
@@ -92,11 +94,16 @@ def test_on_an_800_px_page_the_board_keeps_its_size_and_scrolls_sideways_in_its_
         frame = page.evaluate("""() => { const f = document.querySelector('.tutor-flanders .tutor-board-frame');
             const r = f.getBoundingClientRect();
             return {left: r.x, right: r.x + r.width, scroll: f.scrollWidth, client: f.clientWidth}; }""")
-        assert frame["left"] >= 0 and frame["right"] <= 800 and frame["scroll"] > frame["client"], frame
+        assert frame["left"] >= 0 and frame["right"] <= width and frame["scroll"] > frame["client"], frame
         page_width = page.evaluate("() => document.scrollingElement.scrollWidth")
-        assert page_width <= 800, f"the page itself scrolls sideways ({page_width} px)"
+        assert page_width <= width, f"the page itself scrolls sideways ({page_width} px)"
+        cut = page.evaluate("""() => [...document.querySelectorAll('.tutor-flanders button')]
+            .filter(b => b.offsetWidth && (b.scrollWidth > b.clientWidth + 1
+                                           || b.getBoundingClientRect().right > window.innerWidth))
+            .map(b => b.innerText)""")
+        assert cut == [], f"buttons cut or off the page: {cut}"  # controls wrap instead
         page.locator("canvas").first.scroll_into_view_if_needed()
-        shot(page, "flanders_board_800px")
+        shot(page, f"flanders_board_{width}px")
         assert error_outputs(page) == []
     finally:
         context.close()
