@@ -2,7 +2,8 @@
 
 Layer 0 holds what does not change during a game (battlefield, panel frames,
 legend); layer 1 everything else. ``draw(picture)`` paints one picture in one
-message. The board is ``WIDTH`` CSS px wide at most and shrinks with a narrow page.
+message. The board is ``WIDTH`` CSS px wide, its text readable: on a narrow page its frame scrolls
+(``tutor.ui.screen.board_frame``).
 
 ``animate(frames)`` plays an animation with ``LayeredScene.play``: in a kernel, one
 message per frame, each sent when the one before has had its time, and a new

@@ -17,8 +17,9 @@ Each position is a scenario (a name in ``scenarios/``, a path or a dict) whose
 The board sits beside the panel (position, question, answer, prompt with Reveal
 and Try again, one secondary row, the verdict): one screen at 1366x680. A "take"
 position where several spaces are right says so. Before Reveal the board shows
-the position only: no offered space, no pair sums, no odds. Reveal plays the scenario's actions on the board, step by step
-with their rules, and says what decided the answer. "Try again" moves on to the next
+the position only: no offered space, no pair sums, no odds. Reveal plays the
+scenario's actions on the board, step by step with their rules, and says what
+decided the answer. "Try again" moves on to the next
 position of the list, so the learner never answers the same position twice
 in a row.
 """
@@ -57,11 +58,16 @@ def bust_rolls(chance: Fraction) -> int:
     return int(chance * 216)
 
 
+def add_board_words(quiz: RevealQuiz, text_view: TextView) -> None:
+    """The board in words on demand: its toggle in the quiz's secondary row, its text under it."""
+    quiz.secondary.children = [*quiz.secondary.children, text_view.toggle]
+    quiz.below.children = [*quiz.below.children, text_view.html]
+
+
 def beside_the_board(quiz: RevealQuiz, text_view: TextView, *above: widgets.Widget) -> list[widgets.Widget]:
     """The quiz's children as one screen: its board, and beside it ``above``, the question, the answer, the
     prompt with Reveal and Try again, the secondary row (with the board in words) and the verdict."""
-    quiz.secondary.children = [*quiz.secondary.children, text_view.toggle]
-    quiz.below.children = [*quiz.below.children, text_view.html]
+    add_board_words(quiz, text_view)
     css, header, board, *rest = quiz.children
     panel = widgets.VBox([*above, *rest])
     panel.add_class("iff-panel")
@@ -173,7 +179,7 @@ class FlandersQuiz(RevealQuiz):
 
     def missing_answer(self) -> str | None:
         if self.choice.value is None:
-            return "Click a card space first." if self.ask == "take" else "Choose an answer first."
+            return "Choose a card space first." if self.ask == "take" else "Choose an answer first."
         return None
 
     def _on_canvas_click(self, x: float, y: float) -> None:
@@ -291,8 +297,7 @@ class RiskQuiz(RevealQuiz):
         self.text_view = TextView()
         super().__init__(question=question, board=boards, inputs=[label("Your answer:"), self.choice],
                          title=title, explain=explain)
-        self.secondary.children = [*self.secondary.children, self.text_view.toggle]
-        self.below.children = [*self.below.children, self.text_view.html]
+        add_board_words(self, self.text_view)
         for board in self.boards:
             board.on_client_ready(lambda: self.redraw(static=True))
         self._set_labels()
