@@ -124,12 +124,13 @@ def test_a_bust_stays_on_the_board_until_continue_then_the_turn_passes():
     shown = t.board.picture
     assert shown is not None and shown.bust and shown.current == 0 and shown.lost == {"p1": 4}
     assert shown.players[0].troops == 2 and shown.caption.startswith("Bust: p1 loses 4 troop pieces")
-    assert continuing(t) and t.next_button.disabled and t.roll_button.disabled
+    assert continuing(t) and t.next_button.disabled and t.roll_button.disabled and t.focused is t.continue_button
     assert "Continue" in t.status.text and "Round 1 · p2" not in t.narration.value and "Bust" in t.header.value
     t.next_button.click()  # not yet: the bust is still shown
     assert t.status.kind == "warning" and t.game.player.id == "p2" and t.board.picture is shown
     t.continue_button.click()
     assert not continuing(t) and t.next_button.disabled is False and t.roll_button.disabled
+    assert t.focused is t.finish_button and "Bots play" in t.status.text
     assert "Round 1 · p2" in t.narration.value
     assert t.board.picture is not None and t.board.picture.current == 1 and not t.board.picture.bust
 
@@ -337,6 +338,8 @@ def test_a_whole_game_is_played_to_its_end_by_clicking_with_a_results_table():
             t.play_buttons[-1].click()
         else:
             t.end_button.click()
+        # focus always lands on a control that is on the page and enabled: the one the prompt names
+        assert t.focused is t._next_control() and t.focused.layout.display != "none" and not t.focused.disabled
     assert t.game.phase is Phase.FINISHED
     assert "<caption>Results</caption>" in t.results.value and "winner" in t.results.value
     assert t.status.kind == "success" and "Game over" in t.status.text
