@@ -155,6 +155,8 @@ def test_focus_follows_play_in_lesson_3_and_bots_play_replays_each_bot_step_on_t
         space_points = {s: (geo.space_rect(s).x + 14, geo.space_rect(s).y + geo.space_rect(s).h - 26) for s in takes}
         page.keyboard.press("Enter")
         wait_for_focus(page, "Skip", "Bots play")  # the replay plays: Skip shows its end
+        widget.scroll_into_view_if_needed()
+        shot(page, "flanders_03_bots_replay_1366x680")
         samples = []  # (prompt, dice pips in the middle, emptied spaces) until the learner's turn
         deadline = time.monotonic() + 120
         while "Your turn" not in (prompt := status.inner_text()) and time.monotonic() < deadline:
