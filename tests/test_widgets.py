@@ -851,3 +851,14 @@ def test_after_reveal_focus_goes_to_try_again_and_after_try_again_to_the_answer(
     assert "Right!" in q.status.text and f"square {q.correct_answer}" in q.status.value  # read in the live region
     q.retry_button.click()
     assert q.focused is q.square_input and sent[-1] is q.square_input and not q.square_input.disabled
+
+
+def test_teacher_tools_sit_in_a_closed_for_teachers_section_and_the_log_is_collapsed(tutor):
+    """Issue 22: the board, one prompt row, one compact row; the shuffle number and the position code closed."""
+    assert not tutor.teachers.open and tutor.teachers.body.layout.display == "none"
+    assert tutor.seed in tutor.teachers.body.children and tutor.open_box in tutor.teachers.body.children
+    assert tutor.open_box.text.description == "Position code"  # the code box has a label
+    assert tutor.seed not in tutor.secondary.children and tutor.teachers.button in tutor.secondary.children
+    assert {tutor.back_button, tutor.restart_button, tutor.speed, tutor.skip_button} <= set(tutor.secondary.children)
+    assert tutor.status in tutor.prompt.children and not tutor.story.toggle.value
+    assert tutor.next_button.layout.display == "none"  # the energy phase: Draw is the next step, not Next step

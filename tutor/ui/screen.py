@@ -19,7 +19,8 @@ controls, disclosures (the "For teachers" section), focus that follows play, and
                 self.log.body, self.teachers.body,           # shown only when opened
             ]
 
-        def _after_an_action(self):
+        def _on_next(self):                                  # a button's handler: self.learner_action(self._on_next)
+            ...
             self.status.show("Choose 'Next step'.", changed=changed_words(lines))  # announced once
             self.move_focus(self.next_button)                # focus follows play; tests read ``focused``
 
@@ -41,7 +42,7 @@ controls, disclosures (the "For teachers" section), focus that follows play, and
 from __future__ import annotations
 
 import html
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 import ipywidgets as widgets
 
@@ -80,9 +81,19 @@ def changed_words(lines: Sequence[Line], limit: int = 2) -> str:
 
 
 class Focusing:
-    """Mixin: ``move_focus(widget)`` gives ``widget`` the keyboard focus and records it in ``focused``."""
+    """Mixin: ``move_focus(widget)`` gives ``widget`` the keyboard focus and records it in ``focused``;
+    ``learner_action(handler)`` runs a learner's action with ``acting`` True (focus follows play then, not while
+    the page is built)."""
 
     focused: widgets.Widget | None = None
+    acting = False
+
+    def learner_action(self, handler: Callable[[], None]) -> None:
+        self.acting = True
+        try:
+            handler()
+        finally:
+            self.acting = False
 
     def move_focus(self, widget: widgets.Widget | None) -> None:
         """Focus ``widget`` (None: leave focus where it is). The browser moves focus only to a control that is

@@ -14,7 +14,8 @@ Attributes for lessons and tests: ``race``, ``scene``, ``status``, ``narration``
 (HTML; ``narration_lines``), ``bids_table`` (HTML), ``draw_buttons`` (rider ->
 Button), ``card_buttons`` (4), ``decide_button``, ``back_button``,
 ``restart_button``, ``seed``, ``decision`` (the ``BreakawayDecided`` event, once
-decided). Built from ``tutor.ui`` pieces and ``tutor.flamme_rouge.render``.
+decided), ``teachers`` (the shuffle number, closed), ``focused`` (where focus went after the last action:
+``next_control()``). Built from ``tutor.ui`` pieces and ``tutor.flamme_rouge.render``.
 """
 
 from __future__ import annotations
@@ -88,11 +89,11 @@ class BreakawayBid(Focusing, widgets.VBox):
         self.card_buttons = [self._card_button(i) for i in range(4)]
         self.decide_button = button("Decide the breakaway ▸", "Rank the bid totals and start the breakaway riders",
                                     style="primary")
-        self.decide_button.on_click(lambda _: self._acting_on(self._on_decide))
+        self.decide_button.on_click(lambda _: self.learner_action(self._on_decide))
         self.back_button = button("◂ Back", "Undo the last action")
-        self.back_button.on_click(lambda _: self._acting_on(self._on_back))
+        self.back_button.on_click(lambda _: self.learner_action(self._on_back))
         self.restart_button = button("Restart", "Bid again from the start (with the shuffle number on the right)")
-        self.restart_button.on_click(lambda _: self._acting_on(self._on_restart))
+        self.restart_button.on_click(lambda _: self.learner_action(self._on_restart))
         self.seed = widgets.IntText(value=seed, description="Shuffle number", style={"description_width": "initial"},
                                     layout=widgets.Layout(width="230px"))
         self.text_view = TextView()  # the board in words (the bids stay face down in it too)
@@ -112,28 +113,18 @@ class BreakawayBid(Focusing, widgets.VBox):
         ]
         self.add_class("tutor-breakaway")
         self.scene.on_client_ready(lambda: self.redraw(redraw_track=True))
-        self._acting = False
-        """True while a learner's action runs: focus then follows play (not while the page is built)."""
         self._show(self._intro() + self._opening_bots())
 
     def _draw_button(self, rider_id: str) -> widgets.Button:
         b = button(f"Draw 4 for {rider_id}", f"Breakaway bid: draw 4 cards for {rider_id}", style="info")
-        b.on_click(lambda _: self._acting_on(lambda: self._on_draw(rider_id)))
+        b.on_click(lambda _: self.learner_action(lambda: self._on_draw(rider_id)))
         return b
 
     def _card_button(self, index: int) -> widgets.Button:
         b = button("·", f"Bid card {index + 1}", width="56px")
         b.add_class("tutor-card-button")
-        b.on_click(lambda _: self._acting_on(lambda: self._on_card(index)))
+        b.on_click(lambda _: self.learner_action(lambda: self._on_card(index)))
         return b
-
-    def _acting_on(self, handler: Callable[[], None]) -> None:
-        """Run a learner's action; focus then follows play (``next_control``)."""
-        self._acting = True
-        try:
-            handler()
-        finally:
-            self._acting = False
 
     # ----- handlers --------------------------------------------------------------------------------------
 
@@ -229,7 +220,7 @@ class BreakawayBid(Focusing, widgets.VBox):
             self.redraw()
         else:
             self._slide(slide_from)
-        if self._acting:
+        if self.acting:
             self.move_focus(self.next_control())
 
     def next_control(self) -> widgets.Widget | None:

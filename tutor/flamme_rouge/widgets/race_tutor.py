@@ -32,6 +32,12 @@ whole story, round by round), ``narration`` (its HTML widget), ``narration_lines
 ``restart_button``, ``seed``,
 ``speed``, ``another_button``, ``continue_button``, ``results``; ``redraw()``
 repaints everything.
+
+On screen (``tutor.ui.screen``): the board; ``prompt`` (the status line beside the controls it names:
+place, draw and cards, Next step and Finish round while they are next, Start round N, the end of a position);
+``secondary`` (Back, Restart, Speed, Skip, ``motion`` "No animation", and the toggles of the board in words,
+the log, the ``key`` and ``teachers``: shuffle number and position code), those closed at first. After each
+action focus goes to ``next_control()`` (recorded in ``focused``); ``status`` says what the step changed.
 """
 
 from __future__ import annotations
@@ -124,8 +130,6 @@ class RaceTutor(Focusing, widgets.VBox):
         self._position = 0
         self._initial = (self.human_teams, self._focus, self._stop)
         self._last_click: tuple[str, float] = ("", -1e9)
-        self._acting = False
-        """True while a learner's action runs: focus then follows play (not while the page is built)."""
         self.narration_lines: list[Line] = []
         self._pending: list[tuple[str, Event]] = []
         self._logged_section = f"Round {race.round}" if race.round else "Setup"
@@ -133,7 +137,7 @@ class RaceTutor(Focusing, widgets.VBox):
         self.scene = Scene(race.track, cards=cards)
         self.header = widgets.HTML()
         self.status = StatusLine()
-        self.text_view = TextView()  # the board in words, read out after each step
+        self.text_view = TextView()  # the board in words, on demand (the status says what each step changed)
         self.story = NarrationLog("Log", open_=False)  # collapsed: the prompt says what each step changed
         self.narration = self.story.html
         self.results = widgets.HTML()
@@ -274,11 +278,9 @@ class RaceTutor(Focusing, widgets.VBox):
         last, ended = self._last_click
         if control == last and time.monotonic() - ended < self.debounce_s:
             return
-        self._acting = True
         try:
-            handler()
+            self.learner_action(handler)
         finally:
-            self._acting = False
             self._last_click = (control, time.monotonic())  # from the end: queued clicks of a double click drop
 
     # ----- handlers --------------------------------------------------------------------------------------
@@ -594,7 +596,7 @@ class RaceTutor(Focusing, widgets.VBox):
             self.status.show(self._hint(), changed=changed_words(self.narration_lines))
         self.text_view.show(describe_race(self.race, secret=self._panel().secret, hands=[self.active_rider or ""]),
                             self.narration_lines)
-        if self._acting:
+        if self.acting:
             self.move_focus(self.next_control())
 
     def next_control(self) -> widgets.Widget | None:

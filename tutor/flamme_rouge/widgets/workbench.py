@@ -79,7 +79,8 @@ class PositionBox(widgets.VBox):
     def __init__(self, on_open: Callable[[dict[str, Any]], object], *, description: str = "Open a position"):
         self._on_open = on_open
         self.text = widgets.Text(placeholder=f"Paste a position code ({scenarios.SHORT_PREFIX}…)",
-                                 layout=widgets.Layout(width="360px"))
+                                 description="Position code", style={"description_width": "initial"},
+                                 layout=widgets.Layout(width="420px"))
         self.text.add_class(f"tutor-max-chars-{scenarios.MAX_CODE_CHARS}")  # the page refuses a longer paste
         self.button = button(description, "Show the position of this code on the board", style="info")
         self.status = StatusLine()
