@@ -209,4 +209,8 @@ def test_a_game_is_played_to_its_end_by_clicking(page, page_errors, voila_server
         click_and_wait(page, control, log)
     expect(tutor.locator(".iff-results")).to_contain_text("Results")
     expect(tutor.locator(".tutor-status")).to_contain_text("Game over")
+    from test_flanders_board import shot
+
+    tutor.scroll_into_view_if_needed()
+    shot(page, "flanders_06_results")
     assert error_outputs(page) == [] and page_errors == []
