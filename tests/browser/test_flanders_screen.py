@@ -144,6 +144,8 @@ def test_focus_follows_play_in_lesson_3_and_bots_play_replays_each_bot_step_on_t
         label = next(steps)
         wait_for_focus(page, label, "Stop")  # the first card to play
         to_end = tabs_to(page, "End turn")
+        resolving = spans(page)[0]  # the cards to play, the keep boxes and End turn: still one screen
+        assert resolving["span"] <= MAX_SPAN, resolving
         while label.startswith("Play "):
             page.keyboard.press("Enter")
             label = wait_for_focus(page, next(steps), "a card")["text"]
@@ -206,6 +208,8 @@ def test_the_quiz_verdict_is_read_in_its_stable_live_region_and_focus_goes_to_tr
         words = live.text_content()
         assert "Right!" in words and "space 7 (Machine Gun) is the only space offered" in words, words
         assert live.get_attribute("data-before") == "yes", "the live region was replaced, not kept"
+        revealed = spans(page)[1]  # the verdict beside the board: Try again still on the screen
+        assert revealed["span"] <= MAX_SPAN, revealed
         assert error_outputs(page) == []
     finally:
         context.close()
