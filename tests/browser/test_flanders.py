@@ -12,8 +12,8 @@ import time
 from pathlib import Path
 
 import pytest
-from voila_page import canvas_fingerprint, error_outputs, open_lesson, wait_for_all_painted, wait_for_canvas_change, \
-    wait_for_canvases
+from voila_page import ERROR_SELECTOR, LOAD_TIMEOUT_MS, canvas_fingerprint, error_outputs, open_lesson, \
+    wait_for_all_painted, wait_for_canvas_change, wait_for_canvases
 
 from tutor.flanders.render import PLAYER_COLOURS, Geometry
 from tutor.flanders.render.geometry import BRITISH_FILL, LOST
@@ -29,6 +29,8 @@ BOARDS = {  # the first board of each lesson: (players, p1's pawn)
     "07_full_game.ipynb": (4, 0),
 }
 TOLERANCE = 14
+ALL_PAGES_MS = 4 * LOAD_TIMEOUT_MS
+"""The eight pages opened at once start their kernels side by side: on a loaded machine each waits its turn."""
 
 _PIXELS_JS = """([index, points]) => {
     const canvas = document.querySelectorAll('canvas')[index];
@@ -80,8 +82,6 @@ def click_and_wait(page, control, log) -> None:
 
 def test_every_flanders_page_paints_its_boards_and_p1s_pawn_where_the_engine_puts_it(browser, voila_server):
     """All eight pages are opened at once (their kernels start side by side), then checked one by one."""
-    from voila_page import LOAD_TIMEOUT_MS, ERROR_SELECTOR
-
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     errors: dict[str, list[str]] = {}
     pages = {}
@@ -93,23 +93,23 @@ def test_every_flanders_page_paints_its_boards_and_p1s_pawn_where_the_engine_put
             page.goto(f"{voila_server}/voila/render/flanders/{notebook}", wait_until="commit")
             pages[notebook] = page
         for notebook, page in pages.items():
-            page.wait_for_selector("#loading", state="hidden", timeout=LOAD_TIMEOUT_MS)
+            page.wait_for_selector("#loading", state="hidden", timeout=ALL_PAGES_MS)
             if notebook not in BOARDS:  # the welcome page and the rules summary: text and links, no board
-                page.wait_for_selector("a[href$='.ipynb']", timeout=LOAD_TIMEOUT_MS)
+                page.wait_for_selector("a[href$='.ipynb']", timeout=ALL_PAGES_MS)
                 assert page.locator("canvas").count() == 0
             else:
-                page.wait_for_selector(f"canvas, {ERROR_SELECTOR}", timeout=LOAD_TIMEOUT_MS)
+                page.wait_for_selector(f"canvas, {ERROR_SELECTOR}", timeout=ALL_PAGES_MS)
                 boards = 1 if notebook == "07_full_game.ipynb" else 2
                 page.wait_for_function(f"document.querySelectorAll('canvas').length >= {boards}",
-                                       timeout=LOAD_TIMEOUT_MS)
-                count = wait_for_canvases(page, timeout_ms=LOAD_TIMEOUT_MS)
-                painted = wait_for_all_painted(page, timeout_ms=LOAD_TIMEOUT_MS)
+                                       timeout=ALL_PAGES_MS)
+                count = wait_for_canvases(page, timeout_ms=ALL_PAGES_MS)
+                painted = wait_for_all_painted(page, timeout_ms=ALL_PAGES_MS)
                 assert len(painted) == count >= boards and all(painted), (notebook, painted)
                 players, pawn = BOARDS[notebook]
                 geo = Geometry(players)
                 x, y = geo.pawn_centre(0, pawn)
                 # the board's first paint may still be on its way: wait for the pawn itself
-                found = wait_for_pixel(page, 0, geo, (x - 9, y), PLAYER_COLOURS[0], timeout_ms=LOAD_TIMEOUT_MS)
+                found = wait_for_pixel(page, 0, geo, (x - 9, y), PLAYER_COLOURS[0], timeout_ms=ALL_PAGES_MS)
                 assert close(found, hex_to_rgb(PLAYER_COLOURS[0])), f"{notebook}: p1's pawn on {pawn}: pixel {found}"
             assert error_outputs(page) == [], notebook
             assert errors[notebook] == [], notebook
