@@ -223,7 +223,8 @@ def test_with_no_animation_a_scene_draws_the_final_frame_at_once():
 
 
 def test_the_board_keeps_its_size_in_a_frame_that_scrolls():
-    scene = LayeredScene(2, 960, 300)
+    scene = LayeredScene(2, 960, 300, fit=True)
+    assert scene.canvas.layout.width == "100%"  # unframed, it shrinks with the page
     frame = board_frame(scene)
     assert "tutor-board-frame" in frame._dom_classes and frame.children == (scene.canvas,)
     assert scene.canvas.layout.min_width == "960px" and scene.canvas.layout.width == "960px"

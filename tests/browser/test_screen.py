@@ -167,7 +167,8 @@ def test_with_reduced_motion_the_final_frame_is_drawn_at_once(browser, voila_ser
 def test_on_a_narrow_page_the_board_keeps_its_size_and_scrolls_in_its_own_frame(browser, voila_server):
     with lesson(browser, voila_server, "flamme_rouge/03_movement.ipynb", {"width": 360, "height": 740}) as page:
         race = page.locator(".tutor-race").first
-        sizes = race.evaluate("""(w) => { const c = w.querySelector('canvas'), f = w.querySelector('.tutor-board-frame');
+        sizes = race.evaluate("""(w) => {
+            const c = w.querySelector('canvas'), f = w.querySelector('.tutor-board-frame');
             return {board: c.getBoundingClientRect().width, frame: f.getBoundingClientRect().right,
                     scrolls: f.scrollWidth > f.clientWidth, page: document.documentElement.scrollWidth}; }""")
         # The smallest text on the board is 11 px at its own size: the board is not shrunk below it.

@@ -19,9 +19,9 @@ Attributes: ``status`` (the quiz's one live region: the prompt, warnings and the
 once), ``feedback``, ``narration``, ``reveal_button``, ``retry_button``, ``secondary`` (the row
 of small controls under the prompt: the subclass adds its disclosures), ``below`` (what they open),
 ``is_right`` (None before Reveal), ``id`` (names the quiz in the learner's progress), ``focused``
-(where focus went last: Try again after Reveal, the first answer control after Try again). Each Reveal leaves a hidden ``tutor-quiz-result`` mark in the
-feedback (``data-quiz``, ``data-right``) that the lesson page records
-(``tutor.ui.lessons``). ``show_question(question)`` shows a new question (a new position).
+(where focus went last: Try again after Reveal, the first answer control after Try again). Each
+Reveal leaves a hidden ``tutor-quiz-result`` mark in the feedback (``data-quiz``, ``data-right``) that
+the lesson page records (``tutor.ui.lessons``). ``show_question(question)`` shows a new question (a new position).
 """
 
 from __future__ import annotations

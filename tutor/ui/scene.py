@@ -22,8 +22,9 @@ goes out as one message, a ``sleep`` after each frame, so a test can read every 
 
 Sharp on 2x screens: with ``scale=2`` the canvas holds twice the pixels of its CSS size and every paint
 starts by setting that scale, so drawing code keeps using CSS pixels (mouse events, which ipycanvas gives in
-canvas pixels, are divided back: ``scene.css_point(x, y)``). The board keeps its size (its text stays
-readable); on a page narrower than the board, ``tutor.ui.screen.board_frame`` scrolls it sideways.
+canvas pixels, are divided back: ``scene.css_point(x, y)``). With ``fit=True`` the board shrinks with its page
+(never wider than ``width``), keeping its proportions, until ``tutor.ui.screen.board_frame`` frames it: then
+it keeps its size (its text readable) and scrolls sideways in its frame on a narrower page.
 
 Motion: with ``animated`` False (``tutor.ui.screen.MotionSetting``: the learner's choice, or the browser's
 reduced-motion setting) ``play`` skips the frames and paints the final picture at once, in one message.
@@ -72,8 +73,8 @@ class LayeredScene:
 
     def __init__(self, layers: int, width: int, height: int, *, scale: int = 1, fit: bool = False):
         self.layers, self.width, self.height, self.scale = layers, width, height, scale
-        del fit  # the board keeps its size (tutor.ui.screen.board_frame scrolls it on a narrow page)
-        layout = Layout(width=f"{width}px", height=f"{height}px", min_width=f"{width}px", flex="none")
+        layout = (Layout(width="100%", max_width=f"{width}px", height="auto") if fit
+                  else Layout(width=f"{width}px", height=f"{height}px"))
         self.canvas = MultiCanvas(layers, width=width * scale, height=height * scale, layout=layout)
         self._on_ready: list[Callable[[], None]] = []
         self._on_playing: list[Callable[[bool], None]] = []
@@ -84,7 +85,8 @@ class LayeredScene:
         """A new height in CSS pixels (a track with more lanes)."""
         self.height = height
         self.canvas.height = height * self.scale
-        self.canvas.layout.height = f"{height}px"
+        if self.canvas.layout.height != "auto":
+            self.canvas.layout.height = f"{height}px"
 
     def on_click(self, handler: Callable[[float, float], None]) -> None:
         """Call ``handler(x, y)`` on a mouse press on the board, in the CSS pixels the drawing uses."""

@@ -180,7 +180,10 @@ class SecondaryRow(widgets.HBox):
 
 
 def board_frame(scene: LayeredScene) -> widgets.Box:
-    """The board in a frame that scrolls sideways when the page is narrower than the board (``a11y.css``)."""
+    """The board at its own size (never shrunk: its text stays readable), in a frame that scrolls sideways when
+    the page is narrower than the board (``a11y.css``)."""
+    scene.canvas.layout = widgets.Layout(width=f"{scene.width}px", height=f"{scene.height}px",
+                                         min_width=f"{scene.width}px", flex="none")
     frame = widgets.Box([scene.canvas], layout=widgets.Layout(overflow="auto hidden", max_width="100%"))
     frame.add_class("tutor-board-frame")
     return frame

@@ -277,7 +277,8 @@ class PredictQuiz(RevealQuiz):
         answer = self.answer
         if answer is None or (self.with_lane and None in answer):
             if self.ask == "square":
-                return f"Choose a square first{' and a lane' if self.with_lane else ''} (in the list, or click it on the board)."
+                return (f"Choose a square first{' and a lane' if self.with_lane else ''} (in the list, or click it "
+                        "on the board).")
             return "Choose your answer first."
         return None
 

@@ -119,7 +119,8 @@
       if (pending) return;
       pending = true;
       window.requestAnimationFrame(function () { pending = false; mark(document); });
-    }).observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['class', 'title', 'disabled'] });
+    }).observe(document.body, { childList: true, subtree: true, attributes: true,
+                                attributeFilter: ['class', 'title', 'disabled'] });
   }
 
   if (document.readyState === 'loading') {
