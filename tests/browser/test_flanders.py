@@ -12,8 +12,8 @@ import time
 from pathlib import Path
 
 import pytest
-from voila_page import canvas_fingerprint, error_outputs, open_lesson, wait_for_all_painted, wait_for_canvas_change, \
-    wait_for_canvases
+from voila_page import ERROR_SELECTOR, LOAD_TIMEOUT_MS, canvas_fingerprint, error_outputs, open_lesson, \
+    wait_for_all_painted, wait_for_canvas_change, wait_for_canvases
 
 from tutor.flanders.render import PLAYER_COLOURS, Geometry
 from tutor.flanders.render.geometry import BRITISH_FILL, LOST
@@ -29,6 +29,8 @@ BOARDS = {  # the first board of each lesson: (players, p1's pawn)
     "07_full_game.ipynb": (4, 0),
 }
 TOLERANCE = 14
+ALL_PAGES_MS = 4 * LOAD_TIMEOUT_MS
+"""The eight pages opened at once start their kernels side by side: on a loaded machine each waits its turn."""
 
 _PIXELS_JS = """([index, points]) => {
     const canvas = document.querySelectorAll('canvas')[index];
@@ -63,6 +65,12 @@ def open_game(page, url: str, notebook: str):
     return page.locator(".tutor-flanders").first
 
 
+def set_shuffle_number(tutor, number: int) -> None:
+    """Open "For teachers" and type the shuffle number Restart deals."""
+    tutor.get_by_role("button", name="For teachers").click()
+    tutor.locator("input[type=number]").first.fill(str(number))
+
+
 def click_and_wait(page, control, log) -> None:
     """Click, then wait until the kernel's answer has changed the log (the widget replaces its HTML; the tutor
     updates its buttons before its log)."""
@@ -74,8 +82,6 @@ def click_and_wait(page, control, log) -> None:
 
 def test_every_flanders_page_paints_its_boards_and_p1s_pawn_where_the_engine_puts_it(browser, voila_server):
     """All eight pages are opened at once (their kernels start side by side), then checked one by one."""
-    from voila_page import LOAD_TIMEOUT_MS, ERROR_SELECTOR
-
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     errors: dict[str, list[str]] = {}
     pages = {}
@@ -87,19 +93,23 @@ def test_every_flanders_page_paints_its_boards_and_p1s_pawn_where_the_engine_put
             page.goto(f"{voila_server}/voila/render/flanders/{notebook}", wait_until="commit")
             pages[notebook] = page
         for notebook, page in pages.items():
-            page.wait_for_selector("#loading", state="hidden", timeout=LOAD_TIMEOUT_MS)
+            page.wait_for_selector("#loading", state="hidden", timeout=ALL_PAGES_MS)
             if notebook not in BOARDS:  # the welcome page and the rules summary: text and links, no board
-                page.wait_for_selector("a[href$='.ipynb']", timeout=LOAD_TIMEOUT_MS)
+                page.wait_for_selector("a[href$='.ipynb']", timeout=ALL_PAGES_MS)
                 assert page.locator("canvas").count() == 0
             else:
-                page.wait_for_selector(f"canvas, {ERROR_SELECTOR}", timeout=LOAD_TIMEOUT_MS)
-                count = wait_for_canvases(page)
-                painted = wait_for_all_painted(page)
-                assert len(painted) == count >= 2 - (notebook == "07_full_game.ipynb") and all(painted), painted
+                page.wait_for_selector(f"canvas, {ERROR_SELECTOR}", timeout=ALL_PAGES_MS)
+                boards = 1 if notebook == "07_full_game.ipynb" else 2
+                page.wait_for_function(f"document.querySelectorAll('canvas').length >= {boards}",
+                                       timeout=ALL_PAGES_MS)
+                count = wait_for_canvases(page, timeout_ms=ALL_PAGES_MS)
+                painted = wait_for_all_painted(page, timeout_ms=ALL_PAGES_MS)
+                assert len(painted) == count >= boards and all(painted), (notebook, painted)
                 players, pawn = BOARDS[notebook]
                 geo = Geometry(players)
                 x, y = geo.pawn_centre(0, pawn)
-                found = wait_for_pixel(page, 0, geo, (x - 9, y), PLAYER_COLOURS[0])
+                # the board's first paint may still be on its way: wait for the pawn itself
+                found = wait_for_pixel(page, 0, geo, (x - 9, y), PLAYER_COLOURS[0], timeout_ms=ALL_PAGES_MS)
                 assert close(found, hex_to_rgb(PLAYER_COLOURS[0])), f"{notebook}: p1's pawn on {pawn}: pixel {found}"
             assert error_outputs(page) == [], notebook
             assert errors[notebook] == [], notebook
@@ -126,7 +136,7 @@ def test_the_roll_changes_the_board_and_choosing_a_pair_takes_the_card(page, pag
     card = geo.space_rect(3)
     inside = (card.x + 14, card.y + card.h - 26)
     assert close(pixels(page, 0, geo, [inside])[0], hex_to_rgb(BRITISH_FILL))
-    click_and_wait(page, tutor.get_by_role("button", name="1 + 2 = 3: Infantry"), log)
+    click_and_wait(page, tutor.get_by_role("button", name="1 + 2 = 3: take Infantry"), log)
     expect(log).to_contain_text("takes Infantry (British); space 3 stays empty this turn")
     assert close(wait_for_pixel(page, 0, geo, inside, "#fbfbfb"), hex_to_rgb("#fbfbfb")), "space 3 is not empty"
     assert error_outputs(page) == [] and page_errors == []
@@ -154,7 +164,7 @@ def test_the_odds_bar_matches_bust_probability_and_a_bust_resolves(page, page_er
     expect(tutor.locator(".tutor-status")).to_contain_text(f"bust chance {float(p) * 100:.1f}%")
 
     log = tutor.locator(".iff-log")
-    page.locator(".tutor-flanders input[type=number]").first.fill("1")  # shuffle 1: the next roll, 1-4-1, busts
+    set_shuffle_number(tutor, 1)  # shuffle 1: the next roll, 1-4-1, busts
     click_and_wait(page, tutor.get_by_role("button", name="Restart"), log)
     before = canvas_fingerprint(page)
     click_and_wait(page, tutor.get_by_role("button", name="Roll again"), log)
@@ -167,7 +177,7 @@ def test_the_odds_bar_matches_bust_probability_and_a_bust_resolves(page, page_er
     expect(log).not_to_contain_text("p2's turn")
     continue_button = tutor.get_by_role("button", name="Continue")
     expect(continue_button).to_be_visible()
-    expect(tutor.get_by_role("button", name="Next step")).to_be_disabled()
+    expect(tutor.get_by_role("button", name="Next step")).to_be_hidden()  # only Continue is offered
     page.wait_for_timeout(3000)  # not a wait for the page: three seconds on, the bust is still shown
     assert close(pixels(page, 0, geo, [lost.centre])[0], hex_to_rgb(LOST))
     click_and_wait(page, continue_button, log)
@@ -186,25 +196,21 @@ def test_a_game_is_played_to_its_end_by_clicking(page, page_errors, voila_server
 
     tutor = open_game(page, voila_server, "06_end_of_game.ipynb")
     log = tutor.locator(".iff-log")
+    tutor.get_by_label("No animation").check()  # each result at once: the bots' turns are not replayed here
+    names = ("Bots play", "Continue", " = ", "Stop and carry out my cards", "Roll", "Play ", "End turn")
     for _ in range(400):
         if tutor.locator(".iff-results table").count():
             break
-        roll = tutor.get_by_role("button", name="Roll")
-        pairs = tutor.locator("button", has_text=" = ")
-        bots = tutor.get_by_role("button", name="Bots play")
-        plays = tutor.locator("button", has_text=": move")
-        if bots.is_enabled():
-            click_and_wait(page, bots, log)
-        elif enabled := [b for b in pairs.all() if b.is_enabled()]:
-            click_and_wait(page, enabled[0], log)
-        elif tutor.get_by_role("button", name="Stop and carry out my cards").is_enabled():
-            click_and_wait(page, tutor.get_by_role("button", name="Stop and carry out my cards"), log)
-        elif roll.is_enabled():
-            click_and_wait(page, roll, log)
-        elif plays.count():
-            click_and_wait(page, plays.last, log)
-        else:
-            click_and_wait(page, tutor.get_by_role("button", name="End turn"), log)
+        shown = [b for b in tutor.locator(".iff-actions button:visible:enabled").all()]
+        # the prompt names one step; its controls are the only ones on the page
+        control = next(b for name in names for b in shown if name in b.inner_text())
+        if "Play " in control.inner_text():
+            control = [b for b in shown if "Play " in b.inner_text()][-1]
+        click_and_wait(page, control, log)
     expect(tutor.locator(".iff-results")).to_contain_text("Results")
     expect(tutor.locator(".tutor-status")).to_contain_text("Game over")
+    from test_flanders_board import shot
+
+    tutor.scroll_into_view_if_needed()
+    shot(page, "flanders_06_results")
     assert error_outputs(page) == [] and page_errors == []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 
 import pytest
@@ -34,11 +35,11 @@ def enabled_pairs(t: GameTutor):
 
 def test_roll_then_a_pair_button_takes_the_card_on_its_sum():
     t = tutor_at(position(2), dice=[(1, 2, 4)])
-    assert t.status.text == "Your turn: click 'Roll the dice'." and all(b.disabled for b in t.pair_buttons)
+    assert t.status.text == "Your turn: choose 'Roll the dice'." and all(b.disabled for b in t.pair_buttons)
     t.roll_button.click()
     assert t.game.phase is Phase.CHOOSE and t.game.dice == (1, 2, 4)
-    assert [b.description for b in t.pair_buttons] == ["1 + 2 = 3: Infantry", "1 + 4 = 5: Reserves",
-                                                     "2 + 4 = 6: Tank"]
+    assert [b.description for b in t.pair_buttons] == ["1 + 2 = 3: take Infantry", "1 + 4 = 5: take Reserves",
+                                                     "2 + 4 = 6: take Tank"]
     assert "rolls 1-2-4" in t.narration.value
     with recorded_commands() as log:  # no event loop here: the whole animation in one message
         t.pair_buttons[2].click()
@@ -98,8 +99,8 @@ def test_the_forced_german_card_is_the_only_pair_offered():
     t.roll_button.click()
     enabled_pairs(t)[0].click()
     t.roll_button.click()
-    assert [b.description for b in enabled_pairs(t)] == ["1 + 6 = 7: Machine Gun"]
-    assert "only space 7 is offered, so you must take it" in t.status.text
+    assert [b.description for b in enabled_pairs(t)] == ["1 + 6 = 7: take Machine Gun"]
+    assert "only space 7 has a card for you, so you must take it" in t.status.text
     enabled_pairs(t)[0].click()
     assert "It was the only card offered, so it had to be taken." in t.narration.value
 
@@ -123,31 +124,141 @@ def test_a_bust_stays_on_the_board_until_continue_then_the_turn_passes():
     shown = t.board.picture
     assert shown is not None and shown.bust and shown.current == 0 and shown.lost == {"p1": 4}
     assert shown.players[0].troops == 2 and shown.caption.startswith("Bust: p1 loses 4 troop pieces")
-    assert continuing(t) and t.next_button.disabled and t.roll_button.disabled
+    assert continuing(t) and t.next_button.disabled and t.roll_button.disabled and t.focused is t.continue_button
     assert "Continue" in t.status.text and "Round 1 · p2" not in t.narration.value and "Bust" in t.header.value
     t.next_button.click()  # not yet: the bust is still shown
     assert t.status.kind == "warning" and t.game.player.id == "p2" and t.board.picture is shown
     t.continue_button.click()
     assert not continuing(t) and t.next_button.disabled is False and t.roll_button.disabled
+    assert t.focused is t.finish_button and "Bots play" in t.status.text
     assert "Round 1 · p2" in t.narration.value
     assert t.board.picture is not None and t.board.picture.current == 1 and not t.board.picture.bust
 
 
-def test_bots_play_draws_the_position_it_reaches_at_once_without_pausing():
+def prompts(t: GameTutor) -> list[str]:
+    """Every text the prompt shows from now on."""
+    said: list[str] = []
+    show = t.status.show
+
+    def recorded(text, kind="info", **kwargs):
+        said.append(text)
+        show(text, kind, **kwargs)
+
+    t.status.show = recorded  # type: ignore[method-assign]
+    return said
+
+
+def recorded_frames(t: GameTutor) -> list:
+    """Every (picture, ms) the board is asked to animate from now on."""
+    frames: list = []
+    animate = t.board.animate
+
+    def recorded(these, **kwargs):
+        frames.extend(these)
+        animate(these, **kwargs)
+
+    t.board.animate = recorded  # type: ignore[method-assign]
+    return frames
+
+
+def after_p1s_bust():
     t = lesson("push_your_luck", bots={"p2": "threshold"}, dice=[(1, 1, 1)])
     t.roll_button.click()
     t.continue_button.click()
+    assert t.game.player.id == "p2" and t.bot_turn
+    return t
+
+
+def test_bots_play_replays_each_bot_step_on_the_board_with_its_sentence_in_the_prompt():
+    t = after_p1s_bust()
+    said, frames = prompts(t), recorded_frames(t)
+    logged = len([line for _, lines in t.turns for line in lines])
+    with recorded_commands() as log:  # no event loop here: the whole replay in one message, a sleep per frame
+        t.finish_button.click()
+    assert t.human_turn and not t.replaying and not continuing(t) and log.messages == 1
+    assert len(log.sleeps()) == len(frames) - 1 > 10  # every step shown for its time (the end stays)
+    told = [line.text for _, lines in t.turns for line in lines][logged:]
+    assert any(line.startswith("p2 rolls") for line in told) and any(line.startswith("Bust!") for line in told)
+    assert [line for line in said if line in told] == told  # each step's line in the prompt, in order
+    rolls = [f for f, _ in frames if f.dice is not None and not f.rolling and f.caption.startswith("p2 rolls")]
+    assert rolls and all(f.current == 1 for f in rolls)  # the bot's dice on the board, its turn marked
+    final = frames[-1][0]
+    assert final.current == 0 and [v.pawn for v in final.players] == [p.pawn for p in t.game.players]
+    assert said[-1] == "Your turn: choose 'Roll the dice'." and t.focused is t.roll_button
+
+
+def test_the_replay_plays_from_the_kernel_shows_only_skip_and_skip_jumps_to_the_learners_turn():
+    async def replay():
+        t = after_p1s_bust()
+        t.board.clock = asyncio.get_running_loop()  # paced as in a kernel
+        t.finish_button.click()
+        assert t.replaying and t.board.playing and t.focused is t.skip_button and not t.skip_button.disabled
+        shown = [b for b in (t.roll_button, t.stop_button, t.end_button, t.finish_button, t.next_button,
+                             *t.pair_buttons) if b.layout.display != "none"]
+        assert shown == [] and "The bots play" in t.header.value
+        first = t.status.text
+        assert first.startswith("p2 rolls")
+        await asyncio.sleep(1.6)  # a roll (5 x 70 ms) and its step (650 ms): the next step is told
+        assert t.replaying and t.status.text != first and t.status.text.startswith("p2 ")
+        t.skip_button.click()
+        return t
+
+    t = asyncio.run(replay())
+    assert not t.replaying and not t.board.playing and t.human_turn
+    assert t.focused is t.roll_button and t.status.text == "Your turn: choose 'Roll the dice'."
+    assert t.board.picture is not None and t.board.picture.current == 0
+
+
+def test_with_no_animation_bots_play_draws_the_end_at_once_and_says_what_changed():
+    t = after_p1s_bust()
+    t.motion.value = True
     with recorded_commands() as log:
         t.finish_button.click()
-    assert t.human_turn and not continuing(t) and log.messages == 1 and log.sleeps() == []
-    assert t.board.picture is not None and t.board.picture.current == 0
+    assert t.human_turn and log.sleeps() == [] and t.focused is t.roll_button
+    assert t.status.changed.startswith("p2 rolls")
+
+
+def test_focus_follows_play_to_the_control_the_prompt_names():
+    t = lesson("push_your_luck", bots={"p2": "threshold"}, dice=[(2, 3, 4), (1, 1, 1)])
+    t.roll_button.click()  # 2-3-4: a card
+    assert t.game.phase is Phase.CHOOSE and t.focused is enabled_pairs(t)[0]
+    t.focused.click()
+    assert t.game.phase is Phase.AGAIN and t.focused is t.roll_button and t.roll_button.description == "Roll again"
+    t.stop_button.click()
+    assert t.game.phase is Phase.RESOLVE and t.focused is t.play_buttons[0]
+    while t.play_buttons:
+        t.play_buttons[0].click()
+        assert t.focused is (t.play_buttons[0] if t.play_buttons else t.end_button)
+    t.end_button.click()
+    assert t.bot_turn and t.focused is t.finish_button
+    t.next_button.click()
+    assert t.focused is (t.next_button if t.bot_turn and not continuing(t) else t._next_control())
+    t.back_button.click()
+    assert t.focused is t._next_control() is t.finish_button
+    t.restart_button.click()
+    assert t.focused is t.roll_button and "Roll" in t.status.text
+
+
+def test_only_the_controls_the_prompt_names_are_on_the_page():
+    t = tutor_at(position(2), dice=[(1, 2, 4)])
+    def shown():
+        return [w for w in t.actions.children if w.layout.display != "none"]
+    assert shown() == [t.roll_button]
+    t.roll_button.click()
+    assert shown() == t.pair_buttons
+    t.pair_buttons[0].click()
+    assert shown() == [t.roll_button, t.stop_button]
+    t.stop_button.click()
+    assert shown() == [*t.play_buttons, t.end_button] and all(b.description.startswith("Play ") for b in t.play_buttons)
+    assert t.teachers.open is False and t.log_section.open is False  # teacher tools and the log start closed
+    assert t.seed in t.teachers.body.children
 
 
 def test_stop_then_play_cards_in_order_and_keep_a_may_retain_card():
     t = lesson("troops_retain", bots={"p2": "cautious"})
     labels = [b.description for b in t.play_buttons]
-    assert "Bayonet Charge: move 2 (sacrifice 1 troop)" in labels and "Machine Gun: lose 1 troop" in labels
-    next(b for b in t.play_buttons if b.description == "Bayonet Charge: move 2 (sacrifice 1 troop)").click()
+    assert "Play Bayonet Charge: move 2 (sacrifice 1 troop piece)" in labels and "Play Machine Gun: lose 1 troop piece" in labels
+    next(b for b in t.play_buttons if b.description == "Play Bayonet Charge: move 2 (sacrifice 1 troop piece)").click()
     assert t.game.get_player("p1").pawn == 6 and t.game.get_player("p1").troops == 3
     assert "sacrifices a troop piece" in t.narration.value
     assert sorted(t.game.cards[c].name for c in t.keep_checks) == ["Mines", "Reserves"]
@@ -160,12 +271,12 @@ def test_stop_then_play_cards_in_order_and_keep_a_may_retain_card():
 
 def test_a_defensive_line_halts_and_a_tank_goes_on():
     t = lesson("lines_tank_mines")
-    next(b for b in t.play_buttons if b.description == "Infantry: move 1").click()
+    next(b for b in t.play_buttons if b.description == "Play Infantry: move 1").click()
     assert t.game.get_player("p1").pawn == 3 and t.game.halted
     assert "space 3 is a defensive line: the pawn stops there" in t.narration.value
     labels = [b.description for b in t.play_buttons]
-    assert "Artillery Barrage: move 2" not in labels and "Artillery Barrage: move 2 + 1 Mines" in labels
-    next(b for b in t.play_buttons if b.description == "Tank: move 2").click()
+    assert "Play Artillery Barrage: move 2" not in labels and "Play Artillery Barrage: move 2 + 1 Mines" in labels
+    next(b for b in t.play_buttons if b.description == "Play Tank: move 2").click()
     assert t.game.get_player("p1").pawn == 5
 
 
@@ -227,6 +338,8 @@ def test_a_whole_game_is_played_to_its_end_by_clicking_with_a_results_table():
             t.play_buttons[-1].click()
         else:
             t.end_button.click()
+        # focus always lands on a control that is on the page and enabled: the one the prompt names
+        assert t.focused is t._next_control() and t.focused.layout.display != "none" and not t.focused.disabled
     assert t.game.phase is Phase.FINISHED
     assert "<caption>Results</caption>" in t.results.value and "winner" in t.results.value
     assert t.status.kind == "success" and "Game over" in t.status.text
@@ -269,7 +382,7 @@ def test_the_risk_quiz_compares_exact_bust_chances():
     assert q.correct_answer == ("A" if a > b else "B")
     q.choice.value = q.correct_answer
     q.reveal_button.click()
-    assert q.is_right and f"{b.numerator}/{b.denominator}" in q.feedback.value
+    assert q.is_right and f"B: {int(b * 216)} of the 216 rolls bust" in q.feedback.value and "/" not in q.feedback.value.split("B:")[1].split(")")[0]
 
 
 def test_the_game_ends_at_the_learners_own_german_card_and_the_results_cite_the_rule_that_ended_it():
@@ -280,7 +393,7 @@ def test_the_game_ends_at_the_learners_own_german_card_and_the_results_cite_the_
     game = position([{"id": "p1", "pawn": 6, "troops": 1}, {"id": "p2", "pawn": 7, "troops": 0},
                      {"id": "p3", "troops": 0}], taken=["Machine Gun", "Artillery Barrage"], phase="resolve")
     t = tutor_at(game, humans=("p1",))
-    [gun] = [b for b in t.play_buttons if b.description.startswith("Machine Gun")]
+    [gun] = [b for b in t.play_buttons if b.description.startswith("Play Machine Gun")]
     gun.click()
     assert t.game.phase is Phase.FINISHED and t.game.winners == ["p2"] and t.play_buttons == []
     assert t.status.kind == "success" and "<caption>Results</caption>" in t.results.value
@@ -300,10 +413,10 @@ def test_next_step_is_one_bot_action_and_bots_play_runs_to_the_learners_turn():
 
 def test_lesson_4_says_when_the_learners_pawn_reaches_the_space_asked():
     t = lesson("lines_tank_mines", goal=7)
-    for label in ("Tank: move 2", "Infantry: move 1"):
+    for label in ("Play Tank: move 2", "Play Infantry: move 1"):
         next(b for b in t.play_buttons if b.description == label).click()
     assert t.game.get_player("p1").pawn == 5 and "reached space" not in t.narration.value
-    next(b for b in t.play_buttons if b.description == "Artillery Barrage: move 2 + 1 Mines").click()
+    next(b for b in t.play_buttons if b.description == "Play Artillery Barrage: move 2 + 1 Mines").click()
     assert t.game.get_player("p1").pawn == 7
     assert t.status.kind == "success" and "Well done: p1's pawn reached space 7." in t.status.text
     assert "reached space 7" in t.narration.value
@@ -337,3 +450,32 @@ def test_try_again_right_after_reveal_drops_the_reveal_animation_for_the_new_pos
 
     q = asyncio.run(reveal_then_retry())
     assert q.index == 1 and q.board.picture is not None and q.board.picture.caption == "Your prediction?"
+
+
+def test_the_results_list_players_out_of_troops_after_those_still_in():
+    game = position([{"id": "p1", "pawn": 14, "troops": 4}, {"id": "p2", "pawn": 13, "troops": 0},
+                     {"id": "p3", "pawn": 11, "troops": 2}], current="p3", taken=["Infantry"], phase="resolve")
+    t = tutor_at(game, humans=("p3",))
+    next(b for b in t.play_buttons if b.description == "Play Infantry: move 1").click()
+    t.end_button.click()
+    assert t.game.phase is Phase.FINISHED and t.game.get_player("p3").pawn == 12
+    ranked = re.findall(r"<tr><td>\d[^<]*</td><td>(p\d)", t.results.value)
+    assert ranked == ["p1", "p3", "p2"]  # p2's pawn is further on, but p2 has no troop piece left
+    assert t.focused is t.restart_button
+
+
+def test_a_take_position_with_several_right_spaces_says_so_and_no_position_names_its_answer():
+    q = FlandersQuiz([SCENARIOS / "forced_c.json", SCENARIOS / "forced_b.json"], ask="take", question="?")
+    assert len(q.correct_answer) > 1 and "Several answers are right here" in q.position_text.value
+    q.retry_button.click()
+    assert q.correct_answer == (11,) and "Several answers" not in q.position_text.value
+    assert "Gas Attack" not in q.position_text.value and "Space 11" not in q.position_text.value
+    assert q.focused is q.choice  # Try again: focus on the answer
+
+
+def test_an_unticked_may_retain_card_stays_unticked_while_the_other_cards_are_played():
+    t = lesson("troops_retain", bots={"p2": "cautious"})
+    reserves = next(c for c in t.keep_checks if t.game.cards[c].name == "Reserves")
+    t.keep_checks[reserves].value = False
+    next(b for b in t.play_buttons if b.description.startswith("Play Machine Gun")).click()
+    assert t.keep_checks[reserves].value is False

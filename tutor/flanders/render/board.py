@@ -2,18 +2,22 @@
 
 Layer 0 holds what does not change during a game (battlefield, panel frames,
 legend); layer 1 everything else. ``draw(picture)`` paints one picture in one
-message. The board is ``WIDTH`` CSS px wide at most and shrinks with a narrow page.
+message. The board is ``WIDTH`` CSS px wide at most and shrinks with a narrow page, unless it is framed
+(``tutor.ui.screen.board_frame``, as the game and its quizzes do): then it keeps its size, its text readable,
+and its frame scrolls sideways.
 
 ``animate(frames)`` plays an animation with ``LayeredScene.play``: in a kernel, one
 message per frame, each sent when the one before has had its time, and a new
 ``draw`` or ``animate`` drops the frames not sent yet, so the board never lags
 behind the game (ipycanvas plays a ``canvas.sleep`` in the browser, on one queue
-for every canvas of the page, and cannot cancel it once sent).
+for every canvas of the page, and cannot cancel it once sent). The last frame is
+the animation's end: Skip (``finish``) and "No animation" (``animated`` False) paint it at once;
+``on_frame(picture)`` hears each picture as it is painted, ``after()`` the end.
 """
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 from tutor.flanders.battlefield import Battlefield
 from tutor.flanders.cards import CardSet
@@ -51,11 +55,13 @@ class Board(LayeredScene):
                 draw_static(self.layer(0), self.geometry, self.battlefield)
             draw_picture(self.layer(1), self.geometry, picture, self.cards, self.battlefield)
 
-    def animate(self, frames: Sequence[Frame]) -> None:
+    def animate(self, frames: Sequence[Frame], *, on_frame: Callable[[Picture], None] | None = None,
+                after: Callable[[], None] | None = None) -> None:
         """Play (picture, ms) frames, each shown ``ms`` before the next; the last picture stays."""
         if not frames:
             return
-        self.picture = frames[-1][0]
+        last = frames[-1][0]
+        self.picture = last
 
         def draw_frame(numbered: tuple[int, Frame]) -> float:
             index, (picture, ms) = numbered
@@ -63,6 +69,13 @@ class Board(LayeredScene):
                 draw_dice_only(self.layer(1), self.geometry, picture, self.cards)
             else:
                 draw_picture(self.layer(1), self.geometry, picture, self.cards, self.battlefield)
+            if on_frame is not None:
+                on_frame(picture)
             return ms
 
-        self.play(enumerate(frames), draw_frame)
+        def end() -> None:
+            draw_frame((0, (last, 0)))
+            if after is not None:
+                after()
+
+        self.play(enumerate(frames[:-1]), draw_frame, after=end)

@@ -4,27 +4,29 @@
     tutor = GameTutor.from_scenario("push_your_luck")        # lessons: scenarios/push_your_luck.json
     tutor = GameTutor(game, humans=("p1",), dice=[(1, 2, 6)])  # any Game; loaded dice for the first rolls
 
-The learner clicks "Roll the dice", then a pair (a button, or the card's space
-on the board), then "Roll again" or "Stop"; after stopping, plays the cards in
-the order they choose ("Play: ..." buttons), ticks the "May Retain" cards to
-keep and clicks "End turn". Bots' turns are watched with the stepper: "Next
-step" is one bot action, "Finish round" plays the bots until the learner's
-turn. A click at the wrong time shows a warning and changes nothing; a second
-click on the same control within ``debounce_s`` is ignored (a double click
-runs one action).
+One screen per step: the board, and beside it the prompt (the widget's one live region) with only the
+controls it names: "Roll the dice"; then the three pairs (a button, or the card's space on the board); then
+"Roll again" or "Stop"; after stopping, the cards to carry out in the order the learner chooses ("Play ..."),
+the "May Retain" cards to keep and "End turn". Under them one compact row: Back, Restart, Skip, No animation,
+the board in words, the log (closed) and "For teachers" (closed: the shuffle number). Focus follows play:
+after each action it goes to the control the prompt names next (``focused``).
 
-The board keeps up with the game: a new click drops the rest of a running
-animation (``Board.animate``), and "Bots play" draws the position it reaches at
-once (the log tells each turn). A bust pauses before the next player's turn, the
-lost troop pieces and discarded cards still on the board, until the learner
-clicks "Continue" (``continue_button``). With ``goal=7`` the tutor says when the
-learner's pawn reaches space 7 (lesson 4's challenge).
+On the bots' turn the prompt names "Bots play": the bots play until the learner's turn and the board
+replays each of their steps (the dice, the pair, the card, the stop or the bust), each step's sentence in
+the prompt, Skip showing the end at once; "Next step" is one bot action. A click at the wrong time shows a
+warning and changes nothing; a second click on the same control within ``debounce_s`` is ignored (a double
+click runs one action).
 
-Attributes for lessons and tests: ``game``, ``board`` (``board.canvas``),
-``status``, ``narration`` (HTML, the log; ``turns`` holds the ``Line`` objects per turn),
-``roll_button``, ``stop_button``, ``pair_buttons`` (3), ``play_buttons``,
-``keep_checks``, ``end_button``, ``next_button``, ``finish_button``,
-``back_button``, ``restart_button``, ``continue_button``, ``results`` (HTML table at the end).
+The board keeps up with the game: a new click drops the rest of a running animation (``Board.animate``). A
+bust of the learner (or after "Next step") pauses before the next player's turn, the lost troop pieces and
+discarded cards still on the board, until "Continue" (``continue_button``). With ``goal=7`` the tutor says
+when the learner's pawn reaches space 7 (lesson 4's challenge).
+
+Attributes for lessons and tests: ``game``, ``board`` (``board.canvas``), ``status``, ``narration`` (HTML,
+the log; ``turns`` holds the ``Line`` objects per turn), ``roll_button``, ``stop_button``, ``pair_buttons``
+(3), ``play_buttons``, ``keep_checks``, ``end_button``, ``next_button``, ``finish_button`` ("Bots play"),
+``skip_button``, ``back_button``, ``restart_button``, ``continue_button``, ``results`` (HTML table at the
+end), ``replaying`` (the bots' turns are being replayed), ``focused`` (the control focus went to last).
 """
 
 from __future__ import annotations
@@ -51,6 +53,8 @@ from tutor.flanders.render.describe import describe_picture
 from tutor.ui.controller import UndoController
 from tutor.ui.controls import CSS, StatusLine, button, label
 from tutor.ui.narration import Line, and_list, cite, plural
+from tutor.ui.screen import (Disclosure, Focusing, MotionSetting, SecondaryRow, board_frame, changed_words,
+                             prompt_row, teacher_section)
 from tutor.ui.stepper import PhaseStepper
 from tutor.ui.text_view import TextView
 
@@ -58,11 +62,16 @@ from .narration import captions, dice_words, log_html, narrate
 
 EXTRA_CSS = """
 <style>
-.iff-log { max-height: 320px; overflow-y: auto; border: 1px solid #e0e0e0; border-radius: 4px; padding: 2px 8px; }
+.iff-screen { flex-flow: row wrap; align-items: flex-start; gap: 4px 10px; }
+.iff-panel { flex: 1 1 320px; min-width: 300px; max-width: 480px; }
+.iff-panel .tutor-header { margin-top: 0; }
+.iff-actions { flex-flow: row wrap; align-items: center; gap: 4px 4px; }
+.iff-actions .jupyter-button { margin: 0; }
+.iff-log { max-height: 260px; overflow-y: auto; border: 1px solid #e0e0e0; border-radius: 4px; padding: 2px 8px; }
 .iff-log summary { cursor: pointer; padding: 3px 0; }
 .iff-row { flex-flow: row wrap; align-items: center; margin: 2px 0; }
-.iff-results table { border-collapse: collapse; margin: 6px 0; font-size: 14px; }
-.iff-results th, .iff-results td { border: 1px solid #bbb; padding: 3px 10px; text-align: left; }
+.iff-results table { border-collapse: collapse; margin: 6px 0; font-size: 13.5px; width: 100%; }
+.iff-results th, .iff-results td { border: 1px solid #bbb; padding: 2px 6px; text-align: left; }
 .iff-results caption { text-align: left; font-weight: bold; padding-bottom: 4px; }
 .jupyter-widgets button:disabled, .jupyter-button:disabled { opacity: 0.45; cursor: not-allowed; }
 </style>
@@ -81,7 +90,7 @@ def load_scenario(name: str | Path | dict[str, Any]) -> dict[str, Any]:
     return scenarios.load(path)
 
 
-class GameTutor(widgets.VBox):
+class GameTutor(Focusing, widgets.VBox):
     debounce_s = 0.35
 
     def __init__(self, game: Game, *, humans: Iterable[str] | None = None, title: str = "",
@@ -110,12 +119,15 @@ class GameTutor(widgets.VBox):
         """After a bust: the events still to show (the next turns) and the picture the board stays on."""
         self.goal = goal
         self._goal_reached = False
+        self._replay = False
+        self._replay_lines: list[Line] = []
+        """Bots play started a replay of the bots' turns (``replaying`` while the board plays it)."""
 
         self.control = UndoController(lambda: self.game, self._warn)
         self.board = Board(game.cards, game.battlefield, len(game.players))
         self.header = widgets.HTML()
         self.status = StatusLine()
-        self.text_view = TextView()  # the board in words, read out after each step
+        self.text_view = TextView()  # the board in words, on demand
         self.narration = widgets.HTML()
         self.results = widgets.HTML()
         self.results.add_class("iff-results")
@@ -124,10 +136,15 @@ class GameTutor(widgets.VBox):
         self.pair_buttons = [button("·", "Take the card on this pair's sum", width="auto") for _ in range(3)]
         self.end_button = button("End turn", "Discard the used cards (keep the ticked May Retain cards)",
                                  style="warning")
-        self.play_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap"))
-        self.keep_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap"))
+        self.keep_label = label("Keep for a later turn:")
         self.play_buttons: list[widgets.Button] = []
+        """The cards the learner may carry out now (shown; the others of ``_play_pool`` are hidden)."""
         self.keep_checks: dict[CardId, widgets.Checkbox] = {}
+        self._plays: list[Play] = []
+        self._play_pool: list[widgets.Button] = []
+        self._keep_pool: list[widgets.Checkbox] = []
+        """Buttons and boxes made once and relabelled: a control that stays in the page can take the focus at
+        once (a new one is drawn a moment later)."""
         self.roll_button.on_click(lambda _: self._guard("roll", self._on_roll))
         self.stop_button.on_click(lambda _: self._guard("stop", self._on_stop))
         for k, b in enumerate(self.pair_buttons):
@@ -143,9 +160,17 @@ class GameTutor(widgets.VBox):
             seed=seed, seed_enabled=rebuild is not None,
             next_tooltip="Watch the bot's next action", finish_tooltip="Let the bots play until it is your turn")
         self.stepper.finish_button.description = "Bots play ▸▸"
+        self.stepper.finish_button.button_style = "primary"
+        self.stepper.next_button.button_style = ""
         self.next_button, self.finish_button = self.stepper.next_button, self.stepper.finish_button
         self.back_button, self.restart_button = self.stepper.back_button, self.stepper.restart_button
+        self.skip_button = self.stepper.skip_button
+        self.skip_button.description = "Skip ▸|"
+        self.stepper.follow(self.board)
         self.seed = self.stepper.seed
+        self.motion = MotionSetting([self.board])
+        self.log_section = Disclosure("What happened", [self.narration], tooltip="Show the log of every turn")
+        self.teachers = teacher_section(self.seed, label("Restart deals the cards of this shuffle number."))
         self.children = self._layout()
         self.add_class("tutor-flanders")
         self.board.on_client_ready(self.redraw)
@@ -187,15 +212,32 @@ class GameTutor(widgets.VBox):
 
     # ----- layout ----------------------------------------------------------------------------------------
     def _layout(self) -> list[widgets.Widget]:
-        turn = widgets.HBox([self.roll_button, self.stop_button, label("  Take a card:"), *self.pair_buttons])
-        resolve = widgets.HBox([label("Carry out:"), self.play_box, label("  Keep:"), self.keep_box,
-                                self.end_button])
-        for row in (turn, resolve):
-            row.add_class("iff-row")
-        bots = widgets.HBox([label("Bots and undo:"), self.stepper])
-        bots.add_class("iff-row")
-        return [widgets.HTML(CSS + EXTRA_CSS), self.header, self.board.canvas, self.text_view, self.status,
-                widgets.HBox([self.continue_button]), turn, resolve, bots, self.results, self.narration]
+        """The board, and beside it (under it on a narrow page) the panel: prompt and actions, results, one
+        secondary row, and what its disclosures open."""
+        self.actions = widgets.HBox()
+        self.actions.add_class("iff-actions")
+        self._pool(plays=6, keeps=3)
+        secondary = SecondaryRow([self.back_button, self.restart_button, self.skip_button, self.motion,
+                                  self.text_view.toggle, self.log_section.button, self.teachers.button])
+        panel = widgets.VBox([self.header, prompt_row(self.status, self.actions), self.results, secondary,
+                              self.log_section.body, self.teachers.body, self.text_view.html])
+        panel.add_class("iff-panel")
+        screen = widgets.HBox([board_frame(self.board), panel])
+        screen.add_class("iff-screen")
+        return [widgets.HTML(CSS + EXTRA_CSS), screen]
+
+    def _pool(self, *, plays: int, keeps: int) -> None:
+        """At least ``plays`` card buttons and ``keeps`` keep boxes in the action row."""
+        while len(self._play_pool) < plays:
+            b = button("", "Carry out this card now", style="info")
+            b.on_click(lambda _, k=len(self._play_pool): self._play_card(k))
+            self._play_pool.append(b)
+        while len(self._keep_pool) < keeps:
+            self._keep_pool.append(widgets.Checkbox(value=True, indent=False, layout=widgets.Layout(width="auto")))
+        # the keep boxes before the cards: from the first card, End turn is only the other cards away
+        self.actions.children = [self.continue_button, self.finish_button, self.next_button, self.roll_button,
+                                 self.stop_button, *self.pair_buttons, self.keep_label, *self._keep_pool,
+                                 *self._play_pool, self.end_button]
 
     # ----- who plays -------------------------------------------------------------------------------------
     def _check_bots(self) -> None:
@@ -218,13 +260,14 @@ class GameTutor(widgets.VBox):
         if now - self._last_click.get(control, -1e9) < self.debounce_s:
             return
         self._last_click[control] = now
+        self.board.finish()  # a replay or an animation still playing jumps to its end (the bots' replay ends)
         handler()
 
     def _refuse_paused(self) -> bool:
         """Warn and return True while a bust is shown (Continue goes on)."""
         if self._paused is None:
             return False
-        self._warn("Look at the bust on the board, then click 'Continue' for the next turn.")
+        self._warn("Look at the bust on the board, then choose 'Continue' for the next turn.")
         return True
 
     def _refuse_human(self, what: str) -> bool:
@@ -233,12 +276,12 @@ class GameTutor(widgets.VBox):
         if self._refuse_paused():
             return True
         if game.phase is Phase.FINISHED:
-            self._warn(f"The game is over ({and_list(game.winners)} won): click Restart for a new game, "
-                       "or Back to look again.")
+            self._warn(f"The game is over ({and_list(game.winners)} won): choose 'Restart' for a new game, "
+                       "or 'Back' to look again.")
             return True
         if not self.human_turn:
             self._warn(f"Not your turn: it is {game.player.id}'s turn ({game.player.bot or 'another player'}). "
-                       "Click 'Next step' to watch it, or 'Bots play' to let the bots play until your turn.")
+                       "Choose 'Bots play' to let the bots play until your turn, or 'Next step' for one action.")
             return True
         return False
 
@@ -288,6 +331,13 @@ class GameTutor(widgets.VBox):
             return
         self.take(space)
 
+    def _play_card(self, index: int) -> None:
+        """A card button: its card now (a double click on one card plays it once; the button is relabelled with
+        the next card at once, and a press on it then plays that card)."""
+        if index < len(self._plays):
+            action = self._plays[index]
+            self._guard(f"play-{action}", lambda: self.play(action))
+
     def play(self, action: Play) -> None:
         if self._refuse_human("play"):
             return
@@ -306,7 +356,7 @@ class GameTutor(widgets.VBox):
         if self._refuse_paused():
             return
         if self.game.phase is Phase.FINISHED:
-            self._warn(f"The game is over ({and_list(self.game.winners)} won). Click Restart for a new game.")
+            self._warn(f"The game is over ({and_list(self.game.winners)} won). Choose 'Restart' for a new game.")
             return
         if self.human_turn:
             self._warn(f"It is your turn ({self.game.player.id}): {self._hint()}")
@@ -319,13 +369,45 @@ class GameTutor(widgets.VBox):
         if self.game.phase is Phase.FINISHED or self.human_turn:
             self._on_next()
             return
-        self._bots_play(animate=False)
+        self._bots_play(replay=True)
 
-    def _bots_play(self, limit: int | None = None, *, animate: bool = True) -> None:
+    def _bots_play(self, limit: int | None = None, *, replay: bool = False) -> None:
         snapshot, dice = self._snapshot(), self.game.dice
         events = self.control.act(lambda: autoplay(self.game, people=self.humans, limit=limit)) or []
         self._note_take(events, dice)
-        self._after(events, snapshot, animate=animate)
+        if replay:
+            self._replay_turns(events, snapshot)
+        else:
+            self._after(events, snapshot)
+            if self.bot_turn and self._paused is None:
+                self.move_focus(self.next_button)  # the learner is stepping through the bots' actions
+
+    def _replay_turns(self, events: list[Event], snapshot: Picture) -> None:
+        """"Bots play": the board replays each bot step (dice, pair, card, stop or bust), its sentence in the
+        prompt, and Skip shows the end; then the prompt and the focus go to the learner's next step."""
+        cards = self.game.cards
+        self._over = next((e for e in events if isinstance(e, GameOver)), self._over)
+        self._group(events)
+        self._replay, self._replay_lines = True, narrate(events, cards)
+        self._show(draw=False)
+        self.board.animate(frames_for(snapshot, events, captions(events, cards), self._picture()),
+                           on_frame=self._say_step, after=self._replay_done)
+        if self._replay:  # still playing (in a kernel): Skip is enabled now
+            self.move_focus(self.skip_button)
+
+    def _say_step(self, picture: Picture) -> None:
+        """During the replay: the step on the board, in the prompt (each new sentence once)."""
+        if not self._replay or not picture.caption or picture.caption == self.status.text:
+            return
+        self.status.show(picture.caption)
+
+    def _replay_done(self) -> None:
+        """The replay reached its end (or Skip, or "No animation"): the learner's turn."""
+        if not self._replay:
+            return
+        self._replay = False
+        self._show(draw=False, changed=() if self.board.animated else self._replay_lines)
+        self._focus_next()
 
     def _on_back(self) -> None:
         if not self.control.back("Nothing to undo: this is the starting position."):
@@ -333,6 +415,7 @@ class GameTutor(widgets.VBox):
         self._chosen, self._last_dice, self._paused = (None, None), None, None
         self._add_lines("Back", [Line("Back: the position before the last action is restored.")])
         self._show()
+        self._focus_next()
 
     def _on_restart(self) -> None:
         seed = self.seed.value
@@ -345,6 +428,7 @@ class GameTutor(widgets.VBox):
         self.results.value = ""
         start = "Back to the starting position." if "seed" not in self._start else f"A new game (shuffle number {seed})."
         self._begin([Line(start)] + ([Line(self.intro)] if self.intro else []))
+        self._focus_next()
 
     # ----- acting ----------------------------------------------------------------------------------------
     def _snapshot(self) -> Picture:
@@ -372,28 +456,26 @@ class GameTutor(widgets.VBox):
                 self._chosen = (e.chosen, NINE if isinstance(e, PawnPlacedOnNine) else e.space)
                 self._last_dice = dice
 
-    def _after(self, events: list[Event], snapshot: Picture, *, animate: bool = True) -> None:
-        """Log ``events`` and show them on the board: step by step, or (``animate=False``) the end at once.
-        A bust is shown up to its last loss and discard, and the board stays there until Continue."""
+    def _after(self, events: list[Event], snapshot: Picture) -> None:
+        """Log ``events`` and show them on the board step by step; the prompt says what they changed and the
+        focus goes to the next step. A bust is shown up to its last loss and discard, and the board stays
+        there until Continue."""
         cards = self.game.cards
         self._over = next((e for e in events if isinstance(e, GameOver)), self._over)
-        pause = _bust_end(events) if animate else None
+        pause = _bust_end(events)
+        shown = events if pause is None else events[:pause]
+        self._group(shown)
         if pause is not None:
-            shown, rest = events[:pause], events[pause:]
-            self._group(shown)
             frames = frames_for(snapshot, shown, captions(shown, cards), snapshot)[:-1]  # up to the last loss
             held = replace(frames[-1][0] if frames else snapshot, step=None, caption=self._bust_caption(shown),
                            rule="")
-            self._paused = (rest, held)
+            self._paused = (events[pause:], held)
             self.board.animate(frames + [(held, 0)])
         else:
-            self._group(events)
-            if animate:
-                self.board.animate(frames_for(snapshot, events, captions(events, cards), self._picture()))
-            else:
-                self.board.draw(self._picture())
-        self._show(draw=False)
+            self.board.animate(frames_for(snapshot, events, captions(events, cards), self._picture()))
+        self._show(draw=False, changed=narrate(shown, cards))
         self._check_goal()
+        self._focus_next()
 
     def _bust_caption(self, events: list[Event]) -> str:
         bust = next(e for e in events if isinstance(e, Busted))
@@ -409,7 +491,8 @@ class GameTutor(widgets.VBox):
         self._paused = None
         self._group(rest)
         self.board.animate(frames_for(held, rest, captions(rest, self.game.cards), self._picture()))
-        self._show(draw=False)
+        self._show(draw=False, changed=narrate(rest, self.game.cards))
+        self._focus_next()
 
     def _check_goal(self) -> None:
         """Lesson 4's challenge: say once when the learner's pawn reaches the goal space."""
@@ -481,10 +564,18 @@ class GameTutor(widgets.VBox):
         """Repaint the canvas (the Voila page calls this when it connects)."""
         self.board.draw(self._paused[1] if self._paused else self._picture(), static=True)
 
-    def _show(self, *, draw: bool = True, static: bool = False) -> None:
+    @property
+    def replaying(self) -> bool:
+        """"Bots play" is replaying the bots' turns on the board (Skip shows the end)."""
+        return self._replay
+
+    def _show(self, *, draw: bool = True, static: bool = False, changed: Sequence[Line] = ()) -> None:
+        """Controls, prompt, results, log and board for the game as it is; ``changed`` (what the last action
+        did) is read out before the prompt."""
         self._refresh_controls()
         self.header.value = self._header()
-        self.status.show(self._hint(), "success" if self.game.phase is Phase.FINISHED else "info")
+        self.status.show(self._hint(), "success" if self.game.phase is Phase.FINISHED else "info",
+                         changed=changed_words(changed))
         self.results.value = self._results() if self.game.phase is Phase.FINISHED else ""
         self.narration.value = log_html(self.turns)  # last: once the log shows a step, the controls are updated
         if draw:
@@ -498,122 +589,167 @@ class GameTutor(widgets.VBox):
     def _header(self) -> str:
         game = self.game
         title = f"<b>{html.escape(self.title)}</b> · " if self.title else ""
-        phase = "Bust" if self._paused else game.phase.title
+        phase = "Bust" if self._paused else "The bots play" if self._replay else game.phase.title
         return (f"<div class='tutor-header'>{title}Round {game.round} · "
                 f"<span class='tutor-phase'>{html.escape(phase)}</span></div>")
 
+    def _next_control(self) -> widgets.Widget:
+        """The control the prompt names now: focus goes there after each action."""
+        game = self.game
+        if self._replay:
+            return self.skip_button
+        if self._paused is not None:
+            return self.continue_button
+        if game.phase is Phase.FINISHED:
+            return self.restart_button
+        if self.bot_turn:
+            return self.finish_button
+        if game.phase is Phase.CHOOSE:
+            return next((b for b in self.pair_buttons if not b.disabled), self.roll_button)
+        if game.phase is Phase.RESOLVE:
+            return self.play_buttons[0] if self.play_buttons else self.end_button
+        return self.roll_button
+
+    def _focus_next(self) -> None:
+        self.move_focus(self._next_control())
+
     def _refresh_controls(self) -> None:
-        game, mine = self.game, self.human_turn and self._paused is None
-        phase = game.phase
-        self.continue_button.layout.display = None if self._paused else "none"
-        self.roll_button.disabled = not (mine and phase in (Phase.ROLL, Phase.AGAIN))
+        """Show only the controls the learner may use now (the others leave the page and the Tab order)."""
+        game = self.game
+        free = self._paused is None and not self._replay
+        mine, phase = self.human_turn and free, game.phase
+        bots = self.bot_turn and free
+        self.stepper.update(can_step=bots, can_undo=self.control.can_back)
+        _show_if(self.continue_button, self._paused is not None)
+        _show_if(self.finish_button, bots)
+        _show_if(self.next_button, bots)
+        _show_if(self.roll_button, mine and phase in (Phase.ROLL, Phase.AGAIN))
         self.roll_button.description = "Roll again" if phase is Phase.AGAIN else "Roll the dice"
-        self.stop_button.disabled = not (mine and phase is Phase.AGAIN)
-        offered = set(game.offered()) if phase is Phase.CHOOSE else set()
+        _show_if(self.stop_button, mine and phase is Phase.AGAIN)
+        choosing = mine and phase is Phase.CHOOSE and game.dice is not None
+        offered = set(game.offered()) if choosing else set()
         seen: set[int] = set()
         for k, (i, j) in enumerate(PAIRS):
             b = self.pair_buttons[k]
-            if phase is Phase.CHOOSE and game.dice is not None:
-                total = game.dice[i] + game.dice[j]
-                where = self._space_words(total)
-                b.description = f"{game.dice[i]} + {game.dice[j]} = {total}: {where}"
-                b.disabled = not mine or total not in offered or total in seen
-                b.tooltip = (f"Take {where} from space {total}" if total in offered else
-                             f"No card on space {total} this turn" if 3 <= total <= 11 else "No space")
-                seen.add(total)
-            else:
-                b.description = f"pair {k + 1}"
-                b.disabled = True
-                b.tooltip = "Roll the dice first"
-        plays = [a for a in game.legal_actions() if isinstance(a, Play)] if mine and phase is Phase.RESOLVE else []
-        self.play_buttons = [self._play_button(a) for a in plays]
-        self.play_box.children = self.play_buttons or [label("(after you stop)" if phase is not Phase.RESOLVE
-                                                             else "(no card left to play)")]
+            _show_if(b, choosing)
+            if not choosing or game.dice is None:
+                continue
+            total = game.dice[i] + game.dice[j]
+            b.disabled = total not in offered or total in seen
+            b.description = f"{game.dice[i]} + {game.dice[j]} = {total}: {self._pair_words(total, offered, seen)}"
+            b.tooltip = (f"Take the card on space {total}" if total in offered else
+                         f"No card to take on space {total}" if 3 <= total <= 11 else "No space")
+            seen.add(total)
+        self._plays = [a for a in game.legal_actions() if isinstance(a, Play)] if mine and phase is Phase.RESOLVE \
+            else []
         keepable = game.keepable() if mine and phase is Phase.RESOLVE else []
-        self.keep_checks = {c: widgets.Checkbox(value=True, description=game.cards[c].name, indent=False,
-                                                layout=widgets.Layout(width="auto")) for c in keepable}
-        self.keep_box.children = list(self.keep_checks.values()) or [label("(no May Retain card)")]
-        self.end_button.disabled = not (mine and phase is Phase.RESOLVE)
-        self.stepper.update(can_step=self.bot_turn and self._paused is None, can_undo=self.control.can_back)
+        self._pool(plays=len(self._plays), keeps=len(keepable))
+        for b, action in zip(self._play_pool, self._plays + [None] * len(self._play_pool)):
+            _show_if(b, action is not None)
+            if action is not None:
+                b.description = self.play_words(action)
+        self.play_buttons = self._play_pool[:len(self._plays)]
+        kept = {card: box.value for card, box in self.keep_checks.items()}  # the learner's ticks stay
+        self.keep_checks = dict(zip(keepable, self._keep_pool))
+        for k, box in enumerate(self._keep_pool):
+            _show_if(box, k < len(keepable))
+            if k < len(keepable):
+                box.value, box.description = kept.get(keepable[k], True), game.cards[keepable[k]].name
+        _show_if(self.keep_label, bool(keepable))
+        _show_if(self.end_button, mine and phase is Phase.RESOLVE)
+
+    def _pair_words(self, total: int, offered: set[int], seen: set[int]) -> str:
+        """What a pair button does: ``"take Infantry"``, ``"empty"``, ``"same sum"``."""
+        if total in seen:
+            return "same sum"
+        if total in offered:
+            return "second pawn on the fixed card" if total == NINE else f"take {self._space_words(total)}"
+        if total == NINE:
+            return "second pawn already there"
+        return "empty" if 3 <= total <= 11 else "no space"
 
     def _space_words(self, total: int) -> str:
-        if total == 9:
-            return "fixed card (2nd pawn)"
+        if total == NINE:
+            return "the fixed card"
         if 3 <= total <= 11:
             card = self.game.spaces.get(total)
             return self.game.cards[card].name if card is not None else "empty"
         return "no space"
 
     def play_words(self, action: Play) -> str:
-        """The label of a Play button: ``"Tank: move 2"``, ``"Machine Gun: lose 1 troop"``."""
+        """The name of a card button: ``"Play Tank: move 2"``, ``"Play Machine Gun: lose 1 troop piece"``."""
         game = self.game
         card = game.cards[action.card]
-        name = "Fixed card on 9" if action.card == FIXED else card.name
+        name = "the fixed card on 9" if action.card == FIXED else card.name
         if card.german:
-            return f"{name}: lose {card.losses} troop{'s' if card.losses != 1 else ''}"
-        words = f"{name}: move {action.spaces}"
+            return f"Play {name}: lose {plural(card.losses, 'troop piece')}"
+        words = f"Play {name}: move {action.spaces}"
         if action.spaces > card.move:
-            words += " (sacrifice 1 troop)"
+            words += " (sacrifice 1 troop piece)"
         if action.mines:
             words += f" + {len(action.mines)} Mines"
         return words
 
-    def _play_button(self, action: Play) -> widgets.Button:
-        b = button(self.play_words(action), "Carry out this card now", style="info")
-        b.on_click(lambda _: self._guard(f"play-{action}", lambda: self.play(action)))
-        return b
-
     def _hint(self) -> str:
+        """The prompt: the one next step, naming its control."""
         game = self.game
         phase = game.phase
         if self._paused is not None:
-            return "The bust is on the board: look at the troop pieces lost, then click 'Continue' for the next turn."
+            return "Bust: the troop pieces lost are crossed out on the board. Choose 'Continue' for the next turn."
         if phase is Phase.FINISHED:
             return (f"Game over: {and_list(game.winners)} {'win' if len(game.winners) > 1 else 'wins'}. "
-                    "See the results below; Restart plays again.")
+                    "The results are below; 'Restart' plays again.")
+        if self._replay:
+            return "The bots are playing: 'Skip' shows the end of their turns."
         if not self.human_turn:
-            return (f"{game.player.id} ({game.player.bot} bot) is playing: click 'Next step' to watch its next "
-                    "action, or 'Bots play' to let the bots play until your turn.")
+            return (f"{game.player.id} ({game.player.bot} bot) plays next: choose 'Bots play' to watch the bots' "
+                    "turns up to yours ('Next step': one action at a time).")
         if phase is Phase.ROLL:
-            return "Your turn: click 'Roll the dice'."
+            return "Your turn: choose 'Roll the dice'."
         if phase is Phase.CHOOSE:
             assert game.dice is not None
             offered = game.offered()
             if len(offered) == 1:
-                return (f"You rolled {dice_words(game.dice)}: only space {offered[0]} is offered, so you must take it. "
-                        "Click its pair (or its card on the board).")
-            return (f"You rolled {dice_words(game.dice)}: choose a pair. Spaces offered: {and_list(offered)} "
-                    "(click a pair button, or the card on the board).")
+                return (f"You rolled {dice_words(game.dice)}: only space {offered[0]} has a card for you, so you "
+                        "must take it. Choose its pair (or the card on the board).")
+            return f"You rolled {dice_words(game.dice)}: choose a pair, to take its card (or choose the card on the board)."
         if phase is Phase.AGAIN:
             p = game.bust_probability()
-            return (f"Roll again (bust chance {float(p) * 100:.1f}%, {plural(game.at_stake(), 'troop piece')} at "
-                    "stake), or Stop and carry out your cards.")
+            return (f"'Roll again' (bust chance {float(p) * 100:.1f}%, {plural(game.at_stake(), 'troop piece')} at "
+                    "stake), or 'Stop' and carry out your cards.")
         if self.play_buttons:
-            return ("Carry out your cards in the order you choose (the 'Carry out' buttons), then click 'End turn'. "
-                    "German cards you leave are applied at the end of the turn.")
-        return "Click 'End turn' (ticked May Retain cards are kept for a later turn)."
+            return ("Play your cards in the order you choose, then choose 'End turn'. German cards you leave are "
+                    "carried out at the end of the turn.")
+        return "Choose 'End turn' (ticked May Retain cards are kept for a later turn)."
 
     def _why_not_roll(self) -> str:
         phase = self.game.phase
         if phase is Phase.CHOOSE:
             return "You have rolled: take a card first (one of the pairs), then you may roll again."
         if phase is Phase.RESOLVE:
-            return "You stopped: no more rolls this turn. Carry out your cards, then click 'End turn'."
+            return "You stopped: no more rolls this turn. Carry out your cards, then choose 'End turn'."
         return self._hint()
 
     def _results(self) -> str:
         game = self.game
         objective = game.battlefield.objective
-        order = sorted(game.players, key=lambda p: (p.id not in game.winners, -p.pawn, -p.troops))
+        order = sorted(game.players, key=lambda p: (p.id not in game.winners, p.troops == 0, -p.pawn, -p.troops))
         rows = "".join(
-            f"<tr><td>{k + 1}</td><td>{html.escape(p.id)}{' (you)' if p.id in self.humans else f' · {p.bot} bot'}"
-            f"</td><td>{p.pawn}{' (Objective line)' if p.pawn == objective else ''}</td><td>{p.troops}</td>"
-            f"<td>{p.turns}</td><td>{'winner' if p.id in game.winners else ''}</td></tr>"
+            f"<tr><td>{k + 1}{' (winner)' if p.id in game.winners else ''}</td><td>{html.escape(p.id)}"
+            f"{' (you)' if p.id in self.humans else f' · {p.bot} bot'}</td>"
+            f"<td>{p.pawn}{' (Objective line)' if p.pawn == objective else ''}</td><td>{p.troops}</td>"
+            f"<td>{p.turns}</td></tr>"
             for k, p in enumerate(order))
         return ("<table><caption>Results</caption><tr><th>Rank</th><th>Player</th><th>Pawn on space</th>"
-                f"<th>Troop pieces</th><th>Turns</th><th></th></tr>{rows}</table>"
+                f"<th>Troop pieces</th><th>Turns</th></tr>{rows}</table>"
                 f"<p class='tutor-rule'>{html.escape(cite(self._over.rules if self._over else (R.OBJECTIVE,)))}</p>")
 
+
+def _show_if(control: widgets.Widget, shown: bool) -> None:
+    """Show ``control`` (enabled) or take it off the page (disabled)."""
+    control.layout.display = None if shown else "none"
+    if hasattr(control, "disabled"):
+        control.disabled = not shown
 
 
 def _bust_end(events: Sequence[Event]) -> int | None:

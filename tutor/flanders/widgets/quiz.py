@@ -14,15 +14,20 @@ Each position is a scenario (a name in ``scenarios/``, a path or a dict) whose
 - ``"winners"``: who wins (a player, or a tie).
 - ``"bust"``: whether the next roll busts.
 
-Before Reveal the board shows the position only: no offered space, no pair
-sums, no odds. Reveal plays the scenario's actions on the board, step by step
-with their rules, and says what decided the answer. "Try again" moves on to the next
+The board sits beside the panel (position, question, answer, prompt with Reveal
+and Try again, one secondary row, the verdict): one screen at 1366x680. A "take"
+position where several spaces are right says so. Before Reveal the board shows
+the position only: no offered space, no pair sums, no odds. Reveal plays the
+scenario's actions on the board, step by step with their rules, and says what
+decided the answer. "Try again" moves on to the next
 position of the list, so the learner never answers the same position twice
 in a row.
 """
 
 from __future__ import annotations
 
+import html
+from fractions import Fraction
 from itertools import combinations
 from typing import Any, Sequence
 
@@ -39,12 +44,36 @@ from tutor.flanders.render.describe import describe_picture
 from tutor.ui.controls import label
 from tutor.ui.narration import Line, and_list, plural
 from tutor.ui.quiz import RevealQuiz, Verdict
+from tutor.ui.screen import board_frame
 from tutor.ui.text_view import TextView
 
 from .game_tutor import EXTRA_CSS, load_scenario
 from .narration import captions, narrate
 
 ASKS = ("take", "lost", "pawn", "troops", "winners", "bust")
+
+
+def bust_rolls(chance: Fraction) -> int:
+    """How many of the 216 rolls of three dice bust, for a bust chance (odds are told one way: "34 of 216")."""
+    return int(chance * 216)
+
+
+def add_board_words(quiz: RevealQuiz, text_view: TextView) -> None:
+    """The board in words on demand: its toggle in the quiz's secondary row, its text under it."""
+    quiz.secondary.children = [*quiz.secondary.children, text_view.toggle]
+    quiz.below.children = [*quiz.below.children, text_view.html]
+
+
+def beside_the_board(quiz: RevealQuiz, text_view: TextView, *above: widgets.Widget) -> list[widgets.Widget]:
+    """The quiz's children as one screen: its board, and beside it ``above``, the question, the answer, the
+    prompt with Reveal and Try again, the secondary row (with the board in words) and the verdict."""
+    add_board_words(quiz, text_view)
+    css, header, board, *rest = quiz.children
+    panel = widgets.VBox([*above, *rest])
+    panel.add_class("iff-panel")
+    screen = widgets.HBox([board, panel])
+    screen.add_class("iff-screen")
+    return [widgets.HTML(EXTRA_CSS), css, header, screen]
 
 
 class FlandersQuiz(RevealQuiz):
@@ -63,13 +92,12 @@ class FlandersQuiz(RevealQuiz):
         self.board = Board(self.game.cards, self.game.battlefield, len(self.game.players))
         self.position_text = widgets.HTML()
         self.choice = widgets.ToggleButtons(options=[], value=None, style={"button_width": "auto"})
-        self.prompt = ("Click the card space on the board (or a button below), then Reveal." if ask == "take"
-                       else "Choose your answer, then click Reveal.")
+        self.prompt = ("Choose a card space (on the board, or its number above), then 'Reveal'." if ask == "take"
+                       else "Choose your answer, then 'Reveal'.")
         self.text_view = TextView()  # the board in words: what the picture shows, so no answer before Reveal
-        super().__init__(question=question, board=widgets.VBox([self.board.canvas, self.text_view]),
-                         inputs=[label("Your answer:"), self.choice],
+        super().__init__(question=question, board=board_frame(self.board), inputs=[label("Your answer:"), self.choice],
                          title=title, explain=explain)
-        self.children = [widgets.HTML(EXTRA_CSS), *self.children[:2], self.position_text, *self.children[2:]]
+        self.children = beside_the_board(self, self.text_view, self.position_text)
         self.board.on_click(self._on_canvas_click)
         self.board.on_client_ready(lambda: self.redraw(static=True))
         self._set_position()
@@ -102,11 +130,13 @@ class FlandersQuiz(RevealQuiz):
     def _set_position(self) -> None:
         n = len(self.positions)
         where = f"Position {self.index + 1} of {n}: " if n > 1 else ""
-        self.position_text.value = (f"<div class='tutor-header'>{where}"
-                                    f"{self.scenario.get('description', '')}</div>")
         self.choice.options = self._options()
         self.choice.value = None
         self.correct_answer = self._correct()
+        several = self.ask == "take" and len(self.correct_answer) > 1
+        note = " <i>Several answers are right here: choose one.</i>" if several else ""
+        self.position_text.value = (f"<div class='tutor-header'>{html.escape(where)}"
+                                    f"{html.escape(self.scenario.get('description', ''))}{note}</div>")
 
     def _options(self) -> list[tuple[str, Any]]:
         game = self.game
@@ -144,9 +174,12 @@ class FlandersQuiz(RevealQuiz):
     def answer(self) -> Any:
         return self.choice.value
 
+    def answer_widgets(self) -> list[widgets.Widget]:
+        return [self.choice]  # not the label beside it: focus goes here after Try again
+
     def missing_answer(self) -> str | None:
         if self.choice.value is None:
-            return "Click a card space first." if self.ask == "take" else "Choose an answer first."
+            return "Choose a card space first." if self.ask == "take" else "Choose an answer first."
         return None
 
     def _on_canvas_click(self, x: float, y: float) -> None:
@@ -155,7 +188,7 @@ class FlandersQuiz(RevealQuiz):
         space = self.board.geometry.space_at(x, y)
         if space is not None:
             self.choice.value = space
-            self.status.show(f"You chose space {space}. Click Reveal to check.")
+            self.status.show(f"You chose space {space}. Choose 'Reveal' to check.")
 
     def play_out(self, answer: Any) -> Verdict:
         before = picture_of(self.game, show_odds=False, show_offers=False)
@@ -262,9 +295,9 @@ class RiskQuiz(RevealQuiz):
         self.choice = widgets.ToggleButtons(options=[("A is riskier", "A"), ("B is riskier", "B"),
                                                      ("Same risk", "same")], value=None)
         self.text_view = TextView()
-        super().__init__(question=question, board=widgets.VBox([boards, self.text_view]),
-                         inputs=[label("Your answer:"), self.choice],
+        super().__init__(question=question, board=boards, inputs=[label("Your answer:"), self.choice],
                          title=title, explain=explain)
+        add_board_words(self, self.text_view)
         for board in self.boards:
             board.on_client_ready(lambda: self.redraw(static=True))
         self._set_labels()
@@ -288,20 +321,23 @@ class RiskQuiz(RevealQuiz):
     def answer(self) -> Any:
         return self.choice.value
 
+    def answer_widgets(self) -> list[widgets.Widget]:
+        return [self.choice]
+
     def missing_answer(self) -> str | None:
         return "Choose A, B or the same first." if self.choice.value is None else None
 
     def play_out(self, answer: Any) -> Verdict:
         right = answer == self.correct_answer
         odds = [g.bust_probability() for g in self.games]
-        words = [f"{name}: {p.numerator}/{p.denominator} = {percent(float(p))}" for name, p in zip("AB", odds)]
+        words = [f"{name}: {bust_rolls(p)} of the 216 rolls bust, {percent(float(p))}" for name, p in zip("AB", odds)]
         c = self.correct_answer
         told = ("Both have the same chance of a bust" if c == "same" else f"{c} is riskier") + \
             f" ({'; '.join(words)})."
         if not right:
             told += f" You chose: {dict((v, k) for k, v in self.choice.options)[answer]}."
         why = [Line(f"{name}: the spaces a roll can take are {and_list(g.available())}; "
-                    f"{round(float(p) * 216)} of the 216 rolls offer none of them.", (R.BUST,))
+                    f"{bust_rolls(p)} of the 216 rolls offer none of them.", (R.BUST,))
                for name, g, p in zip("AB", self.games, odds)]
         return Verdict(right, told, why)
 
