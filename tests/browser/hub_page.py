@@ -72,6 +72,7 @@ class Hub:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log_path = state.parent / f"{state.name}.log"
+        self.left: dict[int, bytes] = {}
         command = [sys.executable, str(HUB_CONFIG), "--ip", "127.0.0.1", "--port", str(self.port),
                    "--hub-port", str(free_port()), "--proxy-api-port", str(free_port()),
                    "--state", str(state), "--lessons", str(lessons),
@@ -113,16 +114,17 @@ class Hub:
         deadline = time.monotonic() + 5  # a kernel notices its server is gone within a second or two
         while (left := {p: s for p, s in started.items() if running(p, s)}) and time.monotonic() < deadline:
             time.sleep(0.1)
+        self.left = left
         return left
 
     def kill(self) -> None:
-        """Whatever is left, by PID (after a failure)."""
-        left = self.processes() if self.process.poll() is None else {}
-        for pid in [self.process.pid, *left]:
-            try:
+        """Whatever is still running, by PID: the hub and what it started (after a failure; else nothing)."""
+        targets = {**self.left, **(self.processes() if self.process.poll() is None else {})}
+        if self.process.poll() is None:
+            self.process.kill()
+        for pid, started in targets.items():
+            if running(pid, started):
                 os.kill(pid, signal.SIGKILL)
-            except OSError:
-                pass
         self.process.wait()
 
 
