@@ -27,8 +27,8 @@ HUB_CONFIG = REPO / "deploy" / "jupyterhub" / "jupyterhub_config.py"
 PASSWORD = "lesson-time-42"
 PROXY = "configurable-http-proxy"
 PROXY_VERSION = "5.3.0"
-INSTALL_HINT = (f"install Node.js 20 and npm (apt-get install nodejs npm), then `npm install -g {PROXY}@{PROXY_VERSION}` "
-                "(scripts/test does it when npm is present), and `pip install -e '.[test]'` for JupyterHub")
+PROXY_HINT = (f"install Node.js 20 and npm (apt-get install nodejs npm), then `npm install -g {PROXY}@{PROXY_VERSION}` "
+              "(scripts/test does it when npm is present)")
 START_TIMEOUT_S = 60
 STOP_TIMEOUT_S = 40  # JupyterHub stops each learner server with SIGINT, then SIGTERM after 10 s
 LOGIN_TIMEOUT_MS = 150_000  # the learner's server starts (a few seconds) and its first page runs a kernel
@@ -42,9 +42,9 @@ def proxy_command() -> str | None:
 def missing() -> str | None:
     """What the hub cannot start without (with how to install it), or None."""
     if importlib.util.find_spec("jupyterhub") is None:
-        return f"JupyterHub is not installed: {INSTALL_HINT}"
+        return "JupyterHub is not installed: pip install -e '.[test]'"
     if shutil.which("node") is None or proxy_command() is None:
-        return f"{PROXY} (Node.js) is not installed: {INSTALL_HINT}"
+        return f"{PROXY} (Node.js) is not installed: {PROXY_HINT}"
     return None
 
 

@@ -8,6 +8,7 @@ Needs JupyterHub and configurable-http-proxy (npm): without them the test is ski
 from __future__ import annotations
 
 import os
+import time
 import urllib.request
 
 import pytest
@@ -23,6 +24,7 @@ LEARNERS = ("alice", "bob")
 BANNER = "#tutor-connection-lost"
 BANNER_WITHIN_MS = 10_000
 PAGE_TIMEOUT_MS = 120_000
+CLICK_TIMEOUT_MS = 30_000  # generous: the machine may be busy
 IN_CI = os.environ.get("CI", "").lower() not in ("", "0", "false")
 
 
@@ -60,12 +62,12 @@ def _click_changes_the_board(page, lesson: str) -> bool:
         race = page.locator(".tutor-race").first
         race.get_by_role("button", name="Draw 4 for red-S").click()
         control = race.locator(".tutor-card-button").first
-        expect(control).to_be_enabled()
+        expect(control).to_be_enabled(timeout=CLICK_TIMEOUT_MS)
     else:
         control = page.locator(".tutor-flanders").first.get_by_role("button", name="Roll the dice")
     before = canvas_fingerprint(page)
     control.click()
-    return wait_for_canvas_change(page, before) != before
+    return wait_for_canvas_change(page, before, timeout_ms=CLICK_TIMEOUT_MS) != before
 
 
 def _kernel_owner(kernel: str) -> str | None:
@@ -137,6 +139,23 @@ def test_two_learners_each_on_their_own_server(browser, hub, tmp_path):
         for key, page in pages.items():
             if key != ("alice", FLAMME_ROUGE):
                 assert page.locator(BANNER).count() == 0, key
+
+        # A learner whose server has stopped (culled, or stopped on the hub's home page) follows a link to a lesson
+        # at their own address: the hub starts the server by itself (implicit_spawn_seconds) and opens the lesson.
+        home = contexts["bob"].new_page()
+        home.goto(f"{hub.url}/hub/home")
+        home.click("#stop")
+        lesson_url = f"{hub.url}/user/bob/voila/render/{FLAMME_ROUGE}"
+        stopped = f"{hub.url}/hub/user/bob/voila/render/{FLAMME_ROUGE}"  # 424 once the server has stopped
+        deadline = time.monotonic() + 60
+        while home.evaluate("url => fetch(url, {redirect: 'manual'}).then(r => r.status)", stopped) != 424:
+            assert time.monotonic() < deadline, "bob's server did not stop within 60 s"
+            home.wait_for_timeout(250)
+        expect(bob_lesson.locator(BANNER)).to_contain_text("cannot be reached", timeout=BANNER_WITHIN_MS)
+        home.goto(lesson_url)
+        home.wait_for_url(lambda url: url.startswith(lesson_url), timeout=PAGE_TIMEOUT_MS, wait_until="commit")
+        home.wait_for_selector("canvas", state="visible", timeout=PAGE_TIMEOUT_MS)
+        assert wait_for_paint(home, timeout_ms=30_000), "the lesson opened by its link did not paint"
 
         assert outside == [], "requests that left the hub"
         assert errors == []

@@ -4,7 +4,8 @@
  * - a status message "dead", "restarting" or "autorestarting" on iopub means the kernel process is gone (a
  *   kernel the server restarts is a blank one: the lesson's widgets no longer exist in it);
  * - a closed websocket is checked a moment later at /api/kernels/<id>: 404 means the kernel was shut down
- *   (culled), no answer means the server is gone; otherwise Voila reconnects by itself (a network blip);
+ *   (culled), no answer or JupyterHub's 424 ("server not running") means the server is gone; otherwise Voila
+ *   reconnects by itself (a network blip);
  *   the check sends the page's XSRF token, without which a server behind JupyterHub answers 403;
  * - the same check runs when the page becomes visible again (a laptop waking up), and every POLL_MS while it is
  *   visible: a kernel shut down through the server's API (what culling does) leaves its websocket open and silent.
@@ -89,6 +90,7 @@
     var request = { cache: 'no-store', credentials: 'same-origin', headers: xsrfHeaders() };
     fetch(kernels[kernelId] + (polled ? '?no_track_activity=1' : ''), request).then(function (response) {
       if (response.status === 404) return show(false);
+      if (response.status === 424) return show(true);
       if (!response.ok) return;
       return response.json().then(function (model) {
         if (model && LOST_STATES[model.execution_state]) show(false);
