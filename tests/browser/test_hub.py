@@ -1,6 +1,8 @@
-"""The lessons on JupyterHub (deploy/jupyterhub), as a school runs them: two learners log in, each opens one lesson
-of each game on a server of their own, and neither can reach the other's; a kernel shut down through the API shows
-the "lesson has stopped" banner (here and on the standalone server); the hub stopped by its PID leaves no process.
+"""The lessons on JupyterHub (deploy/jupyterhub), as a school runs them: two learners log in (one through a link to
+a lesson), each opens one lesson of each game on a server of their own, and neither can reach the other's; a kernel
+shut down through the API shows the "lesson has stopped" banner (here and on the standalone server); a stopped
+learner server says so on its open pages and starts again from a link to a lesson; the hub stopped by its PID
+leaves no process.
 
 Needs JupyterHub and configurable-http-proxy (npm): without them the test is skipped, or fails in CI (CI set).
 """
