@@ -34,6 +34,9 @@ MIN_PASSWORD_LENGTH = 8  # JupyterHub's SharedPasswordAuthenticator refuses shor
 PORTS = {"port": ("RULES_TUTOR_HUB_PORT", 8000), "hub_port": ("RULES_TUTOR_HUB_API_PORT", 8081),
          "proxy_api_port": ("RULES_TUTOR_PROXY_API_PORT", 8001)}
 PATHS = {"state": ("RULES_TUTOR_HUB_STATE", "rules-tutor-hub"), "lessons": ("RULES_TUTOR_LESSONS", "lessons")}
+HELP = {"port": "the port learners open", "hub_port": "the hub's API, on 127.0.0.1",
+        "proxy_api_port": "the proxy's API, on 127.0.0.1", "state": "the hub's database, secret and learners' folders",
+        "lessons": "the lessons to copy for each learner (a folder with index.ipynb)"}
 
 
 def launch(argv: list[str]) -> None:
@@ -42,9 +45,10 @@ def launch(argv: list[str]) -> None:
                                      epilog="Other options are passed to jupyterhub.")
     parser.add_argument("--ip", help="address the learners reach (default: every address of this machine)")
     for option, (variable, default) in PORTS.items():
-        parser.add_argument("--" + option.replace("_", "-"), type=int, help=f"default {default} (${variable})")
+        parser.add_argument("--" + option.replace("_", "-"), type=int,
+                            help=f"{HELP[option]}; default {default} (${variable})")
     for option, (variable, default) in PATHS.items():
-        parser.add_argument("--" + option, help=f"folder, default ./{default} (${variable})")
+        parser.add_argument("--" + option, help=f"{HELP[option]}; default ./{default} (${variable})")
     parser.add_argument("--password-file", help="a file holding the shared password ($RULES_TUTOR_HUB_PASSWORD)")
     options, rest = parser.parse_known_args(argv)
     settings = {"RULES_TUTOR_HUB_IP": options.ip}
