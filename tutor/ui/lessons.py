@@ -90,7 +90,9 @@ def lessons_in(folder: Path) -> list[LessonInfo]:
 
 PROGRESS_JS = """<script>
 (function () {
-  const KEY = '%(key)s';
+  // One store per server: behind JupyterHub each learner's server has its own base URL (/user/alice/).
+  const KEY = (function (base) { return base === '/' ? '%(key)s' : '%(key)s ' + base; })(
+    (document.body.dataset.baseUrl || '/voila/').replace(/voila[/]$/, ''));
   const load = () => { try { return JSON.parse(localStorage.getItem(KEY) || '{}'); } catch (e) { return {}; } };
   const save = (store) => { try { localStorage.setItem(KEY, JSON.stringify(store)); } catch (e) {} };
   const lesson = '%(lesson)s';

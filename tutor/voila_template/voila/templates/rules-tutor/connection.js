@@ -4,14 +4,19 @@
  * - a status message "dead", "restarting" or "autorestarting" on iopub means the kernel process is gone (a
  *   kernel the server restarts is a blank one: the lesson's widgets no longer exist in it);
  * - a closed websocket is checked a moment later at /api/kernels/<id>: 404 means the kernel was shut down
- *   (culled), no answer means the server is gone; otherwise Voila reconnects by itself (a network blip);
- * - the same check runs when the page becomes visible again (a laptop waking up).
+ *   (culled), no answer or JupyterHub's 424 ("server not running") means the server is gone; otherwise Voila
+ *   reconnects by itself (a network blip);
+ *   the check sends the page's XSRF token, without which a server behind JupyterHub answers 403;
+ * - the same check runs when the page becomes visible again (a laptop waking up), and every POLL_MS while it is
+ *   visible: a kernel shut down through the server's API (what culling does) leaves its websocket open and silent.
+ *   That poll does not count as activity (no_track_activity), so an idle server is still culled.
  * Messages come as JSON text or in the binary "v1.kernel.websocket.jupyter.org" framing; both are read.
  */
 (function () {
   'use strict';
   var KERNEL_SOCKET = /\/api\/kernels\/([0-9a-fA-F-]{36})\/channels/;
   var LOST_STATES = { dead: true, restarting: true, autorestarting: true };
+  var POLL_MS = 4000;
   var NativeWebSocket = window.WebSocket;
   var decoder = new TextDecoder();
   var kernels = {};   // kernel id -> its REST URL
@@ -74,16 +79,24 @@
     button.focus();
   }
 
-  function check(kernelId) {
+  function xsrfHeaders() {
+    var token = /(?:^|;\s*)_xsrf=([^;]*)/.exec(document.cookie);
+    return token ? { 'X-XSRFToken': token[1] } : {};
+  }
+
+  // polled: a failed poll says nothing (a network blip); a closed websocket says the rest
+  function check(kernelId, polled) {
     if (lost || leaving) return;
-    fetch(kernels[kernelId], { cache: 'no-store', credentials: 'same-origin' }).then(function (response) {
+    var request = { cache: 'no-store', credentials: 'same-origin', headers: xsrfHeaders() };
+    fetch(kernels[kernelId] + (polled ? '?no_track_activity=1' : ''), request).then(function (response) {
       if (response.status === 404) return show(false);
+      if (response.status === 424) return show(true);
       if (!response.ok) return;
       return response.json().then(function (model) {
         if (model && LOST_STATES[model.execution_state]) show(false);
       });
     }, function () {
-      show(true);
+      if (!polled) show(true);
     });
   }
 
@@ -113,8 +126,11 @@
   window.addEventListener('beforeunload', function () { leaving = true; });
   window.addEventListener('pageshow', function () { leaving = false; });
   document.addEventListener('visibilitychange', function () {
-    if (document.visibilityState === 'visible') Object.keys(kernels).forEach(check);
+    if (document.visibilityState === 'visible') Object.keys(kernels).forEach(function (id) { check(id); });
   });
+  setInterval(function () {
+    if (document.visibilityState === 'visible') Object.keys(kernels).forEach(function (id) { check(id, true); });
+  }, POLL_MS);
   // For tests and for other scripts of the page.
   window.tutorConnection = { kernels: kernels, isLost: function () { return lost; }, check: check };
 })();
