@@ -310,3 +310,13 @@ def test_bot_teams_never_bidding_is_a_rule_everywhere_and_the_decision_is_who_co
     assert "Only players bid" not in peloton and "never bid" in peloton[:peloton.index("Where the rulebook")]
     assert "counts the players who bid" in decisions
     assert "**Bot teams never bid**" in _markdown(FR / "11_peloton_and_muscle_teams.ipynb")
+
+
+def test_a_lesson_knows_its_quizzes_before_they_are_drawn():
+    """A lesson left before its quizzes are drawn is "opened", not finished: the page gets the count from the
+    notebook (its code cells that build a quiz), not from the quizzes found in the page so far."""
+    counts = {lesson.path.name: lesson.quizzes for lesson in lessons_in(FR)}
+    assert counts["03_movement.ipynb"] == 2 and counts["07_full_race.ipynb"] == 1
+    assert counts["00_welcome.ipynb"] == 0 and counts["rules_summary.ipynb"] == 0
+    assert "const quizzes = 2;" in nav_html("03_movement.ipynb", FR)
+    assert "Math.max(entry.total || 0, quizzes," in nav_html("03_movement.ipynb", FR)

@@ -37,6 +37,8 @@ class LessonInfo:
     path: Path
     title: str
     summary: str
+    quizzes: int = 0
+    """Quiz widgets the lesson shows (its code cells that build one): the page knows the total before they draw."""
 
     @property
     def key(self) -> str:
@@ -54,10 +56,15 @@ def _source(cell: dict[str, Any]) -> str:
     return source if isinstance(source, str) else "".join(source)
 
 
+QUIZ_CALL = re.compile(r"\b[A-Z]\w*Quiz\(")
+"""A code cell that builds a quiz widget (``PredictQuiz(...)``, ``FlandersQuiz(...)``): one a cell."""
+
+
 def lesson_info(path: Path) -> LessonInfo:
     """Title: the notebook's first Markdown heading (else the file name); summary: ``metadata.tutor.summary``,
-    else the first sentence of the text after that heading."""
+    else the first sentence of the text after that heading; quizzes: its code cells that build a quiz."""
     metadata, cells = _cells(path)
+    quizzes = sum(1 for cell in cells if cell.get("cell_type") == "code" and QUIZ_CALL.search(_source(cell)))
     title, summary = "", metadata.get("tutor", {}).get("summary", "")
     text: list[str] = []
     for cell in cells:
@@ -74,7 +81,8 @@ def lesson_info(path: Path) -> LessonInfo:
                 text.append(line.strip())
         if title and text:
             break
-    return LessonInfo(path, title or path.stem, summary or (_first_sentence(" ".join(text)) if text else ""))
+    return LessonInfo(path, title or path.stem, summary or (_first_sentence(" ".join(text)) if text else ""),
+                      quizzes)
 
 
 def _first_sentence(text: str) -> str:
@@ -96,6 +104,7 @@ PROGRESS_JS = """<script>
   const load = () => { try { return JSON.parse(localStorage.getItem(KEY) || '{}'); } catch (e) { return {}; } };
   const save = (store) => { try { localStorage.setItem(KEY, JSON.stringify(store)); } catch (e) {} };
   const lesson = '%(lesson)s';
+  const quizzes = %(quizzes)d;  // the lesson's quizzes, known before they are drawn
   function finished(entry) {
     if (!entry || !entry.visited) return false;
     const total = entry.total || 0, answered = Object.keys(entry.quizzes || {}).length;
@@ -117,14 +126,17 @@ PROGRESS_JS = """<script>
         text = quizWords(entry) || 'opened'; cls = finished(entry) ? 'tutor-done' : 'tutor-started';
         if (finished(entry)) text = '✓ ' + text;
       }
-      el.textContent = text; el.className = 'tutor-progress ' + cls;
+      // Only real changes: each one wakes the page's observer, which would run this again.
+      if (el.textContent !== text) el.textContent = text;
+      if (el.className !== 'tutor-progress ' + cls) el.className = 'tutor-progress ' + cls;
     });
     document.querySelectorAll('[data-finish-quizzes]').forEach(function (el) {
       const entry = store[el.dataset.finishQuizzes];
       const words = quizWords(entry);
-      el.textContent = !entry || !entry.total ? 'This lesson has no questions.'
+      const text = !entry || !entry.total ? 'This lesson has no questions.'
         : !words ? 'No question answered yet: the questions above are waiting for you.'
         : 'Your questions: ' + words + (finished(entry) ? '.' : ' (the others are above).');
+      if (el.textContent !== text) el.textContent = text;
     });
   }
   function record() {
@@ -132,7 +144,7 @@ PROGRESS_JS = """<script>
     const store = load();
     const entry = store[lesson] || {quizzes: {}};
     entry.visited = entry.visited || Date.now();
-    entry.total = Math.max(entry.total || 0, document.querySelectorAll('.tutor-quiz').length);
+    entry.total = Math.max(entry.total || 0, quizzes, document.querySelectorAll('.tutor-quiz').length);
     document.querySelectorAll('.tutor-quiz-result').forEach(function (el) {
       if (!(el.dataset.quiz in entry.quizzes)) entry.quizzes[el.dataset.quiz] = el.dataset.right === '1';
     });
@@ -167,9 +179,11 @@ CSS = """<style>
 </style>"""
 
 
-def progress_script(lesson: str = "") -> str:
-    """The page script: records ``lesson``'s visit and quiz answers (when given) and fills progress badges."""
-    return PROGRESS_JS % {"key": STORE_KEY, "lesson": html.escape(lesson, quote=True).replace("'", "")}
+def progress_script(lesson: str = "", quizzes: int = 0) -> str:
+    """The page script: records ``lesson``'s visit and its ``quizzes`` answers (when given) and fills progress
+    badges."""
+    return PROGRESS_JS % {"key": STORE_KEY, "lesson": html.escape(lesson, quote=True).replace("'", ""),
+                          "quizzes": quizzes}
 
 
 def list_html(lessons: list[LessonInfo], link_prefix: str = "") -> str:
@@ -220,7 +234,7 @@ def nav_html(current: str, folder: str | Path = ".", contents: str = "../index.i
                      f"{html.escape(lessons[k + 1].title)} →</a>")
     finish = _finish_html(lessons[k], lessons[k + 1:], summary) if _numbered(lessons[k]) else ""
     return (CSS + finish + f"<nav class='tutor-nav' aria-label='Lessons'>{''.join(links)}</nav>"
-            + progress_script(lessons[k].key))
+            + progress_script(lessons[k].key, lessons[k].quizzes))
 
 
 def _numbered(lesson: LessonInfo) -> bool:
