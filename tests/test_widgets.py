@@ -615,6 +615,15 @@ def test_try_another_position_goes_through_the_positions(tmp_path):
     assert "Another" in tutor.header.value and "A new position." in tutor.narration.value
 
 
+def test_a_position_without_another_names_the_button_it_has():
+    """Issue 22: "Try another position" is said only where that button exists; alone, it is "Watch it again"."""
+    tutor = RaceTutor.from_scenario(BLOCKED, stop_after="movement")
+    tutor.finish_button.click()
+    assert tutor.done and tutor.another_button.description.startswith("Watch it again")
+    assert "Choose 'Watch it again'" in tutor.status.text and "another position" not in tutor.status.text.lower()
+    assert "another position" not in tutor.next_button.tooltip.lower()
+
+
 def test_the_header_names_a_teaching_track_once():
     tutor = RaceTutor.new_race("sprint-20", title="Sprint 20 (teaching track)")
     assert tutor.header.value.count("Sprint") == 1

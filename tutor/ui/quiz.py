@@ -149,7 +149,7 @@ class RevealQuiz(Focusing, widgets.VBox):
 
     def first_input(self) -> widgets.Widget | None:
         """The control that takes the answer first (focus goes there after Try again)."""
-        return next((w for w in self.answer_widgets() if not getattr(w, "disabled", False)), None)
+        return next((w for w in self.answer_widgets() if getattr(w, "disabled", True) is False), None)  # no label
 
     def reset(self) -> None:
         """Clear the feedback and ask again (the subclass has reset the position and inputs)."""

@@ -517,7 +517,7 @@ class RaceTutor(Focusing, widgets.VBox):
             self._warn(f"The race is over: {self.race.winner} won. Choose Back or Restart.")
             return True
         if self.done:
-            self._warn("This position is done: choose 'Try another position' or 'Continue as a race'.")
+            self._warn(f"This position is done: choose '{self._another_words}' or 'Continue as a race'.")
             return True
         if self.race.phase is Phase.SETUP:
             self._warn("The riders are not all placed yet.")
@@ -590,8 +590,9 @@ class RaceTutor(Focusing, widgets.VBox):
             self.story.add([line for _, line in group], section)
         self._refresh_controls()  # the hint reads the buttons' new state
         if self.done and self.race.phase is not Phase.FINISHED:
-            self.status.show("This position is done: that is the rule of this lesson. Try another position, or "
-                             "continue as a race.", "success", changed=changed_words(self.narration_lines))
+            self.status.show(f"This position is done: that is the rule of this lesson. Choose "
+                             f"'{self._another_words}', or continue as a race.", "success",
+                             changed=changed_words(self.narration_lines))
         else:
             self.status.show(self._hint(), changed=changed_words(self.narration_lines))
         self.text_view.show(describe_race(self.race, secret=self._panel().secret, hands=[self.active_rider or ""]),
@@ -675,15 +676,19 @@ class RaceTutor(Focusing, widgets.VBox):
         self.finish_button.tooltip = why or "Resolve the rest of the round, rider by rider"
         self.back_button.tooltip = "Undo the last action" if self.control.can_back else "Nothing to undo yet"
         self.done_row.layout.display = None if done else "none"
-        self.another_button.description = ("Try another position ▸" if len(self._positions) > 1
-                                           else "Watch it again ▸")
+        self.another_button.description = f"{self._another_words} ▸"
         self.header.value = self._header_html()
         self.results.value = results_html(race) if race.phase is Phase.FINISHED else ""
+
+    @property
+    def _another_words(self) -> str:
+        """What the button that replays this rule says: "Try another position" only where there is another."""
+        return "Try another position" if len(self._positions) > 1 else "Watch it again"
 
     def _why_no_step(self) -> str:
         race = self.race
         if self.done:
-            return "This position is done: try another position, or continue as a race"
+            return f"This position is done: choose '{self._another_words}', or continue as a race"
         if self.paused:
             return f"Choose 'Start round {race.round}' first"
         if race.phase is Phase.FINISHED:
