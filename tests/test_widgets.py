@@ -3,6 +3,7 @@
 A click at the wrong time must leave ``race.to_dict()`` unchanged and show a warning.
 """
 
+import html
 import json
 from pathlib import Path
 
@@ -860,6 +861,18 @@ def test_after_reveal_focus_goes_to_try_again_and_after_try_again_to_the_answer(
     assert "Right!" in q.status.text and f"square {q.correct_answer}" in q.status.value  # read in the live region
     q.retry_button.click()
     assert q.focused is q.square_input and sent[-1] is q.square_input and not q.square_input.disabled
+
+
+def test_reveal_cites_each_rule_once():
+    """Issue 22: the rule that decided the answer is not cited again in the step-by-step story."""
+    q = quiz()
+    q.square_input.value = q.correct_answer
+    q.reveal_button.click()
+    shown = q.feedback.value + q.narration.value
+    rules = {rule for event in q._events for rule in event.rules}
+    assert rules and "The rule that decided it" in q.feedback.value and "step by step" in q.narration.value
+    for rule in rules:
+        assert shown.count(html.escape(rule.text)) <= 1, rule.text
 
 
 def test_teacher_tools_sit_in_a_closed_for_teachers_section_and_the_log_is_collapsed(tutor):

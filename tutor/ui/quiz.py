@@ -34,6 +34,8 @@ from typing import Any, Sequence
 
 import ipywidgets as widgets
 
+from tutor.core.events import Rule
+
 from .controls import CSS, StatusLine, button, header
 from .narration import Line, to_html
 from .screen import Focusing, SecondaryRow, changed_words, prompt_row
@@ -130,10 +132,12 @@ class RevealQuiz(Focusing, widgets.VBox):
         answer = self.answer
         verdict = self.play_out(answer)
         self.is_right = verdict.right
-        self.feedback.value = self._feedback_html(verdict) + (
+        cited: set[Rule] = set()  # each rule is cited once: under the verdict, or else in the story
+        self.feedback.value = self._feedback_html(verdict, cited) + (
             f"<span class='tutor-quiz-result' data-quiz='{self.id}' data-right='{int(verdict.right)}' "
             f"data-choice='{html.escape(str(answer)[:80], quote=True)}' hidden></span>")
-        self.narration.value = ("<b>What happened, step by step:</b>" + to_html(verdict.story)) if verdict.story else ""
+        self.narration.value = (("<b>What happened, step by step:</b>" + to_html(verdict.story, cited=cited))
+                                if verdict.story else "")
         self._set_inputs_disabled(True)
         self.redraw(animate=True)
         mark = "Right!" if verdict.right else "Not quite."
@@ -159,11 +163,12 @@ class RevealQuiz(Focusing, widgets.VBox):
         self._set_inputs_disabled(False)
         self.status.show(self.prompt)
 
-    def _feedback_html(self, verdict: Verdict) -> str:
-        """The verdict on screen, the rules that decided it and the explanation (``status`` reads them out)."""
+    def _feedback_html(self, verdict: Verdict, cited: set[Rule] | None = None) -> str:
+        """The verdict on screen, the rules that decided it (added to ``cited``) and the explanation (``status``
+        reads them out)."""
         mark, kind = ("✓ Right!", "success") if verdict.right else ("✗ Not quite.", "warning")
         explain = f"<p>{html.escape(self.explain)}</p>" if self.explain else ""
-        why = f"<p><b>The rule that decided it:</b></p>{to_html(verdict.why)}" if verdict.why else ""
+        why = f"<p><b>The rule that decided it:</b></p>{to_html(verdict.why, cited=cited)}" if verdict.why else ""
         return (f"<div class='tutor-status tutor-status-{kind}'><b>{mark}</b> {html.escape(verdict.told)}</div>"
                 f"{why}{explain}")
 
