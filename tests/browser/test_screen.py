@@ -26,7 +26,7 @@ RESULT_TIMEOUT_S = 30
 # For each game widget: from its board's top to the bottom of its lowest enabled, visible control (px).
 SPANS_JS = """(selector) => [...document.querySelectorAll(selector)].filter(w => !w.parentElement.closest(selector))
   .map(widget => {
-    const board = widget.querySelector('canvas');
+    const board = widget.querySelector('canvas') || widget;  // the energy quiz shows its cards as a table
     const controls = [...widget.querySelectorAll('button, select, input, textarea, summary, a[href]')].filter(e =>
         !e.disabled && e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden');
     const top = board.getBoundingClientRect().top;
@@ -103,7 +103,7 @@ def test_focus_follows_play_in_a_prepared_position_and_a_quiz_reveal(browser, vo
         press(page, race, "Next step")
         focus_on(page, "Next step", race)
         press(page, race, "Finish round")
-        focus_on(page, "Watch it again", race)  # the position is done: what the prompt names next (one position)
+        focus_on(page, "Try another position", race)  # the position is done: what the prompt names next
         quiz = page.locator(".tutor-quiz").first
         quiz.locator(".widget-checkbox input").first.check()
         press(page, quiz, "Reveal")
