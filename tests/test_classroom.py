@@ -96,6 +96,20 @@ def test_a_lesson_is_finished_when_every_quiz_it_showed_is_answered(db):
     assert db.progress(ana)[TWO]["finished"] is True
 
 
+def test_a_page_left_before_its_quizzes_draw_is_not_finished(tmp_path):
+    """The notebook's own quiz count (``Lesson.quizzes``) counts, not only the quizzes the page had drawn."""
+    database = ClassDatabase(tmp_path / "class.sqlite3", [Lesson(TWO, "2. Energy", quizzes=2)])
+    ana, _ = database.join("Ana")
+    database.opened(ana, TWO, quizzes=0)  # the page reported before its quizzes were drawn
+    assert database.progress(ana)[TWO]["finished"] is False
+    database.answered(ana, TWO, "a", True)
+    database.answered(ana, TWO, "b", True)
+    assert database.progress(ana)[TWO]["finished"] is True
+    database.close()
+    counts = {lesson.key: lesson.quizzes for lesson in lessons_of(REPO / "lessons")}
+    assert counts["flamme_rouge/03_movement.ipynb"] == 2 and counts["flanders/07_full_game.ipynb"] == 0
+
+
 def test_a_learner_sees_only_their_own_progress(db):
     ana, _ = db.join("Ana")
     ben, _ = db.join("Ben")

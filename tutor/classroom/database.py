@@ -95,6 +95,8 @@ class Lesson:
     key: str
     """The lesson's path below the served folder: ``flamme_rouge/03_movement.ipynb``."""
     title: str
+    quizzes: int = 0
+    """The quizzes its notebook builds (``tutor.ui.lessons.LessonInfo.quizzes``): known before the page draws them."""
 
 
 class ClassDatabase:
@@ -109,6 +111,7 @@ class ClassDatabase:
                 os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600))
         self.lessons = list(lessons)
         self.lesson_keys = {lesson.key for lesson in lessons}
+        self._known_quizzes = {lesson.key: lesson.quizzes for lesson in lessons}
         self.clock = clock
         self._write_lock = threading.Lock()
         self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
@@ -236,7 +239,8 @@ class ClassDatabase:
         False (nothing recorded) for a lesson this server does not serve."""
         if lesson not in self.lesson_keys:
             return False
-        quizzes = max(0, min(int(quizzes), MAX_QUIZZES_PER_LESSON))
+        # The notebook's count, not only the page's: a page left before its quizzes draw is not finished.
+        quizzes = max(self._known_quizzes[lesson], min(int(quizzes), MAX_QUIZZES_PER_LESSON))
         now = self.clock()
         with self._writing():
             self._db.execute(

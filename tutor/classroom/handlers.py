@@ -51,7 +51,8 @@ def lessons_of(directory: Path) -> list[Lesson]:
     directory = Path(directory).resolve()
     paths = sorted(path for path in directory.rglob("*.ipynb") if path != directory / "index.ipynb"
                    and not any(part.startswith((".", "_")) for part in path.relative_to(directory).parts))
-    return [Lesson(path.relative_to(directory).as_posix(), lesson_info(path).title) for path in paths]
+    infos = [(path, lesson_info(path)) for path in paths]
+    return [Lesson(path.relative_to(directory).as_posix(), info.title, info.quizzes) for path, info in infos]
 
 
 def new_teacher_token() -> str:
