@@ -55,6 +55,8 @@ def test_quizzes_answered_in_both_games_show_on_the_landing_page_and_the_welcome
     fl_quiz.locator(".widget-toggle-buttons button").first.click()
     fl_quiz.get_by_role("button", name="Reveal").click()
     expect(fl_quiz.locator(".tutor-quiz-result")).to_have_count(1)
+    # The page records the answer a moment after the mark appears: wait until it says so before leaving.
+    expect(page.locator(".tutor-finish")).to_contain_text("Your questions: 1 of 1 answered")
 
     open_lesson(page, voila_server, "index.ipynb", wait_for="a[href$='.ipynb']")
     fr03 = page.locator("[data-lesson='flamme_rouge/03_movement.ipynb']")
