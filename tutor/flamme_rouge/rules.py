@@ -70,8 +70,8 @@ BID = Rule("fr.breakaway.bid", SECTION_BREAKAWAY, "each player picks one rider, 
 BID_REVEAL = Rule("fr.breakaway.reveal", SECTION_BREAKAWAY, "the bids are revealed")
 BREAKAWAY_RANK = Rule("fr.breakaway.rank", SECTION_BREAKAWAY, "the two bid cards' total ranks the riders: the top "
                       "one joins the breakaway with 2-4 bidders, the top two with 5 or more")
-BREAKAWAY_TIE = Rule("fr.breakaway.tie", SECTION_BREAKAWAY, "equal totals go to the rider further back on the grid "
-                     "(the rulebook says it for the top places; in this tutor it holds down the whole ranking)")
+BREAKAWAY_TIE = Rule("fr.breakaway.tie", SECTION_BREAKAWAY, "equal totals go to the rider further back on the grid, "
+                     "all the way down the ranking", decision=True)  # the rulebook says it for the top places only
 BREAKAWAY_COST = Rule("fr.breakaway.cost", SECTION_BREAKAWAY, "the breakaway riders' bid cards leave the game and "
                       "each takes 2 exhaustion cards")
 BREAKAWAY_RECYCLE = Rule("fr.breakaway.recycle", SECTION_BREAKAWAY, "the other riders recycle the cards they bid")

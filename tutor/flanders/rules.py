@@ -14,7 +14,6 @@ _PLAY = "Playing the Game"
 _CARDS = "The cards"
 """The rulebook's "Notes (1)": a learner reads "The cards: ..." on the board."""
 _END = "Ending and Winning the Game"
-_TUTOR = "The rulebook does not say; in this tutor"
 
 SETUP_DEAL = Rule("iff.setup.deal", _SETUP,
                   "Shuffle the cards and place one on each space 3 to 11 except space 9, which holds the fixed card.")
@@ -63,28 +62,29 @@ TWO_PLAYERS = Rule("iff.end.two-players", _END,
                    "With two players the game also ends when a player has no troop pieces left.")
 TIE = Rule("iff.end.tie", _END, "Tied players are joint winners.")
 
-# Tutor decisions (RULES.md section 3 and the seed are silent).
-OUT_OF_TROOPS = Rule("iff.d.out", _TUTOR,
+# Tutor decisions (RULES.md section 3 and the seed are silent). Each sits in the part of the rules it belongs to, so a
+# learner reads it as the rule that is played; the flag and ``DECISIONS`` name it for teachers.
+OUT_OF_TROOPS = Rule("iff.d.out", _PLAY,
                      "With three or four players, a player with no troop pieces left takes no more turns; "
                      "the pawn stays where it is.", decision=True)
-TWO_PLAYER_WINNER = Rule("iff.d.two-player-winner", _TUTOR,
+TWO_PLAYER_WINNER = Rule("iff.d.two-player-winner", _END,
                          "When a two-player game ends because a player has no troops, the other player wins, "
                          "unless a pawn reached the Objective line (then the arrival rules decide).", decision=True)
-OBJECTIVE_CAP = Rule("iff.d.objective-cap", _TUTOR,
+OBJECTIVE_CAP = Rule("iff.d.objective-cap", _CARDS,
                      "A pawn stops on the Objective line; movement beyond it is lost.", decision=True)
-LINE_HALT = Rule("iff.d.line-halt", _TUTOR,
+LINE_HALT = Rule("iff.d.line-halt", _CARDS,
                  "A pawn halted on a defensive line this turn needs a Tank or a Mines card to move on; "
                  "a line entered by a Tank does not halt it.", decision=True)
-ORDER = Rule("iff.d.order", _TUTOR,
+ORDER = Rule("iff.d.order", _PLAY,
              "When stopping, the player plays the cards one at a time in any order; German cards not played "
              "by the end of the turn are applied then.", decision=True)
-RETAINED_IN_HAND = Rule("iff.d.retained", _TUTOR,
+RETAINED_IN_HAND = Rule("iff.d.retained", _CARDS,
                         "Cards kept with \"May Retain\" are in hand: they count at a bust and may be played when "
                         "stopping.", decision=True)
-FULL_ROW = Rule("iff.d.full-row", _TUTOR,
+FULL_ROW = Rule("iff.d.full-row", _SETUP,
                 "Only a full row of three German cards is redrawn; the redraw stops when no British card is "
                 "left in the draw and discard piles.", decision=True)
-NINE_NO_RISK = Rule("iff.d.nine-risk", _TUTOR,
+NINE_NO_RISK = Rule("iff.d.nine-risk", _PLAY,
                     "The fixed card on space 9 is never held, so it has no grey symbol at a bust.", decision=True)
 
 DECISIONS: tuple[Rule, ...] = (OUT_OF_TROOPS, TWO_PLAYER_WINNER, OBJECTIVE_CAP, LINE_HALT, ORDER,

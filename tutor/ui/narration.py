@@ -42,11 +42,12 @@ def cite(rules: Iterable[Rule]) -> str:
     """Rules as sentences, each section named once (sections in order of first mention):
     ``"Energy phase: draw 4 .... The chosen card ...."``.
 
-    Rules the rulebook leaves open (``Rule.decision``) say they are the tutor's decision.
+    A rule the rulebook leaves open (``Rule.decision``) reads like any other: the child reads the rule as it is
+    played; the decision is named for teachers (the rules summaries, "For teachers").
     """
     sections: dict[str, list[str]] = {}
     for rule in dict.fromkeys(rules):
-        sections.setdefault(rule.section, []).append(rule.text + (" (tutor decision)" if rule.decision else ""))
+        sections.setdefault(rule.section, []).append(rule.text)
     sentences = []
     for section, texts in sections.items():
         sentences.append(f"{section}: {texts[0]}")
