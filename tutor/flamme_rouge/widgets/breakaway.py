@@ -272,8 +272,7 @@ class BreakawayBid(Focusing, widgets.VBox):
             return "Both bids are in and revealed: choose 'Decide the breakaway'."
         winners = and_list(self.decision.winners) if self.decision else "nobody"
         return (f"The breakaway is decided: {winners} {'starts' if self.decision and len(self.decision.winners) == 1 else 'start'}"
-                " past the start line. Choose Back to look again, or Restart to bid again (other cards: a new "
-                "shuffle number, under For teachers).")
+                " past the start line. Choose Back to look again, or Restart to bid again with the same cards.")
 
     def _intro(self) -> list[Line]:
         return [Line("The breakaway bid: your team picks one rider, who draws 4 cards and bids 1 face down, "
