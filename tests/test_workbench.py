@@ -110,7 +110,7 @@ def test_the_export_is_a_code_and_a_downloadable_scenario_file_that_open_the_sam
     data = bench.position()
     # The short code carries the position and its cards (not the name): short enough to read aloud.
     position = {k: data[k] for k in ("track", "finish", "riders", "cards") if k in data}
-    assert bench.code_output.value.startswith("FR2-") and data["name"] == "Who leads?"
+    assert bench.code_output.value.startswith("FR3-") and data["name"] == "Who leads?"
     assert {k: v for k, v in sc.from_code(bench.code_output.value).items()} == position
     href = re.search(r"href='data:application/json;charset=utf-8;base64,([^']+)'", bench.download.value).group(1)
     assert json.loads(base64.b64decode(href)) == data

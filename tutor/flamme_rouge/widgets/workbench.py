@@ -64,6 +64,9 @@ TEAMS = (*TEAM_COLOURS, "peloton")
 BOT_TEAMS = {"peloton": {"team_kind": TeamKind.PELOTON.value, "exhaustion": False}}
 """The scenario keys a rider of a bot team gets (the team input's choice names the team; its kind is data)."""
 """Teams a new rider can ride for; the Peloton team's riders take no exhaustion cards (a bot team)."""
+MAX_RIDERS = 12
+"""Most riders a position on the workbench has (twelve single riders, the largest race of the rules): any such
+position has a share code of at most 80 characters."""
 CARD_CHOICES: list[tuple[str, Any]] = [("no card", NO_CARD), *((str(v), v) for v in (2, 3, 4, 5, 6, 7, 9)),
                                        ("Attack!", "attack")]
 """Cards a rider can be given (SCENARIOS.md: an energy card's value, or the Peloton team's Attack!)."""
@@ -314,6 +317,9 @@ class Workbench(widgets.VBox):
             self._pick(occupant)
             return
         if self.selected is None:
+            if len(self.riders) >= MAX_RIDERS:
+                self._warn(f"The board has {MAX_RIDERS} riders, the most a race has: remove one to add another.")
+                return
             team, kind = self.team_input.value, self.kind_input.value
             rider: dict[str, Any] = {"id": self._new_id(team, kind), "square": square, "lane": lane, "team": team,
                                      "kind": kind}
