@@ -13,7 +13,8 @@ end phase, as in SCENARIOS.md). Next step / Finish round resolve the round with
 (with the seed shown beside it), "Edit from here" makes the board the new
 position. The position is exported live as a scenario file (``download``: a
 data: link) and as a position code (``code_output``, ``scenario.to_code``) that
-a class pastes into any lesson's "Open a position" box.
+a class pastes into any lesson's "Open a position" box. "Check a file" (``check_box``) runs
+``rules-tutor check`` on a file the teacher chooses in the page and says the result in words.
 
 A malformed file or code, or an edit the scenario format refuses (a rider past
 the finish with a card, an Attack! card for a rider alone), shows why in
@@ -23,20 +24,18 @@ Attributes for tests: ``race``, ``position()`` (the scenario being edited), ``se
 ``status``, ``track_input``, ``new_button``, ``upload``, ``open_box``, ``rider_input``, ``team_input``,
 ``kind_input``, ``remove_button``, ``card_inputs``, ``name_input``, ``stepper`` (``next_button``,
 ``finish_button``, ``back_button``, ``restart_button``, ``seed``), ``keep_button``, ``code_output``,
-``download``, ``story``.
+``download``, ``check_box``, ``story``.
 """
 
 from __future__ import annotations
 
-import base64
 import html
-import json
-import re
 from typing import Any, Callable, Mapping
 
 import ipywidgets as widgets
 
 from tutor.core.schema import MAX_FILE_BYTES, parse_json
+from tutor.flamme_rouge import position_code
 from tutor.flamme_rouge import scenario as scenarios
 from tutor.flamme_rouge.cards import RIDER_KINDS
 from tutor.flamme_rouge.errors import ScenarioError
@@ -49,6 +48,8 @@ from tutor.flamme_rouge.track import STAGES, TEACHING_TRACKS, Track, stage
 from tutor.ui.controller import UndoController
 from tutor.ui.controls import CSS, StatusLine, button, label
 from tutor.ui.narration import NarrationLog
+from tutor.ui.share import CheckFileBox, copy_button_html, download_html
+from tutor.ui.share import PositionBox as SharedPositionBox
 from tutor.ui.stepper import PhaseStepper
 
 from .narration import Line, narrate
@@ -72,37 +73,12 @@ CARD_CHOICES: list[tuple[str, Any]] = [("no card", NO_CARD), *((str(v), v) for v
 """Cards a rider can be given (SCENARIOS.md: an energy card's value, or the Peloton team's Attack!)."""
 
 
-class PositionBox(widgets.VBox):
-    """"Open a position": a text box for a position code and a button; ``on_open(scenario)`` gets the scenario.
-
-    A code that does not open (or a scenario ``on_open`` refuses with a ``ValueError``) shows why in
-    ``status`` and calls nothing.
-    """
+class PositionBox(SharedPositionBox):
+    """"Open a position" for Flamme Rouge codes (``scenario.from_code``): see ``tutor.ui.share.PositionBox``."""
 
     def __init__(self, on_open: Callable[[dict[str, Any]], object], *, description: str = "Open a position"):
-        self._on_open = on_open
-        self.text = widgets.Text(placeholder=f"Paste a position code ({scenarios.SHORT_PREFIX}…)",
-                                 description="Position code", style={"description_width": "initial"},
-                                 layout=widgets.Layout(width="420px"))
-        self.text.add_class(f"tutor-max-chars-{scenarios.MAX_CODE_CHARS}")  # the page refuses a longer paste
-        self.button = button(description, "Show the position of this code on the board", style="info")
-        self.status = StatusLine()
-        self.button.on_click(lambda _: self.open_code(self.text.value))
-        super().__init__([widgets.HBox([self.text, self.button], layout=widgets.Layout(align_items="center")),
-                          self.status])
-        self.add_class("tutor-position-box")
-
-    def open_code(self, code: str) -> bool:
-        """Open ``code``: True when ``on_open`` took its scenario."""
-        try:
-            data = scenarios.from_code(code)
-            self._on_open(data)
-        except ValueError as err:  # ScenarioError, or the board refusing the position
-            self.status.show(f"That code does not open: {err}. Nothing changed.", "warning")
-            return False
-        name = data.get("name")
-        self.status.show(f"Opened {name!r}." if name else "Opened the position.", "success")
-        return True
+        super().__init__(on_open, decode=scenarios.from_code, prefix=position_code.PREFIX,
+                         max_chars=scenarios.MAX_CODE_CHARS, description=description)
 
 
 class Workbench(widgets.VBox):
@@ -175,6 +151,7 @@ class Workbench(widgets.VBox):
         """Copy: the code to the clipboard, in the browser (the kernel cannot reach the learner's clipboard)."""
         self.download = widgets.HTML()
         self.story = NarrationLog("What happened")
+        self.check_box = CheckFileBox()
 
         self.children = [
             widgets.HTML(CSS), self.header,
@@ -187,6 +164,7 @@ class Workbench(widgets.VBox):
             widgets.HTML("<b>Share this position</b>"), self.name_input,
             widgets.HBox([self.code_output, self.copy_button], layout=widgets.Layout(align_items="center")),
             self.download,
+            widgets.HTML("<b>Check a puzzle file</b>"), self.check_box,
             self.story,
         ]
         self.add_class("tutor-workbench")
@@ -574,29 +552,7 @@ class Workbench(widgets.VBox):
         short = scenarios.short_code(data)
         self.code_output.value = code = short or code  # the short one to read aloud; the long one keeps the name
         self.copy_button.value = copy_button_html(code)
-        text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-        href = "data:application/json;charset=utf-8;base64," + base64.b64encode(text.encode("utf-8")).decode()
-        filename = _file_name(data.get("name", ""))
         missing = self._missing_cards()
         note = (f" (the cards are left out: {html.escape(', '.join(missing))} ha{'s' if len(missing) == 1 else 've'} "
                 "none yet)" if missing else "")
-        self.download.value = (f"<a class='tutor-download' download='{filename}' href='{href}' target='_blank'>"
-                               f"⬇ Download the scenario file ({filename})</a>{note} · shuffle number "
-                               f"{self.seed.value}")
-
-
-def copy_button_html(code: str) -> str:
-    """A Copy button that puts ``code`` on the clipboard (the older copy command where the clipboard API is
-    missing) and says so."""
-    safe = html.escape(code, quote=True)
-    return (f"<button class='tutor-copy jupyter-button' data-code='{safe}' title='Copy the code' onclick=\""
-            "const b = this, code = b.dataset.code; const done = () => { b.textContent = 'Copied ✓'; };"
-            "const old = () => { const t = document.createElement('textarea'); t.value = code;"
-            " document.body.appendChild(t); t.select(); document.execCommand('copy'); t.remove(); done(); };"
-            "if (navigator.clipboard) navigator.clipboard.writeText(code).then(done, old); else old();\">"
-            "Copy</button>")
-
-
-def _file_name(name: str) -> str:
-    stem = re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")[:40]
-    return f"{stem or 'position'}.json"
+        self.download.value = f"{download_html(data)}{note} · shuffle number {self.seed.value}"
