@@ -13,7 +13,7 @@ from tutor.flanders import position_code as pc
 from tutor.flanders import scenario as sc
 from tutor.flanders.errors import ScenarioError
 from tutor.flanders.game import CARD_SPACES
-from tutor.flanders.widgets.position_editor import (MAX_HAND, MAX_RETAINED, MAX_SEED, OBJECTIVE, PHASE_CHOICES,
+from tutor.flanders.widgets.position_editor import (AUTO, MAX_HAND, MAX_RETAINED, MAX_SEED, OBJECTIVE, PHASE_CHOICES,
                                                     RETAINABLE)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -84,7 +84,7 @@ def workbench_positions(draw: st.DrawFn) -> dict:
             "taken": draw(st.lists(NAMES, max_size=MAX_HAND)), "on_nine": draw(st.booleans()),
             "seed": draw(st.integers(0, MAX_SEED))}
     phase = draw(st.sampled_from([value for _, value in PHASE_CHOICES]))
-    if phase is not None:
+    if phase != AUTO:
         data["phase"] = phase
     try:
         sc.build(data)

@@ -102,7 +102,7 @@ class CheckFileBox(widgets.VBox):
         self.upload.observe(self._on_upload, "value")
         intro = widgets.HTML("<span class='tutor-why'>Check a puzzle file you wrote: choose it, and the rules say "
                              "whether they give the answer in its <code>expect</code> block.</span>")
-        super().__init__([intro, self.upload, self.status])
+        super().__init__([intro, widgets.HBox([self.upload]), self.status])
         self.add_class("tutor-check-box")
 
     def _on_upload(self, change: Mapping[str, Any]) -> None:

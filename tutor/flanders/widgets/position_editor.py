@@ -10,6 +10,7 @@ taken and the error is returned to the caller through ``on_refused``.
 
 from __future__ import annotations
 
+import html
 from typing import Any, Callable
 
 import ipywidgets as widgets
@@ -27,10 +28,15 @@ MAX_RETAINED = 3
 MAX_HAND = 8
 """Most cards taken in one turn on the workbench (each roll takes one)."""
 MAX_SEED = 99_999
-PHASE_CHOICES: list[tuple[str, Any]] = [("as the hand says", None), ("before the first roll", "roll"),
+AUTO = "auto"
+PHASE_CHOICES: list[tuple[str, str]] = [("as the hand says", AUTO), ("before the first roll", "roll"),
                                         ("may roll again", "again"), ("stopped: carry out the cards", "resolve")]
 """The phase input: the format's default (roll, or again once a card is taken), or a phase given."""
 EMPTY = ""
+
+
+def bold(text: str) -> widgets.HTML:
+    return widgets.HTML(f"<b class='tutor-label'>{html.escape(text)}</b>")
 
 
 def _number(description: str, maximum: int, tooltip: str, value: int = 0) -> widgets.BoundedIntText:
@@ -47,7 +53,7 @@ class PlayerRow(widgets.HBox):
         self.retained = widgets.TagsInput(allowed_tags=list(RETAINABLE), allow_duplicates=True,
                                           placeholder="May Retain cards kept", tooltip="Mines or Reserves")
         self.pawn.layout.width = "170px"
-        super().__init__([label(f"<b>{player_id}</b>"), self.pawn, self.troops, label("kept:"), self.retained],
+        super().__init__([bold(player_id), self.pawn, self.troops, label("kept:"), self.retained],
                          layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
 
     def value(self) -> dict[str, Any]:
@@ -85,7 +91,7 @@ class PositionEditor(widgets.VBox):
                                             placeholder="type a card name", tooltip="The cards taken this turn")
         self.on_nine_input = widgets.Checkbox(description="second pawn on space 9", indent=False,
                                               layout=widgets.Layout(width="auto"))
-        self.phase_input = widgets.Dropdown(options=PHASE_CHOICES, value=None, description="Phase",
+        self.phase_input = widgets.Dropdown(options=PHASE_CHOICES, value=AUTO, description="Phase",
                                             layout=widgets.Layout(width="320px"))
         self.seed_input = _number("Shuffle number", MAX_SEED, "The shuffle number deals the draw pile")
         self.seed_input.layout.width = "200px"
@@ -99,9 +105,9 @@ class PositionEditor(widgets.VBox):
         super().__init__([
             widgets.HBox([self.count_input, self.current_input], layout=wrap),
             widgets.VBox(self.player_rows),
-            label("<b>The cards on the spaces</b>"),
+            bold("The cards on the spaces"),
             widgets.HBox(list(self.space_inputs.values()), layout=wrap),
-            widgets.HBox([label("<b>Cards taken this turn</b> (the hand):"), self.hand_input], layout=wrap),
+            widgets.HBox([bold("Cards taken this turn"), label("(the hand):"), self.hand_input], layout=wrap),
             widgets.HBox([self.on_nine_input, self.phase_input, self.seed_input], layout=wrap),
         ])
         self.add_class("iff-position-editor")
@@ -118,7 +124,7 @@ class PositionEditor(widgets.VBox):
             data["taken"] = list(self.hand_input.value)
         if self.on_nine_input.value:
             data["on_nine"] = True
-        if self.phase_input.value is not None:
+        if self.phase_input.value != AUTO:
             data["phase"] = self.phase_input.value
         data["seed"] = self.seed_input.value
         return data
@@ -140,7 +146,7 @@ class PositionEditor(widgets.VBox):
                 box.value = spaces.get(str(space)) or EMPTY
             self.hand_input.value = list(data.get("taken", []))
             self.on_nine_input.value = bool(data.get("on_nine", False))
-            self.phase_input.value = data.get("phase")
+            self.phase_input.value = data.get("phase", AUTO)
             self.seed_input.value = min(max(int(data.get("seed", 0)), 0), MAX_SEED)
         finally:
             self._syncing = False
