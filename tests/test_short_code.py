@@ -13,7 +13,8 @@ from tutor.flamme_rouge import scenario as sc
 from tutor.flamme_rouge.errors import ScenarioError
 from tutor.flamme_rouge.track import stage
 from tutor.flamme_rouge.widgets import RaceTutor, Workbench
-from tutor.flamme_rouge.widgets.workbench import BOT_TEAMS, CARD_CHOICES, MAX_RIDERS, TEAMS, TRACKS
+from tutor.flamme_rouge.widgets.workbench import TRACKS
+from tutor.flamme_rouge.widgets.workbench_editing import BOT_TEAMS, CARD_CHOICES, MAX_RIDERS, TEAMS
 
 SCENARIOS = sorted((Path(__file__).resolve().parents[1] / "lessons" / "flamme_rouge" / "scenarios").glob("*.json"))
 POSITION_KEYS = ("track", "finish", "start", "riders", "cards")

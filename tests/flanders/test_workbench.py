@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from tutor.flanders import position_code as pc
-from tutor.flanders import scenario as sc
 from tutor.flanders.game import Phase
 from tutor.flanders.widgets import Workbench
 from tutor.ui.share import CheckFileBox
