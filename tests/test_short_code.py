@@ -66,7 +66,8 @@ def test_a_mistyped_code_is_refused_with_one_line_and_the_board_does_not_change(
     assert code
     changed = code[:-3] + ("0" if code[-3] != "0" else "1") + code[-2:]
     for bad, words in [(changed, "damaged"), (code[:8], "damaged"), ("FR3-!!", "contains"), ("FR3-", "short"),
-                       (code + "0000", "damaged"), ("FR3-" + "0" * 30, "damaged")]:
+                       (code + "0000", "damaged"), ("FR3-" + "0" * 30, "damaged"),
+                       ("IF1-84210QCHSHH34", "In Flanders Field position code")]:
         with pytest.raises(ScenarioError, match=words) as caught:
             sc.from_code(bad)
         assert "\n" not in str(caught.value)

@@ -386,6 +386,9 @@ def from_code(code: str) -> dict[str, Any]:
         if len(version) > 2 and version[:2] == "FR" and version[2:].isdigit() and "-" in text:
             raise ScenarioError(f"this position code is version {version[2:]}; this tutor reads versions 1 to 3 "
                                 f"({CODE_PREFIX}..., {SHORT_PREFIX}..., {position_code.PREFIX}...): update the tutor")
+        if upper.startswith("IF1"):
+            raise ScenarioError("this is an In Flanders Field position code: open it on the In Flanders Field "
+                                "workbench")
         raise ScenarioError(f"not a position code: a code starts with {CODE_PREFIX}, this one with {text[:6]!r}")
     body = text[len(CODE_PREFIX):]
     strange = sorted(set(body) - _CODE_ALPHABET)
