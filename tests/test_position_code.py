@@ -100,7 +100,7 @@ GOOD = sc.to_code({"track": "2 2 2 2 2 2", "riders": [{"id": "a", "square": 1, "
     ("   \n", "empty"),
     ("hello world", "starts with FR1-"),
     ('{"track": "2 2"}', "starts with FR1-"),
-    ("FR3-" + GOOD[4:], "version 3"),  # FR2- is the short code (test_short_code.py)
+    ("FR4-" + GOOD[4:], "version 4"),  # FR2- and FR3- are the short codes (test_short_code.py)
     ("FR1-" + GOOD[4:12] + "!" + GOOD[12:], "contains '!'"),
     ("FR1-" + GOOD[4:12] + "=", "contains '='"),
     (GOOD[:-1], "damaged"),

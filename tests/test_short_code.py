@@ -1,57 +1,132 @@
-"""Issue 15: the short position code (``FR2-``) a teacher reads aloud or writes on the board."""
+"""Issues 15 and 30: the short position code a teacher reads aloud or writes on the board (``FR3-``; ``FR2-``
+codes of before are still read): at most 40 characters for a lesson's position, 80 for any workbench position."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from tutor.flamme_rouge import scenario as sc
 from tutor.flamme_rouge.errors import ScenarioError
+from tutor.flamme_rouge.track import stage
 from tutor.flamme_rouge.widgets import RaceTutor, Workbench
+from tutor.flamme_rouge.widgets.workbench import TRACKS
+from tutor.flamme_rouge.widgets.workbench_editing import BOT_TEAMS, CARD_CHOICES, MAX_RIDERS, TEAMS
 
 SCENARIOS = sorted((Path(__file__).resolve().parents[1] / "lessons" / "flamme_rouge" / "scenarios").glob("*.json"))
-POSITION_KEYS = ("track", "finish", "riders", "cards")
+POSITION_KEYS = ("track", "finish", "start", "riders", "cards")
+ALPHABET = set("0123456789ABCDEFGHJKMNPQRSTVWXYZ")
 
 
 def position(data: dict) -> dict:
-    return {k: data[k] for k in POSITION_KEYS if k in data}
+    """The keys a code carries, riders in board order (the order a code gives them back)."""
+    found = {k: data[k] for k in POSITION_KEYS if k in data}
+    found["riders"] = sorted(found["riders"], key=lambda r: (r["square"], r["lane"]))
+    return found
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
-def test_a_lesson_position_opens_from_its_short_code_typed_in_any_case(path: Path):
+def test_every_lesson_position_has_a_code_of_at_most_40_characters_typed_in_any_case(path: Path):
     data = sc.load(path)
     code = sc.short_code(data)
-    if code is None:  # riders named otherwise than <team>-S / <team>-R: the long code keeps them
-        assert any(r["id"] != f"{r.get('team')}-{r.get('kind', ' ')[0].upper()}" for r in data["riders"])
-        return
-    assert code.startswith("FR2-") and set(code[4:]) <= set("0123456789ABCDEFGHJKMNPQRSTVWXYZ-")
-    assert sc.from_code(code) == position(data)
-    assert sc.from_code(" " + code.lower().replace("-", " ") + "\n") == position(data)
+    assert code is not None and code.startswith("FR3-") and set(code[4:]) <= ALPHABET
+    assert len(code) <= 40, f"{path.name}: {len(code)} characters"
+    assert position(sc.from_code(code)) == position(data)
+    spaced = " " + " ".join(code[k:k + 4] for k in range(0, len(code), 4)).lower() + "\n"
+    assert position(sc.from_code(spaced)) == position(data)
 
 
-def test_a_lesson_sized_position_is_a_few_dozen_characters():
-    lengths = sorted(len(c) for c in map(sc.short_code, map(sc.load, SCENARIOS)) if c)
-    assert lengths[len(lengths) // 2] <= 40 and lengths[-1] <= 90
-    print(f"short codes: {lengths[0]} to {lengths[-1]} characters, median {lengths[len(lengths) // 2]}")
+def test_the_old_version_2_codes_still_open():
+    for path in SCENARIOS[:10]:
+        data = sc.load(path)
+        old = sc.short_code_v2(data)
+        assert old is not None and old.startswith("FR2-")
+        without_start = {k: v for k, v in data.items() if k != "start"}  # version 2 left the start out
+        assert position(sc.from_code(old)) == position(without_start)
 
 
-def test_a_mistyped_short_code_is_refused_with_a_reason():
+def test_a_second_red_rouleur_keeps_the_code_short():
+    """The report of issue 30: a second red rouleur made a 30-character code about 400 long."""
+    bench = Workbench(track="sprint-20")
+    view = bench.scene.view
+    for square in (2, 4):
+        bench.scene.canvas._canvases[-1]._handle_frontend_event(
+            None, {"event": "mouse_down", "x": 2 * view.cx(square), "y": 2 * view.cy(0)}, [])
+    assert [r["id"] for r in bench.riders] == ["red-R", "red-R2"]
+    code = bench.code_output.value
+    assert code.startswith("FR3-") and len(code) <= 20
+    assert position(sc.from_code(code)) == position(bench.position())
+
+
+def test_a_mistyped_code_is_refused_with_one_line_and_the_board_does_not_change():
     code = sc.short_code(sc.load(SCENARIOS[0]))
     assert code
     changed = code[:-3] + ("0" if code[-3] != "0" else "1") + code[-2:]
-    for bad, words in [(changed, "damaged"), (code[:8], "damaged"), ("FR2-!!", "contains"), ("FR2-", "short")]:
-        with pytest.raises(ScenarioError, match=words):
+    for bad, words in [(changed, "damaged"), (code[:8], "damaged"), ("FR3-!!", "contains"), ("FR3-", "short"),
+                       (code + "0000", "damaged"), ("FR3-" + "0" * 30, "damaged"),
+                       ("IF1-84210QCHSHH34", "In Flanders Field position code")]:
+        with pytest.raises(ScenarioError, match=words) as caught:
             sc.from_code(bad)
+        assert "\n" not in str(caught.value)
+    bench = Workbench(str(SCENARIOS[1]))
+    before = bench.position()
+    assert not bench.open_box.open_code(changed)
+    assert "damaged" in bench.open_box.status.text and bench.position() == before
 
 
 def test_the_workbench_shows_the_short_code_with_a_copy_button_and_a_lesson_opens_it_with_title_and_log():
     bench = Workbench(str(SCENARIOS[0]))
     code = bench.code_output.value
-    assert code.startswith("FR2-") and f"data-code='{code}'" in bench.copy_button.value
+    assert code.startswith("FR3-") and f"data-code='{code}'" in bench.copy_button.value
     assert "Copy" in bench.copy_button.value and "clipboard" in bench.copy_button.value
     tutor = RaceTutor.new_race("sprint-20", teams=("red", "blue"), seed=1)
     assert tutor.open_box.open_code(code)
     assert "A shared position" in tutor.header.value
     assert "Opened A shared position" in tutor.narration.value
     assert tutor.race.positions() == sc.build(sc.from_code(code)).positions()
+
+
+@st.composite
+def workbench_positions(draw: st.DrawFn) -> dict:
+    """A position the workbench can make: a track of its list, up to MAX_RIDERS riders of its teams on free lanes,
+    named as it names them (``red-R``, ``red-R2``, ... the first free), every card or none."""
+    track = stage(draw(st.sampled_from([key for _, key in TRACKS])))
+    cells = [(s, lane) for s, lanes in enumerate(track.lanes) for lane in range(lanes)]
+    chosen = draw(st.lists(st.sampled_from(cells), min_size=1, max_size=MAX_RIDERS, unique=True))
+    riders: list[dict] = []
+    for square, lane in chosen:
+        team, kind = draw(st.sampled_from(TEAMS)), draw(st.sampled_from(["rouleur", "sprinteur"]))
+        base = f"{team}-{kind[0].upper()}"
+        taken = {r["id"] for r in riders}
+        free = [rid for rid in (base, *(f"{base}{n}" for n in range(2, MAX_RIDERS + 1))) if rid not in taken]
+        rider = {"id": draw(st.sampled_from(free[:3])), "square": square, "lane": lane, "team": team, "kind": kind}
+        riders.append({**rider, **BOT_TEAMS.get(team, {})})
+    data: dict = {"track": track.spec, "finish": track.finish, "riders": riders}
+    if draw(st.booleans()):
+        data["cards"] = {r["id"]: draw(st.sampled_from([v for _, v in CARD_CHOICES[1:]])) for r in riders}
+    try:
+        sc.build(data)
+    except ScenarioError:
+        assume(False)
+    return data
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(workbench_positions())
+def test_every_workbench_position_round_trips_in_at_most_80_characters(data: dict):
+    code = sc.short_code(data)
+    assert code is not None and len(code) <= 80, code
+    assert position(sc.from_code(code)) == position(data)
+
+
+def test_the_workbench_takes_at_most_twelve_riders():
+    bench = Workbench(track="avenue-corso-paseo")
+    view = bench.scene.view
+    for n in range(MAX_RIDERS + 1):
+        bench.scene.canvas._canvases[-1]._handle_frontend_event(
+            None, {"event": "mouse_down", "x": 2 * view.cx(2 + n), "y": 2 * view.cy(0)}, [])
+    assert len(bench.riders) == MAX_RIDERS and "remove one" in bench.status.text
+    assert len(bench.code_output.value) <= 80

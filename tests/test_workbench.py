@@ -110,7 +110,7 @@ def test_the_export_is_a_code_and_a_downloadable_scenario_file_that_open_the_sam
     data = bench.position()
     # The short code carries the position and its cards (not the name): short enough to read aloud.
     position = {k: data[k] for k in ("track", "finish", "riders", "cards") if k in data}
-    assert bench.code_output.value.startswith("FR2-") and data["name"] == "Who leads?"
+    assert bench.code_output.value.startswith("FR3-") and data["name"] == "Who leads?"
     assert {k: v for k, v in sc.from_code(bench.code_output.value).items()} == position
     href = re.search(r"href='data:application/json;charset=utf-8;base64,([^']+)'", bench.download.value).group(1)
     assert json.loads(base64.b64decode(href)) == data
@@ -213,3 +213,22 @@ def test_a_lesson_board_opens_a_pasted_code_on_its_own_track_and_restart_comes_b
     tutor.finish_button.click()
     tutor.restart_button.click()
     assert tutor.race.positions() == {"red-R": (2, 2), "blue-S": (1, 0)}
+
+
+def test_check_a_file_checks_a_chosen_puzzle_file_as_rules_tutor_check_does_and_leaves_the_board(bench):
+    """Issue 30: the teacher checks a file in the page, not in a terminal."""
+    from pathlib import Path
+
+    puzzle = json.loads((Path(__file__).resolve().parents[1] / "lessons" / "flamme_rouge" / "scenarios"
+                         / "finish_sprint.json").read_text())
+    before = state(bench)
+    for data, verdict, words in [(puzzle, "pass", "passes"),
+                                 ({**puzzle, "expect": {**puzzle["expect"], "winner": "nobody"}}, "fail", "winner"),
+                                 ({k: v for k, v in puzzle.items() if k != "expect"}, "no expect", "no expected"),
+                                 ({**puzzle, "track": "2 9"}, "malformed", "cannot be used")]:
+        bench.check_box.upload.value = ({"name": "mine.json", "type": "application/json", "size": 1,
+                                         "content": memoryview(json.dumps(data).encode()),
+                                         "last_modified": datetime.datetime(2024, 1, 1, tzinfo=datetime.timezone.utc)},)
+        assert bench.check_box.verdict == verdict and words in bench.check_box.status.text, bench.check_box.status.text
+        assert bench.check_box.upload.value == ()
+    assert state(bench) == before  # checking a file does not open it

@@ -10,8 +10,8 @@ import argparse
 import sys
 from collections.abc import Callable
 
+from .core.check import check_scenario
 from .core.data import load_json
-from .core.errors import DataError
 from .core.games import GAMES
 from .flamme_rouge import STAGES, TEACHING_TRACKS
 from .serve import CLASS_MARGIN, DEFAULT_PORT, MAX_CLASS_SIZE, cmd_serve
@@ -21,17 +21,9 @@ MAX_GAMES = 1_000_000
 
 
 def check_file(path: str) -> tuple[bool, str | None]:
-    """(has an expect block, first difference or None) for one scenario file of any game.
-
-    A malformed file raises a ``DataError`` (a ``ValueError``) naming the problem.
-    """
-    data = load_json(path)
-    if not isinstance(data, dict):
-        raise DataError(f"a scenario is a JSON object, not {type(data).__name__}")
-    game = data.get("game", "flamme-rouge")
-    if not isinstance(game, str) or game not in GAMES:
-        raise DataError(f"unknown game {str(game)[:40]!r} (known: {', '.join(GAMES)})")
-    return "expect" in data, GAMES[game].module("cli").check_file(data)
+    """(has an expect block, first difference or None) for one scenario file of any game (``core.check``, the
+    same check as the workbenches' "Check a file"). A malformed file raises a ``DataError`` (a ``ValueError``)."""
+    return check_scenario(load_json(path))
 
 
 def cmd_check(args: argparse.Namespace) -> int:

@@ -18,6 +18,7 @@ from typing import Any, Iterable
 from tutor.core.data import first_difference, is_int, load_json, reject_unknown_keys
 from tutor.core.schema import MAX_FILE_BYTES, integer, parse_json, strict_object, text, validate
 
+from . import position_code
 from .cards import ATTACK, RIDER_KINDS, Card, energy
 from .errors import ScenarioError, TrackError
 from .events import ExhaustionTaken
@@ -250,9 +251,15 @@ def _short_teams() -> tuple[str, ...]:
 
 
 def short_code(scenario: dict[str, Any]) -> str | None:
-    """The short code (``SHORT_PREFIX``) of ``scenario``'s position, or None when it does not fit one: rider ids
-    other than ``<team>-S``/``<team>-R``, teams, cards or squares out of its range. ``name``, ``description``
-    and ``expect`` do not travel in it (``to_code`` keeps every key)."""
+    """The compact code (``position_code.PREFIX``, version 3) of ``scenario``'s position, or None when it has
+    what no code carries (``to_code`` keeps every key). ``name``, ``description`` and ``expect`` do not travel."""
+    build(scenario)
+    return position_code.encode_position(scenario)
+
+
+def short_code_v2(scenario: dict[str, Any]) -> str | None:
+    """Version 2 of the short code (``SHORT_PREFIX``), still read by ``from_code``: None when it does not fit one
+    (rider ids other than ``<team>-S``/``<team>-R``, teams, cards or squares out of its range)."""
     build(scenario)
     teams = _short_teams()
     bits: list[tuple[int, int]] = []  # (value, width)
@@ -366,8 +373,9 @@ def from_code(code: str) -> dict[str, Any]:
     text = "".join(code.split())
     if not text:
         raise ScenarioError("the position code is empty: paste a code that starts with " + CODE_PREFIX)
-    if text.upper().startswith(SHORT_PREFIX[:3]):  # its dashes are optional, the prefix's too
-        short = _from_short_code(text)
+    upper = text.upper()
+    if upper.startswith(SHORT_PREFIX[:3]) or upper.startswith(position_code.PREFIX[:3]):  # dashes optional
+        short = _from_short_code(text) if upper.startswith(SHORT_PREFIX[:3]) else position_code.decode_position(text)
         try:
             build(short)
         except (ValueError, TypeError, KeyError) as exc:
@@ -376,8 +384,11 @@ def from_code(code: str) -> dict[str, Any]:
     if not text.startswith(CODE_PREFIX):
         version = text.split("-", 1)[0]
         if len(version) > 2 and version[:2] == "FR" and version[2:].isdigit() and "-" in text:
-            raise ScenarioError(f"this position code is version {version[2:]}; this tutor reads version 1 "
-                                f"({CODE_PREFIX}...): update the tutor")
+            raise ScenarioError(f"this position code is version {version[2:]}; this tutor reads versions 1 to 3 "
+                                f"({CODE_PREFIX}..., {SHORT_PREFIX}..., {position_code.PREFIX}...): update the tutor")
+        if upper.startswith("IF1"):
+            raise ScenarioError("this is an In Flanders Field position code: open it on the In Flanders Field "
+                                "workbench")
         raise ScenarioError(f"not a position code: a code starts with {CODE_PREFIX}, this one with {text[:6]!r}")
     body = text[len(CODE_PREFIX):]
     strange = sorted(set(body) - _CODE_ALPHABET)

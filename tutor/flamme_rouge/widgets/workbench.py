@@ -13,7 +13,8 @@ end phase, as in SCENARIOS.md). Next step / Finish round resolve the round with
 (with the seed shown beside it), "Edit from here" makes the board the new
 position. The position is exported live as a scenario file (``download``: a
 data: link) and as a position code (``code_output``, ``scenario.to_code``) that
-a class pastes into any lesson's "Open a position" box.
+a class pastes into any lesson's "Open a position" box. "Check a file" (``check_box``) runs
+``rules-tutor check`` on a file the teacher chooses in the page and says the result in words.
 
 A malformed file or code, or an edit the scenario format refuses (a rider past
 the finish with a card, an Attack! card for a rider alone), shows why in
@@ -23,86 +24,50 @@ Attributes for tests: ``race``, ``position()`` (the scenario being edited), ``se
 ``status``, ``track_input``, ``new_button``, ``upload``, ``open_box``, ``rider_input``, ``team_input``,
 ``kind_input``, ``remove_button``, ``card_inputs``, ``name_input``, ``stepper`` (``next_button``,
 ``finish_button``, ``back_button``, ``restart_button``, ``seed``), ``keep_button``, ``code_output``,
-``download``, ``story``.
+``download``, ``check_box``, ``story``.
 """
 
 from __future__ import annotations
 
-import base64
 import html
-import json
-import re
 from typing import Any, Callable, Mapping
 
 import ipywidgets as widgets
 
 from tutor.core.schema import MAX_FILE_BYTES, parse_json
+from tutor.flamme_rouge import position_code
 from tutor.flamme_rouge import scenario as scenarios
 from tutor.flamme_rouge.cards import RIDER_KINDS
 from tutor.flamme_rouge.errors import ScenarioError
 from tutor.flamme_rouge.events import Event
-from tutor.flamme_rouge.race import TEAM_COLOURS, Phase, Race, TeamKind
+from tutor.flamme_rouge.race import Phase, Race
 from tutor.flamme_rouge.render import Highlights, Scene, highlights_for
 from tutor.flamme_rouge.render.scene import StepRecord, resolve_steps
-from tutor.flamme_rouge.render.style import lane_name
 from tutor.flamme_rouge.track import STAGES, TEACHING_TRACKS, Track, stage
 from tutor.ui.controller import UndoController
-from tutor.ui.controls import CSS, StatusLine, button, label
+from tutor.ui.controls import CSS, StatusLine, button
 from tutor.ui.narration import NarrationLog
+from tutor.ui.share import CheckFileBox, copy_button_html, download_html
+from tutor.ui.share import PositionBox as SharedPositionBox
 from tutor.ui.stepper import PhaseStepper
 
 from .narration import Line, narrate
+from .workbench_editing import TEAMS, BoardEditing
 
-NEW = ""
-"""``rider_input``'s value for "+ new rider"."""
-NO_CARD = ""
-"""A card input's value for "no card"."""
 TRACKS: list[tuple[str, str]] = ([(title, key) for key, (title, *_) in TEACHING_TRACKS.items()]
                                  + [(f"Stage: {title}", key) for key, (title, _) in STAGES.items()])
 """The tracks a position can start from: (label, name for ``track.stage``)."""
-TEAMS = (*TEAM_COLOURS, "peloton")
-BOT_TEAMS = {"peloton": {"team_kind": TeamKind.PELOTON.value, "exhaustion": False}}
-"""The scenario keys a rider of a bot team gets (the team input's choice names the team; its kind is data)."""
-"""Teams a new rider can ride for; the Peloton team's riders take no exhaustion cards (a bot team)."""
-CARD_CHOICES: list[tuple[str, Any]] = [("no card", NO_CARD), *((str(v), v) for v in (2, 3, 4, 5, 6, 7, 9)),
-                                       ("Attack!", "attack")]
-"""Cards a rider can be given (SCENARIOS.md: an energy card's value, or the Peloton team's Attack!)."""
 
 
-class PositionBox(widgets.VBox):
-    """"Open a position": a text box for a position code and a button; ``on_open(scenario)`` gets the scenario.
-
-    A code that does not open (or a scenario ``on_open`` refuses with a ``ValueError``) shows why in
-    ``status`` and calls nothing.
-    """
+class PositionBox(SharedPositionBox):
+    """"Open a position" for Flamme Rouge codes (``scenario.from_code``): see ``tutor.ui.share.PositionBox``."""
 
     def __init__(self, on_open: Callable[[dict[str, Any]], object], *, description: str = "Open a position"):
-        self._on_open = on_open
-        self.text = widgets.Text(placeholder=f"Paste a position code ({scenarios.SHORT_PREFIX}…)",
-                                 description="Position code", style={"description_width": "initial"},
-                                 layout=widgets.Layout(width="420px"))
-        self.text.add_class(f"tutor-max-chars-{scenarios.MAX_CODE_CHARS}")  # the page refuses a longer paste
-        self.button = button(description, "Show the position of this code on the board", style="info")
-        self.status = StatusLine()
-        self.button.on_click(lambda _: self.open_code(self.text.value))
-        super().__init__([widgets.HBox([self.text, self.button], layout=widgets.Layout(align_items="center")),
-                          self.status])
-        self.add_class("tutor-position-box")
-
-    def open_code(self, code: str) -> bool:
-        """Open ``code``: True when ``on_open`` took its scenario."""
-        try:
-            data = scenarios.from_code(code)
-            self._on_open(data)
-        except ValueError as err:  # ScenarioError, or the board refusing the position
-            self.status.show(f"That code does not open: {err}. Nothing changed.", "warning")
-            return False
-        name = data.get("name")
-        self.status.show(f"Opened {name!r}." if name else "Opened the position.", "success")
-        return True
+        super().__init__(on_open, decode=scenarios.from_code, prefix=position_code.PREFIX,
+                         max_chars=scenarios.MAX_CODE_CHARS, description=description)
 
 
-class Workbench(widgets.VBox):
+class Workbench(BoardEditing, widgets.VBox):
     """The teacher's workbench: see the module docstring."""
 
     def __init__(self, scenario: dict[str, Any] | str | None = None, *, track: str = "sprint-20", seed: int = 0):
@@ -172,6 +137,7 @@ class Workbench(widgets.VBox):
         """Copy: the code to the clipboard, in the browser (the kernel cannot reach the learner's clipboard)."""
         self.download = widgets.HTML()
         self.story = NarrationLog("What happened")
+        self.check_box = CheckFileBox()
 
         self.children = [
             widgets.HTML(CSS), self.header,
@@ -184,6 +150,7 @@ class Workbench(widgets.VBox):
             widgets.HTML("<b>Share this position</b>"), self.name_input,
             widgets.HBox([self.code_output, self.copy_button], layout=widgets.Layout(align_items="center")),
             self.download,
+            widgets.HTML("<b>Check a puzzle file</b>"), self.check_box,
             self.story,
         ]
         self.add_class("tutor-workbench")
@@ -194,11 +161,6 @@ class Workbench(widgets.VBox):
             self.open_scenario(data)
 
     # ----- the position ----------------------------------------------------------------------------------
-
-    @property
-    def riders(self) -> list[dict[str, Any]]:
-        riders: list[dict[str, Any]] = self._data.get("riders", [])
-        return riders
 
     def position(self) -> dict[str, Any]:
         """The position as a scenario (SCENARIOS.md): cards when every rider has one, ``expect`` when it still
@@ -291,137 +253,6 @@ class Workbench(widgets.VBox):
         scene.on_client_ready(lambda: self.redraw(redraw_track=True))
         self.board.children = [scene.canvas]
         return scene
-
-    # ----- the board as an editor ------------------------------------------------------------------------
-
-    def _rider_at(self, square: int, lane: int) -> str | None:
-        return next((r["id"] for r in self.riders if (r["square"], r["lane"]) == (square, lane)), None)
-
-    def _on_board(self, x: float, y: float) -> None:
-        """A click on the board (CSS pixels): pick the rider there, or add / move a rider to the free lane."""
-        spot = self.scene.view.cell_at(x, y)
-        if spot is None:
-            self._warn("Click on a lane of the road: on a rider to pick it, on a free lane to put a rider there.")
-            return
-        if self.control.can_back:
-            self._warn("The board shows the round being resolved: click Restart to edit the position again, or "
-                       "'Edit from here' to edit the board as it is now.")
-            return
-        square, lane = spot
-        where = f"square {square}, {lane_name(lane)}"
-        occupant = self._rider_at(square, lane)
-        if occupant is not None:
-            self._pick(occupant)
-            return
-        if self.selected is None:
-            team, kind = self.team_input.value, self.kind_input.value
-            rider: dict[str, Any] = {"id": self._new_id(team, kind), "square": square, "lane": lane, "team": team,
-                                     "kind": kind}
-            rider.update(BOT_TEAMS.get(team, {}))
-            if self._edit(riders=[*self.riders, rider]):
-                self._sync_inputs()
-                self._show(f"Added {rider['id']} on {where}. Click another lane to add one more, or click a rider "
-                           "to pick it.")
-            return
-        moved = [dict(r, square=square, lane=lane) if r["id"] == self.selected else r for r in self.riders]
-        if self._edit(riders=moved):
-            self._show(f"Moved {self.selected} to {where}.")
-
-    def _new_id(self, team: str, kind: str) -> str:
-        base = f"{team}-{kind[0].upper()}"
-        taken = {r["id"] for r in self.riders}
-        return next(rid for rid in (base, *(f"{base}{n}" for n in range(2, 100))) if rid not in taken)
-
-    def _pick(self, rider_id: str | None) -> None:
-        """Pick a rider (None or ``NEW``: the next click on a free lane adds a rider)."""
-        if self._syncing:
-            return
-        self.selected = rider_id or None
-        self._sync_inputs()
-        if self.selected is None:
-            self._show("New rider: choose its team and kind, then click a free lane.")
-        else:
-            self._show(f"{self.selected} picked: click a free lane to move it, choose its card below, or Remove.")
-
-    def _on_team_or_kind(self) -> None:
-        """The team and kind inputs: for the next new rider, or the picked rider's own."""
-        if self._syncing or self.selected is None:
-            return
-        team, kind = self.team_input.value, self.kind_input.value
-        changed = [dict(r, team=team, kind=kind) if r["id"] == self.selected else r for r in self.riders]
-        for rider in changed:
-            if rider["id"] == self.selected:
-                rider.pop("team_kind", None)
-                rider.pop("exhaustion", None)
-                rider.update(BOT_TEAMS.get(team, {}))
-        if self._edit(riders=changed):
-            self._show(f"{self.selected} rides for {team}, a {kind}.")
-        else:
-            self._sync_inputs()
-
-    def _remove(self) -> None:
-        if self.selected is None:
-            self._warn("Pick a rider first: click it on the board.")
-            return
-        if self.control.can_back:
-            self._warn("Click Restart first: the board shows the round being resolved.")
-            return
-        gone = self.selected
-        if self._edit(riders=[r for r in self.riders if r["id"] != gone]):
-            self.selected = None
-            self._sync_inputs()
-            self._show(f"Removed {gone}.")
-
-    def _on_card(self, rider_id: str, card: Any) -> None:
-        if self._syncing:
-            return
-        card = None if card == NO_CARD else card
-        if self._edit(cards={**self._cards, rider_id: card}):
-            missing = self._missing_cards()
-            self._show(f"{rider_id} plays {card}." if card is not None else f"{rider_id} has no card.")
-            if missing:
-                self.status.show(f"{rider_id}: {card}. Now a card for {', '.join(missing)} too: every rider plays a "
-                                 "card (or none, and the round starts at the end phase).")
-        else:
-            self._sync_inputs()
-
-    def _on_name(self) -> None:
-        if self._syncing:
-            return
-        self._data["name"] = self.name_input.value
-        self._refresh()
-
-    def _sync_inputs(self) -> None:
-        """Show the position in the inputs (without running their handlers)."""
-        self._syncing = True
-        try:
-            ids = [r["id"] for r in self.riders]
-            if self.selected not in ids:
-                self.selected = None
-            self.rider_input.options = [("+ new rider", NEW), *((rid, rid) for rid in ids)]
-            self.rider_input.value = self.selected or NEW
-            picked = next((r for r in self.riders if r["id"] == self.selected), None)
-            if picked is not None:
-                self.team_input.value = picked.get("team") if picked.get("team") in TEAMS else self.team_input.value
-                self.kind_input.value = picked.get("kind", "rouleur")
-            self.remove_button.disabled = picked is None
-            if list(self.card_inputs) != ids:
-                self.card_inputs = {rid: self._card_input(rid) for rid in ids}
-                self.cards_row.children = [label("Cards:"), *self.card_inputs.values()] if ids else []
-            for rid, box in self.card_inputs.items():
-                value = self._cards.get(rid, NO_CARD)
-                if value not in [v for _, v in box.options]:
-                    box.options = [*box.options, (str(value), value)]
-                box.value = value
-            self.name_input.value = self._data.get("name") or ""
-        finally:
-            self._syncing = False
-
-    def _card_input(self, rider_id: str) -> widgets.Dropdown:
-        box = widgets.Dropdown(options=CARD_CHOICES, value=NO_CARD, description=rider_id,
-                               style={"description_width": "initial"}, layout=widgets.Layout(width="auto"))
-        box.observe(lambda change: self._on_card(rider_id, change["new"]), "value")
-        return box
 
     # ----- resolving the round -----------------------------------------------------------------------------
 
@@ -568,29 +399,7 @@ class Workbench(widgets.VBox):
         short = scenarios.short_code(data)
         self.code_output.value = code = short or code  # the short one to read aloud; the long one keeps the name
         self.copy_button.value = copy_button_html(code)
-        text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-        href = "data:application/json;charset=utf-8;base64," + base64.b64encode(text.encode("utf-8")).decode()
-        filename = _file_name(data.get("name", ""))
         missing = self._missing_cards()
         note = (f" (the cards are left out: {html.escape(', '.join(missing))} ha{'s' if len(missing) == 1 else 've'} "
                 "none yet)" if missing else "")
-        self.download.value = (f"<a class='tutor-download' download='{filename}' href='{href}' target='_blank'>"
-                               f"⬇ Download the scenario file ({filename})</a>{note} · shuffle number "
-                               f"{self.seed.value}")
-
-
-def copy_button_html(code: str) -> str:
-    """A Copy button that puts ``code`` on the clipboard (the older copy command where the clipboard API is
-    missing) and says so."""
-    safe = html.escape(code, quote=True)
-    return (f"<button class='tutor-copy jupyter-button' data-code='{safe}' title='Copy the code' onclick=\""
-            "const b = this, code = b.dataset.code; const done = () => { b.textContent = 'Copied ✓'; };"
-            "const old = () => { const t = document.createElement('textarea'); t.value = code;"
-            " document.body.appendChild(t); t.select(); document.execCommand('copy'); t.remove(); done(); };"
-            "if (navigator.clipboard) navigator.clipboard.writeText(code).then(done, old); else old();\">"
-            "Copy</button>")
-
-
-def _file_name(name: str) -> str:
-    stem = re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")[:40]
-    return f"{stem or 'position'}.json"
+        self.download.value = f"{download_html(data)}{note} · shuffle number {self.seed.value}"

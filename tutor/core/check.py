@@ -1,0 +1,50 @@
+"""Checking a teacher's scenario file, for ``rules-tutor check`` and the workbenches' "Check a file".
+
+``check_scenario(data)`` reads the file's ``"game"`` (absent: Flamme Rouge) and runs that game's
+``cli.check_file``: (has an expect block, first difference or None). ``check_upload(content, name)`` reads an
+upload with the limits of ``tutor.core.schema`` (size first, then depth, numbers, duplicate keys) and tells
+the result in one sentence a teacher reads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import DataError
+from .games import GAMES
+from .schema import parse_json
+
+
+def check_scenario(data: Any) -> tuple[bool, str | None]:
+    """(has an expect block, first difference or None); a malformed scenario raises a ``ValueError``."""
+    if not isinstance(data, dict):
+        raise DataError(f"a scenario is a JSON object, not {type(data).__name__}")
+    game = data.get("game", "flamme-rouge")
+    if not isinstance(game, str) or game not in GAMES:
+        raise DataError(f"unknown game {str(game)[:40]!r} (known: {', '.join(GAMES)})")
+    return "expect" in data, GAMES[game].module("cli").check_file(data)
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    verdict: str
+    """``"pass"``, ``"fail"``, ``"no expect"`` or ``"malformed"`` (``rules-tutor check``'s four outcomes)."""
+    sentence: str
+
+
+def check_upload(content: bytes, name: str) -> CheckResult:
+    """The check of an uploaded file, in words (never raises for bad content)."""
+    try:
+        data = parse_json(content, name, DataError)
+        checked, difference = check_scenario(data)
+    except (ValueError, RecursionError) as exc:
+        message = str(exc).removeprefix(f"{name}: ")
+        return CheckResult("malformed", f"{name} cannot be used: {message}. Fix it and choose it again.")
+    game = GAMES[data.get("game", "flamme-rouge")].title
+    if not checked:
+        return CheckResult("no expect", f"{name} is a valid {game} position, but it has no expected answer "
+                                        "(an \"expect\" block) to check.")
+    if difference is None:
+        return CheckResult("pass", f"{name} passes: the rules of {game} give the answer written in the file.")
+    return CheckResult("fail", f"{name} does not pass: the rules give another answer. {difference}")

@@ -1,0 +1,173 @@
+"""``Workbench``: a teacher sets up an In Flanders Field position, sees it played, shares it and checks a file.
+
+    Workbench()                               # the board of lesson 1 (three players on the starting line)
+    Workbench("scenarios/lines_a.json")       # or a scenario dict
+
+``editor`` (``PositionEditor``) holds one input per key of the position: players, pawns, troops, the May
+Retain cards kept, whose turn, the card on each space, the hand (the cards taken this turn), the second pawn
+on 9, the phase and the shuffle number. Every change the rules accept shows the position at once in
+``play`` (a ``GameTutor`` where the teacher plays every player: roll, take, stop, carry out the cards); a
+change they refuse (a fourth Tank, a pawn on 9 before any roll) says why in ``status`` and changes nothing.
+
+The position is shared as a code (``code_output``, ``position_code.to_code``: ``IF1-``, at most 80
+characters) with a Copy button, and as a scenario file (``download``). "Open a position" (``open_box``) and
+"Load a scenario file" (``upload``) open them again; "Check a file" (``check_box``) runs the check of
+``rules-tutor check`` on a file chosen in the page. A loaded file's ``actions`` and ``expect`` stay in the
+download until an edit changes the position.
+
+Attributes for tests: ``editor``, ``play``, ``status``, ``open_box``, ``upload``, ``name_input``,
+``code_output``, ``copy_button``, ``download``, ``check_box``, ``position()``.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any, Mapping
+
+import ipywidgets as widgets
+
+from tutor.core.schema import MAX_FILE_BYTES, parse_json
+from tutor.flanders import position_code
+from tutor.flanders import scenario as scenarios
+from tutor.flanders.errors import ScenarioError
+from tutor.ui.controls import CSS, StatusLine
+from tutor.ui.share import CheckFileBox, PositionBox, copy_button_html, download_html
+
+from .game_tutor import GameTutor, load_scenario
+from .position_editor import PositionEditor
+
+START: dict[str, Any] = {"game": "flanders", "players": [{"id": "p1"}, {"id": "p2"}, {"id": "p3"}],
+                         "spaces": {"3": "Infantry", "4": "Machine Gun", "5": "Reserves", "6": "Tank",
+                                    "7": "Machine Gun", "8": "Artillery Barrage", "10": "Infantry",
+                                    "11": "Gas Attack"}}
+"""The position the workbench opens with: three players on the starting line, lesson 1's cards."""
+_KEPT_WHILE_UNCHANGED = ("actions", "expect")
+
+
+class Workbench(widgets.VBox):
+    """The teacher's workbench for In Flanders Field: see the module docstring."""
+
+    def __init__(self, scenario: dict[str, Any] | str | None = None):
+        super().__init__()
+        self._data: dict[str, Any] = {}
+        self._extra: dict[str, Any] = {}
+        """A loaded file's ``actions`` and ``expect``, kept until an edit."""
+        self.header = widgets.HTML("<div class='tutor-header'><b>Teacher's workbench</b> · In Flanders Field"
+                                   "</div>")
+        self.status = StatusLine()
+        self.upload = widgets.FileUpload(accept=".json", multiple=False, description="Load a scenario file",
+                                         layout=widgets.Layout(width="auto"))
+        self.upload.add_class(f"tutor-max-bytes-{MAX_FILE_BYTES}")
+        self.upload.observe(self._on_upload, "value")
+        self.open_box = PositionBox(self.open_scenario, decode=position_code.from_code, prefix=position_code.PREFIX,
+                                    max_chars=position_code.MAX_CODE_CHARS)
+        self.editor = PositionEditor(self._on_edit, self._on_refused)
+        self.play = widgets.Box()
+        self.play.add_class("iff-workbench-play")
+        self.name_input = widgets.Text(description="Name", placeholder="what the position shows",
+                                       layout=widgets.Layout(width="420px", max_width="100%"))
+        self.name_input.observe(lambda _: self._on_name(), "value")
+        self.code_output = widgets.Text(description="Code", layout=widgets.Layout(width="420px", max_width="100%"),
+                                        tooltip="Copy this code: a class pastes it into Open a position")
+        self.code_output.add_class("tutor-position-code")
+        self.copy_button = widgets.HTML()
+        self.download = widgets.HTML()
+        self.check_box = CheckFileBox()
+        self.children = [
+            widgets.HTML(CSS), self.header,
+            widgets.HBox([self.upload], layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
+            self.open_box,
+            widgets.HTML("<b>Set up the position</b>"), self.editor, self.status,
+            widgets.HTML("<b>See it played</b> <span class='tutor-why'>(you play every player)</span>"), self.play,
+            widgets.HTML("<b>Share this position</b>"), self.name_input,
+            widgets.HBox([self.code_output, self.copy_button], layout=widgets.Layout(align_items="center")),
+            self.download,
+            widgets.HTML("<b>Check a puzzle file</b>"), self.check_box,
+        ]
+        self.add_class("tutor-workbench")
+        self.open_scenario(START if scenario is None else load_scenario(scenario))
+
+    # ----- the position ------------------------------------------------------------------------------------
+
+    def position(self) -> dict[str, Any]:
+        """The position as a scenario, with its name and description, and a loaded file's actions and expect
+        while no edit changed it."""
+        data = {key: value for key, value in self._data.items() if value not in (None, "")}
+        return {**data, **self._extra}
+
+    def open_scenario(self, data: dict[str, Any]) -> None:
+        """Show a scenario's position (a loaded file or an opened code); a malformed one raises ``ScenarioError``
+        and changes nothing."""
+        if not isinstance(data, dict):
+            raise ScenarioError(f"a scenario is a JSON object, not {type(data).__name__}")
+        scenarios.build(data)
+        if "expect" in data:
+            scenarios.check(data)  # a malformed expect block (or actions the rules refuse) raises too
+        extra = {key: data[key] for key in _KEPT_WHILE_UNCHANGED if key in data}
+        base = {key: value for key, value in data.items() if key not in _KEPT_WHILE_UNCHANGED}
+        self._show_position(base)
+        self._extra = extra
+        self.editor.show(base)
+        self.name_input.value = base.get("name", "")
+        self._refresh_export()
+        name = data.get("name") or "the position"
+        self.status.show(f"Opened {name}: change it above, and play it below.", "success")
+
+    def _show_position(self, data: dict[str, Any]) -> None:
+        """Make ``data`` the position and show it played (raises ``ValueError`` when the rules refuse it)."""
+        tutor = GameTutor.from_scenario(data, title=data.get("name") or "The position",
+                                        intro=data.get("description", ""))
+        self._data = data
+        self.play.children = [tutor]
+
+    @property
+    def tutor(self) -> GameTutor:
+        tutor = self.play.children[0]
+        assert isinstance(tutor, GameTutor)
+        return tutor
+
+    def _on_edit(self, edited: dict[str, Any]) -> None:
+        named: dict[str, Any] = {k: self._data[k] for k in ("name", "description") if k in self._data}
+        data = {**named, **edited}
+        self._show_position(data)
+        self._extra = {}
+        self._refresh_export()
+        self.status.show("Changed: the board below shows the new position.")
+
+    def _on_refused(self, err: ValueError) -> None:
+        self.status.show(f"The rules refuse that: {err}. Nothing changed.", "warning")
+
+    def _on_name(self) -> None:
+        if self.name_input.value != self._data.get("name", ""):
+            self._data["name"] = self.name_input.value
+            self._refresh_export()
+
+    # ----- loading -----------------------------------------------------------------------------------------
+
+    def _on_upload(self, change: Mapping[str, Any]) -> None:
+        files = change["new"]
+        if not files:
+            return
+        upload = files[0]
+        name = str(upload.get("name", "the file"))[:80]
+        try:
+            data = parse_json(bytes(upload["content"]), name, ScenarioError)
+            if not isinstance(data, dict) or data.get("game") != "flanders":
+                raise ScenarioError("it is not an In Flanders Field scenario (its \"game\" is not \"flanders\")")
+            self.open_scenario(data)
+        except ValueError as err:
+            self.status.show(f"{name} does not open: {str(err).removeprefix(name + ': ')}. Nothing changed.",
+                             "warning")
+        self.upload.value = ()
+
+    # ----- sharing -----------------------------------------------------------------------------------------
+
+    def _refresh_export(self) -> None:
+        data = self.position()
+        code = position_code.to_code(data)
+        self.code_output.value = code or ""
+        self.copy_button.value = copy_button_html(code) if code else ""
+        note = ("" if code else " <span class='tutor-why'>(this position has no code: its players have other "
+                "names, or it gives its own draw pile: share the file)</span>")
+        seed = html.escape(str(data.get("seed", 0)))
+        self.download.value = f"{download_html(data)}{note} · shuffle number {seed}"
