@@ -1,5 +1,5 @@
-"""One test per Voila internal that class mode relies on (tutor/voila_adapter.py), so that a Voila upgrade that
-changes one fails the test named after it.
+"""One test per Voila internal that class mode and the hub and Binder routes rely on (tutor/voila_adapter.py), so
+that a Voila upgrade that changes one fails the test named after it.
 
 The tests run class mode's Voila in this process (its event loop in a thread), with a pool of one preheated
 kernel for a tiny lesson, and look at the internals through the adapter while real page requests go through.
@@ -16,6 +16,8 @@ import re
 import shutil
 import signal
 import socket
+import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -257,8 +259,6 @@ def test_tornadovoilahandler_get_sets_the_xsrf_cookie_under_a_jupyter_server(tmp
     """Under a Jupyter server (hub, Binder), Voila's own ``TornadoVoilaHandler.get`` serves the lesson pages; with
     the settings of tutor.server_settings (its extension wraps that ``get``) the page gets the ``_xsrf`` cookie and
     its closing request frees its kernel."""
-    import subprocess
-
     from tutor.serve import stop
     from tutor.server_settings import write_jupyter_config
 
@@ -272,12 +272,12 @@ def test_tornadovoilahandler_get_sets_the_xsrf_cookie_under_a_jupyter_server(tmp
     url = f"http://127.0.0.1:{port}/user/learner"
     environment = with_template_path(dict(os.environ, JUPYTER_CONFIG_DIR=str(tmp_path / "config"),
                                           JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime")))
+    command = [sys.executable, "-m", "jupyter_server", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+               "--ServerApp.port_retries=0", "--ServerApp.base_url=/user/learner/", f"--IdentityProvider.token={token}",
+               f"--ServerApp.root_dir={root}", *(["--allow-root"] if os.geteuid() == 0 else [])]
     with (tmp_path / "server.log").open("wb") as log:
-        server = subprocess.Popen(
-            [os.sys.executable, "-m", "jupyter_server", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-             "--ServerApp.port_retries=0", "--ServerApp.base_url=/user/learner/", f"--IdentityProvider.token={token}",
-             f"--ServerApp.root_dir={root}", *(["--allow-root"] if os.geteuid() == 0 else [])], cwd=root, env=environment, stdin=subprocess.DEVNULL, stdout=log,
-            stderr=subprocess.STDOUT, start_new_session=True)
+        server = subprocess.Popen(command, cwd=root, env=environment, stdin=subprocess.DEVNULL, stdout=log,
+                                  stderr=subprocess.STDOUT, start_new_session=True)
     try:
         def up() -> bool:
             try:

@@ -2,10 +2,11 @@
 
 Class mode (``tutor.serve``) needs things Voila offers no API for: the preheated kernel pools, the step that
 starts a pooled kernel and runs its lesson, the step that hands a pooled kernel to a page, the page handler's
-route, the request a closing page sends. Each function below names the one internal it relies on;
-tests/test_voila_adapter.py has one test per internal, named after it, so that a Voila upgrade that changes one
-fails a test saying which (the closing page's own request is also checked in a real browser,
-tests/browser/test_connection.py).
+route, the request a closing page sends; under a Jupyter server (hub, Binder: ``leaving_page_extension``),
+Voila's own page handler, which must set the cookie that request needs. Each function below names the one internal
+it relies on; tests/test_voila_adapter.py has one test per internal, named after it, so that a Voila upgrade that
+changes one fails a test saying which (the closing page's own request is also checked in a real browser,
+tests/browser/test_connection.py and, on the Binder route, tests/browser/test_binder.py).
 """
 
 from __future__ import annotations
