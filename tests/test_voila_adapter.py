@@ -1,5 +1,5 @@
-"""One test per Voila internal that class mode relies on (tutor/voila_adapter.py), so that a Voila upgrade that
-changes one fails the test named after it.
+"""One test per Voila internal that class mode and the hub and Binder routes rely on (tutor/voila_adapter.py), so
+that a Voila upgrade that changes one fails the test named after it.
 
 The tests run class mode's Voila in this process (its event loop in a thread), with a pool of one preheated
 kernel for a tiny lesson, and look at the internals through the adapter while real page requests go through.
@@ -16,6 +16,8 @@ import re
 import shutil
 import signal
 import socket
+import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -251,3 +253,58 @@ def test_the_unload_request_passes_the_xsrf_check_with_the_cookie_the_page_set(p
     with opener.open(urllib.request.Request(shutdown, data=form, method="POST"), timeout=WAIT_S) as answer:
         assert answer.status == 204
     assert kernel_id not in pool_ready.kernel_manager.list_kernel_ids()
+
+
+def test_tornadovoilahandler_get_sets_the_xsrf_cookie_under_a_jupyter_server(tmp_path):
+    """Under a Jupyter server (hub, Binder), Voila's own ``TornadoVoilaHandler.get`` serves the lesson pages; with
+    the settings of tutor.server_settings (its extension wraps that ``get``) the page gets the ``_xsrf`` cookie and
+    its closing request frees its kernel."""
+    from tutor.serve import stop
+    from tutor.server_settings import write_jupyter_config
+
+    root = tmp_path / "root"
+    root.mkdir()
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("print('ready')")])
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(notebook, root / LESSON)
+    write_jupyter_config(tmp_path / "config")
+    port, token = _free_port(), "adapter-test-token"
+    url = f"http://127.0.0.1:{port}/user/learner"
+    environment = with_template_path(dict(os.environ, JUPYTER_CONFIG_DIR=str(tmp_path / "config"),
+                                          JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime")))
+    command = [sys.executable, "-m", "jupyter_server", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+               "--ServerApp.port_retries=0", "--ServerApp.base_url=/user/learner/", f"--IdentityProvider.token={token}",
+               f"--ServerApp.root_dir={root}", *(["--allow-root"] if os.geteuid() == 0 else [])]
+    with (tmp_path / "server.log").open("wb") as log:
+        server = subprocess.Popen(command, cwd=root, env=environment, stdin=subprocess.DEVNULL, stdout=log,
+                                  stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        def up() -> bool:
+            try:
+                urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=5).close()
+                return True
+            except OSError:
+                assert server.poll() is None, (tmp_path / "server.log").read_text()
+                return False
+
+        _wait_for(up, "the Jupyter server answering")
+        cookies = http.cookiejar.CookieJar()
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(cookies))
+        with opener.open(f"{url}/voila/render/{LESSON}?token={token}", timeout=WAIT_S) as page:
+            html = page.read().decode()
+        kernel_id = json.loads(re.search(r'id="jupyter-config-data"[^>]*>(.*?)</script>', html, re.S)[1])["kernelId"]
+        xsrf = {cookie.name: cookie.value for cookie in cookies}.get("_xsrf")
+        assert xsrf, f"the lesson page set no _xsrf cookie: {[cookie.name for cookie in cookies]}"
+
+        def kernels() -> list[str]:
+            with opener.open(f"{url}/api/kernels", timeout=WAIT_S) as answer:
+                return [model["id"] for model in json.loads(answer.read())]
+
+        assert kernel_id in kernels()
+        form = urllib.parse.urlencode({"_xsrf": xsrf}).encode()
+        shutdown = urllib.request.Request(f"{url}/voila/api/shutdown/{kernel_id}", data=form, method="POST")
+        with opener.open(shutdown, timeout=WAIT_S) as answer:
+            assert answer.status == 204
+        assert kernel_id not in kernels()
+    finally:
+        stop(server)

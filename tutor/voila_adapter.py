@@ -2,15 +2,17 @@
 
 Class mode (``tutor.serve``) needs things Voila offers no API for: the preheated kernel pools, the step that
 starts a pooled kernel and runs its lesson, the step that hands a pooled kernel to a page, the page handler's
-route, the request a closing page sends. Each function below names the one internal it relies on;
-tests/test_voila_adapter.py has one test per internal, named after it, so that a Voila upgrade that changes one
-fails a test saying which (the closing page's own request is also checked in a real browser,
-tests/browser/test_connection.py).
+route, the request a closing page sends; under a Jupyter server (hub, Binder: ``leaving_page_extension``),
+Voila's own page handler, which must set the cookie that request needs. Each function below names the one internal
+it relies on; tests/test_voila_adapter.py has one test per internal, named after it, so that a Voila upgrade that
+changes one fails a test saying which (the closing page's own request is also checked in a real browser,
+tests/browser/test_connection.py and, on the Binder route, tests/browser/test_binder.py).
 """
 
 from __future__ import annotations
 
 import asyncio
+import inspect
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -33,6 +35,23 @@ def set_xsrf_cookie_for_the_unload_request(handler: Any) -> None:
     Call it before the page's first byte is sent.
     """
     handler.xsrf_token  # noqa: B018 - read for its side effect: the Set-Cookie header
+
+
+def set_xsrf_cookie_on_voila_lesson_pages() -> None:
+    """Make Voila's own page handler (``TornadoVoilaHandler.get``, which a Jupyter server's ``/voila/render/``
+    routes use) set the ``_xsrf`` cookie before it renders, as ``rules-tutor serve``'s handler does. Idempotent."""
+    handler = lesson_page_handler()
+    render = handler.get  # type: ignore[attr-defined]
+    if getattr(render, "sets_xsrf_cookie", False):
+        return
+
+    async def get(self: Any, *args: Any, **kwargs: Any) -> Any:
+        set_xsrf_cookie_for_the_unload_request(self)
+        rendered = render(self, *args, **kwargs)  # tornado.web.authenticated returns the coroutine
+        return await rendered if inspect.isawaitable(rendered) else rendered
+
+    get.sets_xsrf_cookie = True  # type: ignore[attr-defined]
+    handler.get = get  # type: ignore[attr-defined]
 
 
 def lesson_page_handler() -> type:

@@ -10,7 +10,8 @@
  * - the same check runs when the page becomes visible again (a laptop waking up), and every POLL_MS while it is
  *   visible: a kernel shut down through the server's API (what culling does) leaves its websocket open and silent.
  *   That poll does not count as activity (no_track_activity), so an idle server is still culled.
- * Messages come as JSON text or in the binary "v1.kernel.websocket.jupyter.org" framing; both are read.
+ * Messages come as JSON text or in the binary "v1.kernel.websocket.jupyter.org" framing; both are read, the
+ *   binary frame's header parsed as JSON.
  */
 (function () {
   'use strict';
@@ -37,8 +38,9 @@
       var offsets = [];
       for (var i = 0; i < count; i++) offsets.push(Number(layout.getBigUint64(8 * (i + 1), true)));
       var part = function (k) { return decoder.decode(new Uint8Array(data, offsets[k], offsets[k + 1] - offsets[k])); };
-      if (part(0) !== 'iopub' || part(1).indexOf('"msg_type":"status"') < 0) return null;
-      return JSON.parse(part(4)).execution_state;
+      if (part(0) !== 'iopub') return null;
+      var header = JSON.parse(part(1));  // servers differ in spacing: read the header, do not search its text
+      return header && header.msg_type === 'status' ? JSON.parse(part(4)).execution_state : null;
     } catch (error) {
       return null;
     }
