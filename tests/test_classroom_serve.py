@@ -45,8 +45,8 @@ def site(tmp_path: Path) -> Path:
 
 
 class Server:
-    def __init__(self, site: Path, log: Path, *options: str) -> None:
-        self.port, self.log = _free_port(), log
+    def __init__(self, site: Path, log: Path, *options: str, port: int | None = None) -> None:
+        self.port, self.log = port or _free_port(), log
         env = dict(os.environ, XDG_DATA_HOME=str(log.parent / "data"))  # never the runner's own data folder
         with log.open("wb") as out:
             self.process = subprocess.Popen([sys.executable, "-m", "tutor", "serve", str(site), f"--port={self.port}",
