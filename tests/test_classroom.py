@@ -337,7 +337,8 @@ class ClassroomEndpoints(AsyncHTTPTestCase):
         assert json.loads(self.teacher().body)["learners"][0]["name"] == "Learner 1"
         old = act(action="new-class")
         assert old["paused"] is False and old["closed"] == []
-        assert self.post("/rules-tutor/class/state", {"page": key, "learner": ana}).code == 403  # a key of the old class
+        old_key = self.post("/rules-tutor/class/state", {"page": key, "learner": ana})
+        assert old_key.code == 403  # a page key of the class before
         fresh = self.post("/rules-tutor/class/state", {"page": self.page_key(), "learner": ana})
         assert json.loads(fresh.body)["joined"] is False
         for bad in ({"action": "pause"}, {"action": "pace", "closed": "all"}, {"action": "explode"}, [], "x"):

@@ -81,7 +81,8 @@ class Attacks(AsyncHTTPTestCase):
         surrogate = '"\\ud800"'
         bodies = [b"[" * 2000, b"{" * 2000, b'{"page": ' + b"[" * 1000 + b"]" * 1000 + b"}",
                   ('{"page": %s, "learner": "x"}' % surrogate).encode(),
-                  ('{"page": "%s", "learner": %s, "kind": "opened", "lesson": "%s"}' % (key, surrogate, LESSON)).encode(),
+                  ('{"page": "%s", "learner": %s, "kind": "opened", "lesson": "%s"}'
+                   % (key, surrogate, LESSON)).encode(),
                   ('{"page": "%s", "name": %s}' % (key, surrogate)).encode(),
                   ('{"page": "%s", "learner": "%s", "kind": "answered", "lesson": "%s", "quiz": "q1", "right": true, '
                    '"choice": %s}' % (key, learner, LESSON, surrogate)).encode(),
@@ -106,7 +107,8 @@ class Attacks(AsyncHTTPTestCase):
         assert self.event(learner, other, kind="answered", lesson=LESSON, quiz="e1", right=True).code == 400
         assert self.answers() == 0
         assert self.event(learner, other, kind="answered", lesson=LESSON, quiz="q1", right=True).code == 204
-        columns = json.loads(self.fetch("/rules-tutor/teacher/data", headers={"X-Teacher-Token": TOKEN}).body)["columns"]
+        data = self.fetch("/rules-tutor/teacher/data", headers={"X-Teacher-Token": TOKEN})
+        columns = json.loads(data.body)["columns"]
         assert [column["label"] for column in columns] == ["1. Track", "Q1"]
 
     def test_one_client_cannot_fill_the_class(self):

@@ -8,8 +8,8 @@ the learner's progress kept in the browser (``localStorage``; nothing is sent an
     lesson_list()                        # in a game's welcome page: every lesson of its folder, with progress
 
 A lesson's title is its first Markdown heading; its quizzes are ``metadata.tutor.quizzes`` (their ids);
-its summary is ``metadata.tutor.summary`` or else the first sentence of its first paragraph. Lessons are the folder's notebooks
-in file-name order, so a new lesson file appears everywhere by itself.
+its summary is ``metadata.tutor.summary`` or else the first sentence of its first paragraph. Lessons are the
+folder's notebooks in file-name order, so a new lesson file appears everywhere by itself.
 
 Progress: the page script (``PROGRESS_JS``) marks a lesson visited, records each
 quiz's first answer (right or wrong) when a ``tutor-quiz-result`` mark appears in
