@@ -116,28 +116,6 @@ Please try again in a minute: this page tries again by itself.</p>
 <a href="">Try again</a></body></html>
 """
 
-DEVICE_FULL_PAGE = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="30">
-<meta name="viewport" content="width=device-width, initial-scale=1"><title>Too many lessons open</title>
-<style>body{font-family:sans-serif;max-width:36em;margin:4em auto;padding:0 1em;color:#1a1a1a;line-height:1.5}
-a{display:inline-block;margin-top:1em;padding:.5em 1.2em;background:#1f4e9c;color:#fff;border-radius:4px;
-text-decoration:none}</style></head>
-<body><h1>Too many lessons open</h1>
-<p>This computer already has {limit} lessons open. Close the lesson tabs you do not use, then try again.</p>
-<a href="">Try again</a></body></html>
-"""
-
-NOT_OPEN_PAGE = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="20">
-<meta name="viewport" content="width=device-width, initial-scale=1"><title>Not open yet</title>
-<style>body{font-family:sans-serif;max-width:36em;margin:4em auto;padding:0 1em;color:#1a1a1a;line-height:1.5}
-a{display:inline-block;margin-top:1em;padding:.5em 1.2em;background:#1f4e9c;color:#fff;border-radius:4px;
-text-decoration:none}</style></head>
-<body><h1>Not open yet</h1>
-<p>Your teacher opens this lesson later. This page opens it by itself then.</p>
-<a href="{contents}">All lessons</a></body></html>
-"""
-
 
 def kernels_in_use(kernel_manager: VoilaKernelManager) -> int:
     """Kernels serving a page: all kernels minus the preheated ones still waiting in Voila's pools."""
@@ -393,6 +371,8 @@ def classroom_voila_class() -> Any:
             voila.set_xsrf_cookie_for_the_unload_request(self)
             class_mode: ClassMode = self.settings["rules_tutor_class"]
             classroom = self.settings.get("rules_tutor_classroom")
+            from .classroom.pages import DEVICE_FULL_PAGE, NOT_OPEN_PAGE
+
             if classroom is not None and (path or "").strip("/") in classroom.db.settings()["closed"]:
                 contents = self.base_url + "voila/render/index.ipynb"
                 return self._refuse(200, "", NOT_OPEN_PAGE.replace("{contents}", contents))  # no kernel started

@@ -6,6 +6,7 @@
   per client address, joins per client, and the checks of a learner's JSON body.
 - ``handlers``: the tornado handlers Voila's server registers in class mode (learners' join, events and state).
 - ``teacher``: the teacher's view, data, CSV and actions behind a secret token (kept in an HttpOnly cookie).
+- ``pages``: what class mode sends instead of a lesson ("Too many lessons open", "Not open yet").
 - ``static/``: the teacher's page (HTML, CSS, JS; nothing from the internet). The learners' side is the Voila
   template's ``classroom.js``.
 """
