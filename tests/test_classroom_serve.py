@@ -163,14 +163,15 @@ def test_one_device_cannot_hold_the_places_or_fill_the_class(site, tmp_path):
     pupil, honest = "127.0.0.2", "127.0.0.3"
     try:
         pupil_codes = [server.request("/voila/render/tiny.ipynb", client=pupil)[0] for _ in range(12)]
-        assert pupil_codes.count(200) == 4 and pupil_codes[4:] == [503] * 8  # PAGES_PER_CLIENT places, no more
+        # pages fetched but never connected: UNCONNECTED_PER_CLIENT places, within the class's margin
+        assert pupil_codes[:2] == [200, 200] and pupil_codes[2:] == [503] * 10
         refused = server.request("/voila/render/tiny.ipynb", client=pupil)[1]
         assert b"Too many lessons open" in refused and b"Traceback" not in refused
         started = time.monotonic()
         status, page, headers = server.request("/voila/render/tiny.ipynb", client=honest)
         waited = time.monotonic() - started
         assert status == 200 and b"ready" in page and waited < 30, waited
-        print(f"the honest learner got the lesson in {waited:.2f} s while the pupil held 4 places")
+        print(f"the honest learner got the lesson in {waited:.2f} s while the pupil held 2 places")
 
         key = _page_key(headers)  # a page key is no ticket to fill the class
         joins = [server.request("/rules-tutor/class/join", {"page": key, "name": f"fake {n}"}, client=pupil)[0]

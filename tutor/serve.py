@@ -48,6 +48,9 @@ CLASS_MARGIN = 2
 PAGES_PER_CLIENT = 4
 """In class mode, lesson pages one device (source address) may run at once: a learner's lesson, the next one and
 a reload; never the class's places."""
+UNCONNECTED_PER_CLIENT = 2
+"""Of those, pages not yet connected to their kernel (a browser connects within seconds; a ``curl`` loop never
+does): such a loop holds at most this many places, within ``CLASS_MARGIN``."""
 PAGE_CONNECT_TIMEOUT_S = 30.0
 """In class mode, a kernel whose page has not connected this long after it was sent is shut down: a plain fetch
 (curl, a chat app's link preview) never opens the page's websocket and must not hold a learner's place."""
@@ -314,15 +317,18 @@ class ClassMode:
 
     def client_is_full(self, client: str) -> bool:
         """With a class limit: whether ``client`` already has ``pages_per_client`` lesson pages (running, or
-        waiting for their kernel), so that one device cannot hold the class's places."""
+        waiting for their kernel), or ``UNCONNECTED_PER_CLIENT`` pages that have not connected (yet), so that one
+        device cannot hold the class's places."""
         if not self.max_kernels or not self.pages_per_client:
             return False
         running = set(self.kernel_manager.list_kernel_ids())
         for kernel_id in [k for k in self.client_of if k not in running]:
             del self.client_of[kernel_id]
-        pages = sum(1 for address in self.client_of.values() if address == client)
-        pages += sum(1 for request in self.waiting if request.request.remote_ip == client)
-        return pages >= self.pages_per_client
+        mine = [kernel_id for kernel_id, address in self.client_of.items() if address == client]
+        waiting = sum(1 for request in self.waiting if request.request.remote_ip == client)
+        opened = self.door.opened if self.door is not None else {}
+        unconnected = waiting + sum(1 for kernel_id in mine if opened.get(kernel_id) is False)
+        return len(mine) + waiting >= self.pages_per_client or unconnected >= UNCONNECTED_PER_CLIENT
 
     def _count_pages_waiting_for_a_kernel(self) -> None:
         """Let the limit count the requests whose kernel is still starting.
@@ -377,8 +383,7 @@ def classroom_voila_class() -> Any:
                 contents = self.base_url + "voila/render/index.ipynb"
                 return self._refuse(200, "", NOT_OPEN_PAGE.replace("{contents}", contents))  # no kernel started
             if class_mode.client_is_full(self.request.remote_ip):
-                limit = str(class_mode.pages_per_client)
-                return self._refuse(503, "30", DEVICE_FULL_PAGE.replace("{limit}", limit))
+                return self._refuse(503, "30", DEVICE_FULL_PAGE)
             if class_mode.is_full():
                 return self._refuse(503, "60", CLASS_FULL_PAGE.replace("{limit}", str(class_mode.max_kernels)))
             if classroom is not None:

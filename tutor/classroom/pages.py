@@ -10,7 +10,8 @@ DEVICE_FULL_PAGE = """<!DOCTYPE html>
 a{display:inline-block;margin-top:1em;padding:.5em 1.2em;background:#1f4e9c;color:#fff;border-radius:4px;
 text-decoration:none}</style></head>
 <body><h1>Too many lessons open</h1>
-<p>This computer already has {limit} lessons open. Close the lesson tabs you do not use, then try again.</p>
+<p>This computer already has as many lessons open as it may. Close the lesson tabs you do not use, then try
+again: this page tries again by itself.</p>
 <a href="">Try again</a></body></html>
 """
 
