@@ -10,12 +10,17 @@ script) with a class database in a temporary folder and the repository's lessons
    some after tries): the teacher's data request (server time, round trip) and, in Chromium, the whole refresh
    of the open teacher page (fetch, JSON, the grid rebuilt). Target: < 300 ms.
 3. Where the time goes: cProfile of the event handler's work and of the view's data.
+4. A class of ``--class`` learners (30), each on a loopback address of its own standing for its laptop, joining,
+   opening two lessons and answering their quizzes while polling the state, and a curious pupil (127.0.0.2)
+   looping over the attacks of issue 30 at the same time (200 joins, 10,000 made-up quiz ids, 2,000 nested
+   brackets, lone surrogates): every learner joined and recorded, the time a join and an answer took, what the
+   pupil got (status counts), and the teacher's data (size, columns) afterwards.
 
-4. With ``--load``: benchmarks/bench_load.py's class (20 learners open the prepared lesson together, 3 of them in
+5. With ``--load``: benchmarks/bench_load.py's class (20 learners open the prepared lesson together, 3 of them in
    Chromium, then everyone clicks), class mode off then on: click to changed canvas in Chromium. Target: median
    100 ms.
 
-Run: ``python benchmarks/bench_classroom.py [--events 500] [--learners 30] [--lessons 6] [--load]``
+Run: ``python benchmarks/bench_classroom.py [--events 500] [--learners 30] [--lessons 6] [--class 30] [--load]``
 
 Measured 2026-12-02 on the 2-core machine shared with other work (load average 14-23, so the tails are the
 machine's): an event 0.4-0.6 ms on the server (median; p95 7-17 ms), a state poll 0.4 ms (20 learners: ~4 ms
@@ -31,6 +36,10 @@ cores ("click to kernel idle" of the protocol learners: 42-88 ms median). Twice,
 the Chromium learners of a class-mode run did not get past Voila's loading screen within 180 s (the protocol
 learners were served in 0.3 s); a third run at load 11 painted in 7 s. Not explained yet (``BENCH_DEBUG=1``
 prints a stuck page's state after 60 s).
+A class of 30 with a curious pupil (issue 30; 2026-12-02, load 8-9): 30 of 30 joined and all 120 answers recorded;
+join 29-91 ms, answer 8-16 ms (median); the pupil got 3 of 200 joins (then 429), none of 10,000 made-up quiz ids
+(400, then 429), 400 for each of 500 nested and 500 lone-surrogate posts; the teacher's data stayed 13 KiB with 6
+columns.
 """
 
 from __future__ import annotations
@@ -61,7 +70,7 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 
 from tutor.classroom.database import ClassDatabase  # noqa: E402
 from tutor.classroom.handlers import PAGE_COOKIE, Classroom, lessons_of, routes, stamp_page  # noqa: E402
-from tutor.classroom.guard import RateLimit  # noqa: E402
+from tutor.classroom.guard import ClientCounts, RateLimit  # noqa: E402
 
 TOKEN = "bench-token-0123456789"
 EVENT_TARGET_MS, VIEW_TARGET_MS = 5.0, 300.0
@@ -105,8 +114,8 @@ def serve(classroom: Classroom, port: int, server_times: dict[str, list[float]])
 
 
 class Client:
-    def __init__(self, port: int) -> None:
-        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    def __init__(self, port: int, address: str = "127.0.0.1") -> None:
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30, source_address=(address, 0))
 
     def request(self, method: str, path: str, body: object = None, headers: dict[str, str] | None = None
                 ) -> tuple[int, bytes, float, http.client.HTTPResponse]:
@@ -131,19 +140,19 @@ def summary(values: list[float]) -> str:
 
 
 def fill_class(client: Client, classroom: Classroom, learners: int, lessons: int) -> None:
-    keys = [lesson.key for lesson in classroom.db.lessons if lesson.key.count("/")][:lessons]
+    chosen = [lesson for lesson in classroom.db.lessons if lesson.quizzes][:lessons]
     rng = random.Random(24)
     for n in range(learners):
         key = client.page_key()
         secret = client.join(key, f"Learner name {n}")
-        for lesson in keys:
+        for lesson in chosen:
             client.request("POST", "/rules-tutor/class/event",
-                           {"page": key, "learner": secret, "kind": "opened", "lesson": lesson, "quizzes": 3})
-            for quiz in ("q1", "q2", "q3"):
+                           {"page": key, "learner": secret, "kind": "opened", "lesson": lesson.key})
+            for quiz in lesson.quizzes:
                 for _ in range(rng.choice((1, 1, 2, 3))):
                     right = rng.random() < 0.6
                     client.request("POST", "/rules-tutor/class/event",
-                                   {"page": key, "learner": secret, "kind": "answered", "lesson": lesson,
+                                   {"page": key, "learner": secret, "kind": "answered", "lesson": lesson.key,
                                     "quiz": quiz, "right": right, "choice": str(rng.randint(1, 9))})
                     if right:
                         break
@@ -240,7 +249,7 @@ def class_load(with_class: bool, learners: int, browsers: int, work_s: float) ->
                 if not with_class:
                     return await super().work(until, think_s)
                 url = self.url + "/rules-tutor/class/"
-                key = PageKeys(bytes.fromhex(_page_secret(class_db))).issue()
+                key = PageKeys(bytes.fromhex(_page_secret(class_db))).issue(1)  # the database's first class
                 reply = await AsyncHTTPClient().fetch(url + "join", method="POST",
                                                       body=json.dumps({"page": key, "name": f"P{self.number}"}))
                 secret = json.loads(reply.body)["learner"]
@@ -270,6 +279,102 @@ def class_load(with_class: bool, learners: int, browsers: int, work_s: float) ->
     return {"clicks": clicks, "polls": polls}
 
 
+def class_with_a_curious_pupil(size: int) -> None:
+    """``size`` learners on addresses 127.0.0.10 ... (their laptops) and a pupil on 127.0.0.2 attacking at the same
+    time, against the class endpoints with their real limits."""
+    lessons = ["flamme_rouge/03_movement.ipynb", "flanders/03_push_your_luck.ipynb"]
+    with tempfile.TemporaryDirectory(prefix="bench-classroom-class-") as tmp:
+        db = ClassDatabase(Path(tmp) / "class.sqlite3", lessons_of(REPO / "lessons"))
+        classroom = Classroom(db, TOKEN)  # the limits of a real class
+        port, server_times = free_port(), {}
+        serve(classroom, port, server_times)
+        stop = threading.Event()
+        pupil_codes: dict[str, dict[int, int]] = {}
+
+        def pupil() -> None:
+            client = Client(port, "127.0.0.2")
+            key = client.page_key()
+            surrogate = '{"page": "%s", "learner": "\\ud800", "name": "\\ud800"}' % key
+            attacks = {
+                "join": lambda n: ("/rules-tutor/class/join", {"page": key, "name": f"fake {n}"}),
+                "made-up quiz": lambda n: ("/rules-tutor/class/event", {
+                    "page": key, "learner": pupil_secret, "kind": "answered", "lesson": lessons[n % 2],
+                    "quiz": f"made-up-{n}", "right": True}),
+                "nested": lambda n: ("/rules-tutor/class/event", "[" * 2000),
+                "surrogate": lambda n: ("/rules-tutor/class/join", surrogate),
+            }
+            pupil_secret = client.join(key, "Pupil")
+            counts = {"join": 200, "made-up quiz": 10_000, "nested": 500, "surrogate": 500}
+            for name, attack in attacks.items():
+                for n in range(counts[name]):
+                    if stop.is_set():
+                        return
+                    path, body = attack(n)
+                    client.connection.request("POST", path, body if isinstance(body, str) else json.dumps(body))
+                    reply = client.connection.getresponse()
+                    reply.read()
+                    codes = pupil_codes.setdefault(name, {})
+                    codes[reply.status] = codes.get(reply.status, 0) + 1
+
+        joins: list[float] = []
+        answers: list[float] = []
+        failures: list[str] = []
+
+        def learner(n: int) -> None:
+            client = Client(port, f"127.0.0.{10 + n}")
+            try:
+                key = client.page_key()
+                started = time.perf_counter()
+                status, body, _, _ = client.request("POST", "/rules-tutor/class/join", {"page": key, "name": "Sam"})
+                joins.append((time.perf_counter() - started) * 1000)
+                if status != 200:
+                    failures.append(f"learner {n}: join {status}")
+                    return
+                secret = json.loads(body)["learner"]
+                for lesson in lessons:
+                    client.request("POST", "/rules-tutor/class/event",
+                                   {"page": key, "learner": secret, "kind": "opened", "lesson": lesson})
+                    client.request("POST", "/rules-tutor/class/state", {"page": key, "learner": secret})
+                    for quiz in sorted(db.quiz_ids[lesson]):
+                        time.sleep(0.2)  # reading, thinking
+                        status, _, elapsed, _ = client.request(
+                            "POST", "/rules-tutor/class/event", {"page": key, "learner": secret, "kind": "answered",
+                                                                "lesson": lesson, "quiz": quiz, "right": n % 2 == 0})
+                        answers.append(elapsed)
+                        if status != 204:
+                            failures.append(f"learner {n}: answer {status}")
+            except OSError as error:
+                failures.append(f"learner {n}: {error}")
+
+        attacker = threading.Thread(target=pupil)
+        attacker.start()
+        started = time.monotonic()
+        learners = [threading.Thread(target=learner, args=(n,)) for n in range(size)]
+        for thread in learners:
+            thread.start()
+        for thread in learners:
+            thread.join()
+        class_s = time.monotonic() - started
+        attacker.join()
+        report = db.report()
+        data = json.dumps(report)
+        expected = size * sum(len(db.quiz_ids[lesson]) for lesson in lessons)
+        recorded = db._db.execute("SELECT COUNT(*) FROM answers").fetchone()[0]
+        print(f"\nA class of {size} (one address each) with a curious pupil attacking at the same time "
+              f"(the class took {class_s:.1f} s):")
+        fakes = pupil_codes.get("join", {}).get(200, 0)
+        print(f"  learners joined: {db.learner_count() - 1 - fakes} of {size} (and the pupil {1 + fakes}); answers "
+              f"recorded: {recorded} (expected {expected}); failures: {failures or 'none'}")
+        print(f"  join:   {summary(joins)}")
+        print(f"  answer: {summary(answers)}")
+        for name, codes in pupil_codes.items():
+            print(f"  the pupil's {name} posts: {dict(sorted(codes.items()))}")
+        names = [learner["name"] for learner in report["learners"]]
+        print(f"  teacher's data: {len(data) / 1024:.0f} KiB, {len(report['columns'])} columns, "
+              f"{len(names)} learners (the pupil's included); names told apart: {names[:4]} ...")
+        db.close()
+
+
 def _page_secret(class_db: Path) -> str:
     import sqlite3
 
@@ -283,6 +388,8 @@ def main() -> int:
     parser.add_argument("--learners", type=int, default=30)
     parser.add_argument("--lessons", type=int, default=6)
     parser.add_argument("--refreshes", type=int, default=30)
+    parser.add_argument("--class", dest="class_size", type=int, default=30,
+                        help="learners of the class with a curious pupil (0: skip)")
     parser.add_argument("--no-browser", action="store_true")
     parser.add_argument("--load", action="store_true",
                         help="also: click latency in Chromium under a class's load, class mode off then on")
@@ -296,7 +403,8 @@ def main() -> int:
         db = ClassDatabase(Path(tmp) / "class.sqlite3", lessons_of(REPO / "lessons"))
         # No rate limit here: the benchmark is one page posting as fast as it can.
         classroom = Classroom(db, TOKEN, posts=RateLimit(per_second=1e9, burst=1e9),
-                              joins=RateLimit(per_second=1e9, burst=1e9))
+                              client_posts=RateLimit(per_second=1e9, burst=1e9),
+                              joins=RateLimit(per_second=1e9, burst=1e9), joined=ClientCounts(10**9))
         port, server_times = free_port(), {}
         serve(classroom, port, server_times)
         client = Client(port)
@@ -305,9 +413,11 @@ def main() -> int:
         key = client.page_key()
         secret = client.join(key, "Bench")
         lesson = "flamme_rouge/03_movement.ipynb"
+        quizzes = sorted(db.quiz_ids[lesson])
         round_trips = []
         for n in range(args.events):
-            event = {"page": key, "learner": secret, "kind": "answered", "lesson": lesson, "quiz": f"q{n % 30}",
+            event = {"page": key, "learner": secret, "kind": "answered", "lesson": lesson,
+                     "quiz": quizzes[n % len(quizzes)],
                      "right": n % 3 == 0, "choice": str(n)}
             status, _, elapsed, _ = client.request("POST", "/rules-tutor/class/event", event)
             assert status == 204, status
@@ -348,10 +458,12 @@ def main() -> int:
         # 3. where the time goes
         learner = db.learner(secret) or db.join("profiled")[0]  # type: ignore[index]
         profile("500 quiz answers written (ClassDatabase.answered)",
-                lambda: [db.answered(learner, lesson, f"p{n % 30}", n % 2 == 0, str(n)) for n in range(500)])
+                lambda: [db.answered(learner, lesson, quizzes[n % 2], n % 2 == 0, str(n)) for n in range(500)])
         profile("50 teacher data builds (ClassDatabase.report + JSON)",
                 lambda: [json.dumps(db.report()) for _ in range(50)])
         db.close()
+    if args.class_size:
+        class_with_a_curious_pupil(args.class_size)
     if args.load:
         results = {mode: class_load(mode == "on", args.load_learners, args.load_browsers, args.load_work)
                    for mode in args.load_modes.split(",")}

@@ -95,6 +95,7 @@ def voila_settings(args: argparse.Namespace) -> dict:
             settings["VoilaKernelManager"]["fill_delay"] = args.fill_delay
     settings.setdefault("ClassroomVoila", {})["max_kernels"] = args.max_kernels
     settings["ClassroomVoila"]["refill_one_at_a_time"] = not args.refill_all_at_once
+    settings["ClassroomVoila"]["pages_per_client"] = 0  # every learner here comes from 127.0.0.1, one laptop each
     for item in args.set:
         key, value = item.split("=", 1)
         section, name = key.rsplit(".", 1)

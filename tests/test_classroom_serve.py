@@ -4,6 +4,7 @@ mode, no class endpoint at all."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import re
@@ -12,7 +13,6 @@ import socket
 import subprocess
 import sys
 import time
-import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -38,14 +38,15 @@ def site(tmp_path: Path) -> Path:
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# A tiny lesson"),
                                                nbformat.v4.new_code_cell("print('ready')")])
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    notebook.metadata["tutor"] = {"quizzes": ["q1"]}
     nbformat.write(notebook, lessons / "tiny.ipynb")
     (tmp_path / "voila.json").write_text((REPO / "voila.json").read_text())
     return lessons
 
 
 class Server:
-    def __init__(self, site: Path, log: Path, *options: str) -> None:
-        self.port, self.log = _free_port(), log
+    def __init__(self, site: Path, log: Path, *options: str, port: int | None = None) -> None:
+        self.port, self.log = port or _free_port(), log
         env = dict(os.environ, XDG_DATA_HOME=str(log.parent / "data"))  # never the runner's own data folder
         with log.open("wb") as out:
             self.process = subprocess.Popen([sys.executable, "-m", "tutor", "serve", str(site), f"--port={self.port}",
@@ -70,16 +71,19 @@ class Server:
         assert match, self.log.read_text()
         return match.group(1)
 
-    def request(self, path: str, body: object = None, headers: dict[str, str] | None = None
-                ) -> tuple[int, bytes, dict[str, str]]:
-        """Status, body and the cookies set (``Set-Cookie``, all in one)."""
-        data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(self.url(path), data=data, headers=headers or {})
+    def request(self, path: str, body: object = None, headers: dict[str, str] | None = None,
+                client: str = "127.0.0.1") -> tuple[int, bytes, dict[str, str]]:
+        """Status, body and the headers that matter here (``Set-Cookie``, all in one; ``Location``), asked from the
+        source address ``client`` (loopback addresses stand for the laptops of a class); redirects not followed."""
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120, source_address=(client, 0))
         try:
-            with urllib.request.urlopen(request, timeout=120) as reply:
-                return reply.status, reply.read(), {"Set-Cookie": "; ".join(reply.headers.get_all("Set-Cookie") or [])}
-        except urllib.error.HTTPError as error:
-            return error.code, error.read(), {}
+            data = None if body is None else json.dumps(body).encode()
+            connection.request("GET" if data is None else "POST", path, body=data, headers=headers or {})
+            reply = connection.getresponse()
+            return reply.status, reply.read(), {"Set-Cookie": "; ".join(reply.headers.get_all("Set-Cookie") or []),
+                                                "Location": reply.headers.get("Location", "")}
+        finally:
+            connection.close()
 
     def stop(self) -> None:
         self.process.send_signal(signal.SIGTERM)
@@ -111,7 +115,7 @@ def test_class_mode_prints_the_link_keys_pages_and_keeps_the_class_across_a_rest
         before = json.loads(data)
         assert [(p["name"], [c["state"] for c in p["cells"]]) for p in before["learners"]] == [
             ("Ana", ["finished", "right-after"])]
-        csv_before = server.request(f"/rules-tutor/teacher/results.csv?token={token}")[1]
+        csv_before = server.request("/rules-tutor/teacher/results.csv", headers={"X-Teacher-Token": token})[1]
         assert b"Ana,A tiny lesson,Q1,right after tries,2,3" in csv_before
     finally:
         server.stop()
@@ -122,9 +126,10 @@ def test_class_mode_prints_the_link_keys_pages_and_keeps_the_class_across_a_rest
         new_token = server.teacher_token()
         assert new_token != token
         assert server.request(f"/rules-tutor/teacher/data?token={token}")[0] == 403  # the old link is dead
-        after = json.loads(server.request(f"/rules-tutor/teacher/data?token={new_token}")[1])
+        teacher = {"X-Teacher-Token": new_token}
+        after = json.loads(server.request("/rules-tutor/teacher/data", headers=teacher)[1])
         assert after["learners"] == before["learners"] and after["columns"] == before["columns"]
-        assert server.request(f"/rules-tutor/teacher/results.csv?token={new_token}")[1] == csv_before
+        assert server.request("/rules-tutor/teacher/results.csv", headers=teacher)[1] == csv_before
         status, body, _ = server.request("/rules-tutor/class/state", {"page": key, "learner": learner})
         assert status == 200 and json.loads(body)["name"] == "Ana"  # the learner is still in the class
     finally:
@@ -143,5 +148,78 @@ def test_without_class_mode_there_is_no_class_endpoint(site, tmp_path):
         assert b"RULES_TUTOR_CLASS" not in page and "rules_tutor_page" not in headers.get("Set-Cookie", "")
         assert "Teacher view" not in server.log.read_text()
         assert not (tmp_path / "data" / "rules-tutor").exists()  # no class database either
+    finally:
+        server.stop()
+
+
+def _page_key(headers: dict[str, str]) -> str:
+    return re.search(r"rules_tutor_page=([^;]+)", headers["Set-Cookie"]).group(1)
+
+
+def test_one_device_cannot_hold_the_places_or_fill_the_class(site, tmp_path):
+    """127.0.0.2 is the curious pupil's laptop, 127.0.0.3 an honest learner's: while the pupil fetches the lesson
+    in a loop, the honest learner gets it within seconds; after the pupil's 200 joins, the honest learner joins."""
+    server = Server(site, tmp_path / "serve.log", "--class-size=6", f"--class-db={tmp_path / 'class.sqlite3'}")
+    pupil, honest = "127.0.0.2", "127.0.0.3"
+    try:
+        pupil_codes = [server.request("/voila/render/tiny.ipynb", client=pupil)[0] for _ in range(12)]
+        # pages fetched but never connected: UNCONNECTED_PER_CLIENT places, within the class's margin
+        assert pupil_codes[:2] == [200, 200] and pupil_codes[2:] == [503] * 10
+        refused = server.request("/voila/render/tiny.ipynb", client=pupil)[1]
+        assert b"Too many lessons open" in refused and b"Traceback" not in refused
+        started = time.monotonic()
+        status, page, headers = server.request("/voila/render/tiny.ipynb", client=honest)
+        waited = time.monotonic() - started
+        assert status == 200 and b"ready" in page and waited < 30, waited
+        print(f"the honest learner got the lesson in {waited:.2f} s while the pupil held 2 places")
+
+        key = _page_key(headers)  # a page key is no ticket to fill the class
+        joins = [server.request("/rules-tutor/class/join", {"page": key, "name": f"fake {n}"}, client=pupil)[0]
+                 for n in range(200)]
+        assert joins.count(200) <= 4 and joins[-1] == 429
+        status, body, _ = server.request("/rules-tutor/class/join", {"page": key, "name": "Ana"}, client=honest)
+        assert status == 200 and json.loads(body)["name"] == "Ana"
+        log = server.log.read_text()
+        assert "Traceback" not in log
+    finally:
+        server.stop()
+
+
+def test_the_teacher_secret_moves_to_a_cookie_and_the_server_keeps_pause_and_pace(site, tmp_path):
+    server = Server(site, tmp_path / "serve.log", "--class-size=2", f"--class-db={tmp_path / 'class.sqlite3'}")
+    try:
+        token = server.teacher_token()
+        status, _, headers = server.request(f"/rules-tutor/teacher?token={token}")
+        assert status == 303 and headers["Location"] == "/rules-tutor/teacher"  # a clean address
+        cookie = headers["Set-Cookie"]
+        assert f"rules_tutor_teacher={token}" in cookie and "HttpOnly" in cookie and "SameSite=Strict" in cookie
+        assert "Path=/rules-tutor/teacher" in cookie
+        with_cookie = {"Cookie": f"rules_tutor_teacher={token}"}
+        status, page, _ = server.request("/rules-tutor/teacher", headers=with_cookie)
+        assert status == 200 and token.encode() not in page
+        assert server.request("/rules-tutor/teacher/results.csv", headers=with_cookie)[0] == 200
+        assert server.request("/rules-tutor/teacher/results.csv")[0] == 403
+
+        status, _, headers = server.request("/voila/render/tiny.ipynb")
+        key = _page_key(headers)
+        learner = json.loads(server.request("/rules-tutor/class/join", {"page": key, "name": "Ana"})[1])["learner"]
+        answer = {"page": key, "learner": learner, "kind": "answered", "lesson": "tiny.ipynb", "quiz": "q1",
+                  "right": True}
+
+        def act(**body: object) -> None:
+            assert server.request("/rules-tutor/teacher/action", body, headers=with_cookie)[0] == 200
+
+        act(action="pause", on=True)
+        assert server.request("/rules-tutor/class/event", answer)[0] == 409
+        act(action="pause", on=False)
+        act(action="pace", closed=["tiny.ipynb"])
+        assert server.request("/rules-tutor/class/event", answer)[0] == 409
+        status, page, headers = server.request("/voila/render/tiny.ipynb")
+        assert status == 200 and b"Not open yet" in page
+        assert b"ready" not in page and "rules_tutor_page" not in headers["Set-Cookie"]  # no kernel ran it
+        data = json.loads(server.request("/rules-tutor/teacher/data", headers=with_cookie)[1])
+        assert [[cell["state"] for cell in learner["cells"]] for learner in data["learners"]] == [[]]  # nothing
+        act(action="pace", closed=[])
+        assert server.request("/rules-tutor/class/event", answer)[0] == 204
     finally:
         server.stop()

@@ -315,7 +315,8 @@ def test_bot_teams_never_bidding_is_a_rule_everywhere_and_the_decision_is_who_co
 
 def test_a_lesson_knows_its_quizzes_before_they_are_drawn():
     """A lesson left before its quizzes are drawn is "opened", not finished: the page gets the count from the
-    notebook (its code cells that build a quiz), not from the quizzes found in the page so far."""
+    notebook (``metadata.tutor.quizzes``, the ids its quiz widgets declare), not from the quizzes found in the
+    page so far."""
     counts = {lesson.path.name: lesson.quizzes for lesson in lessons_in(FR)}
     assert counts["03_movement.ipynb"] == 2 and counts["07_full_race.ipynb"] == 1
     assert counts["00_welcome.ipynb"] == 0 and counts["rules_summary.ipynb"] == 0

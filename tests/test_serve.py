@@ -180,6 +180,9 @@ def test_a_class_says_when_it_is_ready_and_plain_fetches_do_not_hold_places(site
     PAGE_CONNECT_TIMEOUT_S has passed: then a learner gets the lesson again, not the "class is full" page."""
     from tutor.serve import PAGE_CONNECT_TIMEOUT_S
 
+    settings = json.loads((site.parent / "voila.json").read_text())
+    settings["ClassroomVoila"] = {"pages_per_client": 0}  # the fetches stand for different devices
+    (site.parent / "voila.json").write_text(json.dumps(settings))
     port = _free_port()
     log_path = tmp_path / "serve.log"
     with log_path.open("wb") as log:

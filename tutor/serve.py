@@ -45,6 +45,12 @@ MAX_CLASS_SIZE = 200
 """Largest ``--class-size`` (each learner's kernel takes about 84 MiB)."""
 CLASS_MARGIN = 2
 """Lesson pages served beyond the class size: reloads and the teacher's own tab."""
+PAGES_PER_CLIENT = 4
+"""In class mode, lesson pages one device (source address) may run at once: a learner's lesson, the next one and
+a reload; never the class's places."""
+UNCONNECTED_PER_CLIENT = 2
+"""Of those, pages not yet connected to their kernel (a browser connects within seconds; a ``curl`` loop never
+does): such a loop holds at most this many places, within ``CLASS_MARGIN``."""
 PAGE_CONNECT_TIMEOUT_S = 30.0
 """In class mode, a kernel whose page has not connected this long after it was sent is shut down: a plain fetch
 (curl, a chat app's link preview) never opens the page's websocket and must not hold a learner's place."""
@@ -293,18 +299,36 @@ class ClassMode:
     connect."""
 
     def __init__(self, kernel_manager: VoilaKernelManager, max_kernels: int,
-                 preparation: PoolPreparation | None, door: PageDoor | None) -> None:
+                 preparation: PoolPreparation | None, door: PageDoor | None,
+                 pages_per_client: int = PAGES_PER_CLIENT) -> None:
         self.kernel_manager = kernel_manager
         self.max_kernels = max_kernels
         self.preparation = preparation
         self.door = door
+        self.pages_per_client = pages_per_client
         self.waiting: set[Any] = set()  # requests whose kernel is still starting (not yet in the kernel list)
+        self.client_of: dict[str, str] = {}  # kernel id -> the address of the client its page was sent to
         self._count_pages_waiting_for_a_kernel()
 
     def is_full(self) -> bool:
         """Whether one more lesson page would go beyond ``max_kernels`` (0: no limit)."""
         in_use = kernels_in_use(self.kernel_manager) + len(self.waiting)
         return bool(self.max_kernels) and in_use >= self.max_kernels
+
+    def client_is_full(self, client: str) -> bool:
+        """With a class limit: whether ``client`` already has ``pages_per_client`` lesson pages (running, or
+        waiting for their kernel), or ``UNCONNECTED_PER_CLIENT`` pages that have not connected (yet), so that one
+        device cannot hold the class's places."""
+        if not self.max_kernels or not self.pages_per_client:
+            return False
+        running = set(self.kernel_manager.list_kernel_ids())
+        for kernel_id in [k for k in self.client_of if k not in running]:
+            del self.client_of[kernel_id]
+        mine = [kernel_id for kernel_id, address in self.client_of.items() if address == client]
+        waiting = sum(1 for request in self.waiting if request.request.remote_ip == client)
+        opened = self.door.opened if self.door is not None else {}
+        unconnected = waiting + sum(1 for kernel_id in mine if opened.get(kernel_id) is False)
+        return len(mine) + waiting >= self.pages_per_client or unconnected >= UNCONNECTED_PER_CLIENT
 
     def _count_pages_waiting_for_a_kernel(self) -> None:
         """Let the limit count the requests whose kernel is still starting.
@@ -320,6 +344,7 @@ class ClassMode:
                 if request is not None and request in self.waiting:  # this request's own kernel (not a refill)
                     self.waiting.discard(request)
                     request.kernel_id = kernel_id_of(result)
+                    self.client_of[request.kernel_id] = request.request.remote_ip
                     if self.door is not None:
                         self.door.expect(request.kernel_id)
                 return result
@@ -351,14 +376,16 @@ def classroom_voila_class() -> Any:
         async def get(self, path: str | None = None) -> None:
             voila.set_xsrf_cookie_for_the_unload_request(self)
             class_mode: ClassMode = self.settings["rules_tutor_class"]
-            if class_mode.is_full():
-                self.set_status(503)
-                self.set_header("Retry-After", "60")
-                self.set_header("Cache-Control", "no-store")
-                self.set_header("Content-Type", "text/html; charset=UTF-8")
-                self.finish(CLASS_FULL_PAGE.replace("{limit}", str(class_mode.max_kernels)))
-                return
             classroom = self.settings.get("rules_tutor_classroom")
+            from .classroom.pages import DEVICE_FULL_PAGE, NOT_OPEN_PAGE
+
+            if classroom is not None and (path or "").strip("/") in classroom.db.settings()["closed"]:
+                contents = self.base_url + "voila/render/index.ipynb"
+                return self._refuse(200, "", NOT_OPEN_PAGE.replace("{contents}", contents))  # no kernel started
+            if class_mode.client_is_full(self.request.remote_ip):
+                return self._refuse(503, "30", DEVICE_FULL_PAGE)
+            if class_mode.is_full():
+                return self._refuse(503, "60", CLASS_FULL_PAGE.replace("{limit}", str(class_mode.max_kernels)))
             if classroom is not None:
                 from .classroom.handlers import stamp_page
                 stamp_page(self, classroom)
@@ -372,12 +399,24 @@ def classroom_voila_class() -> Any:
                 if class_mode.door is not None and self.kernel_id is not None:
                     class_mode.door.watch(self.kernel_id)
 
+        def _refuse(self, status: int, retry_after: str, page: str) -> None:
+            """A short page instead of the lesson, with no kernel started."""
+            self.set_status(status)
+            if retry_after:
+                self.set_header("Retry-After", retry_after)
+            self.set_header("Cache-Control", "no-store")
+            self.set_header("Content-Type", "text/html; charset=UTF-8")
+            self.finish(page)
+
     class ClassroomVoila(Voila):
         max_kernels = Int(0, config=True, help="Most lesson pages served at once; 0 for no limit.")
         refill_one_at_a_time = Bool(True, config=True, help="Preheat pooled kernels one after the other.")
         prepare_timeout = Float(PREPARE_TIMEOUT_S, config=True,
                                 help="Seconds a pooled kernel has to start and run its lesson before it is "
                                      "reported as not ready (and a refill passes its turn on).")
+        pages_per_client = Int(PAGES_PER_CLIENT, config=True,
+                               help="With a class limit: lesson pages one client address may run at once; 0 for "
+                                    "no limit.")
         class_db = Unicode("", config=True, help="Class mode: the class's SQLite file (see tutor.classroom).")
         teacher_token = Unicode("", config=True, help="Class mode: the teacher view's secret token.")
         page_connect_timeout = Float(PAGE_CONNECT_TIMEOUT_S, config=True,
@@ -397,7 +436,8 @@ def classroom_voila_class() -> Any:
                     preparation.report_first_fill()
             door = PageDoor(manager, self.page_connect_timeout) \
                 if self.max_kernels and self.page_connect_timeout > 0 else None
-            settings["rules_tutor_class"] = ClassMode(manager, self.max_kernels, preparation, door)
+            settings["rules_tutor_class"] = ClassMode(manager, self.max_kernels, preparation, door,
+                                                      self.pages_per_client)
             if self.class_db and self.teacher_token:
                 from .classroom.database import ClassDatabase
                 from .classroom.handlers import Classroom, lessons_of

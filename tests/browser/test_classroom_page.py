@@ -1,4 +1,5 @@
-"""Issue 24 in a real browser: `rules-tutor serve` in class mode, two learners and the teacher's view.
+"""Issues 24 and 30 in a real browser: `rules-tutor serve` in class mode, two learners and the teacher's view; an
+answer given while the server restarts reaches the teacher's view.
 
 Names shown, each answer in the grid within 2 s, Anonymize, Pause seen on both learner pages and lifted (the
 lesson's state kept), Pace closing a lesson (on the lesson's page and on the welcome list). Screenshots go to
@@ -149,3 +150,52 @@ def test_two_learners_and_the_teacher_view(browser, class_server, tmp_path):
     finally:
         for context in (teacher_context, ana_context, ben_context):
             context.close()
+
+
+def test_an_answer_given_while_the_server_restarts_reaches_the_teacher(browser, tmp_path):
+    """The learner answers; the answer's post is on its way when the server stops (it fails for real: nothing
+    listens); the page keeps it (sessionStorage) and sends it again; once the server is back, the teacher's view
+    shows it."""
+    from playwright.sync_api import expect
+
+    class_db = tmp_path / "class.sqlite3"
+    server = Server(LESSONS, tmp_path / "first.log", "--class-size=3", f"--class-db={class_db}")
+    learner_context = _context(browser, [])
+    teacher_context = _context(browser, [])
+    held = []
+    try:
+        ana = learner_context.new_page()
+        _join(ana, server.url(f"/voila/render/{LESSON}"), "Ana")
+        ana.wait_for_selector(".tutor-quiz .widget-toggle-buttons button", timeout=LOAD_TIMEOUT_MS)
+
+        def stop_the_server_first(route) -> None:
+            if '"answered"' in (route.request.post_data or "") and not held:
+                server.stop()  # the answer is on its way when the server stops
+                held.append(route.request.post_data)
+            route.continue_()  # nothing listens on the port now: the post fails
+
+        ana.route("**/rules-tutor/class/event", stop_the_server_first)
+        right = _answer(ana, 0)
+        deadline = time.monotonic() + 60
+        while not held and time.monotonic() < deadline:
+            ana.wait_for_timeout(100)  # the route's handler runs while Playwright waits
+        assert held, "the answer was never posted"
+        ana.unroute("**/rules-tutor/class/event")
+        unsent = "() => sessionStorage.getItem('rules-tutor-class-unsent') || ''"
+        assert '"answered"' in ana.evaluate(unsent)
+
+        server = Server(LESSONS, tmp_path / "second.log", "--class-size=3", f"--class-db={class_db}",
+                        port=server.port)
+        teacher = teacher_context.new_page()
+        teacher.goto(server.url(f"/rules-tutor/teacher?token={server.teacher_token()}"), timeout=LOAD_TIMEOUT_MS)
+        expect(teacher).to_have_url(server.url("/rules-tutor/teacher"))  # the secret is not in the address bar
+        cell = teacher.locator("#grid tbody tr").first.locator("td").nth(2)
+        expect(cell).to_have_class("right-first" if right else "wrong", timeout=FOLLOW_MS)
+        ana.wait_for_function(f"() => !({unsent})().includes('answered')", timeout=FOLLOW_MS)
+        shots = Path(os.environ.get("RULES_TUTOR_SCREENSHOTS", tmp_path))
+        shots.mkdir(parents=True, exist_ok=True)
+        teacher.screenshot(path=str(shots / "teacher_after_restart.png"), full_page=True)
+    finally:
+        learner_context.close()
+        teacher_context.close()
+        server.stop()

@@ -5,13 +5,17 @@ write transaction). What it keeps, per class (the current one, and archived ones
 
 - learners: a number, a name (or none: "Learner 7" is shown), a hash of the learner's secret, joined and last
   activity (their last event);
-- per learner and lesson: opened, finished, the number of quizzes the page showed;
+- per learner and lesson: opened, finished, the number of quizzes the lesson has (its notebook's
+  ``metadata.tutor.quizzes``, the ids its quiz widgets declare);
 - per learner and quiz: the tries before the first right answer (or so far), whether it is right, the first and
   the last choice, when;
 - the class's settings: paused, the closed lessons (Pace), anonymized.
 
-Everything is bounded (``MAX_LEARNERS``, ``MAX_QUIZZES_PER_LESSON``, text lengths, ``MAX_ARCHIVED_CLASSES``); the
-lessons a learner can record are the lessons the server serves (``lessons``), so the file stays small.
+- per learner: the ids of the events recorded last (``MAX_EVENT_IDS``), so that a page sending an event again
+  (it did not hear the answer: a restart, a lost connection) records it once.
+
+Everything is bounded (``MAX_LEARNERS``, text lengths, ``MAX_ARCHIVED_CLASSES``); a learner can record only the
+lessons the server serves (``lessons``) and only their quizzes, so the teacher's data is bounded by the lessons.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from typing import Any
 
 MAX_LEARNERS = 300
 """Learners in one class; joins beyond it are refused."""
-MAX_QUIZZES_PER_LESSON = 40
+MAX_EVENT_IDS = 300
 MAX_NAME = 40
 MAX_CHOICE = 80
 MAX_TRIES = 999
@@ -55,6 +59,9 @@ CREATE TABLE IF NOT EXISTS answers (
     learner_id INTEGER NOT NULL REFERENCES learners(id) ON DELETE CASCADE, lesson TEXT NOT NULL, quiz TEXT NOT NULL,
     tries INTEGER NOT NULL, is_right INTEGER NOT NULL, first_choice TEXT, last_choice TEXT,
     first_answered REAL NOT NULL, answered REAL NOT NULL, PRIMARY KEY (learner_id, lesson, quiz));
+CREATE TABLE IF NOT EXISTS events (
+    learner_id INTEGER NOT NULL REFERENCES learners(id) ON DELETE CASCADE, event TEXT NOT NULL,
+    PRIMARY KEY (learner_id, event));
 """
 
 CELL_STATES = ("not-yet", "opened", "finished", "right-first", "right-after", "wrong")
@@ -95,8 +102,8 @@ class Lesson:
     key: str
     """The lesson's path below the served folder: ``flamme_rouge/03_movement.ipynb``."""
     title: str
-    quizzes: int = 0
-    """The quizzes its notebook builds (``tutor.ui.lessons.LessonInfo.quizzes``): known before the page draws them."""
+    quizzes: tuple[str, ...] = ()
+    """The ids of its quizzes (``tutor.ui.lessons.LessonInfo.quizzes``): the only ones recorded."""
 
 
 class ClassDatabase:
@@ -111,7 +118,7 @@ class ClassDatabase:
                 os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600))
         self.lessons = list(lessons)
         self.lesson_keys = {lesson.key for lesson in lessons}
-        self._known_quizzes = {lesson.key: lesson.quizzes for lesson in lessons}
+        self.quiz_ids = {lesson.key: frozenset(lesson.quizzes) for lesson in lessons}
         self.clock = clock
         self._write_lock = threading.Lock()
         self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
@@ -234,41 +241,40 @@ class ClassDatabase:
 
     # ----- events -------------------------------------------------------------------------------------------
 
-    def opened(self, learner: Learner, lesson: str, quizzes: int = 0) -> bool:
-        """``learner`` opened ``lesson``, a page with ``quizzes`` quizzes (the largest count seen is kept).
-        False (nothing recorded) for a lesson this server does not serve."""
+    def opened(self, learner: Learner, lesson: str, event: str = "") -> bool:
+        """``learner`` opened ``lesson``. False (nothing recorded) for a lesson this server does not serve;
+        True for an ``event`` id recorded already (see ``_first_time``)."""
         if lesson not in self.lesson_keys:
             return False
-        # The notebook's count, not only the page's: a page left before its quizzes draw is not finished.
-        quizzes = max(self._known_quizzes[lesson], min(int(quizzes), MAX_QUIZZES_PER_LESSON))
         now = self.clock()
         with self._writing():
+            if not self._first_time(learner.id, event):
+                return True
             self._db.execute(
                 "INSERT INTO lessons (learner_id, lesson, opened, quizzes) VALUES (?,?,?,?) "
-                "ON CONFLICT (learner_id, lesson) DO UPDATE SET quizzes = MAX(quizzes, excluded.quizzes)",
-                (learner.id, lesson, now, quizzes))
+                "ON CONFLICT (learner_id, lesson) DO UPDATE SET quizzes = excluded.quizzes",
+                (learner.id, lesson, now, len(self.quiz_ids[lesson])))
             self._finish_when_all_answered(learner.id, lesson, now)
             self._seen(learner.id, now)
         return True
 
-    def answered(self, learner: Learner, lesson: str, quiz: str, right: bool, choice: str = "") -> bool:
+    def answered(self, learner: Learner, lesson: str, quiz: str, right: bool, choice: str = "",
+                 event: str = "") -> bool:
         """One Reveal of ``quiz`` in ``lesson``: a try until the first right answer (later answers change only
-        the last choice). False (nothing recorded) for an unknown lesson or a lesson with
-        ``MAX_QUIZZES_PER_LESSON`` quizzes answered already."""
-        if lesson not in self.lesson_keys:
+        the last choice). False (nothing recorded) for a lesson this server does not serve or a quiz that
+        lesson does not have; True for an ``event`` id recorded already (see ``_first_time``)."""
+        if quiz not in self.quiz_ids.get(lesson, ()):
             return False
         choice = clean_text(choice, MAX_CHOICE)
         now = self.clock()
         with self._writing():
-            self._db.execute("INSERT INTO lessons (learner_id, lesson, opened) VALUES (?,?,?) "
-                             "ON CONFLICT DO NOTHING", (learner.id, lesson, now))
+            if not self._first_time(learner.id, event):
+                return True
+            self._db.execute("INSERT INTO lessons (learner_id, lesson, opened, quizzes) VALUES (?,?,?,?) "
+                             "ON CONFLICT DO NOTHING", (learner.id, lesson, now, len(self.quiz_ids[lesson])))
             row = self._one("SELECT tries, is_right FROM answers WHERE learner_id = ? AND lesson = ? AND quiz = ?",
                             learner.id, lesson, quiz)
             if row is None:
-                count = self._one("SELECT COUNT(*) AS n FROM answers WHERE learner_id = ? AND lesson = ?",
-                                  learner.id, lesson)
-                if count is not None and count["n"] >= MAX_QUIZZES_PER_LESSON:
-                    return False
                 self._db.execute(
                     "INSERT INTO answers (learner_id, lesson, quiz, tries, is_right, first_choice, last_choice, "
                     "first_answered, answered) VALUES (?,?,?,?,?,?,?,?,?)",
@@ -282,6 +288,18 @@ class ClassDatabase:
                                  (MAX_TRIES, int(right), choice, now, learner.id, lesson, quiz))
             self._finish_when_all_answered(learner.id, lesson, now)
             self._seen(learner.id, now)
+        return True
+
+    def _first_time(self, learner_id: int, event: str) -> bool:
+        """Whether the event with this id (from the page; "" for none) is new: a page that did not hear the
+        answer sends it again. The newest ``MAX_EVENT_IDS`` ids of a learner are kept."""
+        if not event:
+            return True
+        if self._one("SELECT 1 FROM events WHERE learner_id = ? AND event = ?", learner_id, event) is not None:
+            return False
+        self._db.execute("INSERT INTO events (learner_id, event) VALUES (?, ?)", (learner_id, event))
+        self._db.execute("DELETE FROM events WHERE learner_id = ? AND rowid NOT IN (SELECT rowid FROM events "
+                         "WHERE learner_id = ? ORDER BY rowid DESC LIMIT ?)", (learner_id, learner_id, MAX_EVENT_IDS))
         return True
 
     def _seen(self, learner_id: int, now: float) -> None:
@@ -340,6 +358,7 @@ class ClassDatabase:
                                 "answered": len(rows),
                                 "right_first": sum(1 for row in rows if row["is_right"] and row["tries"] == 1)})
         anonymized = bool(settings and settings["anonymized"])
+        shown_names = _told_apart([(row["number"], None if anonymized else row["name"]) for row in learners])
         people = []
         for learner in learners:
             cells = []
@@ -355,9 +374,8 @@ class ClassDatabase:
                 else:
                     cells.append({"state": _answer_state(answer), "tries": answer["tries"],
                                   "choice": answer["first_choice"] or ""})
-            shown = f"Learner {learner['number']}" if anonymized or not learner["name"] else learner["name"]
-            people.append({"number": learner["number"], "name": shown, "last_seen": learner["last_seen"],
-                           "cells": cells})
+            people.append({"number": learner["number"], "name": shown_names[learner["number"]],
+                           "last_seen": learner["last_seen"], "cells": cells})
         return {"class": settings, "columns": columns, "learners": people,
                 "lessons": [{"key": lesson.key, "title": lesson.title} for lesson in self.lessons]}
 
@@ -377,6 +395,27 @@ class ClassDatabase:
                     writer.writerow([learner["number"], name, column["title"], column["label"],
                                      RESULT_WORDS[cell["state"]], cell["tries"], _safe_cell(cell["choice"])])
         return out.getvalue()
+
+
+def _told_apart(learners: list[tuple[int, str | None]]) -> dict[int, str]:
+    """Number -> the name shown: "Learner 7" without a name; the second "Alice" (by number) "Alice (2)", and so
+    on, skipping a name somebody already has ("Alice (2)" typed in)."""
+    taken = {name for _, name in learners if name}
+    shown: dict[int, str] = {}
+    seen: dict[str, int] = {}
+    for number, name in learners:
+        if not name:
+            shown[number] = f"Learner {number}"
+            continue
+        count = seen[name] = seen.get(name, 0) + 1
+        label = name
+        while count > 1 and (label == name or label in taken):
+            label = f"{name} ({count})"
+            count += 1
+        if label != name:
+            taken.add(label)
+        shown[number] = label
+    return shown
 
 
 RESULT_WORDS = {"right-first": "right first time", "right-after": "right after tries", "wrong": "wrong"}

@@ -1,44 +1,56 @@
-"""What the learners' endpoints let through: page keys and a rate limit per page.
+"""What the learners' endpoints let through: page keys, rate limits, and the body a post may carry.
 
-- ``PageKeys``: a served lesson page gets a key, ``<random>.<HMAC of it>`` signed with the class database's secret;
-  the learners' endpoints take only posts carrying a key this server signed (no list of keys to keep: a flood of
-  made-up keys costs one HMAC each and stores nothing).
-- ``RateLimit``: a token bucket per page key (``burst`` posts at once, then ``per_second``), over a bounded table
-  of the most recent keys.
+- ``PageKeys``: a served lesson page gets a key, ``<random>.<issued>.<HMAC>`` signed with the class database's
+  secret, the current class's number and the time it was issued: the learners' endpoints take only posts carrying
+  a key this server signed for this class less than ``PAGE_KEY_TTL_S`` ago (no list of keys to keep: a flood of
+  made-up keys costs one HMAC each and stores nothing; a key minted yesterday, or for the class before "Start a
+  new class", is refused).
+- ``RateLimit``: a token bucket per key (a page key, or a client's address), over a bounded table of the most
+  recent keys.
+- ``ClientCounts``: how many learners each client (source address) has joined to the current class, bounded.
+- ``parse_body``: a learner's JSON body, or why it is refused (one line): not JSON, nested too deep, not
+  UTF-8-encodable text (a lone surrogate), not an object.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from typing import Any
 
-KEY_LENGTH = 22 + 1 + 32
+PAGE_KEY_TTL_S = 12 * 3600.0
+"""A page key works this long after its page was served: a school day, not a week."""
+MAX_DEPTH = 4
+"""The deepest nesting a learner's post needs (an object of plain values)."""
 
 
 class PageKeys:
-    def __init__(self, secret: bytes):
-        self._secret = secret
+    def __init__(self, secret: bytes, clock: Callable[[], float] = time.time, ttl_s: float = PAGE_KEY_TTL_S):
+        self._secret, self.clock, self.ttl_s = secret, clock, ttl_s
 
-    def _mac(self, nonce: str) -> str:
-        return hmac.new(self._secret, nonce.encode(), hashlib.sha256).hexdigest()[:32]
+    def _mac(self, nonce: str, issued: str, class_id: int) -> str:
+        return hmac.new(self._secret, f"{nonce}.{issued}.{class_id}".encode(), hashlib.sha256).hexdigest()[:32]
 
-    def issue(self) -> str:
-        nonce = secrets.token_urlsafe(16)
-        return f"{nonce}.{self._mac(nonce)}"
+    def issue(self, class_id: int) -> str:
+        nonce, issued = secrets.token_urlsafe(12), str(int(self.clock()))
+        return f"{nonce}.{issued}.{self._mac(nonce, issued, class_id)}"
 
-    def valid(self, key: object) -> bool:
-        if not isinstance(key, str) or len(key) != KEY_LENGTH or key.count(".") != 1:
+    def valid(self, key: object, class_id: int) -> bool:
+        if not isinstance(key, str) or not key.isascii() or len(key) > 80 or key.count(".") != 2:
             return False
-        nonce, mac = key.split(".")
-        return hmac.compare_digest(mac, self._mac(nonce))
+        nonce, issued, mac = key.split(".")
+        if not issued.isdigit() or not 0 <= self.clock() - int(issued) <= self.ttl_s:
+            return False
+        return hmac.compare_digest(mac, self._mac(nonce, issued, class_id))
 
 
 class RateLimit:
-    """``allow(key)``: at most ``burst`` posts at once from one page, refilled at ``per_second``."""
+    """``allow(key)``: at most ``burst`` posts at once for one key, refilled at ``per_second``."""
 
     def __init__(self, per_second: float = 4.0, burst: float = 20.0, max_keys: int = 5000,
                  clock: Callable[[], float] = time.monotonic):
@@ -54,3 +66,54 @@ class RateLimit:
         while len(self._buckets) > self.max_keys:
             self._buckets.popitem(last=False)
         return allowed
+
+
+class ClientCounts:
+    """Learners joined per client in one class: ``add(client, class_id)`` until ``limit`` (then False)."""
+
+    def __init__(self, limit: int, max_clients: int = 5000):
+        self.limit, self.max_clients = limit, max_clients
+        self._counts: OrderedDict[tuple[str, int], int] = OrderedDict()
+
+    def add(self, client: str, class_id: int) -> bool:
+        count = self._counts.pop((client, class_id), 0)
+        self._counts[client, class_id] = min(count + 1, self.limit)
+        while len(self._counts) > self.max_clients:
+            self._counts.popitem(last=False)
+        return count < self.limit
+
+
+def _depth(value: Any) -> int:
+    if isinstance(value, dict):
+        return 1 + max(map(_depth, value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max(map(_depth, value), default=0)
+    return 0
+
+
+def _nesting(text: bytes) -> int:
+    """An upper bound of the JSON's nesting (brackets inside strings counted too: only a limit)."""
+    depth = deepest = 0
+    for byte in text:
+        if byte in b"[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif byte in b"]}":
+            depth -= 1
+    return deepest
+
+
+def parse_body(body: bytes) -> tuple[dict[str, Any] | None, str]:
+    """The post's JSON object and ""; or None and why it is refused."""
+    if _nesting(body) > 64:  # never hand the parser 2,000 nested brackets
+        return None, "nested too deep"
+    try:
+        data = json.loads(body)
+        json.dumps(data, ensure_ascii=False).encode("utf-8")  # a lone surrogate ("\ud800") cannot be stored
+    except (ValueError, UnicodeError, RecursionError):
+        return None, "not JSON (UTF-8)"
+    if not isinstance(data, dict):
+        return None, "not an object"
+    if _depth(data) > MAX_DEPTH:
+        return None, "nested too deep"
+    return data, ""

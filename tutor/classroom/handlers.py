@@ -5,27 +5,27 @@ the learner's secret; see ``tutor.classroom.guard``):
 
 - ``POST rules-tutor/class/join``  ``{page, name?, learner?}`` -> ``{learner, name}`` (the same learner again
   when ``learner`` is still one of the current class);
-- ``POST rules-tutor/class/event`` ``{page, learner, kind: "opened"|"answered", lesson, quizzes?, quiz?, right?,
-  choice?}`` -> 204;
+- ``POST rules-tutor/class/event`` ``{page, learner, id?, kind: "opened"|"answered", lesson, quiz?, right?,
+  choice?}`` -> 204 (``id``: the page's name for the event; an event sent again with the same id is recorded
+  once);
 - ``POST rules-tutor/class/state`` ``{page, learner?}`` -> ``{joined, name, paused, closed, progress}``: the class's
   pause and closed lessons, and only this learner's own progress.
 
-Malformed or oversized posts get 400 (an oversized one before its body is read), posts without a page key this server signed 403, too many from one page 429.
+Every refusal is a status and one line of JSON, never a traceback: a malformed, nested, non-UTF-8 or oversized
+post gets 400 (an oversized one before its body is read), a post without a page key this server signed for this
+class in the last hours 403, too many from one page or one client (source address) 429, a join beyond
+``JOINS_PER_CLIENT`` learners from one client 429, an answer while the class is paused or to a closed lesson 409,
+a quiz the lesson does not have 400.
 
-The teacher (every request needs the secret token, as ``?token=`` or the ``X-Teacher-Token`` header, compared in
-constant time; anything else gets 403 and no data):
-
-- ``GET rules-tutor/teacher`` the view (one page, no outside resources); ``GET rules-tutor/teacher/data`` its JSON;
-  ``GET rules-tutor/teacher/results.csv``;
-- ``POST rules-tutor/teacher/action`` ``{action: "anonymize"|"pause"|"pace"|"new-class", on?, closed?}``.
-
-``stamp_page(handler, classroom)`` gives a lesson page its key (a cookie set with the page).
+The teacher's endpoints are in ``tutor.classroom.teacher``. ``stamp_page(handler, classroom)`` gives a lesson page
+its key (a cookie set with the page).
 """
 
 from __future__ import annotations
 
 import hmac
 import json
+import logging
 import re
 import secrets
 from dataclasses import dataclass, field
@@ -35,24 +35,28 @@ from typing import Any
 import tornado.web
 
 from .database import ClassDatabase, Learner, Lesson
-from .guard import PageKeys, RateLimit
+from .guard import ClientCounts, PageKeys, RateLimit, parse_body
 
 MAX_BODY = 2048
 PAGE_COOKIE = "rules_tutor_page"
-STATIC = Path(__file__).resolve().parent / "static"
 QUIZ_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
+EVENT_ID = re.compile(r"[A-Za-z0-9_-]{8,40}")
+JOINS_PER_CLIENT = 4
+"""Learners one device (source address) may join to a class: a reload after the browser closed, a shared laptop;
+never the class."""
+log = logging.getLogger("tutor.classroom")
 
 
 def lessons_of(directory: Path) -> list[Lesson]:
-    """The lessons served from ``directory``, with their titles: its notebooks (keys relative to it) but the
-    contents page (the top ``index.ipynb``); hidden, ``_`` and checkpoint files left out."""
+    """The lessons served from ``directory``, with their titles and quiz ids: its notebooks (keys relative to it)
+    but the contents page (the top ``index.ipynb``); hidden, ``_`` and checkpoint files left out."""
     from tutor.ui.lessons import lesson_info
 
     directory = Path(directory).resolve()
     paths = sorted(path for path in directory.rglob("*.ipynb") if path != directory / "index.ipynb"
                    and not any(part.startswith((".", "_")) for part in path.relative_to(directory).parts))
     infos = [(path, lesson_info(path)) for path in paths]
-    return [Lesson(path.relative_to(directory).as_posix(), info.title, info.quizzes) for path, info in infos]
+    return [Lesson(path.relative_to(directory).as_posix(), info.title, info.quiz_ids) for path, info in infos]
 
 
 def new_teacher_token() -> str:
@@ -61,25 +65,32 @@ def new_teacher_token() -> str:
 
 @dataclass
 class Classroom:
-    """Everything the endpoints share: the database, the teacher's token, page keys and rate limits."""
+    """Everything the endpoints share: the database, the teacher's token, page keys and the limits (per page key,
+    per client address)."""
 
     db: ClassDatabase
     teacher_token: str
     keys: PageKeys = field(init=False)
     posts: RateLimit = field(default_factory=RateLimit)
-    joins: RateLimit = field(default_factory=lambda: RateLimit(per_second=0.05, burst=3))
+    client_posts: RateLimit = field(default_factory=lambda: RateLimit(per_second=10.0, burst=60.0))
+    joins: RateLimit = field(default_factory=lambda: RateLimit(per_second=1 / 15, burst=JOINS_PER_CLIENT))
+    joined: ClientCounts = field(default_factory=lambda: ClientCounts(JOINS_PER_CLIENT))
 
     def __post_init__(self) -> None:
         self.keys = PageKeys(self.db.page_secret)
 
     def is_teacher(self, token: str | None) -> bool:
-        return bool(token) and hmac.compare_digest(str(token).encode(), self.teacher_token.encode())
+        return bool(token) and str(token).isascii() and hmac.compare_digest(str(token).encode(),
+                                                                           self.teacher_token.encode())
+
+    def new_page_key(self) -> str:
+        return self.keys.issue(self.db.current_class()["id"])
 
 
 @tornado.web.stream_request_body
-class _Handler(tornado.web.RequestHandler):
+class ClassHandler(tornado.web.RequestHandler):
     """A class endpoint: a body of at most ``max_body`` bytes (a longer one is refused with 400 before it is read),
-    no XSRF cookie, no caching, errors without a page."""
+    no XSRF cookie, no caching, errors without a page and logged on one line."""
 
     classroom: Classroom
     max_body = MAX_BODY
@@ -97,8 +108,8 @@ class _Handler(tornado.web.RequestHandler):
         self.body += chunk
 
     def check_xsrf_cookie(self) -> None:
-        """No XSRF cookie: a learner's post needs a page key and a teacher's the token, neither of which another
-        site's page can know."""
+        """No XSRF cookie: a learner's post needs a page key and a teacher's the token (or its SameSite=Strict
+        cookie), neither of which another site's page can send."""
 
     def set_default_headers(self) -> None:
         self.set_header("Cache-Control", "no-store")
@@ -112,26 +123,31 @@ class _Handler(tornado.web.RequestHandler):
             self.write(json.dumps(data))
         self.finish()
 
+    def log_exception(self, typ: Any, value: Any, tb: Any) -> None:
+        """One line, never a traceback (a learner's odd post must not fill the log)."""
+        if isinstance(value, tornado.web.HTTPError):
+            return
+        log.warning("%s %s: %s", self.request.method, self.request.path, typ.__name__ if typ else "error")
+
     def write_error(self, status_code: int, **kwargs: Any) -> None:
         self.finish()  # no traceback, no page: just the status
 
 
-class _LearnerHandler(_Handler):
-    """A learner's post: size, JSON, page key and rate limit checked before anything else."""
+class _LearnerHandler(ClassHandler):
+    """A learner's post: size, JSON, page key and rate limits checked before anything else."""
 
     limit_name = "posts"
 
     def post(self) -> None:
-        try:
-            data = json.loads(self.body)
-        except (ValueError, UnicodeDecodeError):
-            return self.reply(400, {"error": "not JSON"})
-        if not isinstance(data, dict):
-            return self.reply(400, {"error": "not an object"})
-        page = data.get("page")
-        if not self.classroom.keys.valid(page):
-            return self.reply(403, {"error": "not a page of this server"})
-        if not getattr(self.classroom, self.limit_name).allow(page):
+        data, problem = parse_body(bytes(self.body))
+        if data is None:
+            return self.reply(400, {"error": problem})
+        page, client = data.get("page"), self.request.remote_ip or "?"
+        if not self.classroom.keys.valid(page, self.classroom.db.current_class()["id"]):
+            return self.reply(403, {"error": "not a page of this class: reload the page"})
+        assert isinstance(page, str)
+        if not (self.classroom.client_posts.allow(client) and getattr(self.classroom, self.limit_name).allow(
+                page if self.limit_name == "posts" else client)):
             return self.reply(429, {"error": "too many"})
         self.handle(data)
 
@@ -155,6 +171,8 @@ class JoinHandler(_LearnerHandler):
         name = data.get("name", "")
         if not isinstance(name, str):
             return self.reply(400, {"error": "bad name"})
+        if not self.classroom.joined.add(self.request.remote_ip or "?", self.classroom.db.current_class()["id"]):
+            return self.reply(429, {"error": "this device has joined enough learners"})
         joined = self.classroom.db.join(name)
         if joined is None:
             return self.reply(429, {"error": "the class is full"})
@@ -167,21 +185,27 @@ class EventHandler(_LearnerHandler):
         learner = self.learner(data)
         if learner is None:
             return self.reply(403, {"error": "join first"})
-        kind, lesson = data.get("kind"), data.get("lesson")
-        if not isinstance(lesson, str) or lesson not in self.classroom.db.lesson_keys:
+        db = self.classroom.db
+        kind, lesson, event = data.get("kind"), data.get("lesson"), data.get("id", "")
+        if not isinstance(lesson, str) or lesson not in db.lesson_keys:
             return self.reply(400, {"error": "unknown lesson"})
+        if not isinstance(event, str) or (event and not EVENT_ID.fullmatch(event)):
+            return self.reply(400, {"error": "bad event id"})
+        settings = db.settings()
+        if lesson in settings["closed"]:
+            return self.reply(409, {"error": "this lesson is not open"})
         if kind == "opened":
-            quizzes = data.get("quizzes", 0)
-            if not isinstance(quizzes, int) or isinstance(quizzes, bool) or quizzes < 0:
-                return self.reply(400, {"error": "bad quizzes"})
-            self.classroom.db.opened(learner, lesson, quizzes)
+            db.opened(learner, lesson, event)
         elif kind == "answered":
             quiz, right, choice = data.get("quiz"), data.get("right"), data.get("choice", "")
             if not (isinstance(quiz, str) and QUIZ_ID.fullmatch(quiz) and isinstance(right, bool)
                     and isinstance(choice, str)):
                 return self.reply(400, {"error": "bad answer"})
-            if not self.classroom.db.answered(learner, lesson, quiz, right, choice):
-                return self.reply(429, {"error": "too many quizzes"})
+            if quiz not in db.quiz_ids[lesson]:
+                return self.reply(400, {"error": "not a quiz of this lesson"})
+            if settings["paused"]:
+                return self.reply(409, {"error": "the class is paused"})
+            db.answered(learner, lesson, quiz, right, choice, event)
         else:
             return self.reply(400, {"error": "unknown kind"})
         self.reply(204)
@@ -199,79 +223,20 @@ class StateHandler(_LearnerHandler):
         self.reply(200, state)
 
 
-class _TeacherHandler(_Handler):
-    max_body = 16 * MAX_BODY
-
-    def prepare(self) -> None:
-        super().prepare()
-        token = self.request.headers.get("X-Teacher-Token") or self.get_query_argument("token", None)
-        if not self.classroom.is_teacher(token):
-            self.set_status(403)
-            self.finish()
-
-
-class TeacherPageHandler(_TeacherHandler):
-    def get(self) -> None:
-        page = (STATIC / "teacher.html").read_text(encoding="utf-8")
-        for name in ("teacher.css", "teacher.js"):
-            page = page.replace(f"<!-- {name} -->", (STATIC / name).read_text(encoding="utf-8"))
-        self.set_header("Content-Type", "text/html; charset=UTF-8")
-        self.set_header("Content-Security-Policy",
-                        "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
-                        "connect-src 'self'; img-src 'self' data:; form-action 'none'; frame-ancestors 'none'")
-        self.finish(page)
-
-
-class TeacherDataHandler(_TeacherHandler):
-    def get(self) -> None:
-        db = self.classroom.db
-        report = db.report()
-        report["archived"] = db.archived_classes()
-        report["database"] = str(db.path)
-        report["now"] = db.clock()
-        self.reply(200, report)
-
-
-class TeacherCsvHandler(_TeacherHandler):
-    def get(self) -> None:
-        self.set_header("Content-Type", "text/csv; charset=UTF-8")
-        self.set_header("Content-Disposition", 'attachment; filename="class-results.csv"')
-        self.finish(self.classroom.db.csv())
-
-
-class TeacherActionHandler(_TeacherHandler):
-    def post(self) -> None:
-        try:
-            data = json.loads(self.body)
-            action = data["action"]
-        except (ValueError, UnicodeDecodeError, TypeError, KeyError):
-            return self.reply(400, {"error": "not an action"})
-        db = self.classroom.db
-        if action in ("anonymize", "pause") and isinstance(data.get("on"), bool):
-            (db.set_anonymized if action == "anonymize" else db.set_paused)(data["on"])
-        elif action == "pace" and isinstance(data.get("closed"), list) and all(
-                isinstance(key, str) for key in data["closed"]):
-            db.set_closed(data["closed"])
-        elif action == "new-class":
-            db.new_class()
-        else:
-            return self.reply(400, {"error": "unknown action"})
-        self.reply(200, db.settings())
-
-
 def routes(classroom: Classroom, base_url: str = "/") -> list[tuple[str, type[tornado.web.RequestHandler],
                                                                    dict[str, Any]]]:
     """The class's endpoints below ``base_url`` (Voila's)."""
+    from .teacher import teacher_routes
+
     base = base_url.rstrip("/") + "/rules-tutor/"
-    paths = {"class/join": JoinHandler, "class/event": EventHandler, "class/state": StateHandler,
-             "teacher": TeacherPageHandler, "teacher/data": TeacherDataHandler,
-             "teacher/results.csv": TeacherCsvHandler, "teacher/action": TeacherActionHandler}
+    paths: dict[str, type[tornado.web.RequestHandler]] = {
+        "class/join": JoinHandler, "class/event": EventHandler, "class/state": StateHandler, **teacher_routes()}
     return [(base + path, handler, {"classroom": classroom}) for path, handler in paths.items()]
 
 
 def stamp_page(handler: tornado.web.RequestHandler, classroom: Classroom) -> None:
     """Give the lesson page ``handler`` is about to send its key (a session cookie that the page's script reads)."""
-    handler.set_cookie(PAGE_COOKIE, classroom.keys.issue(), path="/", samesite="Strict")
+    handler.set_cookie(PAGE_COOKIE, classroom.new_page_key(), path="/", samesite="Strict")
 
 
 def class_mode_settings(settings: dict[str, Any], class_db: Path, teacher_token: str) -> dict[str, Any]:

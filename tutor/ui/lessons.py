@@ -7,9 +7,9 @@ the learner's progress kept in the browser (``localStorage``; nothing is sent an
                                          # progress recording
     lesson_list()                        # in a game's welcome page: every lesson of its folder, with progress
 
-A lesson's title is its first Markdown heading; its summary is ``metadata.tutor.summary``
-or else the first sentence of its first paragraph. Lessons are the folder's notebooks
-in file-name order, so a new lesson file appears everywhere by itself.
+A lesson's title is its first Markdown heading; its quizzes are ``metadata.tutor.quizzes`` (their ids);
+its summary is ``metadata.tutor.summary`` or else the first sentence of its first paragraph. Lessons are the
+folder's notebooks in file-name order, so a new lesson file appears everywhere by itself.
 
 Progress: the page script (``PROGRESS_JS``) marks a lesson visited, records each
 quiz's first answer (right or wrong) when a ``tutor-quiz-result`` mark appears in
@@ -37,8 +37,14 @@ class LessonInfo:
     path: Path
     title: str
     summary: str
-    quizzes: int = 0
-    """Quiz widgets the lesson shows (its code cells that build one): the page knows the total before they draw."""
+    quiz_ids: tuple[str, ...] = ()
+    """The ids of the quiz widgets the lesson shows (``metadata.tutor.quizzes``, checked against the widgets the
+    lesson builds by tests/test_lesson_quiz_ids.py): the page knows them before they draw, and a class server
+    records only these."""
+
+    @property
+    def quizzes(self) -> int:
+        return len(self.quiz_ids)
 
     @property
     def key(self) -> str:
@@ -56,15 +62,12 @@ def _source(cell: dict[str, Any]) -> str:
     return source if isinstance(source, str) else "".join(source)
 
 
-QUIZ_CALL = re.compile(r"\b[A-Z]\w*Quiz\(")
-"""A code cell that builds a quiz widget (``PredictQuiz(...)``, ``FlandersQuiz(...)``): one a cell."""
-
-
 def lesson_info(path: Path) -> LessonInfo:
     """Title: the notebook's first Markdown heading (else the file name); summary: ``metadata.tutor.summary``,
-    else the first sentence of the text after that heading; quizzes: its code cells that build a quiz."""
+    else the first sentence of the text after that heading; quiz ids: ``metadata.tutor.quizzes``."""
     metadata, cells = _cells(path)
-    quizzes = sum(1 for cell in cells if cell.get("cell_type") == "code" and QUIZ_CALL.search(_source(cell)))
+    declared = metadata.get("tutor", {}).get("quizzes", [])
+    quiz_ids = tuple(str(quiz) for quiz in declared) if isinstance(declared, list) else ()
     title, summary = "", metadata.get("tutor", {}).get("summary", "")
     text: list[str] = []
     for cell in cells:
@@ -82,7 +85,7 @@ def lesson_info(path: Path) -> LessonInfo:
         if title and text:
             break
     return LessonInfo(path, title or path.stem, summary or (_first_sentence(" ".join(text)) if text else ""),
-                      quizzes)
+                      quiz_ids)
 
 
 def _first_sentence(text: str) -> str:

@@ -1,15 +1,16 @@
 // The teacher's class view: polls the class's data every second and draws the grid; the tools post actions.
 (function () {
   "use strict";
-  const token = new URLSearchParams(location.search).get("token") || "";
+  // The secret is in an HttpOnly cookie the server set when the teacher's link was opened; the address stays clean.
+  if (location.search) history.replaceState(null, "", location.pathname);
   const base = location.pathname.replace(/\/teacher\/?$/, "/teacher");
-  const headers = {"X-Teacher-Token": token, "Content-Type": "application/json"};
+  const headers = {"Content-Type": "application/json"};
   const $ = (id) => document.getElementById(id);
   const WORDS = {"not-yet": ["·", "not yet"], "opened": ["○", "opened"], "finished": ["✓ done", "finished"],
                  "right-first": ["✓", "right first time"], "right-after": ["✓", "right after"],
                  "wrong": ["✗", "wrong so far"]};
   let data = null;
-  $("csv").href = base + "/results.csv?token=" + encodeURIComponent(token);
+  $("csv").href = base + "/results.csv";
 
   function el(tag, attrs, text) {
     const node = document.createElement(tag);
@@ -103,8 +104,8 @@
     try {
       const reply = await fetch(base + "/data", {headers: headers, cache: "no-store"});
       if (reply.ok) { data = await reply.json(); draw(); }
-      else $("summary").textContent = reply.status === 403 ? "This link's token is not the server's: use the link " +
-        "rules-tutor serve printed." : "The server answered " + reply.status + ".";
+      else $("summary").textContent = reply.status === 403 ? "This view needs the link rules-tutor serve " +
+        "printed when it started (a new start prints a new link)." : "The server answered " + reply.status + ".";
     } catch (e) { $("summary").textContent = "The server cannot be reached; trying again …"; }
   }
 

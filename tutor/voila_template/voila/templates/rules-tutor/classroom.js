@@ -1,5 +1,7 @@
 // Class mode (rules-tutor serve --class-size): join with a name, send lesson and quiz events, and follow the
 // teacher's pause and pace. RULES_TUTOR_CLASS.base is the server's base URL; the page key comes with the page (cookie).
+// Events wait in sessionStorage (this tab, reloads included) until the server acknowledges them: a server that
+// restarts or a busy one (429) gets them again, with a growing delay; each carries an id so it is recorded once.
 (function () {
   "use strict";
   const base = window.RULES_TUTOR_CLASS.base + "rules-tutor/class/";
@@ -14,7 +16,12 @@
   };
   const page = cookie("rules_tutor_page");
   const lesson = decodeURIComponent((location.pathname.split("/voila/render/")[1] || "").replace(/\/+$/, ""));
-  let me = null, queue = [], state = {paused: false, closed: []}, before = null, quizzes = -1;
+  let me = null, state = {paused: false, closed: []}, before = null, quizzes = -1;
+  const UNSENT = "rules-tutor-class-unsent";
+  const loadUnsent = () => { try { return JSON.parse(sessionStorage.getItem(UNSENT) || "[]"); } catch (e) { return []; } };
+  const saveUnsent = () => { try { sessionStorage.setItem(UNSENT, JSON.stringify(unsent.slice(-200))); } catch (e) {} };
+  let unsent = loadUnsent(), sending = false, retry = null, delay = 1000;
+  const newId = () => Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, "0")).join("");
   if (cookie("rules_tutor_learner")) me = {learner: cookie("rules_tutor_learner")};
 
   async function post(path, body) {
@@ -23,13 +30,36 @@
     try {
       const reply = await fetch(base + path, {method: "POST", body: JSON.stringify(body), keepalive: true,
                                               headers: {"Content-Type": "application/json"}});
-      return reply.status === 200 ? await reply.json() : {status: reply.status};
+      if (reply.status === 200) return await reply.json();
+      return {status: reply.status};
     } catch (e) { return {status: 0}; }
   }
   function send(event) {
     if (!lesson || lesson === "index.ipynb") return;  // the contents page is no lesson
     event.lesson = lesson;
-    if (me) post("event", event); else queue.push(event);
+    event.id = newId();
+    unsent.push(event);
+    saveUnsent();
+    flush();
+  }
+  // Send the unsent events in order; each is done once acknowledged (2xx) or refused for good (4xx: a closed
+  // lesson, a paused class, a class started anew); no answer, 429 or 5xx: the same event again later.
+  async function flush() {
+    if (sending || !me || retry) return;
+    sending = true;
+    while (unsent.length && me) {
+      const reply = await post("event", Object.assign({}, unsent[0]));
+      const status = reply.status === undefined ? 200 : reply.status;
+      if (status === 0 || status === 429 || status >= 500) {
+        retry = setTimeout(function () { retry = null; flush(); }, delay);
+        delay = Math.min(2 * delay, 30000);
+        break;
+      }
+      delay = 1000;
+      unsent.shift();
+      saveUnsent();
+    }
+    sending = false;
   }
 
   function overlay(id, html) {
@@ -81,7 +111,7 @@
       me = reply;
       remember(me.learner);
       removeOverlay("tutor-class-join");
-      queue.splice(0).forEach((event) => post("event", event));
+      flush();
       poll();
     });
   }
@@ -114,17 +144,23 @@
 
   async function poll() {
     const reply = await post("state", {});
+    if (reply.status === 403) {  // a page of an earlier class (the teacher started a new one) or a day old
+      overlay("tutor-class-reload", "<h2 tabindex='-1'>Reload this page</h2><p>Your teacher started a new " +
+        "class. Reload this page to join it.</p><button type='button' onclick='location.reload()'>Reload</button>");
+    }
     if (reply.status === undefined) {
       state = reply;
       if (!reply.joined && me) { me = null; remember(""); askName(); }
       follow();
+      if (retry) { clearTimeout(retry); retry = null; delay = 1000; }
+      flush();  // the server answers again: what waits goes now
     }
   }
 
   const answered = new WeakSet();
   function watch() {
     const count = document.querySelectorAll(".tutor-quiz").length;
-    if (count > quizzes) { quizzes = count; send({kind: "opened", quizzes: count}); }
+    if (count > quizzes) { if (quizzes < 0) send({kind: "opened"}); quizzes = count; }
     document.querySelectorAll(".tutor-quiz-result").forEach(function (mark) {
       if (answered.has(mark)) return;
       answered.add(mark);

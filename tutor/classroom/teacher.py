@@ -1,0 +1,108 @@
+"""The teacher's endpoints (registered with the learners' by ``tutor.classroom.handlers.routes``).
+
+The teacher's secret token opens them. ``rules-tutor serve`` prints a link ``rules-tutor/teacher?token=...``;
+opening it sets an HttpOnly, SameSite=Strict cookie scoped to ``rules-tutor/teacher`` and redirects to the clean
+address, so that a projected view shows no secret, and the data, the CSV and the actions go with the cookie
+(scripts may send the ``X-Teacher-Token`` header instead). Tokens are compared in constant time; anything else
+gets 403 and no data.
+
+- ``GET rules-tutor/teacher`` the view (one page, no outside resources); ``GET rules-tutor/teacher/data`` its JSON;
+  ``GET rules-tutor/teacher/results.csv``;
+- ``POST rules-tutor/teacher/action`` ``{action: "anonymize"|"pause"|"pace"|"new-class", on?, closed?}``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import tornado.web
+
+from .guard import parse_body
+from .handlers import MAX_BODY, ClassHandler
+
+STATIC = Path(__file__).resolve().parent / "static"
+TEACHER_COOKIE = "rules_tutor_teacher"
+NOT_THE_TEACHER = ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>Class view</title></head>"
+                   "<body><h1>Class view</h1><p>This view needs the teacher's link that <code>rules-tutor serve"
+                   "</code> printed when it started (a new start prints a new link).</p></body></html>")
+
+
+class _TeacherHandler(ClassHandler):
+    max_body = 16 * MAX_BODY
+
+    def token(self) -> str | None:
+        return self.request.headers.get("X-Teacher-Token") or self.get_cookie(TEACHER_COOKIE)
+
+    def prepare(self) -> None:
+        super().prepare()
+        if not self.classroom.is_teacher(self.token()):
+            self.set_status(403)
+            self.finish()
+
+
+class TeacherPageHandler(_TeacherHandler):
+    def prepare(self) -> None:
+        ClassHandler.prepare(self)
+        token = self.get_query_argument("token", None)
+        if token is not None and self.classroom.is_teacher(token):
+            # The secret goes into a cookie for the teacher's pages only; the address bar shows none.
+            self.set_cookie(TEACHER_COOKIE, token, path=self.request.path.rstrip("/"), httponly=True,
+                            samesite="Strict")
+            self.redirect(self.request.path, status=303)
+        elif not self.classroom.is_teacher(self.token()):
+            self.set_status(403)
+            self.set_header("Content-Type", "text/html; charset=UTF-8")
+            self.finish(NOT_THE_TEACHER)
+
+    def get(self) -> None:
+        page = (STATIC / "teacher.html").read_text(encoding="utf-8")
+        for name in ("teacher.css", "teacher.js"):
+            page = page.replace(f"<!-- {name} -->", (STATIC / name).read_text(encoding="utf-8"))
+        self.set_header("Content-Type", "text/html; charset=UTF-8")
+        self.set_header("Content-Security-Policy",
+                        "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+                        "connect-src 'self'; img-src 'self' data:; form-action 'none'; frame-ancestors 'none'")
+        self.finish(page)
+
+
+class TeacherDataHandler(_TeacherHandler):
+    def get(self) -> None:
+        db = self.classroom.db
+        report = db.report()
+        report["archived"] = db.archived_classes()
+        report["database"] = str(db.path)
+        report["now"] = db.clock()
+        self.reply(200, report)
+
+
+class TeacherCsvHandler(_TeacherHandler):
+    def get(self) -> None:
+        self.set_header("Content-Type", "text/csv; charset=UTF-8")
+        self.set_header("Content-Disposition", 'attachment; filename="class-results.csv"')
+        self.finish(self.classroom.db.csv())
+
+
+class TeacherActionHandler(_TeacherHandler):
+    def post(self) -> None:
+        data, problem = parse_body(bytes(self.body))
+        action = data.get("action") if data else None
+        if data is None or not isinstance(action, str):
+            return self.reply(400, {"error": problem or "not an action"})
+        db = self.classroom.db
+        if action in ("anonymize", "pause") and isinstance(data.get("on"), bool):
+            (db.set_anonymized if action == "anonymize" else db.set_paused)(data["on"])
+        elif action == "pace" and isinstance(data.get("closed"), list) and all(
+                isinstance(key, str) for key in data["closed"]):
+            db.set_closed(data["closed"])
+        elif action == "new-class":
+            db.new_class()
+        else:
+            return self.reply(400, {"error": "unknown action"})
+        self.reply(200, db.settings())
+
+
+def teacher_routes() -> dict[str, type[tornado.web.RequestHandler]]:
+    paths: dict[str, Any] = {"teacher": TeacherPageHandler, "teacher/data": TeacherDataHandler,
+                             "teacher/results.csv": TeacherCsvHandler, "teacher/action": TeacherActionHandler}
+    return paths
