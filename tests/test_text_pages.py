@@ -193,10 +193,23 @@ def _assert_served_without_kernel(server: Server, learners: int = 5) -> dict[str
     return pages
 
 
+CONFIG = re.compile(r'(<script id="jupyter-config-data"[^>]*>)(.*?)(</script>)', re.S)
+
+
+def same_page_but_the_kernel(served: str, own: str) -> None:
+    """``served`` (rendered once) is Voila's ``own`` page (rendered with a kernel) but for the kernel it names and the
+    JupyterLab extensions it loads (none: they are for widgets, which need a kernel)."""
+    served_config, own_config = (json.loads(CONFIG.search(page)[2]) for page in (served, own))
+    assert served_config.pop("kernelId") == NO_KERNEL_ID and served_config.pop("federated_extensions") == []
+    assert KERNEL_ID.fullmatch(own_config.pop("kernelId")) and own_config.pop("federated_extensions")
+    assert served_config == own_config
+    assert CONFIG.sub("", served) == CONFIG.sub("", own)
+
+
 def _assert_same_as_voilas_own(server: Server, page: str, served: str) -> None:
-    """The page Voila renders with a kernel (its own path: ``?theme=light``), kernel ids aside."""
+    """The page Voila renders with a kernel (its own path: ``?theme=light``)."""
     _, own, _ = server.get(f"/voila/render/{page}?theme=light")
-    assert KERNEL_ID.sub("ID", own) == KERNEL_ID.sub("ID", served)
+    same_page_but_the_kernel(served, own)
 
 
 def test_rules_tutor_serve_sends_the_pages_without_a_kernel(tmp_path):

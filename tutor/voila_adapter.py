@@ -133,7 +133,7 @@ def on_page_connect(kernel_manager: VoilaKernelManager, connected: Callable[[str
 
 NO_KERNEL_ID = "00000000-0000-0000-0000-000000000000"
 """The kernel id a page rendered once names instead of its (shut down) rendering kernel: well-formed, never a
-kernel's, so Voila's widget manager finds no such kernel (404) and opens no websocket."""
+kernel's."""
 
 
 def lesson_page_route_arguments(routes: list[Any]) -> dict[str, Any]:
@@ -166,7 +166,9 @@ async def render_page_once(settings: dict[str, Any], route_arguments: dict[str, 
     """The page Voila's handler sends for the notebook ``path`` (relative to the served folder), rendered as its
     handler renders a page without a pooled kernel (``VoilaHandler.get_generator``: ``get_page_config``, then
     ``NotebookRenderer`` executing the cells in a new kernel), the kernel shut down afterwards and its id in the
-    page replaced by ``NO_KERNEL_ID``. ``settings``: the web application's (managers, base URL, MathJax); ``log``: a
+    page replaced by ``NO_KERNEL_ID``. The page loads none of the JupyterLab extensions (the page config's
+    ``federated_extensions``, which Voila's page loads): its outputs are HTML, and the widget extensions would ask
+    the server for its kernel (a failed request, then one "failed to activate" error each). ``settings``: the web application's (managers, base URL, MathJax); ``log``: a
     logger for Voila's warnings."""
     import os
 
@@ -178,6 +180,7 @@ async def render_page_once(settings: dict[str, Any], route_arguments: dict[str, 
     base_url = settings.get("base_url", "/")
     page_config = get_page_config(base_url=base_url, settings=settings, log=log,
                                   voila_configuration=configuration)
+    page_config["federated_extensions"] = []  # their widget manager would ask the server for the page's kernel
     renderer = NotebookRenderer(
         voila_configuration=configuration, traitlet_config=route_arguments["config"], notebook_path=path,
         template_paths=route_arguments["template_paths"], config_manager=settings.get("config_manager"),
