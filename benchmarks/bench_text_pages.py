@@ -141,7 +141,7 @@ def crowd(server: Server, path: str, learners: int) -> tuple[list[float], list[s
 def report(what: str, seconds: list[float], started: int) -> None:
     worst = max(seconds)
     verdict = "ok" if worst < WORST_TARGET_S and started == 0 else "MISSED"
-    print(f"{what:62s} worst {worst:5.2f} s  median {statistics.median(seconds):5.2f} s  "
+    print(f"{what:70s} worst {worst:5.2f} s  median {statistics.median(seconds):5.2f} s  "
           f"kernels started {started:3d}  [{verdict}]", flush=True)
 
 

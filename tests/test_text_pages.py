@@ -270,3 +270,12 @@ def _answers(url: str) -> bool:
         return True
     except OSError:
         return False
+
+
+def test_binder_and_the_learner_servers_enable_the_server_extension():
+    """Behind JupyterHub and on Binder, Voila is a Jupyter server extension: ours must be enabled beside it."""
+    config = json.loads((REPO / "deploy/jupyterhub/singleuser/jupyter_server_config.json").read_text())
+    assert config["ServerApp"]["jpserver_extensions"]["tutor.text_pages_extension"] is True
+    post_build = (REPO / "binder/postBuild").read_text().splitlines()
+    assert any(line.split()[:4] == ["jupyter", "server", "extension", "enable"]
+               and line.split()[-1] == "tutor.text_pages_extension" for line in post_build)
