@@ -112,6 +112,34 @@ def test_a_page_asked_for_is_rendered_next_and_an_edited_page_again(tmp_path):
     assert order[:2] == ["a.ipynb", "c.ipynb"] and order.count("a.ipynb") == 2
 
 
+def test_a_page_whose_rendering_hangs_is_given_up_and_served_with_a_kernel(tmp_path, monkeypatch):
+    import tutor.text_pages
+
+    monkeypatch.setattr(tutor.text_pages, "RENDER_TIMEOUT_S", 0.2)
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("while True: pass")])
+    notebook.metadata["tutor"] = {"kernel": False}
+    nbformat.write(notebook, tmp_path / "stuck.ipynb")
+    said: list[str] = []
+    cancelled: list[str] = []
+
+    async def render(path: str) -> str:
+        try:
+            await asyncio.sleep(60)
+        finally:
+            cancelled.append(path)  # where render_page_once shuts its kernel down
+        return ""
+
+    async def scenario() -> str | None:
+        pages = TextPages(tmp_path, render, said.append, wait_s=5)
+        pages.start()
+        return await pages.page("stuck.ipynb")
+
+    assert asyncio.run(scenario()) is None
+    assert cancelled == ["stuck.ipynb"]
+    assert said == ["stuck.ipynb is marked as needing no kernel, but it was not rendered in 0 s (a cell may be "
+                    "stuck): it is served with a kernel."]
+
+
 # ----- The routes, on real servers ----------------------------------------------------------------------------
 
 

@@ -39,6 +39,8 @@ SETTING = "rules_tutor_text_pages"
 """The web application's setting that holds the server's ``TextPages``."""
 WAIT_S = 10.0
 """Longest a request waits for its page to be rendered before it takes Voila's path with a kernel."""
+RENDER_TIMEOUT_S = 180.0
+"""Longest a page may take to render (its kernel is then shut down, and the page served with a kernel)."""
 LAZY_WAIT_S = 60.0
 """The same for a page rendered when first asked for: Voila's path would take as long, and start a kernel more."""
 WIDGET_OUTPUT = "application/vnd.jupyter.widget-view+json"
@@ -111,7 +113,10 @@ class TextPages:
     def _enqueue(self, path: str, first: bool = False) -> None:
         if path in self._queue:
             self._queue.remove(path)
-        self._queue.insert(0, path) if first else self._queue.append(path)
+        if first:
+            self._queue.insert(0, path)
+        else:
+            self._queue.append(path)
         self._done.setdefault(path, asyncio.Event()).clear()
         if self._worker is None or self._worker.done():
             self._worker = asyncio.ensure_future(self._render_queue())
@@ -122,7 +127,9 @@ class TextPages:
             modified = self._modified(path)
             why: str | None
             try:
-                page = await self.render(path)
+                page = await asyncio.wait_for(self.render(path), RENDER_TIMEOUT_S)
+            except TimeoutError:
+                page, why = "", f"it was not rendered in {RENDER_TIMEOUT_S:.0f} s (a cell may be stuck)"
             except Exception as error:  # a notebook that cannot be rendered: Voila's path will say why
                 page, why = "", f"it could not be rendered ({type(error).__name__}: {error})"
             else:
