@@ -308,3 +308,42 @@ def test_tornadovoilahandler_get_sets_the_xsrf_cookie_under_a_jupyter_server(tmp
         assert kernel_id not in kernels()
     finally:
         stop(server)
+# ----- Pages without a board (tutor.text_pages) ---------------------------------------------------------------
+
+
+def test_voila_init_handlers_gives_the_lesson_page_route_its_arguments(served):
+    arguments = voila.lesson_page_route_arguments(served.app.init_handlers())
+    assert arguments["voila_configuration"] is served.app.voila_configuration
+    assert arguments["template_paths"] == served.app.template_paths and arguments["config"] is served.app.config
+
+
+def test_notebookrenderer_renders_a_page_once_as_the_page_handler_does(pool_ready):
+    """``render_page_once`` (``get_page_config`` and ``NotebookRenderer`` with a kernel of its own, shut down
+    after) gives the page Voila's handler sends, naming no kernel that exists."""
+    import logging
+
+    from test_text_pages import same_page_but_the_kernel
+
+    km = pool_ready.kernel_manager
+    kernels = sorted(km.list_kernel_ids())
+    arguments = voila.lesson_page_route_arguments(pool_ready.app.init_handlers())
+    page = pool_ready.call(voila.render_page_once(pool_ready.app.app.settings, arguments, LESSON,
+                                                  logging.getLogger("test")))
+    assert sorted(km.list_kernel_ids()) == kernels
+    config = json.loads(re.search(r'id="jupyter-config-data"[^>]*>(.*?)</script>', page, re.S)[1])
+    assert config["kernelId"] == voila.NO_KERNEL_ID and "ready" in page and "tutorConnection" in page
+    with urllib.request.urlopen(f"{pool_ready.url}/voila/render/{LESSON}", timeout=WAIT_S) as reply:
+        handlers_page = reply.read().decode()
+    same_page_but_the_kernel(page, handlers_page)
+
+
+def test_server_extension_builds_the_lesson_page_route_arguments_from_voila_json(monkeypatch):
+    """As ``voila.server_extension`` does: voila.json from Jupyter's config path and the working folder, the
+    template's folders from Jupyter's data path."""
+    from jupyter_server.serverapp import ServerApp
+
+    monkeypatch.chdir(REPO / "deploy" / "jupyterhub" / "singleuser")
+    monkeypatch.setenv("JUPYTER_PATH", str(REPO / "tutor" / "voila_template"))
+    arguments = voila.server_extension_route_arguments(ServerApp())
+    assert arguments["voila_configuration"].template == "rules-tutor"
+    assert str(REPO / "tutor" / "voila_template" / "voila" / "templates" / "rules-tutor") in arguments["template_paths"]

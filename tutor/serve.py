@@ -447,13 +447,18 @@ def classroom_voila_class() -> Any:
             return settings
 
         def init_handlers(self) -> list[Any]:
-            """Voila's routes with the lesson pages served by ``LessonPageHandler``, and the class's endpoints
-            (``tutor.classroom``) when the teacher view is on."""
+            """Voila's routes with the lesson pages served by ``LessonPageHandler`` (the pages without a board
+            first, without a kernel: ``tutor.text_pages``), and the class's endpoints (``tutor.classroom``) when the
+            teacher view is on."""
             from .classroom.handlers import routes
+            from .text_pages import start_text_pages, with_text_pages
 
             classroom = self.app.settings.get("rules_tutor_classroom")
             own = routes(classroom, self.server_url or self.base_url) if classroom else []
-            return own + voila.with_lesson_page_handler(super().init_handlers(), LessonPageHandler)
+            voila_routes = super().init_handlers()
+            start_text_pages(self.app.settings, voila.lesson_page_route_arguments(voila_routes), Path(self.root_dir),
+                             self.log)
+            return own + voila.with_lesson_page_handler(voila_routes, with_text_pages(LessonPageHandler))
 
     return ClassroomVoila
 

@@ -34,6 +34,7 @@ SERVER_IDLE_SHUTDOWN_S = 3600
 SERVER_EXTENSIONS: list[str] = [
     "voila",  # the lesson pages (/voila/render/...)
     "tutor.leaving_page_extension",  # a closing page frees its kernel (the _xsrf cookie)
+    "tutor.text_pages_extension",  # the pages without a board, rendered once and served without a kernel
 ]
 """The Jupyter server extensions a learner's server (hub, Binder) enables; add one per line."""
 

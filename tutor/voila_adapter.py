@@ -6,7 +6,9 @@ route, the request a closing page sends; under a Jupyter server (hub, Binder: ``
 Voila's own page handler, which must set the cookie that request needs. Each function below names the one internal
 it relies on; tests/test_voila_adapter.py has one test per internal, named after it, so that a Voila upgrade that
 changes one fails a test saying which (the closing page's own request is also checked in a real browser,
-tests/browser/test_connection.py and, on the Binder route, tests/browser/test_binder.py).
+tests/browser/test_connection.py and, on the Binder route, tests/browser/test_binder.py). The pages without a board
+(``tutor.text_pages``) need Voila's page rendering itself (``render_page_once``) and the arguments of its lesson
+page route, in Voila and in its server extension.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import asyncio
 import inspect
 from collections.abc import Awaitable, Callable
 from typing import Any
+
+from jupyter_core.utils import ensure_async
 
 VoilaKernelManager = Any
 """Voila's kernel manager (``voila.voila_kernel_manager``; Voila ships no type information)."""
@@ -143,3 +147,73 @@ def on_page_connect(kernel_manager: VoilaKernelManager, connected: Callable[[str
         return notify_connect(kernel_id)
 
     kernel_manager.notify_connect = noting_connect
+
+
+# ----- Pages without a board (tutor.text_pages): rendered once with a kernel, then served without one --------
+
+NO_KERNEL_ID = "00000000-0000-0000-0000-000000000000"
+"""The kernel id a page rendered once names instead of its (shut down) rendering kernel: well-formed, never a
+kernel's."""
+
+
+def lesson_page_route_arguments(routes: list[Any]) -> dict[str, Any]:
+    """The arguments Voila gives its lesson page handler (``config``, ``template_paths``,
+    ``voila_configuration``), from Voila's routes (``Voila.init_handlers``)."""
+    voila_handler = lesson_page_handler()
+    for route in routes:
+        if len(route) > 2 and isinstance(route[1], type) and issubclass(route[1], voila_handler):
+            arguments: dict[str, Any] = route[2]
+            return arguments
+    raise LookupError("Voila has no lesson page route")
+
+
+def server_extension_route_arguments(server_app: Any) -> dict[str, Any]:
+    """The arguments Voila's server extension gives its lesson page handler, built as it builds them
+    (``voila.server_extension._load_jupyter_server_extension``: voila.json on Jupyter's config path)."""
+    from voila.configuration import VoilaConfiguration
+    from voila.paths import collect_template_paths
+    from voila.server_extension import load_config_file
+
+    configuration = VoilaConfiguration(parent=server_app)
+    local_config = load_config_file()
+    if local_config is not None:
+        configuration.update_config(local_config)
+    template_paths = collect_template_paths(["voila", "nbconvert"], configuration.template)
+    return {"config": server_app.config, "template_paths": template_paths, "voila_configuration": configuration}
+
+
+async def render_page_once(settings: dict[str, Any], route_arguments: dict[str, Any], path: str, log: Any) -> str:
+    """The page Voila's handler sends for the notebook ``path`` (relative to the served folder), rendered as its
+    handler renders a page without a pooled kernel (``VoilaHandler.get_generator``: ``get_page_config``, then
+    ``NotebookRenderer`` executing the cells in a new kernel), the kernel shut down afterwards and its id in the
+    page replaced by ``NO_KERNEL_ID``. The page loads none of the JupyterLab extensions (the page config's
+    ``federated_extensions``, which Voila's page loads): its outputs are HTML, and the widget extensions would ask
+    the server for its kernel (a failed request, then one "failed to activate" error each). ``settings``: the web application's (managers, base URL, MathJax); ``log``: a
+    logger for Voila's warnings."""
+    import os
+
+    from voila.notebook_renderer import NotebookRenderer
+    from voila.utils import get_page_config
+
+    configuration = route_arguments["voila_configuration"]
+    kernel_manager = settings["kernel_manager"]
+    base_url = settings.get("base_url", "/")
+    page_config = get_page_config(base_url=base_url, settings=settings, log=log,
+                                  voila_configuration=configuration)
+    page_config["federated_extensions"] = []  # their widget manager would ask the server for the page's kernel
+    renderer = NotebookRenderer(
+        voila_configuration=configuration, traitlet_config=route_arguments["config"], notebook_path=path,
+        template_paths=route_arguments["template_paths"], config_manager=settings.get("config_manager"),
+        contents_manager=settings["contents_manager"], base_url=base_url,
+        kernel_spec_manager=settings["kernel_spec_manager"], page_config=page_config,
+        mathjax_config=settings.get("mathjax_config"), mathjax_url=settings.get("mathjax_url"))
+    await renderer.initialize()
+    environment = {**os.environ, "VOILA_PREHEAT": "False", "VOILA_BASE_URL": base_url,
+                   "VOILA_SERVER_URL": settings.get("server_url", "/")}
+    kernel_id = await ensure_async(kernel_manager.start_kernel(
+        kernel_name=renderer.notebook.metadata.kernelspec.name, path=os.path.dirname(path), env=environment))
+    try:
+        page = await renderer.generate_content_str(kernel_id, kernel_manager.get_kernel(kernel_id))
+    finally:
+        await ensure_async(kernel_manager.shutdown_kernel(kernel_id))
+    return str(page).replace(str(kernel_id), NO_KERNEL_ID)
