@@ -300,10 +300,14 @@ def _answers(url: str) -> bool:
         return False
 
 
-def test_binder_and_the_learner_servers_enable_the_server_extension():
-    """Behind JupyterHub and on Binder, Voila is a Jupyter server extension: ours must be enabled beside it."""
+def test_binder_and_the_learner_servers_enable_the_server_extension(tmp_path):
+    """Behind JupyterHub and on Binder, Voila is a Jupyter server extension: ours must be enabled beside it
+    (binder/postBuild writes tutor.server_settings' files, the hub's singleuser folder holds the same)."""
+    from tutor.server_settings import write_jupyter_config
+
     config = json.loads((REPO / "deploy/jupyterhub/singleuser/jupyter_server_config.json").read_text())
     assert config["ServerApp"]["jpserver_extensions"]["tutor.text_pages_extension"] is True
-    post_build = (REPO / "binder/postBuild").read_text().splitlines()
-    assert any(line.split()[:4] == ["jupyter", "server", "extension", "enable"]
-               and line.split()[-1] == "tutor.text_pages_extension" for line in post_build)
+    assert "python -m tutor.server_settings" in (REPO / "binder/postBuild").read_text()
+    write_jupyter_config(tmp_path)
+    binder = json.loads((tmp_path / "jupyter_server_config.json").read_text())
+    assert binder["ServerApp"]["jpserver_extensions"]["tutor.text_pages_extension"] is True
