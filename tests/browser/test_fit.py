@@ -4,7 +4,8 @@
 - every game widget of every lesson: nothing past the page's sides, nothing scrolling sideways, the board as
   wide as its column at most (its pixels kept, its proportions kept), and from the top of its board to the
   bottom of the control it names next (its prompt row's first action) within the window's height;
-- a click on a scaled board lands where the renderer's geometry says (both games' clickable boards);
+- a click on a scaled board lands where the renderer's geometry says (both games' clickable boards), and a
+  quiz's tick boxes sit by their own names;
 - a Flanders card chosen at the bottom edge of the window is taken, and the page does not move under the
   pointer.
 """
@@ -166,7 +167,8 @@ def test_a_flanders_card_chosen_at_the_bottom_edge_of_the_window_is_taken_and_th
 
 
 def test_a_click_on_a_scaled_flamme_rouge_board_picks_the_rider_under_it(browser, voila_server):
-    """FR 05's quiz at 768 px (its board about 0.78 of its size): a click on a rider ticks that rider."""
+    """FR 05's quiz at 768 px (its board about 0.78 of its size): a click on a rider ticks that rider; each tick
+    box sits by its own name, not halfway between two."""
     from tutor.flamme_rouge.widgets import PredictQuiz
 
     cwd = os.getcwd()
@@ -190,3 +192,11 @@ def test_a_click_on_a_scaled_flamme_rouge_board_picks_the_rider_under_it(browser
         wait_until(box.is_checked, bool, f"a click on {rider} did not tick it")
         others = widget.locator(".widget-checkbox input:checked")
         assert others.count() == 1
+        # Each tick box sits by its own name: the gap to it is less than half the gap to the name before it.
+        gaps = widget.evaluate("""(w) => [...w.querySelectorAll('.widget-checkbox')].map(c => {
+            const box = c.querySelector('input').getBoundingClientRect(), name = c.querySelector('span')
+            .getBoundingClientRect(); return [box.left, box.right, name.left, name.right]; })""")
+        pairs = [(b, a) for b, a in zip(gaps, gaps[1:]) if a[0] > b[3]]  # on one line (not wrapped)
+        assert pairs
+        for (_, _, _, before_right), (left, right, name_left, _) in pairs:
+            assert name_left - right < (left - before_right) / 2, gaps

@@ -168,7 +168,8 @@ def test_on_a_narrow_page_the_board_shrinks_to_its_column_and_nothing_scrolls_si
     with lesson(browser, voila_server, "flamme_rouge/03_movement.ipynb", {"width": 360, "height": 740}) as page:
         race = page.locator(".tutor-race").first
         sizes = race.evaluate("""(w) => {
-            const c = w.querySelector('canvas'), f = w.querySelector('.tutor-board-frame'), r = c.getBoundingClientRect();
+            const c = w.querySelector('canvas'), f = w.querySelector('.tutor-board-frame');
+            const r = c.getBoundingClientRect();
             return {board: r.width, ratio: (r.height / r.width) / (c.height / c.width), pixels: c.width,
                     frame: f.getBoundingClientRect().right, scrolls: f.scrollWidth > f.clientWidth,
                     page: document.documentElement.scrollWidth}; }""")
