@@ -222,14 +222,18 @@ def test_with_no_animation_a_scene_draws_the_final_frame_at_once():
     assert scene.animated
 
 
-def test_the_board_keeps_its_size_in_a_frame_that_scrolls():
-    scene = LayeredScene(2, 960, 300, fit=True)
-    assert scene.canvas.layout.width == "100%"  # unframed, it shrinks with the page
+def test_a_framed_board_follows_its_column_up_to_its_own_size_and_keeps_its_pixels_and_proportions():
+    scene = LayeredScene(2, 960, 300, scale=2)
+    assert scene.canvas.layout.width == "960px"  # unframed: its own size
     frame = board_frame(scene)
     assert "tutor-board-frame" in frame._dom_classes and frame.children == (scene.canvas,)
-    assert scene.canvas.layout.min_width == "960px" and scene.canvas.layout.width == "960px"
+    layout = scene.canvas.layout
+    assert (layout.width, layout.max_width, layout.height) == ("100%", "960px", "auto")  # its proportions kept
+    assert frame.layout.max_width == "960px" and frame.layout.min_width == "0"  # never scrolls sideways
+    assert (scene.canvas.width, scene.canvas.height) == (1920, 600)  # its pixels kept: sharp at any size
     scene.set_height(200)
-    assert scene.canvas.layout.height == "200px" and scene.canvas.height == 200
+    assert scene.canvas.layout.height == "auto" and scene.canvas.height == 400
+    assert scene.css_point(960, 200) == (480, 100)  # a click (canvas pixels, at any CSS size) in drawing pixels
 
 
 # ----- landing page ---------------------------------------------------------------------------------------

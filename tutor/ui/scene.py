@@ -23,8 +23,8 @@ goes out as one message, a ``sleep`` after each frame, so a test can read every 
 Sharp on 2x screens: with ``scale=2`` the canvas holds twice the pixels of its CSS size and every paint
 starts by setting that scale, so drawing code keeps using CSS pixels (mouse events, which ipycanvas gives in
 canvas pixels, are divided back: ``scene.css_point(x, y)``). With ``fit=True`` the board shrinks with its page
-(never wider than ``width``), keeping its proportions, until ``tutor.ui.screen.board_frame`` frames it: then
-it keeps its size (its text readable) and scrolls sideways in its frame on a narrower page.
+(never wider than ``width``), keeping its proportions, as ``tutor.ui.screen.board_frame`` does: ipycanvas maps
+a click through the CSS size to canvas pixels, so ``css_point`` stays right at any size.
 
 Motion: with ``animated`` False (``tutor.ui.screen.MotionSetting``: the learner's choice, or the browser's
 reduced-motion setting) ``play`` skips the frames and paints the final picture at once, in one message.

@@ -36,7 +36,7 @@ controls, disclosures (the "For teachers" section), focus that follows play, and
   asks for reduced motion (``prefers-reduced-motion``). Ticked, its scenes (``LayeredScene.animated``) draw the
   final frame of every animation at once.
 - **Layout**: ``prompt_row`` (the prompt and the action it names), ``SecondaryRow`` (small buttons that wrap),
-  ``board_frame`` (the board at its own size, scrolling sideways on a narrow page: ``a11y.css``).
+  ``board_frame`` (the board as wide as its column, at most its own size: nothing is cut or scrolls sideways).
 """
 
 from __future__ import annotations
@@ -180,10 +180,12 @@ class SecondaryRow(widgets.HBox):
 
 
 def board_frame(scene: LayeredScene) -> widgets.Box:
-    """The board at its own size (never shrunk: its text stays readable), in a frame that scrolls sideways when
-    the page is narrower than the board (``a11y.css``)."""
-    scene.canvas.layout = widgets.Layout(width=f"{scene.width}px", height=f"{scene.height}px",
-                                         min_width=f"{scene.width}px", flex="none")
-    frame = widgets.Box([scene.canvas], layout=widgets.Layout(overflow="auto hidden", max_width="100%"))
+    """The board, as wide as its column and never wider than its own size (``scene.width``), keeping its
+    proportions: its canvas keeps its pixels (sharp), only its CSS size follows the column, and a click maps
+    back through the same scale (ipycanvas gives canvas pixels, ``LayeredScene.css_point`` divides). In a row
+    (a panel beside it, ``a11y.css``) the panel moves under the board when the column has no room for both."""
+    scene.canvas.layout = widgets.Layout(width="100%", max_width=f"{scene.width}px", height="auto")
+    frame = widgets.Box([scene.canvas], layout=widgets.Layout(width="100%", max_width=f"{scene.width}px",
+                                                              min_width="0"))
     frame.add_class("tutor-board-frame")
     return frame

@@ -2,9 +2,8 @@
 
 Layer 0 holds what does not change during a game (battlefield, panel frames,
 legend); layer 1 everything else. ``draw(picture)`` paints one picture in one
-message. The board is ``WIDTH`` CSS px wide at most and shrinks with a narrow page, unless it is framed
-(``tutor.ui.screen.board_frame``, as the game and its quizzes do): then it keeps its size, its text readable,
-and its frame scrolls sideways.
+message. The board is ``WIDTH`` CSS px wide at most and shrinks with its column, keeping its proportions and
+its pixels (``tutor.ui.screen.board_frame``, as the game and its quizzes use); clicks map through the same scale.
 
 ``animate(frames)`` plays an animation with ``LayeredScene.play``: in a kernel, one
 message per frame, each sent when the one before has had its time, and a new

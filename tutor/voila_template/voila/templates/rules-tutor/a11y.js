@@ -9,12 +9,13 @@
  *   first control: the group's own element cannot hold the focus;
  * - with prefers-reduced-motion, every "No animation" checkbox (class tutor-motion) is ticked once, so the
  *   kernel learns it and draws each animation's final frame at once (the learner may untick it);
- * - a board frame that scrolls sideways (a narrow page) is a focusable region, scrolled with the arrow keys;
  * - a canvas is an image (role="img") named for what it shows, described by the board in words beside it;
  * - the lesson (#rendered_cells) is the page's main landmark;
  * - Tab never stays on a canvas: ipycanvas makes each canvas focusable and swallows every key pressed on it
  *   (a keyboard trap); no board here reads keys, so canvases leave the Tab order, and a Tab pressed on a canvas
- *   clicked with the mouse moves on as anywhere else.
+ *   moves on as anywhere else;
+ * - a press on a canvas takes no focus, so the page never scrolls under the pointer (a board taller than the
+ *   window, focused, was scrolled into view), nor when the kernel moves the focus after a pointer's press.
  * Widgets render after the page loads and again when a lesson changes them, so elements are marked as they
  * appear and as their classes change.
  */
@@ -34,18 +35,6 @@
 
   function setIfChanged(el, name, value) {
     if (el.getAttribute(name) !== value) el.setAttribute(name, value);
-  }
-
-  // A board wider than its frame (a narrow page) scrolls sideways: the frame then takes the focus, so the
-  // arrow keys scroll it.
-  function scrollable(frame) {
-    if (frame.scrollWidth > frame.clientWidth + 1) {
-      setIfChanged(frame, 'tabindex', '0');
-      setIfChanged(frame, 'role', 'region');
-      setIfChanged(frame, 'aria-label', 'The board: scroll it sideways with the arrow keys');
-    } else if (frame.hasAttribute('tabindex')) {
-      ['tabindex', 'role', 'aria-label'].forEach(function (name) { frame.removeAttribute(name); });
-    }
   }
 
   function mark(root) {
@@ -87,7 +76,6 @@
         if (!box.checked) box.click();
       });
     }
-    root.querySelectorAll('.tutor-board-frame').forEach(scrollable);
     root.querySelectorAll('canvas:not([role])').forEach(function (canvas) {
       canvas.setAttribute('role', 'img');
       canvas.setAttribute('tabindex', '-1');
@@ -108,10 +96,21 @@
     window.addEventListener('keydown', function (event) {
       if (event.key === 'Tab' && event.target instanceof HTMLCanvasElement) event.stopPropagation();
     }, true);
+    // A press on a board takes no focus: focusing a board taller than the window scrolled the page under the
+    // pointer (about 200 px), and the click landed elsewhere. ipycanvas still hears the press.
+    window.addEventListener('mousedown', function (event) {
+      if (event.target instanceof HTMLCanvasElement) event.preventDefault();
+    }, true);
+    // Focus that follows play (the kernel's widget.focus()) scrolls the page to the control only for a learner
+    // on the keyboard: under a mouse or a finger the page stays where it is.
+    var pointing = false;
+    window.addEventListener('pointerdown', function () { pointing = true; }, true);
+    window.addEventListener('keydown', function () { pointing = false; }, true);
+    var focus = HTMLElement.prototype.focus;
+    HTMLElement.prototype.focus = function (options) {
+      return focus.call(this, pointing ? Object.assign({}, options, { preventScroll: true }) : options);
+    };
     mark(document);
-    window.addEventListener('resize', function () {
-      document.querySelectorAll('.tutor-board-frame').forEach(scrollable);
-    });
     // ipywidgets may set an element's classes (and a button its tooltip) after inserting it: those changes
     // count too (one pass a frame).
     var pending = false;
