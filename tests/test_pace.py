@@ -35,3 +35,7 @@ def test_fitted_durations_never_grow_and_add_up_to_the_budget_or_the_floors(dura
 
 def test_skip_is_named_only_for_a_long_animation():
     assert skip_hint(LONG_MS + 1) == SKIP_WORDS and skip_hint(LONG_MS) == ""
+
+
+def test_each_frame_may_have_its_own_floor():
+    assert fit([40, 40, 900], budget_ms=320, floor_ms=[10, 10, 300]) == [10, 10, 300]

@@ -27,19 +27,22 @@ LONG_MS = 3000
 SKIP_WORDS = "Skip shows the end at once."
 
 
-def fit(durations: Sequence[float], budget_ms: float, *, floor_ms: float = STEP_FLOOR_MS) -> list[float]:
-    """``durations`` scaled down to add up to at most ``budget_ms``, no shown frame under ``floor_ms`` (or
-    under its own length when it was shorter); unchanged when they already fit."""
+def fit(durations: Sequence[float], budget_ms: float, *,
+        floor_ms: float | Sequence[float] = STEP_FLOOR_MS) -> list[float]:
+    """``durations`` scaled down to add up to at most ``budget_ms``, no shown frame under its floor (``floor_ms``,
+    one for all or one per frame; a frame shorter than its floor keeps its length); unchanged when they fit."""
     total = sum(durations)
     if total <= budget_ms or total <= 0:
         return list(durations)
+    floors = [floor_ms] * len(durations) if isinstance(floor_ms, (int, float)) else list(floor_ms)
+    least = [min(d, f) for d, f in zip(durations, floors)]
     fixed: dict[int, float] = {}  # frames held at their floor
     while True:
         free = [k for k, d in enumerate(durations) if d > 0 and k not in fixed]
         room = budget_ms - sum(fixed.values())
         free_total = sum(durations[k] for k in free)
         scale = max(room, 0) / free_total if free_total else 0
-        low = {k: min(durations[k], floor_ms) for k in free if durations[k] * scale < min(durations[k], floor_ms)}
+        low = {k: least[k] for k in free if durations[k] * scale < least[k]}
         if not low:
             return [fixed.get(k, d * scale if k in free else d) for k, d in enumerate(durations)]
         fixed.update(low)
