@@ -48,7 +48,7 @@ from tutor.flanders.events import (Busted, CardTaken, DiceRolled, GameOver, Pawn
                                    TurnStarted)
 from tutor.flanders.game import NINE, EndTurn, Game, Phase, Play, Roll, Stop, Take
 from tutor.flanders.odds import PAIRS
-from tutor.flanders.render import Board, Picture, frames_for, picture_of
+from tutor.flanders.render import Board, Odds, Picture, frames_for, picture_of
 from tutor.flanders.render.describe import describe_picture
 from tutor.ui.controller import UndoController
 from tutor.ui.controls import CSS, StatusLine, button, label
@@ -60,6 +60,7 @@ from tutor.ui.text_view import TextView
 
 from .game_words import GameTutorWords
 from .narration import captions, log_html, narrate
+from .odds_help import OddsHelp
 from .replay import FINISH_FROM_ROUND, BotReplay
 
 EXTRA_CSS = """
@@ -97,7 +98,8 @@ class GameTutor(Focusing, BotReplay, GameTutorWords, widgets.VBox):
 
     def __init__(self, game: Game, *, humans: Iterable[str] | None = None, title: str = "",
                  rebuild: Callable[[int], Game] | None = None, seed: int = 0,
-                 dice: Sequence[Sequence[int]] = (), intro: str = "", goal: int | None = None):
+                 dice: Sequence[Sequence[int]] = (), intro: str = "", goal: int | None = None,
+                 odds_picture: bool = False):
         super().__init__()
         self.game = game
         self.humans = tuple(humans) if humans is not None else tuple(p.id for p in game.players if not p.bot)
@@ -172,6 +174,7 @@ class GameTutor(Focusing, BotReplay, GameTutorWords, widgets.VBox):
         self.seed = self.stepper.seed
         self.motion = MotionSetting([self.board])
         self.log_section = Disclosure("What happened", [self.narration], tooltip="Show the log of every turn")
+        self.odds_help = OddsHelp(picture=odds_picture)  # "How is this worked out?" (and lesson 3's picture)
         self.teachers = teacher_section(self.seed, label("Restart deals the cards of this shuffle number."))
         self.children = self._layout()
         self.add_class("tutor-flanders")
@@ -222,9 +225,11 @@ class GameTutor(Focusing, BotReplay, GameTutorWords, widgets.VBox):
         self.actions.add_class("iff-actions")
         self._pool(plays=6, keeps=3)
         secondary = SecondaryRow([self.back_button, self.restart_button, self.skip_button, self.watch, self.motion,
-                                  self.text_view.toggle, self.log_section.button, self.teachers.button])
+                                  self.text_view.toggle, self.odds_help.button, self.log_section.button,
+                                  self.teachers.button])
         panel = widgets.VBox([self.header, prompt_row(self.status, self.actions), self.results, secondary,
-                              self.log_section.body, self.teachers.body, self.text_view.html])
+                              self.odds_help.picture, self.odds_help.body, self.log_section.body, self.teachers.body,
+                              self.text_view.html])
         panel.add_class("iff-panel")
         screen = widgets.HBox([board_frame(self.board), panel])
         screen.add_class("iff-screen")
@@ -546,6 +551,8 @@ class GameTutor(Focusing, BotReplay, GameTutorWords, widgets.VBox):
         self.narration.value = log_html(self.turns)  # last: once the log shows a step, the controls are updated
         if draw:
             self.board.draw(self._picture(), static=static)
+        mine = self.human_turn and self.game.phase is Phase.AGAIN and not self._replay
+        self.odds_help.show(Odds.of(self.game) if mine else None, self.game.available())
         self.text_view.show_since(describe_picture(self._picture(), self.game.cards, self.game.battlefield),
                                   [line for _, lines in self.turns for line in lines])
 
