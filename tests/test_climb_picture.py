@@ -34,11 +34,11 @@ def test_seven_flat_squares_before_the_climb_are_numbered_1_to_7_and_the_rider_m
     with recorded_commands() as log:
         q.reveal_button.click()
     assert q.is_right is False
-    assert counted(q) == [(k, str(k), FLAT_COUNTED) for k in range(1, 8)]  # squares 1-7, the climb starts on 8
+    assert counted(q) == [(k, f"+{k}", FLAT_COUNTED) for k in range(1, 8)]  # squares 1-7, the climb starts on 8
     assert q.race.track.ceiling[0] == 7 and q.race.riders["red-S"].square == 7
-    assert "7 flat squares before the climb (numbered on the board): red-S may move 7" in q.feedback.value
+    assert "7 flat squares before the climb (numbered +1 to +7 on the board): red-S may move 7" in q.feedback.value
     assert html.escape(rules.ASCENT.text) in q.feedback.value
-    assert {"1", "7"} <= set(log.texts())  # the numbers are painted
+    assert {"+1", "+7"} <= set(log.texts())  # the numbers are painted
 
 
 def test_three_flat_squares_are_fewer_than_5_so_the_rider_still_moves_5_into_the_climb():
@@ -47,7 +47,7 @@ def test_three_flat_squares_are_fewer_than_5_so_the_rider_still_moves_5_into_the
     q.square_input.value = 9
     q.reveal_button.click()
     assert q.is_right is True
-    assert counted(q) == [(5, "1", FLAT_COUNTED), (6, "2", FLAT_COUNTED), (7, "3", FLAT_COUNTED),
-                          (8, "4", CLIMB_COUNTED), (9, "5", CLIMB_COUNTED)]
-    assert "3 flat squares before the climb (the numbered squares): fewer than 5, so red-S may still move 5" \
+    assert counted(q) == [(5, "+1", FLAT_COUNTED), (6, "+2", FLAT_COUNTED), (7, "+3", FLAT_COUNTED),
+                          (8, "+4", CLIMB_COUNTED), (9, "+5", CLIMB_COUNTED)]
+    assert "3 flat squares before the climb (numbered on the board): fewer than 5, so red-S may still move 5" \
         in q.feedback.value

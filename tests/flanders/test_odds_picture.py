@@ -25,6 +25,7 @@ def test_the_picture_says_why_the_middle_sums_come_up_most():
     picture = rolls_picture()
     assert f"{rolls_with_sum()[7]} of {ROLLS}" in picture
     assert "Two dice make 7 in 6 ways (1+6, 2+5, 3+4, 4+3, 5+2, 6+1), but 3 in only 2 (1+2, 2+1)" in picture
+    assert "so the middle sums have the most chances: 6, 7 and 8 come up most." in picture
     assert two_dice_ways(12) == ["6+6"]
     marked = rolls_picture([6, 7])
     assert len(re.findall(r"class='bar card'", marked)) == 2 and "Green: a space with a card now." in marked

@@ -6,7 +6,7 @@ squares a rider starting on each square may move); this module only asks it, and
 (``Track.ascent``) to tell flat squares from climbing ones. A quiz's Reveal (``PredictQuiz``) shows it when the
 rider's move cites the climb (``RiderMoved.terrain``):
 
-    marks = climb_marks(race, events, "red-S")     # numbered outlines, 1 .. the engine's limit
+    marks = climb_marks(race, events, "red-S")     # numbered outlines, +1 .. the engine's limit
     lines = climb_lines(race, events, "red-S")      # "7 flat squares before the climb: red-S may move 7."
 """
 
@@ -45,14 +45,14 @@ def counted_squares(race: Race, start: int) -> tuple[list[int], int]:
 
 
 def climb_marks(race: Race, events: Sequence[Event], rider: str) -> tuple[Mark, ...]:
-    """Each square the rider may move into, numbered from 1 up to the engine's limit (flat ones teal, climbing
+    """Each square the rider may move into, numbered "+1" up to the engine's limit (flat ones teal, climbing
     ones brown); none when the climb did not limit the rider's move or it started on the climb."""
     move = climb_move(events, rider)
     if move is None or race.track.ascent[move.frm[0]]:
         return ()
     start = move.frm[0]
     flat, limit = counted_squares(race, start)
-    return tuple(Mark(start + k, None, str(k), FLAT_COUNTED if start + k in flat else CLIMB_COUNTED, below=True)
+    return tuple(Mark(start + k, None, f"+{k}", FLAT_COUNTED if start + k in flat else CLIMB_COUNTED, below=True)
                  for k in range(1, limit + 1) if start + k < len(race.track))
 
 
@@ -64,7 +64,8 @@ def climb_lines(race: Race, events: Sequence[Event], rider: str) -> list[Line]:
     flat, limit = counted_squares(race, move.frm[0])
     count = f"{len(flat)} flat square{'s' if len(flat) != 1 else ''} before the climb"
     if limit > len(flat):
-        words = f"{count} (the numbered squares): fewer than 5, so {rider} may still move 5, into the climb."
+        words = f"{count} (numbered on the board): fewer than 5, so {rider} may still move 5, into the climb."
     else:
-        words = f"{count} (numbered on the board): {rider} may move {limit}, up to the foot of the climb."
+        words = (f"{count} (numbered +1 to +{len(flat)} on the board): {rider} may move {limit}, up to the foot "
+                 "of the climb.")
     return [Line(words, (rules.ASCENT,))]

@@ -33,10 +33,11 @@ whole story, round by round), ``narration`` (its HTML widget), ``narration_lines
 ``speed``, ``another_button``, ``continue_button``, ``results``; ``redraw()``
 repaints everything.
 
-On screen (``tutor.ui.screen``): the board; ``prompt`` (the status line beside the controls it names:
-place, draw and cards, Next step and Finish round while they are next, Start round N, the end of a position);
-``secondary`` (Back, Restart, Speed, Skip, ``motion`` "No animation", and the toggles of the board in words,
-the log, the ``key`` and ``teachers``: shuffle number and position code), those closed at first. After each
+On screen (``tutor.ui.screen``): ``secondary`` above the board (Back, Restart, Speed, Skip, ``motion`` "No
+animation", and the toggles of the board in words, the log, the ``key`` and ``teachers``: shuffle number and
+position code, those closed at first: from the prompt's last control Tab reaches the next quiz at once); the
+board; ``prompt`` (the status line beside the controls it names: place, draw and cards, Next step and Finish
+round while they are next, Start round N, the end of a position). After each
 action focus goes to ``next_control()`` (recorded in ``focused``); ``status`` says what the step changed.
 """
 
@@ -254,7 +255,8 @@ class RaceTutor(Focusing, RacePace, RaceTutorWords, widgets.VBox):
         self.secondary = SecondaryRow([self.back_button, self.restart_button, label("Speed:"), self.speed,
                                        self.skip_button, self.motion, self.text_view.toggle, self.story.toggle,
                                        self.key.button, self.teachers.button])
-        return [widgets.HTML(CSS), self.header, board_frame(self.scene), self.prompt, self.secondary,
+        # The secondary row above the board: after the prompt's last control, Tab goes on to the lesson's quiz.
+        return [widgets.HTML(CSS), self.header, self.secondary, board_frame(self.scene), self.prompt,
                 self.results, self.text_view.html, self.story.html, self.key.body, self.teachers.body]
 
     def _set_draw_buttons(self) -> None:

@@ -228,7 +228,7 @@ class GameTutor(Focusing, BotReplay, GameTutorWords, widgets.VBox):
                                   self.text_view.toggle, self.odds_help.button, self.log_section.button,
                                   self.teachers.button])
         panel = widgets.VBox([self.header, prompt_row(self.status, self.actions), self.results, secondary,
-                              self.odds_help.picture, self.odds_help.body, self.log_section.body, self.teachers.body,
+                              self.odds_help.body, self.odds_help.picture, self.log_section.body, self.teachers.body,
                               self.text_view.html])
         panel.add_class("iff-panel")
         screen = widgets.HBox([board_frame(self.board), panel])

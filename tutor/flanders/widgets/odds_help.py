@@ -56,11 +56,11 @@ def rolls_picture(available: Iterable[int] = ()) -> str:
         f"<div class='row'><span class='sum'>{space}</span><span class='track'><div class='bar"
         f"{' card' if space in marked else ''}' style='width:{100 * n / ROLLS:.1f}%'></div></span>"
         f"<span class='count'>{n} of {ROLLS}</span></div>" for space, n in counts.items())
-    top = [space for space, n in counts.items() if n == most]
+    top = sorted(sorted(counts, key=counts.__getitem__, reverse=True)[:3])  # the three most offered sums
     middle, edge = 7, SPACES[0]
     why = (f"Two dice make {middle} in {len(two_dice_ways(middle))} ways ({', '.join(two_dice_ways(middle))}), but "
            f"{edge} in only {len(two_dice_ways(edge))} ({', '.join(two_dice_ways(edge))}). Three dice give three "
-           f"pairs, so a middle sum has the most chances: {', '.join(map(str, top))} come up most.")
+           f"pairs, so the middle sums have the most chances: {top[0]}, {top[1]} and {top[2]} come up most.")
     legend = "Green: a space with a card now. " if marked else ""
     return (f"{CSS}<div class='iff-rolls' role='group' aria-label='How many of the {ROLLS} rolls give each sum'>"
             f"<p><b>The {ROLLS} rolls of {DICE} dice: how many give each sum</b></p>{rows}"
