@@ -53,6 +53,8 @@ def test_fr05_the_quiz_answer_is_at_most_6_tabs_after_the_round(browser, voila_s
     try:
         ready(page, voila_server, "flamme_rouge/05_exhaustion.ipynb")
         race = page.locator(".tutor-race").first
+        race.scroll_into_view_if_needed()
+        shot(page, f"fr05_before_round_{viewport['width']}")
         race.get_by_role("button", name="Finish round").click()
         race.locator(".tutor-live").filter(has_text="This position is done").wait_for()
         page.wait_for_function("() => document.activeElement.innerText?.startsWith('Try another position')")
