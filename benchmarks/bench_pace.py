@@ -7,8 +7,8 @@ only when the animation asks for it), and prints the seconds each wait lasts, be
 step" for In Flanders Field, no round budget for Flamme Rouge) and after (the default):
 
 - In Flanders Field lesson 07 (4 players, seed 7): "Bots play" after each of the learner's turns.
-- Flamme Rouge lesson 07 (red against three heuristic bots): "Finish round" each round, the whole race, and the
-  race when the learner chooses "Finish the race" at round 3.
+- Flamme Rouge lessons 07 (red against three heuristic bots) and 12 (twelve single riders, a breakaway):
+  "Finish round" each round, the whole race, and the race when the learner chooses "Finish the race" at round 3.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from typing import Any, Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from tutor.flamme_rouge import TEAM_COLOURS  # noqa: E402
 from tutor.flamme_rouge.race import Phase as RacePhase  # noqa: E402
 from tutor.flamme_rouge.widgets import RaceTutor  # noqa: E402
 from tutor.flamme_rouge.widgets import race_tutor  # noqa: E402
@@ -99,15 +100,25 @@ def flanders_bots_play(rounds: int, watch: bool) -> list[float]:
     return waits
 
 
-def race_rounds(budget: bool, finish_at: int | None = None) -> tuple[list[float], int]:
-    """Seconds of each "Finish round" of lesson 07's race (red against three bots), and the rounds played;
-    ``finish_at``: choose "Finish the race" at that round."""
+def lesson_07() -> RaceTutor:
+    return RaceTutor.new_race("avenue-corso-paseo", teams=("red", "blue", "green", "black"),
+                              bots={"blue": "heuristic", "green": "heuristic", "black": "heuristic"}, seed=0)
+
+
+def lesson_12() -> RaceTutor:
+    return RaceTutor.new_race("paves-du-nord", teams=TEAM_COLOURS, human_teams=("red",), single_riders=True,
+                              breakaway=True, seed=0)
+
+
+def race_rounds(make: Callable[[], RaceTutor], budget: bool,
+                finish_at: int | None = None) -> tuple[list[float], int]:
+    """Seconds of each "Finish round" of a lesson's race, and the rounds played; ``finish_at``: choose "Finish
+    the race" at that round."""
     saved = race_tutor.round_budget
     if not budget:
         race_tutor.round_budget = lambda steps, speed: None  # type: ignore[assignment]
     try:
-        t = RaceTutor.new_race("avenue-corso-paseo", teams=("red", "blue", "green", "black"),
-                               bots={"blue": "heuristic", "green": "heuristic", "black": "heuristic"}, seed=0)
+        t = make()
         t.debounce_s = 0
         t.scene.clock = clock = RecordingClock()
         waits = []
@@ -122,8 +133,9 @@ def race_rounds(budget: bool, finish_at: int | None = None) -> tuple[list[float]
             while any(not b.disabled for b in t.draw_buttons.values()):
                 next(b for b in t.draw_buttons.values() if not b.disabled).click()
                 t.card_buttons[0].click()
-            t.finish_button.click()
-            waits.append(clock.run_out(t.scene))
+            if t.race.phase.automatic:
+                t.finish_button.click()
+                waits.append(clock.run_out(t.scene))
         return waits, t.race.round
     finally:
         race_tutor.round_budget = saved
@@ -141,15 +153,15 @@ def main() -> None:
     print("In Flanders Field 07, 'Bots play' (three bots a round):")
     print("  " + summary("before: every step at its slow pace (Watch)", flanders_bots_play(args.rounds, True)))
     print("  " + summary("after: fitted (the default)", flanders_bots_play(args.rounds, False)))
-    print("Flamme Rouge 07, 'Finish round' (eight riders):")
-    slow, rounds = race_rounds(budget=False)
-    fast, _ = race_rounds(budget=True)
-    print("  " + summary("before: no round budget", slow))
-    print("  " + summary("after: a round budget (the default)", fast))
-    early, _ = race_rounds(budget=True, finish_at=3)
-    print(f"  the whole race ({rounds} rounds) waiting on 'Finish round': before {sum(slow) / 60:.1f} min, "
-          f"after {sum(fast) / 60:.1f} min; choosing 'Finish the race' at round 3: {sum(early):.1f} s in all")
-
+    for name, make in (("Flamme Rouge 07 (8 riders)", lesson_07), ("Flamme Rouge 12 (12 single riders)", lesson_12)):
+        print(f"{name}, 'Finish round':")
+        slow, rounds = race_rounds(make, budget=False)
+        fast, _ = race_rounds(make, budget=True)
+        print("  " + summary("before: no round budget", slow))
+        print("  " + summary("after: a round budget (the default)", fast))
+        early, _ = race_rounds(make, budget=True, finish_at=3)
+        print(f"  the whole race ({rounds} rounds) waiting on 'Finish round': before {sum(slow) / 60:.1f} min, "
+              f"after {sum(fast) / 60:.1f} min; choosing 'Finish the race' at round 3: {sum(early):.1f} s in all")
 
 if __name__ == "__main__":
     main()
