@@ -13,7 +13,9 @@ after each action it goes to the control the prompt names next (``focused``).
 
 On the bots' turn the prompt names "Bots play": the bots play until the learner's turn and the board
 replays each of their steps (the dice, the pair, the card, the stop or the bust), each step's sentence in
-the prompt, Skip showing the end at once; "Next step" is one bot action. A click at the wrong time shows a
+the prompt, in a few seconds ("Watch each step": slowly), Skip showing the end at once; "Next step" is one bot
+action. A full game offers "Finish the game" from round 3 (replay.py). "How is this worked out?" opens the odds
+of a roll-again decision; ``odds_picture=True`` (lesson 3) shows the 216 rolls beside it (odds_help.py). A click at the wrong time shows a
 warning and changes nothing; a second click on the same control within ``debounce_s`` is ignored (a double
 click runs one action).
 
