@@ -25,7 +25,7 @@ from tutor.ui.narration import plural
 from tutor.ui.screen import Disclosure
 
 CSS = """<style>
-.iff-rolls { font-size: 13px; max-width: 420px; }
+.iff-rolls { font-size: 13px; line-height: 1.35; max-width: 420px; }
 .iff-rolls .row { display: flex; align-items: center; gap: 6px; margin: 1px 0; }
 .iff-rolls .sum { width: 3.2em; text-align: right; font-weight: bold; }
 .iff-rolls .track { flex: 1; background: #eceff1; height: 14px; border-radius: 2px; }
