@@ -155,6 +155,8 @@ def test_focus_follows_play_in_lesson_3_and_bots_play_replays_each_bot_step_on_t
         geo = Geometry(len(game.players))
         dice_points = [geo.die_rect(k).centre for k in range(3)]
         space_points = {s: (geo.space_rect(s).x + 14, geo.space_rect(s).y + geo.space_rect(s).h - 26) for s in takes}
+        widget.get_by_text("Watch each step").click()  # the slow replay: every step long enough to sample
+        widget.get_by_role("button", name="Bots play").focus()
         page.keyboard.press("Enter")
         wait_for_focus(page, "Skip", "Bots play")  # the replay plays: Skip shows its end
         widget.scroll_into_view_if_needed()

@@ -19,6 +19,7 @@ from ipycanvas import Canvas
 from tutor.flamme_rouge.events import Blocked, Event
 from tutor.flamme_rouge.race import Race
 from tutor.flamme_rouge.track import Track
+from tutor.ui.pace import fit
 from tutor.ui.scene import LayeredScene
 
 from .animation import FRAMES_PER_STEP, Frame, frame_ms, frames_for, thin
@@ -51,6 +52,8 @@ def resolve_steps(race: Race, one: bool, stop: Callable[[Race], bool] = lambda r
 
 PAUSE_MS = 450
 """Held between two steps of an animation (Finish round), so each rider's move reads on its own."""
+HOLD_FLOOR_MS = 260
+"""A held picture or a pause of a fitted animation (``budget_ms``) shows at least this long."""
 SCALE = 2
 """Canvas pixels per CSS pixel: sharp on 2x screens (and on a projector's scaled page)."""
 
@@ -107,9 +110,12 @@ class Scene(LayeredScene):
         self.play(frames, draw_frame, before=lambda: self._scroll(squares, priority, redraw=False), after=final)
 
     def animate_steps(self, race: Race, steps: Sequence[StepRecord], highlights: Highlights = Highlights(),
-                      panel: CardPanel = CardPanel(), *, speed: float = 1.0, priority: Iterable[int] = ()) -> None:
+                      panel: CardPanel = CardPanel(), *, speed: float = 1.0, priority: Iterable[int] = (),
+                      budget_ms: float | None = None) -> float:
         """Play several steps one after the other (each at its own pace, a pause between them), then paint
-        ``race``. ``speed`` multiplies every frame's duration (2: twice as slow)."""
+        ``race``. ``speed`` multiplies every frame's duration (2: twice as slow); with ``budget_ms`` the whole
+        plays in about that long (``tutor.ui.pace.fit``: the slides shrink first, each hold stays visible).
+        Returns how long it plays (ms)."""
         timeline: list[tuple[Frame, Mapping[str, Chip], float]] = []
         squares: list[int] = [s for s, _ in race.positions().values()]
         for k, step in enumerate(steps):
@@ -120,6 +126,11 @@ class Scene(LayeredScene):
                 timeline.append((frames[-1], step.chips, PAUSE_MS * speed))
             squares += [s for s, _ in step.before.values()]
             squares += [e.target for e in step.events if isinstance(e, Blocked)]
+        if budget_ms is not None:
+            fitted = fit([ms for _, _, ms in timeline], budget_ms,
+                         floor_ms=[HOLD_FLOOR_MS if frame.hold_ms or ms >= PAUSE_MS * speed else 0
+                                   for frame, _, ms in timeline])
+            timeline = [(frame, chips, ms) for (frame, chips, _), ms in zip(timeline, fitted)]
         priority = list(priority) or [s for s, _ in race.positions().values()]
 
         def draw_frame(item: tuple[Frame, Mapping[str, Chip], float]) -> float:
@@ -136,6 +147,7 @@ class Scene(LayeredScene):
             self._draw_overlay(race, panel)
 
         self.play(timeline, draw_frame, before=lambda: self._scroll(squares, priority, redraw=False), after=final)
+        return sum(ms for _, _, ms in timeline)
 
     def _draw_overlay(self, race: Race, panel: CardPanel) -> None:
         draw_card_panel(self.cards_layer, self.view, race, panel)

@@ -49,6 +49,7 @@ from tutor.flamme_rouge.events import (Blocked, Event, ExhaustionChecked, Exhaus
 from tutor.flamme_rouge.race import Phase, Race
 from tutor.flamme_rouge.render import (CardPanel, Chip, Highlights, Mark, Scene, highlights_for, legend_html,
                                        revealed_cards)
+from tutor.flamme_rouge.render.climb import climb_lines, climb_marks
 from tutor.flamme_rouge.render.describe import describe_race
 from tutor.flamme_rouge.render.style import ANSWER, GUESS, lane_name
 from tutor.ui.controls import label
@@ -386,9 +387,10 @@ class PredictQuiz(RevealQuiz):
             marks.append(Mark(self.target, None, f"target: {self.target}", ANSWER))
         moves = [e for e in self._events if isinstance(e, RiderMoved) and e.rider == self.rider]
         trails = {self.rider: (moves[-1].frm, moves[-1].to)} if moves and self.after == "movement" else {}
-        # The full squares the rider fell back over, only while the position shown is the one after its move.
+        # The full squares the rider fell back over, only while the position shown is the one after its move
         blocked = [e for e in self._events if isinstance(e, Blocked) and e.rider == self.rider]
         crosses = blocked[-1].full if blocked and self.after == "movement" else ()
+        marks += climb_marks(self.race, self._events, self.rider)  # the squares the climb rule counts (FR 06)
         return replace(base, marks=tuple(marks), trails=trails, blocked=crosses)
 
     def _guess_marks(self) -> list[Mark]:
@@ -455,7 +457,7 @@ class PredictQuiz(RevealQuiz):
                 mine.append(e)
             elif isinstance(e, (PacksFound, NoSlipstream)) and self.after == "slipstream":
                 mine.append(e)
-        return narrate(mine)
+        return narrate(mine) + climb_lines(self.race, events, self.rider)
 
     def _per_rider(self) -> list[Line]:
         """For each rider: was it exhausted, what is in front of it (the engine's ``ExhaustionChecked``), and was

@@ -10,8 +10,8 @@ The learner draws for each of its riders ("Draw 4 for red-S"), clicks one of
 the four card buttons to play it (the other three are recycled under the deck),
 then resolves the round with "Next step" (one rider's move, or one part of the
 end phase) or "Finish round", which animates the rest of the round step by step
-at the chosen ``speed`` ("Skip animation" shows its end at once; a new click never
-waits for an animation). When a round (or the breakaway) is over, the board keeps
+at the chosen ``speed``, fitted to a few seconds (``race_pace``; "Skip animation" shows its end at once; a new
+click never waits for an animation). A full race offers "Finish the race" from round 3 (``race_pace``). When a round (or the breakaway) is over, the board keeps
 its result (the slipstream "+1" chips, the exhaustion cards, the breakaway riders)
 and the race pauses until "Start round N" (``next_round_button``). Bot teams play their energy phase at once. A click at
 the wrong time shows a warning in ``status`` and changes nothing; a second click
@@ -33,10 +33,11 @@ whole story, round by round), ``narration`` (its HTML widget), ``narration_lines
 ``speed``, ``another_button``, ``continue_button``, ``results``; ``redraw()``
 repaints everything.
 
-On screen (``tutor.ui.screen``): the board; ``prompt`` (the status line beside the controls it names:
-place, draw and cards, Next step and Finish round while they are next, Start round N, the end of a position);
-``secondary`` (Back, Restart, Speed, Skip, ``motion`` "No animation", and the toggles of the board in words,
-the log, the ``key`` and ``teachers``: shuffle number and position code), those closed at first. After each
+On screen (``tutor.ui.screen``): ``secondary`` above the board (Back, Restart, Speed, Skip, ``motion`` "No
+animation", and the toggles of the board in words, the log, the ``key`` and ``teachers``: shuffle number and
+position code, those closed at first: from the prompt's last control Tab reaches the next quiz at once); the
+board; ``prompt`` (the status line beside the controls it names: place, draw and cards, Next step and Finish
+round while they are next, Start round N, the end of a position). After each
 action focus goes to ``next_control()`` (recorded in ``focused``); ``status`` says what the step changed.
 """
 
@@ -70,6 +71,7 @@ from tutor.ui.stepper import PhaseStepper
 from tutor.ui.text_view import TextView
 
 from .narration import Line, computer_plays, narrate
+from .race_pace import FINISH_FROM_ROUND, RacePace, round_budget
 from .race_words import RaceTutorWords, learner_teams, results_html
 from .workbench import PositionBox
 
@@ -88,7 +90,7 @@ def _order(phase: Phase) -> int:
     return ROUND_ORDER.index(phase) if phase in ROUND_ORDER else -1
 
 
-class RaceTutor(Focusing, RaceTutorWords, widgets.VBox):
+class RaceTutor(Focusing, RacePace, RaceTutorWords, widgets.VBox):
     """A race on a canvas with the controls of a learner who plays ``human_teams``."""
 
     debounce_s = 0.3
@@ -172,6 +174,7 @@ class RaceTutor(Focusing, RaceTutorWords, widgets.VBox):
         self.continue_button.on_click(lambda _: self._guard("continue", self._on_continue))
         self.done_row = widgets.HBox([self.another_button, self.continue_button])
         self.open_box = PositionBox(self._open_position)  # a class pastes a teacher's position code (issue 11)
+        self._pace_setup()
         self.children = self._layout()
         self._set_draw_buttons()
         self.add_class("tutor-race")
@@ -209,7 +212,9 @@ class RaceTutor(Focusing, RaceTutorWords, widgets.VBox):
             return Race.new(stage, list(teams), bots=all_bots, seed=new_seed, place=place, peloton=peloton,
                             muscle=muscle, breakaway=breakaway, single_riders=single_riders)
 
-        return cls(rebuild(seed), human_teams=human_teams, rebuild=rebuild, seed=seed, **kwargs)
+        tutor = cls(rebuild(seed), human_teams=human_teams, rebuild=rebuild, seed=seed, **kwargs)
+        tutor.finish_from_round = FINISH_FROM_ROUND  # a full race: "Finish the race" from round 3
+        return tutor
 
     @classmethod
     def from_scenario(cls, scenario: ScenarioSource | list[ScenarioSource] | tuple[ScenarioSource, ...], *,
@@ -246,11 +251,12 @@ class RaceTutor(Focusing, RaceTutorWords, widgets.VBox):
         self.teachers = teacher_section(self.seed, self.open_box)
         self.story.html.add_class("tutor-log")  # the log shown apart from its toggle (in the secondary row)
         self.prompt = prompt_row(self.status, self.setup_row, self.energy_row, self.next_round_button,
-                                 self.next_button, self.finish_button, self.done_row)
+                                 self.next_button, self.finish_button, self.finish_race_button, self.done_row)
         self.secondary = SecondaryRow([self.back_button, self.restart_button, label("Speed:"), self.speed,
                                        self.skip_button, self.motion, self.text_view.toggle, self.story.toggle,
                                        self.key.button, self.teachers.button])
-        return [widgets.HTML(CSS), self.header, board_frame(self.scene), self.prompt, self.secondary,
+        # The secondary row above the board: after the prompt's last control, Tab goes on to the lesson's quiz.
+        return [widgets.HTML(CSS), self.header, self.secondary, board_frame(self.scene), self.prompt,
                 self.results, self.text_view.html, self.story.html, self.key.body, self.teachers.body]
 
     def _set_draw_buttons(self) -> None:
@@ -499,28 +505,6 @@ class RaceTutor(Focusing, RaceTutorWords, widgets.VBox):
             self._pending.append((section, event))
         self._logged_section = section
 
-    def _refuse_steps(self) -> bool:
-        """Warn (and return True) when there is nothing to resolve: a pause, energy phase not over, or race
-        over."""
-        if self.paused:
-            self._warn(self._hint())
-            return True
-        if self.race.phase.choosing:
-            waiting = self.race.waiting_riders()
-            self._warn(f"Not yet: the {self.race.phase.name_in_words} is not over. {and_list(waiting)} still "
-                       f"{'has' if len(waiting) == 1 else 'have'} to play a card (draw 4, then choose one).")
-            return True
-        if self.race.phase is Phase.FINISHED:
-            self._warn(f"The race is over: {self.race.winner} won. Choose Back or Restart.")
-            return True
-        if self.done:
-            self._warn(f"This position is done: choose '{self._another_words}' or 'Continue as a race'.")
-            return True
-        if self.race.phase is Phase.SETUP:
-            self._warn("The riders are not all placed yet.")
-            return True
-        return False
-
     def _opening_bots(self) -> list[Line]:
         """The bots' first moves of a new position: Back stops after them."""
         lines = self._play_bots()
@@ -578,11 +562,13 @@ class RaceTutor(Focusing, RaceTutorWords, widgets.VBox):
             tagged, self._held = self._held + tagged, []
         self.narration_lines = [line for _, line in tagged]
         # The board first: it is what the learner watches (the buttons and the log follow in a few ms).
+        planned = 0.0
         if not steps:
             self.redraw()
         else:
-            self.scene.animate_steps(self.race, steps, self._highlights(), self._panel(),
-                                     speed=SPEEDS[self.speed.value], priority=self._priority())
+            speed = SPEEDS[self.speed.value]
+            planned = self.scene.animate_steps(self.race, steps, self._highlights(), self._panel(), speed=speed,
+                                               priority=self._priority(), budget_ms=round_budget(steps, speed))
         for section, group in itertools.groupby(tagged, key=lambda t: t[0]):
             self.story.add([line for _, line in group], section)
         self._refresh_controls()  # the hint reads the buttons' new state
@@ -591,7 +577,7 @@ class RaceTutor(Focusing, RaceTutorWords, widgets.VBox):
                              f"'{self._another_words}', or continue as a race.", "success",
                              changed=changed_words(self.narration_lines))
         else:
-            self.status.show(self._hint(), changed=changed_words(self.narration_lines))
+            self.status.show(self._with_skip(self._hint(), planned), changed=changed_words(self.narration_lines))
         self.text_view.show(describe_race(self.race, secret=self._panel().secret, hands=[self.active_rider or ""]),
                             self.narration_lines)
         if self.acting:
@@ -675,4 +661,5 @@ class RaceTutor(Focusing, RaceTutorWords, widgets.VBox):
         self.done_row.layout.display = None if done else "none"
         self.another_button.description = f"{self._another_words} ▸"
         self.header.value = self._header_html()
+        self._show_finish_offer()
         self.results.value = results_html(race) if race.phase is Phase.FINISHED else ""

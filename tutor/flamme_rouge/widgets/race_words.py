@@ -30,6 +30,10 @@ class RaceTutorWords:
     _positions: list[dict[str, Any]]
     _events: list[Event]
     _round_end: list[Event] | None
+    _stop: Phase | None
+
+    def _warn(self, text: str) -> None:
+        raise NotImplementedError
 
     @property
     def done(self) -> bool:
@@ -72,6 +76,28 @@ class RaceTutorWords:
         if waiting:
             return f"Draw and play a card for {and_list(waiting)} first"
         return "Waiting for the other players"
+
+    def _refuse_steps(self) -> bool:
+        """Warn (and return True) when there is nothing to resolve: a pause, energy phase not over, or race
+        over."""
+        if self.paused:
+            self._warn(self._hint())
+            return True
+        if self.race.phase.choosing:
+            waiting = self.race.waiting_riders()
+            self._warn(f"Not yet: the {self.race.phase.name_in_words} is not over. {and_list(waiting)} still "
+                       f"{'has' if len(waiting) == 1 else 'have'} to play a card (draw 4, then choose one).")
+            return True
+        if self.race.phase is Phase.FINISHED:
+            self._warn(f"The race is over: {self.race.winner} won. Choose Back or Restart.")
+            return True
+        if self.done:
+            self._warn(f"This position is done: choose '{self._another_words}' or 'Continue as a race'.")
+            return True
+        if self.race.phase is Phase.SETUP:
+            self._warn("The riders are not all placed yet.")
+            return True
+        return False
 
     def _why_no_draw(self, rider_id: str) -> str:
         race = self.race

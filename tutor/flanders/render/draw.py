@@ -566,11 +566,7 @@ def draw_odds(canvas: Canvas, geo: Geometry, pic: Picture) -> None:
     _set(canvas, "fill_style", LOST)
     canvas.fill_rect(bar.x, bar.y, bar.w * float(bust), bar.h)
     text(canvas, f"At stake: {stake} on your British cards", r.x + 10, r.y + 94, size=12, max_width=width)
-    loss = float(o.expected_loss)
-    text(canvas, f"Expected troop loss: {loss:.2f} troop pieces", r.x + 10, r.y + 116, size=13, bold=True,
-         max_width=width)
-    text(canvas, f"= {percent(float(bust))} chance × {stake}", r.x + 10, r.y + 136, size=11.5, colour=MUTED,
-         max_width=width)
+    # The expected troop loss is worked out under "How is this worked out?" (widgets/odds_help.py), not here.
 
 
 def draw_hand(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet) -> None:

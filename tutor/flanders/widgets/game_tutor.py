@@ -13,7 +13,9 @@ after each action it goes to the control the prompt names next (``focused``).
 
 On the bots' turn the prompt names "Bots play": the bots play until the learner's turn and the board
 replays each of their steps (the dice, the pair, the card, the stop or the bust), each step's sentence in
-the prompt, Skip showing the end at once; "Next step" is one bot action. A click at the wrong time shows a
+the prompt, in a few seconds ("Watch each step": slowly), Skip showing the end at once; "Next step" is one bot
+action. A full game offers "Finish the game" from round 3 (replay.py). "How is this worked out?" opens the odds
+of a roll-again decision; ``odds_picture=True`` (lesson 3) shows the 216 rolls beside it (odds_help.py). A click at the wrong time shows a
 warning and changes nothing; a second click on the same control within ``debounce_s`` is ignored (a double
 click runs one action).
 
@@ -48,7 +50,7 @@ from tutor.flanders.events import (Busted, CardTaken, DiceRolled, GameOver, Pawn
                                    TurnStarted)
 from tutor.flanders.game import NINE, EndTurn, Game, Phase, Play, Roll, Stop, Take
 from tutor.flanders.odds import PAIRS
-from tutor.flanders.render import Board, Picture, frames_for, picture_of
+from tutor.flanders.render import Board, Odds, Picture, frames_for, picture_of
 from tutor.flanders.render.describe import describe_picture
 from tutor.ui.controller import UndoController
 from tutor.ui.controls import CSS, StatusLine, button, label
@@ -60,6 +62,8 @@ from tutor.ui.text_view import TextView
 
 from .game_words import GameTutorWords
 from .narration import captions, log_html, narrate
+from .odds_help import OddsHelp
+from .replay import FINISH_FROM_ROUND, BotReplay
 
 EXTRA_CSS = """
 <style>
@@ -91,12 +95,13 @@ def load_scenario(name: str | Path | dict[str, Any]) -> dict[str, Any]:
     return scenarios.load(path)
 
 
-class GameTutor(Focusing, GameTutorWords, widgets.VBox):
+class GameTutor(Focusing, BotReplay, GameTutorWords, widgets.VBox):
     debounce_s = 0.35
 
     def __init__(self, game: Game, *, humans: Iterable[str] | None = None, title: str = "",
                  rebuild: Callable[[int], Game] | None = None, seed: int = 0,
-                 dice: Sequence[Sequence[int]] = (), intro: str = "", goal: int | None = None):
+                 dice: Sequence[Sequence[int]] = (), intro: str = "", goal: int | None = None,
+                 odds_picture: bool = False):
         super().__init__()
         self.game = game
         self.humans = tuple(humans) if humans is not None else tuple(p.id for p in game.players if not p.bot)
@@ -120,9 +125,8 @@ class GameTutor(Focusing, GameTutorWords, widgets.VBox):
         """After a bust: the events still to show (the next turns) and the picture the board stays on."""
         self.goal = goal
         self._goal_reached = False
-        self._replay = False
-        self._replay_lines: list[Line] = []
-        """Bots play started a replay of the bots' turns (``replaying`` while the board plays it)."""
+        self._replay, self._replay_lines = False, []  # "Bots play" replays (``replaying``) and what it said
+        self._replay_setup()
 
         self.control = UndoController(lambda: self.game, self._warn)
         self.board = Board(game.cards, game.battlefield, len(game.players))
@@ -151,6 +155,7 @@ class GameTutor(Focusing, GameTutorWords, widgets.VBox):
         for k, b in enumerate(self.pair_buttons):
             b.on_click(lambda _, k=k: self._guard(f"pair{k}", lambda: self._on_pair(k)))
         self.end_button.on_click(lambda _: self._guard("end", self._on_end))
+        self.finish_game_button.on_click(lambda _: self._guard("finish-game", self._on_finish_game))
         self.continue_button = button("Continue ▸", "Go on to the next player's turn", style="primary")
         self.continue_button.layout.display = "none"
         self.continue_button.on_click(lambda _: self._guard("continue", self._on_continue))
@@ -171,6 +176,7 @@ class GameTutor(Focusing, GameTutorWords, widgets.VBox):
         self.seed = self.stepper.seed
         self.motion = MotionSetting([self.board])
         self.log_section = Disclosure("What happened", [self.narration], tooltip="Show the log of every turn")
+        self.odds_help = OddsHelp(picture=odds_picture)  # "How is this worked out?" (and lesson 3's picture)
         self.teachers = teacher_section(self.seed, label("Restart deals the cards of this shuffle number."))
         self.children = self._layout()
         self.add_class("tutor-flanders")
@@ -192,7 +198,9 @@ class GameTutor(Focusing, GameTutorWords, widgets.VBox):
         def rebuild(new_seed: int) -> Game:
             return Game.new(ids, bots=all_bots, beginners=beginners, seed=new_seed)
 
-        return cls(rebuild(seed), rebuild=rebuild, seed=seed, **kwargs)
+        tutor = cls(rebuild(seed), rebuild=rebuild, seed=seed, **kwargs)
+        tutor.finish_from_round = FINISH_FROM_ROUND  # a full game: "Finish the game" from round 3
+        return tutor
 
     @classmethod
     def from_scenario(cls, scenario: str | Path | dict[str, Any], *, bots: Mapping[str, str] | None = None,
@@ -218,10 +226,12 @@ class GameTutor(Focusing, GameTutorWords, widgets.VBox):
         self.actions = widgets.HBox()
         self.actions.add_class("iff-actions")
         self._pool(plays=6, keeps=3)
-        secondary = SecondaryRow([self.back_button, self.restart_button, self.skip_button, self.motion,
-                                  self.text_view.toggle, self.log_section.button, self.teachers.button])
+        secondary = SecondaryRow([self.back_button, self.restart_button, self.skip_button, self.watch, self.motion,
+                                  self.text_view.toggle, self.odds_help.button, self.log_section.button,
+                                  self.teachers.button])
         panel = widgets.VBox([self.header, prompt_row(self.status, self.actions), self.results, secondary,
-                              self.log_section.body, self.teachers.body, self.text_view.html])
+                              self.odds_help.body, self.odds_help.picture, self.log_section.body, self.teachers.body,
+                              self.text_view.html])
         panel.add_class("iff-panel")
         screen = widgets.HBox([board_frame(self.board), panel])
         screen.add_class("iff-screen")
@@ -238,7 +248,7 @@ class GameTutor(Focusing, GameTutorWords, widgets.VBox):
         # the keep boxes before the cards: from the first card, End turn is only the other cards away
         self.actions.children = [self.continue_button, self.finish_button, self.next_button, self.roll_button,
                                  self.stop_button, *self.pair_buttons, self.keep_label, *self._keep_pool,
-                                 *self._play_pool, self.end_button]
+                                 *self._play_pool, self.end_button, self.finish_game_button]
 
     # ----- who plays -------------------------------------------------------------------------------------
     def _check_bots(self) -> None:
@@ -371,44 +381,6 @@ class GameTutor(Focusing, GameTutorWords, widgets.VBox):
             self._on_next()
             return
         self._bots_play(replay=True)
-
-    def _bots_play(self, limit: int | None = None, *, replay: bool = False) -> None:
-        snapshot, dice = self._snapshot(), self.game.dice
-        events = self.control.act(lambda: autoplay(self.game, people=self.humans, limit=limit)) or []
-        self._note_take(events, dice)
-        if replay:
-            self._replay_turns(events, snapshot)
-        else:
-            self._after(events, snapshot)
-            if self.bot_turn and self._paused is None:
-                self.move_focus(self.next_button)  # the learner is stepping through the bots' actions
-
-    def _replay_turns(self, events: list[Event], snapshot: Picture) -> None:
-        """"Bots play": the board replays each bot step (dice, pair, card, stop or bust), its sentence in the
-        prompt, and Skip shows the end; then the prompt and the focus go to the learner's next step."""
-        cards = self.game.cards
-        self._over = next((e for e in events if isinstance(e, GameOver)), self._over)
-        self._group(events)
-        self._replay, self._replay_lines = True, narrate(events, cards)
-        self._show(draw=False)
-        self.board.animate(frames_for(snapshot, events, captions(events, cards), self._picture()),
-                           on_frame=self._say_step, after=self._replay_done)
-        if self._replay:  # still playing (in a kernel): Skip is enabled now
-            self.move_focus(self.skip_button)
-
-    def _say_step(self, picture: Picture) -> None:
-        """During the replay: the step on the board, in the prompt (each new sentence once)."""
-        if not self._replay or not picture.caption or picture.caption == self.status.text:
-            return
-        self.status.show(picture.caption)
-
-    def _replay_done(self) -> None:
-        """The replay reached its end (or Skip, or "No animation"): the learner's turn."""
-        if not self._replay:
-            return
-        self._replay = False
-        self._show(draw=False, changed=() if self.board.animated else self._replay_lines)
-        self._focus_next()
 
     def _on_back(self) -> None:
         if not self.control.back("Nothing to undo: this is the starting position."):
@@ -581,6 +553,8 @@ class GameTutor(Focusing, GameTutorWords, widgets.VBox):
         self.narration.value = log_html(self.turns)  # last: once the log shows a step, the controls are updated
         if draw:
             self.board.draw(self._picture(), static=static)
+        mine = self.human_turn and self.game.phase is Phase.AGAIN and not self._replay
+        self.odds_help.show(Odds.of(self.game) if mine else None, self.game.available())
         self.text_view.show_since(describe_picture(self._picture(), self.game.cards, self.game.battlefield),
                                   [line for _, lines in self.turns for line in lines])
 
@@ -591,7 +565,7 @@ class GameTutor(Focusing, GameTutorWords, widgets.VBox):
         game = self.game
         title = f"<b>{html.escape(self.title)}</b> · " if self.title else ""
         phase = "Bust" if self._paused else "The bots play" if self._replay else game.phase.title
-        return (f"<div class='tutor-header'>{title}Round {game.round} · "
+        return (f"<div class='tutor-header'>{title}Round {self._shown_round or game.round} · "
                 f"<span class='tutor-phase'>{html.escape(phase)}</span></div>")
 
     def _next_control(self) -> widgets.Widget:
@@ -658,6 +632,7 @@ class GameTutor(Focusing, GameTutorWords, widgets.VBox):
                 box.value, box.description = kept.get(keepable[k], True), game.cards[keepable[k]].name
         _show_if(self.keep_label, bool(keepable))
         _show_if(self.end_button, mine and phase is Phase.RESOLVE)
+        _show_if(self.finish_game_button, self.offers_finish and free)
 
 
 def _show_if(control: widgets.Widget, shown: bool) -> None:

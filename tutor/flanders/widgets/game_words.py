@@ -35,6 +35,10 @@ class GameTutorWords:
     def human_turn(self) -> bool:
         raise NotImplementedError
 
+    @property
+    def offers_finish(self) -> bool:
+        raise NotImplementedError
+
     def _pair_words(self, total: int, offered: set[int], seen: set[int]) -> str:
         """What a pair button does: ``"take Infantry"``, ``"empty"``, ``"same sum"``."""
         if total in seen:
@@ -82,7 +86,8 @@ class GameTutorWords:
             return (f"{game.player.id} ({game.player.bot} bot) plays next: choose 'Bots play' to watch the bots' "
                     "turns up to yours ('Next step': one action at a time).")
         if phase is Phase.ROLL:
-            return "Your turn: choose 'Roll the dice'."
+            return "Your turn: choose 'Roll the dice'." + (
+                " Or choose 'Finish the game': the bots play every turn to the end." if self.offers_finish else "")
         if phase is Phase.CHOOSE:
             assert game.dice is not None
             offered = game.offered()

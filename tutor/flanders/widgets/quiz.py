@@ -44,11 +44,12 @@ from tutor.flanders.render.describe import describe_picture
 from tutor.ui.controls import label
 from tutor.ui.narration import Line, and_list, plural
 from tutor.ui.quiz import RevealQuiz, Verdict
-from tutor.ui.screen import board_frame
+from tutor.ui.screen import Disclosure, board_frame
 from tutor.ui.text_view import TextView
 
 from .game_tutor import EXTRA_CSS, load_scenario
 from .narration import captions, narrate
+from .odds_help import rolls_picture
 
 ASKS = ("take", "lost", "pawn", "troops", "winners", "bust")
 
@@ -298,6 +299,10 @@ class RiskQuiz(RevealQuiz):
         super().__init__(question=question, board=boards, inputs=[label("Your answer:"), self.choice],
                          title=title, explain=explain)
         add_board_words(self, self.text_view)
+        self.rolls = Disclosure("Which sums come up most?", [widgets.HTML(rolls_picture())],
+                                tooltip="How many of the 216 rolls of three dice give each sum")
+        self.secondary.children, self.below.children = ([*self.secondary.children, self.rolls.button],
+                                                        [*self.below.children, self.rolls.body])
         for board in self.boards:
             board.on_client_ready(lambda: self.redraw(static=True))
         self._set_labels()

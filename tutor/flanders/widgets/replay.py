@@ -1,0 +1,172 @@
+"""The bots' turns on the board, and the end of a long game (``BotReplay``, a mixin of ``GameTutor``).
+
+"Bots play" replays every bot step (the dice, the pair, the card, the stop or the bust), each step's sentence in
+the prompt, in about ``tutor.ui.pace.BOT_TURN_MS`` a turn: the tumbling dice and the pawn's walk are left out,
+each step still shows (``pace.fit``). "Watch each step" (``watch``) gives the slow replay, every frame. While a
+replay runs the header shows the round of the step on the board (the ``TurnStarted`` event's round), so header
+and caption agree. Skip shows the end; the prompt names Skip when the replay runs long.
+
+"Finish the game" (``finish_game_button``): in a full game (``GameTutor.new_game``) from round
+``FINISH_FROM_ROUND``, on the learner's turn, the bots play every player's turns to the end; the board shows the
+end at once, the log keeps every turn, Back undoes it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+import ipywidgets as widgets
+
+from tutor.core.events import Event
+from tutor.flanders.bots import autoplay
+from tutor.flanders.cards import CardSet
+from tutor.flanders.events import GameOver, TurnStarted
+from tutor.flanders.game import Game, Phase
+from tutor.flanders.render import Board, Picture, frames_for
+from tutor.ui import pace
+from tutor.ui.controls import button
+from tutor.ui.controller import UndoController
+from tutor.ui.narration import Line, and_list
+
+from .narration import captions, narrate
+
+FINISH_FROM_ROUND = 3
+"""A full game offers "Finish the game" from this round on."""
+FAST_PACE = 0.5
+"""The fast replay's pace before fitting (``frames_for`` then leaves out the tumbling dice and pawn steps)."""
+
+
+def replay_frames(before: Picture, events: Sequence[Event], cards: CardSet, final: Picture, *,
+                  watch: bool) -> list[tuple[Picture, float]]:
+    """The frames of a replay of ``events``: every frame at its pace with ``watch``, else the steps only, fitted to
+    ``BOT_TURN_MS`` per turn."""
+    told = captions(events, cards)
+    if watch:
+        return frames_for(before, events, told, final)
+    frames = frames_for(before, events, told, final, pace=FAST_PACE)
+    turns = max(1, sum(isinstance(e, TurnStarted) for e in events))
+    durations = pace.fit([ms for _, ms in frames], pace.BOT_TURN_MS * turns)
+    return [(picture, ms) for (picture, _), ms in zip(frames, durations)]
+
+
+def step_rounds(events: Sequence[Event], cards: CardSet, first: int) -> list[int]:
+    """The round of each told step of ``events`` (``Picture.step`` counts them from 1): ``first`` until a
+    ``TurnStarted`` names another."""
+    rounds, current = [], first
+    for event, (text, _) in zip(events, captions(events, cards)):
+        if isinstance(event, TurnStarted):
+            current = event.round
+        if text:
+            rounds.append(current)
+    return rounds
+
+
+class BotReplay:
+    """The replay of the bots' turns and "Finish the game", on the state ``GameTutor`` declares here."""
+
+    game: Game
+    humans: tuple[str, ...]
+    board: Board
+    status: Any
+    control: UndoController
+    skip_button: widgets.Button
+    _over: GameOver | None
+    _replay: bool
+    _replay_lines: list[Line]
+    _show: Callable[..., None]
+    _group: Callable[[list[Event]], None]
+    _focus_next: Callable[[], None]
+    _picture: Callable[[], Picture]
+    _snapshot: Callable[[], Picture]
+    _warn: Callable[[str], None]
+    _hint: Callable[[], str]
+    move_focus: Callable[[widgets.Widget], None]
+    header: widgets.HTML
+    _header: Callable[[], str]
+    _note_take: Callable[[list[Event], Any], None]
+    _after: Callable[[list[Event], Picture], None]
+    _paused: tuple[list[Event], Picture] | None
+    next_button: widgets.Button
+    _skip_words = ""
+
+    @property
+    def bot_turn(self) -> bool:
+        raise NotImplementedError
+
+    def _replay_setup(self) -> None:
+        """The replay's own controls (called once by ``GameTutor.__init__``)."""
+        self.watch = pace.WatchSetting()
+        self.finish_from_round: int | None = None
+        """Round from which "Finish the game" is offered (None: never; ``new_game`` sets it)."""
+        self.finish_game_button = button("Finish the game ▸▸", "The bots play every turn, yours too, to the end")
+        self.finish_game_button.layout.display = "none"
+        self._shown_round: int | None = None
+        self._step_rounds: list[int] = []
+
+    @property
+    def offers_finish(self) -> bool:
+        """"Finish the game" is offered now: a full game, late enough, at the start of the learner's turn."""
+        game = self.game
+        return (self.finish_from_round is not None and game.round >= self.finish_from_round
+                and game.phase is Phase.ROLL and game.player.id in self.humans and not self._replay)
+
+    def _on_finish_game(self) -> None:
+        if not self.offers_finish:
+            self._warn("The bots finish the game only at the start of your turn. " + self._hint())
+            return
+        events = self.control.act(lambda: autoplay(self.game, people=())) or []
+        self._over = next((e for e in events if isinstance(e, GameOver)), self._over)
+        self._group(events)
+        self._show(changed=[Line("The bots played every turn to the end: the log has each one.")])
+        self._focus_next()
+
+    def _bots_play(self, limit: int | None = None, *, replay: bool = False) -> None:
+        """The bots act (``limit`` actions, or until the learner's turn); replayed, or shown as one step."""
+        snapshot, dice, round_ = self._snapshot(), self.game.dice, self.game.round
+        events = self.control.act(lambda: autoplay(self.game, people=self.humans, limit=limit)) or []
+        self._note_take(events, dice)
+        if replay:
+            self._replay_turns(events, snapshot, round_)
+        else:
+            self._after(events, snapshot)
+            if self.bot_turn and self._paused is None:
+                self.move_focus(self.next_button)  # the learner is stepping through the bots' actions
+
+    def _replay_turns(self, events: list[Event], snapshot: Picture, round_: int) -> None:
+        """"Bots play": the board replays each bot step, its sentence in the prompt, and Skip shows the end; then
+        the prompt and the focus go to the learner's next step."""
+        cards = self.game.cards
+        self._over = next((e for e in events if isinstance(e, GameOver)), self._over)
+        self._group(events)
+        self._replay, self._replay_lines = True, narrate(events, cards)
+        self._step_rounds = step_rounds(events, cards, first=round_)
+        self._shown_round = self._step_rounds[0] if self._step_rounds else None
+        self._show(draw=False)
+        frames = replay_frames(snapshot, events, cards, self._picture(), watch=self.watch.value)
+        self._skip_words = pace.skip_hint(sum(ms for _, ms in frames)) if self.board.animated else ""
+        self.board.animate(frames, on_frame=self._say_step, after=self._replay_done)
+        if self._replay:  # still playing (in a kernel): Skip is enabled now
+            self.move_focus(self.skip_button)
+
+    def _say_step(self, picture: Picture) -> None:
+        """During the replay: the step on the board in the prompt (each new sentence once), its round in the
+        header."""
+        if not self._replay:
+            return
+        if picture.step and picture.step[0] <= len(self._step_rounds):
+            shown = self._step_rounds[picture.step[0] - 1]
+            if shown != self._shown_round:
+                self._shown_round = shown
+                self.header.value = self._header()
+        if not picture.caption or picture.caption == self.status.text:
+            return
+        self.status.show(" ".join(filter(None, (picture.caption, self._skip_words))))
+
+    def _replay_done(self) -> None:
+        """The replay reached its end (or Skip, or "No animation"): the learner's turn."""
+        if not self._replay:
+            return
+        self._replay, self._shown_round = False, None
+        self._show(draw=False, changed=() if self.board.animated else self._replay_lines)
+        self._focus_next()
+
