@@ -2,7 +2,8 @@
 
 1. A crowd (the default): 20 and 60 learners open each such page at the same moment (plain HTTP requests; the
    page's text is all in its HTML). For each page and crowd: the worst and median seconds to the whole page, and
-   the kernels started meanwhile (from the server's log), and the requests that failed. Targets: worst under 2 s, no kernel started.
+   the kernels started meanwhile (from the server's log), and the requests that failed. Targets: worst under 2 s,
+   no kernel started.
    ``--before`` also times the crowd of 20 on Voila's own path with a kernel per learner (``?theme=light``: what
    every page cost before tutor.text_pages), for the landing page and a rules summary; those kernels are shut down
    after each page. Routes: ``--route serve`` (``rules-tutor serve``, the default), ``class`` (``--class-size 30``),
