@@ -266,6 +266,16 @@ def test_a_class_gets_the_pages_without_a_kernel_and_beyond_its_places(tmp_path)
                    urllib.request.build_opener(urllib.request.HTTPCookieProcessor(cookies)))
         assert "rules_tutor_page" in {cookie.name for cookie in cookies}
         _assert_same_as_voilas_own(server, "flanders/00_welcome.ipynb", pages["flanders/00_welcome.ipynb"])
+
+        # Closed by the teacher's Pace: not the page rendered once (the lesson page handler answers)
+        token = re.search(r"teacher\?token=(\S+)", server.log())[1]
+        closing = urllib.request.Request(f"{server.url}/rules-tutor/teacher/action", method="POST",
+                                         data=json.dumps({"action": "pace", "closed": [TEXT_PAGES[2]]}).encode(),
+                                         headers={"X-Teacher-Token": token})
+        urllib.request.urlopen(closing, timeout=60).close()
+        _, closed, _ = server.get(f"/voila/render/{TEXT_PAGES[2]}")
+        assert NO_KERNEL_ID not in closed
+        assert NO_KERNEL_ID in server.get(f"/voila/render/{TEXT_PAGES[3]}")[1]
     finally:
         server.stop()
 
