@@ -37,8 +37,10 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 LESSONS = REPO / "lessons"
-TEXT_PAGES = ["index.ipynb", "flamme_rouge/00_welcome.ipynb", "flamme_rouge/rules_summary.ipynb",
-              "flamme_rouge/rules_summary_peloton.ipynb", "flanders/00_welcome.ipynb", "flanders/rules_summary.ipynb"]
+sys.path.insert(0, str(REPO))
+from tutor.text_pages import text_pages_in  # noqa: E402
+
+TEXT_PAGES = text_pages_in(LESSONS)
 BEFORE_PAGES = ["index.ipynb", "flamme_rouge/rules_summary.ipynb"]
 WORST_TARGET_S = 2.0
 START_TIMEOUT_S = 300
