@@ -35,6 +35,8 @@ LESSONS = REPO / "lessons"
 START_TIMEOUT_S = 240  # generous: the machine may be busy
 TEXT_PAGES = ["index.ipynb", "flamme_rouge/00_welcome.ipynb", "flamme_rouge/rules_summary.ipynb",
               "flamme_rouge/rules_summary_peloton.ipynb", "flanders/00_welcome.ipynb", "flanders/rules_summary.ipynb"]
+SERVED = text_pages_in(LESSONS)
+"""What the route tests open: every marked page (the first test says which they are)."""
 KERNEL_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 
@@ -44,7 +46,7 @@ def test_the_landing_welcome_and_summary_pages_are_marked_and_no_lesson_is():
         assert not needs_no_kernel(json.loads(path.read_text())), path
 
 
-@pytest.mark.parametrize("page", TEXT_PAGES)
+@pytest.mark.parametrize("page", SERVED)
 def test_a_marked_page_shows_no_widget_and_no_error(page):
     """What the page shows once its cells have run: HTML only, so the same page serves every learner."""
     notebook = nbformat.read(LESSONS / page, as_version=4)
@@ -207,10 +209,10 @@ def _assert_served_without_kernel(server: Server, learners: int = 5) -> dict[str
     """Every text page opened by ``learners`` at once: all served, the template's and the page's own parts there,
     and no kernel started. Returns each page once."""
     before = server.kernels_started()
-    replies = _open_at_once(server, TEXT_PAGES, learners)
+    replies = _open_at_once(server, SERVED, learners)
     assert [status for status, _, _ in replies] == [200] * len(replies)
     assert server.kernels_started() == before, server.log()
-    pages = dict(zip(TEXT_PAGES, (page for _, page, _ in replies)))
+    pages = dict(zip(SERVED, (page for _, page, _ in replies)))
     for name, page in pages.items():
         config = json.loads(re.search(r'id="jupyter-config-data"[^>]*>(.*?)</script>', page, re.S)[1])
         assert config["kernelId"] == NO_KERNEL_ID, name
@@ -243,7 +245,7 @@ def _assert_same_as_voilas_own(server: Server, page: str, served: str) -> None:
 def test_rules_tutor_serve_sends_the_pages_without_a_kernel(tmp_path):
     server = _rules_tutor_serve(tmp_path)
     try:
-        assert server.kernels_started() == len(TEXT_PAGES)  # one each, at start, shut down once rendered
+        assert server.kernels_started() == len(SERVED)  # one each, at start, shut down once rendered
         pages = _assert_served_without_kernel(server)
         _assert_same_as_voilas_own(server, "index.ipynb", pages["index.ipynb"])
         assert "RULES_TUTOR_CLASS" not in pages["index.ipynb"]
@@ -266,6 +268,16 @@ def test_a_class_gets_the_pages_without_a_kernel_and_beyond_its_places(tmp_path)
                    urllib.request.build_opener(urllib.request.HTTPCookieProcessor(cookies)))
         assert "rules_tutor_page" in {cookie.name for cookie in cookies}
         _assert_same_as_voilas_own(server, "flanders/00_welcome.ipynb", pages["flanders/00_welcome.ipynb"])
+
+        # Closed by the teacher's Pace: not the page rendered once (the lesson page handler answers)
+        token = re.search(r"teacher\?token=(\S+)", server.log())[1]
+        closing = urllib.request.Request(f"{server.url}/rules-tutor/teacher/action", method="POST",
+                                         data=json.dumps({"action": "pace", "closed": ["flamme_rouge/rules_summary.ipynb"]}).encode(),
+                                         headers={"X-Teacher-Token": token})
+        urllib.request.urlopen(closing, timeout=60).close()
+        _, closed, _ = server.get("/voila/render/flamme_rouge/rules_summary.ipynb")
+        assert NO_KERNEL_ID not in closed
+        assert NO_KERNEL_ID in server.get("/voila/render/flanders/rules_summary.ipynb")[1]
     finally:
         server.stop()
 
@@ -283,8 +295,8 @@ def test_a_learner_server_behind_jupyterhub_or_binder_sends_the_pages_without_a_
         _wait_for(lambda: "successfully loaded" in server.log() and "Jupyter Server" in server.log()
                   and _answers(server.url + "/api/status"), "the learner server")
         assert "tutor.text_pages_extension | extension was successfully loaded" in server.log()
-        _open_at_once(server, TEXT_PAGES, 2)  # first asked for: rendered
-        assert server.kernels_started() == len(TEXT_PAGES)
+        _open_at_once(server, SERVED, 2)  # first asked for: rendered
+        assert server.kernels_started() == len(SERVED)
         assert json.loads(server.get("/api/kernels")[1]) == []  # each shut down once its page was rendered
         pages = _assert_served_without_kernel(server)
         _assert_same_as_voilas_own(server, "index.ipynb", pages["index.ipynb"])

@@ -178,15 +178,18 @@ def _page_overrides(handler: tornado.web.RequestHandler) -> bool:
 
 async def serve_text_page(handler: tornado.web.RequestHandler, path: str | None) -> bool:
     """Send the rendered page of ``path`` if it is a page without a board that is ready; False (nothing sent)
-    otherwise. In class mode the page gets the class's cookies, as every lesson page does."""
+    otherwise, or when the teacher has closed it (class mode's Pace). In class mode the page gets the class's
+    cookies, as every lesson page does."""
     pages: TextPages | None = handler.settings.get(SETTING)
     if pages is None or not path or _page_overrides(handler):
         return False
+    classroom = handler.settings.get("rules_tutor_classroom")
+    if classroom is not None and path.strip("/") in classroom.db.settings()["closed"]:
+        return False  # closed by the teacher's Pace: the lesson page handler says "Not open yet"
     page = await pages.page(path)
     if page is None:
         return False
     voila.set_xsrf_cookie_for_the_unload_request(handler)
-    classroom = handler.settings.get("rules_tutor_classroom")
     if classroom is not None:
         from .classroom.handlers import stamp_page
 

@@ -188,8 +188,8 @@ async def render_page_once(settings: dict[str, Any], route_arguments: dict[str, 
     ``NotebookRenderer`` executing the cells in a new kernel), the kernel shut down afterwards and its id in the
     page replaced by ``NO_KERNEL_ID``. The page loads none of the JupyterLab extensions (the page config's
     ``federated_extensions``, which Voila's page loads): its outputs are HTML, and the widget extensions would ask
-    the server for its kernel (a failed request, then one "failed to activate" error each). ``settings``: the web application's (managers, base URL, MathJax); ``log``: a
-    logger for Voila's warnings."""
+    the server for its kernel (a failed request, then one "failed to activate" error each). ``settings``: the web
+    application's (managers, base URL, MathJax); ``log``: a logger for Voila's warnings."""
     import os
 
     from voila.notebook_renderer import NotebookRenderer
