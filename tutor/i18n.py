@@ -6,34 +6,85 @@ One lesson runs in one kernel, so the language is the kernel's: a lesson's first
     _("{rider} moves {n} squares").format(rider=rider, n=n)
     ngettext("{n} square", "{n} squares", n).format(n=n)
 
-A message without a translation falls back to English.
+A message a module defines before any language is chosen (a rule's text, a phase's title) is marked with
+``N_`` for extraction and translated where it is shown (``Rule.text`` calls ``_``).
+
+Catalogs are the translators' ``tutor.po`` files, read with Babel at first use and compiled in memory: no ``.mo``
+file has to be built where the lessons are served. A message without a translation falls back to English, and
+is recorded in ``missed()`` so that a test can find it (``python -m tutor.i18n check ca`` lists them too).
+Numbers and lists follow the language too: ``number(0.5)``, ``percent(0.25)``, ``and_list(["a", "b"])``.
 """
 
 from __future__ import annotations
 
 import gettext
+import io
+from functools import cache
 from pathlib import Path
+from typing import Iterable
 
 LOCALE_DIR = Path(__file__).parent / "locale"
 DOMAIN = "tutor"
+TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
 LANGUAGES: dict[str, str] = {"en": "English", "ca": "Català"}
 """The languages the lessons are written in, by code, with their own names."""
+SOURCE_LANGUAGE = "en"
 
-_language = "en"
-_translations: gettext.NullTranslations = gettext.NullTranslations()
+
+class Catalog:
+    """One language's messages: compiled for gettext (plural forms from the catalog's header) and the set of
+    message ids it translates."""
+
+    def __init__(self, translations: gettext.NullTranslations, known: frozenset[str | tuple[str, str]]) -> None:
+        self.translations = translations
+        self.known = known
+
+
+def catalog_path(code: str) -> Path:
+    return LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+@cache
+def catalog_for(code: str) -> Catalog:
+    """The catalog of ``code``, read from its ``.po`` file (English: none, the messages are English)."""
+    if code not in LANGUAGES:
+        raise ValueError(f"unknown language {code!r}; known: {', '.join(LANGUAGES)}")
+    path = catalog_path(code)
+    if code == SOURCE_LANGUAGE or not path.exists():
+        return Catalog(gettext.NullTranslations(), frozenset())
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    with path.open("rb") as po:
+        messages = read_po(po, locale=code, domain=DOMAIN)
+    compiled = io.BytesIO()
+    write_mo(compiled, messages, use_fuzzy=False)
+    compiled.seek(0)
+    known: set[str | tuple[str, str]] = set()
+    for message in messages:
+        if not message.id or message.fuzzy:
+            continue
+        strings = message.string if isinstance(message.string, (list, tuple)) else (message.string,)
+        if all(strings):
+            key = message.id
+            known.add((key[0], key[1]) if isinstance(key, (list, tuple)) else key)
+    return Catalog(gettext.GNUTranslations(compiled), frozenset(known))
 
 
 def translations_for(code: str) -> gettext.NullTranslations:
-    """The catalog of ``code`` (English: none, the messages are English)."""
-    if code not in LANGUAGES:
-        raise ValueError(f"unknown language {code!r}; known: {', '.join(LANGUAGES)}")
-    return gettext.translation(DOMAIN, LOCALE_DIR, [code], fallback=True)
+    """The gettext translations of ``code``."""
+    return catalog_for(code).translations
+
+
+_language = SOURCE_LANGUAGE
+_catalog = Catalog(gettext.NullTranslations(), frozenset())
+_missed: dict[str | tuple[str, str], None] = {}
 
 
 def use_language(code: str) -> None:
     """Speak ``code`` from now on in this kernel."""
-    global _language, _translations
-    _translations = translations_for(code)
+    global _language, _catalog
+    _catalog = catalog_for(code)
     _language = code
 
 
@@ -42,8 +93,68 @@ def language() -> str:
 
 
 def _(message: str) -> str:
-    return _translations.gettext(message)
+    """``message`` in the kernel's language."""
+    if _language != SOURCE_LANGUAGE and message not in _catalog.known:
+        _missed.setdefault(message)
+    return _catalog.translations.gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
-    return _translations.ngettext(singular, plural, n)
+    """The form of ``singular``/``plural`` for ``n`` in the kernel's language."""
+    if _language != SOURCE_LANGUAGE and (singular, plural) not in _catalog.known:
+        _missed.setdefault((singular, plural))
+    return _catalog.translations.ngettext(singular, plural, n)
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for translation where it is shown (a constant made before any language is chosen)."""
+    return message
+
+
+def missed() -> list[str | tuple[str, str]]:
+    """The messages looked up, since the last ``clear_missed()``, that the kernel's catalog does not translate."""
+    return list(_missed)
+
+
+def clear_missed() -> None:
+    _missed.clear()
+
+
+def number(value: float) -> str:
+    """``value`` as the language writes it (``"0.5"``; Catalan ``"0,5"``)."""
+    if _language == SOURCE_LANGUAGE:
+        return str(value)
+    from babel.numbers import format_decimal
+
+    return str(format_decimal(value, locale=_language))
+
+
+def percent(fraction: float, digits: int = 0) -> str:
+    """``fraction`` as a percentage (``"25%"``; Catalan ``"25 %"``)."""
+    from babel.numbers import format_percent
+
+    if _language == SOURCE_LANGUAGE:
+        return f"{fraction * 100:.{digits}f}%"
+    pattern = "#,##0" + ("." + "0" * digits if digits else "") + "%"
+    return str(format_percent(fraction, pattern, locale=_language))
+
+
+def and_list(items: Iterable[object], empty: str | None = None) -> str:
+    """``"a"``, ``"a and b"``, ``"a, b and c"`` in the kernel's language (Catalan ``"a, b i c"``); ``empty`` (else
+    "nobody") for no items."""
+    words = [str(i) for i in items]
+    if not words:
+        return _("nobody") if empty is None else empty
+    if _language == SOURCE_LANGUAGE:  # no comma before "and", as the English lessons always wrote it
+        return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    from babel.lists import format_list
+
+    return str(format_list(words, locale=_language))
+
+
+if __name__ == "__main__":
+    import sys
+
+    from tutor.languages import main
+
+    sys.exit(main(sys.argv[1:]))

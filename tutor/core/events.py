@@ -17,6 +17,8 @@ from dataclasses import dataclass, fields
 from types import MappingProxyType
 from typing import Any, Mapping
 
+from tutor.i18n import _
+
 
 @dataclass(frozen=True, slots=True)
 class Rule:
@@ -24,12 +26,22 @@ class Rule:
 
     id: str
     """Short stable id, e.g. ``"fr.move.exact"``."""
-    section: str
-    """Rulebook section the rule belongs to, e.g. ``"Movement phase"``."""
-    text: str
-    """The rule in one plain sentence."""
+    section_message: str
+    """Rulebook section the rule belongs to, in English, e.g. ``"Movement phase"`` (the gettext message id)."""
+    text_message: str
+    """The rule in one plain English sentence (the gettext message id)."""
     decision: bool = False
     """True when the rulebook is silent and this is the tutor's decision (RULES.md)."""
+
+    @property
+    def section(self) -> str:
+        """The section's name in the kernel's language (translated when read: rules are made at import)."""
+        return _(self.section_message)
+
+    @property
+    def text(self) -> str:
+        """The rule in the kernel's language."""
+        return _(self.text_message)
 
     def __str__(self) -> str:
         return f"{self.section}: {self.text}"

@@ -14,6 +14,7 @@ from typing import Any, Iterable, Sequence
 
 from tutor.core.events import Rule
 from tutor.core.state import SeededState
+from tutor.i18n import N_, _
 
 from . import rules
 from .cards import Card, RiderKind
@@ -52,12 +53,12 @@ class Phase(enum.Enum):
 
     @property
     def title(self) -> str:
-        return _PHASE_TITLES[self]
+        return _(_PHASE_TITLES[self])
 
     @property
     def name_in_words(self) -> str:
         """``"energy phase"``: the phase's name inside a sentence."""
-        return _PHASE_NAMES[self]
+        return _(_PHASE_NAMES[self])
 
     @property
     def automatic(self) -> bool:
@@ -71,30 +72,30 @@ class Phase(enum.Enum):
 
 
 _PHASE_TITLES = {
-    Phase.SETUP: "Setup: place the riders behind the start line",
-    Phase.BID_1: "Breakaway, first bid: draw 4, bid 1 face down, recycle 3",
-    Phase.BID_2: "Breakaway, second bid: draw 4, bid 1 face down, recycle 3",
-    Phase.BREAKAWAY: "Breakaway: the highest bids join the breakaway",
-    Phase.ENERGY: "Energy phase: draw 4, play 1, recycle 3",
-    Phase.FLIP: "Movement phase: the bot teams flip their cards",
-    Phase.MOVEMENT: "Movement phase: frontmost rider first",
-    Phase.END_CARDS: "End phase 1: played cards leave the game",
-    Phase.END_SLIPSTREAM: "End phase 2: slipstream",
-    Phase.END_EXHAUSTION: "End phase 3: exhaustion",
-    Phase.FINISHED: "Finished",
+    Phase.SETUP: N_("Setup: place the riders behind the start line"),
+    Phase.BID_1: N_("Breakaway, first bid: draw 4, bid 1 face down, recycle 3"),
+    Phase.BID_2: N_("Breakaway, second bid: draw 4, bid 1 face down, recycle 3"),
+    Phase.BREAKAWAY: N_("Breakaway: the highest bids join the breakaway"),
+    Phase.ENERGY: N_("Energy phase: draw 4, play 1, recycle 3"),
+    Phase.FLIP: N_("Movement phase: the bot teams flip their cards"),
+    Phase.MOVEMENT: N_("Movement phase: frontmost rider first"),
+    Phase.END_CARDS: N_("End phase 1: played cards leave the game"),
+    Phase.END_SLIPSTREAM: N_("End phase 2: slipstream"),
+    Phase.END_EXHAUSTION: N_("End phase 3: exhaustion"),
+    Phase.FINISHED: N_("Finished"),
 }
 _PHASE_NAMES = {
-    Phase.SETUP: "setup",
-    Phase.BID_1: "breakaway, first bid",
-    Phase.BID_2: "breakaway, second bid",
-    Phase.BREAKAWAY: "breakaway",
-    Phase.ENERGY: "energy phase",
-    Phase.FLIP: "movement phase",
-    Phase.MOVEMENT: "movement phase",
-    Phase.END_CARDS: "end phase 1",
-    Phase.END_SLIPSTREAM: "end phase 2",
-    Phase.END_EXHAUSTION: "end phase 3",
-    Phase.FINISHED: "finished",
+    Phase.SETUP: N_("setup"),
+    Phase.BID_1: N_("breakaway, first bid"),
+    Phase.BID_2: N_("breakaway, second bid"),
+    Phase.BREAKAWAY: N_("breakaway"),
+    Phase.ENERGY: N_("energy phase"),
+    Phase.FLIP: N_("movement phase"),
+    Phase.MOVEMENT: N_("movement phase"),
+    Phase.END_CARDS: N_("end phase 1"),
+    Phase.END_SLIPSTREAM: N_("end phase 2"),
+    Phase.END_EXHAUSTION: N_("end phase 3"),
+    Phase.FINISHED: N_("finished"),
 }
 
 ROUND_ORDER = (Phase.ENERGY, Phase.FLIP, Phase.MOVEMENT, Phase.END_CARDS, Phase.END_SLIPSTREAM,

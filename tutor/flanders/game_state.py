@@ -14,6 +14,7 @@ from typing import Any, Self, Sequence
 
 from tutor.core.events import Event
 from tutor.core.state import SeededState, rng_state, set_rng_state
+from tutor.i18n import N_, _
 
 from . import odds
 from .battlefield import Battlefield
@@ -41,15 +42,15 @@ class Phase(enum.Enum):
 
     @property
     def title(self) -> str:
-        return _PHASE_TITLES[self]
+        return _(_PHASE_TITLES[self])
 
 
 _PHASE_TITLES = {
-    Phase.ROLL: "Roll the three dice",
-    Phase.CHOOSE: "Choose two dice: take the card on the space of their sum",
-    Phase.AGAIN: "Roll again, or stop",
-    Phase.RESOLVE: "Carry out your cards, then end the turn",
-    Phase.FINISHED: "The game is over",
+    Phase.ROLL: N_("Roll the three dice"),
+    Phase.CHOOSE: N_("Choose two dice: take the card on the space of their sum"),
+    Phase.AGAIN: N_("Roll again, or stop"),
+    Phase.RESOLVE: N_("Carry out your cards, then end the turn"),
+    Phase.FINISHED: N_("The game is over"),
 }
 
 

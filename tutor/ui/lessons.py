@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tutor.i18n import _
+
 STORE_KEY = "rules-tutor-progress"
 
 
@@ -108,6 +110,8 @@ PROGRESS_JS = """<script>
   const save = (store) => { try { localStorage.setItem(KEY, JSON.stringify(store)); } catch (e) {} };
   const lesson = '%(lesson)s';
   const quizzes = %(quizzes)d;  // the lesson's quizzes, known before they are drawn
+  const M = %(messages)s;  // the page's words, in the lesson's language (tutor.i18n)
+  const fill = (text, values) => text.replace(/[{](\w+)[}]/g, (whole, name) => name in values ? values[name] : whole);
   function finished(entry) {
     if (!entry || !entry.visited) return false;
     const total = entry.total || 0, answered = Object.keys(entry.quizzes || {}).length;
@@ -117,16 +121,15 @@ PROGRESS_JS = """<script>
   function quizWords(entry) {
     const results = entry && entry.quizzes ? Object.values(entry.quizzes) : [];
     if (!entry || !entry.total || !results.length) return '';
-    return results.length + ' of ' + entry.total + ' answered, ' + results.filter(Boolean).length +
-      ' right first time';
+    return fill(M.answered, {answered: results.length, total: entry.total, right: results.filter(Boolean).length});
   }
   function badges() {
     const store = load();
     document.querySelectorAll('[data-lesson]').forEach(function (el) {
       const entry = store[el.dataset.lesson];
-      let text = 'not started', cls = 'tutor-todo';
+      let text = M.notStarted, cls = 'tutor-todo';
       if (entry && entry.visited) {
-        text = quizWords(entry) || 'opened'; cls = finished(entry) ? 'tutor-done' : 'tutor-started';
+        text = quizWords(entry) || M.opened; cls = finished(entry) ? 'tutor-done' : 'tutor-started';
         if (finished(entry)) text = '✓ ' + text;
       }
       // Only real changes: each one wakes the page's observer, which would run this again.
@@ -136,9 +139,9 @@ PROGRESS_JS = """<script>
     document.querySelectorAll('[data-finish-quizzes]').forEach(function (el) {
       const entry = store[el.dataset.finishQuizzes];
       const words = quizWords(entry);
-      const text = !entry || !entry.total ? 'This lesson has no questions.'
-        : !words ? 'No question answered yet: the questions above are waiting for you.'
-        : 'Your questions: ' + words + (finished(entry) ? '.' : ' (the others are above).');
+      const text = !entry || !entry.total ? M.noQuestions
+        : !words ? M.noAnswer
+        : fill(finished(entry) ? M.yourQuestions : M.yourQuestionsMore, {questions: words});
       if (el.textContent !== text) el.textContent = text;
     });
   }
@@ -186,14 +189,33 @@ def progress_script(lesson: str = "", quizzes: int = 0) -> str:
     """The page script: records ``lesson``'s visit and its ``quizzes`` answers (when given) and fills progress
     badges."""
     return PROGRESS_JS % {"key": STORE_KEY, "lesson": html.escape(lesson, quote=True).replace("'", ""),
-                          "quizzes": quizzes}
+                          "quizzes": quizzes, "messages": _script_json(progress_messages())}
+
+
+def progress_messages() -> dict[str, str]:
+    """The words the page script writes, in the kernel's language."""
+    return {
+        "answered": _("{answered} of {total} answered, {right} right first time"),
+        "notStarted": _("not started"),
+        "opened": _("opened"),
+        "noQuestions": _("This lesson has no questions."),
+        "noAnswer": _("No question answered yet: the questions above are waiting for you."),
+        "yourQuestions": _("Your questions: {questions}."),
+        "yourQuestionsMore": _("Your questions: {questions} (the others are above)."),
+    }
+
+
+def _script_json(value: object) -> str:
+    """``value`` as JSON that is safe inside a ``<script>`` (no ``</script>``, no ``%`` for the template)."""
+    return json.dumps(value, ensure_ascii=False).replace("<", "\\u003c").replace("%", "%%")
 
 
 def list_html(lessons: list[LessonInfo], link_prefix: str = "") -> str:
     """Each lesson: its title as a link, its summary, its progress badge (filled in by the page script)."""
     items = "".join(
         f"<li><a target='_self' href='{html.escape(link_prefix + lesson.path.name)}'>{html.escape(lesson.title)}</a>"
-        f"<span class='tutor-progress tutor-todo' data-lesson='{html.escape(lesson.key)}'>not started</span>"
+        f"<span class='tutor-progress tutor-todo' data-lesson='{html.escape(lesson.key)}'>"
+        f"{html.escape(_('not started'))}</span>"
         + (f"<br><span class='tutor-summary'>{html.escape(lesson.summary)}</span>" if lesson.summary else "")
         + "</li>" for lesson in lessons)
     # No list numbers: the titles carry the lesson numbers (the welcome page is lesson 0).
@@ -228,15 +250,15 @@ def nav_html(current: str, folder: str | Path = ".", contents: str = "../index.i
     if k > 0:
         links.append(f"<a href='{html.escape(names[k - 1])}' target='_self' rel='prev'>← "
                      f"{html.escape(lessons[k - 1].title)}</a>")
-    links.append(f"<a href='{html.escape(contents)}' target='_self'>☰ All lessons</a>")
+    links.append(f"<a href='{html.escape(contents)}' target='_self'>☰ {html.escape(_('All lessons'))}</a>")
     summary = _rules_summary(folder / current)
     if summary:
-        links.append(f"<a href='{html.escape(summary)}' target='_self'>Rules summary</a>")
+        links.append(f"<a href='{html.escape(summary)}' target='_self'>{html.escape(_('Rules summary'))}</a>")
     if k + 1 < len(lessons):
         links.append(f"<a href='{html.escape(names[k + 1])}' target='_self' rel='next'>"
                      f"{html.escape(lessons[k + 1].title)} →</a>")
     finish = _finish_html(lessons[k], lessons[k + 1:], summary) if _numbered(lessons[k]) else ""
-    return (CSS + finish + f"<nav class='tutor-nav' aria-label='Lessons'>{''.join(links)}</nav>"
+    return (CSS + finish + f"<nav class='tutor-nav' aria-label='{html.escape(_('Lessons'))}'>{''.join(links)}</nav>"
             + progress_script(lessons[k].key, lessons[k].quizzes))
 
 
@@ -251,15 +273,18 @@ def _finish_html(lesson: LessonInfo, later: list[LessonInfo], summary: str | Non
     summary."""
     following = next((other for other in later if _numbered(other)), None)
     if following is not None:
-        step = (f"<b>Next:</b> <a href='{html.escape(following.path.name)}' target='_self'>"
-                f"{html.escape(following.title)} →</a>")
+        step = _("<b>Next:</b> {link}").format(
+            link=f"<a href='{html.escape(following.path.name)}' target='_self'>{html.escape(following.title)} →</a>")
     elif summary:
-        step = (f"That was the last lesson. <b>Next:</b> <a href='{html.escape(summary)}' target='_self'>"
-                "the whole game on one page →</a>")
+        step = _("That was the last lesson. <b>Next:</b> {link}").format(
+            link=f"<a href='{html.escape(summary)}' target='_self'>"
+                 f"{html.escape(_('the whole game on one page'))} →</a>")
     else:
-        step = "That was the last lesson."
-    learned = f"<p><b>What you learned:</b> {html.escape(lesson.summary)}</p>" if lesson.summary else ""
-    return (f"<section class='tutor-finish' aria-label='End of the lesson'><h3>End of the lesson</h3>{learned}"
+        step = html.escape(_("That was the last lesson."))
+    learned = (f"<p>{_('<b>What you learned:</b> {summary}').format(summary=html.escape(lesson.summary))}</p>"
+               if lesson.summary else "")
+    end = html.escape(_("End of the lesson"))
+    return (f"<section class='tutor-finish' aria-label='{end}'><h3>{end}</h3>{learned}"
             f"<p data-finish-quizzes='{html.escape(lesson.key)}'></p><p>{step}</p></section>")
 
 

@@ -18,9 +18,9 @@ from tutor.flamme_rouge import rules
 from tutor.flamme_rouge.cards import ATTACK, Card, CardKind
 from tutor.flamme_rouge.race import Phase, Race
 from tutor.flamme_rouge.track import Terrain
-from tutor.ui.narration import and_list, plural
+from tutor.i18n import _, and_list, ngettext
 
-from .style import TERRAIN_NAME, lane_name
+from .style import kind_name, lane_name, team_name, terrain_name
 
 
 def card_words(card: Card | str) -> str:
@@ -28,30 +28,34 @@ def card_words(card: Card | str) -> str:
     if isinstance(card, str):
         card = Card.parse(card)
     if card is ATTACK:
-        return "Attack! card"
+        return _("Attack! card")
     if card.kind is CardKind.EXHAUSTION:
-        return f"exhaustion card {card.value}"
+        return _("exhaustion card {value}").format(value=card.value)
     if card.kind is CardKind.MUSCLE:
-        return f"Muscle card {card.value}"
+        return _("Muscle card {value}").format(value=card.value)
     return str(card.value)
 
 
 def road_words(race: Race, square: int) -> str:
     """``"3 lanes, flat"``, ``"1 lane, ascent"``: the road on ``square``."""
     road = race.track.squares[square]
-    return f"{plural(road.lanes, 'lane')}, {TERRAIN_NAME[road.terrain]}"
+    return ngettext("{n} lane, {terrain}", "{n} lanes, {terrain}", road.lanes).format(
+        n=road.lanes, terrain=terrain_name(road.terrain))
 
 
 def _where(race: Race, rider_id: str) -> str:
     rider = race.riders[rider_id]
     if rider.square is None:
-        return "not placed yet"
+        return _("not placed yet")
     track = race.track
-    where = f"square {rider.square}, {lane_name(rider.lane)} ({road_words(race, rider.square)})"
+    where = _("square {square}, {lane} ({road})").format(square=rider.square, lane=lane_name(rider.lane),
+                                                         road=road_words(race, rider.square))
     if track.finish is not None and rider.square >= track.finish:
-        where += f", {plural(rider.square - track.finish + 1, 'square')} past the finish line"
-    elif rider.square < track.start:
-        where += ", behind the start line"
+        past = rider.square - track.finish + 1
+        return ngettext("{where}, {n} square past the finish line", "{where}, {n} squares past the finish line",
+                        past).format(where=where, n=past)
+    if rider.square < track.start:
+        return _("{where}, behind the start line").format(where=where)
     return where
 
 
@@ -64,41 +68,62 @@ def describe_race(race: Race, *, played: Sequence[tuple[str, str]] | None = None
     ``judged=False``: a quiz before Reveal (riders in the scenario's order, no movement order).
     """
     track = race.track
-    round_ = f"Round {race.round}. " if race.round else ""
-    lines = [f"{round_}{race.phase.title}."]
-    finish = (f" The finish line is before square {track.finish}." if track.finish is not None else "")
-    start = f"; the start line is before square {track.start}" if track.start else ""
-    lines.append(f"The road: squares 0 to {track.last}{start}.{finish}"
-                 + _terrain_summary(race))
+    if race.round:
+        lines = [_("Round {round}. {phase}.").format(round=race.round, phase=race.phase.title)]
+    else:
+        lines = [_("{phase}.").format(phase=race.phase.title)]
+    road = (_("The road: squares 0 to {last}; the start line is before square {start}.") if track.start else
+            _("The road: squares 0 to {last}.")).format(last=track.last, start=track.start)
+    if track.finish is not None:
+        road += " " + _("The finish line is before square {finish}.").format(finish=track.finish)
+    lines.append(road + _terrain_summary(race))
     riders = list(race.riders)
     if judged:
         placed = [r for r in riders if race.riders[r].square is not None]
         riders = sorted(placed, key=lambda r: (-race.riders[r].position[0], race.riders[r].position[1])) + [
             r for r in riders if r not in placed]
-        lines.append("Riders, from the front:")
+        lines.append(_("Riders, from the front:"))
     else:
-        lines.append("Riders:")
+        lines.append(_("Riders:"))
     for rid in riders:
-        rider = race.riders[rid]
-        team = race.teams[rider.team]
-        exhaustion = f"; {plural(rider.exhaustion, 'exhaustion card')} taken" if rider.exhaustion else ""
-        bot = f", {team.bot} bot" if team.bot else ""
-        lines.append(f"{rid} ({rider.kind}, {rider.team} team{bot}): {_where(race, rid)}{exhaustion}.")
+        lines.append(_rider_words(race, rid))
     if judged and race.riders:
-        lines.append(f"Packs (riders with no empty square between them), from the back: {_packs(race)}.")
+        lines.append(_("Packs (riders with no empty square between them), from the back: {packs}.").format(
+            packs=_packs(race)))
     cards = _played(race, played, secret, in_order=judged)
     if cards:
-        lines.append(f"Cards played: {cards}.")
+        lines.append(_("Cards played: {cards}.").format(cards=cards))
     for rid in hands:
         hand = race.riders[rid].hand if rid in race.riders else []
         if hand:
-            lines.append(f"{rid}'s drawn cards: {', '.join(card_words(c) for c in hand)}.")
+            lines.append(_("{rider}'s drawn cards: {cards}.").format(
+                rider=rid, cards=", ".join(card_words(c) for c in hand)))
     if judged and race.phase is Phase.MOVEMENT and race.to_move:
-        lines.append(f"Still to move, in this order: {and_list(race.to_move)}.")
+        lines.append(_("Still to move, in this order: {riders}.").format(riders=and_list(race.to_move)))
     if race.phase is Phase.FINISHED:
-        lines.append(f"The race is over: {race.winner} wins"
-                     + (f"; then {and_list(race.ranking[1:])}." if len(race.ranking) > 1 else "."))
+        if len(race.ranking) > 1:
+            lines.append(_("The race is over: {winner} wins; then {others}.").format(
+                winner=race.winner, others=and_list(race.ranking[1:])))
+        else:
+            lines.append(_("The race is over: {winner} wins.").format(winner=race.winner))
     return lines
+
+
+def _rider_words(race: Race, rid: str) -> str:
+    """``"red-S (sprinteur, red team): square 3, right lane (2 lanes, flat)."``"""
+    rider = race.riders[rid]
+    team = race.teams[rider.team]
+    kind, colour = kind_name(str(rider.kind)), team_name(rider.team)
+    if team.bot:
+        who = _("{rider} ({kind}, {team} team, {bot} bot)").format(rider=rid, kind=kind, team=colour,
+                                                                   bot=kind_name(team.bot))
+    else:
+        who = _("{rider} ({kind}, {team} team)").format(rider=rid, kind=kind, team=colour)
+    where = _where(race, rid)
+    if rider.exhaustion:
+        return ngettext("{rider}: {where}; {n} exhaustion card taken.", "{rider}: {where}; {n} exhaustion cards taken.",
+                        rider.exhaustion).format(rider=who, where=where, n=rider.exhaustion)
+    return _("{rider}: {where}.").format(rider=who, where=where)
 
 
 def _played(race: Race, played: Sequence[tuple[str, Card | str]] | None, secret: Collection[str],
@@ -114,11 +139,11 @@ def _played(race: Race, played: Sequence[tuple[str, Card | str]] | None, secret:
     words = []
     for rid, told in played:
         if rid in secret:
-            words.append(f"{rid} a card face down")
+            words.append(_("{rider} a card face down").format(rider=rid))
         elif told:
             words.append(f"{rid} {card_words(told)}")
         else:
-            words.append(f"{rid} the card you choose")
+            words.append(_("{rider} the card you choose").format(rider=rid))
     return ", ".join(words)
 
 
@@ -128,7 +153,8 @@ def _packs(race: Race) -> str:
     words = []
     for lo, hi in rules.packs(square for square, _ in positions.values()):
         members = [rid for rid, (square, _) in positions.items() if lo <= square <= hi]
-        words.append(f"{', '.join(members)} ({f'square {lo}' if lo == hi else f'squares {lo} to {hi}'})")
+        where = _("square {square}").format(square=lo) if lo == hi else _squares(lo, hi)
+        words.append(f"{', '.join(members)} ({where})")
     return "; ".join(words)
 
 
@@ -141,7 +167,12 @@ def _terrain_summary(race: Race) -> str:
         if i == len(squares) or squares[i].terrain is not squares[start].terrain:
             terrain = squares[start].terrain
             if terrain is not Terrain.FLAT:
-                stretch = f"square {start}" if i - 1 == start else f"squares {start} to {i - 1}"
+                stretch = _("square {square}").format(square=start) if i - 1 == start else _squares(start, i - 1)
                 stretches.setdefault(terrain, []).append(stretch)
             start = i
-    return "".join(f" {TERRAIN_NAME[t].capitalize()}: {and_list(s)}." for t, s in stretches.items())
+    return "".join(" " + _("{terrain}: {squares}.").format(terrain=terrain_name(t).capitalize(), squares=and_list(s))
+                   for t, s in stretches.items())
+
+
+def _squares(first: int, last: int) -> str:
+    return _("squares {first} to {last}").format(first=first, last=last)

@@ -84,7 +84,7 @@ def _terrain_entries(race: Race) -> list[str]:
         if glyph:
             body += (f"<text x='12' y='15.5' font-size='11' font-weight='bold' text-anchor='middle' "
                      f"fill='{style.TERRAIN_INK[terrain]}'>{glyph}</text>")
-        entries.append(_svg(body) + html.escape(style.TERRAIN_NAME[terrain]))
+        entries.append(_svg(body) + html.escape(style.terrain_name(terrain)))
     road = style.TERRAIN_FILL[Terrain.FLAT]
     if min(track.lanes) == 1:  # Peloton expansion: narrow squares (issue 8)
         entries.append(_svg(f"<rect x='1' y='1' width='24' height='20' fill='{style.VERGE}'/><rect x='1' y='11' "

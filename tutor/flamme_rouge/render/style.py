@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 
 from tutor.flamme_rouge.track import Terrain
+from tutor.i18n import N_, _
 
 TEAM_COLOURS: dict[str, str] = {
     "red": "#c62828",
@@ -112,12 +113,13 @@ TERRAIN_INK = {
 }
 TERRAIN_GLYPH = {Terrain.ASCENT: "▲", Terrain.DESCENT: "▼", Terrain.COBBLES: "∴", Terrain.SUPPLY: "S"}
 TERRAIN_NAME = {
-    Terrain.FLAT: "flat",
-    Terrain.ASCENT: "ascent",
-    Terrain.DESCENT: "descent",
-    Terrain.COBBLES: "cobbles",
-    Terrain.SUPPLY: "supply zone",
+    Terrain.FLAT: N_("flat"),
+    Terrain.ASCENT: N_("ascent"),
+    Terrain.DESCENT: N_("descent"),
+    Terrain.COBBLES: N_("cobbles"),
+    Terrain.SUPPLY: N_("supply zone"),
 }
+"""The road's kinds, in English (message ids: ``terrain_name`` says them in the kernel's language)."""
 
 PAGE = "#ffffff"
 VERGE = "#eef0e6"
@@ -144,9 +146,39 @@ CARD_BACK = "#455a64"
 EXHAUSTION_FACE = "#8d3b2f"
 EXHAUSTION_INK = "#ffffff"
 
-LANE_NAMES = ("right lane", "left lane", "third lane")
+LANE_NAMES = (N_("right lane"), N_("left lane"), N_("third lane"))
 
 
 def lane_name(lane: int) -> str:
     """How a learner says a lane: "right lane" (lane 0), "left lane", "third lane"; never an index."""
-    return LANE_NAMES[lane] if 0 <= lane < len(LANE_NAMES) else f"lane {lane + 1} from the right"
+    if 0 <= lane < len(LANE_NAMES):
+        return _(LANE_NAMES[lane])
+    return _("lane {number} from the right").format(number=lane + 1)
+
+
+def terrain_name(terrain: Terrain) -> str:
+    """``"ascent"``: the road's kind in the kernel's language."""
+    return _(TERRAIN_NAME[terrain])
+
+
+COLOUR_NAMES = {
+    "red": N_("red"), "blue": N_("blue"), "green": N_("green"), "black": N_("black"), "white": N_("white"),
+    "pink": N_("pink"), "yellow": N_("yellow"), "orange": N_("orange"), "purple": N_("purple"), "teal": N_("teal"),
+    "brown": N_("brown"), "grey": N_("grey"), "silver": N_("silver"), "gold": N_("gold"), "bronze": N_("bronze"),
+}
+"""The teams' colours, in English (message ids)."""
+WORD_NAMES = {
+    "sprinteur": N_("sprinteur"), "rouleur": N_("rouleur"), "peloton": N_("peloton"), "muscle": N_("muscle"),
+    "Peloton": N_("Peloton"), "Muscle": N_("Muscle"), "random": N_("random"), "heuristic": N_("heuristic"),
+}
+"""Rider kinds and bots, in English (message ids)."""
+
+
+def team_name(colour: str) -> str:
+    """A team's colour in the kernel's language (a team named otherwise keeps its name)."""
+    return _(COLOUR_NAMES[colour]) if colour in COLOUR_NAMES else colour
+
+
+def kind_name(word: str) -> str:
+    """``"sprinteur"``, ``"Peloton"``: a rider's kind or a bot's name in the kernel's language."""
+    return _(WORD_NAMES[word]) if word in WORD_NAMES else word

@@ -19,18 +19,25 @@ from tutor.flamme_rouge.events import (BidsRevealed, BidsStarted, Blocked, BotDe
                                        NoSlipstream, Pack, PacksFound, Reshuffled, RiderMoved, RiderPlaced,
                                        RoundStarted, Slipstreamed)
 from tutor.flamme_rouge.render.style import lane_name
-from tutor.ui.narration import Line, and_list, plural, to_html
+from tutor.i18n import N_, _, and_list, ngettext
+from tutor.ui.narration import Line, to_html
 
 E = TypeVar("E", bound=Event)
 
 __all__ = ["Line", "narrate", "to_html", "rider_cards", "squares", "computer_plays", "TERRAIN_LIMITS"]
 
 TERRAIN_LIMITS = {
-    rules.ASCENT: "capped by the climb",
-    rules.DESCENT: "raised by the descent",
-    rules.SUPPLY: "raised by the supply zone",
+    rules.ASCENT: N_("capped by the climb"),
+    rules.DESCENT: N_("raised by the descent"),
+    rules.SUPPLY: N_("raised by the supply zone"),
 }
-"""Why a card moved its rider more or less than its value: the terrain rule a move cites, in words."""
+"""Why a card moved its rider more or less than its value: the terrain rule a move cites, in English (message
+ids: ``terrain_limit`` says them in the kernel's language)."""
+
+
+def terrain_limit(rule: rules.Rule) -> str:
+    """``"capped by the climb"``, in the kernel's language."""
+    return _(TERRAIN_LIMITS[rule])
 
 
 def narrate(events: Sequence[Event]) -> list[Line]:
@@ -61,7 +68,7 @@ def narrate(events: Sequence[Event]) -> list[Line]:
             lines.append(_packs(event))
             packs = event.packs
             if not any(front[0] - back[1] == 2 for back, front in zip(packs, packs[1:])):
-                lines.append(Line("No pack is exactly one empty square behind another pack: nobody moves.",
+                lines.append(Line(_("No pack is exactly one empty square behind another pack: nobody moves."),
                                   (rules.SLIPSTREAM,)))
             i += 1
             continue
@@ -82,12 +89,14 @@ def computer_plays(events: Iterable[Event]) -> list[Line]:
     played = [e for e in events if isinstance(e, CardPlayed)]
     if played:
         riders = [e.rider for e in played]
-        lines.append(Line(f"{and_list(riders)} (computer) {'plays its card' if len(riders) == 1 else 'play their cards'}"
-                          " face down.", (rules.SECRET,)))
+        lines.append(Line(ngettext("{riders} (computer) plays its card face down.",
+                                   "{riders} (computer) play their cards face down.", len(riders)
+                                   ).format(riders=and_list(riders)), (rules.SECRET,)))
     bids = [e.rider for e in events if isinstance(e, CardBid)]
     if bids:
-        lines.append(Line(f"{and_list(bids)} (computer) {'bids' if len(bids) == 1 else 'bid'} a card face down.",
-                          (rules.BID,)))
+        lines.append(Line(ngettext("{riders} (computer) bids a card face down.",
+                                   "{riders} (computer) bid a card face down.", len(bids)
+                                   ).format(riders=and_list(bids)), (rules.BID,)))
     return lines + narrate([e for e in events if isinstance(e, (CardsRevealed, BidsRevealed))])
 
 
@@ -99,38 +108,44 @@ def _one(event: Event) -> Line | None:
         return expansion
     if isinstance(event, RiderPlaced):
         square, lane = event.to
-        return Line(f"{event.rider} starts on square {square}, {lane_name(lane)}.", event.rules)
+        return Line(_("{rider} starts on square {square}, {lane}.").format(
+            rider=event.rider, square=square, lane=lane_name(lane)), event.rules)
     if isinstance(event, RoundStarted):
-        return Line(f"Round {event.round} begins.", event.rules)
+        return Line(_("Round {round} begins.").format(round=event.round), event.rules)
     if isinstance(event, Reshuffled):
-        return Line(f"{event.owner}'s face-down deck ran out: its {event.count} recycled cards are shuffled "
-                    "into a new deck.", event.rules)
+        return Line(ngettext("{owner}'s face-down deck ran out: its {count} recycled card is shuffled into a new "
+                             "deck.",
+                             "{owner}'s face-down deck ran out: its {count} recycled cards are shuffled into a new "
+                             "deck.", event.count).format(owner=event.owner, count=event.count), event.rules)
     if isinstance(event, CardsDrawn):
-        return Line(f"{event.rider} draws {_cards(event.cards)}.", event.rules)
+        return Line(_("{rider} draws {cards}.").format(rider=event.rider, cards=_cards(event.cards)), event.rules)
     if isinstance(event, CardsRevealed):
-        return Line(f"All cards are revealed: {rider_cards(event.cards)}. "
-                    f"Movement order: {', '.join(event.order)}.", event.rules)
+        return Line(_("All cards are revealed: {cards}. Movement order: {order}.").format(
+            cards=rider_cards(event.cards), order=", ".join(event.order)), event.rules)
     if isinstance(event, RiderMoved):
         return _move(event)
     if isinstance(event, Finished):
-        return Line(f"{event.winner} crosses the finish line and wins! Riders past the line: "
-                    f"{', '.join(event.crossed)}.", event.rules)
+        return Line(_("{winner} crosses the finish line and wins! Riders past the line: {riders}.").format(
+            winner=event.winner, riders=", ".join(event.crossed)), event.rules)
     if isinstance(event, CardsRemoved):
-        return Line(f"The played cards leave the game: {rider_cards(event.cards)}.", event.rules)
+        return Line(_("The played cards leave the game: {cards}.").format(cards=rider_cards(event.cards)),
+                    event.rules)
     if isinstance(event, Slipstreamed):
-        return Line(f"The pack on {squares(event.frm)} ({', '.join(event.riders)}) is exactly one empty square "
-                    "behind the next pack: it moves up one square and joins it.", event.rules)
+        return Line(_("The pack on {squares} ({riders}) is exactly one empty square behind the next pack: it moves "
+                      "up one square and joins it.").format(squares=squares(event.frm), riders=", ".join(event.riders)),
+                    event.rules)
     if isinstance(event, NoSlipstream):
-        return Line(f"The pack on {squares(event.pack)} is one empty square behind the next pack but does not "
-                    "move.", event.rules)
+        return Line(_("The pack on {squares} is one empty square behind the next pack but does not move.").format(
+            squares=squares(event.pack)), event.rules)
     if isinstance(event, ExhaustionChecked):
         return _exhaustion_checked(event)
     if isinstance(event, CardsRecycled):
-        return Line(f"{event.rider} recycles {_cards(event.cards)} face up at the bottom of its deck.", event.rules)
+        return Line(_("{rider} recycles {cards} face up at the bottom of its deck.").format(
+            rider=event.rider, cards=_cards(event.cards)), event.rules)
     if isinstance(event, CardPlayed):
-        return Line(f"{event.rider} plays a card face down.", event.rules)
+        return Line(_("{rider} plays a card face down.").format(rider=event.rider), event.rules)
     if isinstance(event, CardBid):
-        return Line(f"{event.rider} bids a card face down.", event.rules)
+        return Line(_("{rider} bids a card face down.").format(rider=event.rider), event.rules)
     return None
 
 
@@ -142,73 +157,96 @@ def rider_cards(cards: Mapping[str, Card | None]) -> str:
 def squares(pack: Pack) -> str:
     """``"square 4"`` or ``"squares 4–6"``."""
     lo, hi = pack
-    return f"square {lo}" if lo == hi else f"squares {lo}–{hi}"
+    if lo == hi:
+        return _("square {square}").format(square=lo)
+    return _("squares {first}–{last}").format(first=lo, last=hi)
 
 
 def _move(event: RiderMoved) -> Line:
-    (start, _), (end, lane) = event.frm, event.to
-    return Line(f"{event.rider} moves {plural(end - start, 'square')} ({_card_phrase(event)}) from square {start} "
-                f"to {end}, {lane_name(lane)}.", event.rules)
+    (start, _lane), (end, lane) = event.frm, event.to
+    return Line(ngettext("{rider} moves {n} square ({card}) from square {start} to {end}, {lane}.",
+                         "{rider} moves {n} squares ({card}) from square {start} to {end}, {lane}.", end - start
+                         ).format(rider=event.rider, n=end - start, card=_card_phrase(event), start=start, end=end,
+                                  lane=lane_name(lane)), event.rules)
 
 
 def _blocked_move(event: RiderMoved, blocked: Blocked) -> Line:
-    (start, _), (end, lane) = event.frm, event.to
+    (start, _lane), (end, lane) = event.frm, event.to
     full = blocked.full
-    are = f"square {full[0]} is" if len(full) == 1 else f"squares {and_list(full)} are"
-    where = (f"stays on square {end}: no square in front of it has a free lane" if end == start else
-             f"stops on square {end} ({lane_name(lane)}), the first square behind with a free lane")
-    return Line(f"{event.rider} ({_card_phrase(event)}) would reach square {blocked.target}, but {are} full, "
-                f"so it {where}.", event.rules + blocked.rules)
+    fields = dict(rider=event.rider, card=_card_phrase(event), target=blocked.target, full=and_list(full), end=end,
+                  lane=lane_name(lane))
+    if end == start:
+        text = ngettext("{rider} ({card}) would reach square {target}, but square {full} is full, so it stays on "
+                        "square {end}: no square in front of it has a free lane.",
+                        "{rider} ({card}) would reach square {target}, but squares {full} are full, so it stays on "
+                        "square {end}: no square in front of it has a free lane.", len(full))
+    else:
+        text = ngettext("{rider} ({card}) would reach square {target}, but square {full} is full, so it stops on "
+                        "square {end} ({lane}), the first square behind with a free lane.",
+                        "{rider} ({card}) would reach square {target}, but squares {full} are full, so it stops on "
+                        "square {end} ({lane}), the first square behind with a free lane.", len(full))
+    return Line(text.format(**fields), event.rules + blocked.rules)
 
 
 def _card_phrase(event: RiderMoved) -> str:
     card = event.card
     if card.is_exhaustion:
-        phrase = "exhaustion card E2"
+        phrase = _("exhaustion card E2")
     elif card is ATTACK:
-        phrase = f"Attack! card, worth {event.value} for this rider"
+        phrase = _("Attack! card, worth {value} for this rider").format(value=event.value)
     else:
-        phrase = f"card {card}"
+        phrase = _("card {card}").format(card=card)
     if event.distance != event.value:
-        why = TERRAIN_LIMITS.get(event.terrain) if event.terrain else None
-        phrase += f", counted as {event.distance}{': ' + why if why else ''}"
+        if event.terrain in TERRAIN_LIMITS:
+            phrase = _("{card}, counted as {distance}: {why}").format(
+                card=phrase, distance=event.distance, why=terrain_limit(event.terrain))
+        else:
+            phrase = _("{card}, counted as {distance}").format(card=phrase, distance=event.distance)
     return phrase
 
 
 def _played(played: CardPlayed | CardBid, recycled: CardsRecycled) -> Line:
-    rest = (f" and recycles {_cards(recycled.cards)} face up at the bottom of its deck (recycled cards: "
-            f"{recycled.pile})" if recycled.cards else " (it had no other card to recycle)")
-    verb = "bids" if isinstance(played, CardBid) else "plays"
-    return Line(f"{played.rider} {verb} {played.card} face down{rest}.", played.rules + recycled.rules)
+    bid = isinstance(played, CardBid)
+    if recycled.cards:
+        text = (_("{rider} bids {card} face down and recycles {cards} face up at the bottom of its deck (recycled "
+                  "cards: {pile}).") if bid else
+                _("{rider} plays {card} face down and recycles {cards} face up at the bottom of its deck (recycled "
+                  "cards: {pile})."))
+    else:
+        text = (_("{rider} bids {card} face down (it had no other card to recycle).") if bid else
+                _("{rider} plays {card} face down (it had no other card to recycle)."))
+    return Line(text.format(rider=played.rider, card=played.card, cards=_cards(recycled.cards), pile=recycled.pile),
+                played.rules + recycled.rules)
 
 
 def _exhaustion(events: list[ExhaustionTaken]) -> Line:
-    riders = [f"{e.rider} (square {e.square})" for e in events]
-    verb = "has" if len(riders) == 1 else "have"
-    return Line(f"{and_list(riders)} {verb} an empty square right in front: "
-                f"{'it takes' if len(riders) == 1 else 'each takes'} an exhaustion card (E2) into its recycled cards.",
-                events[0].rules)
+    riders = [_("{rider} (square {square})").format(rider=e.rider, square=e.square) for e in events]
+    return Line(ngettext("{riders} has an empty square right in front: it takes an exhaustion card (E2) into its "
+                         "recycled cards.",
+                         "{riders} have an empty square right in front: each takes an exhaustion card (E2) into its "
+                         "recycled cards.", len(riders)).format(riders=and_list(riders)), events[0].rules)
 
 
 def _exhaustion_checked(event: ExhaustionChecked) -> Line | None:
     if not event.riders:
-        return Line("No rider has an empty square right in front of it: nobody takes an exhaustion card.",
+        return Line(_("No rider has an empty square right in front of it: nobody takes an exhaustion card."),
                     event.rules)
     if event.exempt:
         exempt = list(event.exempt)
-        return Line(f"{and_list(exempt)} {'has' if len(exempt) == 1 else 'have'} an empty square right in front "
-                    f"but {'rides' if len(exempt) == 1 else 'ride'} for a bot team: no exhaustion card.",
-                    (rules.BOT_NO_EXHAUSTION,))
+        return Line(ngettext("{riders} has an empty square right in front but rides for a bot team: no exhaustion "
+                             "card.",
+                             "{riders} have an empty square right in front but ride for a bot team: no exhaustion "
+                             "card.", len(exempt)).format(riders=and_list(exempt)), (rules.BOT_NO_EXHAUSTION,))
     return None  # the ExhaustionTaken events that follow say who takes one
 
 
 def _packs(event: PacksFound) -> Line:
-    return Line(f"Packs: {and_list([squares(p) for p in event.packs])}.", event.rules)
+    return Line(_("Packs: {packs}.").format(packs=and_list([squares(p) for p in event.packs])), event.rules)
 
 
 def _cards(cards: Iterable[Card]) -> str:
     cards = list(cards)
-    return ", ".join(str(c) for c in cards) if cards else "no cards"
+    return ", ".join(str(c) for c in cards) if cards else _("no cards")
 
 
 # ----- the Peloton expansion: bids, the breakaway, bot teams' flips -------------------------------------------
@@ -216,51 +254,66 @@ def _cards(cards: Iterable[Card]) -> str:
 def _peloton_expansion(event: Event) -> Line | None:
     """Sentences for the expansion's events, and for base events that mean something else there."""
     if isinstance(event, BidsRevealed):
-        return Line(f"Bid {event.bid} is revealed: {rider_cards(event.cards)}.", event.rules)
+        return Line(_("Bid {bid} is revealed: {cards}.").format(bid=event.bid, cards=rider_cards(event.cards)),
+                    event.rules)
     if isinstance(event, BreakawayDecided):
         return _breakaway_decided(event)
     if isinstance(event, DecksReshuffled):
-        return Line(f"The riders left out recycle the cards they bid, and every player's deck ({len(event.owners)} "
-                    "decks) is shuffled with its recycled cards.", event.rules)
+        return Line(ngettext("The riders left out recycle the cards they bid, and every player's deck ({n} deck) is "
+                             "shuffled with its recycled cards.",
+                             "The riders left out recycle the cards they bid, and every player's deck ({n} decks) is "
+                             "shuffled with its recycled cards.", len(event.owners)).format(n=len(event.owners)),
+                    event.rules)
     if isinstance(event, BreakawayStart):
         square, lane = event.to
-        return Line(f"{event.rider} rides in the breakaway: it starts on square {square}, {lane_name(lane)}, past "
-                    "the start line.", event.rules)
+        return Line(_("{rider} rides in the breakaway: it starts on square {square}, {lane}, past the start line."
+                      ).format(rider=event.rider, square=square, lane=lane_name(lane)), event.rules)
     if isinstance(event, CardsFlipped):
         return _flipped(event)
     if isinstance(event, BotDeckRefilled):
-        return Line(f"{event.team}'s deck ran out: its {plural(event.count, 'played card')} are shuffled into a "
-                    "new deck.", event.rules)
+        return Line(ngettext("{team}'s deck ran out: its {n} played card is shuffled into a new deck.",
+                             "{team}'s deck ran out: its {n} played cards are shuffled into a new deck.", event.count
+                             ).format(team=event.team, n=event.count), event.rules)
     if isinstance(event, BidsStarted):
-        return Line("The breakaway bids begin: each player picks one rider, who bids twice.", event.rules)
+        return Line(_("The breakaway bids begin: each player picks one rider, who bids twice."), event.rules)
     if isinstance(event, BotTeamsFlip):
-        return Line("Every player's card is face down; now the bot teams flip theirs.", event.rules)
+        return Line(_("Every player's card is face down; now the bot teams flip theirs."), event.rules)
     return None
 
 
 def _breakaway_decided(event: BreakawayDecided) -> Line:
     totals, winners = event.totals, list(event.winners)
     ranked = ", ".join(f"{rid} {totals[rid]}" for rid in event.ranking)
-    joins = "joins" if len(winners) == 1 else "join"
-    text = (f"Bid totals, best first: {ranked}. With {plural(len(totals), 'bidder')} the top "
-            f"{'one' if len(winners) == 1 else plural(len(winners), 'rider')} {joins} the breakaway: "
-            f"{and_list(winners)}.")
+    bidders = ngettext("With {n} bidder", "With {n} bidders", len(totals)).format(n=len(totals))
+    if len(winners) == 1:
+        text = _("Bid totals, best first: {ranked}. {bidders} the top one joins the breakaway: {winners}.")
+    else:
+        text = ngettext("Bid totals, best first: {ranked}. {bidders} the top {n} rider join the breakaway: "
+                        "{winners}.",
+                        "Bid totals, best first: {ranked}. {bidders} the top {n} riders join the breakaway: "
+                        "{winners}.", len(winners))
+    text = text.format(ranked=ranked, bidders=bidders, n=len(winners), winners=and_list(winners))
     cut = totals[winners[-1]]
     tied = [rid for rid in event.ranking if totals[rid] == cut]
     if any(rid not in winners for rid in tied):
         won = [rid for rid in tied if rid in winners]
-        text += (f" {and_list(tied)} {'both' if len(tied) == 2 else 'all'} total {cut}: the tie goes to "
-                 f"{and_list(won)}, further back on the grid (from the front: {', '.join(event.grid)}).")
+        tie = (_("{tied} both total {total}: the tie goes to {won}, further back on the grid (from the front: "
+                 "{grid}).") if len(tied) == 2 else
+               _("{tied} all total {total}: the tie goes to {won}, further back on the grid (from the front: "
+                 "{grid})."))
+        text += " " + tie.format(tied=and_list(tied), total=cut, won=and_list(won), grid=", ".join(event.grid))
     return Line(text, event.rules)
 
 
 def _breakaway_cost(events: list[BreakawayCost]) -> Line:
     riders = [e.rider for e in events]
-    one = len(riders) == 1
-    return Line(f"{and_list(riders)} {'pays' if one else 'pay'} for the head start: "
-                f"{'its' if one else 'their'} two bid cards leave the game and {'it takes' if one else 'each takes'} "
-                f"{plural(events[0].exhaustion, 'exhaustion card')} (E2) into the deck, weak cards that will come up "
-                "in later hands.", events[0].rules)
+    n = events[0].exhaustion
+    cards = ngettext("{n} exhaustion card", "{n} exhaustion cards", n).format(n=n)
+    text = (_("{riders} pays for the head start: its two bid cards leave the game and it takes {cards} (E2) into "
+              "the deck, weak cards that will come up in later hands.") if len(riders) == 1 else
+            _("{riders} pay for the head start: their two bid cards leave the game and each takes {cards} (E2) into "
+              "the deck, weak cards that will come up in later hands."))
+    return Line(text.format(riders=and_list(riders), cards=cards), events[0].rules)
 
 
 def _flipped(event: CardsFlipped) -> Line:
@@ -268,15 +321,15 @@ def _flipped(event: CardsFlipped) -> Line:
     if len(event.flips) == 1 and len(event.flips[0].riders) > 1:
         card, riders = event.flips[0]
         if card is ATTACK:
-            what = (f"the Attack! card: its front rider moves {rules.ATTACK_FRONT} and its back rider "
-                    f"{rules.ATTACK_BACK}")
+            text = _("{team} flips the Attack! card: its front rider moves {front} and its back rider {back}.").format(
+                team=event.team, front=rules.ATTACK_FRONT, back=rules.ATTACK_BACK)
         else:
-            what = f"{card}: one card moves both {and_list(riders)}"
-        text = f"{event.team} flips {what}."
+            text = _("{team} flips {card}: one card moves both {riders}.").format(
+                team=event.team, card=card, riders=and_list(riders))
     else:
         each = ", ".join(f"{rid} {card}" for card, riders in event.flips for rid in riders)
-        text = f"{event.team} flips one card for each rider: {each}."
-    return Line(f"{text} A bot team never chooses a card and never takes exhaustion.",
+        text = _("{team} flips one card for each rider: {cards}.").format(team=event.team, cards=each)
+    return Line(_("{flip} A bot team never chooses a card and never takes exhaustion.").format(flip=text),
                 event.rules + (rules.BOT_NO_EXHAUSTION,))
 
 

@@ -10,14 +10,15 @@ the events' fields; every rule comes from their ``rules``.
 from __future__ import annotations
 
 import html
-from typing import Sequence
+from typing import Any, Callable, Sequence
 
 from tutor.core.events import Event, Rule
 from tutor.flanders.cards import FIXED, CardSet
 from tutor.flanders.events import (Busted, CardsDiscarded, CardsRetained, CardTaken, DiceRolled, GameOver,
                                    ObjectiveReached, PawnMoved, PawnPlacedOnNine, PawnRemovedFromNine, Reshuffled,
                                    RowRedrawn, SpaceFilled, Stopped, TroopsLost, TurnEnded, TurnSkipped, TurnStarted)
-from tutor.ui.narration import Line, and_list, cite, plural
+from tutor.i18n import N_, _, and_list, ngettext
+from tutor.ui.narration import Line, cite
 
 __all__ = ["Line", "narrate", "captions", "sentence", "log_html", "dice_words"]
 
@@ -28,106 +29,187 @@ def dice_words(dice: Sequence[int]) -> str:
 
 def _card(cards: CardSet, card: int) -> str:
     if card == FIXED:
-        return "the fixed card on space 9"
+        return _("the fixed card on space 9")
     kind = cards[card]
-    return f"{kind.name} ({'German' if kind.german else 'British'})"
+    if kind.german:
+        return _("{card} (German)").format(card=_(kind.name))
+    return _("{card} (British)").format(card=_(kind.name))
+
+
+def _names(names: Sequence[str]) -> str:
+    return and_list(_(name) for name in names)
 
 
 def sentence(event: Event, cards: CardSet) -> str:
     """What ``event`` did, in one sentence ("" for a step told with another)."""
-    if isinstance(event, DiceRolled):
-        sums = and_list(event.sums)
-        if not event.available:
-            return f"{event.player} rolls {dice_words(event.dice)}: the pairs make {sums}, and no space with a card."
-        return (f"{event.player} rolls {dice_words(event.dice)}: the pairs make {sums}; "
-                f"{'the space' if len(event.available) == 1 else 'the spaces'} with a card: "
-                f"{and_list(event.available)}.")
-    if isinstance(event, CardTaken):
-        forced = " It was the only card offered, so it had to be taken." if event.forced else ""
-        return (f"{event.player} chooses {event.pair[0]} + {event.pair[1]} = {event.space} and takes "
-                f"{_card(cards, event.card)}; space {event.space} stays empty this turn.{forced}")
-    if isinstance(event, PawnPlacedOnNine):
-        forced = " It was the only space offered." if event.forced else ""
-        return (f"{event.player} chooses {event.pair[0]} + {event.pair[1]} = 9: its second pawn goes on the fixed "
-                f"card of space 9 (it acts as the {cards.fixed.name} card).{forced}")
-    if isinstance(event, Busted):
-        return (f"Bust! No pair of {dice_words(event.dice)} names a space with a card. "
-                f"{event.player} holds {plural(event.risk, 'grey symbol')}.")
-    if isinstance(event, Stopped):
-        held = [_card(cards, c) for c in event.cards] + (["the fixed card on space 9"] if event.on_nine else [])
-        return (f"{event.player} stops rolling and carries out its cards, in the order it chooses: "
-                f"{and_list(held, 'no cards')}.")
-    if isinstance(event, TroopsLost):
-        return _losses(event, cards)
-    if isinstance(event, PawnMoved):
-        moved = event.to - event.frm
-        how = f"{event.name} moves {event.player}'s pawn {plural(moved, 'space')}, from {event.frm} to {event.to}"
-        if moved < event.allowed:
-            how += f" (it could move {event.allowed})"
-        extra = []
-        lines = f"defensive line{'s' if len(event.cleared) > 1 else ''} at {and_list(event.cleared)}"
-        if event.tank and event.cleared:
-            extra.append(f"the Tank ignores the {lines}")
-        if event.mines:
-            extra.append(f"{plural(len(event.mines), 'Mines card')} let{'s' if len(event.mines) == 1 else ''} it go "
-                         f"past the {lines}")
-        if event.halted:
-            extra.append(f"space {event.to} is a defensive line: the pawn stops there for this turn")
-        return how + ("; " + "; ".join(extra) if extra else "") + "."
-    if isinstance(event, PawnRemovedFromNine):
-        return f"{event.player}'s second pawn leaves space 9."
-    if isinstance(event, CardsDiscarded):
-        return f"{event.player} discards {and_list(event.names)}."
-    if isinstance(event, CardsRetained):
-        return f"{event.player} keeps {and_list(event.names)} (May Retain) for a later turn."
-    if isinstance(event, RowRedrawn):
-        return (f"Spaces {and_list(event.row)} hold only German cards ({and_list(event.names)}): the row is "
-                "discarded and dealt again.")
-    if isinstance(event, Reshuffled):
-        return f"The draw pile ran out: the discard pile is shuffled into a new draw pile of {event.count} cards."
-    if isinstance(event, TurnSkipped):
-        return f"{event.player} has no troop pieces left and takes no turn."
-    if isinstance(event, TurnStarted):
-        return f"Round {event.round}: {event.player}'s turn. Roll the three dice."
-    if isinstance(event, ObjectiveReached):
-        return (f"{event.player}'s pawn reaches the Objective line with {plural(event.troops, 'troop piece')}! "
-                "The round is played to its end so that everyone has had the same number of turns.")
-    if isinstance(event, GameOver):
-        how = {"objective": "the round with an arrival on the Objective line is over",
-               "everyone-lost": "every player has lost all troop pieces",
-               "two-players": "in a two-player game a player has no troop pieces left"}.get(event.ending, event.ending)
-        who = and_list(event.winners)
-        won = "win together (a tie)" if len(event.winners) > 1 else "wins"
-        return f"Game over: {how}. {who} {won}."
-    return ""
+    words = _SENTENCES.get(type(event))
+    return words(event, cards) if words else ""
+
+
+def _rolled(event: DiceRolled, cards: CardSet) -> str:
+    fields = dict(player=event.player, dice=dice_words(event.dice), sums=and_list(event.sums),
+                  spaces=and_list(event.available))
+    if not event.available:
+        return _("{player} rolls {dice}: the pairs make {sums}, and no space with a card.").format(**fields)
+    return ngettext("{player} rolls {dice}: the pairs make {sums}; the space with a card: {spaces}.",
+                    "{player} rolls {dice}: the pairs make {sums}; the spaces with a card: {spaces}.",
+                    len(event.available)).format(**fields)
+
+
+def _taken(event: CardTaken, cards: CardSet) -> str:
+    text = _("{player} chooses {a} + {b} = {space} and takes {card}; space {space} stays empty this turn.").format(
+        player=event.player, a=event.pair[0], b=event.pair[1], space=event.space, card=_card(cards, event.card))
+    if event.forced:
+        text += " " + _("It was the only card offered, so it had to be taken.")
+    return text
+
+
+def _on_nine(event: PawnPlacedOnNine, cards: CardSet) -> str:
+    text = _("{player} chooses {a} + {b} = 9: its second pawn goes on the fixed card of space 9 (it acts as the "
+             "{card} card).").format(player=event.player, a=event.pair[0], b=event.pair[1], card=_(cards.fixed.name))
+    if event.forced:
+        text += " " + _("It was the only space offered.")
+    return text
+
+
+def _busted(event: Busted, cards: CardSet) -> str:
+    return ngettext("Bust! No pair of {dice} names a space with a card. {player} holds {n} grey symbol.",
+                    "Bust! No pair of {dice} names a space with a card. {player} holds {n} grey symbols.",
+                    event.risk).format(dice=dice_words(event.dice), player=event.player, n=event.risk)
+
+
+def _stopped(event: Stopped, cards: CardSet) -> str:
+    held = [_card(cards, c) for c in event.cards] + ([_("the fixed card on space 9")] if event.on_nine else [])
+    return _("{player} stops rolling and carries out its cards, in the order it chooses: {cards}.").format(
+        player=event.player, cards=and_list(held, _("no cards")))
+
+
+def _moved(event: PawnMoved, cards: CardSet) -> str:
+    moved = event.to - event.frm
+    fields = dict(card=_(event.name), player=event.player, n=moved, frm=event.frm, to=event.to,
+                  allowed=event.allowed, lines=and_list(event.cleared))
+    parts = [ngettext("{card} moves {player}'s pawn {n} space, from {frm} to {to}",
+                      "{card} moves {player}'s pawn {n} spaces, from {frm} to {to}", moved).format(**fields)]
+    if moved < event.allowed:
+        parts[0] = _("{move} (it could move {allowed})").format(move=parts[0], allowed=event.allowed)
+    cleared = len(event.cleared) or 1  # English says "line" for none
+    if event.tank and event.cleared:
+        parts.append(ngettext("the Tank ignores the defensive line at {lines}",
+                              "the Tank ignores the defensive lines at {lines}", cleared).format(**fields))
+    if event.mines:
+        mines = ngettext("{n} Mines card", "{n} Mines cards", len(event.mines)).format(n=len(event.mines))
+        past = (ngettext("{mines} lets it go past the defensive line at {lines}",
+                         "{mines} lets it go past the defensive lines at {lines}", cleared) if len(event.mines) == 1
+                else ngettext("{mines} let it go past the defensive line at {lines}",
+                              "{mines} let it go past the defensive lines at {lines}", cleared))
+        parts.append(past.format(mines=mines, lines=fields["lines"]))
+    if event.halted:
+        parts.append(_("space {space} is a defensive line: the pawn stops there for this turn").format(space=event.to))
+    return _("{steps}.").format(steps="; ".join(parts))
+
+
+def _off_nine(event: PawnRemovedFromNine, cards: CardSet) -> str:
+    return _("{player}'s second pawn leaves space 9.").format(player=event.player)
+
+
+def _discarded(event: CardsDiscarded, cards: CardSet) -> str:
+    return _("{player} discards {cards}.").format(player=event.player, cards=_names(event.names))
+
+
+def _retained(event: CardsRetained, cards: CardSet) -> str:
+    return _("{player} keeps {cards} (May Retain) for a later turn.").format(player=event.player,
+                                                                             cards=_names(event.names))
+
+
+def _redrawn(event: RowRedrawn, cards: CardSet) -> str:
+    return _("Spaces {row} hold only German cards ({cards}): the row is discarded and dealt again.").format(
+        row=and_list(event.row), cards=_names(event.names))
+
+
+def _reshuffled(event: Reshuffled, cards: CardSet) -> str:
+    return ngettext("The draw pile ran out: the discard pile is shuffled into a new draw pile of {n} card.",
+                    "The draw pile ran out: the discard pile is shuffled into a new draw pile of {n} cards.",
+                    event.count).format(n=event.count)
+
+
+def _skipped(event: TurnSkipped, cards: CardSet) -> str:
+    return _("{player} has no troop pieces left and takes no turn.").format(player=event.player)
+
+
+def _turn(event: TurnStarted, cards: CardSet) -> str:
+    return _("Round {round}: {player}'s turn. Roll the three dice.").format(round=event.round, player=event.player)
+
+
+def _arrived(event: ObjectiveReached, cards: CardSet) -> str:
+    return ngettext("{player}'s pawn reaches the Objective line with {n} troop piece! The round is played to its "
+                    "end so that everyone has had the same number of turns.",
+                    "{player}'s pawn reaches the Objective line with {n} troop pieces! The round is played to its "
+                    "end so that everyone has had the same number of turns.", event.troops
+                    ).format(player=event.player, n=event.troops)
+
+
+_ENDINGS = {
+    "objective": N_("the round with an arrival on the Objective line is over"),
+    "everyone-lost": N_("every player has lost all troop pieces"),
+    "two-players": N_("in a two-player game a player has no troop pieces left"),
+}
+
+
+def _game_over(event: GameOver, cards: CardSet) -> str:
+    how = _(_ENDINGS[event.ending]) if event.ending in _ENDINGS else event.ending
+    text = (_("Game over: {how}. {winners} win together (a tie).") if len(event.winners) > 1 else
+            _("Game over: {how}. {winners} wins."))
+    return text.format(how=how, winners=and_list(event.winners))
 
 
 def _losses(event: TroopsLost, cards: CardSet) -> str:
     """A loss, with what the cause called for (``owed``) and what the player had left to lose (``count``)."""
-    who, left = event.player, f"({event.troops} left)"
+    fields: dict[str, object] = dict(player=event.player, left=event.troops, owed=event.owed, count=event.count)
     if event.cause == "sacrifice":
-        return f"{who} sacrifices a troop piece for one more space {left}."
+        return _("{player} sacrifices a troop piece for one more space ({left} left).").format(**fields)
     if event.cause == "bust":
-        cause = f"the {plural(event.owed, 'grey symbol')} on its British cards"
         if event.owed == 0:
-            return f"{who} holds no grey symbol: the bust costs no troop piece {left}."
+            return _("{player} holds no grey symbol: the bust costs no troop piece ({left} left).").format(**fields)
+        fields["cause"] = ngettext("the {owed} grey symbol on its British cards",
+                                   "the {owed} grey symbols on its British cards", event.owed).format(**fields)
     else:
-        name = cards[event.card].name if event.card is not None else "a German card"
-        cause = f"{name} (German), with {plural(event.owed, 'black symbol')}"
+        fields["card"] = _(cards[event.card].name) if event.card is not None else _("a German card")
         if event.owed == 0:
-            return f"{name} (German) has no black symbol: {who} loses nothing {left}."
+            return _("{card} (German) has no black symbol: {player} loses nothing ({left} left).").format(**fields)
+        fields["cause"] = ngettext("{card} (German), with {owed} black symbol",
+                                   "{card} (German), with {owed} black symbols", event.owed).format(**fields)
     if event.count == event.owed:
-        return f"{who} loses {plural(event.count, 'troop piece')} for {cause} {left}."
+        return ngettext("{player} loses {count} troop piece for {cause} ({left} left).",
+                        "{player} loses {count} troop pieces for {cause} ({left} left).", event.count
+                        ).format(**fields)
     if event.count == 0:
-        return f"{who} would lose {plural(event.owed, 'troop piece')} for {cause}, but has none left."
-    last = "its last one" if event.count == 1 else f"its last {event.count}"
-    return (f"{who} would lose {plural(event.owed, 'troop piece')} for {cause}, but has only {event.count}: "
-            f"it loses {last} {left}.")
+        return ngettext("{player} would lose {owed} troop piece for {cause}, but has none left.",
+                        "{player} would lose {owed} troop pieces for {cause}, but has none left.", event.owed
+                        ).format(**fields)
+    if event.count == 1:
+        return ngettext("{player} would lose {owed} troop piece for {cause}, but has only 1: it loses its last one "
+                        "({left} left).",
+                        "{player} would lose {owed} troop pieces for {cause}, but has only 1: it loses its last one "
+                        "({left} left).", event.owed).format(**fields)
+    return ngettext("{player} would lose {owed} troop piece for {cause}, but has only {count}: it loses its last "
+                    "{count} ({left} left).",
+                    "{player} would lose {owed} troop pieces for {cause}, but has only {count}: it loses its last "
+                    "{count} ({left} left).", event.owed).format(**fields)
+
+
+_SENTENCES: dict[type, Callable[[Any, CardSet], str]] = {
+    DiceRolled: _rolled, CardTaken: _taken, PawnPlacedOnNine: _on_nine, Busted: _busted, Stopped: _stopped,
+    TroopsLost: _losses, PawnMoved: _moved, PawnRemovedFromNine: _off_nine, CardsDiscarded: _discarded,
+    CardsRetained: _retained, RowRedrawn: _redrawn, Reshuffled: _reshuffled, TurnSkipped: _skipped,
+    TurnStarted: _turn, ObjectiveReached: _arrived, GameOver: _game_over,
+}
+"""One function per kind of event: what it did, in one sentence."""
 
 
 def _refill(events: Sequence[Event], cards: CardSet) -> str:
     fills = [e for e in events if isinstance(e, SpaceFilled)]
-    return "Refill: " + and_list(f"space {e.space} gets {_card(cards, e.card)}" for e in fills) + "."
+    return _("Refill: {fills}.").format(fills=and_list(
+        _("space {space} gets {card}").format(space=e.space, card=_card(cards, e.card)) for e in fills))
 
 
 def captions(events: Sequence[Event], cards: CardSet) -> list[tuple[str, str]]:

@@ -1,0 +1,200 @@
+"""The check a teacher runs after translating: ``rules-tutor languages ca`` (or ``python -m tutor.i18n check ca``).
+
+It extracts the messages again from the code (``_``, ``ngettext``, ``N_``; the card and battlefield names of the
+shipped data files) into the template ``tutor/locale/tutor.pot``, brings each catalog up to date with it (new
+messages added empty, messages the code no longer has dropped), and reports what is left to do:
+
+- untranslated (empty) and fuzzy messages;
+- translations that lost or changed a ``{placeholder}``, and plural messages missing a form;
+- English lessons (``lessons/**/*.ipynb``) with no copy in ``lessons/<language>/``.
+
+Exit status 0 when a language is complete, 1 when something is left. A new language starts as a copy of the
+template: ``rules-tutor languages --new xx`` writes ``tutor/locale/xx/LC_MESSAGES/tutor.po``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import string
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any, Iterable, Iterator, Sequence
+
+from babel.messages.catalog import Catalog, Message
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po, write_po
+
+from tutor.i18n import DOMAIN, LANGUAGES, LOCALE_DIR, SOURCE_LANGUAGE, TEMPLATE, catalog_path
+
+PACKAGE = Path(__file__).parent
+REPO = PACKAGE.parent
+LESSONS = REPO / "lessons"
+METHODS = [("**/locale/**", "ignore"), ("**/data/*.json", "tutor.languages:extract_data_names"),
+           ("**.py", "python")]
+"""Where messages are: the Python code, and the names in the game data files (cards, battlefield spaces)."""
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
+DATA_KEYS = ("name", "text")
+_DATA_ENTRY = re.compile(r'"(name|text)"\s*:\s*("(?:[^"\\]|\\.)*")')
+
+
+def extract_data_names(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
+                       ) -> Iterator[tuple[int, str, str, list[str]]]:
+    """Babel extractor for the game data files: each ``"name"`` and ``"text"`` string a learner reads."""
+    for lineno, line in enumerate(fileobj.read().decode("utf-8").splitlines(), start=1):
+        for match in _DATA_ENTRY.finditer(line):
+            text = json.loads(match.group(2))
+            if text:
+                yield lineno, "_", text, []
+
+
+def extract(source: Path = PACKAGE) -> Catalog:
+    """Every message of the code under ``source``."""
+    template = Catalog(domain=DOMAIN, project="rules-tutor", msgid_bugs_address="", fuzzy=False)
+    for filename, lineno, message, comments, context in extract_from_dir(
+            str(source), METHODS, keywords=KEYWORDS, comment_tags=("Translators:",), strip_comment_tags=True):
+        location = (f"{source.name}/{filename}", lineno)
+        template.add(message, None, [location], auto_comments=comments, context=context)
+    return template
+
+
+def write_catalog(catalog: Catalog, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as out:
+        write_po(out, catalog, width=120, sort_output=False, omit_header=False, ignore_obsolete=True)
+
+
+def update(code: str, template: Catalog) -> Catalog:
+    """``code``'s catalog brought up to date with ``template`` (new messages empty, no guessed fuzzy ones)."""
+    path = catalog_path(code)
+    if path.exists():
+        with path.open("rb") as po:
+            catalog = read_po(po, locale=code, domain=DOMAIN)
+    else:
+        catalog = Catalog(locale=code, domain=DOMAIN, project="rules-tutor", fuzzy=False)
+    catalog.update(template, no_fuzzy_matching=True, update_header_comment=False)
+    catalog.obsolete.clear()
+    return catalog
+
+
+@dataclass
+class Report:
+    """What is left to do in one language."""
+
+    code: str
+    untranslated: list[str] = field(default_factory=list)
+    fuzzy: list[str] = field(default_factory=list)
+    placeholders: list[str] = field(default_factory=list)
+    """Messages whose translation lost, added or renamed a ``{placeholder}``."""
+    missing_notebooks: list[str] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        return not (self.untranslated or self.fuzzy or self.placeholders or self.missing_notebooks)
+
+    def lines(self) -> list[str]:
+        name = LANGUAGES.get(self.code, self.code)
+        if self.complete:
+            return [f"{name} ({self.code}): complete."]
+        said = [f"{name} ({self.code}):"]
+        for title, items in (("untranslated or empty messages", self.untranslated), ("fuzzy messages", self.fuzzy),
+                             ("placeholders lost or changed", self.placeholders),
+                             (f"English lessons with no copy in lessons/{self.code}/", self.missing_notebooks)):
+            if items:
+                said.append(f"  {len(items)} {title}:")
+                said += [f"    {item}" for item in items]
+        return said
+
+
+def placeholders(text: str) -> set[str]:
+    """The ``{names}`` in ``text`` (``str.format`` fields)."""
+    try:
+        return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+    except ValueError:
+        return {"<unbalanced braces>"}
+
+
+def check_catalog(catalog: Catalog, report: Report) -> None:
+    for message in catalog:
+        if not message.id:
+            continue
+        ids: Sequence[str] = message.id if isinstance(message.id, (list, tuple)) else (message.id,)
+        strings: Sequence[str] = message.string if isinstance(message.string, (list, tuple)) else (message.string,)
+        shown = ids[0]
+        if message.fuzzy:
+            report.fuzzy.append(shown)
+            continue
+        forms = catalog.num_plurals if message.pluralizable else 1
+        if len(strings) < forms or not all(strings):
+            report.untranslated.append(shown)
+            continue
+        expected = set().union(*(placeholders(i) for i in ids))
+        for text in strings:
+            found = placeholders(text)
+            # a plural form may leave out {n} (Catalan "una casella"), never add or rename a name
+            if found - expected or (expected - found) - ({"n"} if message.pluralizable else set()):
+                report.placeholders.append(f"{shown}  →  {text}")
+                break
+
+
+def missing_notebooks(code: str, lessons: Path = LESSONS) -> list[str]:
+    """English lessons with no copy of the same name in ``lessons/<code>/``."""
+    others = {c for c in LANGUAGES if c != SOURCE_LANGUAGE} | {code}
+    english = [p for p in sorted(lessons.rglob("*.ipynb"))
+               if p.relative_to(lessons).parts[0] not in others and ".ipynb_checkpoints" not in p.parts]
+    return [str(p.relative_to(lessons)) for p in english if not (lessons / code / p.relative_to(lessons)).exists()]
+
+
+def check(code: str, *, source: Path = PACKAGE, lessons: Path = LESSONS, write: bool = True) -> Report:
+    """Extract, update ``code``'s catalog (and the template) when ``write``, and report what is left."""
+    template = extract(source)
+    catalog = update(code, template)
+    if write:
+        write_catalog(template, TEMPLATE)
+        write_catalog(catalog, catalog_path(code))
+    report = Report(code)
+    check_catalog(catalog, report)
+    report.missing_notebooks = missing_notebooks(code, lessons)
+    return report
+
+
+def main(argv: Iterable[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="rules-tutor languages", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_arguments(parser)
+    words = list(argv) if argv is not None else None
+    if words and words[0] == "check":  # python -m tutor.i18n check ca
+        words = words[1:]
+    args = parser.parse_args(words)
+    return run(args)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("codes", nargs="*", metavar="LANGUAGE",
+                        help=f"language codes (default: every language but English: "
+                             f"{', '.join(c for c in LANGUAGES if c != SOURCE_LANGUAGE)})")
+    parser.add_argument("--new", action="store_true", help="start the catalogs of new languages from the template")
+    parser.add_argument("--no-write", action="store_true", help="report only, change no file")
+
+
+def run(args: argparse.Namespace) -> int:
+    codes = args.codes or [c for c in LANGUAGES if c != SOURCE_LANGUAGE]
+    status = 0
+    for code in codes:
+        if code == SOURCE_LANGUAGE:
+            continue
+        if not args.new and not catalog_path(code).exists():
+            print(f"{code}: no catalog yet; start one with: rules-tutor languages --new {code}")
+            status = 1
+            continue
+        report = check(code, write=not args.no_write)
+        print("\n".join(report.lines()))
+        status = max(status, 0 if report.complete else 1)
+    if not args.no_write:
+        print(f"Template: {TEMPLATE.relative_to(REPO)}; catalogs: {LOCALE_DIR.relative_to(REPO)}/<language>/"
+              "LC_MESSAGES/tutor.po")
+    return status
+
+
+__all__ = ["Report", "Message", "check", "check_catalog", "extract", "missing_notebooks", "main"]
