@@ -14,6 +14,8 @@ from .core.check import check_scenario
 from .core.data import load_json
 from .core.games import GAMES
 from .flamme_rouge import STAGES, TEACHING_TRACKS
+from .languages import add_arguments as add_language_arguments
+from .languages import run as check_languages
 from .serve import CLASS_MARGIN, DEFAULT_PORT, MAX_CLASS_SIZE, cmd_serve
 
 MAX_GAMES = 1_000_000
@@ -132,6 +134,10 @@ def main(argv: list[str] | None = None) -> int:
                        help="with --class-size: the class's results file (default: "
                             "~/.local/share/rules-tutor/class.sqlite3)")
     serve.set_defaults(run=cmd_serve)
+
+    languages = sub.add_parser("languages", help="after translating: update the catalogs, report what is left")
+    add_language_arguments(languages)
+    languages.set_defaults(run=check_languages)
 
     args = parser.parse_args(argv)
     run: Callable[[argparse.Namespace], int] = args.run

@@ -212,10 +212,11 @@ def _script_json(value: object) -> str:
 
 def list_html(lessons: list[LessonInfo], link_prefix: str = "") -> str:
     """Each lesson: its title as a link, its summary, its progress badge (filled in by the page script)."""
+    not_started = _("not started")
     items = "".join(
         f"<li><a target='_self' href='{html.escape(link_prefix + lesson.path.name)}'>{html.escape(lesson.title)}</a>"
         f"<span class='tutor-progress tutor-todo' data-lesson='{html.escape(lesson.key)}'>"
-        f"{html.escape(_('not started'))}</span>"
+        f"{html.escape(not_started)}</span>"
         + (f"<br><span class='tutor-summary'>{html.escape(lesson.summary)}</span>" if lesson.summary else "")
         + "</li>" for lesson in lessons)
     # No list numbers: the titles carry the lesson numbers (the welcome page is lesson 0).
@@ -250,15 +251,16 @@ def nav_html(current: str, folder: str | Path = ".", contents: str = "../index.i
     if k > 0:
         links.append(f"<a href='{html.escape(names[k - 1])}' target='_self' rel='prev'>← "
                      f"{html.escape(lessons[k - 1].title)}</a>")
-    links.append(f"<a href='{html.escape(contents)}' target='_self'>☰ {html.escape(_('All lessons'))}</a>")
+    all_lessons, rules_summary, lessons_label = _("All lessons"), _("Rules summary"), _("Lessons")
+    links.append(f"<a href='{html.escape(contents)}' target='_self'>☰ {html.escape(all_lessons)}</a>")
     summary = _rules_summary(folder / current)
     if summary:
-        links.append(f"<a href='{html.escape(summary)}' target='_self'>{html.escape(_('Rules summary'))}</a>")
+        links.append(f"<a href='{html.escape(summary)}' target='_self'>{html.escape(rules_summary)}</a>")
     if k + 1 < len(lessons):
         links.append(f"<a href='{html.escape(names[k + 1])}' target='_self' rel='next'>"
                      f"{html.escape(lessons[k + 1].title)} →</a>")
     finish = _finish_html(lessons[k], lessons[k + 1:], summary) if _numbered(lessons[k]) else ""
-    return (CSS + finish + f"<nav class='tutor-nav' aria-label='{html.escape(_('Lessons'))}'>{''.join(links)}</nav>"
+    return (CSS + finish + f"<nav class='tutor-nav' aria-label='{html.escape(lessons_label)}'>{''.join(links)}</nav>"
             + progress_script(lessons[k].key, lessons[k].quizzes))
 
 
@@ -276,12 +278,12 @@ def _finish_html(lesson: LessonInfo, later: list[LessonInfo], summary: str | Non
         step = _("<b>Next:</b> {link}").format(
             link=f"<a href='{html.escape(following.path.name)}' target='_self'>{html.escape(following.title)} →</a>")
     elif summary:
+        whole_game = _("the whole game on one page")
         step = _("That was the last lesson. <b>Next:</b> {link}").format(
-            link=f"<a href='{html.escape(summary)}' target='_self'>"
-                 f"{html.escape(_('the whole game on one page'))} →</a>")
+            link=f"<a href='{html.escape(summary)}' target='_self'>{html.escape(whole_game)} →</a>")
     else:
         step = html.escape(_("That was the last lesson."))
-    learned = (f"<p>{_('<b>What you learned:</b> {summary}').format(summary=html.escape(lesson.summary))}</p>"
+    learned = ("<p>" + _("<b>What you learned:</b> {summary}").format(summary=html.escape(lesson.summary)) + "</p>"
                if lesson.summary else "")
     end = html.escape(_("End of the lesson"))
     return (f"<section class='tutor-finish' aria-label='{end}'><h3>{end}</h3>{learned}"
