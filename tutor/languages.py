@@ -120,7 +120,8 @@ def check_catalog(catalog: Catalog, report: Report) -> None:
         if not message.id:
             continue
         ids: Sequence[str] = message.id if isinstance(message.id, (list, tuple)) else (message.id,)
-        strings: Sequence[str] = message.string if isinstance(message.string, (list, tuple)) else (message.string,)
+        raw = message.string if isinstance(message.string, (list, tuple)) else (message.string,)
+        strings: Sequence[str] = [text or "" for text in raw]
         shown = ids[0]
         if message.fuzzy:
             report.fuzzy.append(shown)

@@ -1,0 +1,161 @@
+"""The tutor in Catalan: a complete catalog, whole games told with no English message, and the teacher's check.
+
+``tutor.i18n`` records every message looked up that the kernel's catalog does not translate (``missed()``):
+a Catalan game that misses none was told in Catalan throughout. A word list catches English text that never
+went through gettext.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from tutor import i18n, languages
+from tutor.flamme_rouge import Race
+from tutor.flamme_rouge.bots import autoplay
+from tutor.flamme_rouge.render.describe import describe_race
+from tutor.flamme_rouge.widgets.narration import computer_plays, narrate
+from tutor.flanders import Game
+from tutor.flanders import autoplay as flanders_autoplay
+from tutor.flanders.render import frames_for, picture_of
+from tutor.flanders.render.describe import describe_picture
+from tutor.flanders.widgets.narration import captions
+from tutor.flanders.widgets.narration import narrate as flanders_narrate
+from tutor.ui.narration import cite
+
+ENGLISH = re.compile(r"\b(the|and|square|squares|rider|riders|card|cards|moves|pack|lane|round|takes|from|with|"
+                     r"space|spaces|troop|pawn|wins|rolls|bust|phase|deck|behind)\b", re.IGNORECASE)
+"""Words a Catalan sentence never has: a sentence with one was left in English."""
+
+
+@pytest.fixture
+def catalan():
+    i18n.use_language("ca")
+    i18n.clear_missed()
+    yield
+    i18n.use_language("en")
+    i18n.clear_missed()
+
+
+def _catalog():
+    with i18n.catalog_path("ca").open("rb") as po:
+        return read_po(po, locale="ca")
+
+
+def test_the_catalan_catalog_has_no_missing_empty_or_fuzzy_message_and_keeps_every_placeholder():
+    catalog = _catalog()
+    report = languages.Report("ca")
+    languages.check_catalog(catalog, report)
+    assert report.untranslated == [] and report.fuzzy == [] and report.placeholders == []
+    assert catalog.num_plurals == 2
+    for message in catalog:
+        if message.pluralizable:
+            assert len(message.string) == 2 and all(message.string), message.id
+
+
+def test_every_message_of_the_code_is_in_the_catalan_catalog():
+    extracted = {m.id if isinstance(m.id, str) else tuple(m.id) for m in languages.extract() if m.id}
+    translated = {m.id if isinstance(m.id, str) else tuple(m.id) for m in _catalog() if m.id}
+    assert sorted(map(str, extracted - translated)) == []
+
+
+def test_a_lost_placeholder_is_reported():
+    catalog = _catalog()
+    catalog["{rider} plays a card face down."].string = "{corredor} juga una carta cap per avall."
+    report = languages.Report("ca")
+    languages.check_catalog(catalog, report)
+    assert report.placeholders == ["{rider} plays a card face down.  →  {corredor} juga una carta cap per avall."]
+
+
+def _said_in_catalan(texts: list[str]) -> None:
+    english = [t for t in texts if ENGLISH.search(t)]
+    assert english == [], english[:5]
+    assert i18n.missed() == []
+
+
+def test_a_whole_catalan_race_with_the_peloton_expansion_is_told_with_no_english_message(catalan):
+    race = Race.new("avenue-corso-paseo", 4, bots=dict.fromkeys(("red", "blue", "green", "black"), "heuristic"),
+                    seed=3, peloton=True, muscle=1, breakaway=True)
+    told = describe_race(race)
+    events = autoplay(race)
+    lines = narrate(events) + computer_plays(events)
+    told += [line.text for line in lines] + [cite(line.rules) for line in lines] + describe_race(race)
+    assert race.winner and len(lines) > 100
+    assert any("lliscament aerodinàmic" in t for t in told) and any("escapada" in t for t in told)
+    assert any("esgotament" in t for t in told) and any("Pelotó" in t for t in told)
+    _said_in_catalan(told)
+
+
+def test_a_whole_catalan_game_of_in_flanders_field_is_told_with_no_english_message(catalan):
+    game = Game.new(3, bots={"p1": "cautious", "p2": "bold", "p3": "threshold"}, seed=1)
+    before = picture_of(game)
+    told = describe_picture(before, game.cards, game.battlefield)
+    events = flanders_autoplay(game)
+    lines = flanders_narrate(events, game.cards)
+    said = captions(events, game.cards)
+    told += [line.text for line in lines] + [cite(line.rules) for line in lines] + [s for pair in said for s in pair]
+    for picture, _ in frames_for(before, events, said, picture_of(game))[::7]:
+        told += describe_picture(picture, game.cards, game.battlefield)
+    assert game.winners and len(lines) > 50
+    assert any("Fallada" in t for t in told) and any("peces de tropa" in t for t in told)
+    _said_in_catalan([t for t in told if t])
+
+
+def test_a_message_missing_from_the_catalog_falls_back_to_english_and_is_recorded(catalan):
+    assert i18n._("A message no catalog has.") == "A message no catalog has."
+    assert i18n.ngettext("{n} rider", "{n} riders", 2) == "{n} riders"
+    assert i18n.missed() == ["A message no catalog has.", ("{n} rider", "{n} riders")]
+    assert i18n._("Round {round} begins.") == "Comença la ronda {round}."
+    assert i18n.ngettext("{n} exhaustion card", "{n} exhaustion cards", 1) == "{n} carta d’esgotament"
+    assert i18n.missed() == ["A message no catalog has.", ("{n} rider", "{n} riders")]
+
+
+def test_lists_numbers_and_percentages_follow_the_language(catalan):
+    assert i18n.and_list(["a", "b", "c"]) == "a, b i c"
+    assert i18n.and_list([]) == "ningú"
+    assert i18n.percent(0.255, 1) == "25,5%"
+    i18n.use_language("en")
+    assert i18n.and_list(["a", "b", "c"]) == "a, b and c"
+    assert i18n.percent(0.255, 1) == f"{0.255 * 100:.1f}%"
+
+
+def test_the_english_rules_are_unchanged_and_translated_only_when_read(catalan):
+    from tutor.flamme_rouge import rules
+
+    assert rules.MOVE.text_message == "a rider moves exactly the value of its card and may pass through other riders"
+    assert rules.MOVE.text.startswith("un corredor avança exactament")
+    assert rules.MOVE.section == "Fase de moviment"
+    i18n.use_language("en")
+    assert str(rules.MOVE) == ("Movement phase: a rider moves exactly the value of its card and may pass through "
+                               "other riders")
+
+
+def test_the_language_check_reports_an_untranslated_message_and_a_missing_notebook(tmp_path: Path):
+    source = tmp_path / "tutor"
+    source.mkdir()
+    (source / "made_up.py").write_text('from tutor.i18n import _\n\nSAID = _("A made-up message for the check.")\n')
+    lessons = tmp_path / "lessons"
+    (lessons / "flamme_rouge").mkdir(parents=True)
+    (lessons / "ca" / "flamme_rouge").mkdir(parents=True)
+    for name in ("01_a.ipynb", "02_b.ipynb"):
+        (lessons / "flamme_rouge" / name).write_text(json.dumps({"cells": []}))
+    (lessons / "ca" / "flamme_rouge" / "01_a.ipynb").write_text(json.dumps({"cells": []}))
+    report = languages.check("ca", source=source, lessons=lessons, write=False)
+    assert report.untranslated == ["A made-up message for the check."]
+    assert report.missing_notebooks == ["flamme_rouge/02_b.ipynb"]
+    assert not report.complete
+    said = "\n".join(report.lines())
+    assert "A made-up message for the check." in said and "flamme_rouge/02_b.ipynb" in said
+
+
+def test_the_command_line_check_exits_1_when_something_is_left(capsys):
+    from tutor.cli import main
+
+    status = main(["languages", "--no-write", "ca"])
+    out = capsys.readouterr().out
+    assert out.startswith("Català (ca):")
+    assert status == (0 if out.strip().endswith("complete.") else 1)
