@@ -106,6 +106,17 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return _catalog.translations.ngettext(singular, plural, n)
 
 
+def gettext_in(code: str, message: str) -> str:
+    """``message`` in the language ``code`` (a page the server writes, whatever the kernel speaks)."""
+    return catalog_for(code).translations.gettext(message)
+
+
+def language_of_path(path: str) -> str:
+    """The language of the lesson at ``path``: its first folder when that names a language (``ca/...``)."""
+    first = path.strip("/").split("/", 1)[0]
+    return first if first in LANGUAGES else SOURCE_LANGUAGE
+
+
 def N_(message: str) -> str:
     """Mark ``message`` for translation where it is shown (a constant made before any language is chosen)."""
     return message

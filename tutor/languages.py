@@ -31,9 +31,15 @@ from tutor.i18n import DOMAIN, LANGUAGES, LOCALE_DIR, SOURCE_LANGUAGE, TEMPLATE,
 PACKAGE = Path(__file__).parent
 REPO = PACKAGE.parent
 LESSONS = REPO / "lessons"
+PAGE_SCRIPTS = PACKAGE / "voila_template" / "voila" / "templates" / "rules-tutor"
+PAGE_MESSAGES = PAGE_SCRIPTS / "messages"
+"""``<language>.json``: the page scripts' messages, translated (the lesson template puts them in the page)."""
+SCRIPT_METHODS = [("**/messages/**", "ignore"), ("**.js", "javascript")]
 METHODS = [("**/locale/**", "ignore"), ("**/data/*.json", "tutor.languages:extract_data_names"),
+           ("**/voila_template/**/messages/**", "ignore"), ("**/voila_template/**.js", "javascript"),
            ("**.py", "python")]
-"""Where messages are: the Python code, and the names in the game data files (cards, battlefield spaces)."""
+"""Where messages are: the Python code, the lesson page's scripts, and the names in the game data files (cards,
+battlefield spaces)."""
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
 DATA_KEYS = ("name", "text")
 _DATA_ENTRY = re.compile(r'"(name|text)"\s*:\s*("(?:[^"\\]|\\.)*")')
@@ -57,6 +63,24 @@ def extract(source: Path = PACKAGE) -> Catalog:
         location = (f"{source.name}/{filename}", lineno)
         template.add(message, None, [location], auto_comments=comments, context=context)
     return template
+
+
+def page_messages(catalog: Catalog, scripts: Path = PAGE_SCRIPTS) -> dict[str, str]:
+    """The page scripts' messages and their translations in ``catalog`` (untranslated ones left out)."""
+    said: dict[str, str] = {}
+    for _file, _line, message, _comments, _context in extract_from_dir(str(scripts), SCRIPT_METHODS,
+                                                                        keywords={"_": None}):
+        if isinstance(message, str):
+            found = catalog.get(message)
+            if found is not None and isinstance(found.string, str) and found.string and not found.fuzzy:
+                said[message] = found.string
+    return dict(sorted(said.items()))
+
+
+def write_page_messages(code: str, catalog: Catalog) -> None:
+    PAGE_MESSAGES.mkdir(exist_ok=True)
+    text = json.dumps(page_messages(catalog), ensure_ascii=False, indent=1)
+    (PAGE_MESSAGES / f"{code}.json").write_text(text.replace("</", "<\\/") + "\n", encoding="utf-8")
 
 
 def write_catalog(catalog: Catalog, path: Path) -> None:
@@ -154,6 +178,7 @@ def check(code: str, *, source: Path = PACKAGE, lessons: Path = LESSONS, write: 
     if write:
         write_catalog(template, TEMPLATE)
         write_catalog(catalog, catalog_path(code))
+        write_page_messages(code, catalog)
     report = Report(code)
     check_catalog(catalog, report)
     report.missing_notebooks = missing_notebooks(code, lessons)

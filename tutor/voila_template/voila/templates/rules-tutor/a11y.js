@@ -21,9 +21,10 @@
  */
 (function () {
   'use strict';
-  var BOARD_LABEL = 'Game board (a picture). The board in words is beside it: choose "Board in words" to ' +
-    'read it; what each step changes is read out with the messages.';
-  var LIVE_LABELS = { 'tutor-live-status': 'Messages', 'tutor-live-board': 'The board in words' };
+  var _ = window.rulesTutorMessage || function (message) { return message; };  // messages.js: the page's language
+  var BOARD_LABEL = _('Game board (a picture). The board in words is beside it: choose "Board in words" to ' +
+    'read it; what each step changes is read out with the messages.');
+  var LIVE_LABELS = { 'tutor-live-status': _('Messages'), 'tutor-live-board': _('The board in words') };
   var GROUPS = '.widget-toggle-buttons, .widget-checkbox, .widget-radio-box';
   var reducedMotion = window.matchMedia ? window.matchMedia('(prefers-reduced-motion: reduce)') : null;
   var serial = 0;

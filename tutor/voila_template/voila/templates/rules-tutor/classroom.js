@@ -5,6 +5,8 @@
 (function () {
   "use strict";
   const base = window.RULES_TUTOR_CLASS.base + "rules-tutor/class/";
+  const _ = window.rulesTutorMessage || function (message) { return message; };  // messages.js
+  const esc = (text) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/'/g, "&#39;");
   const cookie = (name) => {
     const found = document.cookie.match(new RegExp("(?:^|;\\s*)" + name + "=([^;]+)"));
     return found ? decodeURIComponent(found[1]) : "";
@@ -96,16 +98,17 @@
 
   function askName() {
     const box = overlay("tutor-class-join",
-      "<form><h2 tabindex='-1'>Welcome to the class</h2>" +
-      "<label for='tutor-class-name'>Your first name or a nickname (you may leave it empty)</label>" +
-      "<input id='tutor-class-name' maxlength='40' autocomplete='off'><button type='submit'>Join</button>" +
+      "<form><h2 tabindex='-1'>" + esc(_("Welcome to the class")) + "</h2>" +
+      "<label for='tutor-class-name'>" + esc(_("Your first name or a nickname (you may leave it empty)")) +
+      "</label><input id='tutor-class-name' maxlength='40' autocomplete='off'><button type='submit'>" +
+      esc(_("Join")) + "</button>" +
       "<p role='status'></p></form>");
     box.querySelector("form").addEventListener("submit", async function (event) {
       event.preventDefault();
       const reply = await post("join", {name: box.querySelector("input").value});
       if (!reply.learner) {
         box.querySelector("[role=status]").textContent = reply.status === 429 ?
-          "The class is full or busy: try again in a minute." : "The server did not answer: try again.";
+          _("The class is full or busy: try again in a minute.") : _("The server did not answer: try again.");
         return;
       }
       me = reply;
@@ -118,18 +121,21 @@
 
   function follow() {
     if (state.paused) {
-      overlay("tutor-class-pause", "<h2 tabindex='-1'>Eyes on your teacher</h2>" +
-        "<p>Your lesson waits here just as you left it.</p>");
+      overlay("tutor-class-pause", "<h2 tabindex='-1'>" + esc(_("Eyes on your teacher")) + "</h2>" +
+        "<p>" + esc(_("Your lesson waits here just as you left it.")) + "</p>");
     } else removeOverlay("tutor-class-pause");
     if (lesson && state.closed.includes(lesson)) {
-      overlay("tutor-class-closed", "<h2 tabindex='-1'>Not open yet</h2><p>Your teacher opens this lesson " +
-        "later.</p><p><a href='" + window.RULES_TUTOR_CLASS.base + "voila/render/index.ipynb'>All lessons</a></p>");
+      overlay("tutor-class-closed", "<h2 tabindex='-1'>" + esc(_("Not open yet")) + "</h2><p>" +
+        esc(_("Your teacher opens this lesson later.")) + "</p><p><a href='" + window.RULES_TUTOR_CLASS.base +
+        "voila/render/" + (document.documentElement.lang === "ca" ? "ca/" : "") + "index.ipynb'>" +
+        esc(_("All lessons")) + "</a></p>");
     } else removeOverlay("tutor-class-closed");
     document.querySelectorAll("[data-lesson]").forEach(function (badge) {
       const closed = state.closed.includes(badge.dataset.lesson), item = badge.parentElement;
       const note = item.querySelector(".tutor-class-not-open"), link = item.querySelector("a");
       if (closed && !note) {
-        badge.insertAdjacentHTML("afterend", "<span class='tutor-progress tutor-class-not-open'>Not open yet</span>");
+        badge.insertAdjacentHTML("afterend", "<span class='tutor-progress tutor-class-not-open'>" +
+          esc(_("Not open yet")) + "</span>");
         if (link) link.setAttribute("aria-disabled", "true");
       } else if (!closed && note) {
         note.remove();
@@ -145,8 +151,9 @@
   async function poll() {
     const reply = await post("state", {});
     if (reply.status === 403) {  // a page of an earlier class (the teacher started a new one) or a day old
-      overlay("tutor-class-reload", "<h2 tabindex='-1'>Reload this page</h2><p>Your teacher started a new " +
-        "class. Reload this page to join it.</p><button type='button' onclick='location.reload()'>Reload</button>");
+      overlay("tutor-class-reload", "<h2 tabindex='-1'>" + esc(_("Reload this page")) + "</h2><p>" +
+        esc(_("Your teacher started a new class. Reload this page to join it.")) +
+        "</p><button type='button' onclick='location.reload()'>" + esc(_("Reload")) + "</button>");
     }
     if (reply.status === undefined) {
       state = reply;

@@ -15,6 +15,7 @@
  */
 (function () {
   'use strict';
+  var _ = window.rulesTutorMessage || function (message) { return message; };  // messages.js: the page's language
   var KERNEL_SOCKET = /\/api\/kernels\/([0-9a-fA-F-]{36})\/channels/;
   var LOST_STATES = { dead: true, restarting: true, autorestarting: true };
   var POLL_MS = 4000;
@@ -60,18 +61,18 @@
     var text = document.createElement('p');
     text.id = 'tutor-connection-lost-text';
     if (serverGone) {
-      title.textContent = 'The lesson server cannot be reached.';
-      text.textContent = 'The board cannot answer your clicks any more. Check that the server is still running '
-        + '(ask your teacher), then reload the page to start this lesson again.';
+      title.textContent = _('The lesson server cannot be reached.');
+      text.textContent = _('The board cannot answer your clicks any more. Check that the server is still running ' +
+        '(ask your teacher), then reload the page to start this lesson again.');
     } else {
-      title.textContent = 'This lesson has stopped.';
-      text.textContent = 'Its connection to the server was lost, perhaps because the computer slept or the page '
-        + 'was left unused for a long time, so the board cannot answer your clicks any more. '
-        + 'Reload the page to start this lesson again.';
+      title.textContent = _('This lesson has stopped.');
+      text.textContent = _('Its connection to the server was lost, perhaps because the computer slept or the page ' +
+        'was left unused for a long time, so the board cannot answer your clicks any more. ' +
+        'Reload the page to start this lesson again.');
     }
     var button = document.createElement('button');
     button.type = 'button';
-    button.textContent = 'Reload';
+    button.textContent = _('Reload');
     button.addEventListener('click', function () { window.location.reload(); });
     banner.appendChild(title);
     banner.appendChild(text);

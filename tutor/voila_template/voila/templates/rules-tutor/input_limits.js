@@ -8,6 +8,7 @@
  */
 (function () {
   'use strict';
+  var _ = window.rulesTutorMessage || function (message) { return message; };  // messages.js: the page's language
   var lastUpload = null;  // the upload button last clicked: its file input is outside the page
 
   function limitOf(element, prefix) {
@@ -44,8 +45,8 @@
       var file = input.files[i];
       if (file.size > found.limit) {
         input.value = '';
-        say(found.widget, 'This file is too big to be a scenario (' + size(file.size) + '; a scenario file is at ' +
-            'most ' + size(found.limit) + '). Nothing was loaded.');
+        say(found.widget, _('This file is too big to be a scenario ({size}; a scenario file is at most {limit}). ' +
+            'Nothing was loaded.', {size: size(file.size), limit: size(found.limit)}));
         return true;
       }
     }
@@ -78,8 +79,9 @@
     if (text.length > found.limit) {
       event.preventDefault();
       event.stopImmediatePropagation();
-      say(found.widget, 'This text is far too long to be a position code (' + text.length.toLocaleString('en') +
-          ' characters; a code has at most ' + found.limit.toLocaleString('en') + '). Nothing was pasted.');
+      say(found.widget, _('This text is far too long to be a position code ({count} characters; a code has at ' +
+          'most {limit}). Nothing was pasted.', {count: text.length.toLocaleString(document.documentElement.lang || 'en'),
+          limit: found.limit.toLocaleString(document.documentElement.lang || 'en')}));
     } else {
       say(found.widget, '');
     }
