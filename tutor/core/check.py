@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from tutor.i18n import _
+
 from .errors import DataError
 from .games import GAMES
 from .schema import parse_json
@@ -19,10 +21,11 @@ from .schema import parse_json
 def check_scenario(data: Any) -> tuple[bool, str | None]:
     """(has an expect block, first difference or None); a malformed scenario raises a ``ValueError``."""
     if not isinstance(data, dict):
-        raise DataError(f"a scenario is a JSON object, not {type(data).__name__}")
+        raise DataError(_("a scenario is a JSON object, not {kind}").format(kind=type(data).__name__))
     game = data.get("game", "flamme-rouge")
     if not isinstance(game, str) or game not in GAMES:
-        raise DataError(f"unknown game {str(game)[:40]!r} (known: {', '.join(GAMES)})")
+        raise DataError(_("unknown game {game} (known: {known})").format(game=repr(str(game)[:40]),
+                                                                          known=", ".join(GAMES)))
     return "expect" in data, GAMES[game].module("cli").check_file(data)
 
 
@@ -40,11 +43,14 @@ def check_upload(content: bytes, name: str) -> CheckResult:
         checked, difference = check_scenario(data)
     except (ValueError, RecursionError) as exc:
         message = str(exc).removeprefix(f"{name}: ")
-        return CheckResult("malformed", f"{name} cannot be used: {message}. Fix it and choose it again.")
+        return CheckResult("malformed", _("{file} cannot be used: {problem}. Fix it and choose it again.").format(
+            file=name, problem=message))
     game = GAMES[data.get("game", "flamme-rouge")].title
     if not checked:
-        return CheckResult("no expect", f"{name} is a valid {game} position, but it has no expected answer "
-                                        "(an \"expect\" block) to check.")
+        return CheckResult("no expect", _("{file} is a valid {game} position, but it has no expected answer (an "
+                                          "\"expect\" block) to check.").format(file=name, game=game))
     if difference is None:
-        return CheckResult("pass", f"{name} passes: the rules of {game} give the answer written in the file.")
-    return CheckResult("fail", f"{name} does not pass: the rules give another answer. {difference}")
+        return CheckResult("pass", _("{file} passes: the rules of {game} give the answer written in the file."
+                                     ).format(file=name, game=game))
+    return CheckResult("fail", _("{file} does not pass: the rules give another answer. {difference}").format(
+        file=name, difference=difference))

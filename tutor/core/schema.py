@@ -26,6 +26,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
 
+from tutor.i18n import N_, _
+
 from .errors import DataError
 
 MAX_FILE_BYTES = 256 * 1024
@@ -44,16 +46,16 @@ def size_error(size: int, limit: int = MAX_FILE_BYTES) -> str | None:
     """The refusal for ``size`` bytes, None when it is within ``limit``."""
     if size <= limit:
         return None
-    return f"too large ({human_size(size)}; a scenario is at most {human_size(limit)})"
+    return _("too large ({size}; a scenario is at most {limit})").format(size=human_size(size), limit=human_size(limit))
 
 
 def human_size(size: int) -> str:
     """``3.2 MB``, ``256 KB``, ``900 bytes``."""
     if size >= 1 << 20:
-        return f"{size / (1 << 20):.1f} MB"
+        return _("{size} MB").format(size=f"{size / (1 << 20):.1f}")
     if size >= 1 << 10:
-        return f"{size / (1 << 10):.0f} KB"
-    return f"{size} bytes"
+        return _("{size} KB").format(size=f"{size / (1 << 10):.0f}")
+    return _("{size} bytes").format(size=size)
 
 
 def read_text(path: str | Path, error: type[DataError] = DataError, limit: int = MAX_FILE_BYTES) -> str:
@@ -67,29 +69,31 @@ def read_text(path: str | Path, error: type[DataError] = DataError, limit: int =
                 raise error(f"{path}: {too_large}")
             raw = file.read(limit + 1)
     except OSError as exc:
-        raise error(f"{path}: cannot be read ({exc.strerror})") from None
+        raise error(_("{where}: cannot be read ({reason})").format(where=path, reason=exc.strerror)) from None
     too_large = size_error(len(raw), limit)  # grew since stat, or not a regular file
     if too_large:
         raise error(f"{path}: {too_large}")
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise error(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        raise error(_("{where}: not UTF-8 text ({reason} at byte {byte})").format(
+            where=path, reason=exc.reason, byte=exc.start)) from None
 
 
 def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number JSON allows")
+    raise ValueError(_("{name} is not a number JSON allows").format(name=name))
 
 
 def _parse_int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_INT_DIGITS:
-        raise ValueError(f"an integer of {len(text.lstrip('-'))} digits (at most {MAX_INT_DIGITS})")
+        raise ValueError(_("an integer of {digits} digits (at most {limit})").format(
+            digits=len(text.lstrip("-")), limit=MAX_INT_DIGITS))
     return int(text)
 
 
 def _parse_float(text: str) -> float:
     if len(text) > 2 * MAX_INT_DIGITS:
-        raise ValueError(f"a number of {len(text)} characters")
+        raise ValueError(_("a number of {count} characters").format(count=len(text)))
     return float(text)
 
 
@@ -97,7 +101,7 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     result: dict[str, Any] = {}
     for key, value in pairs:
         if key in result:
-            raise ValueError(f"the key {_short(key)} is given twice in one object")
+            raise ValueError(_("the key {key} is given twice in one object").format(key=_short(key)))
         result[key] = value
     return result
 
@@ -132,19 +136,23 @@ def parse_json(text: str | bytes, where: str, error: type[DataError] = DataError
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise error(f"{where}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+            raise error(_("{where}: not UTF-8 text ({reason} at byte {byte})").format(
+                where=where, reason=exc.reason, byte=exc.start)) from None
     depth = _depth(text)
     if depth > MAX_DEPTH:
-        raise error(f"{where}: nested {depth} levels deep (a scenario needs at most {MAX_DEPTH})")
+        raise error(_("{where}: nested {depth} levels deep (a scenario needs at most {limit})").format(
+            where=where, depth=depth, limit=MAX_DEPTH))
     try:
         data = json.loads(text, object_pairs_hook=_object, parse_int=_parse_int, parse_float=_parse_float,
                           parse_constant=_refuse_constant)
     except json.JSONDecodeError as exc:
-        raise error(f"{where}: not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+        raise error(_("{where}: not valid JSON: {reason} at line {line}, column {column}").format(
+            where=where, reason=exc.msg, line=exc.lineno, column=exc.colno)) from None
     except (ValueError, RecursionError) as exc:
-        raise error(f"{where}: not valid here: {exc}") from None
+        raise error(_("{where}: not valid here: {reason}").format(where=where, reason=exc)) from None
     if any(_SURROGATE.search(s) for s in _strings(data)):
-        raise error(f"{where}: a text holds a lone surrogate character (\\ud800-\\udfff), which is not Unicode")
+        raise error(_("{where}: a text holds a lone surrogate character (\\ud800-\\udfff), which is not Unicode"
+                      ).format(where=where))
     return data
 
 
@@ -155,8 +163,9 @@ def load_json(path: str | Path, error: type[DataError] = DataError) -> Any:
 
 # ----- schemas -------------------------------------------------------------------------------------------------
 
-_TYPE_WORDS = {"object": "an object", "array": "a list", "string": "a string", "integer": "an integer",
-               "boolean": "true or false", "null": "null", "number": "a number"}
+_TYPE_WORDS = {"object": N_("an object"), "array": N_("a list"), "string": N_("a string"), "integer": N_("an integer"),
+               "boolean": N_("true or false"), "null": "null", "number": N_("a number")}
+"""JSON's types in words, in English (message ids)."""
 
 
 def _short(value: Any, width: int = 40) -> str:
@@ -165,10 +174,10 @@ def _short(value: Any, width: int = 40) -> str:
 
 
 def _kind(value: Any) -> str:
-    for name, kinds in (("true or false", bool), ("an integer", int), ("a number", float), ("a string", str),
-                        ("a list", list), ("an object", dict)):
+    for name, kinds in (("boolean", bool), ("integer", int), ("number", float), ("string", str),
+                        ("array", list), ("object", dict)):
         if isinstance(value, kinds):
-            return name
+            return _(_TYPE_WORDS[name])
     return "null"
 
 
@@ -195,10 +204,11 @@ def _message(error: ValidationError, root: Any, nouns: Mapping[str, str]) -> str
     field = path[-1] if path and isinstance(path[-1], str) else None
     where = where_in(root, path[:-1] if field is not None else path, nouns)
     at = f"{where}: " if where else ""
-    subject = f"key {field!r}" if field is not None and not where else f"{at}{field}" if field is not None \
-        else where or "the scenario"
+    scenario = _("the scenario")
+    subject = _("key {key}").format(key=repr(field)) if field is not None and not where else f"{at}{field}" \
+        if field is not None else where or scenario
     schema, value, rule = error.schema, error.instance, error.validator
-    words = {"subject": subject, "where": where or "the scenario", "key": field, "value": _short(value)}
+    words = {"subject": subject, "where": where or scenario, "key": field, "value": _short(value)}
     if rule not in ("additionalProperties", "required"):
         outer: ValidationError | None = error  # best_match picks the innermost problem of an anyOf
         while outer is not None and not (isinstance(outer.schema, Mapping) and "message" in outer.schema):
@@ -207,34 +217,47 @@ def _message(error: ValidationError, root: Any, nouns: Mapping[str, str]) -> str
             return str(outer.schema["message"]).format(**words)
     if rule == "type":
         types = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
-        expected = " or ".join(_TYPE_WORDS[t] for t in types)
+        expected = _(_TYPE_WORDS[types[0]])
+        for other in types[1:]:
+            expected = _("{one} or {other}").format(one=expected, other=_(_TYPE_WORDS[other]))
         if field is not None and where:
-            return f"{at}{field} {_short(value)} is not {expected}"
-        return f"{subject} must be {expected}, not {_kind(value)} ({_short(value)})"
+            return _("{where}{key} {value} is not {expected}").format(where=at, key=field, value=_short(value),
+                                                                      expected=expected)
+        return _("{subject} must be {expected}, not {kind} ({value})").format(
+            subject=subject, expected=expected, kind=_kind(value), value=_short(value))
     if rule in ("additionalProperties", "required"):
         place = where_in(root, path, nouns)
         place = f"{place}: " if place else ""
         if rule == "required":
-            return f"{place}missing key {next(k for k in schema['required'] if k not in value)!r}"
+            missing = next(k for k in schema["required"] if k not in value)
+            return _("{where}missing key {key}").format(where=place, key=repr(missing))
         known = schema.get("properties", {})
         unknown = sorted(set(value) - set(known))
-        return f"{place}unknown key {_short(unknown[0])} (allowed: {', '.join(sorted(known))})"
+        return _("{where}unknown key {key} (allowed: {allowed})").format(
+            where=place, key=_short(unknown[0]), allowed=", ".join(sorted(known)))
+    limit = error.validator_value
     if rule == "maxLength":
-        return f"{subject} is too long ({len(value)} characters; at most {error.validator_value})"
+        return _("{subject} is too long ({count} characters; at most {limit})").format(
+            subject=subject, count=len(value), limit=limit)
     if rule == "minLength":
-        return f"{subject} must not be empty"
+        return _("{subject} must not be empty").format(subject=subject)
     if rule in ("maxItems", "maxProperties"):
-        return f"{subject} has too many entries ({len(value)}; at most {error.validator_value})"
+        return _("{subject} has too many entries ({count}; at most {limit})").format(
+            subject=subject, count=len(value), limit=limit)
     if rule in ("minItems", "minProperties"):
-        return f"{subject} needs at least {error.validator_value} entries, not {len(value)}"
+        return _("{subject} needs at least {limit} entries, not {count}").format(
+            subject=subject, count=len(value), limit=limit)
     if rule in ("enum", "const"):
         allowed = error.validator_value if rule == "enum" else [error.validator_value]
-        return f"{at}{field!r} must be one of {', '.join(map(str, allowed))}, not {_short(value)}" if where \
-            else f"{subject} must be one of {', '.join(map(str, allowed))}, not {_short(value)}"
-    if rule in ("minimum", "maximum"):
-        bound = "at least" if rule == "minimum" else "at most"
-        return f"{subject}: {_short(value)} is not {bound} {error.validator_value}"
-    return f"{subject}: {_short(value)} is not allowed here"
+        return _("{subject} must be one of {allowed}, not {value}").format(
+            subject=f"{at}{field!r}" if where else subject, allowed=", ".join(map(str, allowed)), value=_short(value))
+    if rule == "minimum":
+        return _("{subject}: {value} is not at least {limit}").format(subject=subject, value=_short(value),
+                                                                      limit=limit)
+    if rule == "maximum":
+        return _("{subject}: {value} is not at most {limit}").format(subject=subject, value=_short(value),
+                                                                     limit=limit)
+    return _("{subject}: {value} is not allowed here").format(subject=subject, value=_short(value))
 
 
 def validate(data: Any, schema: Mapping[str, Any], error: type[DataError] = DataError, *,
