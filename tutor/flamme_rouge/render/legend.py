@@ -12,6 +12,7 @@ import html
 
 from tutor.flamme_rouge.race import Race, TeamKind
 from tutor.flamme_rouge.track import Terrain
+from tutor.i18n import _
 from tutor.ui.drawing import text_colour_on
 
 from . import style
@@ -65,11 +66,16 @@ def _team_entries(race: Race) -> list[str]:
     for team in race.teams.values():
         kinds = {race.riders[r].letter for r in team.riders}
         letter = next(iter(kinds)) if len(kinds) == 1 else ""
-        what = {TeamKind.PELOTON: " (Peloton, bot)", TeamKind.MUSCLE: " (Muscle, bot)"}.get(team.kind, "")
         mark = style.team_mark(team.colour)[0]
-        name = team.name if team.name != team.colour else f"{team.colour} team"
-        entries.append(f"{token_svg(team.colour, letter)}{html.escape(name)}{what}"
-                       + (f", mark: {html.escape(mark)}" if mark else ""))
+        name = team.name if team.name != team.colour else _("{colour} team").format(
+            colour=style.team_name(team.colour))
+        if team.kind is TeamKind.PELOTON:
+            name = _("{team} (Peloton, bot)").format(team=name)
+        elif team.kind is TeamKind.MUSCLE:
+            name = _("{team} (Muscle, bot)").format(team=name)
+        if mark:
+            name = _("{team}, mark: {mark}").format(team=name, mark=mark)
+        entries.append(f"{token_svg(team.colour, letter)}{html.escape(name)}")
     return entries
 
 
@@ -89,34 +95,41 @@ def _terrain_entries(race: Race) -> list[str]:
     if min(track.lanes) == 1:  # Peloton expansion: narrow squares (issue 8)
         entries.append(_svg(f"<rect x='1' y='1' width='24' height='20' fill='{style.VERGE}'/><rect x='1' y='11' "
                             f"width='24' height='10' fill='{road}' stroke='{style.ROAD_EDGE}'/>")
-                       + "one-lane square (pale verge where a lane is missing)")
+                       + html.escape(_("one-lane square (pale verge where a lane is missing)")))
     if max(track.lanes) == 3:
         entries.append(_svg("".join(f"<rect x='1' y='{1 + 7 * k}' width='24' height='6.5' fill='{road}' "
                                     f"stroke='{style.ROAD_EDGE}'/>" for k in range(3)))
-                       + "three-lane square")
+                       + html.escape(_("three-lane square")))
     if track.start:
         entries.append(_svg("<rect x='9' y='1' width='6' height='20' fill='#222'/>"
-                            "<rect x='11' y='1' width='2' height='20' fill='#fff'/>") + "start line")
+                            "<rect x='11' y='1' width='2' height='20' fill='#fff'/>") + html.escape(_("start line")))
     if track.finish is not None:
         chequers = "".join(f"<rect x='{7 + 5 * c}' y='{1 + 5 * r}' width='5' height='5' fill='#222'/>"
                            for r in range(4) for c in range(2) if (r + c) % 2 == 0)
         entries.append(_svg("<rect x='7' y='1' width='10' height='20' fill='#fff' stroke='#222'/>" + chequers)
-                       + "finish line")
+                       + html.escape(_("finish line")))
     if max(track.lanes) >= 2:
         entries.append(_svg(f"<rect x='1' y='4' width='24' height='14' fill='{style.ROAD_EDGE}'/>"
                             "<rect x='1' y='8.5' width='24' height='1.6' fill='#fff'/>"
                             "<rect x='1' y='11.5' width='24' height='1.6' fill='#fff'/>")
-                       + "double line: below it the right lane, which is ahead on a shared square")
-    entries.append("the numbers under the road count the squares")
+                       + html.escape(_("double line: below it the right lane, which is ahead on a shared square")))
+    entries.append(html.escape(_("the numbers under the road count the squares")))
     return entries
 
 
 def _chip_words(race: Race) -> str:
     """What a card chip by a rider means, with what the terrain of this track does to it."""
     terrains = {sq.terrain for sq in race.track.squares}
-    changes = [words for terrain, words in ((Terrain.ASCENT, "on a climb it moves at most 5"),
-                                            (Terrain.DESCENT, "from a descent at least 5")) if terrain in terrains]
-    return "its revealed card: the squares it will move" + (f" ({' and '.join(changes)})" if changes else "")
+    if Terrain.ASCENT in terrains and Terrain.DESCENT in terrains:
+        words = _("its revealed card: the squares it will move (on a climb it moves at most 5 and from a descent at "
+                  "least 5)")
+    elif Terrain.ASCENT in terrains:
+        words = _("its revealed card: the squares it will move (on a climb it moves at most 5)")
+    elif Terrain.DESCENT in terrains:
+        words = _("its revealed card: the squares it will move (from a descent at least 5)")
+    else:
+        words = _("its revealed card: the squares it will move")
+    return html.escape(words)
 
 
 def _mark_entries(race: Race) -> list[str]:
@@ -126,40 +139,42 @@ def _mark_entries(race: Race) -> list[str]:
     e2 = (f"<rect x='1' y='4' width='22' height='14' fill='{style.EXHAUSTION_FACE}' stroke='{style.CARD_BORDER}'/>"
           f"<text x='12' y='15' font-size='11' font-weight='bold' text-anchor='middle' fill='#fff'>E2</text>")
     return [
-        _svg(f"<circle cx='13' cy='11' r='9' fill='none' stroke='{ring}' stroke-width='3.5'/>") + "moves next",
+        _svg(f"<circle cx='13' cy='11' r='9' fill='none' stroke='{ring}' stroke-width='3.5'/>") + html.escape(_("moves next")),
         _svg(f"<circle cx='13' cy='11' r='9' fill='none' stroke='{ring}' stroke-width='3' "
-             "stroke-dasharray='4 3'/>") + "its cards are in the panel below",
+             "stroke-dasharray='4 3'/>") + html.escape(_("its cards are in the panel below")),
         _svg(card) + _chip_words(race),
         _svg(f"<circle cx='5' cy='11' r='4' fill='none' stroke='{ring}' stroke-width='2'/><line x1='9' y1='11' "
              f"x2='26' y2='11' stroke='{ring}' stroke-width='2' stroke-dasharray='4 3'/>", 28)
-        + "the last move: from the small ring to the rider",
+        + html.escape(_("the last move: from the small ring to the rider")),
         _svg(f"<rect x='2' y='2' width='22' height='18' fill='none' stroke='{style.WARNING}' stroke-width='2.5'/>"
              f"<path d='M6 5 L20 17 M20 5 L6 17' stroke='{style.WARNING}' stroke-width='2'/>")
-        + "a full square the rider could not stop on",
+        + html.escape(_("a full square the rider could not stop on")),
         _svg(f"<rect x='2' y='2' width='24' height='18' rx='5' fill='none' stroke='{style.PACK}' "
-             "stroke-width='2.5'/>", 28) + "a pack (riders with no empty square between them)",
+             "stroke-width='2.5'/>", 28) + html.escape(_("a pack (riders with no empty square between them)")),
         _svg(f"<rect x='1' y='4' width='24' height='14' rx='4' fill='{style.SLIPSTREAM}'/><text x='13' y='15' "
              "font-size='11' font-weight='bold' text-anchor='middle' fill='#fff'>+1</text>")
-        + "squares gained by slipstream",
-        _svg(e2) + "took an exhaustion card",
+        + html.escape(_("squares gained by slipstream")),
+        _svg(e2) + html.escape(_("took an exhaustion card")),
         _svg(f"<rect x='1' y='4' width='26' height='14' rx='4' fill='{style.WINNER}'/><text x='14' y='15' "
              "font-size='11' font-weight='bold' text-anchor='middle' fill='#000'>1st</text>", 28)
-        + "finishing place (the winner is 1st)",
+        + html.escape(_("finishing place (the winner is 1st)")),
         _svg(f"<rect x='2' y='2' width='22' height='18' fill='none' stroke='{style.ANSWER}' stroke-width='3' "
-             "stroke-dasharray='5 3'/>") + "a quiz: the answer, and your guess",
+             "stroke-dasharray='5 3'/>") + html.escape(_("a quiz: the answer, and your guess")),
         _svg(f"<rect x='1' y='4' width='26' height='14' rx='4' fill='{style.INK}'/><text x='14' y='15' "
              "font-size='11' font-weight='bold' text-anchor='middle' fill='#fff'>2 ▶</text>", 28)
-        + "riders off the part of the road shown",
+        + html.escape(_("riders off the part of the road shown")),
     ]
 
 
 def legend_html(race: Race, *, open_: bool = True, folding: bool = True) -> str:
     """The whole legend: road, teams (colour and mark), and the marks the board draws; in a ``<details>``
     (open unless ``open_`` is False), or without one (``folding=False``: a widget's disclosure shows it)."""
-    rows = [("Road", _terrain_entries(race)), ("Teams", _team_entries(race)), ("Marks", _mark_entries(race))]
-    body = "".join(f"<ul><li class='fr-legend-row'>{title}:</li>"
+    rows = [(_("Road:"), _terrain_entries(race)), (_("Teams:"), _team_entries(race)),
+            (_("Marks:"), _mark_entries(race))]
+    body = "".join(f"<ul><li class='fr-legend-row'>{html.escape(title)}</li>"
                    + "".join(f"<li>{entry}</li>" for entry in entries) + "</ul>" for title, entries in rows)
     if not folding:
         return f"{LEGEND_CSS}<div class='fr-legend'>{body}</div>"
-    return (f"{LEGEND_CSS}<details class='fr-legend'{' open' if open_ else ''}><summary>Legend: what the board "
-            f"shows (S sprinteur, R rouleur)</summary>{body}</details>")
+    summary = html.escape(_("Legend: what the board shows (S sprinteur, R rouleur)"))
+    return (f"{LEGEND_CSS}<details class='fr-legend'{' open' if open_ else ''}><summary>{summary}</summary>{body}"
+            "</details>")
