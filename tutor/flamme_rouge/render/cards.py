@@ -13,6 +13,7 @@ from ipycanvas import Canvas
 
 from tutor.flamme_rouge.cards import Card
 from tutor.flamme_rouge.race import Race, Rider
+from tutor.i18n import _
 from tutor.ui.drawing import rounded_rect, text_colour_on
 from tutor.ui.drawing import text as write
 
@@ -70,7 +71,7 @@ def draw_card_panel(canvas: Canvas, view: View, race: Race, panel: CardPanel) ->
         return
     riders = panel.columns(race)
     if not riders:
-        write(canvas, "No rider selected: the card panel shows the hands of the riders you play.",
+        write(canvas, _("No rider selected: the card panel shows the hands of the riders you play."),
               MARGIN, top + PANEL_H / 2, colour=style.MUTED)
         return
     width = (view.width - 2 * MARGIN) / len(riders)
@@ -93,15 +94,15 @@ def _draw_rider_column(canvas: Canvas, race: Race, rider_id: str, x: float, top:
         card = rider.hand[slot] if slot < len(rider.hand) else None
         draw_card(canvas, x + 4 + slot * (slot_w + 4), cards_y + CARD_H - slot_h, card, w=slot_w, h=slot_h,
                   accent=colour)
-    _caption(canvas, "hand (drawn)", x + 4 + 2 * (slot_w + 4) - 2, cards_y + CARD_H + 9)
+    _caption(canvas, _("hand (drawn)"), x + 4 + 2 * (slot_w + 4) - 2, cards_y + CARD_H + 9)
     played_x = x + 4 + 4 * (slot_w + 4) + 10
     draw_card(canvas, played_x, cards_y, rider.played, accent=colour, face_down=secret)
-    _caption(canvas, "played", played_x + CARD_W / 2, cards_y + CARD_H + 9)
+    _caption(canvas, _("played"), played_x + CARD_W / 2, cards_y + CARD_H + 9)
     pile_x = played_x + CARD_W + 14
     room = int((x + width - 8 - pile_x) // (MINI_W + 3))
     if room >= 3:
         _draw_recycled(canvas, rider.recycled, pile_x, cards_y + CARD_H - MINI_H, room, colour)
-        caption = "recycled (face up under the deck)" if room >= 8 else "recycled"
+        caption = _("recycled (face up under the deck)") if room >= 8 else _("recycled")
         _caption(canvas, caption, pile_x, cards_y + CARD_H + 9, align="left")
 
 
@@ -113,9 +114,11 @@ def stats_line(rider: Rider, room: float) -> str:
     """The rider's card counts in words that fit ``room`` pixels: long, short, or shortest."""
     exhaustion = sum(c.is_exhaustion for c in rider.deck.cards())
     deck, recycled, gone = len(rider.deck.face_down), len(rider.recycled), len(rider.removed)
-    for line in (f"deck {deck} · recycled {recycled} · out of game {gone} · exhaustion cards {exhaustion}",
-                 f"deck {deck} · recycled {recycled} · exhaustion cards {exhaustion}",
-                 f"deck {deck} · recycled {recycled}"):  # words, never abbreviations: the cards show the rest
+    counts = dict(deck=deck, recycled=recycled, gone=gone, exhaustion=exhaustion)
+    for line in (_("deck {deck} · recycled {recycled} · out of game {gone} · exhaustion cards {exhaustion}"),
+                 _("deck {deck} · recycled {recycled} · exhaustion cards {exhaustion}"),
+                 _("deck {deck} · recycled {recycled}")):  # words, never abbreviations: the cards show the rest
+        line = line.format(**counts)
         if len(line) * STATS_CHAR_W <= room:
             return line
     return line
@@ -130,7 +133,7 @@ def _draw_recycled(canvas: Canvas, recycled: list[Card], x: float, y: float, roo
     for i, card in enumerate(shown):
         draw_card(canvas, x + i * (MINI_W + 3), y, card, w=MINI_W, h=MINI_H, accent=accent)
     if not recycled:
-        write(canvas, "none yet", x, y + MINI_H / 2, size=11, colour=style.MUTED)
+        write(canvas, _("none yet"), x, y + MINI_H / 2, size=11, colour=style.MUTED)
 
 
 def _draw_played_row(canvas: Canvas, view: View, race: Race, panel: CardPanel) -> None:
@@ -138,12 +141,12 @@ def _draw_played_row(canvas: Canvas, view: View, race: Race, panel: CardPanel) -
     top = view.panel_top
     played = list(panel.played) or [(r, str(race.riders[r].played)) for r in race.to_move
                                     if race.riders[r].played is not None]
-    title = "Played cards, in movement order (frontmost rider first):" if panel.in_order else "Played cards:"
+    title = _("Played cards, in movement order (frontmost rider first):") if panel.in_order else _("Played cards:")
     if not panel.in_order:
         played.sort()
     write(canvas, title, MARGIN, top + 15, size=13, bold=True)
     if not played:
-        write(canvas, "no cards played", MARGIN, top + 54, colour=style.MUTED)
+        write(canvas, _("no cards played"), MARGIN, top + 54, colour=style.MUTED)
         return
     colours = rider_colours(race)
     step = min(118, (view.width - 2 * MARGIN) / len(played))

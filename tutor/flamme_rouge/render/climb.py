@@ -17,6 +17,7 @@ from typing import Sequence
 from tutor.flamme_rouge import rules
 from tutor.flamme_rouge.events import Event, RiderMoved
 from tutor.flamme_rouge.race import Race
+from tutor.i18n import ngettext
 from tutor.ui.narration import Line
 
 from .highlights import Mark
@@ -62,10 +63,15 @@ def climb_lines(race: Race, events: Sequence[Event], rider: str) -> list[Line]:
     if move is None or race.track.ascent[move.frm[0]]:
         return []
     flat, limit = counted_squares(race, move.frm[0])
-    count = f"{len(flat)} flat square{'s' if len(flat) != 1 else ''} before the climb"
-    if limit > len(flat):
-        words = f"{count} (numbered on the board): fewer than 5, so {rider} may still move 5, into the climb."
+    n = len(flat)
+    if limit > n:
+        words = ngettext("{n} flat square before the climb (numbered on the board): fewer than 5, so {rider} may "
+                         "still move 5, into the climb.",
+                         "{n} flat squares before the climb (numbered on the board): fewer than 5, so {rider} may "
+                         "still move 5, into the climb.", n).format(n=n, rider=rider)
     else:
-        words = (f"{count} (numbered +1 to +{len(flat)} on the board): {rider} may move {limit}, up to the foot "
-                 "of the climb.")
+        words = ngettext("{n} flat square before the climb (numbered +1 to +{n} on the board): {rider} may move "
+                         "{limit}, up to the foot of the climb.",
+                         "{n} flat squares before the climb (numbered +1 to +{n} on the board): {rider} may move "
+                         "{limit}, up to the foot of the climb.", n).format(n=n, rider=rider, limit=limit)
     return [Line(words, (rules.ASCENT,))]

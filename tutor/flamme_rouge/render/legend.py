@@ -139,7 +139,8 @@ def _mark_entries(race: Race) -> list[str]:
     e2 = (f"<rect x='1' y='4' width='22' height='14' fill='{style.EXHAUSTION_FACE}' stroke='{style.CARD_BORDER}'/>"
           f"<text x='12' y='15' font-size='11' font-weight='bold' text-anchor='middle' fill='#fff'>E2</text>")
     return [
-        _svg(f"<circle cx='13' cy='11' r='9' fill='none' stroke='{ring}' stroke-width='3.5'/>") + html.escape(_("moves next")),
+        _svg(f"<circle cx='13' cy='11' r='9' fill='none' stroke='{ring}' stroke-width='3.5'/>")
+        + html.escape(_("moves next")),
         _svg(f"<circle cx='13' cy='11' r='9' fill='none' stroke='{ring}' stroke-width='3' "
              "stroke-dasharray='4 3'/>") + html.escape(_("its cards are in the panel below")),
         _svg(card) + _chip_words(race),

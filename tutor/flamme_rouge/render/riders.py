@@ -17,6 +17,7 @@ from ipycanvas import Canvas
 
 from tutor.flamme_rouge.events import Position
 from tutor.flamme_rouge.race import Race
+from tutor.i18n import language
 from tutor.ui.drawing import font, needs_outline, rgb_array, rounded_rect, tag, text_colour_on
 
 from . import style
@@ -277,7 +278,9 @@ def _draw_slipstream_gains(canvas: Canvas, view: View, gains: Mapping[str, int],
 
 
 def ordinal(n: int) -> str:
-    """1st, 2nd, 3rd, 4th, ... 11th, 12th, 13th, 21st."""
+    """1st, 2nd, 3rd, 4th, ... 11th, 12th, 13th, 21st (Catalan: 1r, 2n, 3r, 4t, 5è)."""
+    if language() == "ca":
+        return str(n) + {1: "r", 2: "n", 3: "r", 4: "t"}.get(n, "è")
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
 

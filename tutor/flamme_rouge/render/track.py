@@ -13,6 +13,7 @@ import math
 from ipycanvas import Canvas
 
 from tutor.flamme_rouge.track import Terrain, Track
+from tutor.i18n import ngettext
 from tutor.ui.drawing import font, rgb_array
 
 from . import style
@@ -177,7 +178,8 @@ def draw_minimap(canvas: Canvas, view: View) -> None:
     canvas.text_align = "left"
     canvas.text_baseline = "middle"
     canvas.fill_style = style.INK
-    canvas.fill_text(f"Stage: {len(track)} squares", MARGIN, MINIMAP_Y + MINIMAP_H / 2,
+    stage = ngettext("Stage: {n} square", "Stage: {n} squares", len(track)).format(n=len(track))
+    canvas.fill_text(stage, MARGIN, MINIMAP_Y + MINIMAP_H / 2,
                      view.minimap_left - MARGIN - 8)
     squares = range(len(track))
     canvas.fill_styled_rects([view.minimap_x(s) for s in squares], MINIMAP_Y, view.minimap_cell_w + 0.4, MINIMAP_H,

@@ -16,6 +16,8 @@ from tutor.flanders.battlefield import Battlefield, SpaceKind
 from tutor.flanders.cards import FIXED, Card, CardId, CardSet
 from tutor.flanders.game import NINE
 from tutor.flanders.odds import DICE, PAIRS, ROLLS, SPACES
+from tutor.i18n import _, ngettext
+from tutor.i18n import percent as language_percent
 from tutor.ui.drawing import INK, font, rounded_rect, text_colour_on
 
 from .geometry import (AVAILABLE, BLACK_SYMBOL, BRITISH, BRITISH_FILL, CAPTION_H, CAPTION_LINE, CHOSEN, FRESH,
@@ -104,7 +106,8 @@ def lines(words: str, width: float, size: float, *, bold: bool = False, most: in
 
 
 def percent(value: float) -> str:
-    return f"{value * 100:.1f}%"
+    """``"25.5%"``, as the kernel's language writes it."""
+    return language_percent(value, 1)
 
 
 # ----- shapes ---------------------------------------------------------------------------------------------------
@@ -199,13 +202,13 @@ def die(canvas: Canvas, r: Rect, value: int, *, outline: str | None = None) -> N
 def effect_words(card: Card) -> str:
     words = []
     if card.move:
-        words.append(f"move {card.move}" + (" (+1)" if card.extra_space else ""))
+        words.append((_("move {n} (+1)") if card.extra_space else _("move {n}")).format(n=card.move))
     if card.tank:
-        words.append("tank")
+        words.append(_("tank"))
     if card.mines:
-        words.append("mines")
+        words.append(_("mines"))
     if card.german and not card.losses:
-        words.append("no losses")
+        words.append(_("no losses"))
     return " · ".join(words)
 
 
@@ -247,7 +250,7 @@ def draw_card(canvas: Canvas, r: Rect, card: Card, *, space: int | None = None, 
     for k in range(count):
         symbol(canvas, x + 4 + SYMBOL_R + k * (2 * SYMBOL_R + 2), sy, card.german)
     if card.may_retain:
-        words = "MAY RETAIN" if not small and count < 2 else "RETAIN"
+        words = _("MAY RETAIN") if not small and count < 2 else _("RETAIN")
         tw = text_width(words, 11, True) + 6
         _set(canvas, "fill_style", MAY_RETAIN)
         canvas.fill_rect(x + w - tw - 4, sy - 8, tw, 16)
@@ -281,18 +284,20 @@ def draw_static(canvas: Canvas, geo: Geometry, field: Battlefield, names: tuple[
     _set(canvas, "fill_style", "#ffffff")
     canvas.fill_rect(0, 0, geo.width, geo.height)
     if geo.compact:
-        text(canvas, f"Card spaces {SPACES[0]}-{SPACES[-1]}", 12, 14, size=13, bold=True)
+        text(canvas, _("Card spaces {first}-{last}").format(first=SPACES[0], last=SPACES[-1]), 12, 14, size=13,
+             bold=True)
         return
     sw = geo.space_w
     # Space numbers and kinds, once above the rows.
     for s, space in enumerate(field.spaces):
         x = geo.cell_rect(0, s).x + sw / 2
-        label = {SpaceKind.START: "start", SpaceKind.DEFENSIVE: "line", SpaceKind.OBJECTIVE: "goal"}.get(space.kind)
+        label = {SpaceKind.START: _("start"), SpaceKind.DEFENSIVE: _("line"), SpaceKind.OBJECTIVE: _("goal")
+                 }.get(space.kind)
         text(canvas, str(s), x, HEADER_Y + 6, size=13, bold=True, align="center")
         if label:
-            text(canvas, label, x, HEADER_Y + 19, size=11, colour=MUTED, align="center")
-    text(canvas, "Battlefield", 12, HEADER_Y + 6, size=12, bold=True, colour=MUTED)
-    text(canvas, "start → Objective line", 12, HEADER_Y + 19, size=11, colour=MUTED)
+            text(canvas, label, x, HEADER_Y + 19, size=11, colour=MUTED, align="center", max_width=sw - 2)
+    text(canvas, _("Battlefield"), 12, HEADER_Y + 6, size=12, bold=True, colour=MUTED, max_width=LABEL_MAX)
+    text(canvas, _("start → Objective line"), 12, HEADER_Y + 19, size=11, colour=MUTED, max_width=LABEL_MAX)
     for i in range(geo.players):
         row = geo.row_rect(i)
         _set(canvas, "fill_style", "#fafafa")
@@ -318,9 +323,10 @@ def draw_static(canvas: Canvas, geo: Geometry, field: Battlefield, names: tuple[
         _set(canvas, "stroke_style", "#bdbdbd")
         _set(canvas, "line_width", 1)
         canvas.stroke_rect(row.x, row.y, row.w, row.h)
-    text(canvas, f"Card spaces {SPACES[0]} to {SPACES[-1]}: take the card on a pair's sum", 12, geo.lower_y + 10,
-         size=12, bold=True, colour=MUTED)
-    text(canvas, "The three dice", geo.die_rect(0).x, geo.lower_y + 10, size=12, bold=True, colour=MUTED)
+    text(canvas, _("Card spaces {first} to {last}: take the card on a pair's sum").format(
+        first=SPACES[0], last=SPACES[-1]), 12, geo.lower_y + 10, size=12, bold=True, colour=MUTED,
+        max_width=geo.die_rect(0).x - 24)
+    text(canvas, _("The three dice"), geo.die_rect(0).x, geo.lower_y + 10, size=12, bold=True, colour=MUTED)
     draw_legend(canvas, geo)
 
 
@@ -330,8 +336,8 @@ def draw_legend(canvas: Canvas, geo: Geometry) -> None:
     canvas.fill_rect(4, y0, geo.width - 8, 62)
     y1, y2, y3 = y0 + 12, y0 + 31, y0 + 50
     for x, german, fill, stroke, words in (
-            (12.0, False, BRITISH_FILL, BRITISH, "British card (green, rounded, round badge)"),
-            (290.0, True, GERMAN_FILL, GERMAN, "German card (blue, cut corners, cross badge)")):
+            (12.0, False, BRITISH_FILL, BRITISH, _("British card (green, rounded, round badge)")),
+            (290.0, True, GERMAN_FILL, GERMAN, _("German card (blue, cut corners, cross badge)"))):
         card_outline(canvas, Rect(x, y1 - 7, 22, 14), german)
         _set(canvas, "fill_style", fill)
         canvas.fill()
@@ -339,34 +345,34 @@ def draw_legend(canvas: Canvas, geo: Geometry) -> None:
         _set(canvas, "line_width", 2)
         canvas.stroke()
         side_badge(canvas, x + 11, y1, german, 4.5)
-        text(canvas, words, x + 28, y1, size=11.5)
+        text(canvas, words, x + 28, y1, size=11.5, max_width=250)
     symbol(canvas, 584, y1, False)
-    text(canvas, "grey symbol: 1 troop lost at a bust", 597, y1, size=11.5)
+    text(canvas, _("grey symbol: 1 troop lost at a bust"), 597, y1, size=11.5, max_width=200)
     symbol(canvas, 808, y1, True)
-    text(canvas, "black: 1 troop lost", 821, y1, size=11.5)
+    text(canvas, _("black: 1 troop lost"), 821, y1, size=11.5, max_width=geo.width - 830)
     _set(canvas, "fill_style", "#222222")
     canvas.fill_rect(12, y2 - 6, 12, 12)
     _set(canvas, "stroke_style", "#222222")
     _set(canvas, "line_width", 1.5)
     canvas.stroke_rect(28, y2 - 6, 12, 12)
-    text(canvas, "troop piece / lost", 46, y2, size=11.5)
+    text(canvas, _("troop piece / lost"), 46, y2, size=11.5, max_width=108)
     _set(canvas, "fill_style", LINE_FILL)
     canvas.fill_rect(160, y2 - 8, 18, 16)
-    text(canvas, "defensive line (stops a move)", 184, y2, size=11.5)
+    text(canvas, _("defensive line (stops a move)"), 184, y2, size=11.5, max_width=182)
     _set(canvas, "fill_style", MAY_RETAIN)
     canvas.fill_rect(372, y2 - 8, 72, 16)
-    text(canvas, "MAY RETAIN", 408, y2 + 0.5, size=11, bold=True, align="center")
-    text(canvas, "keep it for a later turn", 450, y2, size=11.5)
+    text(canvas, _("MAY RETAIN"), 408, y2 + 0.5, size=11, bold=True, align="center", max_width=70)
+    text(canvas, _("keep it for a later turn"), 450, y2, size=11.5, max_width=145)
     _set(canvas, "line_width", 3)
     _set(canvas, "stroke_style", AVAILABLE)
     canvas.stroke_rect(600, y2 - 7, 18, 14)
-    text(canvas, "the dice offer it", 624, y2, size=11.5)
+    text(canvas, _("the dice offer it"), 624, y2, size=11.5, max_width=94)
     _set(canvas, "line_width", 3)
     _set(canvas, "stroke_style", CHOSEN)
     canvas.stroke_rect(722, y2 - 7, 18, 14)
-    text(canvas, "chosen pair and card", 746, y2, size=11.5)
+    text(canvas, _("chosen pair and card"), 746, y2, size=11.5, max_width=geo.width - 754)
     outline(canvas, Rect(14, y3 - 5, 14, 10), FRESH, 2.5, pad=2)
-    text(canvas, "new: a card just dealt onto this space of the grid", 40, y3, size=11.5)
+    text(canvas, _("new: a card just dealt onto this space of the grid"), 40, y3, size=11.5, max_width=geo.width - 50)
 
 
 # ----- the moving parts ---------------------------------------------------------------------------------------
@@ -386,11 +392,15 @@ def draw_caption(canvas: Canvas, geo: Geometry, pic: Picture) -> None:
     colour = "#fff4e5" if pic.step else "#eef3fb"
     _set(canvas, "fill_style", colour)
     canvas.fill_rect(0, 0, geo.width, CAPTION_H - 2)
-    step = f"Step {pic.step[0]} of {pic.step[1]}: " if pic.step else ""
     if pic.winners:
-        step = "Game over: "
+        caption = _("Game over: {caption}").format(caption=pic.caption)
+    elif pic.step:
+        caption = _("Step {step} of {steps}: {caption}").format(step=pic.step[0], steps=pic.step[1],
+                                                                 caption=pic.caption)
+    else:
+        caption = pic.caption
     width = geo.width - 20
-    said = lines(step + pic.caption, width, 13.5, bold=True, most=1 if pic.rule else 2)
+    said = lines(caption, width, 13.5, bold=True, most=1 if pic.rule else 2)
     y = 6 + CAPTION_LINE / 2
     for line in said:
         text(canvas, line, 10, y, size=13.5, bold=True, max_width=width)
@@ -409,7 +419,7 @@ def draw_battlefield(canvas: Canvas, geo: Geometry, pic: Picture, field: Battlef
             _set(canvas, "line_width", 2.5)
             canvas.stroke_rect(row.x, row.y, row.w, row.h)
             text(canvas, "▶", row.x + 1, row.y + 12, size=11, colour=CHOSEN)
-        status = (" · out" if p.out else "") + (" · wins" if p.id in pic.winners else "")
+        status = (" · " + _("out") if p.out else "") + (" · " + _("wins") if p.id in pic.winners else "")
         name = next((n for n in (p.label + status, p.label.replace(" bot", "") + status)
                      if text_width(n, 12.5, True) <= LABEL_MAX), None)
         name = name or lines(p.label + status, LABEL_MAX, 12.5, bold=True, most=1)[0]
@@ -451,7 +461,7 @@ def draw_grid(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet) -> No
             draw_card(canvas, r, cards.fixed, space=NINE, fixed=True)
             if pic.on_nine:
                 pawn(canvas, r.x + r.w - 16, r.y + r.h - 16, pic.current, r=12)
-                text(canvas, "2nd pawn", r.x + r.w - 34, r.y + r.h - 12, size=11, bold=True, align="right")
+                text(canvas, _("2nd pawn"), r.x + r.w - 34, r.y + r.h - 12, size=11, bold=True, align="right")
         else:
             card = pic.spaces.get(s)
             if card is None:
@@ -465,7 +475,7 @@ def draw_grid(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet) -> No
             outline(canvas, r, CHOSEN, 4)
         if s in pic.fresh:
             outline(canvas, r, FRESH, 2.5, pad=2)
-            text(canvas, "new", r.x + r.w / 2, r.y + r.h + 1, size=11, bold=True, colour=FRESH, align="center")
+            text(canvas, _("new"), r.x + r.w / 2, r.y + r.h + 1, size=11, bold=True, colour=FRESH, align="center")
 
 
 def draw_dice(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet) -> None:
@@ -479,20 +489,20 @@ def draw_dice(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet) -> No
             rounded_rect(canvas, r.x, r.y, r.w, r.h, 9)
             canvas.stroke()
             canvas.set_line_dash([])
-        text(canvas, "not rolled yet", geo.pair_rect(0).x + 6, note_y, size=11.5, colour=MUTED)
+        text(canvas, _("not rolled yet"), geo.pair_rect(0).x + 6, note_y, size=11.5, colour=MUTED)
         return
     chosen = set(pic.chosen or ())
     for k, value in enumerate(pic.dice):
         die(canvas, geo.die_rect(k), value, outline=CHOSEN if k in chosen else None)
     if pic.rolling:
-        text(canvas, "rolling…", geo.pair_rect(0).x + 6, note_y, size=12, bold=True, colour=MUTED)
+        text(canvas, _("rolling…"), geo.pair_rect(0).x + 6, note_y, size=12, bold=True, colour=MUTED)
         return
     if pic.bust:
         x, y = geo.bust_point
-        text(canvas, "BUST", x, y, size=18, bold=True, colour=LOST)
+        text(canvas, _("BUST"), x, y, size=18, bold=True, colour=LOST)
     if not pic.judged and pic.chosen is None:  # a quiz before Reveal: the dice and the cards only
-        text(canvas, "Add two of the dice:", geo.pair_rect(0).x + 6, note_y, size=12, colour=MUTED)
-        text(canvas, "which card is taken?", geo.pair_rect(0).x + 6, note_y + 18, size=12, colour=MUTED)
+        text(canvas, _("Add two of the dice:"), geo.pair_rect(0).x + 6, note_y, size=12, colour=MUTED)
+        text(canvas, _("which card is taken?"), geo.pair_rect(0).x + 6, note_y + 18, size=12, colour=MUTED)
         return
     seen: set[int] = set()
     for k, (i, j) in enumerate(PAIRS):
@@ -510,16 +520,16 @@ def draw_dice(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet) -> No
             _set(canvas, "line_width", 2.5)
             canvas.stroke_rect(r.x, r.y, r.w, r.h)
         if is_chosen:
-            where = "taken" if total != NINE else "2nd pawn placed"
+            where = _("taken") if total != NINE else _("2nd pawn placed")
         elif repeat:
-            where = "the same sum"
+            where = _("the same sum")
         elif total == NINE:
-            where = "fixed card (2nd pawn)"
+            where = _("fixed card (2nd pawn)")
         elif total in SPACES:
             card = pic.spaces.get(total)
-            where = cards[card].name if card is not None else "empty space"
+            where = _(cards[card].name) if card is not None else _("empty space")
         else:
-            where = "no space"
+            where = _("no space")
         mark = "" if neutral else "✓ " if offered else ("● " if is_chosen else "✗ ")
         words = f"{mark}{pic.dice[i]} + {pic.dice[j]} = {total}: {where}"
         bold = offered or is_chosen
@@ -541,31 +551,35 @@ def draw_odds(canvas: Canvas, geo: Geometry, pic: Picture) -> None:
     canvas.fill_rect(r.x, r.y, r.w, r.h)
     if pic.odds is None:
         if not geo.compact:
-            text(canvas, "Live odds", r.x + 10, r.y + 14, size=13, bold=True)
-            text(canvas, "shown when you choose:", r.x + 10, r.y + 36, size=11.5, colour=MUTED)
-            text(canvas, "roll again, or stop", r.x + 10, r.y + 54, size=11.5, colour=MUTED)
+            text(canvas, _("Live odds"), r.x + 10, r.y + 14, size=13, bold=True, max_width=r.w - 20)
+            text(canvas, _("shown when you choose:"), r.x + 10, r.y + 36, size=11.5, colour=MUTED, max_width=r.w - 20)
+            text(canvas, _("roll again, or stop"), r.x + 10, r.y + 54, size=11.5, colour=MUTED, max_width=r.w - 20)
         return
     o = pic.odds
     bust = o.bust
     rolls = int(bust * ROLLS)
-    stake = f"{o.at_stake} grey symbol{'' if o.at_stake == 1 else 's'}"
+    stake = ngettext("{n} grey symbol", "{n} grey symbols", o.at_stake).format(n=o.at_stake)
+    chance = percent(float(bust))
     if geo.compact:
-        text(canvas, f"Bust chance: {percent(float(bust))}", r.x + 8, r.y + 14, size=13, bold=True)
-        text(canvas, f"{rolls} of the {ROLLS} rolls · at stake: {stake}", r.x + 8, r.y + 34, size=12,
+        text(canvas, _("Bust chance: {chance}").format(chance=chance), r.x + 8, r.y + 14, size=13, bold=True,
              max_width=r.w - 12)
+        text(canvas, _("{busts} of the {rolls} rolls · at stake: {stake}").format(busts=rolls, rolls=ROLLS,
+                                                                                  stake=stake),
+             r.x + 8, r.y + 34, size=12, max_width=r.w - 12)
         return
     width = r.w - 20
-    text(canvas, "If you roll again", r.x + 10, r.y + 14, size=13, bold=True)
-    text(canvas, f"Chance of a bust: {percent(float(bust))}", r.x + 10, r.y + 36, size=13, bold=True,
-         colour=LOST if bust > 0.3 else INK)
-    text(canvas, f"{rolls} of the {ROLLS} rolls of three dice offer no card", r.x + 10, r.y + 54, size=11.5,
-         colour=MUTED, max_width=width)
+    text(canvas, _("If you roll again"), r.x + 10, r.y + 14, size=13, bold=True, max_width=width)
+    text(canvas, _("Chance of a bust: {chance}").format(chance=chance), r.x + 10, r.y + 36, size=13, bold=True,
+         colour=LOST if bust > 0.3 else INK, max_width=width)
+    text(canvas, _("{busts} of the {rolls} rolls of three dice offer no card").format(busts=rolls, rolls=ROLLS),
+         r.x + 10, r.y + 54, size=11.5, colour=MUTED, max_width=width)
     bar = Rect(r.x + 10, r.y + 66, width, 10)
     _set(canvas, "fill_style", "#e0e0e0")
     canvas.fill_rect(bar.x, bar.y, bar.w, bar.h)
     _set(canvas, "fill_style", LOST)
     canvas.fill_rect(bar.x, bar.y, bar.w * float(bust), bar.h)
-    text(canvas, f"At stake: {stake} on your British cards", r.x + 10, r.y + 94, size=12, max_width=width)
+    text(canvas, _("At stake: {stake} on your British cards").format(stake=stake), r.x + 10, r.y + 94, size=12,
+         max_width=width)
     # The expected troop loss is worked out under "How is this worked out?" (widgets/odds_help.py), not here.
 
 
@@ -574,15 +588,19 @@ def draw_hand(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet) -> No
     _set(canvas, "fill_style", PANEL)
     canvas.fill_rect(r.x, r.y, r.w, r.h)
     who = pic.players[pic.current].id if pic.players else ""
-    held: list[tuple[CardId, str]] = [(c, "retained") for c in pic.retained] + [(c, "taken") for c in pic.taken]
+    retained, taken = _("retained"), _("taken")
+    held: list[tuple[CardId, str]] = [(c, retained) for c in pic.retained] + [(c, taken) for c in pic.taken]
     if pic.on_nine:
-        held.append((FIXED, f"on {NINE}"))
+        held.append((FIXED, _("on {space}").format(space=NINE)))
     room = geo.minis
-    more = f" (the last {room} of {len(held)} shown)" if len(held) > room else ""
-    text(canvas, f"{who}'s cards: kept from earlier turns, then taken this turn{more}", r.x + 8, r.y + 11, size=12,
-         bold=True, max_width=r.w - 12)
+    if len(held) > room:
+        title = _("{player}'s cards: kept from earlier turns, then taken this turn (the last {room} of {count} "
+                  "shown)").format(player=who, room=room, count=len(held))
+    else:
+        title = _("{player}'s cards: kept from earlier turns, then taken this turn").format(player=who)
+    text(canvas, title, r.x + 8, r.y + 11, size=12, bold=True, max_width=r.w - 12)
     if not held:
-        text(canvas, "none yet", r.x + 10, r.y + 44, size=12, colour=MUTED)
+        text(canvas, _("none yet"), r.x + 10, r.y + 44, size=12, colour=MUTED)
     for k, (card, how) in enumerate(held[-room:]):
         m = geo.mini_rect(k)
         draw_card(canvas, m, cards[card], small=True, fixed=card == FIXED)
