@@ -159,3 +159,24 @@ def test_the_command_line_check_exits_1_when_something_is_left(capsys):
     out = capsys.readouterr().out
     assert out.startswith("Català (ca):")
     assert status == (0 if out.strip().endswith("complete.") else 1)
+
+
+def test_the_lesson_pages_carry_the_catalan_messages_of_their_scripts():
+    """messages/ca.json (put in each Catalan page by the template) is the catalog's translation of every message the
+    page scripts (connection banner, class overlays, labels) say; the template names the page's language."""
+    written = json.loads((languages.PAGE_MESSAGES / "ca.json").read_text(encoding="utf-8"))
+    assert written == languages.page_messages(_catalog())
+    assert written["This lesson has stopped."] == "Aquesta lliçó s’ha aturat."
+    assert written["Reload"] == "Torna a carregar" and written["Eyes on your teacher"]
+    template = (languages.PAGE_SCRIPTS / "index.html.j2").read_text()
+    assert "resources.update({'language_code': tutor_language})" in template
+    assert "'messages/' ~ resources.language_code ~ '.json'" in template
+
+
+def test_the_class_pages_speak_the_lessons_language():
+    from tutor.classroom.pages import DEVICE_FULL_PAGE, device_full_page, not_open_page
+
+    catalan = not_open_page("/voila/render/ca/index.ipynb", "ca/flamme_rouge/03_movement.ipynb")
+    assert '<html lang="ca">' in catalan and "Encara no és oberta" in catalan and "Totes les lliçons" in catalan
+    assert device_full_page("flamme_rouge/03_movement.ipynb") == DEVICE_FULL_PAGE
+    assert '<html lang="en">' in DEVICE_FULL_PAGE and "Too many lessons open" in DEVICE_FULL_PAGE
