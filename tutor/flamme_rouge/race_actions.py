@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Callable
 
+from tutor.i18n import N_, _
+
 from . import breakaway as breakaway_bids
 from . import rules
 from .cards import ATTACK, Card
@@ -36,17 +38,20 @@ class RaceActions(RaceSetup):
 
     def place(self, rider_id: str, square: int, lane: int) -> list[Event]:
         """Setup: put a rider on a free lane behind the start line (players in turn, both riders each)."""
-        self._require(Phase.SETUP, "place riders")
+        self._require(Phase.SETUP, N_("place riders"))
         rider = self.rider(rider_id)
         team = self.placing_team
         assert team is not None
         if rider.square is not None:
-            raise PlacementError(f"{rider_id} is already placed on square {rider.square}")
+            raise PlacementError(_("{rider} is already placed on square {square}").format(rider=rider_id,
+                                                                                          square=rider.square))
         if rider.team != team.name:
-            raise PlacementError(f"it is {team.name}'s turn to place riders, not {rider.team}'s")
+            raise PlacementError(_("it is {team}'s turn to place riders, not {other}'s").format(team=team.name,
+                                                                                                other=rider.team))
         problem = self._placement_problem(square, lane)
         if problem:
-            raise PlacementError(f"{rider_id} cannot go to square {square}, lane {lane}: {problem}")
+            raise PlacementError(_("{rider} cannot go to square {square}, lane {lane}: {problem}").format(
+                rider=rider_id, square=square, lane=lane, problem=problem))
         self._save()
         rider.square, rider.lane = square, lane
         applied = (rules.SETUP_PLACE, rules.BOT_PLACEMENT) if team.kind.flips else (rules.SETUP_PLACE,)
@@ -59,24 +64,26 @@ class RaceActions(RaceSetup):
     def draw(self, rider_id: str) -> list[Event]:
         """Energy phase (or a breakaway bid): draw 4 cards from the rider's deck (fewer if it has fewer; an
         exhaustion card if none)."""
-        self._require_choosing("draw cards")
+        self._require_choosing(N_("draw cards"))
         rider = self.rider(rider_id)
         if self.teams[rider.team].kind.flips:
-            raise RiderOrderError(f"{rider_id} rides for a bot team: it flips its card in the movement phase and "
-                                  "never draws or bids")
+            raise RiderOrderError(_("{rider} rides for a bot team: it flips its card in the movement phase and never "
+                                    "draws or bids").format(rider=rider_id))
         if rider.hand:
-            raise RiderOrderError(f"{rider_id} has already drawn: play one of {', '.join(_tokens(rider.hand))}")
+            raise RiderOrderError(_("{rider} has already drawn: play one of {cards}").format(
+                rider=rider_id, cards=", ".join(_tokens(rider.hand))))
         if self.phase is Phase.ENERGY and rider.played is not None:
-            raise RiderOrderError(f"{rider_id} has already played a card this round")
+            raise RiderOrderError(_("{rider} has already played a card this round").format(rider=rider_id))
         if self.phase is not Phase.ENERGY and not self._may_choose(rider):
             bidder = self.bidder(rider.team)
-            raise RiderOrderError(f"{bidder} bids for its team in the breakaway, not {rider_id}" if bidder != rider_id
-                                  else f"{rider_id} has already bid in this round of bids")
+            raise RiderOrderError(_("{bidder} bids for its team in the breakaway, not {rider}").format(
+                bidder=bidder, rider=rider_id) if bidder != rider_id else
+                _("{rider} has already bid in this round of bids").format(rider=rider_id))
         holder = self.drawing_rider(rider.team)
         if holder:
-            raise RiderOrderError(
-                f"play a card for {holder} before drawing for {rider_id}: you may not draw for your second rider "
-                "before playing for the first (rulebook, Energy Phase)")
+            raise RiderOrderError(_("play a card for {first} before drawing for {rider}: you may not draw for your "
+                                    "second rider before playing for the first (rulebook, Energy Phase)").format(
+                first=holder, rider=rider_id))
         self._save()
         exhaustion = rider.exhaustion
         reshuffled = self._deal(rider)
@@ -94,11 +101,12 @@ class RaceActions(RaceSetup):
     def play(self, rider_id: str, card: Card | int) -> list[Event]:
         """Energy phase: play one drawn card face down (in a breakaway bid: bid it); the others are recycled face
         up under the deck."""
-        self._require_choosing("play a card")
+        self._require_choosing(N_("play a card"))
         rider = self.rider(rider_id)
         if not rider.hand:
-            what = "has already played this round" if rider.played is not None else "has not drawn cards yet"
-            raise CardNotInHandError(f"{rider_id} {what}")
+            what = (_("{rider} has already played this round") if rider.played is not None else
+                    _("{rider} has not drawn cards yet"))
+            raise CardNotInHandError(what.format(rider=rider_id))
         chosen = self._find(rider, card)
         self._save()
         automatic = self.is_bot(rider_id)
@@ -142,18 +150,21 @@ class RaceActions(RaceSetup):
             matches = [c for c in rider.hand if c.value == card]
             if matches:
                 return min(matches, key=lambda c: not c.is_exhaustion)  # same move; shed exhaustion first
-        raise CardNotInHandError(f"{rider.id} has no {card} in hand; the drawn cards are "
-                                 f"{', '.join(_tokens(rider.hand))}")
+        raise CardNotInHandError(_("{rider} has no {card} in hand; the drawn cards are {cards}").format(
+            rider=rider.id, card=card, cards=", ".join(_tokens(rider.hand))))
 
     def step(self) -> list[Event]:
         """Resolve the next automatic step: one rider's move, or one part of the end phase."""
         handler = PHASE_STEPS.get(self.phase)
         if handler is None:
             if self.phase is Phase.FINISHED:
-                raise WrongPhaseError(f"the race is over: {self.winner} won")
+                raise WrongPhaseError(_("the race is over: {winner} won").format(winner=self.winner))
             waiting = self.waiting_riders()
-            detail = f"{', '.join(waiting)} still to play a card" if waiting else "riders still to place"
-            raise WrongPhaseError(f"nothing to resolve yet in the {self.phase.name_in_words}: {detail}")
+            if waiting:
+                raise WrongPhaseError(_("nothing to resolve yet in the {phase}: {riders} still to play a card").format(
+                    phase=self.phase.name_in_words, riders=", ".join(waiting)))
+            raise WrongPhaseError(_("nothing to resolve yet in the {phase}: riders still to place").format(
+                phase=self.phase.name_in_words))
         self._save()
         return handler(self)
 

@@ -426,20 +426,24 @@ class RaceModel(SeededState):
     # ----- checks ----------------------------------------------------------------------------------------
 
     def _require_choosing(self, what: str) -> None:
+        """``what``: the action, an ``N_`` message (``"draw cards"``)."""
         if not self.phase.choosing:
-            raise WrongPhaseError(f"cannot {what} now: it is the {self.phase.name_in_words}"
-                                  f"{', the race is over' if self.phase is Phase.FINISHED else ''}")
+            raise WrongPhaseError(self._not_now(what))
 
     def _require(self, phase: Phase, what: str) -> None:
         if self.phase is not phase:
-            raise WrongPhaseError(f"cannot {what} now: it is the {self.phase.name_in_words}"
-                                  f"{', the race is over' if self.phase is Phase.FINISHED else ''}")
+            raise WrongPhaseError(self._not_now(what))
+
+    def _not_now(self, what: str) -> str:
+        if self.phase is Phase.FINISHED:
+            return _("cannot {action} now: the race is over").format(action=_(what))
+        return _("cannot {action} now: it is the {phase}").format(action=_(what), phase=self.phase.name_in_words)
 
     def _placement_problem(self, square: int, lane: int) -> str | None:
         if not 0 <= square < self.track.start:
-            return f"the start area is squares 0 to {self.track.start - 1}"
+            return _("the start area is squares 0 to {last}").format(last=self.track.start - 1)
         if not 0 <= lane < self.track.lanes[square]:
-            return f"square {square} has {self.track.lanes[square]} lane(s)"
+            return _("square {square} has {n} lane(s)").format(square=square, n=self.track.lanes[square])
         return _lane_problem(lane, [r.lane for r in self.riders.values() if r.square == square])
     def __repr__(self) -> str:
         return f"<Race {self.track.name or 'track'} round {self.round} {self.phase.value} riders={len(self.riders)}>"
@@ -448,7 +452,7 @@ class RaceModel(SeededState):
 def _lane_problem(lane: int, taken: Sequence[int]) -> str | None:
     """Setup: why a rider may not start in ``lane`` of a start square whose ``taken`` lanes are given."""
     if lane in taken:
-        return "that lane is taken"
+        return _("that lane is taken")
     if lane != 0 and not taken:
-        return "on an empty square a rider takes the right-hand lane (lane 0)"
+        return _("on an empty square a rider takes the right-hand lane (lane 0)")
     return None

@@ -75,6 +75,8 @@ from typing import Iterable, Self, Sequence
 
 from tutor.core.events import Event, Rule
 
+from tutor.i18n import N_, _
+
 from . import rules as R
 from .battlefield import Battlefield, load_battlefield
 from .cards import FIXED, Card, CardId, CardSet, load_cards
@@ -161,22 +163,25 @@ class Game(GameState):
 
     def _require(self, *phases: Phase, action: str) -> None:
         if self.phase not in phases:
-            allowed = " or ".join(p.value for p in phases)
-            raise WrongPhaseError(f"{action} belongs to the {allowed} phase; the game is in the "
-                                  f"{self.phase.value} phase ({self.phase.title})")
+            allowed = phases[0].value
+            for other in phases[1:]:
+                allowed = _("{one} or {other}").format(one=allowed, other=other.value)
+            raise WrongPhaseError(_("{action} belongs to the {allowed} phase; the game is in the {phase} phase "
+                                    "({title})").format(action=_(action), allowed=allowed, phase=self.phase.value,
+                                                        title=self.phase.title))
 
     def roll(self, dice: Sequence[int] | None = None) -> list[Event]:
         """Roll the three dice (``ROLL`` or ``AGAIN``). A roll that offers no card is a bust, resolved at once.
 
         ``dice`` loads the roll (for lessons and scenarios); the game's generator is then not used.
         """
-        self._require(Phase.ROLL, Phase.AGAIN, action="rolling the dice")
+        self._require(Phase.ROLL, Phase.AGAIN, action=N_("rolling the dice"))
         loaded = dice is not None
         if dice is not None:
             values = tuple(dice)
             if len(values) != 3 or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6
                                             for d in values):
-                raise DiceError(f"dice {list(values)!r}: give three values from 1 to 6")
+                raise DiceError(_("dice {dice}: give three values from 1 to 6").format(dice=list(values)))
             self._save()
             roll = (values[0], values[1], values[2])
         else:
@@ -193,15 +198,16 @@ class Game(GameState):
 
     def take(self, space: int) -> list[Event]:
         """``CHOOSE``: take the card on ``space`` (the sum of two dice), or put the second pawn on 9."""
-        self._require(Phase.CHOOSE, action="taking a card")
+        self._require(Phase.CHOOSE, action=N_("taking a card"))
         assert self.dice is not None
         offered = self.offered()
         dice = self.dice
         if space not in offered:
             raise SpaceNotAvailableError(
-                f"space {space!r} is not offered by the dice {'-'.join(map(str, dice))}: their pairs make "
-                f"{', '.join(map(str, pair_sums(dice)))} and the spaces you may take are "
-                f"{', '.join(map(str, offered))}")
+                _("space {space} is not offered by the dice {dice}: their pairs make {sums} and the spaces you may "
+                  "take are {offered}").format(space=repr(space), dice="-".join(map(str, dice)),
+                                               sums=", ".join(map(str, pair_sums(dice))),
+                                               offered=", ".join(map(str, offered))))
         chosen = pair_for(dice, space)
         assert chosen is not None
         self._save()
@@ -225,7 +231,7 @@ class Game(GameState):
 
     def stop(self) -> list[Event]:
         """``AGAIN``: stop rolling and carry out the cards (``RESOLVE``)."""
-        self._require(Phase.AGAIN, action="stopping")
+        self._require(Phase.AGAIN, action=N_("stopping"))
         self._save()
         self.phase = Phase.RESOLVE
         self.used = []
@@ -236,20 +242,20 @@ class Game(GameState):
         """``RESOLVE``: carry out one card. A movement card moves the pawn ``spaces`` (1 up to its ``move``, one
         more with a troop sacrifice), spending ``mines`` to go past defensive lines; a German card costs its
         losses (``spaces`` 0)."""
-        self._require(Phase.RESOLVE, action="playing a card")
+        self._require(Phase.RESOLVE, action=N_("playing a card"))
         hand = self.hand()
         if card not in hand:
-            raise CardNotHeldError(self._not_held(card, "play"))
+            raise CardNotHeldError(self._not_held(card, N_("play")))
         kind = self.cards[card]
         mines = tuple(mines)
         pid = self.player.id
         if kind.german or not kind.move:
             if kind.british:
-                raise IllegalMoveError(f"{kind.name} (card {card}) does not move the pawn: a Mines card is "
-                                       "spent in the 'mines' of a movement card's play")
+                raise IllegalMoveError(_("{name} (card {card}) does not move the pawn: a Mines card is spent in "
+                                         "the 'mines' of a movement card's play").format(name=_(kind.name), card=card))
             if spaces or mines:
-                raise IllegalMoveError(f"{kind.name} (card {card}) is a German card: play it with no spaces "
-                                       "and no mines")
+                raise IllegalMoveError(_("{name} (card {card}) is a German card: play it with no spaces and no "
+                                         "mines").format(name=_(kind.name), card=card))
             self._save()
             self.used.append(card)
             return self._lose(kind.losses, "german", card, (R.LOSSES, R.ORDER), automatic=False)
@@ -285,13 +291,20 @@ class Game(GameState):
         return events
 
     def _not_held(self, card: CardId, verb: str) -> str:
+        """Why ``card`` cannot be used; ``verb`` is an ``N_`` message (``"play"``)."""
         if card == FIXED:
-            return f"cannot {verb} the fixed card: your second pawn is not on space 9 (or it was already used)"
-        if isinstance(card, int) and 0 <= card < len(self.cards) and card in self.used:
-            return f"card {card} ({self.cards[card].name}) was already used this turn"
-        name = f" ({self.cards[card].name})" if isinstance(card, int) and 0 <= card < len(self.cards) else ""
-        held = ", ".join(f"{c} ({self.cards[c].name})" for c in self.hand()) or "none"
-        return f"cannot {verb} card {card!r}{name}: you do not hold it; cards in hand: {held}"
+            return _("cannot {verb} the fixed card: your second pawn is not on space 9 (or it was already used)"
+                     ).format(verb=_(verb))
+        known = isinstance(card, int) and 0 <= card < len(self.cards)
+        if known and card in self.used:
+            return _("card {card} ({name}) was already used this turn").format(card=card,
+                                                                               name=_(self.cards[card].name))
+        held = ", ".join(f"{c} ({_(self.cards[c].name)})" for c in self.hand()) or _("none")
+        if known:
+            return _("cannot {verb} card {card} ({name}): you do not hold it; cards in hand: {held}").format(
+                verb=_(verb), card=repr(card), name=_(self.cards[card].name), held=held)
+        return _("cannot {verb} card {card}: you do not hold it; cards in hand: {held}").format(
+            verb=_(verb), card=repr(card), held=held)
 
     def _plan(self, card: CardId, kind: Card, spaces: int, mines: tuple[CardId, ...],
               hand: list[CardId]) -> _MovePlan:
@@ -299,30 +312,37 @@ class Game(GameState):
         pos, objective = player.pawn, field_.objective
         most = kind.move + (1 if kind.extra_space else 0)
         if not isinstance(spaces, int) or isinstance(spaces, bool) or not 1 <= spaces <= most:
-            extra = f", or {most} by sacrificing a troop piece" if kind.extra_space else ""
-            raise IllegalMoveError(f"{kind.name} moves the pawn 1 to {kind.move} space(s){extra}, not {spaces!r}")
+            words = (_("{name} moves the pawn 1 to {move} space(s), or {most} by sacrificing a troop piece, not "
+                       "{spaces}") if kind.extra_space else
+                     _("{name} moves the pawn 1 to {move} space(s), not {spaces}"))
+            raise IllegalMoveError(words.format(name=_(kind.name), move=kind.move, most=most, spaces=repr(spaces)))
         if spaces > kind.move and player.troops == 0:
-            raise IllegalMoveError(f"{kind.name}: the extra space needs a troop piece to sacrifice, and "
-                                   f"{player.id} has none left")
+            raise IllegalMoveError(_("{name}: the extra space needs a troop piece to sacrifice, and {player} has none "
+                                     "left").format(name=_(kind.name), player=player.id))
         if pos + spaces > objective:
-            raise IllegalMoveError(f"the pawn on space {pos} is {objective - pos} space(s) from the Objective line "
-                                   f"(space {objective}); it cannot move {spaces}")
+            raise IllegalMoveError(_("the pawn on space {pos} is {left} space(s) from the Objective line (space "
+                                     "{objective}); it cannot move {spaces}").format(
+                pos=pos, left=objective - pos, objective=objective, spaces=spaces))
         for m in mines:
             if m not in hand or m == FIXED:
-                raise CardNotHeldError(self._not_held(m, "spend"))
+                raise CardNotHeldError(self._not_held(m, N_("spend")))
             if m == card or mines.count(m) > 1:
-                raise IllegalMoveError(f"mines: card {m} cannot be spent twice, nor be the card that moves")
+                raise IllegalMoveError(_("mines: card {card} cannot be spent twice, nor be the card that moves"
+                                         ).format(card=m))
             if not self.cards[m].mines:
-                raise IllegalMoveError(f"mines: card {m} ({self.cards[m].name}) is not a Mines card")
+                raise IllegalMoveError(_("mines: card {card} ({name}) is not a Mines card").format(
+                    card=m, name=_(self.cards[m].name)))
         need = self._lines_to_clear(kind, spaces)
         if len(mines) < len(need):
             where = need[len(mines)]
-            what = ("is halted on the defensive line at space" if self.halted and where == pos
-                    else "would pass the defensive line at space")
-            raise IllegalMoveError(f"the pawn {what} {where}: moving on needs a Mines card for it, or a Tank "
-                                   f"({len(need)} Mines card(s) needed, {len(mines)} given)")
+            words = (_("the pawn is halted on the defensive line at space {space}: moving on needs a Mines card for "
+                       "it, or a Tank ({need} Mines card(s) needed, {given} given)") if self.halted and where == pos
+                     else _("the pawn would pass the defensive line at space {space}: moving on needs a Mines card "
+                            "for it, or a Tank ({need} Mines card(s) needed, {given} given)"))
+            raise IllegalMoveError(words.format(space=where, need=len(need), given=len(mines)))
         if len(mines) > len(need):
-            raise IllegalMoveError(f"this move needs {len(need)} Mines card(s), not {len(mines)}")
+            raise IllegalMoveError(_("this move needs {need} Mines card(s), not {given}").format(
+                need=len(need), given=len(mines)))
         lines = field_.lines
         crossed = tuple(s for s in range(pos, pos + spaces) if lines[s])
         sacrifice = spaces > kind.move
@@ -332,18 +352,19 @@ class Game(GameState):
     def end_turn(self, keep: Sequence[CardId] = ()) -> list[Event]:
         """``RESOLVE``: keep some unused "May Retain" cards, apply unplayed German cards, discard, refill, and
         pass to the next player."""
-        self._require(Phase.RESOLVE, action="ending the turn")
+        self._require(Phase.RESOLVE, action=N_("ending the turn"))
         keep = tuple(keep)
         hand = self.hand()
         for c in keep:
             if c not in hand or c == FIXED:
-                raise CardNotHeldError(self._not_held(c, "keep"))
+                raise CardNotHeldError(self._not_held(c, N_("keep")))
             if keep.count(c) > 1:
-                raise RetainError(f"card {c} ({self.cards[c].name}) is listed twice in 'keep'")
+                raise RetainError(_("card {card} ({name}) is listed twice in 'keep'").format(
+                    card=c, name=_(self.cards[c].name)))
             kind = self.cards[c]
             if not kind.retainable:
-                raise RetainError(f"card {c} ({kind.name}) is not marked \"May Retain\": it is discarded at the "
-                                  "end of the turn")
+                raise RetainError(_("card {card} ({name}) is not marked \"May Retain\": it is discarded at the end "
+                                    "of the turn").format(card=c, name=_(kind.name)))
         self._save()
         player, deck = self.player, self.cards.deck
         events: list[Event] = []
