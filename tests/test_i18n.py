@@ -180,3 +180,14 @@ def test_the_class_pages_speak_the_lessons_language():
     assert '<html lang="ca">' in catalan and "Encara no és oberta" in catalan and "Totes les lliçons" in catalan
     assert device_full_page("flamme_rouge/03_movement.ipynb") == DEVICE_FULL_PAGE
     assert '<html lang="en">' in DEVICE_FULL_PAGE and "Too many lessons open" in DEVICE_FULL_PAGE
+
+
+def test_a_refused_action_is_told_in_catalan_and_changes_nothing(catalan):
+    from tutor.core.errors import RuleError
+
+    race = Race.new("avenue-corso-paseo", 2, seed=1)
+    before = race.to_dict()
+    with pytest.raises(RuleError, match="^ara no es pot col·locar corredors: és la fase d’energia$"):
+        race.place(next(iter(race.riders)), 9, 0)
+    assert race.to_dict() == before
+    assert i18n.missed() == []
