@@ -110,7 +110,7 @@ def test_a_message_missing_from_the_catalog_falls_back_to_english_and_is_recorde
     assert i18n.ngettext("{n} rider", "{n} riders", 2) == "{n} riders"
     assert i18n.missed() == ["A message no catalog has.", ("{n} rider", "{n} riders")]
     assert i18n._("Round {round} begins.") == "Comença la ronda {round}."
-    assert i18n.ngettext("{n} exhaustion card", "{n} exhaustion cards", 1) == "{n} carta d’esgotament"
+    assert i18n.ngettext("{n} exhaustion card", "{n} exhaustion cards", 1) == "{n} carta d'esgotament"
     assert i18n.missed() == ["A message no catalog has.", ("{n} rider", "{n} riders")]
 
 
@@ -166,7 +166,7 @@ def test_the_lesson_pages_carry_the_catalan_messages_of_their_scripts():
     page scripts (connection banner, class overlays, labels) say; the template names the page's language."""
     written = json.loads((languages.PAGE_MESSAGES / "ca.json").read_text(encoding="utf-8"))
     assert written == languages.page_messages(_catalog())
-    assert written["This lesson has stopped."] == "Aquesta lliçó s’ha aturat."
+    assert written["This lesson has stopped."] == "Aquesta lliçó s'ha aturat."
     assert written["Reload"] == "Torna a carregar" and written["Eyes on your teacher"]
     template = (languages.PAGE_SCRIPTS / "index.html.j2").read_text()
     assert "resources.update({'language_code': tutor_language})" in template
@@ -187,7 +187,7 @@ def test_a_refused_action_is_told_in_catalan_and_changes_nothing(catalan):
 
     race = Race.new("avenue-corso-paseo", 2, seed=1)
     before = race.to_dict()
-    with pytest.raises(RuleError, match="^ara no es pot col·locar corredors: és la fase d’energia$"):
+    with pytest.raises(RuleError, match="^ara no es pot col·locar corredors: és la fase d'energia$"):
         race.place(next(iter(race.riders)), 9, 0)
     assert race.to_dict() == before
     assert i18n.missed() == []

@@ -46,7 +46,7 @@ def test_a_catalan_page_says_lang_ca_and_its_banner_is_catalan(page, lessons):
     os.kill(pid, signal.SIGKILL)
     banner = page.locator("#tutor-connection-lost")
     expect(banner).to_be_visible(timeout=SHOWN_WITHIN_MS)
-    expect(banner).to_contain_text("Aquesta lliçó s’ha aturat.")
+    expect(banner).to_contain_text("Aquesta lliçó s'ha aturat.")
     expect(banner.get_by_role("button", name="Torna a carregar")).to_be_focused()
     assert "lesson" not in banner.inner_text().lower()
 
