@@ -55,13 +55,45 @@ def extract_data_names(fileobj: IO[bytes], keywords: Any, comment_tags: Any, opt
                 yield lineno, "_", text, []
 
 
-def extract(source: Path = PACKAGE) -> Catalog:
-    """Every message of the code under ``source``."""
+QUIZ_WORDS = ("question", "explain")
+"""The keyword arguments of a lesson's code cells that hold words a learner reads (a quiz's question and
+explanation): the same cells run in every language, so the widgets translate these through the catalog."""
+
+
+def extract_notebook_words(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
+                           ) -> Iterator[tuple[int, str, str, list[str]]]:
+    """Babel extractor for the English lessons: the ``question=`` and ``explain=`` strings of their code cells."""
+    import ast
+
+    cells = json.loads(fileobj.read().decode("utf-8")).get("cells", [])
+    for number, cell in enumerate(cells, start=1):
+        if cell.get("cell_type") != "code":
+            continue
+        source = cell.get("source", "")
+        try:
+            tree = ast.parse(source if isinstance(source, str) else "".join(source))
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.keyword) and node.arg in QUIZ_WORDS and isinstance(node.value, ast.Constant) \
+                    and isinstance(node.value.value, str) and node.value.value:
+                yield number, "_", node.value.value, [f"lesson cell {number}: {node.arg}"]
+
+
+def extract(source: Path = PACKAGE, lessons: Path | None = LESSONS) -> Catalog:
+    """Every message of the code under ``source``, and the quiz words of the English lessons under ``lessons``."""
     template = Catalog(domain=DOMAIN, project="rules-tutor", msgid_bugs_address="", fuzzy=False)
     for filename, lineno, message, comments, context in extract_from_dir(
             str(source), METHODS, keywords=KEYWORDS, comment_tags=("Translators:",), strip_comment_tags=True):
         location = (f"{source.name}/{filename}", lineno)
         template.add(message, None, [location], auto_comments=comments, context=context)
+    if lessons is not None and lessons.is_dir():
+        others = [c for c in LANGUAGES if c != SOURCE_LANGUAGE]
+        methods = [*((f"{c}/**", "ignore") for c in others), ("**/.ipynb_checkpoints/**", "ignore"),
+                   ("**.ipynb", "tutor.languages:extract_notebook_words")]
+        for filename, lineno, message, comments, context in extract_from_dir(str(lessons), methods,
+                                                                             keywords={"_": None}):
+            template.add(message, None, [(f"lessons/{filename}", lineno)], auto_comments=comments, context=context)
     return template
 
 
@@ -173,7 +205,7 @@ def missing_notebooks(code: str, lessons: Path = LESSONS) -> list[str]:
 
 def check(code: str, *, source: Path = PACKAGE, lessons: Path = LESSONS, write: bool = True) -> Report:
     """Extract, update ``code``'s catalog (and the template) when ``write``, and report what is left."""
-    template = extract(source)
+    template = extract(source, lessons if source == PACKAGE else None)
     catalog = update(code, template)
     if write:
         write_catalog(template, TEMPLATE)
