@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from tutor.core.bits import BitReader, BitWriter, decode, encode
+from tutor.i18n import _
 
 from .errors import ScenarioError
 from .race import TEAM_COLOURS
@@ -167,7 +168,7 @@ def decode_position(code: str) -> dict[str, Any]:
     except (IndexError, ValueError, KeyError) as exc:
         if isinstance(exc, ScenarioError):
             raise
-        raise ScenarioError("the position code is damaged: a character is missing or changed") from None
+        raise ScenarioError(_("the position code is damaged: a character is missing or changed")) from None
 
 
 def _read(bits: BitReader) -> dict[str, Any]:
@@ -178,14 +179,14 @@ def _read(bits: BitReader) -> dict[str, Any]:
     else:
         length = bits.gamma()
         if length > 300:
-            raise ScenarioError("the position code is damaged: a character is missing or changed")
+            raise ScenarioError(_("the position code is damaged: a character is missing or changed"))
         tokens = ["2"] * length
         end = 0
-        for _ in range(bits.gamma() - 1):
+        for _step in range(bits.gamma() - 1):
             start = end + bits.gamma() - 1
             kind, size = bits.take(4), bits.gamma()
             if start + size > length or kind >= 15 or kind % 5 >= len(_TERRAINS):
-                raise ScenarioError("the position code is damaged: a character is missing or changed")
+                raise ScenarioError(_("the position code is damaged: a character is missing or changed"))
             tokens[start:start + size] = [f"{kind // 5 + 1}{_TERRAINS[kind % 5]}"] * size
             end = start + size
         data["track"] = " ".join(tokens)
@@ -197,17 +198,17 @@ def _read(bits: BitReader) -> dict[str, Any]:
     cells = [(square, lane) for square, lanes in enumerate(track.lanes) for lane in range(lanes)]
     count, with_cards = bits.gamma() - 1, bits.take(1)
     if count > 30:
-        raise ScenarioError("the position code is damaged: a character is missing or changed")
+        raise ScenarioError(_("the position code is damaged: a character is missing or changed"))
     riders: list[dict[str, Any]] = []
     cards: dict[str, Any] = {}
     cell, taken = -1, set[str]()
-    for _ in range(count):
+    for _step in range(count):
         cell += bits.gamma()
         team_number = bits.take(4)
         team = (TEAM_COLOURS[team_number] if team_number < 12 else "peloton" if team_number == 12
                 else f"muscle-{bits.take(2) + 1}" if team_number == 13 else "")
         if not team:
-            raise ScenarioError("the position code is damaged: a character is missing or changed")
+            raise ScenarioError(_("the position code is damaged: a character is missing or changed"))
         rider_kind = "rouleur" if bits.take(1) else "sprinteur"
         card: Any = None
         if with_cards:
@@ -229,7 +230,7 @@ def _read(bits: BitReader) -> dict[str, Any]:
         if with_cards:
             cards[rider["id"]] = card
     if not bits.finished():
-        raise ScenarioError("the position code is damaged: characters are extra or changed (copy the whole code)")
+        raise ScenarioError(_("the position code is damaged: characters are extra or changed (copy the whole code)"))
     data["riders"] = riders
     if with_cards:
         data["cards"] = cards

@@ -17,6 +17,7 @@ from typing import Any, Iterable
 
 from tutor.core.data import first_difference, is_int, load_json, reject_unknown_keys
 from tutor.core.schema import MAX_FILE_BYTES, integer, parse_json, strict_object, text, validate
+from tutor.i18n import _
 
 from . import position_code
 from .cards import ATTACK, RIDER_KINDS, Card, energy
@@ -68,32 +69,40 @@ def load(path: str | Path) -> dict[str, Any]:
     """Read a scenario file; bad JSON raises ``ScenarioError`` naming the file and line."""
     data = load_json(path, ScenarioError)
     if not isinstance(data, dict):
-        raise ScenarioError(f"{path}: a scenario is a JSON object, not {type(data).__name__}")
+        raise ScenarioError(_(
+            "{path}: a scenario is a JSON object, not {kind}").format(path=path, kind=type(data).__name__))
     return data
 
 
 def build(scenario: dict[str, Any], *, seed: int = 0, history: bool = False) -> Race:
     """Validate a scenario and return the race it describes (movement phase, or end phase without cards)."""
     if not isinstance(scenario, dict):
-        raise ScenarioError(f"a scenario is an object (dict), not {type(scenario).__name__}")
+        raise ScenarioError(_("a scenario is an object (dict), not {kind}").format(kind=type(scenario).__name__))
     validate(scenario, SCHEMA, ScenarioError, nouns={"riders": "rider"})
     finish = scenario.get("finish")
     if finish is not None and not is_int(finish):
-        raise ScenarioError(f"key 'finish' must be an integer square index, not {finish!r}")
+        raise ScenarioError(_(
+            "key 'finish' must be an integer square index, not {finish}").format(finish=repr(finish)))
     squares = len(scenario["track"].split())
     if squares > MAX_TRACK_SQUARES:
-        raise ScenarioError(f"key 'track' has {squares} squares; a scenario's track has at most {MAX_TRACK_SQUARES}")
+        raise ScenarioError(_(
+            "key 'track' has {squares} squares; a scenario's track has at most {max_track_squares}").format(
+            squares=squares,
+            max_track_squares=MAX_TRACK_SQUARES))
     if finish is not None and squares and not 0 < finish < squares:
-        raise ScenarioError(f"key 'finish': {finish} is not strictly inside the track (1 to {squares - 1}): the "
-                            "finish line needs a square behind it and one past it")
+        raise ScenarioError(_(
+            "key 'finish': {finish} is not strictly inside the track (1 to {number}): the finish line needs a "
+            "square behind it and one past it").format(finish=finish, number=squares - 1))
     start = scenario.get("start", 0)
     if not is_int(start) or (squares and not 0 <= start < squares):
-        raise ScenarioError(f"key 'start' must be a square index on the track (the first square past the start "
-                            f"line), not {start!r}")
+        raise ScenarioError(_(
+            "key 'start' must be a square index on the track (the first square past the start line), not "
+            "{start}").format(
+            start=repr(start)))
     try:
         track = Track.parse(scenario["track"], start=start, finish=finish, name=scenario.get("name", ""))
     except TrackError as exc:
-        raise ScenarioError(f"key 'track': {exc}") from None
+        raise ScenarioError(_("key 'track': {exc}").format(exc=exc)) from None
     riders = _riders(scenario.get("riders"), track)
     cards = None
     if "cards" in scenario:
@@ -101,45 +110,74 @@ def build(scenario: dict[str, Any], *, seed: int = 0, history: bool = False) -> 
         for rider in riders:
             if finish is not None and rider["square"] >= finish:
                 raise ScenarioError(
-                    f"rider {rider['id']!r}: square {rider['square']} is already past the finish line ({finish}); "
-                    "the race ended in the round a rider crossed it, so no cards are played after that")
+                    _(
+                    "rider {id}: square {square} is already past the finish line ({finish}); the race ended in "
+                    "the round a rider crossed it, so no cards are played after that").format(
+                    id=repr(rider['id']),
+                    square=rider['square'],
+                    finish=finish))
     return Race.from_positions(track, riders, cards=cards, seed=seed, history=history)
 
 
 def _riders(riders: object, track: Track) -> list[dict[str, Any]]:
     if not isinstance(riders, list) or not riders:
-        raise ScenarioError("key 'riders' must be a non-empty list of riders")
+        raise ScenarioError(_("key 'riders' must be a non-empty list of riders"))
     seen: dict[str, int] = {}
     lanes_taken: dict[tuple[int, int], str] = {}
     for i, rider in enumerate(riders):
         if not isinstance(rider, dict):
-            raise ScenarioError(f"riders[{i}] must be an object with id, square and lane")
+            raise ScenarioError(_("riders[{i}] must be an object with id, square and lane").format(i=i))
         rid = rider.get("id")
         label = f"rider {rid!r}" if isinstance(rid, str) else f"riders[{i}]"
         if not isinstance(rid, str) or not rid:
-            raise ScenarioError(f"{label}: 'id' must be a non-empty string")
+            raise ScenarioError(_("{label}: 'id' must be a non-empty string").format(label=label))
         if rid in seen:
-            raise ScenarioError(f"{label}: the id is used twice (riders[{seen[rid]}] and riders[{i}])")
+            raise ScenarioError(_(
+                "{label}: the id is used twice (riders[{rid}] and riders[{i}])").format(
+                label=label,
+                rid=seen[rid],
+                i=i))
         seen[rid] = i
         square, lane = rider.get("square"), rider.get("lane")
         if not is_int(square) or not 0 <= square < len(track):
-            raise ScenarioError(f"{label}: square {square!r} is not on the track (0 to {len(track) - 1})")
+            raise ScenarioError(_(
+                "{label}: square {square} is not on the track (0 to {number})").format(
+                label=label,
+                square=repr(square),
+                number=len(track) - 1))
         if not is_int(lane) or not 0 <= lane < track.lanes[square]:
             raise ScenarioError(
-                f"{label}: lane {lane!r} does not exist on square {square}, which has {track.lanes[square]} lane(s)")
+                _(
+                "{label}: lane {lane} does not exist on square {square}, which has {track} lane(s)").format(
+                label=label,
+                lane=repr(lane),
+                square=square,
+                track=track.lanes[square]))
         if (square, lane) in lanes_taken:
             raise ScenarioError(
-                f"{label}: square {square}, lane {lane} is already taken by {lanes_taken[square, lane]!r}")
+                _(
+                "{label}: square {square}, lane {lane} is already taken by {lane2}").format(
+                label=label,
+                square=square,
+                lane=lane,
+                lane2=repr(lanes_taken[square, lane])))
         lanes_taken[square, lane] = rid
         if "team" in rider and not isinstance(rider["team"], str):
-            raise ScenarioError(f"{label}: 'team' must be a string")
+            raise ScenarioError(_("{label}: 'team' must be a string").format(label=label))
         if "kind" in rider and rider["kind"] not in RIDER_KINDS:
-            raise ScenarioError(f"{label}: 'kind' must be one of {', '.join(RIDER_KINDS)}, not {rider['kind']!r}")
+            raise ScenarioError(_(
+                "{label}: 'kind' must be one of {items}, not {kind}").format(
+                label=label,
+                items=', '.join(RIDER_KINDS),
+                kind=repr(rider['kind'])))
         if "exhaustion" in rider and not isinstance(rider["exhaustion"], bool):
-            raise ScenarioError(f"{label}: 'exhaustion' must be true or false")
+            raise ScenarioError(_("{label}: 'exhaustion' must be true or false").format(label=label))
         if "team_kind" in rider and rider["team_kind"] not in TEAM_KINDS:
-            raise ScenarioError(f"{label}: 'team_kind' must be one of {', '.join(TEAM_KINDS)}, not "
-                                f"{rider['team_kind']!r}")
+            raise ScenarioError(_(
+                "{label}: 'team_kind' must be one of {items}, not {team_kind}").format(
+                label=label,
+                items=', '.join(TEAM_KINDS),
+                team_kind=repr(rider['team_kind'])))
     _check_team_kinds(riders)
     return riders
 
@@ -152,23 +190,30 @@ def _check_team_kinds(riders: list[dict[str, Any]]) -> None:
     for team, members in teams.items():
         kinds = {m.get("team_kind", TeamKind.PLAYER.value) for m in members}
         if len(kinds) > 1:
-            raise ScenarioError(f"team {team!r}: its riders have different 'team_kind's ({', '.join(sorted(kinds))})")
+            raise ScenarioError(_(
+                "team {team}: its riders have different 'team_kind's ({items})").format(
+                team=repr(team),
+                items=', '.join(sorted(kinds))))
         if kinds != {TeamKind.PLAYER.value} and len(members) > 2:
-            raise ScenarioError(f"team {team!r}: a bot team has one or two riders, not {len(members)}")
+            raise ScenarioError(_(
+                "team {team}: a bot team has one or two riders, not {count}").format(
+                team=repr(team),
+                count=len(members)))
     if sum(1 for members in teams.values() if members[0].get("team_kind") == TeamKind.MUSCLE.value) > MAX_MUSCLE:
-        raise ScenarioError(f"at most {MAX_MUSCLE} Muscle teams ride in a race")
+        raise ScenarioError(_("at most {max_muscle} Muscle teams ride in a race").format(max_muscle=MAX_MUSCLE))
 
 
 def _cards(cards: object, riders: list[dict[str, Any]]) -> dict[str, Card]:
     if not isinstance(cards, dict):
-        raise ScenarioError("key 'cards' must be an object: rider id -> card value")
+        raise ScenarioError(_("key 'cards' must be an object: rider id -> card value"))
     ids = [r["id"] for r in riders]
     for rid in cards:
         if rid not in ids:
-            raise ScenarioError(f"cards: {rid!r} is not a rider of this scenario")
+            raise ScenarioError(_("cards: {rid} is not a rider of this scenario").format(rid=repr(rid)))
     missing = [rid for rid in ids if rid not in cards]
     if missing:
-        raise ScenarioError(f"cards: rider {missing[0]!r} has no card (give a card for every rider)")
+        raise ScenarioError(_(
+            "cards: rider {missing} has no card (give a card for every rider)").format(missing=repr(missing[0])))
     result: dict[str, Card] = {}
     for rid, value in cards.items():
         if value == "attack":
@@ -176,7 +221,10 @@ def _cards(cards: object, riders: list[dict[str, Any]]) -> dict[str, Card]:
         elif is_int(value) and value >= 2:
             result[rid] = energy(value)
         else:
-            raise ScenarioError(f"cards: rider {rid!r} has card {value!r}; a card is an integer >= 2 or \"attack\"")
+            raise ScenarioError(_(
+                "cards: rider {rid} has card {value}; a card is an integer >= 2 or \"attack\"").format(
+                rid=repr(rid),
+                value=repr(value)))
     teams = {r["id"]: r.get("team") for r in riders}
     for rid, card in result.items():
         if card is ATTACK:
@@ -184,8 +232,9 @@ def _cards(cards: object, riders: list[dict[str, Any]]) -> dict[str, Card]:
             mates = [r for r, t in teams.items() if t == team] if team else [rid]
             if team is None or len(mates) < 2 or any(result[m] is not ATTACK for m in mates):
                 raise ScenarioError(
-                    f"cards: rider {rid!r} plays \"attack\": the Peloton team's Attack! card moves both of its "
-                    "riders, so give both riders the same 'team' and the card \"attack\"")
+                    _(
+                    "cards: rider {rid} plays \"attack\": the Peloton team's Attack! card moves both of its "
+                    "riders, so give both riders the same 'team' and the card \"attack\"").format(rid=repr(rid)))
     return result
 
 
@@ -213,7 +262,7 @@ def check(scenario: dict[str, Any]) -> str | None:
     """None when the scenario's ``expect`` block matches ``resolve_round``, else the first difference."""
     expect = scenario.get("expect")
     if not isinstance(expect, dict):
-        raise ScenarioError("key 'expect' must be an object with the expected result")
+        raise ScenarioError(_("key 'expect' must be an object with the expected result"))
     _reject_unknown_keys(expect, OUTPUT_KEYS, "expect: ")
     return first_difference(expect, resolve_round(scenario), OUTPUT_KEYS, partial=False)
 
@@ -306,7 +355,7 @@ def _from_short_code(text: str) -> dict[str, Any]:
                             "has only digits and capital letters)" if strange else "the position code is too short")
     body = "".join(_B32[_B32_READ[c]] for c in body)
     if _B32[zlib.crc32(body[:-1].encode()) & 31] != body[-1]:
-        raise ScenarioError("the position code is damaged: a character is missing or changed (check it again)")
+        raise ScenarioError(_("the position code is damaged: a character is missing or changed (check it again)"))
     number = 0
     for c in body[:-1]:
         number = (number << 5) | _B32_READ[c]
@@ -315,18 +364,18 @@ def _from_short_code(text: str) -> dict[str, Any]:
     def take(size: int) -> int:
         nonlocal number, width
         if width < size:
-            raise ScenarioError("the position code is damaged: characters are missing (copy the whole code)")
+            raise ScenarioError(_("the position code is damaged: characters are missing (copy the whole code)"))
         width -= size
         return (number >> width) & ((1 << size) - 1)
 
     try:
         tokens = []
-        for _ in range(take(8)):
+        for _step in range(take(8)):
             kind, length = take(4), take(4) + 1
             tokens += [f"{kind // 5 + 1}{_TERRAINS[kind % 5]}"] * length
         finish, count, with_cards = take(8), take(5), take(1)
         teams, riders, cards = _short_teams(), [], {}
-        for _ in range(count):
+        for _step in range(count):
             team, rouleur = teams[take(5)], take(1)
             rider: dict[str, Any] = {"id": f"{team}-{'R' if rouleur else 'S'}", "team": team,
                            "kind": "rouleur" if rouleur else "sprinteur", "square": take(8), "lane": take(2)}
@@ -338,7 +387,7 @@ def _from_short_code(text: str) -> dict[str, Any]:
             if with_cards:
                 cards[rider["id"]] = "attack" if card == 1 else card
     except (IndexError, ValueError):
-        raise ScenarioError("the position code is damaged: a character is missing or changed") from None
+        raise ScenarioError(_("the position code is damaged: a character is missing or changed")) from None
     data: dict[str, Any] = {"track": " ".join(tokens), "riders": riders}
     if finish:
         data["finish"] = finish - 1
@@ -366,10 +415,11 @@ def from_code(code: str) -> dict[str, Any]:
     White space anywhere in the code is ignored (a code wrapped over two lines still opens).
     """
     if not isinstance(code, str):
-        raise ScenarioError(f"a position code is text, not {type(code).__name__}")
+        raise ScenarioError(_("a position code is text, not {kind}").format(kind=type(code).__name__))
     if len(code) > MAX_CODE_CHARS:
-        raise ScenarioError(f"the position code is far too long ({len(code):,} characters; a code has at most "
-                            f"{MAX_CODE_CHARS:,}): copy only the code")
+        raise ScenarioError(_(
+            "the position code is far too long ({count} characters; a code has at most {max_code_chars}): copy "
+            "only the code").format(count=format(len(code), ','), max_code_chars=format(MAX_CODE_CHARS, ',')))
     text = "".join(code.split())
     if not text:
         raise ScenarioError("the position code is empty: paste a code that starts with " + CODE_PREFIX)
@@ -379,24 +429,33 @@ def from_code(code: str) -> dict[str, Any]:
         try:
             build(short)
         except (ValueError, TypeError, KeyError) as exc:
-            raise ScenarioError(f"the position code holds an invalid position: {exc}") from None
+            raise ScenarioError(_("the position code holds an invalid position: {exc}").format(exc=exc)) from None
         return short
     if not text.startswith(CODE_PREFIX):
         version = text.split("-", 1)[0]
         if len(version) > 2 and version[:2] == "FR" and version[2:].isdigit() and "-" in text:
-            raise ScenarioError(f"this position code is version {version[2:]}; this tutor reads versions 1 to 3 "
-                                f"({CODE_PREFIX}..., {SHORT_PREFIX}..., {position_code.PREFIX}...): update the tutor")
+            raise ScenarioError(_(
+                "this position code is version {version}; this tutor reads versions 1 to 3 ({code_prefix}..., "
+                "{short_prefix}..., {prefix}...): update the tutor").format(
+                version=version[2:],
+                code_prefix=CODE_PREFIX,
+                short_prefix=SHORT_PREFIX,
+                prefix=position_code.PREFIX))
         if upper.startswith("IF1"):
-            raise ScenarioError("this is an In Flanders Field position code: open it on the In Flanders Field "
-                                "workbench")
-        raise ScenarioError(f"not a position code: a code starts with {CODE_PREFIX}, this one with {text[:6]!r}")
+            raise ScenarioError(_("this is an In Flanders Field position code: open it on the In Flanders Field "
+                                "workbench"))
+        raise ScenarioError(_(
+            "not a position code: a code starts with {code_prefix}, this one with {text}").format(
+            code_prefix=CODE_PREFIX,
+            text=repr(text[:6])))
     body = text[len(CODE_PREFIX):]
     strange = sorted(set(body) - _CODE_ALPHABET)
     if strange:
-        raise ScenarioError(f"not a position code: it contains {', '.join(map(repr, strange[:3]))} (a code has only "
-                            "letters, digits, - and _)")
+        raise ScenarioError(_(
+            "not a position code: it contains {items} (a code has only letters, digits, - and _)").format(
+            items=', '.join(map(repr, strange[:3]))))
     if len(body) % 4 == 1:
-        raise ScenarioError("the position code is damaged: characters are missing or extra (copy the whole code)")
+        raise ScenarioError(_("the position code is damaged: characters are missing or extra (copy the whole code)"))
     damaged = ScenarioError("the position code is damaged: a character is missing or changed (copy the whole "
                             "code again)")
     try:
@@ -406,16 +465,18 @@ def from_code(code: str) -> dict[str, Any]:
     except (binascii.Error, ValueError, zlib.error):
         raise damaged from None
     if inflater.unconsumed_tail:
-        raise ScenarioError("the position code holds more than a scenario (over "
-                            f"{MAX_FILE_BYTES // 1024} KB unpacked): refused")
+        raise ScenarioError(_(
+            "the position code holds more than a scenario (over {number} KB unpacked): refused").format(
+            number=MAX_FILE_BYTES // 1024))
     if not inflater.eof or inflater.unused_data:
         raise damaged
     data = parse_json(raw, "the position code", ScenarioError)
     if not isinstance(data, dict):
-        raise ScenarioError(f"the position code does not hold a scenario (a JSON object), but a "
-                            f"{type(data).__name__}")
+        raise ScenarioError(_(
+            "the position code does not hold a scenario (a JSON object), but a {kind}").format(
+            kind=type(data).__name__))
     try:
         build(data)
     except (ValueError, TypeError, KeyError) as exc:  # ScenarioError, or an engine error the checks missed
-        raise ScenarioError(f"the position code holds an invalid scenario: {exc}") from None
+        raise ScenarioError(_("the position code holds an invalid scenario: {exc}").format(exc=exc)) from None
     return data

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from tutor.core.bits import BitReader, BitWriter, decode, encode
+from tutor.i18n import _
 
 from . import scenario as scenarios
 from .errors import ScenarioError
@@ -88,19 +89,27 @@ def _put_names(bits: BitWriter, names: list[str]) -> None:
 def from_code(code: object) -> dict[str, Any]:
     """The scenario (position only) of a code; a malformed code raises ``ScenarioError`` saying what is wrong."""
     if not isinstance(code, str):
-        raise ScenarioError(f"a position code is text, not {type(code).__name__}")
+        raise ScenarioError(_("a position code is text, not {kind}").format(kind=type(code).__name__))
     if len(code) > MAX_CODE_CHARS:
-        raise ScenarioError(f"the position code is far too long ({len(code):,} characters; a code has at most "
-                            f"{MAX_CODE_CHARS}): copy only the code")
+        raise ScenarioError(_(
+            "the position code is far too long ({count} characters; a code has at most {max_code_chars}): copy "
+            "only the code").format(count=format(len(code), ','), max_code_chars=MAX_CODE_CHARS))
     text = "".join(code.split())
     if not text:
-        raise ScenarioError(f"the position code is empty: paste a code that starts with {PREFIX}")
+        raise ScenarioError(_(
+            "the position code is empty: paste a code that starts with {prefix}").format(prefix=PREFIX))
     if not text.upper().startswith(PREFIX[:3]):
         if text.upper().startswith("IF") and text[2:3].isdigit():
-            raise ScenarioError(f"this position code is version {text[2:].split('-')[0]}; this tutor reads "
-                                f"version 1 ({PREFIX}...): update the tutor")
+            raise ScenarioError(_(
+                "this position code is version {text}; this tutor reads version 1 ({prefix}...): update the "
+                "tutor").format(
+                text=text[2:].split('-')[0],
+                prefix=PREFIX))
         hint = " (that one is a Flamme Rouge code)" if text.upper().startswith("FR") else ""
-        raise ScenarioError(f"not an In Flanders Field position code: a code starts with {PREFIX}{hint}")
+        raise ScenarioError(_(
+            "not an In Flanders Field position code: a code starts with {prefix}{hint}").format(
+            prefix=PREFIX,
+            hint=hint))
     try:
         data = _read(decode(text, PREFIX, ScenarioError))
     except (IndexError, KeyError):
@@ -108,7 +117,7 @@ def from_code(code: object) -> dict[str, Any]:
     try:
         scenarios.build(data)
     except ValueError as exc:
-        raise ScenarioError(f"the position code holds an invalid position: {exc}") from None
+        raise ScenarioError(_("the position code holds an invalid position: {exc}").format(exc=exc)) from None
     return data
 
 
@@ -116,7 +125,7 @@ def _names(bits: BitReader) -> list[str]:
     count = bits.gamma() - 1
     if count > 37:
         raise ScenarioError(_DAMAGED)
-    return [CARD_NAMES[bits.take(4)] for _ in range(count)]
+    return [CARD_NAMES[bits.take(4)] for _step in range(count)]
 
 
 def _read(bits: BitReader) -> dict[str, Any]:
@@ -147,5 +156,5 @@ def _read(bits: BitReader) -> dict[str, Any]:
     data["round"] = bits.gamma()
     data["seed"] = bits.gamma() - 1
     if not bits.finished():
-        raise ScenarioError("the position code is damaged: characters are extra or changed (copy the whole code)")
+        raise ScenarioError(_("the position code is damaged: characters are extra or changed (copy the whole code)"))
     return data
