@@ -34,7 +34,8 @@ REPO = Path(__file__).resolve().parents[1]
 LESSONS = REPO / "lessons"
 START_TIMEOUT_S = 240  # generous: the machine may be busy
 GAME_TEXT_PAGES = ["flamme_rouge/00_welcome.ipynb", "flamme_rouge/rules_summary.ipynb",
-                   "flamme_rouge/rules_summary_peloton.ipynb", "flanders/00_welcome.ipynb", "flanders/rules_summary.ipynb"]
+                   "flamme_rouge/rules_summary_peloton.ipynb", "flanders/00_welcome.ipynb",
+                   "flanders/rules_summary.ipynb"]
 TEXT_PAGES = ["index.ipynb", "teachers.ipynb", "ca/index.ipynb", "ca/teachers.ipynb", *GAME_TEXT_PAGES,
               *[f"ca/{page}" for page in GAME_TEXT_PAGES]]
 """The English pages without a board, then the same pages in Catalan (lessons/ca/), the top folders' first."""
