@@ -44,7 +44,7 @@
     if (document.querySelector('.tutor-language')) return;
     var nav = document.createElement('nav');
     nav.className = 'tutor-language';
-    nav.setAttribute('aria-label', language === 'ca' ? 'Idioma' : 'Language');
+    nav.setAttribute('aria-label', (window.rulesTutorMessage || String)('Language'));  // messages.js
     Object.keys(LANGUAGES).forEach(function (code, k) {
       if (k) nav.appendChild(document.createTextNode(' · '));
       var item;
