@@ -10,6 +10,7 @@
  */
 (function () {
   'use strict';
+  var _ = window.rulesTutorMessage || function (message) { return message; };  // messages.js: the page's language
   var LANGUAGES = {"en": "English", "ca": "Català"};
   var ENGLISH = 'en';
   var CHOICE = 'rules-tutor-language';
@@ -44,7 +45,7 @@
     if (document.querySelector('.tutor-language')) return;
     var nav = document.createElement('nav');
     nav.className = 'tutor-language';
-    nav.setAttribute('aria-label', (window.rulesTutorMessage || String)('Language'));  // messages.js
+    nav.setAttribute('aria-label', _('Language'));
     Object.keys(LANGUAGES).forEach(function (code, k) {
       if (k) nav.appendChild(document.createTextNode(' · '));
       var item;
