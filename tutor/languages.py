@@ -47,9 +47,12 @@ _DATA_ENTRY = re.compile(r'"(name|text)"\s*:\s*("(?:[^"\\]|\\.)*")')
 
 def extract_data_names(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
                        ) -> Iterator[tuple[int, str, str, list[str]]]:
-    """Babel extractor for the game data files: each ``"name"`` and ``"text"`` string a learner reads."""
+    """Babel extractor for the game data files: each ``"name"`` and ``"text"`` string a learner reads, except the
+    names of the cards (``"side"`` on the same line), which stay as printed on the cards."""
     for lineno, line in enumerate(fileobj.read().decode("utf-8").splitlines(), start=1):
         for match in _DATA_ENTRY.finditer(line):
+            if match.group(1) == "name" and '"side"' in line:
+                continue
             text = json.loads(match.group(2))
             if text:
                 yield lineno, "_", text, []

@@ -252,10 +252,10 @@ class Game(GameState):
         if kind.german or not kind.move:
             if kind.british:
                 raise IllegalMoveError(_("{name} (card {card}) does not move the pawn: a Mines card is spent in "
-                                         "the 'mines' of a movement card's play").format(name=_(kind.name), card=card))
+                                         "the 'mines' of a movement card's play").format(name=kind.name, card=card))
             if spaces or mines:
                 raise IllegalMoveError(_("{name} (card {card}) is a German card: play it with no spaces and no "
-                                         "mines").format(name=_(kind.name), card=card))
+                                         "mines").format(name=kind.name, card=card))
             self._save()
             self.used.append(card)
             return self._lose(kind.losses, "german", card, (R.LOSSES, R.ORDER), automatic=False)
@@ -298,11 +298,11 @@ class Game(GameState):
         known = isinstance(card, int) and 0 <= card < len(self.cards)
         if known and card in self.used:
             return _("card {card} ({name}) was already used this turn").format(card=card,
-                                                                               name=_(self.cards[card].name))
-        held = ", ".join(f"{c} ({_(self.cards[c].name)})" for c in self.hand()) or _("none")
+                                                                               name=self.cards[card].name)
+        held = ", ".join(f"{c} ({self.cards[c].name})" for c in self.hand()) or _("none")
         if known:
             return _("cannot {verb} card {card} ({name}): you do not hold it; cards in hand: {held}").format(
-                verb=_(verb), card=repr(card), name=_(self.cards[card].name), held=held)
+                verb=_(verb), card=repr(card), name=self.cards[card].name, held=held)
         return _("cannot {verb} card {card}: you do not hold it; cards in hand: {held}").format(
             verb=_(verb), card=repr(card), held=held)
 
@@ -315,10 +315,10 @@ class Game(GameState):
             words = (_("{name} moves the pawn 1 to {move} space(s), or {most} by sacrificing a troop piece, not "
                        "{spaces}") if kind.extra_space else
                      _("{name} moves the pawn 1 to {move} space(s), not {spaces}"))
-            raise IllegalMoveError(words.format(name=_(kind.name), move=kind.move, most=most, spaces=repr(spaces)))
+            raise IllegalMoveError(words.format(name=kind.name, move=kind.move, most=most, spaces=repr(spaces)))
         if spaces > kind.move and player.troops == 0:
             raise IllegalMoveError(_("{name}: the extra space needs a troop piece to sacrifice, and {player} has none "
-                                     "left").format(name=_(kind.name), player=player.id))
+                                     "left").format(name=kind.name, player=player.id))
         if pos + spaces > objective:
             raise IllegalMoveError(_("the pawn on space {pos} is {left} space(s) from the Objective line (space "
                                      "{objective}); it cannot move {spaces}").format(
@@ -331,7 +331,7 @@ class Game(GameState):
                                          ).format(card=m))
             if not self.cards[m].mines:
                 raise IllegalMoveError(_("mines: card {card} ({name}) is not a Mines card").format(
-                    card=m, name=_(self.cards[m].name)))
+                    card=m, name=self.cards[m].name))
         need = self._lines_to_clear(kind, spaces)
         if len(mines) < len(need):
             where = need[len(mines)]
@@ -360,11 +360,11 @@ class Game(GameState):
                 raise CardNotHeldError(self._not_held(c, N_("keep")))
             if keep.count(c) > 1:
                 raise RetainError(_("card {card} ({name}) is listed twice in 'keep'").format(
-                    card=c, name=_(self.cards[c].name)))
+                    card=c, name=self.cards[c].name))
             kind = self.cards[c]
             if not kind.retainable:
                 raise RetainError(_("card {card} ({name}) is not marked \"May Retain\": it is discarded at the end "
-                                    "of the turn").format(card=c, name=_(kind.name)))
+                                    "of the turn").format(card=c, name=kind.name))
         self._save()
         player, deck = self.player, self.cards.deck
         events: list[Event] = []

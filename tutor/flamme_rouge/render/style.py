@@ -168,7 +168,7 @@ COLOUR_NAMES = {
 }
 """The teams' colours, in English (message ids)."""
 WORD_NAMES = {
-    "sprinteur": N_("sprinteur"), "rouleur": N_("rouleur"), "peloton": N_("peloton"), "muscle": N_("muscle"),
+    "peloton": N_("peloton"), "muscle": N_("muscle"),  # sprinteur and rouleur: the same words in every language
     "Peloton": N_("Peloton"), "Muscle": N_("Muscle"), "random": N_("random"), "heuristic": N_("heuristic"),
 }
 """Rider kinds and bots, in English (message ids)."""

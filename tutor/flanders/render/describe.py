@@ -22,11 +22,11 @@ from .picture import Picture
 def card_words(cards: CardSet, card: CardId) -> str:
     """``"Tank (British)"``, ``"Machine Gun (German)"``, ``"the fixed card"``."""
     if card == FIXED:
-        return _("the fixed card ({card})").format(card=_(cards.fixed.name))
+        return _("the fixed card ({card})").format(card=cards.fixed.name)
     kind = cards[card]
     if kind.german:
-        return _("{card} (German)").format(card=_(kind.name))
-    return _("{card} (British)").format(card=_(kind.name))
+        return _("{card} (German)").format(card=kind.name)
+    return _("{card} (British)").format(card=kind.name)
 
 
 def describe_picture(picture: Picture, cards: CardSet, battlefield: Battlefield) -> list[str]:

@@ -527,7 +527,7 @@ def draw_dice(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet) -> No
             where = _("fixed card (2nd pawn)")
         elif total in SPACES:
             card = pic.spaces.get(total)
-            where = _(cards[card].name) if card is not None else _("empty space")
+            where = cards[card].name if card is not None else _("empty space")
         else:
             where = _("no space")
         mark = "" if neutral else "✓ " if offered else ("● " if is_chosen else "✗ ")

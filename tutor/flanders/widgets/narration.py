@@ -32,12 +32,12 @@ def _card(cards: CardSet, card: int) -> str:
         return _("the fixed card on space 9")
     kind = cards[card]
     if kind.german:
-        return _("{card} (German)").format(card=_(kind.name))
-    return _("{card} (British)").format(card=_(kind.name))
+        return _("{card} (German)").format(card=kind.name)
+    return _("{card} (British)").format(card=kind.name)
 
 
 def _names(names: Sequence[str]) -> str:
-    return and_list(_(name) for name in names)
+    return and_list(names)
 
 
 def sentence(event: Event, cards: CardSet) -> str:
@@ -66,7 +66,7 @@ def _taken(event: CardTaken, cards: CardSet) -> str:
 
 def _on_nine(event: PawnPlacedOnNine, cards: CardSet) -> str:
     text = _("{player} chooses {a} + {b} = 9: its second pawn goes on the fixed card of space 9 (it acts as the "
-             "{card} card).").format(player=event.player, a=event.pair[0], b=event.pair[1], card=_(cards.fixed.name))
+             "{card} card).").format(player=event.player, a=event.pair[0], b=event.pair[1], card=cards.fixed.name)
     if event.forced:
         text += " " + _("It was the only space offered.")
     return text
@@ -86,7 +86,7 @@ def _stopped(event: Stopped, cards: CardSet) -> str:
 
 def _moved(event: PawnMoved, cards: CardSet) -> str:
     moved = event.to - event.frm
-    fields = dict(card=_(event.name), player=event.player, n=moved, frm=event.frm, to=event.to,
+    fields = dict(card=event.name, player=event.player, n=moved, frm=event.frm, to=event.to,
                   allowed=event.allowed, lines=and_list(event.cleared))
     parts = [ngettext("{card} moves {player}'s pawn {n} space, from {frm} to {to}",
                       "{card} moves {player}'s pawn {n} spaces, from {frm} to {to}", moved).format(**fields)]
@@ -173,7 +173,7 @@ def _losses(event: TroopsLost, cards: CardSet) -> str:
         fields["cause"] = ngettext("the {owed} grey symbol on its British cards",
                                    "the {owed} grey symbols on its British cards", event.owed).format(**fields)
     else:
-        fields["card"] = _(cards[event.card].name) if event.card is not None else _("a German card")
+        fields["card"] = cards[event.card].name if event.card is not None else _("a German card")
         if event.owed == 0:
             return _("{card} (German) has no black symbol: {player} loses nothing ({left} left).").format(**fields)
         fields["cause"] = ngettext("{card} (German), with {owed} black symbol",
