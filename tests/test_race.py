@@ -268,6 +268,23 @@ def test_end_phase_steps_in_rule_order():
     assert race.phase is Phase.ENERGY
 
 
+def test_each_slipstream_carries_the_packs_it_leaves():
+    """RULES.md 1, End phase (b): a pack that moves joins the pack ahead, and the merged pack is checked again;
+    ``Slipstreamed.packs`` (what the canvas outlines) is every pack after that move, the last one ``after``."""
+    riders = [{"id": "a", "square": 2, "lane": 1}, {"id": "b", "square": 4, "lane": 0},
+              {"id": "c", "square": 6, "lane": 0}, {"id": "d", "square": 6, "lane": 1},
+              {"id": "e", "square": 10, "lane": 0}]
+    race = Race.from_positions("sprint-20", riders)  # at the end phase: slipstream is next
+    assert race.phase is Phase.END_SLIPSTREAM
+    events = race.step()
+    found = events[0]
+    assert isinstance(found, PacksFound) and found.packs == ((2, 2), (4, 4), (6, 6), (10, 10))
+    slip = [e for e in events if isinstance(e, Slipstreamed)]
+    assert [(e.frm, e.packs) for e in slip] == [((2, 2), ((3, 4), (6, 6), (10, 10))),
+                                                ((3, 4), ((4, 6), (10, 10)))]
+    assert slip[-1].packs == found.after
+
+
 def test_finish_ends_the_race():
     """RULES.md 1, Finish: the race ends in the round a rider crosses; the end phase is skipped."""
     race = finished_race()

@@ -140,6 +140,8 @@ class Slipstreamed(Event):
     """The pack's squares before the move."""
     to: Pack
     """The pack's squares after moving up one square."""
+    packs: tuple[Pack, ...] = ()
+    """Every pack once this one has moved and merged with the pack ahead, rearmost first."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +189,10 @@ class BreakawayDecided(Event):
     """The bidders from the front of the start area to the back (ties go to the one further back)."""
     winners: tuple[str, ...]
     """The breakaway riders, best first."""
+    tied: tuple[str, ...] = ()
+    """The bidders whose equal totals straddle the cut, best first (empty: no tie decided who joined)."""
+    tie_won: tuple[str, ...] = ()
+    """Those of ``tied`` who join the breakaway: the ones further back on the ``grid`` (``rules.BREAKAWAY_TIE``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -194,10 +194,10 @@ class RaceActions(RaceSetup):
 
     def _step_breakaway(self) -> list[Event]:
         totals, grid, ranking, winners = self._resolve_breakaway()
-        decided = (rules.BREAKAWAY_RANK, rules.BREAKAWAY_TIE) if breakaway_bids.is_tie_broken(
-            {rid: (totals[rid],) for rid in totals}, grid) else (rules.BREAKAWAY_RANK,)
-        events: list[Event] = [BreakawayDecided(totals, tuple(ranking), tuple(grid), tuple(winners), rules=decided,
-                                                automatic=True)]
+        tied, tie_won = breakaway_bids.tie_at_cut({rid: (totals[rid],) for rid in totals}, grid)
+        decided = (rules.BREAKAWAY_RANK, rules.BREAKAWAY_TIE) if tied else (rules.BREAKAWAY_RANK,)
+        events: list[Event] = [BreakawayDecided(totals, tuple(ranking), tuple(grid), tuple(winners), tuple(tied),
+                                                tuple(tie_won), rules=decided, automatic=True)]
         events += [BreakawayCost(rid, BREAKAWAY_EXHAUSTION, rules=(rules.BREAKAWAY_COST,), automatic=True)
                    for rid in winners]
         events.append(DecksReshuffled(tuple(r.deck.owner for r in self.player_riders),
@@ -251,11 +251,13 @@ class RaceActions(RaceSetup):
         outcomes = self._slipstream(positions)
         after = tuple(rules.packs(s for s, _ in positions.values()))
         events: list[Event] = [PacksFound(before, after, rules=(rules.PACKS,), automatic=True)]
+        packs = list(before)
         for pack, outcome in outcomes:
             if isinstance(outcome, tuple):
                 moved = tuple(rules.movement_order({rid: positions[rid] for rid in outcome}))
-                events.append(Slipstreamed(moved, pack, (pack[0] + 1, pack[1] + 1), rules=(rules.SLIPSTREAM,),
-                                           automatic=True))
+                packs = rules.merge_pack(packs, pack)
+                events.append(Slipstreamed(moved, pack, (pack[0] + 1, pack[1] + 1), tuple(packs),
+                                           rules=(rules.SLIPSTREAM,), automatic=True))
             else:
                 events.append(NoSlipstream(pack, rules=(rules.SLIPSTREAM, outcome), automatic=True))
         self.phase = Phase.END_EXHAUSTION

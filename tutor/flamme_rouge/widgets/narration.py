@@ -1,8 +1,8 @@
 """Flamme Rouge events told in plain words: one sentence per thing that happened, with the rules it applied.
 
-``narrate(events, race)`` returns a list of ``tutor.ui.Line``; ``tutor.ui.to_html``
-renders them. Every sentence is composed from the events' fields (riders, squares,
-lanes, cards, packs) and every rule comes from the events' ``rules`` (cited by
+``narrate(events)`` returns a list of ``tutor.ui.Line`` (it reads the events alone, never the race);
+``tutor.ui.to_html`` renders them. Every sentence is composed from the events' fields (riders, squares,
+lanes, cards, packs, the breakaway's tie) and every rule comes from the events' ``rules`` (cited by
 ``Rule.section`` and ``Rule.text``); nothing is parsed back out of prose.
 """
 
@@ -245,12 +245,11 @@ def _breakaway_decided(event: BreakawayDecided) -> Line:
     text = (f"Bid totals, best first: {ranked}. With {plural(len(totals), 'bidder')} the top "
             f"{'one' if len(winners) == 1 else plural(len(winners), 'rider')} {joins} the breakaway: "
             f"{and_list(winners)}.")
-    cut = totals[winners[-1]]
-    tied = [rid for rid in event.ranking if totals[rid] == cut]
-    if any(rid not in winners for rid in tied):
-        won = [rid for rid in tied if rid in winners]
-        text += (f" {and_list(tied)} {'both' if len(tied) == 2 else 'all'} total {cut}: the tie goes to "
-                 f"{and_list(won)}, further back on the grid (from the front: {', '.join(event.grid)}).")
+    tied = list(event.tied)
+    if tied:
+        text += (f" {and_list(tied)} {'both' if len(tied) == 2 else 'all'} total {totals[tied[0]]}: the tie goes to "
+                 f"{and_list(list(event.tie_won))}, further back on the grid (from the front: "
+                 f"{', '.join(event.grid)}).")
     return Line(text, event.rules)
 
 
