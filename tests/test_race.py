@@ -15,8 +15,8 @@ from tutor.flamme_rouge import (EXHAUSTION, TeamKind, CardNotInHandError, Draw, 
 from tutor.flamme_rouge import rules
 from tutor.flamme_rouge.bots import heuristic_bot, random_bot
 from tutor.flamme_rouge.events import (Blocked, CardPlayed, CardsDrawn, CardsRecycled, CardsRemoved, CardsRevealed,
-                                       Event, ExhaustionTaken, Finished, PacksFound, Reshuffled, RiderMoved,
-                                       RiderPlaced, RoundStarted, Slipstreamed)
+                                       Event, ExhaustionChecked, ExhaustionTaken, Finished, PacksFound, Reshuffled,
+                                       RiderMoved, RiderPlaced, RoundStarted, Slipstreamed)
 
 
 def new_race(track="sprint-20", teams=2, seed=1, **kw) -> Race:
@@ -676,3 +676,31 @@ def test_bots_draw_from_their_own_random_stream():
     race.draw("red-S")
     race.play("red-S", random_bot(race, "red-S"))
     assert race.rng.getstate() == shuffles
+
+
+# ----- resolving steps for a canvas -----------------------------------------------------------------------------
+
+def test_resolve_steps_yields_each_step_with_the_positions_and_cards_before_it():
+    """The engine resolves the steps (the scene only animates them): one rider's move per step, frontmost first,
+    each with the positions before it and the revealed cards still to move."""
+    riders = [{"id": "a", "square": 2, "lane": 0}, {"id": "b", "square": 5, "lane": 0}]
+    race = Race.from_positions("sprint-20", riders, cards={"a": energy(2), "b": energy(3)})
+    first = next(race.resolve_steps(one=True))
+    assert first.before == {"a": (2, 0), "b": (5, 0)}
+    assert first.moves == {"b": (energy(3), 3), "a": (energy(2), 2)}
+    assert [e.rider for e in first.events if isinstance(e, RiderMoved)] == ["b"]
+    rest = list(race.resolve_steps())  # to the end of the round
+    assert rest[0].before == {"a": (2, 0), "b": (8, 0)} and rest[0].moves == {"a": (energy(2), 2)}
+    assert [type(step.events[0]) for step in rest[1:]] == [CardsRemoved, PacksFound, ExhaustionChecked]
+    assert all(step.moves == {} for step in rest[1:])
+    assert race.phase is Phase.ENERGY and race.round == 2
+
+
+def test_resolve_steps_stops_when_asked_and_raises_a_refused_step():
+    riders = [{"id": "a", "square": 2, "lane": 0}, {"id": "b", "square": 5, "lane": 0}]
+    race = Race.from_positions("sprint-20", riders, cards={"a": energy(2), "b": energy(3)})
+    steps = list(race.resolve_steps(stop=lambda race: race.phase is not Phase.MOVEMENT))
+    assert len(steps) == 2 and race.phase is Phase.END_CARDS
+    race = new_race()
+    with pytest.raises(WrongPhaseError, match="energy phase"):
+        next(race.resolve_steps())

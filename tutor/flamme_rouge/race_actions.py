@@ -1,11 +1,13 @@
 """The actions of a Flamme Rouge race and its automatic steps: ``apply``, ``place``, ``draw``, ``play``, then
 ``step`` through the handlers of ``PHASE_STEPS`` (one rider's move, one part of the end phase...), each a
-phase function (``race_phases``) followed by the events that say what it did.
+phase function (``race_phases``) followed by the events that say what it did; ``resolve_steps`` yields the
+steps one by one with what a canvas needs to animate them (``ResolvedStep``).
 """
 
 from __future__ import annotations
 
-from typing import Callable
+from dataclasses import dataclass
+from typing import Callable, Iterator, Mapping, Self
 
 from . import breakaway as breakaway_bids
 from . import rules
@@ -14,10 +16,22 @@ from .errors import CardNotInHandError, PlacementError, RiderOrderError, WrongPh
 from .events import (BidsRevealed, Blocked, BotDeckRefilled, BotTeamsFlip, BreakawayCost, BreakawayDecided,
                      BreakawayStart, CardBid, CardPlayed, CardsDrawn, CardsFlipped, CardsRecycled, CardsRemoved,
                      CardsRevealed, DecksReshuffled, Event, ExhaustionChecked, ExhaustionTaken, Finished,
-                     NoSlipstream, PacksFound, Reshuffled, RiderMoved, RiderPlaced, Slipstreamed)
+                     NoSlipstream, PacksFound, Position, Reshuffled, RiderMoved, RiderPlaced, Slipstreamed)
 from .race_model import (AUTOMATIC_PHASES, BREAKAWAY_EXHAUSTION, ROUND_ORDER, Action, Draw, Phase, Place, Play,
                          Rider, Step, TeamKind, _tokens)
 from .race_setup import RaceSetup
+
+
+@dataclass(frozen=True, slots=True)
+class ResolvedStep:
+    """One automatic step ``Race.resolve_steps`` resolved."""
+
+    before: Mapping[str, Position]
+    """Every placed rider's (square, lane) before the step."""
+    moves: Mapping[str, tuple[Card, int]]
+    """``Race.revealed_moves`` before the step: the riders still to move, their cards and squares."""
+    events: tuple[Event, ...]
+    """What the step did."""
 
 
 class RaceActions(RaceSetup):
@@ -156,6 +170,19 @@ class RaceActions(RaceSetup):
             raise WrongPhaseError(f"nothing to resolve yet in the {self.phase.name_in_words}: {detail}")
         self._save()
         return handler(self)
+
+    def resolve_steps(self, one: bool = False, stop: Callable[[Self], bool] | None = None
+                      ) -> Iterator[ResolvedStep]:
+        """Resolve automatic steps, yielding each as it is resolved: one step (``one``), or steps until a choice
+        is due, the round ends or ``stop(race)`` is true after a step. Each ``ResolvedStep`` says where the
+        riders were and which revealed cards were still to move before it, and what it did (what a canvas
+        animates). A refused step raises its ``RuleError`` once the steps before it are yielded."""
+        start_round = self.round
+        while True:
+            before, moves = self.positions(), self.revealed_moves()
+            yield ResolvedStep(before, moves, tuple(self.step()))
+            if one or not self.phase.automatic or self.round != start_round or (stop is not None and stop(self)):
+                return
 
     def resolve(self, through: Phase = Phase.END_EXHAUSTION) -> list[Event]:
         """Step until the phase ``through`` of this round is done, or the race is over.

@@ -60,7 +60,7 @@ from tutor.flamme_rouge.race import ROUND_ORDER, Draw, Phase, Place, Race
 from tutor.flamme_rouge.render import CardPanel, Highlights, Scene, highlights_for, legend_html
 from tutor.flamme_rouge.render.describe import describe_race
 from tutor.flamme_rouge.render.geometry import make_view
-from tutor.flamme_rouge.render.scene import StepRecord, resolve_steps
+from tutor.flamme_rouge.render.scene import StepRecord
 from tutor.flamme_rouge.render.style import lane_name
 from tutor.ui.controls import CSS, StatusLine, button, label
 from tutor.ui.narration import NarrationLog, and_list
@@ -469,7 +469,7 @@ class RaceTutor(Focusing, RacePace, RaceTutorWords, widgets.VBox):
         records: list[StepRecord] = []
         round_ = race.round
         try:
-            for record in resolve_steps(race, one, stop=lambda race: _order(race.phase) > limit):
+            for record in race.resolve_steps(one, stop=lambda race: _order(race.phase) > limit):
                 records.append(record)
                 self._narrate(list(record.events))
         except RuleError as err:
