@@ -10,13 +10,14 @@ from collections import Counter
 import pytest
 
 from tutor.flamme_rouge import (EXHAUSTION, TeamKind, CardNotInHandError, Draw, Phase, Place, PlacementError, Play, Race,
-                                RiderOrderError, Step, UnknownRiderError, WrongPhaseError, energy, simulate_race,
+                                RiderOrderError, Step, UnknownRiderError, UnknownTeamError, WrongPhaseError, energy,
+                                simulate_race,
                                 starting_deck)
 from tutor.flamme_rouge import rules
 from tutor.flamme_rouge.bots import heuristic_bot, random_bot
 from tutor.flamme_rouge.events import (Blocked, CardPlayed, CardsDrawn, CardsRecycled, CardsRemoved, CardsRevealed,
                                        Event, ExhaustionChecked, ExhaustionTaken, Finished, PacksFound, Reshuffled,
-                                       RiderMoved, RiderPlaced, RoundStarted, Slipstreamed)
+                                       RiderMoved, RiderPlaced, RoundStarted, Slipstreamed, TeamsHandedToBots)
 
 
 def new_race(track="sprint-20", teams=2, seed=1, **kw) -> Race:
@@ -704,3 +705,22 @@ def test_resolve_steps_stops_when_asked_and_raises_a_refused_step():
     race = new_race()
     with pytest.raises(WrongPhaseError, match="energy phase"):
         next(race.resolve_steps())
+
+
+# ----- handing teams to bots ---------------------------------------------------------------------------------------
+
+def test_hand_to_bots_is_an_action_with_an_event_and_back_undoes_it():
+    race = new_race(teams=3)  # red, blue and green, all played by people
+    before = race.to_dict(history=False)
+    events = race.hand_to_bots(keep=("red",))
+    assert [(type(e), e.teams, e.bot) for e in events] == [(TeamsHandedToBots, ("blue", "green"), "heuristic")]
+    assert race.teams["red"].bot is None and race.teams["blue"].bot == race.teams["green"].bot == "heuristic"
+    race.undo()
+    assert race.to_dict(history=False) == before and race.teams["blue"].bot is None
+
+
+@pytest.mark.parametrize("keep, bot, message", [(("purple",), "heuristic", "no team 'purple' in this race"),
+                                                ((), "genius", "no bot 'genius'")])
+def test_hand_to_bots_refuses_an_unknown_team_or_bot(keep, bot, message):
+    race = new_race()
+    _assert_unchanged(race, lambda: race.hand_to_bots(keep, bot), UnknownTeamError, message)

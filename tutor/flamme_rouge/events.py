@@ -24,7 +24,7 @@ __all__ = ["Event", "Rule", "Position", "Pack", "RiderPlaced", "RoundStarted", "
            "CardPlayed", "CardsRecycled", "CardsRevealed", "RiderMoved", "Blocked", "CardsRemoved", "PacksFound",
            "Slipstreamed", "NoSlipstream", "ExhaustionChecked", "ExhaustionTaken", "Finished", "BidsRevealed",
            "BreakawayDecided", "BreakawayCost", "BreakawayStart",
-           "CardBid", "BotDeckRefilled", "DecksReshuffled", "Flip", "CardsFlipped"]
+           "CardBid", "BotDeckRefilled", "DecksReshuffled", "Flip", "CardsFlipped", "TeamsHandedToBots"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,3 +244,13 @@ class CardsFlipped(Event):
     def cards(self) -> dict[str, Card]:
         """The card that moves each of the team's riders."""
         return {rid: flip.card for flip in self.flips for rid in flip.riders}
+
+
+@dataclass(frozen=True, slots=True)
+class TeamsHandedToBots(Event):
+    """Teams that people played are played by a bot from now on (``Race.hand_to_bots``)."""
+
+    teams: tuple[str, ...]
+    """The teams handed over, in the race's order."""
+    bot: str
+    """The bot's name (``bots.BOTS``)."""

@@ -1,4 +1,5 @@
-"""The actions of a Flamme Rouge race and its automatic steps: ``apply``, ``place``, ``draw``, ``play``, then
+"""The actions of a Flamme Rouge race and its automatic steps: ``apply``, ``place``, ``draw``, ``play``,
+``hand_to_bots``, then
 ``step`` through the handlers of ``PHASE_STEPS`` (one rider's move, one part of the end phase...), each a
 phase function (``race_phases``) followed by the events that say what it did; ``resolve_steps`` yields the
 steps one by one with what a canvas needs to animate them (``ResolvedStep``).
@@ -6,17 +7,19 @@ steps one by one with what a canvas needs to animate them (``ResolvedStep``).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
-from typing import Callable, Iterator, Mapping, Self
+from typing import Callable, Collection, Iterator, Mapping, Self
 
 from . import breakaway as breakaway_bids
 from . import rules
 from .cards import ATTACK, Card
-from .errors import CardNotInHandError, PlacementError, RiderOrderError, WrongPhaseError
+from .errors import CardNotInHandError, PlacementError, RiderOrderError, UnknownTeamError, WrongPhaseError
 from .events import (BidsRevealed, Blocked, BotDeckRefilled, BotTeamsFlip, BreakawayCost, BreakawayDecided,
                      BreakawayStart, CardBid, CardPlayed, CardsDrawn, CardsFlipped, CardsRecycled, CardsRemoved,
                      CardsRevealed, DecksReshuffled, Event, ExhaustionChecked, ExhaustionTaken, Finished,
-                     NoSlipstream, PacksFound, Position, Reshuffled, RiderMoved, RiderPlaced, Slipstreamed)
+                     NoSlipstream, PacksFound, Position, Reshuffled, RiderMoved, RiderPlaced, Slipstreamed,
+                     TeamsHandedToBots)
 from .race_model import (AUTOMATIC_PHASES, BREAKAWAY_EXHAUSTION, ROUND_ORDER, Action, Draw, Phase, Place, Play,
                          Rider, Step, TeamKind, _tokens)
 from .race_setup import RaceSetup
@@ -69,6 +72,22 @@ class RaceActions(RaceSetup):
         if self.placing_team is None:
             events.append(self._setup_done())
         return events
+
+    def hand_to_bots(self, keep: Collection[str] = (), bot: str = "heuristic") -> list[Event]:
+        """Every team a person plays, except those in ``keep``, is played by the bot ``bot`` from now on (a
+        position played on as a race). Undoable like any action; an unknown team or bot changes nothing."""
+        from .bots import BOTS  # the bots import the race
+
+        unknown = [name for name in keep if name not in self.teams]
+        if unknown:
+            raise UnknownTeamError(f"no team {unknown[0]!r} in this race (teams: {', '.join(self.teams)})")
+        if bot not in BOTS:
+            raise UnknownTeamError(f"no bot {bot!r} (bots: {', '.join(BOTS)})")
+        handed = [name for name, team in self.teams.items() if team.controller is None and name not in keep]
+        self._save()
+        for name in handed:
+            self.teams[name] = dataclasses.replace(self.teams[name], controller=bot)
+        return [TeamsHandedToBots(tuple(handed), bot)]
 
     def draw(self, rider_id: str) -> list[Event]:
         """Energy phase (or a breakaway bid): draw 4 cards from the rider's deck (fewer if it has fewer; an

@@ -17,7 +17,7 @@ from tutor.flamme_rouge.events import (BidsRevealed, BidsStarted, Blocked, BotDe
                                        CardsDrawn, CardsFlipped, CardsRecycled, CardsRemoved, CardsRevealed,
                                        DecksReshuffled, Event, ExhaustionChecked, ExhaustionTaken, Finished,
                                        NoSlipstream, Pack, PacksFound, Reshuffled, RiderMoved, RiderPlaced,
-                                       RoundStarted, Slipstreamed)
+                                       RoundStarted, Slipstreamed, TeamsHandedToBots)
 from tutor.flamme_rouge.render.style import lane_name
 from tutor.ui.narration import Line, and_list, plural, to_html
 
@@ -233,6 +233,10 @@ def _peloton_expansion(event: Event) -> Line | None:
                     "new deck.", event.rules)
     if isinstance(event, BidsStarted):
         return Line("The breakaway bids begin: each player picks one rider, who bids twice.", event.rules)
+    if isinstance(event, TeamsHandedToBots):
+        teams = list(event.teams)
+        return Line(f"The computer plays {and_list(teams)} from now on." if teams else
+                    "Every team is already played by the computer.", event.rules)
     if isinstance(event, BotTeamsFlip):
         return Line("Every player's card is face down; now the bot teams flip theirs.", event.rules)
     return None

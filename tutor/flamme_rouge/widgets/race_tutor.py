@@ -43,7 +43,6 @@ action focus goes to ``next_control()`` (recorded in ``focused``); ``status`` sa
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import time
 from pathlib import Path
@@ -406,9 +405,7 @@ class RaceTutor(Focusing, RacePace, RaceTutorWords, widgets.VBox):
         """Play on as a race: the learner keeps the first team, the other teams become bots."""
         race = self.race
         learner = next((t for t in ("red", *race.teams) if t in race.teams and not race.teams[t].bot), None)
-        for name, team in list(race.teams.items()):
-            if name != learner and team.bot is None:
-                race.teams[name] = dataclasses.replace(team, controller="heuristic")
+        race.hand_to_bots(keep=(learner,) if learner else (), bot="heuristic")
         self.human_teams = (learner,) if learner else ()
         self._focus = None
         self._stop = None
