@@ -261,7 +261,7 @@ def test_end_phase_steps_in_rule_order():
     events = race.step()
     assert isinstance(events[0], PacksFound) and events[0].packs == ((4, 4), (7, 7))
     slip = [e for e in events if isinstance(e, Slipstreamed)]
-    assert len(slip) == 0  # two empty squares (5, 6): no slipstream
+    assert len(slip) == 0 and events[0].behind == ()  # two empty squares (5, 6): no slipstream
     assert race.phase is Phase.END_EXHAUSTION
     events = race.step()
     assert sorted(e.rider for e in events if isinstance(e, ExhaustionTaken)) == ["a", "b"]
@@ -280,6 +280,7 @@ def test_each_slipstream_carries_the_packs_it_leaves():
     events = race.step()
     found = events[0]
     assert isinstance(found, PacksFound) and found.packs == ((2, 2), (4, 4), (6, 6), (10, 10))
+    assert found.behind == ((2, 2), (3, 4))  # a, then a and b together (6 and 10: three empty squares)
     slip = [e for e in events if isinstance(e, Slipstreamed)]
     assert [(e.frm, e.packs) for e in slip] == [((2, 2), ((3, 4), (6, 6), (10, 10))),
                                                 ((3, 4), ((4, 6), (10, 10)))]

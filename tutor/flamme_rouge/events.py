@@ -131,6 +131,9 @@ class PacksFound(Event):
     """Every pack before slipstream, rearmost first."""
     after: tuple[Pack, ...]
     """Every pack after slipstream, rearmost first."""
+    behind: tuple[Pack, ...] = ()
+    """The packs exactly one empty square behind the next, in the order they were checked (a merged pack is
+    checked again); each is then ``Slipstreamed`` or ``NoSlipstream``. Empty: nobody moves."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -296,7 +296,8 @@ class RaceActions(RaceSetup):
         before = tuple(rules.packs(s for s, _ in positions.values()))
         outcomes = self._slipstream(positions)
         after = tuple(rules.packs(s for s, _ in positions.values()))
-        events: list[Event] = [PacksFound(before, after, rules=(rules.PACKS,), automatic=True)]
+        events: list[Event] = [PacksFound(before, after, tuple(pack for pack, _ in outcomes), rules=(rules.PACKS,),
+                                          automatic=True)]
         packs = list(before)
         for pack, outcome in outcomes:
             if isinstance(outcome, tuple):

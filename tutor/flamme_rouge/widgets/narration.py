@@ -59,8 +59,7 @@ def narrate(events: Sequence[Event]) -> list[Line]:
             continue
         if isinstance(event, PacksFound):
             lines.append(_packs(event))
-            packs = event.packs
-            if not any(front[0] - back[1] == 2 for back, front in zip(packs, packs[1:])):
+            if not event.behind:
                 lines.append(Line("No pack is exactly one empty square behind another pack: nobody moves.",
                                   (rules.SLIPSTREAM,)))
             i += 1
