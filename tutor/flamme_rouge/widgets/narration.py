@@ -1,8 +1,8 @@
 """Flamme Rouge events told in plain words: one sentence per thing that happened, with the rules it applied.
 
-``narrate(events, race)`` returns a list of ``tutor.ui.Line``; ``tutor.ui.to_html``
-renders them. Every sentence is composed from the events' fields (riders, squares,
-lanes, cards, packs) and every rule comes from the events' ``rules`` (cited by
+``narrate(events)`` returns a list of ``tutor.ui.Line`` (it reads the events alone, never the race);
+``tutor.ui.to_html`` renders them. Every sentence is composed from the events' fields (riders, squares,
+lanes, cards, packs, the breakaway's tie) and every rule comes from the events' ``rules`` (cited by
 ``Rule.section`` and ``Rule.text``); nothing is parsed back out of prose.
 """
 
@@ -17,7 +17,7 @@ from tutor.flamme_rouge.events import (BidsRevealed, BidsStarted, Blocked, BotDe
                                        CardsDrawn, CardsFlipped, CardsRecycled, CardsRemoved, CardsRevealed,
                                        DecksReshuffled, Event, ExhaustionChecked, ExhaustionTaken, Finished,
                                        NoSlipstream, Pack, PacksFound, Reshuffled, RiderMoved, RiderPlaced,
-                                       RoundStarted, Slipstreamed)
+                                       RoundStarted, Slipstreamed, TeamsHandedToBots)
 from tutor.flamme_rouge.render.style import lane_name
 from tutor.i18n import N_, _, and_list, ngettext
 from tutor.ui.narration import Line, to_html
@@ -66,8 +66,7 @@ def narrate(events: Sequence[Event]) -> list[Line]:
             continue
         if isinstance(event, PacksFound):
             lines.append(_packs(event))
-            packs = event.packs
-            if not any(front[0] - back[1] == 2 for back, front in zip(packs, packs[1:])):
+            if not event.behind:
                 lines.append(Line(_("No pack is exactly one empty square behind another pack: nobody moves."),
                                   (rules.SLIPSTREAM,)))
             i += 1
@@ -276,6 +275,10 @@ def _peloton_expansion(event: Event) -> Line | None:
                              ).format(team=event.team, n=event.count), event.rules)
     if isinstance(event, BidsStarted):
         return Line(_("The breakaway bids begin: each player picks one rider, who bids twice."), event.rules)
+    if isinstance(event, TeamsHandedToBots):
+        teams = list(event.teams)
+        return Line(_("The computer plays {teams} from now on.").format(teams=and_list(teams)) if teams else
+                    _("Every team is already played by the computer."), event.rules)
     if isinstance(event, BotTeamsFlip):
         return Line(_("Every player's card is face down; now the bot teams flip theirs."), event.rules)
     return None
@@ -293,15 +296,14 @@ def _breakaway_decided(event: BreakawayDecided) -> Line:
                         "Bid totals, best first: {ranked}. {bidders} the top {n} riders join the breakaway: "
                         "{winners}.", len(winners))
     text = text.format(ranked=ranked, bidders=bidders, n=len(winners), winners=and_list(winners))
-    cut = totals[winners[-1]]
-    tied = [rid for rid in event.ranking if totals[rid] == cut]
-    if any(rid not in winners for rid in tied):
-        won = [rid for rid in tied if rid in winners]
+    tied = list(event.tied)
+    if tied:
         tie = (_("{tied} both total {total}: the tie goes to {won}, further back on the grid (from the front: "
                  "{grid}).") if len(tied) == 2 else
                _("{tied} all total {total}: the tie goes to {won}, further back on the grid (from the front: "
                  "{grid})."))
-        text += " " + tie.format(tied=and_list(tied), total=cut, won=and_list(won), grid=", ".join(event.grid))
+        text += " " + tie.format(tied=and_list(tied), total=totals[tied[0]], won=and_list(list(event.tie_won)),
+                                 grid=", ".join(event.grid))
     return Line(text, event.rules)
 
 

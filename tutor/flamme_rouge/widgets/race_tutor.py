@@ -43,7 +43,6 @@ action focus goes to ``next_control()`` (recorded in ``focused``); ``status`` sa
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import time
 from pathlib import Path
@@ -60,7 +59,7 @@ from tutor.flamme_rouge.race import ROUND_ORDER, Draw, Phase, Place, Race
 from tutor.flamme_rouge.render import CardPanel, Highlights, Scene, highlights_for, legend_html
 from tutor.flamme_rouge.render.describe import describe_race
 from tutor.flamme_rouge.render.geometry import make_view
-from tutor.flamme_rouge.render.scene import StepRecord, resolve_steps
+from tutor.flamme_rouge.render.scene import StepRecord
 from tutor.flamme_rouge.render.style import lane_name
 from tutor.ui.controls import CSS, StatusLine, button, label
 from tutor.ui.narration import NarrationLog, and_list
@@ -406,9 +405,7 @@ class RaceTutor(Focusing, RacePace, RaceTutorWords, widgets.VBox):
         """Play on as a race: the learner keeps the first team, the other teams become bots."""
         race = self.race
         learner = next((t for t in ("red", *race.teams) if t in race.teams and not race.teams[t].bot), None)
-        for name, team in list(race.teams.items()):
-            if name != learner and team.bot is None:
-                race.teams[name] = dataclasses.replace(team, controller="heuristic")
+        race.hand_to_bots(keep=(learner,) if learner else (), bot="heuristic")
         self.human_teams = (learner,) if learner else ()
         self._focus = None
         self._stop = None
@@ -469,7 +466,7 @@ class RaceTutor(Focusing, RacePace, RaceTutorWords, widgets.VBox):
         records: list[StepRecord] = []
         round_ = race.round
         try:
-            for record in resolve_steps(race, one, stop=lambda race: _order(race.phase) > limit):
+            for record in race.resolve_steps(one, stop=lambda race: _order(race.phase) > limit):
                 records.append(record)
                 self._narrate(list(record.events))
         except RuleError as err:
