@@ -44,7 +44,7 @@ class RaceActions(RaceSetup):
             raise PlacementError(f"{rider_id} is already placed on square {rider.square}")
         if rider.team != team.name:
             raise PlacementError(f"it is {team.name}'s turn to place riders, not {rider.team}'s")
-        problem = self._placement_problem(square, lane)
+        problem = self.placement_problem(square, lane)
         if problem:
             raise PlacementError(f"{rider_id} cannot go to square {square}, lane {lane}: {problem}")
         self._save()

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
+import ipywidgets as widgets
+
 from tutor.flamme_rouge.bots import autoplay, get_bot, play_energy_phase
 from tutor.flamme_rouge.events import Event
 from tutor.flamme_rouge.race import Phase, Race
@@ -63,9 +65,13 @@ class RacePace:
     _events: list[Event]
     _narrate: Callable[[Sequence[Event]], None]
     _show: Callable[..., None]
-    _warn: Callable[[str], None]
     _hint: Callable[[], str]
-    _guard: Callable[[str, Callable[[], None]], None]
+
+    def warn(self, text: str) -> None:
+        raise NotImplementedError
+
+    def on_click(self, button: widgets.Button, control: str, handler: Callable[[], None]) -> None:
+        raise NotImplementedError
 
     @property
     def done(self) -> bool:
@@ -80,7 +86,7 @@ class RacePace:
         self.finish_from_round: int | None = None
         """Round from which "Finish the race" is offered (None: never; ``new_race`` sets it)."""
         self.finish_race_button = button("Finish the race ▸▸", "Bots ride every team, yours too, to the finish")
-        self.finish_race_button.on_click(lambda _: self._guard("finish-race", self._on_finish_race))
+        self.on_click(self.finish_race_button, "finish-race", self._on_finish_race)
         self.finish_race_button.layout.display = "none"
         self.scene.on_playing(self._animation_playing)
 
@@ -96,7 +102,7 @@ class RacePace:
 
     def _on_finish_race(self) -> None:
         if not self.offers_finish:
-            self._warn("The bots finish the race only when you are to play your cards, or between rounds.")
+            self.warn("The bots finish the race only when you are to play your cards, or between rounds.")
             return
 
         def to_the_end() -> list[Event]:

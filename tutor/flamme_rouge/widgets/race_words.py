@@ -1,13 +1,15 @@
 """What the race tutor says (``RaceTutorWords``, a mixin of ``RaceTutor``): the prompt that names the next step,
 why a control is off (its tooltip), the header line, the opening lines of a phase, and the results table.
 
-It reads the tutor's state and changes nothing; ``RaceTutor`` (race_tutor.py) owns that state and the controls.
+It reads the race and the tutor's public properties (declared in ``RaceTutorWords``) and changes nothing;
+``RaceTutor`` (race_tutor.py) owns the state and the controls. The results table asks the engine for the order
+(``Race.standings``).
 """
 
 from __future__ import annotations
 
 import html
-from typing import Any, Iterable
+from typing import Iterable, Sequence
 
 import ipywidgets as widgets
 
@@ -16,23 +18,23 @@ from tutor.flamme_rouge.events import BreakawayDecided, Event
 from tutor.flamme_rouge.race import Phase, Race
 from tutor.flamme_rouge.render import Highlights
 from tutor.flamme_rouge.render.riders import ordinal
+from tutor.i18n import _
 from tutor.ui.narration import and_list
 
 from .narration import TERRAIN_LIMITS, Line, rider_cards
 
 class RaceTutorWords:
-    """The sentences of ``RaceTutor``, from the state it declares here."""
+    """The sentences of ``RaceTutor``, from the race and the tutor's public state, declared here."""
 
     race: Race
     title: str
     human_teams: tuple[str, ...]
-    draw_buttons: dict[str, widgets.Button]
-    _positions: list[dict[str, Any]]
-    _events: list[Event]
-    _round_end: list[Event] | None
-    _stop: Phase | None
 
-    def _warn(self, text: str) -> None:
+    def warn(self, text: str) -> None:
+        raise NotImplementedError
+
+    @property
+    def draw_buttons(self) -> dict[str, widgets.Button]:
         raise NotImplementedError
 
     @property
@@ -44,6 +46,18 @@ class RaceTutorWords:
         raise NotImplementedError
 
     @property
+    def round_ended(self) -> bool:
+        raise NotImplementedError
+
+    @property
+    def more_positions(self) -> bool:
+        raise NotImplementedError
+
+    @property
+    def last_events(self) -> Sequence[Event]:
+        raise NotImplementedError
+
+    @property
     def active_rider(self) -> str | None:
         raise NotImplementedError
 
@@ -51,18 +65,18 @@ class RaceTutorWords:
     def placing_rider(self) -> str | None:
         raise NotImplementedError
 
-    def _highlights(self) -> Highlights:
+    def highlights(self) -> Highlights:
         raise NotImplementedError
 
     @property
-    def _another_words(self) -> str:
+    def another_words(self) -> str:
         """What the button that replays this rule says: "Try another position" only where there is another."""
-        return "Try another position" if len(self._positions) > 1 else "Watch it again"
+        return _("Try another position") if self.more_positions else _("Watch it again")
 
     def _why_no_step(self) -> str:
         race = self.race
         if self.done:
-            return f"This position is done: choose '{self._another_words}', or continue as a race"
+            return f"This position is done: choose '{self.another_words}', or continue as a race"
         if self.paused:
             return f"Choose 'Start round {race.round}' first"
         if race.phase is Phase.FINISHED:
@@ -81,21 +95,21 @@ class RaceTutorWords:
         """Warn (and return True) when there is nothing to resolve: a pause, energy phase not over, or race
         over."""
         if self.paused:
-            self._warn(self._hint())
+            self.warn(self._hint())
             return True
         if self.race.phase.choosing:
             waiting = self.race.waiting_riders()
-            self._warn(f"Not yet: the {self.race.phase.name_in_words} is not over. {and_list(waiting)} still "
+            self.warn(f"Not yet: the {self.race.phase.name_in_words} is not over. {and_list(waiting)} still "
                        f"{'has' if len(waiting) == 1 else 'have'} to play a card (draw 4, then choose one).")
             return True
         if self.race.phase is Phase.FINISHED:
-            self._warn(f"The race is over: {self.race.winner} won. Choose Back or Restart.")
+            self.warn(f"The race is over: {self.race.winner} won. Choose Back or Restart.")
             return True
         if self.done:
-            self._warn(f"This position is done: choose '{self._another_words}' or 'Continue as a race'.")
+            self.warn(f"This position is done: choose '{self.another_words}' or 'Continue as a race'.")
             return True
         if self.race.phase is Phase.SETUP:
-            self._warn("The riders are not all placed yet.")
+            self.warn("The riders are not all placed yet.")
             return True
         return False
 
@@ -123,7 +137,7 @@ class RaceTutorWords:
         todo = f" · to play: {html.escape(', '.join(waiting))}" if waiting and not self.done else ""
         round_ = f"Round {race.round} · " if race.round else ""  # no round yet during the setup
         phase = race.phase.title
-        if self._round_end is not None:
+        if self.round_ended:
             round_, todo = "", ""
             phase = (f"The end of round {race.round - 1}" if race.round > 1 else "The breakaway is decided") + \
                 (f": round {race.round} starts when you choose 'Start round {race.round}'" if self.paused else "")
@@ -133,10 +147,10 @@ class RaceTutorWords:
     def _hint(self) -> str:
         race = self.race
         if self.paused:
-            if any(isinstance(e, BreakawayDecided) for e in self._events):
+            if any(isinstance(e, BreakawayDecided) for e in self.last_events):
                 return (f"The breakaway is decided: the riders in front took their exhaustion cards (E2). Look at "
                         f"the board and the log, then choose 'Start round {race.round}'.")
-            marks = self._highlights()
+            marks = self.highlights()
             shown = [words for present, words in ((marks.slipstreamed, "the green +1 chips show who gained by "
                                                    "slipstream"),
                                                   (marks.exhausted, "the E2 cards who took an exhaustion card"))
@@ -210,26 +224,28 @@ def move_words(race: Race, rider_id: str) -> str:
 
 
 def results_html(race: Race) -> str:
-    """The results table at the finish: place, rider, squares past the line, exhaustion cards taken."""
+    """The results table at the finish: place, rider, squares past the line (or still to go), exhaustion cards
+    taken; the riders in the engine's order (``Race.standings``: the ranking, then the others in movement order)."""
     finish = race.track.finish
-    ranked = list(race.ranking)
-    rest = sorted((r for r in race.riders if r not in ranked), key=lambda r: race.riders[r].position, reverse=True)
     rows = []
-    for place, rid in enumerate(ranked + rest, start=1):
+    for place, rid in enumerate(race.standings(), start=1):
         rider = race.riders[rid]
         square = rider.square or 0
+        ranked = rid in race.ranking
         if finish is None:
-            where = f"square {square}"
-        elif rid in ranked:
-            where = f"{square - finish + 1} past the line"
+            where = _("square {square}").format(square=square)
+        elif ranked:
+            where = _("{n} past the line").format(n=square - finish + 1)
         else:
-            where = f"{finish - square} to go"
-        rows.append(f"<tr><td>{ordinal(place) if rid in ranked else '—'}</td><td>{html.escape(rid)}</td>"
-                    f"<td>{html.escape(rider.kind)}</td><td>{where}</td><td>{rider.exhaustion}</td></tr>")
-    return ("<div class='tutor-results'><b>Results</b> (riders past the line are ranked: the furthest wins; on "
-            "the same square the right lane is ahead)<table class='tutor-results-table'><thead><tr><th>Place</th>"
-            "<th>Rider</th><th>Kind</th><th>Squares</th><th>Exhaustion cards taken</th></tr></thead><tbody>"
-            + "".join(rows) + "</tbody></table></div>")
+            where = _("{n} to go").format(n=finish - square)
+        rows.append(f"<tr><td>{ordinal(place) if ranked else '—'}</td><td>{html.escape(rid)}</td>"
+                    f"<td>{html.escape(rider.kind)}</td><td>{html.escape(where)}</td><td>{rider.exhaustion}</td></tr>")
+    title = _("Results")
+    note = _("riders past the line are ranked: the furthest wins; on the same square the right lane is ahead")
+    heads = [_("Place"), _("Rider"), _("Kind"), _("Squares"), _("Exhaustion cards taken")]
+    return (f"<div class='tutor-results'><b>{html.escape(title)}</b> ({html.escape(note)})"
+            "<table class='tutor-results-table'><thead><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in heads)
+            + "</tr></thead><tbody>" + "".join(rows) + "</tbody></table></div>")
 
 
 def learner_teams(race: Race, teams: Iterable[str] | None) -> tuple[str, ...]:
