@@ -1,17 +1,21 @@
 """The Flamme Rouge controls a prompt names: a rider's hand (``HandControls``: "Draw 4 for red-S" and the four
-card buttons, in the energy phase and the breakaway bids) and the setup's placing (``PlaceControls``).
+card buttons, in the energy phase and the breakaway bids) and the setup's placing (``PlaceControls``, and the
+handlers of ``SetupPlacing``).
 
-They hold no race: their owner (``RaceTutor``, ``BreakawayBid``) asks the engine what is legal and passes it in,
+The controls hold no race: their owner (``RaceTutor``, ``BreakawayBid``) asks the engine what is legal and passes it in,
 and each click goes through the owner's click rule (``tutor.ui.shell.LessonShell.guard``).
 """
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 import ipywidgets as widgets
 
 from tutor.flamme_rouge.cards import Card
+from tutor.flamme_rouge.events import Event
+from tutor.flamme_rouge.race import Phase, Place, Race
+from tutor.flamme_rouge.render import Scene
 from tutor.flamme_rouge.render.style import lane_name
 from tutor.i18n import _
 from tutor.ui.controls import button, label
@@ -105,3 +109,59 @@ class PlaceControls:
                                          (square, lane)) for square, lane in spots]
             self.place_input.value = spots[-1] if spots else None
             self.place_button.description = _("Place {rider}").format(rider=rider)
+
+
+class SetupPlacing:
+    """Setup (a mixin of ``RaceTutor``): the learner places its riders in turn, with ``PlaceControls`` or a click
+    on a lane of the board; the engine says where a rider may start (``Race.placement_problem``)."""
+
+    race: Race
+    scene: Scene
+    human_teams: tuple[str, ...]
+
+    if TYPE_CHECKING:  # the host's, declared for the type checker only
+        def warn(self, text: str) -> None:
+            ...
+
+        def guard(self, control: str, handler: Callable[[], None]) -> None:
+            ...
+
+        def _act(self, action: Callable[[], list[Event]], *, active: str | None = None) -> None:
+            ...
+
+    @property
+    def placing_rider(self) -> str | None:
+        """The learner's next rider to place (setup phase, the learner's turn)."""
+        team = self.race.placing_team if self.race.phase is Phase.SETUP else None
+        if team is None or team.name not in self.human_teams:
+            return None
+        return next(r for r in team.riders if self.race.riders[r].square is None)
+
+    def _on_place(self, spot: tuple[int, int] | None) -> None:
+        rider = self.placing_rider
+        if rider is None:
+            placing = self.race.placing_team if self.race.phase is Phase.SETUP else None
+            self.warn(f"Not your turn: {placing.name} is placing its riders." if placing else
+                       f"Riders are placed during the setup; now it is the {self.race.phase.name_in_words}.")
+            return
+        if spot is None:
+            self.warn(f"Choose a square and lane for {rider} first.")
+            return
+        if not any(isinstance(a, Place) and (a.rider, a.square, a.lane) == (rider, *spot)
+                   for a in self.race.legal_actions()):
+            problem = self.race.placement_problem(*spot) or _("that lane is not free")
+            self.warn(_("{rider} cannot start on square {square}, {lane}: {problem}.").format(
+                rider=rider, square=spot[0], lane=lane_name(spot[1]), problem=problem))
+            return
+        self._act(lambda: self.race.place(rider, *spot))
+
+    def _on_canvas_click(self, x: float, y: float) -> None:
+        """Setup: a click on a lane of the board (CSS pixels) places the learner's next rider there."""
+        if self.race.phase is not Phase.SETUP:
+            return  # the board is not a control outside the setup
+        spot = self.scene.view.cell_at(x, y)
+        if spot is None:
+            self.warn("Click on a lane of the road, behind the start line.")
+            return
+        self.guard("board", lambda: self._on_place(spot))
+

@@ -30,20 +30,15 @@ whole story, round by round), ``narration`` (its HTML widget), ``narration_lines
 ``finish_button``, ``skip_button``, ``next_round_button``, ``back_button``, ``restart_button``, ``seed``,
 ``speed``, ``another_button``, ``continue_button``, ``results``; ``redraw()`` repaints everything.
 
-On screen: ``secondary`` above the board (Back, Restart, Speed, Skip, ``motion`` "No animation", and the
-toggles of the board in words, the log, the ``key`` and ``teachers``: shuffle number and position code, those
-closed at first: from the prompt's last control Tab reaches the next quiz at once); the board; ``prompt`` (the
-status line beside the controls it names: place, draw and cards, Next step and Finish round while they are
-next, Start round N, the end of a position). After each action focus goes to ``next_control()`` (recorded in
-``focused``); ``status`` says what the step changed.
+On screen: ``secondary`` above the board (Back, Restart, Speed, Skip, "No animation", the board in words, the
+log, the ``key``, "For teachers": shuffle number and position code), the board, then ``prompt`` (the status
+beside the controls it names). After each action focus goes to ``next_control()`` (``focused``).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
-from types import MappingProxyType
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 import ipywidgets as widgets
 
@@ -51,12 +46,10 @@ from tutor.flamme_rouge import scenario as scenarios
 from tutor.flamme_rouge.bots import autoplay
 from tutor.flamme_rouge.errors import RuleError
 from tutor.flamme_rouge.events import Event, ExhaustionTaken, PacksFound, Slipstreamed
-from tutor.flamme_rouge.race import ROUND_ORDER, Draw, Phase, Place, Race
+from tutor.flamme_rouge.race import Draw, Phase, Place, Race
 from tutor.flamme_rouge.render import CardPanel, Highlights, Scene, highlights_for, legend_html
 from tutor.flamme_rouge.render.describe import describe_race
-from tutor.flamme_rouge.render.geometry import make_view
 from tutor.flamme_rouge.render.scene import StepRecord, resolve_steps
-from tutor.flamme_rouge.render.style import lane_name
 from tutor.i18n import _
 from tutor.ui.controls import CSS, button, label
 from tutor.ui.narration import NarrationLog
@@ -64,28 +57,20 @@ from tutor.ui.screen import Disclosure, board_frame, changed_words, prompt_row
 from tutor.ui.shell import LessonShell
 
 from .narration import Line, computer_plays
-from .race_controls import HandControls, PlaceControls
+from .race_controls import HandControls, PlaceControls, SetupPlacing
 from .race_log import RoundLog, section_title
-from .race_pace import FINISH_FROM_ROUND, RacePace, round_budget
+from .race_positions import STOPS, PreparedPositions, phase_order
+from .race_pace import RacePace, round_budget
 from .race_words import RaceTutorWords, learner_teams, results_html
 from .workbench import PositionBox
 
 END_MARKS = (PacksFound, Slipstreamed, ExhaustionTaken)
 """Events whose marks stay on the board at the end of a round: packs, "+1" chips, exhaustion cards."""
-STOPS = {"movement": Phase.MOVEMENT, "slipstream": Phase.END_SLIPSTREAM, "round": Phase.END_EXHAUSTION}
-"""Where a prepared position stops: after the movement phase, after slipstream, or at the end of the round."""
 SPEEDS = {"Slow": 1.8, "Normal": 1.0, "Fast": 0.45}
 """Animation speed: how long each frame is held, relative to normal."""
-ScenarioSource = str | Path | dict[str, Any]
-"""A scenario file's path, or the scenario itself."""
 
 
-def _order(phase: Phase) -> int:
-    """A phase's place in a round (the setup and the breakaway come before the round: -1)."""
-    return ROUND_ORDER.index(phase) if phase in ROUND_ORDER else -1
-
-
-class RaceTutor(LessonShell, RacePace, RaceTutorWords, widgets.VBox):
+class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTutorWords, widgets.VBox):
     """A race on a canvas with the controls of a learner who plays ``human_teams``."""
 
     def __init__(self, race: Race, *, human_teams: Iterable[str] | None = None, focus: Iterable[str] | None = None,
@@ -93,10 +78,8 @@ class RaceTutor(LessonShell, RacePace, RaceTutorWords, widgets.VBox):
                  stop_after: str | None = None, positions: Sequence[dict[str, Any]] = (), cards: bool = True,
                  seed_enabled: bool | None = None):
         """``rebuild(seed)`` makes the race again for Restart; without it Restart restores ``race`` as given.
-
-        ``stop_after`` (``STOPS``) and ``positions`` (the scenarios "Try another position" cycles through)
-        are for prepared positions; ``cards=False`` hides the card panel (a lesson without cards).
-        """
+        ``stop_after`` (``STOPS``) and ``positions`` (the scenarios "Try another position" cycles through) are for
+        prepared positions; ``cards=False`` hides the card panel (a lesson without cards)."""
         super().__init__()
         if stop_after is not None and stop_after not in STOPS:
             raise ValueError(f"stop_after must be one of {tuple(STOPS)}, not {stop_after!r}")
@@ -185,60 +168,11 @@ class RaceTutor(LessonShell, RacePace, RaceTutorWords, widgets.VBox):
         return self._round_end is not None
 
     @property
-    def more_positions(self) -> bool:
-        """A prepared position with another to try ("Try another position")."""
-        return len(self._positions) > 1
-
-    @property
     def focus(self) -> tuple[str, ...]:
         """Riders whose cards the panel shows: the learner's (or those given)."""
         if self._focus is not None:
             return self._focus
         return tuple(rid for team in self.human_teams for rid in self.race.teams[team].riders)
-
-    # ----- constructors ----------------------------------------------------------------------------------
-
-    @classmethod
-    def new_race(cls, stage: str = "avenue-corso-paseo", teams: Sequence[str] = ("red", "blue"),
-                 bots: Mapping[str, str] = MappingProxyType({"blue": "heuristic"}), seed: int = 0,
-                 human_teams: Iterable[str] | None = ("red",), place: str = "auto", peloton: bool = False,
-                 muscle: int = 0, breakaway: bool = False, single_riders: bool = False, **kwargs: Any) -> RaceTutor:
-        """A new race on a stage or teaching track (``tutor.flamme_rouge.track.stage``).
-
-        Teams in neither ``bots`` nor ``human_teams`` are played by the heuristic bot.
-        ``place="auto"`` places the riders at random; with ``place="manual"`` the teams
-        place their riders in turn, in the order of ``teams`` (the learner on the board).
-        ``peloton``, ``muscle``, ``breakaway`` and ``single_riders`` go to ``Race.new`` (Peloton
-        expansion): bot teams flip on "Next step", bids use the draw and card buttons.
-        """
-        humans = set(human_teams) if human_teams is not None else {t for t in teams if t not in bots}
-        all_bots = {team: bots.get(team, "heuristic") for team in teams if team not in humans or team in bots}
-
-        def rebuild(new_seed: int) -> Race:
-            return Race.new(stage, list(teams), bots=all_bots, seed=new_seed, place=place, peloton=peloton,
-                            muscle=muscle, breakaway=breakaway, single_riders=single_riders)
-
-        tutor = cls(rebuild(seed), human_teams=human_teams, rebuild=rebuild, seed=seed, **kwargs)
-        tutor.finish_from_round = FINISH_FROM_ROUND  # a full race: "Finish the race" from round 3
-        return tutor
-
-    @classmethod
-    def from_scenario(cls, scenario: ScenarioSource | list[ScenarioSource] | tuple[ScenarioSource, ...], *,
-                      stop_after: str = "round", **kwargs: Any) -> RaceTutor:
-        """A tutor at the movement phase (or end phase) of a scenario: a file path, a dict, or a list of them
-        ("Try another position" goes through the list). It stops after ``stop_after`` (``STOPS``)."""
-        many = scenario if isinstance(scenario, (list, tuple)) else [scenario]
-        datas = [s if isinstance(s, dict) else scenarios.load(s) for s in many]
-        data = datas[0]
-
-        def rebuild(new_seed: int) -> Race:
-            return scenarios.build(data, seed=new_seed, history=True)
-
-        kwargs.setdefault("title", data.get("name", ""))
-        kwargs.setdefault("cards", "cards" in data)
-        seed = kwargs.pop("seed", 0)
-        return cls(rebuild(seed), rebuild=rebuild, seed=seed, stop_after=stop_after, positions=datas,
-                   seed_enabled=False, **kwargs)
 
     # ----- layout ----------------------------------------------------------------------------------------
 
@@ -262,34 +196,6 @@ class RaceTutor(LessonShell, RacePace, RaceTutorWords, widgets.VBox):
         self.hand.set_riders(rid for team in self.human_teams for rid in self.race.teams[team].riders)
 
     # ----- handlers --------------------------------------------------------------------------------------
-
-    def _on_place(self, spot: tuple[int, int] | None) -> None:
-        rider = self.placing_rider
-        if rider is None:
-            placing = self.race.placing_team if self.race.phase is Phase.SETUP else None
-            self.warn(f"Not your turn: {placing.name} is placing its riders." if placing else
-                       f"Riders are placed during the setup; now it is the {self.race.phase.name_in_words}.")
-            return
-        if spot is None:
-            self.warn(f"Choose a square and lane for {rider} first.")
-            return
-        if not any(isinstance(a, Place) and (a.rider, a.square, a.lane) == (rider, *spot)
-                   for a in self.race.legal_actions()):
-            problem = self.race.placement_problem(*spot) or _("that lane is not free")
-            self.warn(_("{rider} cannot start on square {square}, {lane}: {problem}.").format(
-                rider=rider, square=spot[0], lane=lane_name(spot[1]), problem=problem))
-            return
-        self._act(lambda: self.race.place(rider, *spot))
-
-    def _on_canvas_click(self, x: float, y: float) -> None:
-        """Setup: a click on a lane of the board (CSS pixels) places the learner's next rider there."""
-        if self.race.phase is not Phase.SETUP:
-            return  # the board is not a control outside the setup
-        spot = self.scene.view.cell_at(x, y)
-        if spot is None:
-            self.warn("Click on a lane of the road, behind the start line.")
-            return
-        self.guard("board", lambda: self._on_place(spot))
 
     def _on_draw(self, rider_id: str) -> None:
         self._act(lambda: self.race.draw(rider_id), active=rider_id)
@@ -336,33 +242,6 @@ class RaceTutor(LessonShell, RacePace, RaceTutorWords, widgets.VBox):
         self._reset()
         start = ("Back to the starting position." if self.seed.disabled else f"A new race (shuffle number {seed}).")
         self._show([Line(start), *self._intro(), *self._opening_bots()])
-
-    def _on_another(self, opened: str = "") -> None:
-        """The next prepared position (the same one again when there is only one); ``opened`` starts the log."""
-        self._position = (self._position + 1) % max(1, len(self._positions))
-        data = self._positions[self._position] if self._positions else None
-        self.race = scenarios.build(data, history=True) if data else Race.from_dict(self._start)
-        self._start = self.race.to_dict()
-        self._stop_round = self.race.round
-        if data and data.get("name"):
-            self.title = data["name"]
-        self._reset()
-        self._show([Line(opened or ("A new position." if len(self._positions) > 1 else "The same position again.")),
-                    *self._intro()])
-
-    def _open_position(self, scenario: dict[str, Any]) -> None:
-        """A pasted position code: its scenario becomes the position shown, as ``from_scenario`` shows one (an
-        invalid one raises ``ScenarioError``, which the box shows; nothing changes)."""
-        race = scenarios.build(scenario, history=True)
-        self.scene.view = make_view(race.track, cards=self.scene.view.cards)
-        self.scene.set_height(self.scene.view.height)
-        self._positions, self._position = [scenario], -1  # _on_another steps to it; Restart comes back to it
-        self.race, self.human_teams, self._focus = race, learner_teams(race, None), None
-        self._initial = (self.human_teams, None, self._stop)
-        self._set_draw_buttons()
-        self.title = scenario.get("name") or "A shared position"
-        self._on_another(opened=f"Opened {self.title}: {len(race.riders)} riders.")
-        self.redraw(redraw_track=True)
 
     def _on_continue(self) -> None:
         """Play on as a race: the learner keeps the first team, the other teams become bots."""
@@ -432,7 +311,7 @@ class RaceTutor(LessonShell, RacePace, RaceTutorWords, widgets.VBox):
         records: list[StepRecord] = []
         round_ = race.round
         try:
-            for record in resolve_steps(race, one, stop=lambda race: _order(race.phase) > limit):
+            for record in resolve_steps(race, one, stop=lambda race: phase_order(race.phase) > limit):
                 records.append(record)
                 self._narrate(list(record.events))
         except RuleError as err:
@@ -442,21 +321,6 @@ class RaceTutor(LessonShell, RacePace, RaceTutorWords, widgets.VBox):
         if race.round != round_ and race.phase is not Phase.FINISHED:
             self._round_end, self._round_events = self._round_events, []
         self._show([] if self._round_end is not None else self._play_bots(), steps=records)
-
-    def _limit(self) -> int:
-        """The last phase Finish round resolves: the end of the round, or where a prepared position stops."""
-        if self._stop is not None and self.race.round == self._stop_round:
-            return _order(self._stop)
-        return _order(Phase.END_EXHAUSTION)
-
-    @property
-    def done(self) -> bool:
-        """A prepared position has reached the end of its lesson."""
-        race = self.race
-        if self._stop is None:
-            return False
-        return (race.phase is Phase.FINISHED or race.round > self._stop_round
-                or (race.phase.automatic and _order(race.phase) > _order(self._stop)))
 
     def _narrate(self, events: Sequence[Event]) -> None:
         """Keep the events to word in the log, each in the section of its round; ``_show`` logs them."""
@@ -475,14 +339,6 @@ class RaceTutor(LessonShell, RacePace, RaceTutorWords, widgets.VBox):
         return computer_plays(autoplay(self.race, steps=False))
 
     # ----- what the learner sees -------------------------------------------------------------------------
-
-    @property
-    def placing_rider(self) -> str | None:
-        """The learner's next rider to place (setup phase, the learner's turn)."""
-        team = self.race.placing_team if self.race.phase is Phase.SETUP else None
-        if team is None or team.name not in self.human_teams:
-            return None
-        return next(r for r in team.riders if self.race.riders[r].square is None)
 
     @property
     def active_rider(self) -> str | None:
