@@ -13,7 +13,7 @@ end at once, the log keeps every turn, Back undoes it.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import ipywidgets as widgets
 
@@ -26,7 +26,7 @@ from tutor.flanders.render import Board, Picture, frames_for
 from tutor.ui import pace
 from tutor.ui.controls import button
 from tutor.ui.controller import UndoController
-from tutor.ui.narration import Line, and_list
+from tutor.ui.narration import Line
 
 from .narration import captions, narrate
 
@@ -75,10 +75,8 @@ class BotReplay:
     _replay_lines: list[Line]
     _show: Callable[..., None]
     _group: Callable[[list[Event]], None]
-    _focus_next: Callable[[], None]
     _picture: Callable[[], Picture]
     _snapshot: Callable[[], Picture]
-    _warn: Callable[[str], None]
     _hint: Callable[[], str]
     move_focus: Callable[[widgets.Widget], None]
     header: widgets.HTML
@@ -92,6 +90,13 @@ class BotReplay:
     @property
     def bot_turn(self) -> bool:
         raise NotImplementedError
+
+    if TYPE_CHECKING:  # the host's (``tutor.ui.shell.LessonShell``), declared for the type checker only
+        def warn(self, text: str) -> None:
+            ...
+
+        def focus_next(self) -> None:
+            ...
 
     def _replay_setup(self) -> None:
         """The replay's own controls (called once by ``GameTutor.__init__``)."""
@@ -112,13 +117,13 @@ class BotReplay:
 
     def _on_finish_game(self) -> None:
         if not self.offers_finish:
-            self._warn("The bots finish the game only at the start of your turn. " + self._hint())
+            self.warn("The bots finish the game only at the start of your turn. " + self._hint())
             return
         events = self.control.act(lambda: autoplay(self.game, people=())) or []
         self._over = next((e for e in events if isinstance(e, GameOver)), self._over)
         self._group(events)
         self._show(changed=[Line("The bots played every turn to the end: the log has each one.")])
-        self._focus_next()
+        self.focus_next()
 
     def _bots_play(self, limit: int | None = None, *, replay: bool = False) -> None:
         """The bots act (``limit`` actions, or until the learner's turn); replayed, or shown as one step."""
@@ -168,5 +173,5 @@ class BotReplay:
             return
         self._replay, self._shown_round = False, None
         self._show(draw=False, changed=() if self.board.animated else self._replay_lines)
-        self._focus_next()
+        self.focus_next()
 
