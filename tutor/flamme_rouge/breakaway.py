@@ -18,6 +18,11 @@ def size(bidders: int) -> int:
     return 1 if bidders <= 4 else 2
 
 
+def total(bid: Sequence[int]) -> int:
+    """A bid's total: the values of its cards added up (what the ranking compares first)."""
+    return sum(bid)
+
+
 def ranking(bids: Mapping[str, Sequence[int]], grid: Sequence[str]) -> list[str]:
     """Every bidder, best first: highest total, then further back on the grid.
 
@@ -27,7 +32,7 @@ def ranking(bids: Mapping[str, Sequence[int]], grid: Sequence[str]) -> list[str]
     if missing:
         raise ValueError(f"bidder {missing[0]!r} is not on the grid")
     place = {rid: i for i, rid in enumerate(grid)}
-    return sorted(bids, key=lambda rid: (-sum(bids[rid]), -place[rid]))
+    return sorted(bids, key=lambda rid: (-total(bids[rid]), -place[rid]))
 
 
 def select(bids: Mapping[str, Sequence[int]], grid: Sequence[str]) -> list[str]:
@@ -43,4 +48,4 @@ def is_tie_broken(bids: Mapping[str, Sequence[int]], grid: Sequence[str]) -> boo
     """True when equal totals straddle the breakaway cut, so the grid decided who joined."""
     order = ranking(bids, grid)
     cut = size(len(bids))
-    return cut < len(order) and sum(bids[order[cut - 1]]) == sum(bids[order[cut]])
+    return cut < len(order) and total(bids[order[cut - 1]]) == total(bids[order[cut]])

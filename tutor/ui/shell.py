@@ -51,6 +51,10 @@ from .text_view import TextView
 Handler = Callable[[], None]
 
 
+def _nothing() -> None:
+    """The handler of a control the widget does not place."""
+
+
 class ClickGuard:
     """The one double-click rule: a click on the control clicked last is ignored when it comes less than
     ``delay()`` seconds after that click's handler ended (the second click of a double click, even one queued
@@ -95,17 +99,21 @@ class LessonShell(Focusing):
     teachers: Disclosure
 
     def build_shell(self, state: Callable[[], SeededState | None], scenes: Sequence[LayeredScene], *,
-                    on_next: Handler, on_finish: Handler, on_back: Handler, on_restart: Handler, seed: int = 0,
+                    on_back: Handler, on_restart: Handler, on_next: Handler | None = None,
+                    on_finish: Handler | None = None, seed: int = 0,
                     seed_enabled: bool = True, next_tooltip: str = "", finish_tooltip: str = "",
                     teachers: Sequence[widgets.Widget] = (), before_click: Handler | None = None) -> None:
         """Make the shared parts for the state ``state()`` (replaced on Restart) drawn on ``scenes`` (the first
-        one's animations get Skip); ``teachers`` go under the shuffle number in "For teachers"."""
+        one's animations get Skip); ``teachers`` go under the shuffle number in "For teachers". Without
+        ``on_next`` and ``on_finish`` (a screen with no automatic steps) the widget does not place Next step and
+        Finish round."""
         self.status = StatusLine()
         self.text_view = TextView()  # the board in words, on demand (the status says what each step changed)
         self.control = UndoController(state, self.warn)
         self.clicks = ClickGuard(lambda: self.debounce_s, run=self.learner_action, before=before_click)
         self.stepper = PhaseStepper(
-            on_next=lambda: self.guard("next", on_next), on_finish=lambda: self.guard("finish", on_finish),
+            on_next=lambda: self.guard("next", on_next or _nothing),
+            on_finish=lambda: self.guard("finish", on_finish or _nothing),
             on_back=lambda: self.guard("back", on_back), on_restart=lambda: self.guard("restart", on_restart),
             seed=seed, seed_enabled=seed_enabled, next_tooltip=next_tooltip or _("Resolve the next step"),
             finish_tooltip=finish_tooltip or _("Resolve every remaining step of this round"))
