@@ -124,8 +124,8 @@ class BreakawayBid(LessonShell, widgets.VBox):
 
     def _on_draw(self, rider_id: str) -> None:
         if self.race.phase not in BIDS:
-            self.warn("The bids are over: " + ("choose 'Decide the breakaway'." if self.race.phase is Phase.BREAKAWAY
-                                                else "the breakaway is decided. Choose Back or Restart."))
+            self.warn(_("The bids are over: choose 'Decide the breakaway'.") if self.race.phase is Phase.BREAKAWAY
+                      else _("The bids are over: the breakaway is decided. Choose Back or Restart."))
             return
         self._act(lambda: self.race.draw(rider_id))
 
@@ -133,12 +133,13 @@ class BreakawayBid(LessonShell, widgets.VBox):
         rider = self.holding
         if rider is None:
             free = self.hand.free
-            self.warn(f"Draw first: choose 'Draw 4 for {free[0]}'." if free else
-                       "No cards to bid now: " + self._hint())
+            self.warn(_("Draw first: choose 'Draw 4 for {rider}'.").format(rider=free[0]) if free else
+                      _("No cards to bid now: {hint}").format(hint=self._hint()))
             return
         hand = self.race.riders[rider].hand
         if index >= len(hand):
-            self.warn(f"{rider} has only {len(hand)} cards in hand.")
+            self.warn(ngettext("{rider} has only {n} card in hand.", "{rider} has only {n} cards in hand.",
+                               len(hand)).format(rider=rider, n=len(hand)))
             return
         card = hand[index]
         self._act(lambda: self.race.play(rider, card))
@@ -146,8 +147,8 @@ class BreakawayBid(LessonShell, widgets.VBox):
     def _on_decide(self) -> None:
         race = self.race
         if race.phase is not Phase.BREAKAWAY:
-            self.warn("Not yet: " + (f"your team still has to bid ({race.phase.name_in_words})."
-                                      if race.phase in BIDS else "the breakaway is already decided."))
+            self.warn(_("Not yet: your team still has to bid ({phase}).").format(phase=race.phase.name_in_words)
+                      if race.phase in BIDS else _("Not yet: the breakaway is already decided."))
             return
         bidders = {r.id: list(r.bids) for r in race.player_riders if r.bids}
         before = race.positions()
@@ -231,24 +232,29 @@ class BreakawayBid(LessonShell, widgets.VBox):
         if race.phase in (Phase.BID_1, Phase.BID_2):
             holder = self.holding
             if holder:
-                return (f"Bid for {holder}: choose one of its {len(race.riders[holder].hand)} cards. It goes face "
-                        "down; the other 3 are recycled under the deck.")
+                return _("Bid for {rider}: choose one of its {n} cards. It goes face down; the other 3 are recycled "
+                         "under the deck.").format(rider=holder, n=len(race.riders[holder].hand))
             free = self.hand.free
             if race.phase is Phase.BID_1 and len(free) > 1:
-                return (f"Pick the rider that bids for your team: choose 'Draw 4 for {free[0]}' or "
-                        f"{and_list([f'{chr(39)}Draw 4 for {r}{chr(39)}' for r in free[1:]])}.")
+                others = and_list([_("'Draw 4 for {rider}'").format(rider=r) for r in free[1:]])
+                return _("Pick the rider that bids for your team: choose 'Draw 4 for {rider}' or {others}.").format(
+                    rider=free[0], others=others)
             if free:
-                return f"{race.phase.name_in_words.capitalize()}: choose 'Draw 4 for {free[0]}'."
-            return "Waiting for the other players' bids."
+                return _("{phase}: choose 'Draw 4 for {rider}'.").format(phase=race.phase.name_in_words.capitalize(),
+                                                                         rider=free[0])
+            return _("Waiting for the other players' bids.")
         if race.phase is Phase.BREAKAWAY:
-            return "Both bids are in and revealed: choose 'Decide the breakaway'."
-        winners = and_list(self.decision.winners) if self.decision else "nobody"
-        return (f"The breakaway is decided: {winners} {'starts' if self.decision and len(self.decision.winners) == 1 else 'start'}"
-                " past the start line. Choose Back to look again, or Restart to bid again with the same cards.")
+            return _("Both bids are in and revealed: choose 'Decide the breakaway'.")
+        winners = list(self.decision.winners) if self.decision else []
+        return ngettext("The breakaway is decided: {riders} starts past the start line. Choose Back to look again, "
+                        "or Restart to bid again with the same cards.",
+                        "The breakaway is decided: {riders} start past the start line. Choose Back to look again, "
+                        "or Restart to bid again with the same cards.", len(winners)).format(
+                            riders=and_list(winners, empty=_("nobody")))
 
     def _intro(self) -> list[Line]:
-        return [Line("The breakaway bid: your team picks one rider, who draws 4 cards and bids 1 face down, "
-                     "twice. The two bids' total decides who starts ahead of everyone, at a price.",
+        return [Line(_("The breakaway bid: your team picks one rider, who draws 4 cards and bids 1 face down, "
+                       "twice. The two bids' total decides who starts ahead of everyone, at a price."),
                      (rules.BID, rules.BREAKAWAY_RANK))]
 
     # ----- the bids table --------------------------------------------------------------------------------
@@ -286,20 +292,21 @@ class BreakawayBid(LessonShell, widgets.VBox):
                 elif k < shown:
                     cells.append(str(cards[k]))
                 else:
-                    cells.append(f"{cards[k]} (face down)" if mine else "face down")
+                    cells.append(_("{card} (face down)").format(card=cards[k]) if mine else _("face down"))
             total = str(self._total(rid, cards)) if shown == 2 else ""
             result = self._result(rid) if decision else ""
-            where = f"{grid.index(rid) + 1} of {len(grid)}" if rid in grid else ""
+            where = _("{n} of {m}").format(n=grid.index(rid) + 1, m=len(grid)) if rid in grid else ""
+            who = _("{rider} (you)").format(rider=rid) if mine else rid
             rows.append(f"<tr class='{'tutor-winner' if decision and rid in decision.winners else ''}'>"
-                        f"<td>{html.escape(rid)}{' (you)' if mine else ''}</td><td>{where}</td>"
+                        f"<td>{html.escape(who)}</td><td>{html.escape(where)}</td>"
                         f"<td>{html.escape(cells[0])}</td><td>{html.escape(cells[1])}</td><td>{total}</td>"
                         f"<td>{html.escape(result)}</td></tr>")
-        caption = ("Ranking by total, best first. Equal totals go to the rider further back on the grid."
-                   if decision else "Bids by grid place (1 = front of the start area). Ties will go to the rider "
-                                    "further back.")
-        return (f"<table class='tutor-bids'><caption style='text-align:left'>{caption}</caption>"
-                "<tr><th>rider</th><th>grid place</th><th>bid 1</th><th>bid 2</th><th>total</th><th>result</th>"
-                f"</tr>{''.join(rows)}</table>")
+        caption = (_("Ranking by total, best first. Equal totals go to the rider further back on the grid.")
+                   if decision else _("Bids by grid place (1 = front of the start area). Ties will go to the rider "
+                                      "further back."))
+        heads = [_("rider"), _("grid place"), _("bid 1"), _("bid 2"), _("total"), _("result")]
+        return (f"<table class='tutor-bids'><caption style='text-align:left'>{html.escape(caption)}</caption><tr>"
+                + "".join(f"<th>{html.escape(h)}</th>" for h in heads) + f"</tr>{''.join(rows)}</table>")
 
     def _total(self, rider: str, cards: Sequence[Card]) -> int:
         """A bid's total: the engine's once decided (``BreakawayDecided.totals``), else its cards' (revealed)."""

@@ -141,11 +141,12 @@ class SetupPlacing:
         rider = self.placing_rider
         if rider is None:
             placing = self.race.placing_team if self.race.phase is Phase.SETUP else None
-            self.warn(f"Not your turn: {placing.name} is placing its riders." if placing else
-                       f"Riders are placed during the setup; now it is the {self.race.phase.name_in_words}.")
+            self.warn(_("Not your turn: {team} is placing its riders.").format(team=placing.name) if placing else
+                      _("Riders are placed during the setup; now it is the {phase}.").format(
+                          phase=self.race.phase.name_in_words))
             return
         if spot is None:
-            self.warn(f"Choose a square and lane for {rider} first.")
+            self.warn(_("Choose a square and lane for {rider} first.").format(rider=rider))
             return
         if not any(isinstance(a, Place) and (a.rider, a.square, a.lane) == (rider, *spot)
                    for a in self.race.legal_actions()):
@@ -161,7 +162,7 @@ class SetupPlacing:
             return  # the board is not a control outside the setup
         spot = self.scene.view.cell_at(x, y)
         if spot is None:
-            self.warn("Click on a lane of the road, behind the start line.")
+            self.warn(_("Click on a lane of the road, behind the start line."))
             return
         self.guard("board", lambda: self._on_place(spot))
 

@@ -229,7 +229,7 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
         self._events = []
         self._active = None
         self._end_pause()
-        self._show([Line("Back: the position before your last action is restored.")])
+        self._show([Line(_("Back: the position before your last action is restored."))])
 
     def _on_restart(self) -> None:
         seed = self.seed.value
@@ -262,7 +262,7 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
     def _on_next_round(self) -> None:
         """The learner has looked at the end of the round (or the breakaway): the next round starts."""
         if not self.paused:
-            self.warn("Nothing to continue: the race is not paused.")
+            self.warn(_("Nothing to continue: the race is not paused."))
             return
         self._round_end = None
         self._events = []
@@ -373,8 +373,8 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
         self.round_log.write(tagged)
         self._refresh_controls()  # the hint reads the buttons' new state
         if self.done and self.race.phase is not Phase.FINISHED:
-            self.status.show(f"This position is done: that is the rule of this lesson. Choose "
-                             f"'{self.another_words}', or continue as a race.", "success",
+            self.status.show(_("This position is done: that is the rule of this lesson. Choose '{another}', or "
+                               "continue as a race.").format(another=self.another_words), "success",
                              changed=changed_words(self.narration_lines))
         else:
             self.status.show(self._with_skip(self._hint(), planned), changed=changed_words(self.narration_lines))

@@ -23,6 +23,7 @@ from tutor.flanders.cards import CardSet
 from tutor.flanders.events import GameOver, TurnStarted
 from tutor.flanders.game import Game, Phase
 from tutor.flanders.render import Board, Picture, frames_for
+from tutor.i18n import _
 from tutor.ui import pace
 from tutor.ui.controls import button
 from tutor.ui.controller import UndoController
@@ -103,7 +104,7 @@ class BotReplay:
         self.watch = pace.WatchSetting()
         self.finish_from_round: int | None = None
         """Round from which "Finish the game" is offered (None: never; ``new_game`` sets it)."""
-        self.finish_game_button = button("Finish the game ▸▸", "The bots play every turn, yours too, to the end")
+        self.finish_game_button = button(_("Finish the game ▸▸"), _("The bots play every turn, yours too, to the end"))
         self.finish_game_button.layout.display = "none"
         self._shown_round: int | None = None
         self._step_rounds: list[int] = []
@@ -117,12 +118,12 @@ class BotReplay:
 
     def _on_finish_game(self) -> None:
         if not self.offers_finish:
-            self.warn("The bots finish the game only at the start of your turn. " + self._hint())
+            self.warn(_("The bots finish the game only at the start of your turn.") + " " + self._hint())
             return
         events = self.control.act(lambda: autoplay(self.game, people=())) or []
         self._over = next((e for e in events if isinstance(e, GameOver)), self._over)
         self._group(events)
-        self._show(changed=[Line("The bots played every turn to the end: the log has each one.")])
+        self._show(changed=[Line(_("The bots played every turn to the end: the log has each one."))])
         self.focus_next()
 
     def _bots_play(self, limit: int | None = None, *, replay: bool = False) -> None:
