@@ -50,7 +50,7 @@ from tutor.flamme_rouge.race import Draw, Phase, Place, Race
 from tutor.flamme_rouge.render import CardPanel, Highlights, Scene, highlights_for, legend_html
 from tutor.flamme_rouge.render.describe import describe_race
 from tutor.flamme_rouge.render.scene import StepRecord, resolve_steps
-from tutor.i18n import _
+from tutor.i18n import _, ngettext
 from tutor.ui.controls import CSS, button, label
 from tutor.ui.narration import NarrationLog
 from tutor.ui.screen import Disclosure, board_frame, changed_words, prompt_row
@@ -207,24 +207,23 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
             return
         hand = self.race.riders[rider].hand
         if index >= len(hand):
-            self.warn(f"{rider} has only {len(hand)} card{'s' if len(hand) != 1 else ''} in hand: "
-                       f"pick one of {', '.join(map(str, hand))}.")
+            self.warn(ngettext("{rider} has only {n} card in hand: pick one of {cards}.",
+                               "{rider} has only {n} cards in hand: pick one of {cards}.", len(hand)).format(
+                                   rider=rider, n=len(hand), cards=", ".join(map(str, hand))))
             return
         card = hand[index]
         self._act(lambda: self.race.play(rider, card))
 
     def _on_next(self) -> None:
-        if self._refuse_steps():
-            return
-        self._resolve(one=True)
+        if not self._refuse_steps():
+            self._resolve(one=True)
 
     def _on_finish(self) -> None:
-        if self._refuse_steps():
-            return
-        self._resolve(one=False)
+        if not self._refuse_steps():
+            self._resolve(one=False)
 
     def _on_back(self) -> None:
-        if not self.control.back("Nothing to undo: this is the starting position."):
+        if not self.back_step():
             return
         self._events = []
         self._active = None
@@ -240,7 +239,8 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
         self.human_teams, self._focus, self._stop = self._initial
         self._set_draw_buttons()
         self._reset()
-        start = ("Back to the starting position." if self.seed.disabled else f"A new race (shuffle number {seed}).")
+        start = (_("Back to the starting position.") if self.seed.disabled else
+                 _("A new race (shuffle number {seed}).").format(seed=seed))
         self._show([Line(start), *self._intro(), *self._opening_bots()])
 
     def _on_continue(self) -> None:
