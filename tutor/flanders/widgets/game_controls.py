@@ -82,7 +82,7 @@ class TurnControls:
         while len(self._play_pool) < plays:
             b = button("", _("Carry out this card now"), style="info")
             k = len(self._play_pool)
-            b.on_click(lambda _b, k=k: self._guard(f"play{k}", lambda: self._play_card(k)))
+            b.on_click(lambda _b, k=k: self._guard(self._play_control(k), lambda: self._play_card(k)))
             self._play_pool.append(b)
         while len(self._keep_pool) < keeps:
             self._keep_pool.append(widgets.Checkbox(value=True, indent=False, layout=widgets.Layout(width="auto")))
@@ -90,8 +90,13 @@ class TurnControls:
         self.actions.children = [*self._lead, self.roll_button, self.stop_button, *self.pair_buttons,
                                  self.keep_label, *self._keep_pool, *self._play_pool, self.end_button, *self._tail]
 
+    def _play_control(self, index: int) -> str:
+        """The click rule's name for card button ``index``: its card (relabelled with the next card at once, the
+        button then plays that one at the next press)."""
+        return f"play-{self.plays[index]}" if index < len(self.plays) else f"play{index}"
+
     def _play_card(self, index: int) -> None:
-        """Card button ``index``: the card it names now (a double click on it plays one card: the click rule)."""
+        """Card button ``index``: the card it names now."""
         if index < len(self.plays):
             self._on_play(self.plays[index])
 
