@@ -34,6 +34,8 @@ from typing import Any
 
 import tornado.web
 
+from tutor.lesson_languages import ENGLISH, lesson_key, split_language
+
 from .database import ClassDatabase, Learner, Lesson
 from .guard import ClientCounts, PageKeys, RateLimit, parse_body
 
@@ -49,12 +51,15 @@ log = logging.getLogger("tutor.classroom")
 
 def lessons_of(directory: Path) -> list[Lesson]:
     """The lessons served from ``directory``, with their titles and quiz ids: its notebooks (keys relative to it)
-    but the contents page (the top ``index.ipynb``); hidden, ``_`` and checkpoint files left out."""
+    but the contents page (the top ``index.ipynb``); hidden, ``_`` and checkpoint files left out. A lesson in
+    another language (``ca/flamme_rouge/02_energy_phase.ipynb``) is the same lesson as the English one, with the
+    same key and quizzes (``tutor.lesson_languages``): it is not listed again."""
     from tutor.ui.lessons import lesson_info
 
     directory = Path(directory).resolve()
     paths = sorted(path for path in directory.rglob("*.ipynb") if path != directory / "index.ipynb"
-                   and not any(part.startswith((".", "_")) for part in path.relative_to(directory).parts))
+                   and not any(part.startswith((".", "_")) for part in path.relative_to(directory).parts)
+                   and split_language(path.relative_to(directory).as_posix())[0] == ENGLISH)
     infos = [(path, lesson_info(path)) for path in paths]
     return [Lesson(path.relative_to(directory).as_posix(), info.title, info.quiz_ids) for path, info in infos]
 
@@ -187,6 +192,8 @@ class EventHandler(_LearnerHandler):
             return self.reply(403, {"error": "join first"})
         db = self.classroom.db
         kind, lesson, event = data.get("kind"), data.get("lesson"), data.get("id", "")
+        if isinstance(lesson, str):
+            lesson = lesson_key(lesson)  # a lesson in Catalan is the English lesson: one key, the same quizzes
         if not isinstance(lesson, str) or lesson not in db.lesson_keys:
             return self.reply(400, {"error": "unknown lesson"})
         if not isinstance(event, str) or (event and not EVENT_ID.fullmatch(event)):

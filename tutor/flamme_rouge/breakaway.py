@@ -44,8 +44,17 @@ def select(bids: Mapping[str, Sequence[int]], grid: Sequence[str]) -> list[str]:
     return ranking(bids, grid)[:size(len(bids))]
 
 
-def is_tie_broken(bids: Mapping[str, Sequence[int]], grid: Sequence[str]) -> bool:
-    """True when equal totals straddle the breakaway cut, so the grid decided who joined."""
+def tie_at_cut(bids: Mapping[str, Sequence[int]], grid: Sequence[str]) -> tuple[list[str], list[str]]:
+    """The tie the grid broke: the bidders whose equal totals straddle the breakaway cut (best first) and those of
+    them who join (the ones further back on the grid); two empty lists when no tie decided who joined.
+
+    >>> tie_at_cut({"a": (5, 4), "b": (6, 3), "c": (3, 3)}, grid=["a", "b", "c"])
+    (['b', 'a'], ['b'])
+    """
     order = ranking(bids, grid)
     cut = size(len(bids))
-    return cut < len(order) and total(bids[order[cut - 1]]) == total(bids[order[cut]])
+    if cut >= len(order) or total(bids[order[cut - 1]]) != total(bids[order[cut]]):
+        return [], []
+    level = total(bids[order[cut - 1]])
+    tied = [rid for rid in order if total(bids[rid]) == level]
+    return tied, [rid for rid in tied if rid in order[:cut]]

@@ -409,6 +409,18 @@ class RaceModel(SeededState):
         assert square is not None
         return rules.move_distance(self.track, square, self.move_values[rider_id])[0]
 
+    def revealed_moves(self) -> dict[str, tuple[Card, int]]:
+        """In the movement phase, each rider still to move (next first) with its revealed card and the squares
+        that card moves it before terrain (Attack! gives 2 or 9); empty in every other phase."""
+        if self.phase is not Phase.MOVEMENT:
+            return {}
+        moves = {}
+        for rid in self.to_move:
+            played = self.riders[rid].played
+            if played is not None:
+                moves[rid] = (played, self.move_values.get(rid, played.value))
+        return moves
+
     def legal_actions(self) -> list[Action]:
         """Every action allowed now. Automatic phases offer ``Step()``."""
         if self.phase is Phase.SETUP:

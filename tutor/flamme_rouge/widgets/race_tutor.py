@@ -37,7 +37,6 @@ beside the controls it names). After each action focus goes to ``next_control()`
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any, Callable, Iterable, Sequence
 
 import ipywidgets as widgets
@@ -49,7 +48,7 @@ from tutor.flamme_rouge.events import Event, ExhaustionTaken, PacksFound, Slipst
 from tutor.flamme_rouge.race import Draw, Phase, Place, Race
 from tutor.flamme_rouge.render import CardPanel, Highlights, Scene, highlights_for, legend_html
 from tutor.flamme_rouge.render.describe import describe_race
-from tutor.flamme_rouge.render.scene import StepRecord, resolve_steps
+from tutor.flamme_rouge.render.scene import StepRecord
 from tutor.i18n import _, ngettext
 from tutor.ui.controls import CSS, button, label
 from tutor.ui.narration import NarrationLog
@@ -247,17 +246,16 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
         """Play on as a race: the learner keeps the first team, the other teams become bots."""
         race = self.race
         learner = next((t for t in ("red", *race.teams) if t in race.teams and not race.teams[t].bot), None)
-        for name, team in list(race.teams.items()):
-            if name != learner and team.bot is None:
-                race.teams[name] = dataclasses.replace(team, controller="heuristic")
+        race.hand_to_bots(keep=(learner,) if learner else (), bot="heuristic")
         self.human_teams = (learner,) if learner else ()
         self._focus = None
         self._stop = None
         self._set_draw_buttons()
         self._events = []
         self._round_end = None
-        self._show([Line(f"The race goes on: you ride {learner or 'no team'}; the other teams are played by "
-                         "the computer.")] + self._intro() + self._opening_bots())
+        goes_on = (_("The race goes on: you ride {team}; the other teams are played by the computer.").format(
+            team=learner) if learner else _("The race goes on: the computer plays every team."))
+        self._show([Line(goes_on)] + self._intro() + self._opening_bots())
 
     def _on_next_round(self) -> None:
         """The learner has looked at the end of the round (or the breakaway): the next round starts."""
@@ -311,7 +309,7 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
         records: list[StepRecord] = []
         round_ = race.round
         try:
-            for record in resolve_steps(race, one, stop=lambda race: phase_order(race.phase) > limit):
+            for record in race.resolve_steps(one, stop=lambda race: phase_order(race.phase) > limit):
                 records.append(record)
                 self._narrate(list(record.events))
         except RuleError as err:

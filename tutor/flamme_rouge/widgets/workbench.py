@@ -42,7 +42,7 @@ from tutor.flamme_rouge.errors import ScenarioError
 from tutor.flamme_rouge.events import Event
 from tutor.flamme_rouge.race import Phase, Race
 from tutor.flamme_rouge.render import Highlights, Scene, highlights_for
-from tutor.flamme_rouge.render.scene import StepRecord, resolve_steps
+from tutor.flamme_rouge.render.scene import StepRecord
 from tutor.flamme_rouge.track import STAGES, TEACHING_TRACKS, Track, stage
 from tutor.i18n import _
 from tutor.ui.controls import CSS, button
@@ -288,7 +288,7 @@ class Workbench(LessonShell, BoardEditing, widgets.VBox):
         lines: list[Line] = []
 
         def resolve() -> None:
-            for record in resolve_steps(race, one):
+            for record in race.resolve_steps(one):
                 records.append(record)
                 lines.extend(narrate(list(record.events)))
 
