@@ -113,7 +113,8 @@ class Disclosure:
     def __init__(self, title: str, children: Iterable[widgets.Widget], *, open_: bool = False,
                  tooltip: str = "") -> None:
         self.title = title
-        self.button = widgets.ToggleButton(value=open_, description=title, tooltip=tooltip or _("Show {title}").format(title=title),
+        self.button = widgets.ToggleButton(value=open_, description=title,
+                                           tooltip=tooltip or _("Show {title}").format(title=title),
                                            layout=widgets.Layout(width="auto"))
         self.button.add_class("tutor-disclosure")
         self.body = widgets.VBox(list(children))

@@ -31,7 +31,8 @@ class PhaseStepper(widgets.HBox):
                  "this round"):
         self.next_button = button(_("Next step ▸"), next_tooltip, style="primary")
         self.finish_button = button(_("Finish round ▸▸"), finish_tooltip)
-        self.continue_button = button(_("Continue ▸"), _("Move on when you have looked at the board"), style="primary")
+        self.continue_button = button(_("Continue ▸"), _("Move on when you have looked at the board"),
+                                      style="primary")
         self.skip_button = button(_("Skip animation ▸|"), _("Show the end of the animation now"))
         self.back_button = button(_("◂ Back"), _("Undo the last action"))
         self.restart_button = button(_("Restart"), _("Start again (with the shuffle number on the right)"))

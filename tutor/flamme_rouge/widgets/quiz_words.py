@@ -151,5 +151,6 @@ def per_rider(outcome: QuizOutcome, ticked: set[str]) -> list[Line]:
         mark = "✓" if (rid in ticked) == (rid in taken) else "✗"
         you = _("you ticked it") if rid in ticked else _("you left it unticked")
         lines.append(Line(_("{mark} {rider} (square {square}) {was}: {reason}; {you}.").format(
-            mark=mark, rider=rid, square=square, was=was, reason=reason, you=you), () if lines else (rules.EXHAUSTION,)))
+            mark=mark, rider=rid, square=square, was=was, reason=reason, you=you),
+            () if lines else (rules.EXHAUSTION,)))
     return lines

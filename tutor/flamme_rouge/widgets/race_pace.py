@@ -86,7 +86,8 @@ class RacePace:
         """The controls of this mixin (called once by ``RaceTutor.__init__``)."""
         self.finish_from_round: int | None = None
         """Round from which "Finish the race" is offered (None: never; ``new_race`` sets it)."""
-        self.finish_race_button = button(_("Finish the race ▸▸"), _("Bots ride every team, yours too, to the finish"))
+        self.finish_race_button = button(_("Finish the race ▸▸"),
+                                         _("Bots ride every team, yours too, to the finish"))
         self.on_click(self.finish_race_button, "finish-race", self._on_finish_race)
         self.finish_race_button.layout.display = "none"
         self.scene.on_playing(self._animation_playing)

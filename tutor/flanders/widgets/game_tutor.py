@@ -83,7 +83,8 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
         self._replay_setup()
         self.board = Board(game.cards, game.battlefield, len(game.players))
         self.build_shell(lambda: self.game, [self.board], on_next=self._on_next, on_finish=self._on_finish,
-                         on_back=self._on_back, on_restart=self._on_restart, seed=seed, seed_enabled=rebuild is not None,
+                         on_back=self._on_back, on_restart=self._on_restart, seed=seed,
+                         seed_enabled=rebuild is not None,
                          next_tooltip=_("Watch the bot's next action"),
                          finish_tooltip=_("Let the bots play until it is your turn"),
                          teachers=[label(_("Restart deals the cards of this shuffle number."))],
@@ -404,8 +405,9 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
         self.header.value = self._header()
         self.status.show(self._hint(), "success" if self.game.phase is Phase.FINISHED else "info",
                          changed=changed_words(changed))
-        self.results.value = results_html(self.game, self.humans, self._over) if self.game.phase is Phase.FINISHED else ""
-        self.narration.value = log_html(self.turn_log.turns)  # last: once the log shows a step, the controls are updated
+        over = self.game.phase is Phase.FINISHED
+        self.results.value = results_html(self.game, self.humans, self._over) if over else ""
+        self.narration.value = log_html(self.turn_log.turns)  # last: once the log shows a step, the controls are set
         if draw:
             self.board.draw(self._picture(), static=static)
         mine = self.human_turn and self.game.phase is Phase.AGAIN and not self._replay

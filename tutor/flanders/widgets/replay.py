@@ -104,7 +104,8 @@ class BotReplay:
         self.watch = pace.WatchSetting()
         self.finish_from_round: int | None = None
         """Round from which "Finish the game" is offered (None: never; ``new_game`` sets it)."""
-        self.finish_game_button = button(_("Finish the game ▸▸"), _("The bots play every turn, yours too, to the end"))
+        self.finish_game_button = button(_("Finish the game ▸▸"),
+                                         _("The bots play every turn, yours too, to the end"))
         self.finish_game_button.layout.display = "none"
         self._shown_round: int | None = None
         self._step_rounds: list[int] = []
