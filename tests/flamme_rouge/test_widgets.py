@@ -198,13 +198,13 @@ def test_the_end_of_a_round_keeps_its_slipstream_and_exhaustion_marks_until_the_
     assert tutor.paused and tutor.race.round == 2 and tutor.race.positions() == twin.positions()
     with recorded_commands() as log:
         tutor.redraw()
-    assert set(tutor._highlights().slipstreamed) == gained and set(tutor._highlights().exhausted) == tired
+    assert set(tutor.highlights().slipstreamed) == gained and set(tutor.highlights().exhausted) == tired
     chips = [t for t in log.texts() if t.startswith("+")]
     assert log.texts().count("E2") == len(tired) and len(chips) == len(gained)
     tutor.next_round_button.click()
     with recorded_commands() as log:
         tutor.redraw()
-    assert not tutor._highlights().exhausted and not any(t.startswith("+") for t in log.texts())
+    assert not tutor.highlights().exhausted and not any(t.startswith("+") for t in log.texts())
 
 
 def test_back_undoes_one_learner_action_at_a_time(tutor):

@@ -18,6 +18,11 @@ def size(bidders: int) -> int:
     return 1 if bidders <= 4 else 2
 
 
+def total(bid: Sequence[int]) -> int:
+    """A bid's total: the values of its cards added up (what the ranking compares first)."""
+    return sum(bid)
+
+
 def ranking(bids: Mapping[str, Sequence[int]], grid: Sequence[str]) -> list[str]:
     """Every bidder, best first: highest total, then further back on the grid.
 
@@ -27,7 +32,7 @@ def ranking(bids: Mapping[str, Sequence[int]], grid: Sequence[str]) -> list[str]
     if missing:
         raise ValueError(f"bidder {missing[0]!r} is not on the grid")
     place = {rid: i for i, rid in enumerate(grid)}
-    return sorted(bids, key=lambda rid: (-sum(bids[rid]), -place[rid]))
+    return sorted(bids, key=lambda rid: (-total(bids[rid]), -place[rid]))
 
 
 def select(bids: Mapping[str, Sequence[int]], grid: Sequence[str]) -> list[str]:
@@ -48,8 +53,8 @@ def tie_at_cut(bids: Mapping[str, Sequence[int]], grid: Sequence[str]) -> tuple[
     """
     order = ranking(bids, grid)
     cut = size(len(bids))
-    if cut >= len(order) or sum(bids[order[cut - 1]]) != sum(bids[order[cut]]):
+    if cut >= len(order) or total(bids[order[cut - 1]]) != total(bids[order[cut]]):
         return [], []
-    total = sum(bids[order[cut - 1]])
-    tied = [rid for rid in order if sum(bids[rid]) == total]
+    level = total(bids[order[cut - 1]])
+    tied = [rid for rid in order if total(bids[rid]) == level]
     return tied, [rid for rid in tied if rid in order[:cut]]

@@ -65,7 +65,7 @@ class RaceActions(RaceSetup):
         if rider.team != team.name:
             raise PlacementError(_("it is {team}'s turn to place riders, not {other}'s").format(team=team.name,
                                                                                                 other=rider.team))
-        problem = self._placement_problem(square, lane)
+        problem = self.placement_problem(square, lane)
         if problem:
             raise PlacementError(_("{rider} cannot go to square {square}, lane {lane}: {problem}").format(
                 rider=rider_id, square=square, lane=lane, problem=problem))

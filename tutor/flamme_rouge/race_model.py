@@ -336,6 +336,13 @@ class RaceModel(SeededState):
     def positions(self) -> dict[str, tuple[int, int]]:
         return {r.id: (r.square, r.lane) for r in self.riders.values() if r.square is not None}
 
+    def standings(self) -> list[str]:
+        """Every placed rider, best first: those past the finish line in ``ranking`` order, then the others in
+        movement order (frontmost first, the right-hand lane first on a shared square: ``rules.movement_order``)."""
+        positions = self.positions()
+        rest = rules.movement_order({rid: spot for rid, spot in positions.items() if rid not in self.ranking})
+        return [rid for rid in self.ranking if rid in positions] + rest
+
     def team_of(self, rider_id: str) -> Team:
         return self.teams[self.rider(rider_id).team]
 
@@ -421,7 +428,7 @@ class RaceModel(SeededState):
             team = self.placing_team
             assert team is not None
             free = [(s, lane) for s in range(self.track.start) for lane in range(self.track.lanes[s])
-                    if self._placement_problem(s, lane) is None]
+                    if self.placement_problem(s, lane) is None]
             return [Place(r, s, lane) for r in team.riders if self.riders[r].square is None for s, lane in free]
         if self.phase.choosing:
             actions: list[Action] = []
@@ -451,12 +458,15 @@ class RaceModel(SeededState):
             return _("cannot {action} now: the race is over").format(action=_(what))
         return _("cannot {action} now: it is the {phase}").format(action=_(what), phase=self.phase.name_in_words)
 
-    def _placement_problem(self, square: int, lane: int) -> str | None:
+    def placement_problem(self, square: int, lane: int) -> str | None:
+        """Setup: why a rider may not start on ``square``, ``lane`` (a start square, a free lane, the right-hand
+        lane first), in words; None when it may."""
         if not 0 <= square < self.track.start:
             return _("the start area is squares 0 to {last}").format(last=self.track.start - 1)
         if not 0 <= lane < self.track.lanes[square]:
             return _("square {square} has {n} lane(s)").format(square=square, n=self.track.lanes[square])
         return _lane_problem(lane, [r.lane for r in self.riders.values() if r.square == square])
+
     def __repr__(self) -> str:
         return f"<Race {self.track.name or 'track'} round {self.round} {self.phase.value} riders={len(self.riders)}>"
 
@@ -466,5 +476,5 @@ def _lane_problem(lane: int, taken: Sequence[int]) -> str | None:
     if lane in taken:
         return _("that lane is taken")
     if lane != 0 and not taken:
-        return _("on an empty square a rider takes the right-hand lane (lane 0)")
+        return _("on an empty square a rider takes the right-hand lane")
     return None
