@@ -191,3 +191,60 @@ def test_a_refused_action_is_told_in_catalan_and_changes_nothing(catalan):
         race.place(next(iter(race.riders)), 9, 0)
     assert race.to_dict() == before
     assert i18n.missed() == []
+
+
+def _widget_words(widget) -> list[str]:
+    """Every text a widget tree shows: HTML values, descriptions, tooltips, option labels."""
+    import ipywidgets as widgets
+
+    said, todo = [], [widget]
+    while todo:
+        w = todo.pop()
+        for name in ("value", "description", "tooltip", "placeholder"):
+            value = getattr(w, name, None)
+            if isinstance(value, str) and not isinstance(w, (widgets.Text, widgets.Textarea)):
+                value = re.sub(r"<(style|script)[^>]*>.*?</\1>", " ", value, flags=re.S)
+                said.append(re.sub(r"<[^>]+>", " ", value))
+        said += [str(label) for label in getattr(w, "_options_labels", ()) or ()]
+        todo += [c for c in getattr(w, "children", ()) if isinstance(c, widgets.Widget)]
+    return [s for s in said if s.strip()]
+
+
+def test_a_catalan_race_tutor_plays_two_rounds_with_no_english_message(catalan, monkeypatch):
+    from tutor.flamme_rouge.widgets import RaceTutor
+
+    monkeypatch.setattr(RaceTutor, "debounce_s", 0)
+    tutor = RaceTutor.new_race("avenue-corso-paseo", teams=("red", "blue"), bots={"blue": "heuristic"}, seed=0,
+                               human_teams=("red",))
+    said = _widget_words(tutor)
+    for _round in range(2):
+        tutor.draw_buttons["red-S"].click()
+        tutor.card_buttons[0].click()
+        tutor.draw_buttons["red-R"].click()
+        tutor.card_buttons[0].click()
+        said += _widget_words(tutor)
+        tutor.finish_button.click()
+        if tutor.paused:
+            tutor.next_round_button.click()
+        said += _widget_words(tutor)
+    assert tutor.race.round == 3
+    assert i18n.missed() == []
+    english = [m.group(0) + ": " + t[max(0, m.start() - 40):m.end() + 40] for t in said
+               if (m := ENGLISH.search(re.sub(r"\b[a-z]+-[SR]\b", "", t)))]
+    assert english == [], english[:5]
+
+
+def test_a_catalan_game_tutor_rolls_and_takes_a_card_with_no_english_message(catalan):
+    from tutor.flanders.widgets import GameTutor
+
+    tutor = GameTutor(Game.new(2, bots={"p2": "bold"}, seed=1))
+    said = _widget_words(tutor)
+    tutor.roll_button.click()
+    said += _widget_words(tutor)
+    enabled = [b for b in tutor.pair_buttons if not b.disabled]
+    if enabled:
+        enabled[0].click()
+        said += _widget_words(tutor)
+    assert i18n.missed() == []
+    english = [t for t in said if ENGLISH.search(t)]
+    assert english == [], english[:5]

@@ -19,6 +19,8 @@ from typing import Iterable, Sequence
 import ipywidgets as widgets
 
 from tutor.core.events import Rule
+from tutor.i18n import _
+from tutor.i18n import and_list as i18n_and_list
 
 
 @dataclass(frozen=True)
@@ -86,7 +88,7 @@ class NarrationLog(widgets.VBox):
     def __init__(self, title: str = "What happened", *, open_: bool = True) -> None:
         self.sections: list[tuple[str, list[Line]]] = []
         self.html = widgets.HTML()
-        self.toggle = widgets.ToggleButton(value=open_, description=f"▾ {title}", tooltip="Show or hide the log",
+        self.toggle = widgets.ToggleButton(value=open_, description=f"▾ {title}", tooltip=_("Show or hide the log"),
                                            layout=widgets.Layout(width="auto", align_self="flex-start"))
         self.toggle.add_class("tutor-disclosure")
         self._title = title
@@ -129,12 +131,10 @@ class NarrationLog(widgets.VBox):
         self.html.value = "".join(parts)
 
 
-def and_list(items: Iterable[object], empty: str = "nobody") -> str:
-    """``"a"``, ``"a and b"``, ``"a, b and c"``; ``empty`` for no items."""
-    words = [str(i) for i in items]
-    if not words:
-        return empty
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+def and_list(items: Iterable[object], empty: str | None = None) -> str:
+    """``"a"``, ``"a and b"``, ``"a, b and c"`` in the kernel's language (``tutor.i18n.and_list``); ``empty`` (else
+    "nobody") for no items."""
+    return i18n_and_list(items, empty)
 
 
 def plural(count: int, word: str, many: str | None = None) -> str:

@@ -16,6 +16,8 @@ from typing import Sequence
 
 import ipywidgets as widgets
 
+from tutor.i18n import N_, _
+
 BOT_TURN_MS = 2200
 """A bot's whole turn replays in about this long (In Flanders Field's "Bots play")."""
 ROUND_MS = 4000
@@ -24,7 +26,8 @@ STEP_FLOOR_MS = 130
 """No step of a fitted replay shows for less than this (the eye can still follow it)."""
 LONG_MS = 3000
 """An animation planned longer than this gets the sentence about Skip in the prompt."""
-SKIP_WORDS = "Skip shows the end at once."
+SKIP_WORDS = N_("Skip shows the end at once.")
+"""In English (a message id): ``skip_hint`` says it in the kernel's language."""
 
 
 def fit(durations: Sequence[float], budget_ms: float, *,
@@ -50,14 +53,14 @@ def fit(durations: Sequence[float], budget_ms: float, *,
 
 def skip_hint(total_ms: float) -> str:
     """The sentence the prompt adds while an animation of ``total_ms`` plays: Skip, when it runs long."""
-    return SKIP_WORDS if total_ms > LONG_MS else ""
+    return _(SKIP_WORDS) if total_ms > LONG_MS else ""
 
 
 class WatchSetting(widgets.Checkbox):
     """"Watch each step": ticked, a replay plays every step at its slow pace (the dice tumbling, the pawn
     walking); unticked (the default), it is fitted to a few seconds."""
 
-    def __init__(self, tooltip: str = "Replay the bots' turns slowly, every step of the dice and the pawns"):
-        super().__init__(value=False, description="Watch each step", indent=False, tooltip=tooltip,
+    def __init__(self, tooltip: str = N_("Replay the bots' turns slowly, every step of the dice and the pawns")):
+        super().__init__(value=False, description=_("Watch each step"), indent=False, tooltip=_(tooltip),
                          layout=widgets.Layout(width="auto"))
         self.add_class("tutor-watch")

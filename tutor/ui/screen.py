@@ -46,7 +46,7 @@ from typing import Callable, Iterable, Sequence
 
 import ipywidgets as widgets
 
-from tutor.i18n import _
+from tutor.i18n import _, ngettext
 
 from .narration import Line
 from .scene import LayeredScene
@@ -79,7 +79,9 @@ def changed_words(lines: Sequence[Line], limit: int = 2) -> str:
         return ""
     words = " ".join(s if s.endswith((".", "!", "?")) else s + "." for s in said[:limit])
     more = len(said) - limit
-    return words + (f" And {more} more in the log." if more > 0 else "")
+    if more <= 0:
+        return words
+    return words + " " + ngettext("And {n} more in the log.", "And {n} more in the log.", more).format(n=more)
 
 
 class Focusing:

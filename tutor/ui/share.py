@@ -19,6 +19,7 @@ import ipywidgets as widgets
 
 from tutor.core.check import check_upload
 from tutor.core.schema import MAX_FILE_BYTES, size_error
+from tutor.i18n import _
 
 from .controls import StatusLine, button
 
@@ -38,7 +39,7 @@ class PositionBox(widgets.VBox):
                                  description="Position code", style={"description_width": "initial"},
                                  layout=widgets.Layout(width="420px", max_width="100%"))
         self.text.add_class(f"tutor-max-chars-{max_chars}")  # the page refuses a longer paste
-        self.button = button(description, "Show the position of this code on the board", style="info")
+        self.button = button(description, _("Show the position of this code on the board"), style="info")
         self.status = StatusLine()
         self.button.on_click(lambda _: self.open_code(self.text.value))
         super().__init__([widgets.HBox([self.text, self.button],

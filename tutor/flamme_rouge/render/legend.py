@@ -66,7 +66,7 @@ def _team_entries(race: Race) -> list[str]:
     for team in race.teams.values():
         kinds = {race.riders[r].letter for r in team.riders}
         letter = next(iter(kinds)) if len(kinds) == 1 else ""
-        mark = style.team_mark(team.colour)[0]
+        mark = style.mark_name(team.colour)
         name = team.name if team.name != team.colour else _("{colour} team").format(
             colour=style.team_name(team.colour))
         if team.kind is TeamKind.PELOTON:

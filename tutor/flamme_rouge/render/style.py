@@ -74,23 +74,30 @@ _CIRCLE: Points = _ngon(20, 0.85)
 _HALF: Points = tuple(p for p in _ngon(20, 0.85) if p[0] <= 0.001)
 
 TEAM_MARKS: dict[str, tuple[str, tuple[MarkPart, ...]]] = {
-    "red": ("triangle", ((_TRIANGLE, True),)),
-    "blue": ("square", ((_SQUARE, True),)),
-    "green": ("disc", ((_CIRCLE, True),)),
-    "black": ("diamond", ((_DIAMOND, True),)),
-    "white": ("plus", ((_PLUS, True),)),
-    "pink": ("down triangle", ((_DOWN, True),)),
-    "yellow": ("star", ((_star(), True),)),
-    "orange": ("cross", ((_CROSS, True),)),
-    "purple": ("bar", ((((-1, -0.35), (1, -0.35), (1, 0.35), (-1, 0.35)), True),)),
-    "teal": ("ring", ((_CIRCLE, False),)),
-    "brown": ("open square", ((_SQUARE, False),)),
-    "grey": ("open triangle", ((_TRIANGLE, False),)),
-    "silver": ("open diamond", ((_DIAMOND, False),)),
-    "gold": ("hourglass", ((((-0.85, -0.9), (0.85, -0.9), (-0.85, 0.9), (0.85, 0.9)), True),)),
-    "bronze": ("half disc", ((_HALF, True), (_CIRCLE, False))),
+    "red": (N_("triangle"), ((_TRIANGLE, True),)),
+    "blue": (N_("square"), ((_SQUARE, True),)),
+    "green": (N_("disc"), ((_CIRCLE, True),)),
+    "black": (N_("diamond"), ((_DIAMOND, True),)),
+    "white": (N_("plus"), ((_PLUS, True),)),
+    "pink": (N_("down triangle"), ((_DOWN, True),)),
+    "yellow": (N_("star"), ((_star(), True),)),
+    "orange": (N_("cross"), ((_CROSS, True),)),
+    "purple": (N_("bar"), ((((-1, -0.35), (1, -0.35), (1, 0.35), (-1, 0.35)), True),)),
+    "teal": (N_("ring"), ((_CIRCLE, False),)),
+    "brown": (N_("open square"), ((_SQUARE, False),)),
+    "grey": (N_("open triangle"), ((_TRIANGLE, False),)),
+    "silver": (N_("open diamond"), ((_DIAMOND, False),)),
+    "gold": (N_("hourglass"), ((((-0.85, -0.9), (0.85, -0.9), (-0.85, 0.9), (0.85, 0.9)), True),)),
+    "bronze": (N_("half disc"), ((_HALF, True), (_CIRCLE, False))),
 }
-"""Each team colour's mark: its name (for the legend) and the polygons that draw it (canvas and SVG alike)."""
+"""Each team colour's mark: its name in English (a message id, for the legend: ``mark_name``) and the polygons that
+draw it (canvas and SVG alike)."""
+
+
+def mark_name(colour_name: str) -> str:
+    """The name of a team colour's mark in the kernel's language ("" without a mark)."""
+    name = team_mark(colour_name)[0]
+    return _(name) if name else ""
 
 
 def team_mark(colour_name: str) -> tuple[str, tuple[MarkPart, ...]]:

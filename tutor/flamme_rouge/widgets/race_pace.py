@@ -122,6 +122,6 @@ class RacePace:
 
     def _animation_playing(self, playing: bool) -> None:
         """An animation ended (or was skipped): the prompt no longer names Skip."""
-        ending = " " + pace.SKIP_WORDS
+        ending = " " + _(pace.SKIP_WORDS)
         if not playing and self.status.text.endswith(ending):
             self.status.show(self.status.text.removesuffix(ending), self.status.kind)

@@ -21,7 +21,7 @@ import ipywidgets as widgets
 
 from tutor.flanders.odds import DICE, ROLLS, SPACES, pair_sums
 from tutor.flanders.render import Odds, percent
-from tutor.ui.narration import plural
+from tutor.i18n import _, and_list, language, ngettext, number
 from tutor.ui.screen import Disclosure
 
 CSS = """<style>
@@ -55,26 +55,37 @@ def rolls_picture(available: Iterable[int] = ()) -> str:
     rows = "".join(
         f"<div class='row'><span class='sum'>{space}</span><span class='track'><div class='bar"
         f"{' card' if space in marked else ''}' style='width:{100 * n / ROLLS:.1f}%'></div></span>"
-        f"<span class='count'>{n} of {ROLLS}</span></div>" for space, n in counts.items())
+        f"<span class='count'>{html.escape(_('{n} of {m}').format(n=n, m=ROLLS))}</span></div>"
+        for space, n in counts.items())
     top = sorted(sorted(counts, key=counts.__getitem__, reverse=True)[:3])  # the three most offered sums
     middle, edge = 7, SPACES[0]
-    why = (f"Two dice make {middle} in {len(two_dice_ways(middle))} ways ({', '.join(two_dice_ways(middle))}), but "
-           f"{edge} in only {len(two_dice_ways(edge))} ({', '.join(two_dice_ways(edge))}). Three dice give three "
-           f"pairs, so the middle sums have the most chances: {top[0]}, {top[1]} and {top[2]} come up most.")
-    legend = "Green: a space with a card now. " if marked else ""
-    return (f"{CSS}<div class='iff-rolls' role='group' aria-label='How many of the {ROLLS} rolls give each sum'>"
-            f"<p><b>The {ROLLS} rolls of {DICE} dice: how many give each sum</b></p>{rows}"
-            f"<p>{legend}{html.escape(why)}</p></div>")
+    why = _("Two dice make {middle} in {middle_ways} ways ({middle_list}), but {edge} in only {edge_ways} "
+            "({edge_list}). Three dice give three pairs, so the middle sums have the most chances: {top} come up "
+            "most.").format(middle=middle, middle_ways=len(two_dice_ways(middle)),
+                            middle_list=", ".join(two_dice_ways(middle)), edge=edge,
+                            edge_ways=len(two_dice_ways(edge)), edge_list=", ".join(two_dice_ways(edge)),
+                            top=and_list(top))
+    legend = _("Green: a space with a card now.") + " " if marked else ""
+    label = _("How many of the {rolls} rolls of {dice} dice give each sum").format(rolls=ROLLS, dice=DICE)
+    title = _("The {rolls} rolls of {dice} dice: how many give each sum").format(rolls=ROLLS, dice=DICE)
+    return (f"{CSS}<div class='iff-rolls' role='group' aria-label='{html.escape(label)}'>"
+            f"<p><b>{html.escape(title)}</b></p>{rows}"
+            f"<p>{html.escape(legend)}{html.escape(why)}</p></div>")
 
 
 def worked_out(odds: Odds) -> str:
     """HTML: the bust chance as rolls out of ``ROLLS``, and the expected troop loss as chance x stake."""
     busts = round(odds.bust * ROLLS)
     loss = float(odds.expected_loss)
-    return (f"<div class='iff-rolls'><p>{busts} of the {ROLLS} rolls offer no space with a card: a bust chance of "
-            f"{percent(float(odds.bust))}.</p><p>A bust costs {plural(odds.at_stake, 'troop piece')} (the grey "
-            f"symbols on your British cards). Expected troop loss {loss:.2f} = {percent(float(odds.bust))} × "
-            f"{odds.at_stake}: what rolling again costs on average.</p></div>")
+    chance = percent(float(odds.bust))
+    first = _("{busts} of the {rolls} rolls offer no space with a card: a bust chance of {chance}.").format(
+        busts=busts, rolls=ROLLS, chance=chance)
+    second = ngettext("A bust costs {n} troop piece (the grey symbols on your British cards). Expected troop loss "
+                      "{loss} = {chance} × {n}: what rolling again costs on average.",
+                      "A bust costs {n} troop pieces (the grey symbols on your British cards). Expected troop loss "
+                      "{loss} = {chance} × {n}: what rolling again costs on average.", odds.at_stake).format(
+        n=odds.at_stake, loss=number(round(loss, 2)) if language() != "en" else f"{loss:.2f}", chance=chance)
+    return f"<div class='iff-rolls'><p>{html.escape(first)}</p><p>{html.escape(second)}</p></div>"
 
 
 class OddsHelp:
@@ -85,8 +96,8 @@ class OddsHelp:
     def __init__(self, *, picture: bool = False) -> None:
         self.worked = widgets.HTML()
         self.picture = widgets.HTML()
-        self.section = Disclosure("How is this worked out?", [self.worked],
-                                  tooltip="The bust chance and the expected troop loss, worked out")
+        self.section = Disclosure(_("How is this worked out?"), [self.worked],
+                                  tooltip=_("The bust chance and the expected troop loss, worked out"))
         self.button, self.body = self.section.button, self.section.body
         self._with_picture = picture
         self.show(None, ())
