@@ -12,6 +12,8 @@ import importlib
 from dataclasses import dataclass
 from types import ModuleType
 
+from tutor.i18n import N_
+
 
 @dataclass(frozen=True)
 class Game:
@@ -30,10 +32,10 @@ class Game:
 
 GAMES: dict[str, Game] = {g.id: g for g in (
     Game("flamme-rouge", "Flamme Rouge", "tutor.flamme_rouge", "flamme_rouge",
-         "The cycling race card game: energy cards, blocking, slipstream and exhaustion, mountains, "
-         "and the Peloton expansion."),
+         N_("The cycling race card game: energy cards, blocking, slipstream and exhaustion, mountains, "
+            "and the Peloton expansion.")),
     Game("flanders", "In Flanders Field", "tutor.flanders", "flanders",
-         "Push your luck with three dice: take cards, advance across the battlefield, keep your troops."),
+         N_("Push your luck with three dice: take cards, advance across the battlefield, keep your troops.")),
 )}
 """Games by id, in the order the landing page lists them."""
 

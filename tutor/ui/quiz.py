@@ -35,6 +35,7 @@ from typing import Any, Sequence
 import ipywidgets as widgets
 
 from tutor.core.events import Rule
+from tutor.i18n import N_, _
 
 from .controls import CSS, StatusLine, button, header
 from .narration import Line, to_html
@@ -55,7 +56,7 @@ class Verdict:
 
 
 class RevealQuiz(Focusing, widgets.VBox):
-    prompt = "Make your prediction, then choose Reveal."
+    prompt = N_("Make your prediction, then choose Reveal.")
     """What the status line asks before Reveal."""
 
     def __init__(self, *, question: str, board: widgets.Widget, inputs: Sequence[widgets.Widget], title: str = "",
@@ -68,8 +69,8 @@ class RevealQuiz(Focusing, widgets.VBox):
         self.status = StatusLine()
         self.feedback = widgets.HTML()
         self.narration = widgets.HTML()
-        self.reveal_button = button("Reveal", "Play it out and check your answer", style="primary")
-        self.retry_button = button("Try again", "Reset the position and answer again")
+        self.reveal_button = button(_("Reveal"), _("Play it out and check your answer"), style="primary")
+        self.retry_button = button(_("Try again"), _("Reset the position and answer again"))
         self.reveal_button.on_click(lambda _: self._on_reveal())
         self.retry_button.on_click(lambda _: self._on_retry())
         self.question_html = widgets.HTML(self._question_html(question))
@@ -88,7 +89,8 @@ class RevealQuiz(Focusing, widgets.VBox):
 
     @staticmethod
     def _question_html(question: str) -> str:
-        return f"<div class='tutor-header'>Question: <b>{html.escape(question)}</b></div>"
+        said = _("Question: {question}").format(question=f"<b>{html.escape(_(question))}</b>")
+        return f"<div class='tutor-header'>{said}</div>"
 
     def show_question(self, question: str) -> None:
         """Show ``question`` in place of the one asked (the quiz keeps its ``id``)."""
@@ -122,7 +124,8 @@ class RevealQuiz(Focusing, widgets.VBox):
 
     def _on_reveal(self) -> None:
         if self.is_right is not None:
-            self.status.show("Already revealed: choose 'Try again' to answer again.", "warning")
+            self.status.show(_("Already revealed: choose '{retry}' to answer again.").format(
+                retry=self.retry_button.description), "warning")
             self.move_focus(self.retry_button)
             return
         problem = self.missing_answer()
@@ -136,12 +139,14 @@ class RevealQuiz(Focusing, widgets.VBox):
         self.feedback.value = self._feedback_html(verdict, cited) + (
             f"<span class='tutor-quiz-result' data-quiz='{self.id}' data-right='{int(verdict.right)}' "
             f"data-choice='{html.escape(str(answer)[:80], quote=True)}' hidden></span>")
-        self.narration.value = (("<b>What happened, step by step:</b>" + to_html(verdict.story, cited=cited))
+        self.narration.value = (("<b>" + html.escape(_("What happened, step by step:")) + "</b>"
+                                 + to_html(verdict.story, cited=cited))
                                 if verdict.story else "")
         self._set_inputs_disabled(True)
         self.redraw(animate=True)
-        mark = "Right!" if verdict.right else "Not quite."
-        self.status.show(f"{mark} Choose '{self.retry_button.description}' to answer again.",
+        said = (_("Right! Choose '{retry}' to answer again.") if verdict.right else
+                _("Not quite. Choose '{retry}' to answer again."))
+        self.status.show(said.format(retry=self.retry_button.description),
                          "success" if verdict.right else "warning",
                          aside=" ".join([verdict.told, changed_words(verdict.why, limit=len(verdict.why))]).strip())
         self.move_focus(self.retry_button)
@@ -161,14 +166,15 @@ class RevealQuiz(Focusing, widgets.VBox):
         self.redraw()  # the board first: it is what the learner looks at
         self.feedback.value = self.narration.value = ""
         self._set_inputs_disabled(False)
-        self.status.show(self.prompt)
+        self.status.show(_(self.prompt))
 
     def _feedback_html(self, verdict: Verdict, cited: set[Rule] | None = None) -> str:
         """The verdict on screen, the rules that decided it (added to ``cited``) and the explanation (``status``
         reads them out)."""
-        mark, kind = ("✓ Right!", "success") if verdict.right else ("✗ Not quite.", "warning")
-        explain = f"<p>{html.escape(self.explain)}</p>" if self.explain else ""
-        why = f"<p><b>The rule that decided it:</b></p>{to_html(verdict.why, cited=cited)}" if verdict.why else ""
+        mark, kind = (_("✓ Right!"), "success") if verdict.right else (_("✗ Not quite."), "warning")
+        explain = f"<p>{html.escape(_(self.explain))}</p>" if self.explain else ""
+        decided = html.escape(_("The rule that decided it:"))
+        why = f"<p><b>{decided}</b></p>{to_html(verdict.why, cited=cited)}" if verdict.why else ""
         return (f"<div class='tutor-status tutor-status-{kind}'><b>{mark}</b> {html.escape(verdict.told)}</div>"
                 f"{why}{explain}")
 
