@@ -24,6 +24,7 @@ from tutor.flamme_rouge.cards import Card
 from tutor.flamme_rouge.errors import RiderOrderError
 from tutor.flamme_rouge.events import CardsRemoved, Event
 from tutor.flamme_rouge.race import Phase, Race
+from tutor.i18n import _
 from tutor.ui.controls import label
 from tutor.ui.narration import Line
 from tutor.ui.quiz import RevealQuiz, Verdict
@@ -152,9 +153,9 @@ class EnergyQuiz(RevealQuiz):
         self.choice_input = widgets.ToggleButtons(options=[], value=None, style={"button_width": "auto"})
         self._show(questions[0])
         super().__init__(question=questions[0].question, board=self.board,
-                         inputs=[label("Your answer:"), self.choice_input], title=title)
-        self.retry_button.description = "Try again ▸"
-        self.retry_button.tooltip = "The next question" if len(questions) > 1 else "Answer again"
+                         inputs=[label(_("Your answer:")), self.choice_input], title=title)
+        self.retry_button.description = _("Try again ▸")
+        self.retry_button.tooltip = _("The next question") if len(questions) > 1 else _("Answer again")
         self.reset()
 
     def _show(self, question: EnergyQuestion) -> None:

@@ -49,6 +49,7 @@ from tutor.flamme_rouge.render import (CardPanel, Chip, Highlights, Mark, Scene,
 from tutor.flamme_rouge.render.climb import climb_marks
 from tutor.flamme_rouge.render.describe import describe_race
 from tutor.flamme_rouge.render.style import ANSWER, GUESS, lane_name
+from tutor.i18n import N_, _
 from tutor.ui.controls import label
 from tutor.ui.quiz import RevealQuiz, Verdict
 from tutor.ui.screen import Disclosure, MotionSetting, board_frame
@@ -63,11 +64,11 @@ AFTER = {"movement": Phase.MOVEMENT, "slipstream": Phase.END_SLIPSTREAM}
 SQUARES_OFFERED = 12
 """The dropdown offers the rider's square and this many squares ahead."""
 PROMPTS = {
-    "square": "choose the square where you think it ends (in the list, or click it on the board)",
-    "exhausted": "tick the riders you think take an exhaustion card",
-    "first": "choose the rider you think moves first",
-    "card": "choose the card you would play",
-    "winner": "choose the rider you think wins",
+    "square": N_("choose the square where you think it ends (in the list, or click it on the board)"),
+    "exhausted": N_("tick the riders you think take an exhaustion card"),
+    "first": N_("choose the rider you think moves first"),
+    "card": N_("choose the card you would play"),
+    "winner": N_("choose the rider you think wins"),
 }
 
 
@@ -114,7 +115,8 @@ class PredictQuiz(RevealQuiz):
         self.lane_input: widgets.ToggleButtons | None = None
         self.choice_input: widgets.ToggleButtons | None = None
         self.rider_checks: dict[str, widgets.Checkbox] = {}
-        self.prompt = f"Look at the positions and the played cards, {PROMPTS[ask]}, then choose Reveal."
+        self.prompt = _("Look at the positions and the played cards, {what}, then choose Reveal.").format(
+            what=_(PROMPTS[ask]))
         self.legend = widgets.HTML(legend_html(self.race, folding=False))
         self.key = Disclosure("Key", [self.legend], tooltip="What the colours and marks on the board mean")
         self.inputs_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
@@ -124,9 +126,9 @@ class PredictQuiz(RevealQuiz):
                          inputs=[self.inputs_box], title=title, explain=explain)
         self.secondary.children = [self.motion, self.text_view.toggle, self.key.button]
         self.below.children = [self.text_view.html, self.key.body]
-        self.retry_button.description = "Try again ▸"
-        self.retry_button.tooltip = ("A new position to answer" if len(self.positions) > 1
-                                     else "Reset the position and answer again")
+        self.retry_button.description = _("Try again ▸")
+        self.retry_button.tooltip = (_("A new position to answer") if len(self.positions) > 1
+                                     else _("Reset the position and answer again"))
         self.scene.on_click(self._on_board_click)
         self.scene.on_client_ready(lambda: self.redraw(static=True))
         self._new_inputs()
