@@ -191,9 +191,6 @@ def english_messages() -> list[str]:
     return sorted(found)
 
 
-@pytest.mark.xfail(reason="the widgets' messages are translated by the i18n, shell and engine helpers (issue 32); "
-                          "until their Catalan catalog is on main, the Catalan pages show English buttons, narration "
-                          "and badges", strict=True)
 def test_the_catalan_pages_show_no_english_message(page, voila_server):
     shown: dict[str, str] = {}
     for notebook, wait_for in (("ca/index.ipynb", "a[href$='.ipynb']"), (FR_LESSON, "canvas"),

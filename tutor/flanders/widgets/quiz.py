@@ -100,7 +100,8 @@ class FlandersQuiz(RevealQuiz):
         self.prompt = ("Choose a card space (on the board, or its number above), then 'Reveal'." if ask == "take"
                        else "Choose your answer, then 'Reveal'.")
         self.text_view = TextView()  # the board in words: what the picture shows, so no answer before Reveal
-        super().__init__(question=question, board=board_frame(self.board), inputs=[label("Your answer:"), self.choice],
+        super().__init__(question=question, board=board_frame(self.board),
+                         inputs=[label(_("Your answer:")), self.choice],
                          title=title, explain=explain)
         self.children = beside_the_board(self, self.text_view, self.position_text)
         self.board.on_click(self._on_canvas_click)
@@ -300,7 +301,7 @@ class RiskQuiz(RevealQuiz):
         self.choice = widgets.ToggleButtons(options=[("A is riskier", "A"), ("B is riskier", "B"),
                                                      ("Same risk", "same")], value=None)
         self.text_view = TextView()
-        super().__init__(question=question, board=boards, inputs=[label("Your answer:"), self.choice],
+        super().__init__(question=question, board=boards, inputs=[label(_("Your answer:")), self.choice],
                          title=title, explain=explain)
         add_board_words(self, self.text_view)
         self.rolls = Disclosure("Which sums come up most?", [widgets.HTML(rolls_picture())],
