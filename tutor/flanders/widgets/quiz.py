@@ -42,7 +42,7 @@ from tutor.flanders.odds import DICE, ROLLS
 from tutor.flanders.render import Board, frames_for, percent, picture_of
 from tutor.flanders.render.board import Frame
 from tutor.flanders.render.describe import describe_picture
-from tutor.i18n import _
+from tutor.i18n import N_, _
 from tutor.ui.controls import label
 from tutor.ui.narration import Line, and_list, plural
 from tutor.ui.quiz import RevealQuiz, Verdict
@@ -97,8 +97,8 @@ class FlandersQuiz(RevealQuiz):
         self.board = Board(self.game.cards, self.game.battlefield, len(self.game.players))
         self.position_text = widgets.HTML()
         self.choice = widgets.ToggleButtons(options=[], value=None, style={"button_width": "auto"})
-        self.prompt = ("Choose a card space (on the board, or its number above), then 'Reveal'." if ask == "take"
-                       else "Choose your answer, then 'Reveal'.")
+        self.prompt = (N_("Choose a card space (on the board, or its number above), then 'Reveal'.") if ask == "take"
+                       else N_("Choose your answer, then 'Reveal'."))
         self.text_view = TextView()  # the board in words: what the picture shows, so no answer before Reveal
         super().__init__(question=question, board=board_frame(self.board),
                          inputs=[label(_("Your answer:")), self.choice],
