@@ -112,6 +112,7 @@ class BreakawayBid(Focusing, widgets.VBox):
             self.bids_table, self.text_view.html, self.log_section.body, self.key.body, self.teachers.body,
         ]
         self.add_class("tutor-breakaway")
+        self.add_class("tutor-lesson")  # the template's rules for every lesson widget (a11y.css)
         self.scene.on_client_ready(lambda: self.redraw(redraw_track=True))
         self._show(self._intro() + self._opening_bots())
 

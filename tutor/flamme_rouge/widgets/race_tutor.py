@@ -178,6 +178,7 @@ class RaceTutor(Focusing, RacePace, RaceTutorWords, widgets.VBox):
         self.children = self._layout()
         self._set_draw_buttons()
         self.add_class("tutor-race")
+        self.add_class("tutor-lesson")  # the template's rules for every lesson widget (a11y.css)
         self.scene.on_client_ready(lambda: self.redraw(redraw_track=True))
 
         bots = self._opening_bots()

@@ -180,6 +180,7 @@ class GameTutor(Focusing, BotReplay, GameTutorWords, widgets.VBox):
         self.teachers = teacher_section(self.seed, label("Restart deals the cards of this shuffle number."))
         self.children = self._layout()
         self.add_class("tutor-flanders")
+        self.add_class("tutor-lesson")  # the template's rules for every lesson widget (a11y.css)
         self.board.on_client_ready(self.redraw)
         self._check_bots()
         self._begin([Line(intro)] if intro else [])
