@@ -17,7 +17,9 @@ from .core.check import check_scenario
 from .core.data import load_json
 from .core.games import GAMES, GameEntry
 from .core.options import count
-from .serve import CLASS_MARGIN, DEFAULT_PORT, MAX_CLASS_SIZE, cmd_serve
+from .server.class_mode import CLASS_MARGIN, MAX_CLASS_SIZE
+from .server.command import cmd_serve
+from .server.process import DEFAULT_PORT
 
 def check_file(path: str) -> tuple[bool, str | None]:
     """(has an expect block, first difference or None) for one scenario file of any game (``core.check``, the
