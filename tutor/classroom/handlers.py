@@ -48,13 +48,16 @@ log = logging.getLogger("tutor.classroom")
 
 
 def lessons_of(directory: Path) -> list[Lesson]:
-    """The lessons served from ``directory``, with their titles and quiz ids: its notebooks (keys relative to it)
-    but the contents page (the top ``index.ipynb``); hidden, ``_`` and checkpoint files left out."""
+    """The lessons served from ``directory``, with their titles and quiz ids: each registered game's lesson folder
+    (``tutor.core.games``, in its order), then the pages at the top but the contents page (``index.ipynb``); keys
+    relative to ``directory``; hidden and ``_`` files left out."""
+    from tutor.core.games import GAMES
     from tutor.ui.lessons import lesson_info
 
     directory = Path(directory).resolve()
-    paths = sorted(path for path in directory.rglob("*.ipynb") if path != directory / "index.ipynb"
-                   and not any(part.startswith((".", "_")) for part in path.relative_to(directory).parts))
+    folders = [directory / game.lessons for game in GAMES.values()] + [directory]
+    paths = [path for folder in folders for path in sorted(folder.glob("*.ipynb"))
+             if path != directory / "index.ipynb" and not path.name.startswith((".", "_"))]
     infos = [(path, lesson_info(path)) for path in paths]
     return [Lesson(path.relative_to(directory).as_posix(), info.title, info.quiz_ids) for path, info in infos]
 
