@@ -84,8 +84,17 @@ def wait_until(read, done, message: str, timeout_s: float = WAIT_S):
     return value
 
 
+def settled_measure(page) -> list[dict]:
+    """The widgets measured once their layout has settled (Lumino lays the page out again after a resize)."""
+    def twice() -> tuple[list[dict], list[dict]]:
+        first = page.evaluate(MEASURE_JS, WIDGETS)
+        time.sleep(0.3)
+        return first, page.evaluate(MEASURE_JS, WIDGETS)
+    return wait_until(twice, lambda pair: pair[0] == pair[1], "the layout never settled")[1]
+
+
 def check_fits(page, size: dict, notebook: str) -> list[dict]:
-    measured = page.evaluate(MEASURE_JS, WIDGETS)
+    measured = settled_measure(page)
     print(notebook, size["width"], [(m["kind"], m["span"], m["next"], [round(b["css"]) for b in m["boards"]])
                                     for m in measured])
     scroll_width, client_width = page.evaluate(PAGE_WIDTH_JS)

@@ -22,7 +22,8 @@ from tutor.ui.drawing import hex_to_rgb
 pytestmark = pytest.mark.browser
 
 LESSONS = Path(__file__).resolve().parents[2] / "lessons" / "flanders"
-PAGES = sorted(p.name for p in LESSONS.glob("*.ipynb"))
+PAGES = sorted(p.name for p in LESSONS.glob("*.ipynb") if p.name != "workbench.ipynb")
+"""The lessons, the welcome page and the rules summary (the workbench: test_flanders_workbench_page.py)."""
 BOARDS = {  # the first board of each lesson: (players, p1's pawn)
     "01_board_and_goal.ipynb": (3, 2), "02_a_turn.ipynb": (2, 0), "03_push_your_luck.ipynb": (2, 1),
     "04_lines_tank_mines.ipynb": (2, 2), "05_troops_and_retain.ipynb": (2, 4), "06_end_of_game.ipynb": (3, 12),
@@ -30,7 +31,7 @@ BOARDS = {  # the first board of each lesson: (players, p1's pawn)
 }
 TOLERANCE = 14
 ALL_PAGES_MS = 4 * LOAD_TIMEOUT_MS
-"""The eight pages opened at once start their kernels side by side: on a loaded machine each waits its turn."""
+"""The nine pages opened at once start their kernels side by side: on a loaded machine each waits its turn."""
 
 _PIXELS_JS = """([index, points]) => {
     const canvas = document.querySelectorAll('canvas')[index];
@@ -81,7 +82,7 @@ def click_and_wait(page, control, log) -> None:
 
 
 def test_every_flanders_page_paints_its_boards_and_p1s_pawn_where_the_engine_puts_it(browser, voila_server):
-    """All eight pages are opened at once (their kernels start side by side), then checked one by one."""
+    """All nine pages are opened at once (their kernels start side by side), then checked one by one."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     errors: dict[str, list[str]] = {}
     pages = {}

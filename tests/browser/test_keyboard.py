@@ -20,8 +20,10 @@ RESULT_TIMEOUT_MS = 20_000
 # Every control Tab may stop at, in page order, numbered in ``data-kb``; returns how many.
 _NUMBER_TABBABLE_JS = """() => {
     const selector = 'button, select, input, textarea, a[href], summary, [tabindex]';
-    const tabbable = [...document.querySelectorAll(selector)].filter(e =>
-        !e.disabled && e.tabIndex >= 0 && e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden');
+    // Inside a closed <details> only its summary is reachable (Chromium still gives the rest a box).
+    const folded = e => e.closest('details:not([open])') && !e.closest('summary');
+    const tabbable = [...document.querySelectorAll(selector)].filter(e => !e.disabled && e.tabIndex >= 0
+        && e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden' && !folded(e));
     document.querySelectorAll('[data-kb]').forEach(e => e.removeAttribute('data-kb'));
     tabbable.forEach((e, k) => e.dataset.kb = String(k));
     return tabbable.length;
