@@ -21,6 +21,7 @@ from .server.class_mode import CLASS_MARGIN, MAX_CLASS_SIZE
 from .server.command import cmd_serve
 from .server.process import DEFAULT_PORT
 
+
 def check_file(path: str) -> tuple[bool, str | None]:
     """(has an expect block, first difference or None) for one scenario file of any game (``core.check``, the
     same check as the workbenches' "Check a file"). A malformed file raises a ``DataError`` (a ``ValueError``)."""
