@@ -208,6 +208,32 @@ def test_lessons_of_the_repository():
     assert not any("checkpoint" in key for key in keys)
 
 
+def test_a_lesson_opened_and_answered_in_catalan_is_the_english_lesson(db):
+    """Issue 32: ``ca/fr/01_a.ipynb`` is ``fr/01_a.ipynb``: one key, the same quizzes, the same progress."""
+    ana, _ = db.join("Ana")
+    assert db.opened(ana, "ca/" + ONE)
+    assert db.answered(ana, "ca/" + ONE, "q1", True) and db.answered(ana, ONE, "q2", False)
+    assert db.answered(ana, "ca/" + ONE, "q2", True)  # the same quiz: a second try
+    assert not db.answered(ana, "ca/" + ONE, "made-up", True)
+    assert db.progress(ana) == {ONE: {"finished": False, "quizzes": {"q1": "right-first", "q2": "right-after"}}}
+    db.answered(ana, "ca/" + ONE, "q3", True)
+    assert db.progress(ana)[ONE]["finished"] is True
+    report = db.report()
+    assert [column["lesson"] for column in report["columns"]] == [ONE] * 4  # the lesson, then its three quizzes
+    db.set_closed(["ca/" + TWO])
+    assert db.settings()["closed"] == [TWO]
+
+
+def test_lessons_of_the_repository_list_each_lesson_once_in_every_language():
+    keys = [lesson.key for lesson in lessons_of(REPO / "lessons")]
+    assert (REPO / "lessons" / "ca" / "flamme_rouge" / "02_energy_phase.ipynb").is_file()
+    assert not any(key.startswith("ca/") for key in keys) and len(keys) == len(set(keys))
+    assert "flamme_rouge/02_energy_phase.ipynb" in keys and "teachers.ipynb" in keys
+    catalan = {lesson.key: lesson.quizzes for lesson in lessons_of(REPO / "lessons" / "ca")}
+    english = {lesson.key: lesson.quizzes for lesson in lessons_of(REPO / "lessons")}
+    assert catalan == english  # lessons/ca served alone: the same lessons and quizzes
+
+
 def test_page_keys_and_rate_limit():
     now = [1_000_000.0]
     keys = PageKeys(b"k" * 32, clock=lambda: now[0], ttl_s=3600)
@@ -301,6 +327,18 @@ class ClassroomEndpoints(AsyncHTTPTestCase):
         # the same learner again (a new page of the same browser)
         again = self.post("/rules-tutor/class/join", {"page": self.page_key(), "learner": ana, "name": "Zed"})
         assert json.loads(again.body) == {"learner": ana, "name": "Ana"}
+
+    def test_an_answer_from_the_catalan_page_counts_for_the_same_lesson_and_quiz(self):
+        key, ana = self.join("Ana")
+        assert self.event(key, ana, kind="opened", lesson="ca/" + TWO).code == 204
+        assert self.event(key, ana, kind="answered", lesson="ca/" + TWO, quiz="a", right=False).code == 204
+        assert self.event(key, ana, kind="answered", lesson=TWO, quiz="a", right=True).code == 204
+        assert self.event(key, ana, kind="answered", lesson="ca/" + TWO, quiz="zz", right=True).code == 400
+        assert self.event(key, ana, kind="opened", lesson="ca/fr/99_none.ipynb").code == 400
+        state = json.loads(self.post("/rules-tutor/class/state", {"page": key, "learner": ana}).body)
+        assert state["progress"] == {TWO: {"finished": False, "quizzes": {"a": "right-after"}}}
+        self.classroom.db.set_closed([ONE])
+        assert self.event(key, ana, kind="opened", lesson="ca/" + ONE).code == 409  # closed in every language
 
     def test_teacher_endpoints_need_the_token(self):
         for path in ("", "/data", "/results.csv"):

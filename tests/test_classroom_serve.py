@@ -223,3 +223,39 @@ def test_the_teacher_secret_moves_to_a_cookie_and_the_server_keeps_pause_and_pac
         assert server.request("/rules-tutor/class/event", answer)[0] == 204
     finally:
         server.stop()
+
+
+def test_a_class_on_a_catalan_lesson_prepares_it_and_counts_it_as_the_english_lesson(site, tmp_path):
+    """Issue 32: ``--lesson ca/tiny.ipynb`` prepares the Catalan page; a learner's events from it (and from the
+    English page) are one lesson and one quiz in the teacher's view."""
+    catalan = nbformat.read(site / "tiny.ipynb", as_version=4)
+    catalan.cells[0].source = "# Una lliçó petita"
+    catalan.cells[1].source = 'from tutor.i18n import use_language; use_language("ca")\n' + catalan.cells[1].source
+    catalan.metadata["tutor"]["language"] = "ca"
+    (site / "ca").mkdir()
+    nbformat.write(catalan, site / "ca" / "tiny.ipynb")
+    server = Server(site, tmp_path / "ca.log", "--class-size=1", "--lesson=ca/tiny.ipynb",
+                    f"--class-db={tmp_path / 'class.sqlite3'}")
+    try:
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while "The class can come in:" not in server.log.read_text():
+            assert time.monotonic() < deadline and server.process.poll() is None, server.log.read_text()
+            time.sleep(0.3)
+        assert "1/1 kernels ready for tiny" in server.log.read_text()
+        assert "The class can come in: every lesson is ready." in server.log.read_text()
+        status, page, headers = server.request("/voila/render/ca/tiny.ipynb")
+        assert status == 200 and b"petita" in page and b"RULES_TUTOR_LANGUAGE" in page
+        key = re.search(r"rules_tutor_page=([^;]+)", headers["Set-Cookie"]).group(1)
+        learner = json.loads(server.request("/rules-tutor/class/join", {"page": key, "name": "Ana"})[1])["learner"]
+        for event in ({"kind": "opened", "lesson": "ca/tiny.ipynb"},
+                      {"kind": "answered", "lesson": "ca/tiny.ipynb", "quiz": "q1", "right": False, "choice": "3"},
+                      {"kind": "answered", "lesson": "tiny.ipynb", "quiz": "q1", "right": True, "choice": "4"}):
+            assert server.request("/rules-tutor/class/event", {"page": key, "learner": learner, **event})[0] == 204
+        data = json.loads(server.request("/rules-tutor/teacher/data",
+                                         headers={"X-Teacher-Token": server.teacher_token()})[1])
+        assert [(column["lesson"], column["quiz"]) for column in data["columns"]] == [("tiny.ipynb", None),
+                                                                                      ("tiny.ipynb", "q1")]
+        assert [[cell["state"] for cell in learner["cells"]] for learner in data["learners"]] == [
+            ["finished", "right-after"]]
+    finally:
+        server.stop()

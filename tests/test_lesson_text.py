@@ -6,6 +6,12 @@ What a child reads is a lesson's Markdown without its closed "For teachers" note
 - no rulebook-lawyer phrase: the tutor's decisions are named for teachers, not for the child.
 The welcome pages and the landing page are read by the child too: the grade and the phrases hold there as well.
 
+The same pages in Catalan (``lessons/ca/``) keep the same word limit before the board and have no rulebook-lawyer
+phrase either (the same phrases, in Catalan). Flesch-Kincaid is a formula for English; a Catalan page is measured
+with Fernández Huerta's reading ease (Flesch's formula fitted to Spanish, the nearest language textstat measures),
+counting syllables with Catalan hyphenation (pyphen's ``ca`` dictionary): at least 80, "easy", the level of a
+sixth grade (Fernández Huerta's table; the English pages are at grade 6 or lower).
+
 Run as a script (``python tests/test_lesson_text.py``) it prints each page's figures.
 """
 
@@ -18,6 +24,7 @@ from pathlib import Path
 import nbformat
 import pytest
 import textstat
+from textstat.textstat import textstatistics
 
 ROOT = Path(__file__).resolve().parents[1] / "lessons"
 LESSONS = sorted(ROOT.glob("*/[0-9][0-9]_*.ipynb"))
@@ -25,6 +32,13 @@ NUMBERED = [path for path in LESSONS if not path.name.startswith("00_")]
 CHILD_PAGES = [ROOT / "index.ipynb", *LESSONS]
 MAX_WORDS_BEFORE_BOARD = 120
 MAX_GRADE = 6.0
+CATALAN = ROOT / "ca"
+CA_LESSONS = [CATALAN / path.relative_to(ROOT) for path in LESSONS]
+CA_NUMBERED = [CATALAN / path.relative_to(ROOT) for path in NUMBERED]
+CA_CHILD_PAGES = [CATALAN / path.relative_to(ROOT) for path in CHILD_PAGES]
+MIN_CATALAN_EASE = 80.0
+CATALAN_TEXT = textstatistics()
+CATALAN_TEXT.set_lang("ca")
 
 LAWYER_PHRASES = {
     "tutor decision": re.compile(r"tutor'?s? decisions?", re.I),
@@ -36,7 +50,18 @@ LAWYER_PHRASES = {
     "file name": re.compile(r"[\w/-]+\.(json|py|md|ipynb|yml|toml)\b|\bscenarios/|\btutor/\w"),
     "command": re.compile(r"\brules-tutor\b|`"),
 }
-TEACHER_NOTE = re.compile(r"<details\b[^>]*>\s*<summary>(?:<b>)?For teachers.*?</details>", re.S | re.I)
+LAWYER_PHRASES_CA = {
+    "tutor decision": re.compile(r"decisi(?:ó|ons) del tutor|el tutor (?:decideix|pren)", re.I),
+    "the rulebook": re.compile(r"\breglaments?\b", re.I),
+    "in this tutor": re.compile(r"\ben aquest tutor\b|\bno ho diu\b", re.I),
+    "RULES.md": re.compile(r"RULES\.md|SCENARIOS\.md", re.I),
+    "section number": re.compile(r"§|\bseccions? \d|\bapartats? \d", re.I),
+    "seed": re.compile(r"\bllavors? (?:de|del) (?:l'atzar|barreja)|\bseeds?\b", re.I),
+    "file name": LAWYER_PHRASES["file name"],
+    "command": LAWYER_PHRASES["command"],
+}
+TEACHER_NOTE = re.compile(r"<details\b[^>]*>\s*<summary>(?:<b>)?(?:For teachers|Per als docents).*?</details>",
+                          re.S | re.I)
 LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 BLOCK_START = re.compile(r"^\s*(?:#+\s|[-*]\s|\d+\.\s)")
 SENTENCE_END = (".", "!", "?")
@@ -91,9 +116,14 @@ def grade(text: str) -> float:
     return float(textstat.flesch_kincaid_grade(text))
 
 
-def lawyer_phrases(text: str) -> list[str]:
+def lawyer_phrases(text: str, phrases: dict[str, re.Pattern[str]] = LAWYER_PHRASES) -> list[str]:
     return [f"{name}: …{text[max(0, m.start() - 40):m.end() + 40]}…"
-            for name, pattern in LAWYER_PHRASES.items() for m in pattern.finditer(text)]
+            for name, pattern in phrases.items() for m in pattern.finditer(text)]
+
+
+def catalan_ease(text: str) -> float:
+    """Fernández Huerta's reading ease of a Catalan text (Catalan syllables): 80-90 easy, 90-100 very easy."""
+    return float(CATALAN_TEXT.fernandez_huerta(text))
 
 
 def _id(path: Path) -> str:
@@ -156,6 +186,38 @@ def test_no_rulebook_lawyer_phrase_reaches_the_child(path: Path):
     assert lawyer_phrases(whole) == []
 
 
+def test_the_catalan_measures_tell_plain_from_hard_text_and_find_the_phrases():
+    hard = ("Malgrat les consideracions esmentades anteriorment, la interpretació adoptada estableix que, sempre que "
+            "diverses posicions consecutives desocupades separin la configuració posterior de la formació "
+            "subsegüent, no es materialitza cap avantatge aerodinàmic.")
+    assert catalan_ease(hard) < 60
+    assert catalan_ease("Un corredor avança. Va tres caselles. Després el següent juga una carta.") > 90
+    for text in ("el reglament no ho diu", "una decisió del tutor", "en aquest tutor", "a scenarios/a.json"):
+        assert lawyer_phrases(child_text(text), LAWYER_PHRASES_CA), text
+    assert lawyer_phrases(child_text("Un corredor avança exactament el valor de la seva carta."),
+                          LAWYER_PHRASES_CA) == []
+    assert child_text("Text.\n\n<details class=\"tutor-teachers\"><summary><b>Per als docents</b></summary>\n\n"
+                      "El reglament no ho diu.\n\n</details>") == "Text."
+
+
+@pytest.mark.parametrize("path", CA_NUMBERED, ids=[_id(p) for p in CA_NUMBERED])
+def test_at_most_about_120_words_come_before_the_board_in_catalan(path: Path):
+    before, _ = page_texts(path)
+    assert words(before) <= MAX_WORDS_BEFORE_BOARD, f"{words(before)} words before the board: {before}"
+
+
+@pytest.mark.parametrize("path", CA_CHILD_PAGES, ids=[_id(p) for p in CA_CHILD_PAGES])
+def test_the_catalan_text_reads_easily(path: Path):
+    _, whole = page_texts(path)
+    assert catalan_ease(whole) >= MIN_CATALAN_EASE, f"reading ease {catalan_ease(whole):.1f}"
+
+
+@pytest.mark.parametrize("path", CA_CHILD_PAGES, ids=[_id(p) for p in CA_CHILD_PAGES])
+def test_no_rulebook_lawyer_phrase_reaches_the_child_in_catalan(path: Path):
+    _, whole = page_texts(path)
+    assert lawyer_phrases(whole, LAWYER_PHRASES_CA) == []
+
+
 def test_numbered_lessons_are_the_nineteen_with_a_board():
     assert len(NUMBERED) == 19
     for path in NUMBERED:
@@ -167,3 +229,7 @@ if __name__ == "__main__":
         first, all_text = page_texts(page)
         print(f"{_id(page):45} words before board {words(first):4}  grade {grade(all_text):5.1f}  "
               f"phrases {len(lawyer_phrases(all_text))}")
+    for page in CA_CHILD_PAGES:
+        first, all_text = page_texts(page)
+        print(f"ca/{_id(page):42} words before board {words(first):4}  ease {catalan_ease(all_text):5.1f}  "
+              f"phrases {len(lawyer_phrases(all_text, LAWYER_PHRASES_CA))}")

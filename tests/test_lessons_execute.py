@@ -1,5 +1,7 @@
 """The lesson notebooks of every game, and the landing page: each runs top to bottom, is committed clean, short,
-uses valid scenario files, and every link leads to a notebook that exists."""
+uses valid scenario files, and every link leads to a notebook that exists. The lessons in other languages
+(``lessons/ca/``, kept in step with the English ones by tests/test_lesson_languages.py) run, are clean, use valid
+scenario files and link to notebooks that exist too."""
 
 from __future__ import annotations
 
@@ -13,13 +15,19 @@ from nbclient import NotebookClient
 
 from tutor.core.games import GAMES
 from tutor.flamme_rouge import scenario
+from tutor.lesson_languages import english_notebooks, language_line, translations
 from tutor.ui.landing import landing_html
 from tutor.ui.lessons import lesson_info, lesson_list, lessons_in, nav_html
 
 ROOT = Path(__file__).resolve().parents[1] / "lessons"
 INDEX = ROOT / "index.ipynb"
-NOTEBOOKS = sorted(p for p in ROOT.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+NOTEBOOKS = [ROOT / path for path in english_notebooks(ROOT)]
+"""The English notebooks; the same notebooks in each other language below."""
+TRANSLATED = [ROOT / code / path for code in translations() for path in english_notebooks(ROOT)
+              if (ROOT / code / path).is_file()]
+EVERY_LANGUAGE = NOTEBOOKS + TRANSLATED
 WELCOMES = [p for p in NOTEBOOKS if p.name == "00_welcome.ipynb"]
+EVERY_WELCOME = [p for p in EVERY_LANGUAGE if p.name == "00_welcome.ipynb"]
 LESSON_NOTEBOOKS = [p for p in NOTEBOOKS if p.parent != ROOT and p.name != "00_welcome.ipynb"]
 SCENARIO_PATH = re.compile(r"""["'](scenarios/[^"']+\.json)["']""")
 MARKDOWN_LINK = re.compile(r"\]\(([^)\s]+\.ipynb)\)")
@@ -60,7 +68,7 @@ def test_lessons_folder_is_populated():
 
 
 @pytest.mark.notebook
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=_ids(NOTEBOOKS))
+@pytest.mark.parametrize("path", EVERY_LANGUAGE, ids=_ids(EVERY_LANGUAGE))
 def test_notebook_executes_without_errors(path: Path):
     nb = _execute(path)
     errors = [f"cell {i}: {out.get('ename', out.get('name'))}: {out.get('evalue', out.get('text', ''))}"
@@ -70,7 +78,7 @@ def test_notebook_executes_without_errors(path: Path):
     assert errors == []
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=_ids(NOTEBOOKS))
+@pytest.mark.parametrize("path", EVERY_LANGUAGE, ids=_ids(EVERY_LANGUAGE))
 def test_notebook_is_committed_without_outputs(path: Path):
     dirty = [i for i, cell in enumerate(_read(path).cells)
              if cell.cell_type == "code" and (cell.outputs or cell.execution_count is not None)]
@@ -87,7 +95,11 @@ def test_lesson_explains_in_markdown_and_keeps_code_short(path: Path):
     assert long == [], f"{path.name}: code cells over {MAX_CODE_LINES} lines"
 
 
-@pytest.mark.parametrize("path", LESSON_NOTEBOOKS, ids=_ids(LESSON_NOTEBOOKS))
+TRANSLATED_LESSONS = [p for p in TRANSLATED if p.parent.parent != ROOT and p.name != "00_welcome.ipynb"]
+EVERY_LESSON = LESSON_NOTEBOOKS + TRANSLATED_LESSONS
+
+
+@pytest.mark.parametrize("path", EVERY_LESSON, ids=_ids(EVERY_LESSON))
 def test_lesson_scenarios_exist_and_pass(path: Path):
     for name in sorted({m for source in _code(_read(path)) for m in SCENARIO_PATH.findall(source)}):
         file = path.parent / name
@@ -95,16 +107,16 @@ def test_lesson_scenarios_exist_and_pass(path: Path):
         assert scenario.check(scenario.load(file)) is None, name
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=_ids(NOTEBOOKS))
+@pytest.mark.parametrize("path", EVERY_LANGUAGE, ids=_ids(EVERY_LANGUAGE))
 def test_every_markdown_link_leads_to_a_notebook(path: Path):
     links = MARKDOWN_LINK.findall(_markdown(path))
     assert [link for link in links if not (path.parent / link).is_file()] == []
 
 
-@pytest.mark.parametrize("welcome", WELCOMES, ids=_ids(WELCOMES))
+@pytest.mark.parametrize("welcome", EVERY_WELCOME, ids=_ids(EVERY_WELCOME))
 def test_welcome_links_every_lesson_of_its_game_and_back_to_the_landing_page(welcome: Path):
     links = MARKDOWN_LINK.findall(_markdown(welcome))
-    lessons = {p.name for p in LESSON_NOTEBOOKS if p.parent == welcome.parent}
+    lessons = {p.name for p in LESSON_NOTEBOOKS + TRANSLATED_LESSONS if p.parent == welcome.parent}
     if any("lesson_list()" in source for source in _code(_read(welcome))):  # the list is built from the folder
         links += HTML_LINK.findall(lesson_list(welcome.parent)._repr_html_())
     assert lessons <= set(links)
@@ -264,9 +276,15 @@ def test_a_page_without_a_board_imports_no_widget_library():
             "print(sorted(m for m in ('ipywidgets', 'ipycanvas', 'numpy', 'PIL') if m in sys.modules))")
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert loaded.strip() == "[]"
-    for path in [INDEX, *WELCOMES, *ROOT.glob("*/rules_summary*.ipynb")]:
+    languages = [language_line(code) for code in translations()]  # tutor.i18n: gettext, no widget library
+    text_pages = [INDEX, *WELCOMES, *ROOT.glob("*/rules_summary*.ipynb")]
+    translated = [ROOT / code / p.relative_to(ROOT) for code in translations() for p in text_pages
+                  if (ROOT / code / p.relative_to(ROOT)).is_file()]
+    assert len(translated) == len(text_pages) * len([code for code in translations() if (ROOT / code).is_dir()])
+    for path in text_pages + translated:
         imports = [line for source in _code(_read(path)) for line in source.splitlines() if "import" in line]
-        assert imports and all(line.startswith("from tutor.ui.l") for line in imports), (path, imports)
+        assert imports and all(line.startswith("from tutor.ui.l") or line in languages for line in imports), (
+            path, imports)
 
 
 def _terrain(data: dict, square: int) -> str:

@@ -33,8 +33,12 @@ from tutor.server.voila_adapter import NO_KERNEL_ID
 REPO = Path(__file__).resolve().parents[1]
 LESSONS = REPO / "lessons"
 START_TIMEOUT_S = 240  # generous: the machine may be busy
-TEXT_PAGES = ["index.ipynb", "teachers.ipynb", "flamme_rouge/00_welcome.ipynb", "flamme_rouge/rules_summary.ipynb",
-              "flamme_rouge/rules_summary_peloton.ipynb", "flanders/00_welcome.ipynb", "flanders/rules_summary.ipynb"]
+GAME_TEXT_PAGES = ["flamme_rouge/00_welcome.ipynb", "flamme_rouge/rules_summary.ipynb",
+                   "flamme_rouge/rules_summary_peloton.ipynb", "flanders/00_welcome.ipynb",
+                   "flanders/rules_summary.ipynb"]
+TEXT_PAGES = ["index.ipynb", "teachers.ipynb", "ca/index.ipynb", "ca/teachers.ipynb", *GAME_TEXT_PAGES,
+              *[f"ca/{page}" for page in GAME_TEXT_PAGES]]
+"""The English pages without a board, then the same pages in Catalan (lessons/ca/), the top folders' first."""
 SERVED = text_pages_in(LESSONS)
 """What the route tests open: every marked page (the first test says which they are)."""
 KERNEL_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
@@ -218,7 +222,7 @@ def _assert_served_without_kernel(server: Server, learners: int = 5) -> dict[str
         config = json.loads(re.search(r'id="jupyter-config-data"[^>]*>(.*?)</script>', page, re.S)[1])
         assert config["kernelId"] == NO_KERNEL_ID, name
         assert "tutor-connection-lost" in page and "tutorConnection" in page, name  # the rules-tutor template
-        if name != "teachers.ipynb":  # markdown only: nothing to record
+        if not name.endswith("teachers.ipynb"):  # markdown only (in Catalan too): nothing to record
             assert "rules-tutor-progress" in page, name  # the progress script
     for name in ("index.ipynb", "flamme_rouge/00_welcome.ipynb", "flanders/00_welcome.ipynb"):
         assert "data-lesson=" in pages[name] and "not started" in pages[name], name  # progress badges

@@ -35,6 +35,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tutor.lesson_languages import lesson_key
+
 MAX_LEARNERS = 300
 """Learners in one class; joins beyond it are refused."""
 MAX_EVENT_IDS = 300
@@ -179,7 +181,7 @@ class ClassDatabase:
 
     def set_closed(self, closed: list[str]) -> None:
         """Pace: ``closed`` lessons say "Not open yet"; unknown keys are ignored."""
-        keys = [lesson.key for lesson in self.lessons if lesson.key in set(closed)]
+        keys = [lesson.key for lesson in self.lessons if lesson.key in {lesson_key(key) for key in closed}]
         with self._writing():
             self._db.execute("UPDATE classes SET closed = ? WHERE archived IS NULL", (json.dumps(keys),))
 
@@ -238,7 +240,9 @@ class ClassDatabase:
 
     def opened(self, learner: Learner, lesson: str, event: str = "") -> bool:
         """``learner`` opened ``lesson``. False (nothing recorded) for a lesson this server does not serve;
-        True for an ``event`` id recorded already (see ``_first_time``)."""
+        True for an ``event`` id recorded already (see ``_first_time``). A lesson in another language is the
+        English lesson (``ca/flamme_rouge/02_...`` is ``flamme_rouge/02_...``)."""
+        lesson = lesson_key(lesson)
         if lesson not in self.lesson_keys:
             return False
         now = self.clock()
@@ -257,7 +261,9 @@ class ClassDatabase:
                  event: str = "") -> bool:
         """One Reveal of ``quiz`` in ``lesson``: a try until the first right answer (later answers change only
         the last choice). False (nothing recorded) for a lesson this server does not serve or a quiz that
-        lesson does not have; True for an ``event`` id recorded already (see ``_first_time``)."""
+        lesson does not have; True for an ``event`` id recorded already (see ``_first_time``). A quiz answered
+        in another language's copy of the lesson is the same quiz."""
+        lesson = lesson_key(lesson)
         if quiz not in self.quiz_ids.get(lesson, ()):
             return False
         choice = clean_text(choice, MAX_CHOICE)

@@ -34,6 +34,8 @@ from typing import Any
 
 import tornado.web
 
+from tutor.lesson_languages import lesson_key
+
 from .database import ClassDatabase, Learner, Lesson
 from .guard import ClientCounts, PageKeys, RateLimit, parse_body
 
@@ -50,7 +52,9 @@ log = logging.getLogger("tutor.classroom")
 def lessons_of(directory: Path) -> list[Lesson]:
     """The lessons served from ``directory``, with their titles and quiz ids: each registered game's lesson folder
     (``tutor.core.games``, in its order), then the pages at the top but the contents page (``index.ipynb``); keys
-    relative to ``directory``; hidden and ``_`` files left out."""
+    relative to ``directory``; hidden and ``_`` files left out. A lesson in another language
+    (``ca/flamme_rouge/02_energy_phase.ipynb``) is the same lesson as the English one, with the same key and
+    quizzes (``tutor.lesson_languages``): it is not listed again."""
     from tutor.core.games import GAMES
     from tutor.ui.lessons import lesson_info
 
@@ -190,6 +194,8 @@ class EventHandler(_LearnerHandler):
             return self.reply(403, {"error": "join first"})
         db = self.classroom.db
         kind, lesson, event = data.get("kind"), data.get("lesson"), data.get("id", "")
+        if isinstance(lesson, str):
+            lesson = lesson_key(lesson)  # a lesson in Catalan is the English lesson: one key, the same quizzes
         if not isinstance(lesson, str) or lesson not in db.lesson_keys:
             return self.reply(400, {"error": "unknown lesson"})
         if not isinstance(event, str) or (event and not EVENT_ID.fullmatch(event)):

@@ -48,7 +48,9 @@ class LessonInfo:
 
     @property
     def key(self) -> str:
-        """``flamme_rouge/03_movement.ipynb``: the lesson's name in the progress store."""
+        """``flamme_rouge/03_movement.ipynb``: the lesson's name in the progress store and the class's data, the
+        same in every language (``ca/flamme_rouge/03_movement.ipynb`` too: ``tutor.lesson_languages.lesson_key``),
+        so that a quiz answered in Catalan counts as the same quiz."""
         return f"{self.path.parent.name}/{self.path.name}"
 
 

@@ -15,7 +15,9 @@
       (secret ? "" : "; max-age=0");
   };
   const page = cookie("rules_tutor_page");
-  const lesson = decodeURIComponent((location.pathname.split("/voila/render/")[1] || "").replace(/\/+$/, ""));
+  // The lesson's one name in every language (language.js): ca/flamme_rouge/02_... is flamme_rouge/02_...
+  const lesson = window.RULES_TUTOR_LANGUAGE ? window.RULES_TUTOR_LANGUAGE.lesson
+    : decodeURIComponent((location.pathname.split("/voila/render/")[1] || "").replace(/\/+$/, ""));
   let me = null, state = {paused: false, closed: []}, before = null, quizzes = -1;
   const UNSENT = "rules-tutor-class-unsent";
   const loadUnsent = () => { try { return JSON.parse(sessionStorage.getItem(UNSENT) || "[]"); } catch (e) { return []; } };
