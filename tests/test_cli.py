@@ -13,7 +13,7 @@ import pytest
 from tutor.cli import main
 
 REPO = Path(__file__).parents[1]
-SCENARIOS = REPO / "tests" / "scenarios"
+SCENARIOS = REPO / "tests" / "flamme_rouge" / "scenarios"
 SUBPROCESS_TIMEOUT_S = 180
 """How long a fresh interpreter may take to start and answer (generous: the machine may be busy)."""
 
@@ -52,7 +52,7 @@ def test_check_pass_exits_0_and_prints_pass(tmp_path, capsys):
 
 
 def test_check_every_rule_scenario_file_passes(capsys):
-    """All the rule scenarios in tests/scenarios pass through the command too."""
+    """All the rule scenarios in tests/flamme_rouge/scenarios pass through the command too."""
     files = sorted(str(p) for p in SCENARIOS.glob("*.json"))
     assert main(["check", *files]) == 0
     out = capsys.readouterr().out

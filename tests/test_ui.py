@@ -258,3 +258,29 @@ def test_the_landing_page_lists_games_and_lessons_by_their_first_heading(tmp_pat
     assert "one/02_b.ipynb'>02_b</a>" in html
     assert "<h2>Game Two</h2>" in html and "Lessons coming." in html
     assert "Game One" not in landing(tmp_path)._repr_html_()  # the registry's games, none of which is here
+
+
+# ----- the lesson shell's one click rule (tutor.ui.shell.ClickGuard) ---------------------------------------
+
+def test_the_click_rule_drops_a_double_click_even_after_a_slow_handler_and_counts_another_control(monkeypatch):
+    import tutor.ui.shell as shell
+
+    now = [100.0]
+    monkeypatch.setattr(shell.time, "monotonic", lambda: now[0])
+    ran: list[str] = []
+
+    def slow(name: str):
+        def handler() -> None:
+            ran.append(name)
+            now[0] += 1.0  # a handler that takes a second: the double click's second click waits in the queue
+        return handler
+
+    guard = shell.ClickGuard(lambda: 0.3)
+    assert guard.click("next", slow("next"))
+    now[0] += 0.1  # the queued second click arrives 0.1 s after the first one's handler ended
+    assert not guard.click("next", slow("next")) and ran == ["next"]
+    assert guard.click("back", slow("back"))  # another control counts at once
+    assert guard.click("next", slow("next"))  # and then the first one counts again
+    now[0] += 0.5
+    assert guard.click("next", slow("next"))  # a click well after the last one ended counts
+    assert ran == ["next", "back", "next", "next"]

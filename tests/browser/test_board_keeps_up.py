@@ -144,7 +144,7 @@ def test_the_end_phase_stays_on_the_board_with_its_exhaustion_cards_and_slipstre
     box = page.locator(".tutor-race").first
     both(page, box, tutor.finish_button)
     box.get_by_role("button", name="Skip animation").click()
-    view, marks = tutor.scene.view, tutor._highlights()
+    view, marks = tutor.scene.view, tutor.highlights()
     assert marks.exhausted and marks.slipstreamed
     assert wait_for_riders(page, 0, view, tutor.race, timeout_ms=2000) == {}
     positions = tutor.race.positions()

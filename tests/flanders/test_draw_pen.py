@@ -1,4 +1,4 @@
-"""What ``draw.Pen`` sends: an attribute only when it changes within a paint, and all of them again at each paint."""
+"""What ``pen.Pen`` sends: an attribute only when it changes within a paint, and all of them again at each paint."""
 
 from __future__ import annotations
 

@@ -11,7 +11,8 @@ import pytest
 from tests.flanders.helpers import position
 from tutor.flanders import CardTaken, Roll, Take
 from tutor.flanders.render import Board, Geometry, frames_for, percent, picture_of
-from tutor.flanders.render.draw import draw_card, text_width
+from tutor.flanders.render.pen import text_width
+from tutor.flanders.render.pieces import draw_card
 from tutor.flanders.render.geometry import MIN_TEXT
 from tutor.flanders.widgets import captions
 from tutor.ui.testing import recorded_commands
@@ -159,7 +160,7 @@ def test_a_new_drawing_drops_the_rest_of_a_running_animation_at_once():
 
 def test_every_text_on_the_board_is_at_least_11px_and_fits_its_width_unsqueezed():
     """Sizes come from ``canvas.font``; a text wider than its ``max_width`` would be squeezed by the browser
-    (``draw.text_width`` uses Arial's metrics, which the browser test checks against the real canvas)."""
+    (``pen.text_width`` uses Arial's metrics, which the browser test checks against the real canvas)."""
     game = position([{"id": "p1", "pawn": 12, "troops": 8, "retained": ["Mines", "Reserves"]},
                      {"id": "p2", "pawn": 3}, {"id": "p3"}, {"id": "p4"}],
                     spaces={"3": "Artillery Barrage", "4": "Bayonet Charge", "5": "Quiet Sector", "6": "Tank",

@@ -234,9 +234,9 @@ def test_focus_follows_play_to_the_control_the_prompt_names():
     t.end_button.click()
     assert t.bot_turn and t.focused is t.finish_button
     t.next_button.click()
-    assert t.focused is (t.next_button if t.bot_turn and not continuing(t) else t._next_control())
+    assert t.focused is (t.next_button if t.bot_turn and not continuing(t) else t.next_control())
     t.back_button.click()
-    assert t.focused is t._next_control() is t.finish_button
+    assert t.focused is t.next_control() is t.finish_button
     t.restart_button.click()
     assert t.focused is t.roll_button and "Roll" in t.status.text
 
@@ -341,7 +341,7 @@ def test_a_whole_game_is_played_to_its_end_by_clicking_with_a_results_table():
         else:
             t.end_button.click()
         # focus always lands on a control that is on the page and enabled: the one the prompt names
-        assert t.focused is t._next_control() and t.focused.layout.display != "none" and not t.focused.disabled
+        assert t.focused is t.next_control() and t.focused.layout.display != "none" and not t.focused.disabled
     assert t.game.phase is Phase.FINISHED
     assert "<caption>Results</caption>" in t.results.value and "winner" in t.results.value
     assert t.status.kind == "success" and "Game over" in t.status.text

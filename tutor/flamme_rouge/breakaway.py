@@ -18,6 +18,11 @@ def size(bidders: int) -> int:
     return 1 if bidders <= 4 else 2
 
 
+def total(bid: Sequence[int]) -> int:
+    """A bid's total: the values of its cards added up (what the ranking compares first)."""
+    return sum(bid)
+
+
 def ranking(bids: Mapping[str, Sequence[int]], grid: Sequence[str]) -> list[str]:
     """Every bidder, best first: highest total, then further back on the grid.
 
@@ -27,7 +32,7 @@ def ranking(bids: Mapping[str, Sequence[int]], grid: Sequence[str]) -> list[str]
     if missing:
         raise ValueError(f"bidder {missing[0]!r} is not on the grid")
     place = {rid: i for i, rid in enumerate(grid)}
-    return sorted(bids, key=lambda rid: (-sum(bids[rid]), -place[rid]))
+    return sorted(bids, key=lambda rid: (-total(bids[rid]), -place[rid]))
 
 
 def select(bids: Mapping[str, Sequence[int]], grid: Sequence[str]) -> list[str]:
@@ -39,8 +44,17 @@ def select(bids: Mapping[str, Sequence[int]], grid: Sequence[str]) -> list[str]:
     return ranking(bids, grid)[:size(len(bids))]
 
 
-def is_tie_broken(bids: Mapping[str, Sequence[int]], grid: Sequence[str]) -> bool:
-    """True when equal totals straddle the breakaway cut, so the grid decided who joined."""
+def tie_at_cut(bids: Mapping[str, Sequence[int]], grid: Sequence[str]) -> tuple[list[str], list[str]]:
+    """The tie the grid broke: the bidders whose equal totals straddle the breakaway cut (best first) and those of
+    them who join (the ones further back on the grid); two empty lists when no tie decided who joined.
+
+    >>> tie_at_cut({"a": (5, 4), "b": (6, 3), "c": (3, 3)}, grid=["a", "b", "c"])
+    (['b', 'a'], ['b'])
+    """
     order = ranking(bids, grid)
     cut = size(len(bids))
-    return cut < len(order) and sum(bids[order[cut - 1]]) == sum(bids[order[cut]])
+    if cut >= len(order) or total(bids[order[cut - 1]]) != total(bids[order[cut]]):
+        return [], []
+    level = total(bids[order[cut - 1]])
+    tied = [rid for rid in order if total(bids[rid]) == level]
+    return tied, [rid for rid in tied if rid in order[:cut]]

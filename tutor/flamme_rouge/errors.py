@@ -7,7 +7,7 @@ that was wrong. An action that raises leaves the race unchanged.
 from tutor.core.errors import DataError, RuleError, WrongPhaseError
 
 __all__ = ["RuleError", "WrongPhaseError", "UnknownRiderError", "CardNotInHandError", "RiderOrderError",
-           "PlacementError", "TrackError", "ScenarioError"]
+           "PlacementError", "UnknownTeamError", "TrackError", "ScenarioError"]
 
 
 class UnknownRiderError(RuleError):
@@ -20,6 +20,10 @@ class CardNotInHandError(RuleError):
 
 class RiderOrderError(RuleError):
     """A team draws for its second rider before playing for its first, or draws twice."""
+
+
+class UnknownTeamError(RuleError):
+    """No team of this name is in the race, or no bot of this name plays."""
 
 
 class PlacementError(RuleError):

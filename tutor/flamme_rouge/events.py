@@ -24,7 +24,7 @@ __all__ = ["Event", "Rule", "Position", "Pack", "RiderPlaced", "RoundStarted", "
            "CardPlayed", "CardsRecycled", "CardsRevealed", "RiderMoved", "Blocked", "CardsRemoved", "PacksFound",
            "Slipstreamed", "NoSlipstream", "ExhaustionChecked", "ExhaustionTaken", "Finished", "BidsRevealed",
            "BreakawayDecided", "BreakawayCost", "BreakawayStart",
-           "CardBid", "BotDeckRefilled", "DecksReshuffled", "Flip", "CardsFlipped"]
+           "CardBid", "BotDeckRefilled", "DecksReshuffled", "Flip", "CardsFlipped", "TeamsHandedToBots"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +131,9 @@ class PacksFound(Event):
     """Every pack before slipstream, rearmost first."""
     after: tuple[Pack, ...]
     """Every pack after slipstream, rearmost first."""
+    behind: tuple[Pack, ...] = ()
+    """The packs exactly one empty square behind the next, in the order they were checked (a merged pack is
+    checked again); each is then ``Slipstreamed`` or ``NoSlipstream``. Empty: nobody moves."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +143,8 @@ class Slipstreamed(Event):
     """The pack's squares before the move."""
     to: Pack
     """The pack's squares after moving up one square."""
+    packs: tuple[Pack, ...] = ()
+    """Every pack once this one has moved and merged with the pack ahead, rearmost first."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +192,10 @@ class BreakawayDecided(Event):
     """The bidders from the front of the start area to the back (ties go to the one further back)."""
     winners: tuple[str, ...]
     """The breakaway riders, best first."""
+    tied: tuple[str, ...] = ()
+    """The bidders whose equal totals straddle the cut, best first (empty: no tie decided who joined)."""
+    tie_won: tuple[str, ...] = ()
+    """Those of ``tied`` who join the breakaway: the ones further back on the ``grid`` (``rules.BREAKAWAY_TIE``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,3 +247,13 @@ class CardsFlipped(Event):
     def cards(self) -> dict[str, Card]:
         """The card that moves each of the team's riders."""
         return {rid: flip.card for flip in self.flips for rid in flip.riders}
+
+
+@dataclass(frozen=True, slots=True)
+class TeamsHandedToBots(Event):
+    """Teams that people played are played by a bot from now on (``Race.hand_to_bots``)."""
+
+    teams: tuple[str, ...]
+    """The teams handed over, in the race's order."""
+    bot: str
+    """The bot's name (``bots.BOTS``)."""

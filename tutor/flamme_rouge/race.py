@@ -10,7 +10,9 @@ A round: ``draw`` and ``play`` for every rider (energy phase; teams act in any o
 each team finishing one rider before drawing for the next), then ``step`` resolves one
 automatic step at a time, through the handlers of ``PHASE_STEPS``: one rider's move
 (frontmost first), then the end phase's three parts (remove played cards, slipstream,
-exhaustion). ``resolve(through)`` steps to the end of a phase; ``play_round`` (and
+exhaustion). ``resolve_steps`` yields those steps one by one for a canvas to animate
+(``ResolvedStep``: the positions before, the cards still to move, the events), and
+``hand_to_bots`` gives the teams of people to bots. ``resolve(through)`` steps to the end of a phase; ``play_round`` (and
 ``play_rounds``, to the finish) is the fast path for simulations and calls the same phase
 functions (``_deal``, ``_play``, ``_reveal``, ``_ride``, ``_check_finish``,
 ``_remove_played``, ``_slipstream``, ``_exhaustion``) without events or history. On that
@@ -44,15 +46,15 @@ Tutor decisions (RULES.md; also in ``rules``, where each is a ``Rule`` with ``de
 
 from __future__ import annotations
 
-from .race_actions import PHASE_STEPS, RaceActions
+from .race_actions import PHASE_STEPS, RaceActions, ResolvedStep
 from .race_fast import RaceFastPath
 from .race_json import RaceJson
 from .race_model import (AUTOMATIC_PHASES, BOT_SEED_SALT, BREAKAWAY_EXHAUSTION, HAND_SIZE, MAX_MUSCLE, MUSCLE_COLOURS,
                          PAIR_TEAMS, PELOTON_COLOUR, ROUND_ORDER, TEAM_COLOURS, Action, Deck, Draw, Move, Phase, Place,
                          Play, Rider, Step, Team, TeamKind)
 
-__all__ = ["Race", "PHASE_STEPS", "AUTOMATIC_PHASES", "BOT_SEED_SALT", "BREAKAWAY_EXHAUSTION", "HAND_SIZE",
-           "MAX_MUSCLE", "MUSCLE_COLOURS", "PAIR_TEAMS", "PELOTON_COLOUR", "ROUND_ORDER", "TEAM_COLOURS", "Action",
+__all__ = ["Race", "ResolvedStep", "PHASE_STEPS", "AUTOMATIC_PHASES", "BOT_SEED_SALT", "BREAKAWAY_EXHAUSTION",
+           "HAND_SIZE", "MAX_MUSCLE", "MUSCLE_COLOURS", "PAIR_TEAMS", "PELOTON_COLOUR", "ROUND_ORDER", "TEAM_COLOURS", "Action",
            "Deck", "Draw", "Move", "Phase", "Place", "Play", "Rider", "Step", "Team", "TeamKind"]
 
 

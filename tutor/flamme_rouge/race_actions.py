@@ -1,23 +1,40 @@
-"""The actions of a Flamme Rouge race and its automatic steps: ``apply``, ``place``, ``draw``, ``play``, then
+"""The actions of a Flamme Rouge race and its automatic steps: ``apply``, ``place``, ``draw``, ``play``,
+``hand_to_bots``, then
 ``step`` through the handlers of ``PHASE_STEPS`` (one rider's move, one part of the end phase...), each a
-phase function (``race_phases``) followed by the events that say what it did.
+phase function (``race_phases``) followed by the events that say what it did; ``resolve_steps`` yields the
+steps one by one with what a canvas needs to animate them (``ResolvedStep``).
 """
 
 from __future__ import annotations
 
-from typing import Callable
+import dataclasses
+from dataclasses import dataclass
+from typing import Callable, Collection, Iterator, Mapping, Self
 
 from . import breakaway as breakaway_bids
 from . import rules
 from .cards import ATTACK, Card
-from .errors import CardNotInHandError, PlacementError, RiderOrderError, WrongPhaseError
+from .errors import CardNotInHandError, PlacementError, RiderOrderError, UnknownTeamError, WrongPhaseError
 from .events import (BidsRevealed, Blocked, BotDeckRefilled, BotTeamsFlip, BreakawayCost, BreakawayDecided,
                      BreakawayStart, CardBid, CardPlayed, CardsDrawn, CardsFlipped, CardsRecycled, CardsRemoved,
                      CardsRevealed, DecksReshuffled, Event, ExhaustionChecked, ExhaustionTaken, Finished,
-                     NoSlipstream, PacksFound, Reshuffled, RiderMoved, RiderPlaced, Slipstreamed)
+                     NoSlipstream, PacksFound, Position, Reshuffled, RiderMoved, RiderPlaced, Slipstreamed,
+                     TeamsHandedToBots)
 from .race_model import (AUTOMATIC_PHASES, BREAKAWAY_EXHAUSTION, ROUND_ORDER, Action, Draw, Phase, Place, Play,
                          Rider, Step, TeamKind, _tokens)
 from .race_setup import RaceSetup
+
+
+@dataclass(frozen=True, slots=True)
+class ResolvedStep:
+    """One automatic step ``Race.resolve_steps`` resolved."""
+
+    before: Mapping[str, Position]
+    """Every placed rider's (square, lane) before the step."""
+    moves: Mapping[str, tuple[Card, int]]
+    """``Race.revealed_moves`` before the step: the riders still to move, their cards and squares."""
+    events: tuple[Event, ...]
+    """What the step did."""
 
 
 class RaceActions(RaceSetup):
@@ -44,7 +61,7 @@ class RaceActions(RaceSetup):
             raise PlacementError(f"{rider_id} is already placed on square {rider.square}")
         if rider.team != team.name:
             raise PlacementError(f"it is {team.name}'s turn to place riders, not {rider.team}'s")
-        problem = self._placement_problem(square, lane)
+        problem = self.placement_problem(square, lane)
         if problem:
             raise PlacementError(f"{rider_id} cannot go to square {square}, lane {lane}: {problem}")
         self._save()
@@ -55,6 +72,22 @@ class RaceActions(RaceSetup):
         if self.placing_team is None:
             events.append(self._setup_done())
         return events
+
+    def hand_to_bots(self, keep: Collection[str] = (), bot: str = "heuristic") -> list[Event]:
+        """Every team a person plays, except those in ``keep``, is played by the bot ``bot`` from now on (a
+        position played on as a race). Undoable like any action; an unknown team or bot changes nothing."""
+        from .bots import BOTS  # the bots import the race
+
+        unknown = [name for name in keep if name not in self.teams]
+        if unknown:
+            raise UnknownTeamError(f"no team {unknown[0]!r} in this race (teams: {', '.join(self.teams)})")
+        if bot not in BOTS:
+            raise UnknownTeamError(f"no bot {bot!r} (bots: {', '.join(BOTS)})")
+        handed = [name for name, team in self.teams.items() if team.controller is None and name not in keep]
+        self._save()
+        for name in handed:
+            self.teams[name] = dataclasses.replace(self.teams[name], controller=bot)
+        return [TeamsHandedToBots(tuple(handed), bot)]
 
     def draw(self, rider_id: str) -> list[Event]:
         """Energy phase (or a breakaway bid): draw 4 cards from the rider's deck (fewer if it has fewer; an
@@ -157,6 +190,19 @@ class RaceActions(RaceSetup):
         self._save()
         return handler(self)
 
+    def resolve_steps(self, one: bool = False, stop: Callable[[Self], bool] | None = None
+                      ) -> Iterator[ResolvedStep]:
+        """Resolve automatic steps, yielding each as it is resolved: one step (``one``), or steps until a choice
+        is due, the round ends or ``stop(race)`` is true after a step. Each ``ResolvedStep`` says where the
+        riders were and which revealed cards were still to move before it, and what it did (what a canvas
+        animates). A refused step raises its ``RuleError`` once the steps before it are yielded."""
+        start_round = self.round
+        while True:
+            before, moves = self.positions(), self.revealed_moves()
+            yield ResolvedStep(before, moves, tuple(self.step()))
+            if one or not self.phase.automatic or self.round != start_round or (stop is not None and stop(self)):
+                return
+
     def resolve(self, through: Phase = Phase.END_EXHAUSTION) -> list[Event]:
         """Step until the phase ``through`` of this round is done, or the race is over.
 
@@ -194,10 +240,10 @@ class RaceActions(RaceSetup):
 
     def _step_breakaway(self) -> list[Event]:
         totals, grid, ranking, winners = self._resolve_breakaway()
-        decided = (rules.BREAKAWAY_RANK, rules.BREAKAWAY_TIE) if breakaway_bids.is_tie_broken(
-            {rid: (totals[rid],) for rid in totals}, grid) else (rules.BREAKAWAY_RANK,)
-        events: list[Event] = [BreakawayDecided(totals, tuple(ranking), tuple(grid), tuple(winners), rules=decided,
-                                                automatic=True)]
+        tied, tie_won = breakaway_bids.tie_at_cut({rid: (totals[rid],) for rid in totals}, grid)
+        decided = (rules.BREAKAWAY_RANK, rules.BREAKAWAY_TIE) if tied else (rules.BREAKAWAY_RANK,)
+        events: list[Event] = [BreakawayDecided(totals, tuple(ranking), tuple(grid), tuple(winners), tuple(tied),
+                                                tuple(tie_won), rules=decided, automatic=True)]
         events += [BreakawayCost(rid, BREAKAWAY_EXHAUSTION, rules=(rules.BREAKAWAY_COST,), automatic=True)
                    for rid in winners]
         events.append(DecksReshuffled(tuple(r.deck.owner for r in self.player_riders),
@@ -250,12 +296,15 @@ class RaceActions(RaceSetup):
         before = tuple(rules.packs(s for s, _ in positions.values()))
         outcomes = self._slipstream(positions)
         after = tuple(rules.packs(s for s, _ in positions.values()))
-        events: list[Event] = [PacksFound(before, after, rules=(rules.PACKS,), automatic=True)]
+        events: list[Event] = [PacksFound(before, after, tuple(pack for pack, _ in outcomes), rules=(rules.PACKS,),
+                                          automatic=True)]
+        packs = list(before)
         for pack, outcome in outcomes:
             if isinstance(outcome, tuple):
                 moved = tuple(rules.movement_order({rid: positions[rid] for rid in outcome}))
-                events.append(Slipstreamed(moved, pack, (pack[0] + 1, pack[1] + 1), rules=(rules.SLIPSTREAM,),
-                                           automatic=True))
+                packs = rules.merge_pack(packs, pack)
+                events.append(Slipstreamed(moved, pack, (pack[0] + 1, pack[1] + 1), tuple(packs),
+                                           rules=(rules.SLIPSTREAM,), automatic=True))
             else:
                 events.append(NoSlipstream(pack, rules=(rules.SLIPSTREAM, outcome), automatic=True))
         self.phase = Phase.END_EXHAUSTION

@@ -8,7 +8,6 @@ from typing import Any, Self
 
 from tutor.core.state import rng_state, set_rng_state
 
-
 from .cards import Card, RiderKind
 from .race_model import Deck, Phase, RaceModel, Rider, Team, _cards
 from .track import Track
@@ -39,6 +38,10 @@ class RaceJson(RaceModel):
         return cls(Track.from_dict(data["track"]), [Team.from_dict(t) for t in data["teams"]], [])
 
     def _load_state(self, data: dict[str, Any]) -> None:
+        """Every part of the state ``_state_dict`` wrote (undo loads it into this race: the teams' bots too)."""
+        if data["track"] != self.track.to_dict():
+            self.track = Track.from_dict(data["track"])
+        self.teams = {t.name: t for t in (Team.from_dict(d) for d in data["teams"])}
         decks = {d["owner"]: Deck.from_dict(d) for d in data["decks"]}
         self.riders = {}
         for d in data["riders"]:

@@ -335,6 +335,13 @@ class RaceModel(SeededState):
     def positions(self) -> dict[str, tuple[int, int]]:
         return {r.id: (r.square, r.lane) for r in self.riders.values() if r.square is not None}
 
+    def standings(self) -> list[str]:
+        """Every placed rider, best first: those past the finish line in ``ranking`` order, then the others in
+        movement order (frontmost first, the right-hand lane first on a shared square: ``rules.movement_order``)."""
+        positions = self.positions()
+        rest = rules.movement_order({rid: spot for rid, spot in positions.items() if rid not in self.ranking})
+        return [rid for rid in self.ranking if rid in positions] + rest
+
     def team_of(self, rider_id: str) -> Team:
         return self.teams[self.rider(rider_id).team]
 
@@ -402,13 +409,25 @@ class RaceModel(SeededState):
         assert square is not None
         return rules.move_distance(self.track, square, self.move_values[rider_id])[0]
 
+    def revealed_moves(self) -> dict[str, tuple[Card, int]]:
+        """In the movement phase, each rider still to move (next first) with its revealed card and the squares
+        that card moves it before terrain (Attack! gives 2 or 9); empty in every other phase."""
+        if self.phase is not Phase.MOVEMENT:
+            return {}
+        moves = {}
+        for rid in self.to_move:
+            played = self.riders[rid].played
+            if played is not None:
+                moves[rid] = (played, self.move_values.get(rid, played.value))
+        return moves
+
     def legal_actions(self) -> list[Action]:
         """Every action allowed now. Automatic phases offer ``Step()``."""
         if self.phase is Phase.SETUP:
             team = self.placing_team
             assert team is not None
             free = [(s, lane) for s in range(self.track.start) for lane in range(self.track.lanes[s])
-                    if self._placement_problem(s, lane) is None]
+                    if self.placement_problem(s, lane) is None]
             return [Place(r, s, lane) for r in team.riders if self.riders[r].square is None for s, lane in free]
         if self.phase.choosing:
             actions: list[Action] = []
@@ -434,12 +453,15 @@ class RaceModel(SeededState):
             raise WrongPhaseError(f"cannot {what} now: it is the {self.phase.name_in_words}"
                                   f"{', the race is over' if self.phase is Phase.FINISHED else ''}")
 
-    def _placement_problem(self, square: int, lane: int) -> str | None:
+    def placement_problem(self, square: int, lane: int) -> str | None:
+        """Setup: why a rider may not start on ``square``, ``lane`` (a start square, a free lane, the right-hand
+        lane first), in words; None when it may."""
         if not 0 <= square < self.track.start:
             return f"the start area is squares 0 to {self.track.start - 1}"
         if not 0 <= lane < self.track.lanes[square]:
             return f"square {square} has {self.track.lanes[square]} lane(s)"
         return _lane_problem(lane, [r.lane for r in self.riders.values() if r.square == square])
+
     def __repr__(self) -> str:
         return f"<Race {self.track.name or 'track'} round {self.round} {self.phase.value} riders={len(self.riders)}>"
 
@@ -449,5 +471,5 @@ def _lane_problem(lane: int, taken: Sequence[int]) -> str | None:
     if lane in taken:
         return "that lane is taken"
     if lane != 0 and not taken:
-        return "on an empty square a rider takes the right-hand lane (lane 0)"
+        return "on an empty square a rider takes the right-hand lane"
     return None

@@ -45,61 +45,13 @@ class RaceSetup(RacePhases):
         setup phase. ``handicap`` maps a colour to the exhaustion cards shuffled into
         each of its riders' decks (rulebook: handicap variant for experienced players).
         """
-        limit = len(TEAM_COLOURS) if single_riders else PAIR_TEAMS
-        if isinstance(teams, int):
-            if isinstance(teams, bool) or not 1 <= teams <= limit:
-                raise ValueError(f"a race has 1 to {limit} {'single riders' if single_riders else 'teams'}, "
-                                 f"not {teams}")
-            names = list(TEAM_COLOURS[:teams])
-        else:
-            names = list(teams)
-        unknown = [n for n in names if n not in TEAM_COLOURS[:limit]]
-        if not 1 <= len(names) <= limit or len(set(names)) != len(names) or unknown:
-            raise ValueError(f"a race needs 1 to {limit} distinct teams of the colours "
-                             f"{', '.join(TEAM_COLOURS[:limit])}; got {names}")
-        if not is_int(muscle) or not 0 <= muscle <= MAX_MUSCLE:
-            raise ValueError(f"muscle is the number of Muscle teams, 0 to {MAX_MUSCLE}, not {muscle!r}")
-        if breakaway and len(names) < 2:
-            raise ValueError("the breakaway needs at least 2 players to bid (bot teams never bid)")
+        names = _team_names(teams, single_riders)
         bots, handicap, kinds = bots or {}, handicap or {}, kinds or {}
-        for name, extra in handicap.items():
-            if name not in names or not is_int(extra) or extra < 0:
-                raise ValueError(f"handicap: {name!r}: {extra!r} is not a number of exhaustion cards for a team "
-                                 f"of this race ({', '.join(names)})")
-        for name, kind in kinds.items():
-            if name not in names or kind not in RIDER_KINDS or not single_riders:
-                raise ValueError(f"kinds: {name!r}: {kind!r}; kinds are for single riders of this race, "
-                                 "'sprinteur' or 'rouleur'")
-        for name in bots:
-            if name not in names:
-                raise ValueError(f"bots: {name!r} is not a player team of this race ({', '.join(names)})")
-        team_list: list[Team] = []
-        riders: list[Rider] = []
-        ids: tuple[str, ...]
-        if peloton:
-            ids = ("peloton-1", "peloton-2")
-            team_list.append(Team("peloton", ids, PELOTON_COLOUR, TeamKind.PELOTON, "peloton", 0))
-            deck = Deck("peloton")
-            riders += [Rider(rid, "peloton", ROULEUR, PELOTON_COLOUR, deck, takes_exhaustion=False)
-                       for rid in ids]
-        for n in range(muscle):
-            name, colour = f"muscle-{n + 1}", MUSCLE_COLOURS[n]
-            ids = (f"{name}-S", f"{name}-R")
-            team_list.append(Team(name, ids, colour, TeamKind.MUSCLE, "muscle", 0))
-            riders += [Rider(ids[0], name, SPRINTEUR, colour, Deck(ids[0]), takes_exhaustion=False),
-                       Rider(ids[1], name, ROULEUR, colour, Deck(ids[1]), takes_exhaustion=False)]
-        rider_kinds: tuple[RiderKind, ...]
+        _check_options(names, muscle, breakaway, bots, handicap, kinds, single_riders)
+        team_list, riders = _bot_teams(peloton, muscle)
         for i, name in enumerate(names):
-            if single_riders:
-                kind = RiderKind(kinds.get(name, (SPRINTEUR, ROULEUR)[i % 2]))
-                ids, rider_kinds = (f"{name}-{kind.letter}",), (kind,)
-            else:
-                ids, rider_kinds = (f"{name}-S", f"{name}-R"), (SPRINTEUR, ROULEUR)
-            team_list.append(_player_team(name, ids, bots.get(name)))
-            members = [Rider(rid, name, kind, name, Deck(rid)) for rid, kind in zip(ids, rider_kinds)]
-            if name in handicap:
-                for rider in members:
-                    rider.handicap = handicap[name]
+            team, members = _player_team_and_riders(i, name, single_riders, kinds, bots, handicap)
+            team_list.append(team)
             riders += members
         race = cls(stage(track).with_start_places(len(riders)), team_list, riders, seed=seed, history=history)
         race.breakaway = breakaway
@@ -210,6 +162,80 @@ class RaceSetup(RacePhases):
             self.phase = Phase.BID_1
             return BidsStarted(rules=(rules.BID,), automatic=True)
         return self._start_round()
+
+
+def _team_names(teams: int | Sequence[str], single_riders: bool) -> list[str]:
+    """The player teams' colours ``Race.new`` was given (a count takes the first colours of ``TEAM_COLOURS``)."""
+    limit = len(TEAM_COLOURS) if single_riders else PAIR_TEAMS
+    if isinstance(teams, int):
+        if isinstance(teams, bool) or not 1 <= teams <= limit:
+            raise ValueError(f"a race has 1 to {limit} {'single riders' if single_riders else 'teams'}, "
+                             f"not {teams}")
+        names = list(TEAM_COLOURS[:teams])
+    else:
+        names = list(teams)
+    unknown = [n for n in names if n not in TEAM_COLOURS[:limit]]
+    if not 1 <= len(names) <= limit or len(set(names)) != len(names) or unknown:
+        raise ValueError(f"a race needs 1 to {limit} distinct teams of the colours "
+                         f"{', '.join(TEAM_COLOURS[:limit])}; got {names}")
+    return names
+
+
+def _check_options(names: list[str], muscle: int, breakaway: bool, bots: dict[str, str], handicap: dict[str, int],
+                   kinds: dict[str, str], single_riders: bool) -> None:
+    """``Race.new``'s options against its teams: a ``ValueError`` that names the first one wrong."""
+    if not is_int(muscle) or not 0 <= muscle <= MAX_MUSCLE:
+        raise ValueError(f"muscle is the number of Muscle teams, 0 to {MAX_MUSCLE}, not {muscle!r}")
+    if breakaway and len(names) < 2:
+        raise ValueError("the breakaway needs at least 2 players to bid (bot teams never bid)")
+    for name, extra in handicap.items():
+        if name not in names or not is_int(extra) or extra < 0:
+            raise ValueError(f"handicap: {name!r}: {extra!r} is not a number of exhaustion cards for a team "
+                             f"of this race ({', '.join(names)})")
+    for name, kind in kinds.items():
+        if name not in names or kind not in RIDER_KINDS or not single_riders:
+            raise ValueError(f"kinds: {name!r}: {kind!r}; kinds are for single riders of this race, "
+                             "'sprinteur' or 'rouleur'")
+    for name in bots:
+        if name not in names:
+            raise ValueError(f"bots: {name!r} is not a player team of this race ({', '.join(names)})")
+
+
+def _bot_teams(peloton: bool, muscle: int) -> tuple[list[Team], list[Rider]]:
+    """The Peloton expansion's bot teams and their riders: the Peloton (one deck for both riders), then the
+    Muscle teams."""
+    teams: list[Team] = []
+    riders: list[Rider] = []
+    if peloton:
+        ids = ("peloton-1", "peloton-2")
+        teams.append(Team("peloton", ids, PELOTON_COLOUR, TeamKind.PELOTON, "peloton", 0))
+        deck = Deck("peloton")
+        riders += [Rider(rid, "peloton", ROULEUR, PELOTON_COLOUR, deck, takes_exhaustion=False) for rid in ids]
+    for n in range(muscle):
+        name, colour = f"muscle-{n + 1}", MUSCLE_COLOURS[n]
+        ids = (f"{name}-S", f"{name}-R")
+        teams.append(Team(name, ids, colour, TeamKind.MUSCLE, "muscle", 0))
+        riders += [Rider(ids[0], name, SPRINTEUR, colour, Deck(ids[0]), takes_exhaustion=False),
+                   Rider(ids[1], name, ROULEUR, colour, Deck(ids[1]), takes_exhaustion=False)]
+    return teams, riders
+
+
+def _player_team_and_riders(i: int, name: str, single_riders: bool, kinds: dict[str, str], bots: dict[str, str],
+                            handicap: dict[str, int]) -> tuple[Team, list[Rider]]:
+    """The ``i``-th player's team and riders: a sprinteur and a rouleur, or one rider (single riders alternate
+    kinds unless ``kinds`` says)."""
+    ids: tuple[str, ...]
+    rider_kinds: tuple[RiderKind, ...]
+    if single_riders:
+        kind = RiderKind(kinds.get(name, (SPRINTEUR, ROULEUR)[i % 2]))
+        ids, rider_kinds = (f"{name}-{kind.letter}",), (kind,)
+    else:
+        ids, rider_kinds = (f"{name}-S", f"{name}-R"), (SPRINTEUR, ROULEUR)
+    members = [Rider(rid, name, kind, name, Deck(rid)) for rid, kind in zip(ids, rider_kinds)]
+    if name in handicap:
+        for rider in members:
+            rider.handicap = handicap[name]
+    return _player_team(name, ids, bots.get(name)), members
 
 
 @functools.lru_cache(maxsize=None)

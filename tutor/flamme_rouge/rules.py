@@ -17,7 +17,7 @@ Tutor decisions (RULES.md leaves these open; the lessons say so too):
 from __future__ import annotations
 
 from operator import itemgetter
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from tutor.core.events import Rule as Rule  # re-exported: ``rules.Rule`` is the type of every constant here
 
@@ -182,6 +182,19 @@ def packs(squares: Iterable[int]) -> list[tuple[int, int]]:
         hi = s
     result.append((lo, hi))
     return result
+
+
+def merge_pack(found: Sequence[tuple[int, int]], moved: tuple[int, int]) -> list[tuple[int, int]]:
+    """The packs once the pack ``moved`` (one of ``found``) has slipstreamed: up one square, joined to the pack
+    one empty square ahead of it. Rearmost first.
+
+    >>> merge_pack([(2, 3), (5, 6), (9, 9)], (2, 3))
+    [(3, 6), (9, 9)]
+    """
+    lo, hi = moved
+    ahead = [p for p in found if p[0] == hi + 2]
+    merged = (lo + 1, ahead[0][1]) if ahead else (lo + 1, hi + 1)
+    return sorted([p for p in found if p != moved and p not in ahead] + [merged])
 
 
 def slipstream(track: Track, positions: dict[str, tuple[int, int]]

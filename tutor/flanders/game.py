@@ -41,7 +41,7 @@ map, so the card set and the battlefield are the tutor's illustrative data
 with their edition's cards and map. The rows checked by the all-German rule are
 3-5 and 6-8 (the row 9-11 always holds the fixed British card).
 
-Tutor decisions (the seed and RULES.md are silent; ``rules.DECISIONS``):
+Tutor decisions (the seed and RULES.md are silent; the ``rules`` with ``decision=True``):
 
 - ``iff.d.out``: with three or four players, a player with no troop pieces left
   takes no more turns (otherwise busts and German cards would cost nothing); the

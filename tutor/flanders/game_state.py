@@ -178,6 +178,12 @@ class GameState(SeededState):
     def is_over(self) -> bool:
         return self.phase is Phase.FINISHED
 
+    def standings(self) -> list[Player]:
+        """The players best first, as the results table lists them: the winners, then the players who still
+        have troop pieces, each group by the pawn furthest forward, then by the troop pieces left."""
+        winners = set(self.winners)
+        return sorted(self.players, key=lambda p: (p.id not in winners, p.troops == 0, -p.pawn, -p.troops))
+
     def available(self) -> tuple[int, ...]:
         """Spaces a pair of dice may take now: those with a card, and 9 unless the pawn is on it."""
         mask = self._available_mask()

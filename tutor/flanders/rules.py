@@ -63,7 +63,7 @@ TWO_PLAYERS = Rule("iff.end.two-players", _END,
 TIE = Rule("iff.end.tie", _END, "Tied players are joint winners.")
 
 # Tutor decisions (RULES.md section 3 and the seed are silent). Each sits in the part of the rules it belongs to, so a
-# learner reads it as the rule that is played; the flag and ``DECISIONS`` name it for teachers.
+# learner reads it as the rule that is played; its ``decision=True`` flag names it for teachers.
 OUT_OF_TROOPS = Rule("iff.d.out", _PLAY,
                      "With three or four players, a player with no troop pieces left takes no more turns; "
                      "the pawn stays where it is.", decision=True)
@@ -86,7 +86,3 @@ FULL_ROW = Rule("iff.d.full-row", _SETUP,
                 "left in the draw and discard piles.", decision=True)
 NINE_NO_RISK = Rule("iff.d.nine-risk", _PLAY,
                     "The fixed card on space 9 is never held, so it has no grey symbol at a bust.", decision=True)
-
-DECISIONS: tuple[Rule, ...] = (OUT_OF_TROOPS, TWO_PLAYER_WINNER, OBJECTIVE_CAP, LINE_HALT, ORDER,
-                               RETAINED_IN_HAND, FULL_ROW, NINE_NO_RISK)
-"""Every tutor decision, for lessons that list them."""

@@ -127,35 +127,69 @@ class _Cards:
 
 
 def build(data: dict[str, Any], *, history: bool = False) -> Game:
-    """Validate a scenario and return the game at its position (before its ``actions``)."""
+    """Validate a scenario and return the game at its position (before its ``actions``).
+
+    The cards are dealt from one pool in a fixed order (retained, spaces, taken, discard, draw), so a card
+    named twice is an error wherever the second one is."""
+    _check_header(data)
+    seed = data.get("seed", 0)
+    if not is_int(seed):
+        raise ScenarioError(f"key 'seed' must be an integer, not {seed!r}")
+    battlefield = _battlefield(data)
+    players = _players(data.get("players"), battlefield)
+    game = Game(load_cards(), battlefield, players, seed=seed, history=history)
+    cards = _Cards(game)
+    _deal_retained(game, data["players"], cards)
+    game.current = _current(data, players)
+    _deal_spaces(game, data.get("spaces", {}), cards)
+    _set_turn(game, data, cards)
+    _deal_piles(game, data, cards)
+    rnd = data.get("round", 1)
+    if not is_int(rnd) or rnd < 1:
+        raise ScenarioError(f"key 'round' must be a positive integer, not {rnd!r}")
+    game.round = rnd
+    return game
+
+
+def _check_header(data: Any) -> None:
+    """An object with the key ``game``, valid against ``SCHEMA``."""
     if not isinstance(data, dict):
         raise ScenarioError(f"a scenario is an object (dict), not {type(data).__name__}")
     if "game" not in data:
         raise ScenarioError("missing key 'game' (it must be \"flanders\" for an In Flanders Field scenario)")
     validate(data, SCHEMA, ScenarioError)
-    seed = data.get("seed", 0)
-    if not is_int(seed):
-        raise ScenarioError(f"key 'seed' must be an integer, not {seed!r}")
-    battlefield = load_battlefield()
-    if "battlefield" in data:
-        try:
-            battlefield = Battlefield.from_dict(data["battlefield"], "battlefield")
-        except BoardDataError as exc:
-            raise ScenarioError(f"key {exc}") from None
-    players = _players(data.get("players"), battlefield)
-    game = Game(load_cards(), battlefield, players, seed=seed, history=history)
-    cards = _Cards(game)
-    for i, (p, entry) in enumerate(zip(players, data["players"])):
+
+
+def _battlefield(data: dict[str, Any]) -> Battlefield:
+    """The scenario's own battlefield, or the game's."""
+    if "battlefield" not in data:
+        return load_battlefield()
+    try:
+        return Battlefield.from_dict(data["battlefield"], "battlefield")
+    except BoardDataError as exc:
+        raise ScenarioError(f"key {exc}") from None
+
+
+def _deal_retained(game: Game, entries: list[dict[str, Any]], cards: _Cards) -> None:
+    """Each player's "May Retain" cards kept in hand."""
+    for i, (p, entry) in enumerate(zip(game.players, entries)):
         p.retained = cards.names(entry.get("retained", []), f"players[{i}].retained")
         for c in p.retained:
             if not game.cards[c].retainable:
                 raise ScenarioError(f"players[{i}].retained: {game.cards[c].name!r} is not a \"May Retain\" card")
+
+
+def _current(data: dict[str, Any], players: list[Player]) -> int:
+    """The index of the player whose turn it is (the first player by default)."""
     ids = [p.id for p in players]
     current = data.get("current", ids[0])
     if current not in ids:
         raise ScenarioError(f"key 'current': {current!r} is not a player ({', '.join(ids)})")
-    game.current = ids.index(current)
-    spaces = data.get("spaces", {})
+    return ids.index(current)
+
+
+def _deal_spaces(game: Game, spaces: Any, cards: _Cards) -> None:
+    """The cards on the card spaces (3 to 11; space 9's card is fixed)."""
     if not isinstance(spaces, dict):
         raise ScenarioError("key 'spaces' must be an object: space (\"3\" to \"11\", not \"9\") -> card name")
     for key, name in spaces.items():
@@ -165,6 +199,11 @@ def build(data: dict[str, Any], *, history: bool = False) -> Game:
             raise ScenarioError(f"spaces: {key!r} is not a card space (3 to 11, except 9)")
         if name is not None:
             game.spaces[int(key)] = cards.take(name, f"spaces[{key!r}]")
+
+
+def _set_turn(game: Game, data: dict[str, Any], cards: _Cards) -> None:
+    """Where the turn is: the cards taken, the second pawn on 9, the phase (a turn with cards is past its
+    first roll)."""
     game.taken = cards.names(data.get("taken", []), "taken")
     on_nine = data.get("on_nine", False)
     if not isinstance(on_nine, bool):
@@ -177,6 +216,11 @@ def build(data: dict[str, Any], *, history: bool = False) -> Game:
         raise ScenarioError("key 'phase': a turn with cards taken (or the pawn on 9) is past its first roll; "
                             "use \"again\" or \"resolve\"")
     game.phase = Phase(phase)
+
+
+def _deal_piles(game: Game, data: dict[str, Any], cards: _Cards) -> None:
+    """The discard pile, and the draw pile: in the given order (top first; the cards not named are
+    discarded), or every card not named, shuffled with the game's seed."""
     game.discard = cards.names(data.get("discard", []), "discard")
     if "draw" in data:
         game.draw = list(reversed(cards.names(data["draw"], "draw")))
@@ -184,11 +228,6 @@ def build(data: dict[str, Any], *, history: bool = False) -> Game:
     else:
         game.draw = cards.rest()
         game.rng.shuffle(game.draw)
-    rnd = data.get("round", 1)
-    if not is_int(rnd) or rnd < 1:
-        raise ScenarioError(f"key 'round' must be a positive integer, not {rnd!r}")
-    game.round = rnd
-    return game
 
 
 def _players(entries: Any, battlefield: Battlefield) -> list[Player]:

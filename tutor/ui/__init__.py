@@ -6,8 +6,12 @@
 - ``controls``: the style sheet (``CSS``), ``StatusLine``, ``button``, ``label``, ``header``.
 - ``narration``: ``Line`` (what happened, with its ``Rule`` references), ``cite``, ``to_html``.
 - ``stepper``: ``PhaseStepper`` (Next, Finish round, Back, Restart, seed), driven by callbacks.
-- ``screen``: the lesson screen: ``LiveRegion``, ``Disclosure`` / ``teacher_section``, ``Focusing`` (focus
+- ``screen``: the lesson screen's parts: ``LiveRegion``, ``Disclosure`` / ``teacher_section``, ``Focusing`` (focus
   follows play), ``MotionSetting`` (no animation), ``prompt_row``, ``SecondaryRow``, ``board_frame``.
+- ``shell``: ``LessonShell``, the one lesson shell every game's lesson widget composes from those parts (status,
+  stepper, Back through the ``controller``, the one click rule ``ClickGuard``, focus moves, motion, the board in
+  words, "For teachers", the secondary row).
+- ``controller``: ``UndoController``, act and Back over the state's own history; ``text_view``: the board in words.
 - ``quiz``: ``RevealQuiz``, the predict-then-reveal shell, and its ``Verdict``.
 - ``landing``: the landing page listing the games of ``tutor.core.games`` and their lessons.
 - ``testing``: ``recorded_commands()``, the canvas commands a test would send to the browser.

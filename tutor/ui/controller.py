@@ -18,6 +18,7 @@ from typing import Callable, TypeVar
 
 from tutor.core.errors import RuleError
 from tutor.core.state import SeededState
+from tutor.i18n import _
 
 T = TypeVar("T")
 
@@ -43,7 +44,7 @@ class UndoController:
             try:
                 result = action()
             except RuleError as err:
-                self._warn(f"Not allowed: {err}.")
+                self._warn(_("Not allowed: {reason}.").format(reason=err))
                 return None
             if then is not None:
                 then(result)

@@ -46,6 +46,8 @@ from typing import Callable, Iterable, Sequence
 
 import ipywidgets as widgets
 
+from tutor.i18n import _
+
 from .narration import Line
 from .scene import LayeredScene
 
@@ -111,7 +113,8 @@ class Disclosure:
     def __init__(self, title: str, children: Iterable[widgets.Widget], *, open_: bool = False,
                  tooltip: str = "") -> None:
         self.title = title
-        self.button = widgets.ToggleButton(value=open_, description=title, tooltip=tooltip or f"Show {title}",
+        self.button = widgets.ToggleButton(value=open_, description=title,
+                                           tooltip=tooltip or _("Show {title}").format(title=title),
                                            layout=widgets.Layout(width="auto"))
         self.button.add_class("tutor-disclosure")
         self.body = widgets.VBox(list(children))
@@ -135,7 +138,8 @@ class Disclosure:
 
 def teacher_section(*children: widgets.Widget) -> Disclosure:
     """The "For teachers" section (shuffle number, position code, ...): closed by default."""
-    section = Disclosure("For teachers", children, tooltip="Tools for a teacher: the shuffle number, a position code")
+    section = Disclosure(_("For teachers"), children,
+                         tooltip=_("Tools for a teacher: the shuffle number, a position code"))
     section.body.add_class("tutor-teachers")
     return section
 
@@ -145,8 +149,8 @@ class MotionSetting(widgets.Checkbox):
     ``scenes`` draw each animation's final frame at once."""
 
     def __init__(self, scenes: Sequence[LayeredScene]) -> None:
-        super().__init__(value=False, description="No animation", indent=False,
-                         tooltip="Show each result at once, without moving pictures",
+        super().__init__(value=False, description=_("No animation"), indent=False,
+                         tooltip=_("Show each result at once, without moving pictures"),
                          layout=widgets.Layout(width="auto"))
         self.add_class("tutor-motion")
         self.scenes = list(scenes)

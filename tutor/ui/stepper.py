@@ -18,6 +18,8 @@ from typing import Callable
 
 import ipywidgets as widgets
 
+from tutor.i18n import _
+
 from .controls import button
 from .scene import LayeredScene
 
@@ -27,15 +29,16 @@ class PhaseStepper(widgets.HBox):
                  on_restart: Callable[[], None], seed: int = 0, seed_enabled: bool = True,
                  next_tooltip: str = "Resolve the next step", finish_tooltip: str = "Resolve every remaining step of "
                  "this round"):
-        self.next_button = button("Next step ▸", next_tooltip, style="primary")
-        self.finish_button = button("Finish round ▸▸", finish_tooltip)
-        self.continue_button = button("Continue ▸", "Move on when you have looked at the board", style="primary")
-        self.skip_button = button("Skip animation ▸|", "Show the end of the animation now")
-        self.back_button = button("◂ Back", "Undo the last action")
-        self.restart_button = button("Restart", "Start again (with the shuffle number on the right)")
-        self.seed = widgets.IntText(value=seed, description="Shuffle number", layout=widgets.Layout(width="230px"),
+        self.next_button = button(_("Next step ▸"), next_tooltip, style="primary")
+        self.finish_button = button(_("Finish round ▸▸"), finish_tooltip)
+        self.continue_button = button(_("Continue ▸"), _("Move on when you have looked at the board"),
+                                      style="primary")
+        self.skip_button = button(_("Skip animation ▸|"), _("Show the end of the animation now"))
+        self.back_button = button(_("◂ Back"), _("Undo the last action"))
+        self.restart_button = button(_("Restart"), _("Start again (with the shuffle number on the right)"))
+        self.seed = widgets.IntText(value=seed, description=_("Shuffle number"), layout=widgets.Layout(width="230px"),
                                     style={"description_width": "initial"}, disabled=not seed_enabled,
-                                    tooltip="The same shuffle number deals the same cards again")
+                                    tooltip=_("The same shuffle number deals the same cards again"))
         self.next_button.on_click(lambda _: on_next())
         self.finish_button.on_click(lambda _: on_finish())
         self.back_button.on_click(lambda _: on_back())

@@ -23,23 +23,25 @@ import ipywidgets as widgets
 
 from tutor.core.events import Rule
 
+from tutor.i18n import _
+
 from .narration import Line, cite
 
-SHOW, HIDE = "▸ Board in words", "▾ Board in words"
 
 
 class TextView(widgets.VBox):
     """``html`` holds the text (its ``value``), ``toggle`` shows it on screen, ``text`` is the plain text last
     shown (for tests and for the canvas' label)."""
 
-    def __init__(self, title: str = "The board in words") -> None:
-        self.title = title
+    def __init__(self, title: str = "") -> None:
+        self.title = title or _("The board in words")
         self.text = ""
         self._last_said: Line | None = None
         self.html = widgets.HTML()
         self.html.add_class("tutor-board-words")
         self.html.add_class("tutor-sr-only")
-        self.toggle = widgets.ToggleButton(value=False, description=SHOW, tooltip="Read the board as text",
+        self.toggle = widgets.ToggleButton(value=False, description=_("▸ Board in words"),
+                                           tooltip=_("Read the board as text"),
                                            layout=widgets.Layout(width="auto", align_self="flex-start"))
         self.toggle.add_class("tutor-disclosure")
         self.toggle.observe(lambda _: self._on_toggle(), "value")
@@ -52,9 +54,9 @@ class TextView(widgets.VBox):
         plain = []
         if happened:
             said = _each_rule_once(happened)
-            parts.append("<p><b>What just happened:</b></p><ul>"
+            parts.append(f"<p><b>{html.escape(_('What just happened:'))}</b></p><ul>"
                          + "".join(f"<li>{html.escape(sentence)}</li>" for sentence in said) + "</ul>")
-            plain += ["What just happened:", *said]
+            plain += [_("What just happened:"), *said]
         items = "".join(f"<li>{html.escape(sentence)}</li>" for sentence in board)
         parts.append(f"<p><b>{html.escape(self.title)}:</b></p><ul>{items}</ul>")
         plain += [f"{self.title}:", *board]
@@ -70,7 +72,7 @@ class TextView(widgets.VBox):
 
     def _on_toggle(self) -> None:
         shown = self.toggle.value
-        self.toggle.description = HIDE if shown else SHOW
+        self.toggle.description = _("▾ Board in words") if shown else _("▸ Board in words")
         if shown:
             self.html.remove_class("tutor-sr-only")
         else:

@@ -2,8 +2,8 @@
 
 A move slides the token square by square (and, when blocked, up to the full
 square and back); a rider placed anew (the breakaway) glides to its square;
-slipstream first outlines every pack and holds, then slides each pack that moves, one at a time, one square in quarter steps, and holds again
-with the merged packs and the "+1" chips; an exhaustion holds the "E2" icons.
+slipstream first outlines every pack and holds, then slides each pack that moves, one at a time, one square
+in quarter steps, and holds again with the merged packs (``Slipstreamed.packs``) and the "+1" chips; an exhaustion holds the "E2" icons.
 ``frame_ms`` keeps a step's sliding to about a second; the holds are what let a
 class see each sub-step.
 """
@@ -118,9 +118,7 @@ def _slipstream(timeline: _Timeline, event: Slipstreamed) -> None:
         for rid, (square, lane) in starts.items():
             timeline.positions[rid] = (square + quarter, lane)
         timeline.add(moving=event.riders, packs=(*others, (lo + quarter, hi + quarter)))
-    ahead = [p for p in others if p[0] == hi + 2]
-    merged = (lo + 1, ahead[0][1]) if ahead else (lo + 1, hi + 1)
-    timeline.packs = sorted([p for p in others if p not in ahead] + [merged])
+    timeline.packs = [(float(lo), float(hi)) for lo, hi in event.packs]  # merged with the pack ahead (the engine's)
     for rid in event.riders:
         timeline.gained[rid] = timeline.gained.get(rid, 0) + 1
     timeline.add(hold_ms=HOLD_MS * 0.7, packs=tuple(timeline.packs))

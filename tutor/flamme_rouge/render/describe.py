@@ -72,9 +72,8 @@ def describe_race(race: Race, *, played: Sequence[tuple[str, str]] | None = None
                  + _terrain_summary(race))
     riders = list(race.riders)
     if judged:
-        placed = [r for r in riders if race.riders[r].square is not None]
-        riders = sorted(placed, key=lambda r: (-race.riders[r].position[0], race.riders[r].position[1])) + [
-            r for r in riders if r not in placed]
+        placed = rules.movement_order(race.positions())
+        riders = placed + [r for r in riders if r not in placed]
         lines.append("Riders, from the front:")
     else:
         lines.append("Riders:")

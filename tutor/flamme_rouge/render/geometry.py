@@ -127,10 +127,11 @@ class View:
         return [(x - offset, y + offset), (x + offset, y + offset)]
 
     def device_scale(self, pixel_width: float) -> float:
-        """Device pixels per canvas unit, for a ``<canvas>`` element ``pixel_width`` pixels wide.
+        """Canvas pixels per view unit, for a ``<canvas>`` element ``pixel_width`` pixels wide.
 
-        ipycanvas gives the element ``view.width`` pixels (no devicePixelRatio scaling), so this is 1
-        unless the page changes it; reading pixels back, multiply the view's coordinates by it.
+        The scene's canvas holds ``scene.SCALE`` (2) pixels per view unit, whatever its CSS size on the page
+        (sharp on 2x screens), so this is 2 for ``Scene``; reading pixels back, multiply the view's
+        coordinates by it.
         """
         return pixel_width / self.width
 

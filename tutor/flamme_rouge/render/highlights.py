@@ -111,11 +111,9 @@ def highlights_for(race: Race, events: Iterable[Event] = (), *, active: str | No
 
 def revealed_cards(race: Race) -> dict[str, Chip]:
     """Card chips for the riders still to move in the movement phase (the squares their card moves them)."""
-    if race.phase is not Phase.MOVEMENT:
-        return {}
-    chips = {}
-    for rid in race.to_move:
-        played = race.riders[rid].played
-        if played is not None:
-            chips[rid] = Chip((played,), race.move_values.get(rid, played.value))
-    return chips
+    return chips_for(race.revealed_moves())
+
+
+def chips_for(moves: Mapping[str, tuple[Card, int]]) -> dict[str, Chip]:
+    """A card chip for each rider of ``moves`` (``Race.revealed_moves``: its card and the squares it moves)."""
+    return {rid: Chip((card,), value) for rid, (card, value) in moves.items()}

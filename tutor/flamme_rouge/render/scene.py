@@ -6,18 +6,18 @@ and the riders on the mini-map (redrawn once per action).
 ``draw`` paints a state in one message; ``animate`` plays an animation frame by
 frame, paced by the kernel's event loop (``tutor.ui.LayeredScene.play``): a later
 ``draw`` or animation drops the frames not sent yet, and ``finish`` (Skip) shows
-the end at once.
+the end at once. ``animate_steps`` plays steps the engine has resolved
+(``Race.resolve_steps``): the scene only draws, it never changes the race.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from ipycanvas import Canvas
 
 from tutor.flamme_rouge.events import Blocked, Event
-from tutor.flamme_rouge.race import Race
+from tutor.flamme_rouge.race import Race, ResolvedStep
 from tutor.flamme_rouge.track import Track
 from tutor.ui.pace import fit
 from tutor.ui.scene import LayeredScene
@@ -25,30 +25,13 @@ from tutor.ui.scene import LayeredScene
 from .animation import FRAMES_PER_STEP, Frame, frame_ms, frames_for, thin
 from .cards import CardPanel, draw_card_panel
 from .geometry import WIDTH, View, follow, make_view
-from .highlights import Chip, Highlights, revealed_cards
+from .highlights import Chip, Highlights, chips_for
 from .riders import draw_minimap_riders, draw_riders
 from .track import draw_track
 
 
-@dataclass(frozen=True)
-class StepRecord:
-    """One resolved step, for ``Scene.animate_steps``: where the riders were, their card chips, what happened."""
-
-    before: Mapping[str, tuple[int, int]]
-    chips: Mapping[str, Chip]
-    events: tuple[Event, ...]
-
-
-def resolve_steps(race: Race, one: bool, stop: Callable[[Race], bool] = lambda race: False) -> Iterator[StepRecord]:
-    """Resolve automatic steps of ``race`` and record each for ``Scene.animate_steps``: one step (``one``), or
-    steps until a choice is due, the round ends or ``stop(race)``. A refused step raises its ``RuleError``."""
-    start_round = race.round
-    while True:
-        before, chips = race.positions(), revealed_cards(race)
-        yield StepRecord(before, chips, tuple(race.step()))
-        if one or not race.phase.automatic or race.round != start_round or stop(race):
-            return
-
+StepRecord = ResolvedStep
+"""One step the engine resolved (``Race.resolve_steps``), as ``Scene.animate_steps`` plays it."""
 
 PAUSE_MS = 450
 """Held between two steps of an animation (Finish round), so each rider's move reads on its own."""
@@ -121,9 +104,10 @@ class Scene(LayeredScene):
         for k, step in enumerate(steps):
             frames = thin(frames_for(step.events, step.before), FRAMES_PER_STEP)
             ms = frame_ms(frames) * speed
-            timeline += [(frame, step.chips, frame.duration(ms) * (speed if frame.hold_ms else 1)) for frame in frames]
+            chips = chips_for(step.moves)
+            timeline += [(frame, chips, frame.duration(ms) * (speed if frame.hold_ms else 1)) for frame in frames]
             if frames and k < len(steps) - 1:
-                timeline.append((frames[-1], step.chips, PAUSE_MS * speed))
+                timeline.append((frames[-1], chips, PAUSE_MS * speed))
             squares += [s for s, _ in step.before.values()]
             squares += [e.target for e in step.events if isinstance(e, Blocked)]
         if budget_ms is not None:

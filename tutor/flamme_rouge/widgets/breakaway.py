@@ -25,21 +25,21 @@ from typing import Callable, Sequence
 
 import ipywidgets as widgets
 
-from tutor.flamme_rouge import rules
+from tutor.flamme_rouge import breakaway, rules
 from tutor.flamme_rouge.bots import autoplay
 from tutor.flamme_rouge.cards import Card
-from tutor.flamme_rouge.events import BreakawayDecided, BreakawayStart, Event
+from tutor.flamme_rouge.events import BreakawayCost, BreakawayDecided, BreakawayStart, Event
 from tutor.flamme_rouge.race import Draw, Phase, Race
 from tutor.flamme_rouge.render import CardPanel, Chip, Highlights, Scene, legend_html
 from tutor.flamme_rouge.render.describe import describe_race
-from tutor.ui.controller import UndoController
-from tutor.ui.controls import CSS, StatusLine, button, header, label
+from tutor.i18n import _, ngettext
+from tutor.ui.controls import CSS, button, header
 from tutor.ui.narration import and_list
-from tutor.ui.screen import (Disclosure, Focusing, MotionSetting, SecondaryRow, board_frame, changed_words,
-                             prompt_row, teacher_section)
-from tutor.ui.text_view import TextView
+from tutor.ui.screen import Disclosure, board_frame, changed_words, prompt_row
+from tutor.ui.shell import LessonShell
 
 from .narration import Line, computer_plays, narrate, to_html
+from .race_controls import HandControls
 
 BIDS = (Phase.BID_1, Phase.BID_2)
 BIDDING = (*BIDS, Phase.BREAKAWAY)
@@ -53,7 +53,7 @@ TABLE_CSS = """
 """
 
 
-class BreakawayBid(Focusing, widgets.VBox):
+class BreakawayBid(LessonShell, widgets.VBox):
     """The learner's team bids for the breakaway against bot teams."""
 
     def __init__(self, stage: str = "cobbles-24", teams: Sequence[str] = ("red", "blue", "green"), *,
@@ -71,61 +71,41 @@ class BreakawayBid(Focusing, widgets.VBox):
         self._rebuild: Callable[[int], Race] = rebuild
         self.race = rebuild(seed)
         self.decision: BreakawayDecided | None = None
+        self._costs: dict[str, int] = {}
+        """The exhaustion cards each breakaway rider took (``BreakawayCost`` events)."""
         self._final_bids: dict[str, list[Card]] = {}
-        self.control = UndoController(lambda: self.race, self._warn)
         self._events: list[Event] = []
         self._slide_from: dict[str, tuple[int, int]] = {}
         """Positions before the breakaway step (where the winners' trails start)."""
         self.narration_lines: list[Line] = []
-
         self.scene = Scene(self.race.track)
-        self.header = widgets.HTML()
-        self.status = StatusLine()
-        self.narration = widgets.HTML()
-        self.bids_table = widgets.HTML()
-        self.legend = widgets.HTML(legend_html(self.race, folding=False))
-        riders = self.race.teams[learner].riders
-        self.draw_buttons = {rid: self._draw_button(rid) for rid in riders}
-        self.card_buttons = [self._card_button(i) for i in range(4)]
-        self.decide_button = button("Decide the breakaway ▸", "Rank the bid totals and start the breakaway riders",
-                                    style="primary")
-        self.decide_button.on_click(lambda _: self.learner_action(self._on_decide))
-        self.back_button = button("◂ Back", "Undo the last action")
-        self.back_button.on_click(lambda _: self.learner_action(self._on_back))
-        self.restart_button = button("Restart", "Bid again from the start (with the shuffle number on the right)")
-        self.restart_button.on_click(lambda _: self.learner_action(self._on_restart))
-        self.seed = widgets.IntText(value=seed, description="Shuffle number", style={"description_width": "initial"},
-                                    layout=widgets.Layout(width="230px"))
-        self.text_view = TextView()  # the board in words (the bids stay face down in it too)
-        self.motion = MotionSetting([self.scene])
-        self.log_section = Disclosure("Log", [self.narration], tooltip="What happened at the last step")
-        self.key = Disclosure("Key", [self.legend], tooltip="What the colours and marks on the board mean")
-        self.teachers = teacher_section(self.seed)
-        self.children = [
-            widgets.HTML(CSS + TABLE_CSS), self.header, board_frame(self.scene),
-            prompt_row(self.status, *self.draw_buttons.values(),
-                       widgets.HBox([label("Cards drawn:"), *self.card_buttons],
-                                    layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
-                       self.decide_button),
-            SecondaryRow([self.back_button, self.restart_button, self.motion, self.text_view.toggle,
-                          self.log_section.button, self.key.button, self.teachers.button]),
-            self.bids_table, self.text_view.html, self.log_section.body, self.key.body, self.teachers.body,
-        ]
+        self.build_shell(lambda: self.race, [self.scene], on_back=self._on_back, on_restart=self._on_restart,
+                         seed=seed)
+        self.restart_button.tooltip = _("Bid again from the start (with the shuffle number under For teachers)")
+        self.children = self._layout()
         self.add_class("tutor-breakaway")
         self.add_class("tutor-lesson")  # the template's rules for every lesson widget (a11y.css)
         self.scene.on_client_ready(lambda: self.redraw(redraw_track=True))
         self._show(self._intro() + self._opening_bots())
 
-    def _draw_button(self, rider_id: str) -> widgets.Button:
-        b = button(f"Draw 4 for {rider_id}", f"Breakaway bid: draw 4 cards for {rider_id}", style="info")
-        b.on_click(lambda _: self.learner_action(lambda: self._on_draw(rider_id)))
-        return b
-
-    def _card_button(self, index: int) -> widgets.Button:
-        b = button("·", f"Bid card {index + 1}", width="56px")
-        b.add_class("tutor-card-button")
-        b.on_click(lambda _: self.learner_action(lambda: self._on_card(index)))
-        return b
+    def _layout(self) -> list[widgets.Widget]:
+        """The board, the prompt beside the draw and card buttons and Decide, one secondary row, what it opens."""
+        self.header = widgets.HTML()
+        self.narration = widgets.HTML()
+        self.bids_table = widgets.HTML()
+        self.legend = widgets.HTML(legend_html(self.race, folding=False))
+        self.hand = HandControls(self.guard, cards=4, on_draw=self._on_draw, on_card=self._on_card, bidding=True)
+        self.hand.set_riders(self.race.teams[self.learner].riders)
+        self.draw_buttons, self.card_buttons = self.hand.draw_buttons, self.hand.card_buttons
+        self.decide_button = button(_("Decide the breakaway ▸"),
+                                    _("Rank the bid totals and start the breakaway riders"), style="primary")
+        self.on_click(self.decide_button, "decide", self._on_decide)
+        self.log_section = Disclosure(_("Log"), [self.narration], tooltip=_("What happened at the last step"))
+        self.key = Disclosure(_("Key"), [self.legend], tooltip=_("What the colours and marks on the board mean"))
+        return [widgets.HTML(CSS + TABLE_CSS), self.header, board_frame(self.scene),
+                prompt_row(self.status, *self.draw_buttons.values(), self.hand.hand, self.decide_button),
+                self.secondary_row(disclosures=[self.log_section.button, self.key.button]),
+                self.bids_table, self.text_view.html, self.log_section.body, self.key.body, self.teachers.body]
 
     # ----- handlers --------------------------------------------------------------------------------------
 
@@ -145,21 +125,22 @@ class BreakawayBid(Focusing, widgets.VBox):
 
     def _on_draw(self, rider_id: str) -> None:
         if self.race.phase not in BIDS:
-            self._warn("The bids are over: " + ("choose 'Decide the breakaway'." if self.race.phase is Phase.BREAKAWAY
-                                                else "the breakaway is decided. Choose Back or Restart."))
+            self.warn(_("The bids are over: choose 'Decide the breakaway'.") if self.race.phase is Phase.BREAKAWAY
+                      else _("The bids are over: the breakaway is decided. Choose Back or Restart."))
             return
         self._act(lambda: self.race.draw(rider_id))
 
     def _on_card(self, index: int) -> None:
         rider = self.holding
         if rider is None:
-            free = [rid for rid, b in self.draw_buttons.items() if not b.disabled]
-            self._warn(f"Draw first: choose 'Draw 4 for {free[0]}'." if free else
-                       "No cards to bid now: " + self._hint())
+            free = self.hand.free
+            self.warn(_("Draw first: choose 'Draw 4 for {rider}'.").format(rider=free[0]) if free else
+                      _("No cards to bid now: {hint}").format(hint=self._hint()))
             return
         hand = self.race.riders[rider].hand
         if index >= len(hand):
-            self._warn(f"{rider} has only {len(hand)} cards in hand.")
+            self.warn(ngettext("{rider} has only {n} card in hand.", "{rider} has only {n} cards in hand.",
+                               len(hand)).format(rider=rider, n=len(hand)))
             return
         card = hand[index]
         self._act(lambda: self.race.play(rider, card))
@@ -167,8 +148,8 @@ class BreakawayBid(Focusing, widgets.VBox):
     def _on_decide(self) -> None:
         race = self.race
         if race.phase is not Phase.BREAKAWAY:
-            self._warn("Not yet: " + (f"your team still has to bid ({race.phase.name_in_words})."
-                                      if race.phase in BIDS else "the breakaway is already decided."))
+            self.warn(_("Not yet: your team still has to bid ({phase}).").format(phase=race.phase.name_in_words)
+                      if race.phase in BIDS else _("Not yet: the breakaway is already decided."))
             return
         bidders = {r.id: list(r.bids) for r in race.player_riders if r.bids}
         before = race.positions()
@@ -178,21 +159,23 @@ class BreakawayBid(Focusing, widgets.VBox):
                  ) -> None:
         self._final_bids = bidders
         self.decision = next(e for e in events if isinstance(e, BreakawayDecided))
+        self._costs = {e.rider: e.exhaustion for e in events if isinstance(e, BreakawayCost)}
         self._events = events
         self._show(narrate(events), slide_from=before)
 
     def _on_back(self) -> None:
-        if not self.control.back("Nothing to undo: this is the start of the bids."):
+        if not self.back_step(_("Nothing to undo: this is the start of the bids.")):
             return
         if self.race.phase in BIDDING:  # back before the decision
-            self.decision, self._final_bids = None, {}
+            self.decision, self._final_bids, self._costs = None, {}, {}
         self._events = []
-        self._show([Line("Back: the position before your last action is restored.")])
+        self._show([Line(_("Back: the position before your last action is restored."))])
 
     def _on_restart(self) -> None:
         self.race = self._rebuild(self.seed.value)
-        self.decision, self._final_bids, self._events = None, {}, []
-        self._show([Line(f"New bids (shuffle number {self.seed.value})."), *self._intro(), *self._opening_bots()])
+        self.decision, self._final_bids, self._costs, self._events = None, {}, {}, []
+        self._show([Line(_("New bids (shuffle number {seed}).").format(seed=self.seed.value)), *self._intro(),
+                    *self._opening_bots()])
 
     def _opening_bots(self) -> list[Line]:
         """The bots' first bids: Back stops after them."""
@@ -222,37 +205,27 @@ class BreakawayBid(Focusing, widgets.VBox):
         else:
             self._slide(slide_from)
         if self.acting:
-            self.move_focus(self.next_control())
+            self.focus_next()
 
     def next_control(self) -> widgets.Widget | None:
         """The control the prompt names next: a card after a draw, the next draw, Decide, then Restart."""
         if self.holding:
             return self.card_buttons[0]
-        free = [b for b in self.draw_buttons.values() if not b.disabled]
+        free = self.hand.free
         if free:
-            return free[0]
+            return self.draw_buttons[free[0]]
         return self.decide_button if not self.decide_button.disabled else self.restart_button
-
-    def _warn(self, text: str) -> None:
-        self.status.show(text, "warning")
 
     def _refresh_controls(self) -> None:
         race = self.race
         legal = race.legal_actions() if race.phase in BIDS else []
-        drawable = {a.rider for a in legal if isinstance(a, Draw)}
-        for rid, b in self.draw_buttons.items():
-            b.disabled = rid not in drawable
+        self.hand.show_draws({a.rider for a in legal if isinstance(a, Draw)})
         holder = self.holding
-        hand = race.riders[holder].hand if holder else []
-        for i, b in enumerate(self.card_buttons):
-            b.description = str(hand[i]) if i < len(hand) else "·"
-            b.tooltip = f"Bid {hand[i]} for {holder}" if i < len(hand) else "No card here"
-            b.button_style = "warning" if i < len(hand) else ""
-            b.disabled = i >= len(hand)
+        self.hand.show_hand(holder, race.riders[holder].hand if holder else [], _("No card here"))
         self.decide_button.disabled = race.phase is not Phase.BREAKAWAY
         self.back_button.disabled = not self.control.can_back
         title = f"<b>{html.escape(self.title)}</b> · " if self.title else ""
-        phase = race.phase.title if race.phase in BIDDING else "Breakaway decided: round 1 can start"
+        phase = race.phase.title if race.phase in BIDDING else _("Breakaway decided: round 1 can start")
         self.header.value = header(f"{title}<span class='tutor-phase'>{html.escape(phase)}</span>").value
 
     def _hint(self) -> str:
@@ -260,24 +233,29 @@ class BreakawayBid(Focusing, widgets.VBox):
         if race.phase in (Phase.BID_1, Phase.BID_2):
             holder = self.holding
             if holder:
-                return (f"Bid for {holder}: choose one of its {len(race.riders[holder].hand)} cards. It goes face "
-                        "down; the other 3 are recycled under the deck.")
-            free = [rid for rid, b in self.draw_buttons.items() if not b.disabled]
+                return _("Bid for {rider}: choose one of its {n} cards. It goes face down; the other 3 are recycled "
+                         "under the deck.").format(rider=holder, n=len(race.riders[holder].hand))
+            free = self.hand.free
             if race.phase is Phase.BID_1 and len(free) > 1:
-                return (f"Pick the rider that bids for your team: choose 'Draw 4 for {free[0]}' or "
-                        f"{and_list([f'{chr(39)}Draw 4 for {r}{chr(39)}' for r in free[1:]])}.")
+                others = and_list([_("'Draw 4 for {rider}'").format(rider=r) for r in free[1:]])
+                return _("Pick the rider that bids for your team: choose 'Draw 4 for {rider}' or {others}.").format(
+                    rider=free[0], others=others)
             if free:
-                return f"{race.phase.name_in_words.capitalize()}: choose 'Draw 4 for {free[0]}'."
-            return "Waiting for the other players' bids."
+                return _("{phase}: choose 'Draw 4 for {rider}'.").format(phase=race.phase.name_in_words.capitalize(),
+                                                                         rider=free[0])
+            return _("Waiting for the other players' bids.")
         if race.phase is Phase.BREAKAWAY:
-            return "Both bids are in and revealed: choose 'Decide the breakaway'."
-        winners = and_list(self.decision.winners) if self.decision else "nobody"
-        return (f"The breakaway is decided: {winners} {'starts' if self.decision and len(self.decision.winners) == 1 else 'start'}"
-                " past the start line. Choose Back to look again, or Restart to bid again with the same cards.")
+            return _("Both bids are in and revealed: choose 'Decide the breakaway'.")
+        winners = list(self.decision.winners) if self.decision else []
+        return ngettext("The breakaway is decided: {riders} starts past the start line. Choose Back to look again, "
+                        "or Restart to bid again with the same cards.",
+                        "The breakaway is decided: {riders} start past the start line. Choose Back to look again, "
+                        "or Restart to bid again with the same cards.", len(winners)).format(
+                            riders=and_list(winners, empty=_("nobody")))
 
     def _intro(self) -> list[Line]:
-        return [Line("The breakaway bid: your team picks one rider, who draws 4 cards and bids 1 face down, "
-                     "twice. The two bids' total decides who starts ahead of everyone, at a price.",
+        return [Line(_("The breakaway bid: your team picks one rider, who draws 4 cards and bids 1 face down, "
+                       "twice. The two bids' total decides who starts ahead of everyone, at a price."),
                      (rules.BID, rules.BREAKAWAY_RANK))]
 
     # ----- the bids table --------------------------------------------------------------------------------
@@ -315,25 +293,35 @@ class BreakawayBid(Focusing, widgets.VBox):
                 elif k < shown:
                     cells.append(str(cards[k]))
                 else:
-                    cells.append(f"{cards[k]} (face down)" if mine else "face down")
-            total = str(sum(c.value for c in cards)) if shown == 2 else ""
-            if decision:
-                won = rid in decision.winners
-                result = ("breakaway: bid cards leave the game, takes 2 exhaustion cards" if won else
-                          "recycles its bid cards")
-            else:
-                result = ""
-            where = f"{grid.index(rid) + 1} of {len(grid)}" if rid in grid else ""
+                    cells.append(_("{card} (face down)").format(card=cards[k]) if mine else _("face down"))
+            total = str(self._total(rid, cards)) if shown == 2 else ""
+            result = self._result(rid) if decision else ""
+            where = _("{n} of {m}").format(n=grid.index(rid) + 1, m=len(grid)) if rid in grid else ""
+            who = _("{rider} (you)").format(rider=rid) if mine else rid
             rows.append(f"<tr class='{'tutor-winner' if decision and rid in decision.winners else ''}'>"
-                        f"<td>{html.escape(rid)}{' (you)' if mine else ''}</td><td>{where}</td>"
+                        f"<td>{html.escape(who)}</td><td>{html.escape(where)}</td>"
                         f"<td>{html.escape(cells[0])}</td><td>{html.escape(cells[1])}</td><td>{total}</td>"
                         f"<td>{html.escape(result)}</td></tr>")
-        caption = ("Ranking by total, best first. Equal totals go to the rider further back on the grid."
-                   if decision else "Bids by grid place (1 = front of the start area). Ties will go to the rider "
-                                    "further back.")
-        return (f"<table class='tutor-bids'><caption style='text-align:left'>{caption}</caption>"
-                "<tr><th>rider</th><th>grid place</th><th>bid 1</th><th>bid 2</th><th>total</th><th>result</th>"
-                f"</tr>{''.join(rows)}</table>")
+        caption = (_("Ranking by total, best first. Equal totals go to the rider further back on the grid.")
+                   if decision else _("Bids by grid place (1 = front of the start area). Ties will go to the rider "
+                                      "further back."))
+        heads = [_("rider"), _("grid place"), _("bid 1"), _("bid 2"), _("total"), _("result")]
+        return (f"<table class='tutor-bids'><caption style='text-align:left'>{html.escape(caption)}</caption><tr>"
+                + "".join(f"<th>{html.escape(h)}</th>" for h in heads) + f"</tr>{''.join(rows)}</table>")
+
+    def _total(self, rider: str, cards: Sequence[Card]) -> int:
+        """A bid's total: the engine's once decided (``BreakawayDecided.totals``), else its cards' (revealed)."""
+        if self.decision is not None and rider in self.decision.totals:
+            return self.decision.totals[rider]
+        return breakaway.total([card.value for card in cards])
+
+    def _result(self, rider: str) -> str:
+        """What the decision did to ``rider``: the breakaway's price (``BreakawayCost``), or its bid recycled."""
+        if rider not in self._costs:
+            return _("recycles its bid cards")
+        n = self._costs[rider]
+        return ngettext("breakaway: bid cards leave the game, takes {n} exhaustion card",
+                        "breakaway: bid cards leave the game, takes {n} exhaustion cards", n).format(n=n)
 
     # ----- the canvas ------------------------------------------------------------------------------------
 

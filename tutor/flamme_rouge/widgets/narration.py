@@ -1,8 +1,8 @@
 """Flamme Rouge events told in plain words: one sentence per thing that happened, with the rules it applied.
 
-``narrate(events, race)`` returns a list of ``tutor.ui.Line``; ``tutor.ui.to_html``
-renders them. Every sentence is composed from the events' fields (riders, squares,
-lanes, cards, packs) and every rule comes from the events' ``rules`` (cited by
+``narrate(events)`` returns a list of ``tutor.ui.Line`` (it reads the events alone, never the race);
+``tutor.ui.to_html`` renders them. Every sentence is composed from the events' fields (riders, squares,
+lanes, cards, packs, the breakaway's tie) and every rule comes from the events' ``rules`` (cited by
 ``Rule.section`` and ``Rule.text``); nothing is parsed back out of prose.
 """
 
@@ -17,7 +17,7 @@ from tutor.flamme_rouge.events import (BidsRevealed, BidsStarted, Blocked, BotDe
                                        CardsDrawn, CardsFlipped, CardsRecycled, CardsRemoved, CardsRevealed,
                                        DecksReshuffled, Event, ExhaustionChecked, ExhaustionTaken, Finished,
                                        NoSlipstream, Pack, PacksFound, Reshuffled, RiderMoved, RiderPlaced,
-                                       RoundStarted, Slipstreamed)
+                                       RoundStarted, Slipstreamed, TeamsHandedToBots)
 from tutor.flamme_rouge.render.style import lane_name
 from tutor.ui.narration import Line, and_list, plural, to_html
 
@@ -59,8 +59,7 @@ def narrate(events: Sequence[Event]) -> list[Line]:
             continue
         if isinstance(event, PacksFound):
             lines.append(_packs(event))
-            packs = event.packs
-            if not any(front[0] - back[1] == 2 for back, front in zip(packs, packs[1:])):
+            if not event.behind:
                 lines.append(Line("No pack is exactly one empty square behind another pack: nobody moves.",
                                   (rules.SLIPSTREAM,)))
             i += 1
@@ -233,6 +232,10 @@ def _peloton_expansion(event: Event) -> Line | None:
                     "new deck.", event.rules)
     if isinstance(event, BidsStarted):
         return Line("The breakaway bids begin: each player picks one rider, who bids twice.", event.rules)
+    if isinstance(event, TeamsHandedToBots):
+        teams = list(event.teams)
+        return Line(f"The computer plays {and_list(teams)} from now on." if teams else
+                    "Every team is already played by the computer.", event.rules)
     if isinstance(event, BotTeamsFlip):
         return Line("Every player's card is face down; now the bot teams flip theirs.", event.rules)
     return None
@@ -245,12 +248,11 @@ def _breakaway_decided(event: BreakawayDecided) -> Line:
     text = (f"Bid totals, best first: {ranked}. With {plural(len(totals), 'bidder')} the top "
             f"{'one' if len(winners) == 1 else plural(len(winners), 'rider')} {joins} the breakaway: "
             f"{and_list(winners)}.")
-    cut = totals[winners[-1]]
-    tied = [rid for rid in event.ranking if totals[rid] == cut]
-    if any(rid not in winners for rid in tied):
-        won = [rid for rid in tied if rid in winners]
-        text += (f" {and_list(tied)} {'both' if len(tied) == 2 else 'all'} total {cut}: the tie goes to "
-                 f"{and_list(won)}, further back on the grid (from the front: {', '.join(event.grid)}).")
+    tied = list(event.tied)
+    if tied:
+        text += (f" {and_list(tied)} {'both' if len(tied) == 2 else 'all'} total {totals[tied[0]]}: the tie goes to "
+                 f"{and_list(list(event.tie_won))}, further back on the grid (from the front: "
+                 f"{', '.join(event.grid)}).")
     return Line(text, event.rules)
 
 

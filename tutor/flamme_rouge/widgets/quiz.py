@@ -41,15 +41,12 @@ from typing import Any, Sequence
 
 import ipywidgets as widgets
 
-from tutor.flamme_rouge import rules
 from tutor.flamme_rouge import scenario as scenarios
-from tutor.flamme_rouge.cards import Card
-from tutor.flamme_rouge.events import (Blocked, Event, ExhaustionChecked, ExhaustionTaken, Finished, NoSlipstream,
-                                       PacksFound, RiderMoved, Slipstreamed)
+from tutor.flamme_rouge.events import Blocked, Event, ExhaustionTaken, PacksFound, RiderMoved, Slipstreamed
 from tutor.flamme_rouge.race import Phase, Race
 from tutor.flamme_rouge.render import (CardPanel, Chip, Highlights, Mark, Scene, highlights_for, legend_html,
                                        revealed_cards)
-from tutor.flamme_rouge.render.climb import climb_lines, climb_marks
+from tutor.flamme_rouge.render.climb import climb_marks
 from tutor.flamme_rouge.render.describe import describe_race
 from tutor.flamme_rouge.render.style import ANSWER, GUESS, lane_name
 from tutor.ui.controls import label
@@ -57,12 +54,12 @@ from tutor.ui.quiz import RevealQuiz, Verdict
 from tutor.ui.screen import Disclosure, MotionSetting, board_frame
 from tutor.ui.text_view import TextView
 
-from .narration import Line, narrate
+from .narration import narrate
+from .quiz_words import Asked, QuizOutcome, card_value, told, why
 
 ASKS = ("square", "exhausted", "first", "card", "winner")
 AFTER = {"movement": Phase.MOVEMENT, "slipstream": Phase.END_SLIPSTREAM}
 """The phase resolved on Reveal (``Race.resolve``) before the position is judged."""
-WHEN = {"movement": "after the movement phase", "slipstream": "after slipstream"}
 SQUARES_OFFERED = 12
 """The dropdown offers the rider's square and this many squares ahead."""
 PROMPTS = {
@@ -141,7 +138,7 @@ class PredictQuiz(RevealQuiz):
         data = self.scenario
         if self.ask == "card":
             # The learner's card for the rider: the chosen one on Reveal, else the first choice (hidden).
-            data = dict(data, cards={**data.get("cards", {}), self.rider: _card_value(card or self.choices[0])})
+            data = dict(data, cards={**data.get("cards", {}), self.rider: card_value(card or self.choices[0])})
         return scenarios.build(data)
 
     def _new_inputs(self) -> None:
@@ -317,7 +314,9 @@ class PredictQuiz(RevealQuiz):
                    "card": AFTER[self.after]}.get(self.ask, AFTER[self.after])
         self._events = self.race.resolve(through)
         right = answer in self.correct_answer if self.ask == "card" else answer == self.correct_answer
-        return Verdict(right, self._told(answer, right), self._why(self._events), narrate(self._events))
+        asked = Asked(self.ask, self.rider, self.target, self.after, self.with_lane)
+        said = QuizOutcome(self.race, self._events, self._before, self.correct_answer)
+        return Verdict(right, told(asked, said, answer, right), why(asked, said, answer), narrate(self._events))
 
     def restart(self) -> None:
         """The next position (the same one when the quiz has only one), its question, inputs cleared."""
@@ -401,91 +400,3 @@ class PredictQuiz(RevealQuiz):
             lane = self.lane_input.value if self.with_lane and self.lane_input is not None else None
             marks.append(Mark(self.square_input.value, lane, f"your answer: {self.square_input.value}", GUESS))
         return marks
-
-    def _told(self, answer: Any, right: bool) -> str:
-        if self.ask == "exhausted":
-            told = f"Exhausted: {_names(self.correct_answer)}."
-            return told if right else f"{told} You chose: {_names(answer)}."
-        if self.ask == "first":
-            told = f"{self.correct_answer} moves first: it is the frontmost rider."
-            return told if right else f"{told} You said {answer}."
-        if self.ask == "winner":
-            told = f"{self.correct_answer} wins: {self._why_winner()}."
-            return told if right else f"{told} You said {answer}."
-        if self.ask == "card":
-            cards = sorted(self.correct_answer, key=_card_value)
-            told = (f"{' or '.join(cards)} takes {self.rider} to square {self.target}. With {answer}, it ends on "
-                    f"square {self.race.riders[self.rider].square}.")
-            return told
-        square, lane = self.correct_answer if self.with_lane else (self.correct_answer, None)
-        where = f"square {square}" + (f", {lane_name(lane)}" if lane is not None else "")
-        told = f"{self.rider} ends on {where} {WHEN[self.after]}."
-        if right:
-            return told
-        guess = f"square {answer[0]}, {lane_name(answer[1])}" if self.with_lane else f"square {answer}"
-        return f"{told} You said {guess}."
-
-    def _why_winner(self) -> str:
-        """Furthest past the line, or, level with another rider there, in the right-hand lane (the engine's
-        ``Finished`` ranking and its lane tie-break, ``rules.ahead_by_lane``)."""
-        finished = next(e for e in self._events if isinstance(e, Finished))
-        level = rules.ahead_by_lane(self.race.positions(), finished.winner)
-        if level:
-            return (f"it is as far past the finish line as {', '.join(level)}, and a tie goes to the rider in "
-                    f"the right-hand lane")
-        return "it is the furthest past the finish line"
-
-    def _why(self, events: list[Event]) -> list[Line]:
-        """The narrated events that decided the answer (for "exhausted": a line for every rider)."""
-        if self.ask == "exhausted":
-            return self._per_rider() + narrate([e for e in events if isinstance(e, ExhaustionChecked)
-                                                and e.exempt])
-        if self.ask == "first":
-            first = self.correct_answer  # the engine's movement order (Race.to_move) before the moves
-            square = self._before[first][0]
-            return [Line(f"{first} is on square {square}, the closest to the finish"
-                         + (" (and in the right lane of its square)" if rules.ahead_by_lane(self._before, first)
-                            else "")
-                         + ": it moves first, then the others from front to back.", (rules.ORDER,))]
-        if self.ask == "winner":
-            return narrate([e for e in events if isinstance(e, Finished)])
-        mine: list[Event] = []
-        for e in events:
-            if isinstance(e, (RiderMoved, Blocked)) and e.rider == self.rider:
-                mine.append(e)
-            elif isinstance(e, Slipstreamed) and self.rider in e.riders:
-                mine.append(e)
-            elif isinstance(e, (PacksFound, NoSlipstream)) and self.after == "slipstream":
-                mine.append(e)
-        return narrate(mine) + climb_lines(self.race, events, self.rider)
-
-    def _per_rider(self) -> list[Line]:
-        """For each rider: was it exhausted, what is in front of it (the engine's ``ExhaustionChecked``), and was
-        the learner's tick right."""
-        race, ticked = self.race, self.answer
-        taken = self.correct_answer
-        checked = next((e for e in self._events if isinstance(e, ExhaustionChecked)), None)
-        fronted = set(checked.riders) if checked else set()
-        exempt = set(checked.exempt) if checked else set()
-        lines: list[Line] = []
-        for rid, rider in race.riders.items():
-            square = rider.square
-            assert square is not None
-            ahead = square + 1
-            reason = (f"square {ahead} in front is empty, but it rides for a bot team" if rid in exempt
-                      else f"square {ahead} in front of it is {'empty' if rid in fronted else 'taken'}")
-            was = "takes an exhaustion card" if rid in taken else "takes none"
-            mark = "✓" if (rid in ticked) == (rid in taken) else "✗"
-            you = "you ticked it" if rid in ticked else "you left it unticked"
-            lines.append(Line(f"{mark} {rid} (square {square}) {was}: {reason}; {you}.",
-                              () if lines else (rules.EXHAUSTION,)))
-        return lines
-
-
-def _card_value(card: str | int) -> int:
-    """The squares a card moves its rider (``"E2"``, an exhaustion card, moves 2 like a 2)."""
-    return Card.parse(card).value
-
-
-def _names(riders: set[str]) -> str:
-    return ", ".join(sorted(riders)) if riders else "nobody"

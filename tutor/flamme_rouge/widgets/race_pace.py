@@ -14,11 +14,14 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
+import ipywidgets as widgets
+
 from tutor.flamme_rouge.bots import autoplay, get_bot, play_energy_phase
 from tutor.flamme_rouge.events import Event
 from tutor.flamme_rouge.race import Phase, Race
 from tutor.flamme_rouge.render import Scene
 from tutor.flamme_rouge.render.scene import StepRecord
+from tutor.i18n import _
 from tutor.ui import pace
 from tutor.ui.controller import UndoController
 from tutor.ui.controls import StatusLine, button
@@ -63,9 +66,13 @@ class RacePace:
     _events: list[Event]
     _narrate: Callable[[Sequence[Event]], None]
     _show: Callable[..., None]
-    _warn: Callable[[str], None]
     _hint: Callable[[], str]
-    _guard: Callable[[str, Callable[[], None]], None]
+
+    def warn(self, text: str) -> None:
+        raise NotImplementedError
+
+    def on_click(self, button: widgets.Button, control: str, handler: Callable[[], None]) -> None:
+        raise NotImplementedError
 
     @property
     def done(self) -> bool:
@@ -79,8 +86,9 @@ class RacePace:
         """The controls of this mixin (called once by ``RaceTutor.__init__``)."""
         self.finish_from_round: int | None = None
         """Round from which "Finish the race" is offered (None: never; ``new_race`` sets it)."""
-        self.finish_race_button = button("Finish the race ▸▸", "Bots ride every team, yours too, to the finish")
-        self.finish_race_button.on_click(lambda _: self._guard("finish-race", self._on_finish_race))
+        self.finish_race_button = button(_("Finish the race ▸▸"),
+                                         _("Bots ride every team, yours too, to the finish"))
+        self.on_click(self.finish_race_button, "finish-race", self._on_finish_race)
         self.finish_race_button.layout.display = "none"
         self.scene.on_playing(self._animation_playing)
 
@@ -96,7 +104,7 @@ class RacePace:
 
     def _on_finish_race(self) -> None:
         if not self.offers_finish:
-            self._warn("The bots finish the race only when you are to play your cards, or between rounds.")
+            self.warn(_("The bots finish the race only when you are to play your cards, or between rounds."))
             return
 
         def to_the_end() -> list[Event]:
@@ -105,7 +113,7 @@ class RacePace:
 
         events = self.control.act(to_the_end) or []
         self._narrate(events)
-        self._show([Line("The bots rode every team to the finish: the log has each round.")])
+        self._show([Line(_("The bots rode every team to the finish: the log has each round."))])
 
     def _with_skip(self, text: str, planned_ms: float) -> str:
         """``text``, and the sentence about Skip when the animation just started runs long."""

@@ -42,14 +42,14 @@ from tutor.flamme_rouge.errors import ScenarioError
 from tutor.flamme_rouge.events import Event
 from tutor.flamme_rouge.race import Phase, Race
 from tutor.flamme_rouge.render import Highlights, Scene, highlights_for
-from tutor.flamme_rouge.render.scene import StepRecord, resolve_steps
+from tutor.flamme_rouge.render.scene import StepRecord
 from tutor.flamme_rouge.track import STAGES, TEACHING_TRACKS, Track, stage
-from tutor.ui.controller import UndoController
-from tutor.ui.controls import CSS, StatusLine, button
+from tutor.i18n import _
+from tutor.ui.controls import CSS, button
 from tutor.ui.narration import NarrationLog
 from tutor.ui.share import CheckFileBox, copy_button_html, download_html
 from tutor.ui.share import PositionBox as SharedPositionBox
-from tutor.ui.stepper import PhaseStepper
+from tutor.ui.shell import LessonShell
 
 from .narration import Line, narrate
 from .workbench_editing import TEAMS, BoardEditing
@@ -67,7 +67,7 @@ class PositionBox(SharedPositionBox):
                          max_chars=scenarios.MAX_CODE_CHARS, description=description)
 
 
-class Workbench(BoardEditing, widgets.VBox):
+class Workbench(LessonShell, BoardEditing, widgets.VBox):
     """The teacher's workbench: see the module docstring."""
 
     def __init__(self, scenario: dict[str, Any] | str | None = None, *, track: str = "sprint-20", seed: int = 0):
@@ -76,21 +76,36 @@ class Workbench(BoardEditing, widgets.VBox):
         """The position without its cards: name, description, track, finish, riders (SCENARIOS.md keys)."""
         self._cards: dict[str, Any] = {}
         self._expect: dict[str, Any] | None = None
-        self.control = UndoController(lambda: self.race, self._warn)
         self._events: list[Event] = []
         self._syncing = False
         self.selected: str | None = None
         """The picked rider (None: a click on a free lane adds a new rider)."""
         self.race: Race | None = None
         self._track_title = ""
+        self.build_shell(lambda: self.race, [], on_next=lambda: self._resolve(one=True),
+                         on_finish=lambda: self._resolve(one=False), on_back=self._on_back,
+                         on_restart=self._on_restart, seed=seed,
+                         next_tooltip=_("Resolve the next step: one rider's move or one part of the end phase"),
+                         finish_tooltip=_("Resolve the rest of the round, rider by rider"))
+        self._make_loading(track)
+        self._make_editing()
+        self._make_stepping()
+        self._make_sharing()
+        self.children = self._layout()
+        self.add_class("tutor-workbench")
+        if scenario is None:
+            self.start_empty(track)
+        else:
+            self.open_scenario(scenario if isinstance(scenario, dict) else scenarios.load(scenario))
 
+    def _make_loading(self, track: str) -> None:
+        """Where a position comes from: a track, a scenario file, a position code; and the board it is set on."""
         self.header = widgets.HTML()
-        self.status = StatusLine()
-        self.track_input = widgets.Dropdown(options=TRACKS, value=track, description="Track",
+        self.track_input = widgets.Dropdown(options=TRACKS, value=track, description=_("Track"),
                                             layout=widgets.Layout(width="380px"))
-        self.new_button = button("Start from the empty track", "An empty position on the chosen track")
-        self.new_button.on_click(lambda _: self.start_empty(self.track_input.value))
-        self.upload = widgets.FileUpload(accept=".json", multiple=False, description="Load a scenario file",
+        self.new_button = button(_("Start from the empty track"), _("An empty position on the chosen track"))
+        self.new_button.on_click(lambda _b: self.start_empty(self.track_input.value))
+        self.upload = widgets.FileUpload(accept=".json", multiple=False, description=_("Load a scenario file"),
                                          layout=widgets.Layout(width="auto"))
         self.upload.add_class(f"tutor-max-bytes-{MAX_FILE_BYTES}")  # the page refuses a larger file unsent
         self.upload.observe(self._on_upload, "value")
@@ -98,67 +113,62 @@ class Workbench(BoardEditing, widgets.VBox):
         self.board = widgets.Box()
         self.scene = self._new_scene(Track.parse("2"))
 
-        self.rider_input = widgets.Dropdown(description="Rider", layout=widgets.Layout(width="200px"))
-        self.team_input = widgets.Dropdown(options=TEAMS, value="red", description="team",
+    def _make_editing(self) -> None:
+        """The picked rider (or a new one: its team and kind), Remove, and each rider's card."""
+        self.rider_input = widgets.Dropdown(description=_("Rider"), layout=widgets.Layout(width="200px"))
+        self.team_input = widgets.Dropdown(options=TEAMS, value="red", description=_("team"),
                                            layout=widgets.Layout(width="170px"))
         self.kind_input = widgets.ToggleButtons(options=list(RIDER_KINDS), value="rouleur",
                                                 style={"button_width": "84px"},
-                                                tooltips=["R: the steady rider", "S: the sprinter"])
-        self.remove_button = button("Remove", "Take the picked rider off the board")
+                                                tooltips=[_("R: the steady rider"), _("S: the sprinter")])
+        self.remove_button = button(_("Remove"), _("Take the picked rider off the board"))
         self.rider_input.observe(lambda change: self._pick(change["new"]), "value")
-        self.team_input.observe(lambda _: self._on_team_or_kind(), "value")
-        self.kind_input.observe(lambda _: self._on_team_or_kind(), "value")
-        self.remove_button.on_click(lambda _: self._remove())
+        self.team_input.observe(lambda _change: self._on_team_or_kind(), "value")
+        self.kind_input.observe(lambda _change: self._on_team_or_kind(), "value")
+        self.remove_button.on_click(lambda _b: self._remove())
         self.card_inputs: dict[str, widgets.Dropdown] = {}
         self.cards_row = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
 
-        self.stepper = PhaseStepper(on_next=lambda: self._resolve(one=True), on_finish=lambda: self._resolve(one=False),
-                                    on_back=self._on_back, on_restart=self._on_restart, seed=seed,
-                                    next_tooltip="Resolve the next step: one rider's move or one part of the end "
-                                                 "phase",
-                                    finish_tooltip="Resolve the rest of the round, rider by rider")
-        self.restart_button, self.seed = self.stepper.restart_button, self.stepper.seed
-        self.next_button, self.finish_button = self.stepper.next_button, self.stepper.finish_button
-        self.back_button = self.stepper.back_button
-        self.restart_button.tooltip = "Back to the position (its decks shuffled with the shuffle number on the right)"
-        self.seed.tooltip = "The same shuffle number deals the same cards to the whole class"
-        self.keep_button = button("Edit from here", "Make the board as it is now the position to edit")
-        self.keep_button.on_click(lambda _: self._keep())
+    def _make_stepping(self) -> None:
+        """The shell's stepper (Next step, Finish round, Back, Restart, the shuffle number) and "Edit from here"."""
+        self.restart_button.tooltip = _("Back to the position (its decks shuffled with the shuffle number on the "
+                                        "right)")
+        self.seed.tooltip = _("The same shuffle number deals the same cards to the whole class")
+        self.keep_button = button(_("Edit from here"), _("Make the board as it is now the position to edit"))
+        self.on_click(self.keep_button, "keep", self._keep)
         self.stepper.children = (*self.stepper.children, self.keep_button)
         self.stepper.layout.flex_flow = "row wrap"
 
-        self.name_input = widgets.Text(description="Name", placeholder="what the position shows",
+    def _make_sharing(self) -> None:
+        """The position's name, its code (with Copy) and its file; "Check a file"; the log of the steps."""
+        self.name_input = widgets.Text(description=_("Name"), placeholder=_("what the position shows"),
                                        layout=widgets.Layout(width="420px"))
-        self.name_input.observe(lambda _: self._on_name(), "value")
-        self.code_output = widgets.Text(description="Code", layout=widgets.Layout(width="95%", max_width="760px"),
-                                        tooltip="Copy this code: a class pastes it into a lesson's Open a position box")
+        self.name_input.observe(lambda _change: self._on_name(), "value")
+        self.code_output = widgets.Text(description=_("Code"), layout=widgets.Layout(width="95%", max_width="760px"),
+                                        tooltip=_("Copy this code: a class pastes it into a lesson's Open a position "
+                                                  "box"))
         self.code_output.add_class("tutor-position-code")
         self.copy_button = widgets.HTML()
         """Copy: the code to the clipboard, in the browser (the kernel cannot reach the learner's clipboard)."""
         self.download = widgets.HTML()
-        self.story = NarrationLog("What happened")
+        self.story = NarrationLog(_("What happened"))
         self.check_box = CheckFileBox()
 
-        self.children = [
+    def _layout(self) -> list[widgets.Widget]:
+        row = widgets.Layout(flex_flow="row wrap", align_items="center")
+        return [
             widgets.HTML(CSS), self.header,
-            widgets.HBox([self.track_input, self.new_button, self.upload],
-                         layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
+            widgets.HBox([self.track_input, self.new_button, self.upload], layout=row),
             self.open_box, self.board, self.status,
             widgets.HBox([self.rider_input, self.team_input, self.kind_input, self.remove_button],
                          layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
             self.cards_row, self.stepper,
-            widgets.HTML("<b>Share this position</b>"), self.name_input,
+            widgets.HTML(f"<b>{html.escape(_('Share this position'))}</b>"), self.name_input,
             widgets.HBox([self.code_output, self.copy_button], layout=widgets.Layout(align_items="center")),
             self.download,
-            widgets.HTML("<b>Check a puzzle file</b>"), self.check_box,
+            widgets.HTML(f"<b>{html.escape(_('Check a puzzle file'))}</b>"), self.check_box,
             self.story,
         ]
-        self.add_class("tutor-workbench")
-        if scenario is None:
-            self.start_empty(track)
-        else:
-            data = scenario if isinstance(scenario, dict) else scenarios.load(scenario)
-            self.open_scenario(data)
 
     # ----- the position ----------------------------------------------------------------------------------
 
@@ -235,7 +245,7 @@ class Workbench(BoardEditing, widgets.VBox):
         try:
             race = self._build({**data, **({"cards": cards} if complete else {})}, self.seed.value)
         except ScenarioError as err:
-            self._warn(f"Not changed: {err}.")
+            self.warn(f"Not changed: {err}.")
             return False
         self._data, self._cards = data, cards
         self._start(race)
@@ -262,14 +272,14 @@ class Workbench(BoardEditing, widgets.VBox):
         assert race is not None
         missing = self._missing_cards()
         if missing:
-            self._warn(f"Choose a card for {', '.join(missing)} first: every rider plays a card, or none (the "
+            self.warn(f"Choose a card for {', '.join(missing)} first: every rider plays a card, or none (the "
                        "round then starts at the end phase).")
             return
         if not race.riders:
-            self._warn("Put riders on the board first: click a lane.")
+            self.warn("Put riders on the board first: click a lane.")
             return
         if not race.phase.automatic:
-            self._warn(f"The race is over: {race.winner} won. Click Restart to see it again." if
+            self.warn(f"The race is over: {race.winner} won. Click Restart to see it again." if
                        race.phase is Phase.FINISHED else "The round is resolved. Click Restart to see it again, "
                        "or 'Edit from here' to make the board the new position.")
             return
@@ -278,7 +288,7 @@ class Workbench(BoardEditing, widgets.VBox):
         lines: list[Line] = []
 
         def resolve() -> None:
-            for record in resolve_steps(race, one):
+            for record in race.resolve_steps(one):
                 records.append(record)
                 lines.extend(narrate(list(record.events)))
 
@@ -290,7 +300,7 @@ class Workbench(BoardEditing, widgets.VBox):
         self.scene.animate_steps(race, records, self._highlights(), speed=1.0)
 
     def _on_back(self) -> None:
-        if not self.control.back("Nothing to undo: the board shows the position."):
+        if not self.back_step(_("Nothing to undo: the board shows the position.")):
             return
         self._events = []
         self._show("Back one step.")
@@ -304,7 +314,7 @@ class Workbench(BoardEditing, widgets.VBox):
         race = self.race
         assert race is not None
         if not self.control.can_back:
-            self._warn("The board already shows the position: resolve a step first.")
+            self.warn("The board already shows the position: resolve a step first.")
             return
         positions = race.positions()
         riders = [dict(r, square=positions[r["id"]][0], lane=positions[r["id"]][1]) for r in self.riders]
@@ -324,7 +334,7 @@ class Workbench(BoardEditing, widgets.VBox):
         try:
             data = parse_json(bytes(upload["content"]), name, ScenarioError)  # size first, then JSON
         except ScenarioError as err:
-            self._warn(f"{err}. Nothing changed.")
+            self.warn(f"{err}. Nothing changed.")
         else:
             self.load_data(data, source=name)
         self.upload.value = ()  # the same file can be loaded again
@@ -336,7 +346,7 @@ class Workbench(BoardEditing, widgets.VBox):
                 raise ScenarioError(f"a scenario is a JSON object, not {type(data).__name__}")
             self.open_scenario(data)
         except ValueError as err:
-            self._warn(f"{source} is not a valid scenario: {err}. Nothing changed.")
+            self.warn(f"{source} is not a valid scenario: {err}. Nothing changed.")
             return False
         return True
 
@@ -355,9 +365,6 @@ class Workbench(BoardEditing, widgets.VBox):
         self._refresh()
         self.status.show(message)
         self.redraw()
-
-    def _warn(self, text: str) -> None:
-        self.status.show(text, "warning")
 
     def _hint(self) -> str:
         race = self.race

@@ -8,7 +8,7 @@ refuses and then changes nothing.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
@@ -59,8 +59,9 @@ class BoardEditing:
     def _show(self, message: str) -> None:
         raise NotImplementedError
 
-    def _warn(self, text: str) -> None:
-        raise NotImplementedError
+    if TYPE_CHECKING:  # the workbench's (``tutor.ui.shell.LessonShell``), declared for the type checker only
+        def warn(self, text: str) -> None:
+            ...
 
     def _refresh(self) -> None:
         raise NotImplementedError
@@ -80,10 +81,10 @@ class BoardEditing:
         """A click on the board (CSS pixels): pick the rider there, or add / move a rider to the free lane."""
         spot = self.scene.view.cell_at(x, y)
         if spot is None:
-            self._warn("Click on a lane of the road: on a rider to pick it, on a free lane to put a rider there.")
+            self.warn("Click on a lane of the road: on a rider to pick it, on a free lane to put a rider there.")
             return
         if self.control.can_back:
-            self._warn("The board shows the round being resolved: click Restart to edit the position again, or "
+            self.warn("The board shows the round being resolved: click Restart to edit the position again, or "
                        "'Edit from here' to edit the board as it is now.")
             return
         square, lane = spot
@@ -94,7 +95,7 @@ class BoardEditing:
             return
         if self.selected is None:
             if len(self.riders) >= MAX_RIDERS:
-                self._warn(f"The board has {MAX_RIDERS} riders, the most a race has: remove one to add another.")
+                self.warn(f"The board has {MAX_RIDERS} riders, the most a race has: remove one to add another.")
                 return
             team, kind = self.team_input.value, self.kind_input.value
             rider: dict[str, Any] = {"id": self._new_id(team, kind), "square": square, "lane": lane, "team": team,
@@ -143,10 +144,10 @@ class BoardEditing:
 
     def _remove(self) -> None:
         if self.selected is None:
-            self._warn("Pick a rider first: click it on the board.")
+            self.warn("Pick a rider first: click it on the board.")
             return
         if self.control.can_back:
-            self._warn("Click Restart first: the board shows the round being resolved.")
+            self.warn("Click Restart first: the board shows the round being resolved.")
             return
         gone = self.selected
         if self._edit(riders=[r for r in self.riders if r["id"] != gone]):

@@ -12,9 +12,11 @@ and shrinks with a narrow page; no text on it is under 11 CSS px (``geometry.MIN
 """
 
 from .board import Board
-from .draw import draw_card, draw_picture, draw_static, percent
+from .draw import draw_picture, draw_static
 from .geometry import PLAYER_COLOURS, PLAYER_SHAPES, Geometry, Rect
+from .pen import percent
 from .picture import Odds, Picture, PlayerView, frames_for, picture_of
+from .pieces import draw_card
 
 __all__ = ["Board", "draw_card", "draw_picture", "draw_static", "percent", "PLAYER_COLOURS", "PLAYER_SHAPES",
            "Geometry", "Rect", "Odds", "Picture", "PlayerView", "frames_for", "picture_of"]

@@ -22,7 +22,8 @@ from tutor.flanders.battlefield import Battlefield
 from tutor.flanders.cards import CardSet
 from tutor.ui.scene import LayeredScene
 
-from .draw import draw_dice_only, draw_picture, draw_static
+from .dice_panel import draw_dice_only
+from .draw import draw_picture, draw_static
 from .geometry import SCALE, Geometry
 from .picture import Picture
 

@@ -16,7 +16,7 @@ from tutor.flanders.game import NINE
 from tutor.flanders.odds import PAIRS, ROLLS, SPACES
 from tutor.ui.narration import and_list, plural
 
-from .draw import percent
+from .pen import percent
 from .picture import Picture
 
 def card_words(cards: CardSet, card: CardId) -> str:

@@ -20,7 +20,7 @@ WIDTH = 960
 SCALE = 2
 """Canvas pixels per CSS pixel: sharp on 2x screens (the board shrinks with a narrow page, keeping its shape)."""
 MIN_TEXT = 11
-"""No text on the board is smaller than this (CSS px at full width); ``draw.text`` refuses smaller sizes."""
+"""No text on the board is smaller than this (CSS px at full width); ``pen.text`` refuses smaller sizes."""
 CAPTION_LINE, RULE_LINE = 17, 14
 CAPTION_H = 6 + CAPTION_LINE + 2 * RULE_LINE + 4
 """The caption band: what happens and the rule that decides it, in three lines (the caption takes two when

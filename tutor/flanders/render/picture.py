@@ -18,7 +18,7 @@ from typing import Sequence
 from tutor.core.events import Event
 from tutor.flanders.cards import FIXED, CardId
 from tutor.flanders.events import (Busted, CardsDiscarded, CardsRetained, CardTaken, DiceRolled, GameOver,
-                                   ObjectiveReached, PawnMoved, PawnPlacedOnNine, PawnRemovedFromNine, RowRedrawn,
+                                   PawnMoved, PawnPlacedOnNine, PawnRemovedFromNine, RowRedrawn,
                                    SpaceFilled, Stopped, TroopsLost, TurnEnded, TurnStarted)
 from tutor.flanders.game import Game, Phase
 from tutor.flanders.odds import pair_sums
@@ -139,75 +139,95 @@ def frames_for(before: Picture, events: Sequence[Event], captions: Sequence[tupl
     """
     frames: list[tuple[Picture, float]] = []
     shown = [i for i, (text, _) in enumerate(captions) if text]
-    total = len(shown)
     pic = replace(before, lost={}, fresh=frozenset(), discarding=(), caption="", rule="")
     for i, event in enumerate(events):
         text, rule = captions[i] if i < len(captions) else ("", "")
-        step = (shown.index(i) + 1, total) if i in shown else None
+        step = (shown.index(i) + 1, len(shown)) if i in shown else None
         pic = replace(pic, caption=text or pic.caption, rule=rule if text else pic.rule, step=step or pic.step)
-        if isinstance(event, DiceRolled):
-            rng = random.Random(hash(event.dice))
-            for _ in range(ROLL_FRAMES):
-                tumble = (rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6))
-                frames.append((replace(pic, dice=tumble, available=(), chosen=None, chosen_space=None, odds=None,
-                                       rolling=True),
-                               ROLL_FRAME_MS))
-            pic = replace(pic, dice=event.dice, available=event.available, chosen=None, chosen_space=None,
-                          odds=None, lost={}, fresh=frozenset(), discarding=())
-        elif isinstance(event, CardTaken):
-            pic = replace(pic, chosen=event.chosen, chosen_space=event.space, taken=pic.taken + (event.card,),
-                          spaces={**pic.spaces, event.space: None}, available=(), judged=True)
-        elif isinstance(event, PawnPlacedOnNine):
-            pic = replace(pic, chosen=event.chosen, chosen_space=9, on_nine=True, available=())
-        elif isinstance(event, Busted):
-            pic = replace(pic, available=(), odds=None, bust=True)
-        elif isinstance(event, Stopped):
-            pic = replace(pic, odds=None, dice=None)
-        elif isinstance(event, TroopsLost):
-            pic = _with_player(pic, event.player, troops=event.troops)
-            pic = replace(pic, lost={**pic.lost, event.player: pic.lost.get(event.player, 0) + event.count})
-            if event.card is not None and event.cause == "german":
-                pic = replace(pic, used=pic.used | {event.card})
-        elif isinstance(event, PawnMoved):
-            pic = replace(pic, used=pic.used | {event.card, *event.mines})
-            step_ = 1 if event.to >= event.frm else -1
-            for space in range(event.frm + step_, event.to, step_):
-                frames.append((_with_player(pic, event.player, pawn=space), MOVE_MS))
-            pic = _with_player(pic, event.player, pawn=event.to)
-            pic = replace(pic, halted=event.halted)
-        elif isinstance(event, PawnRemovedFromNine):
-            pic = replace(pic, on_nine=False)
-        elif isinstance(event, CardsDiscarded):
-            frames.append((replace(pic, discarding=event.cards), STEP_MS if text else 0))
-            gone = set(event.cards)
-            pic = replace(pic, taken=tuple(c for c in pic.taken if c not in gone),
-                          retained=tuple(c for c in pic.retained if c not in gone), discarding=())
-            continue
-        elif isinstance(event, CardsRetained):
-            pic = replace(pic, retained=event.cards, taken=())
-        elif isinstance(event, TurnEnded):
-            pic = replace(pic, dice=None, available=(), chosen=None, chosen_space=None, taken=(), used=frozenset(),
-                          halted=False, odds=None)
-        elif isinstance(event, RowRedrawn):
-            pic = replace(pic, spaces={**pic.spaces, **{s: None for s in event.row}})
-        elif isinstance(event, SpaceFilled):
-            pic = replace(pic, spaces={**pic.spaces, event.space: event.card}, fresh=pic.fresh | {event.space})
-        elif isinstance(event, TurnStarted):
-            index = next(k for k, p in enumerate(pic.players) if p.id == event.player)
-            pic = replace(pic, current=index, retained=final.retained if index == final.current else (),
-                          lost={}, taken=(), used=frozenset(), bust=False, dice=None)
-        elif isinstance(event, (ObjectiveReached, GameOver)):
-            if isinstance(event, GameOver):
-                pic = replace(pic, winners=event.winners)
-        if text:
+        frames += _frames_on_the_way(pic, event, bool(text))
+        changed = _hand_changed(pic, event)
+        pic = changed if changed is not None else _board_changed(pic, event, final)
+        if text and not isinstance(event, CardsDiscarded):  # the discard's own frame was its step
             frames.append((pic, STEP_MS))
-    last_caption = replace(final, caption=final.caption or pic.caption, rule=final.rule or pic.rule,
-                           lost=pic.lost if final.current == pic.current else {},
-                           fresh=pic.fresh)
-    frames.append((last_caption, 0))
+    frames.append((_last_frame(pic, final), 0))
     if pace < 1:  # a fast replay (several turns): the steps only, without the tumbling dice and pawn steps
         frames = [(picture, ms) for picture, ms in frames if not picture.rolling and ms != MOVE_MS]
     return [(picture, ms * pace) for picture, ms in frames]
+
+
+def _frames_on_the_way(pic: Picture, event: Event, captioned: bool) -> list[tuple[Picture, float]]:
+    """The pictures shown before ``event``'s own: the tumbling dice, a pawn's steps, cards on their way out."""
+    if isinstance(event, DiceRolled):
+        rng = random.Random(hash(event.dice))
+        tumbling = replace(pic, available=(), chosen=None, chosen_space=None, odds=None, rolling=True)
+        return [(replace(tumbling, dice=(rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6))), ROLL_FRAME_MS)
+                for _ in range(ROLL_FRAMES)]
+    if isinstance(event, PawnMoved):
+        moving = replace(pic, used=pic.used | {event.card, *event.mines})
+        direction = 1 if event.to >= event.frm else -1
+        return [(_with_player(moving, event.player, pawn=space), MOVE_MS)
+                for space in range(event.frm + direction, event.to, direction)]
+    if isinstance(event, CardsDiscarded):
+        return [(replace(pic, discarding=event.cards), STEP_MS if captioned else 0)]
+    return []
+
+
+def _hand_changed(pic: Picture, event: Event) -> Picture | None:
+    """The picture after an event of the player's turn (dice, cards, pawn, troops); None for another event."""
+    if isinstance(event, DiceRolled):
+        return replace(pic, dice=event.dice, available=event.available, chosen=None, chosen_space=None,
+                       odds=None, lost={}, fresh=frozenset(), discarding=())
+    if isinstance(event, CardTaken):
+        return replace(pic, chosen=event.chosen, chosen_space=event.space, taken=pic.taken + (event.card,),
+                       spaces={**pic.spaces, event.space: None}, available=(), judged=True)
+    if isinstance(event, PawnPlacedOnNine):
+        return replace(pic, chosen=event.chosen, chosen_space=9, on_nine=True, available=())
+    if isinstance(event, TroopsLost):
+        pic = _with_player(pic, event.player, troops=event.troops)
+        pic = replace(pic, lost={**pic.lost, event.player: pic.lost.get(event.player, 0) + event.count})
+        return replace(pic, used=pic.used | {event.card}) if event.card is not None and event.cause == "german" \
+            else pic
+    if isinstance(event, PawnMoved):
+        pic = _with_player(replace(pic, used=pic.used | {event.card, *event.mines}), event.player, pawn=event.to)
+        return replace(pic, halted=event.halted)
+    if isinstance(event, PawnRemovedFromNine):
+        return replace(pic, on_nine=False)
+    if isinstance(event, CardsDiscarded):
+        gone = set(event.cards)
+        return replace(pic, taken=tuple(c for c in pic.taken if c not in gone),
+                       retained=tuple(c for c in pic.retained if c not in gone), discarding=())
+    if isinstance(event, CardsRetained):
+        return replace(pic, retained=event.cards, taken=())
+    return None
+
+
+def _board_changed(pic: Picture, event: Event, final: Picture) -> Picture:
+    """The picture after an event of the board and the turns (a bust, a stop, the card spaces, whose turn, the
+    end); ``final`` gives the hand of the player whose turn it is at the end."""
+    if isinstance(event, Busted):
+        return replace(pic, available=(), odds=None, bust=True)
+    if isinstance(event, Stopped):
+        return replace(pic, odds=None, dice=None)
+    if isinstance(event, TurnEnded):
+        return replace(pic, dice=None, available=(), chosen=None, chosen_space=None, taken=(), used=frozenset(),
+                       halted=False, odds=None)
+    if isinstance(event, RowRedrawn):
+        return replace(pic, spaces={**pic.spaces, **{s: None for s in event.row}})
+    if isinstance(event, SpaceFilled):
+        return replace(pic, spaces={**pic.spaces, event.space: event.card}, fresh=pic.fresh | {event.space})
+    if isinstance(event, TurnStarted):
+        index = next(k for k, p in enumerate(pic.players) if p.id == event.player)
+        return replace(pic, current=index, retained=final.retained if index == final.current else (),
+                       lost={}, taken=(), used=frozenset(), bust=False, dice=None)
+    if isinstance(event, GameOver):
+        return replace(pic, winners=event.winners)
+    return pic  # ObjectiveReached and the rest: the caption alone
+
+
+def _last_frame(pic: Picture, final: Picture) -> Picture:
+    """``final``, keeping the last caption and what the animation marked (troops lost this turn, new cards)."""
+    return replace(final, caption=final.caption or pic.caption, rule=final.rule or pic.rule,
+                   lost=pic.lost if final.current == pic.current else {}, fresh=pic.fresh)
 
 
 __all__ = ["Picture", "PlayerView", "Odds", "picture_of", "frames_for", "pair_sums", "FIXED", "STEP_MS"]

@@ -1,35 +1,152 @@
-"""What the game tutor says (``GameTutorWords``, a mixin of ``GameTutor``): the prompt that names the one next
-step, why Roll is off, the names of the pair and card buttons, and the results table.
+"""What the game tutor says: the prompt that names the one next step and why Roll is off (``GameTutorWords``, a
+mixin of ``GameTutor`` that reads only the game and the tutor's public properties, declared here), and, as plain
+functions of the game, the names of the pair and card buttons and the results table.
 
-It reads the tutor's state and changes nothing; ``GameTutor`` (game_tutor.py) owns that state and the controls.
+Nothing here changes the game; the spaces come from the odds (``odds.SPACES``), the order of the results from
+the engine (``Game.standings``).
 """
 
 from __future__ import annotations
 
 import html
+from typing import Sequence
 
 import ipywidgets as widgets
 
-from tutor.core.events import Event
 from tutor.flanders import rules as R
 from tutor.flanders.cards import FIXED
-from tutor.flanders.events import GameOver
+from tutor.core.events import Event
+from tutor.flanders.events import Busted, GameOver, TroopsLost
 from tutor.flanders.game import NINE, Game, Phase, Play
-from tutor.flanders.render import Picture
-from tutor.ui.narration import and_list, cite, plural
+from tutor.flanders.odds import SPACES
+from tutor.i18n import _, ngettext
+from tutor.ui.narration import Line, and_list, cite
 
 from .narration import dice_words
 
 
+def troop_pieces(n: int) -> str:
+    return ngettext("{n} troop piece", "{n} troop pieces", n).format(n=n)
+
+
+def space_words(game: Game, total: int) -> str:
+    """What a sum takes: the card on its space, "the fixed card" (9), "empty" or "no space"."""
+    if total == NINE:
+        return _("the fixed card")
+    if total in SPACES:
+        card = game.spaces.get(total)
+        return game.cards[card].name if card is not None else _("empty")
+    return _("no space")
+
+
+def pair_words(game: Game, total: int, offered: set[int], seen: set[int]) -> str:
+    """What a pair button does: ``"take Infantry"``, ``"empty"``, ``"same sum"``."""
+    if total in seen:
+        return _("same sum")
+    if total in offered:
+        return _("second pawn on the fixed card") if total == NINE else \
+            _("take {card}").format(card=space_words(game, total))
+    if total == NINE:
+        return _("second pawn already there")
+    return _("empty") if total in SPACES else _("no space")
+
+
+def play_words(game: Game, action: Play) -> str:
+    """The name of a card button: ``"Play Tank: move 2"``, ``"Play Machine Gun: lose 1 troop piece"``."""
+    card = game.cards[action.card]
+    name = _("the fixed card on 9") if action.card == FIXED else card.name
+    if card.german:
+        return _("Play {card}: lose {pieces}").format(card=name, pieces=troop_pieces(card.losses))
+    if action.spaces > card.move:
+        words = _("Play {card}: move {n} (sacrifice 1 troop piece)").format(card=name, n=action.spaces)
+    else:
+        words = _("Play {card}: move {n}").format(card=name, n=action.spaces)
+    if action.mines:
+        words += " " + _("+ {n} Mines").format(n=len(action.mines))
+    return words
+
+
+def results_html(game: Game, humans: Sequence[str], over: GameOver | None) -> str:
+    """The results table: the players in the engine's order (``Game.standings``), and the rules that ended it."""
+    objective = game.battlefield.objective
+    rows = []
+    for k, p in enumerate(game.standings()):
+        rank = _("{n} (winner)").format(n=k + 1) if p.id in game.winners else str(k + 1)
+        who = _("{player} (you)").format(player=p.id) if p.id in humans else \
+            _("{player} · {bot} bot").format(player=p.id, bot=p.bot)
+        pawn = _("{n} (Objective line)").format(n=p.pawn) if p.pawn == objective else str(p.pawn)
+        rows.append(f"<tr><td>{html.escape(rank)}</td><td>{html.escape(who)}</td><td>{html.escape(pawn)}</td>"
+                    f"<td>{p.troops}</td><td>{p.turns}</td></tr>")
+    heads = [_("Rank"), _("Player"), _("Pawn on space"), _("Troop pieces"), _("Turns")]
+    return (f"<table><caption>{html.escape(_('Results'))}</caption><tr>"
+            + "".join(f"<th>{html.escape(h)}</th>" for h in heads) + f"</tr>{''.join(rows)}</table>"
+            f"<p class='tutor-rule'>{html.escape(cite(over.rules if over else (R.OBJECTIVE,)))}</p>")
+
+
+def bust_caption(events: Sequence[Event]) -> str:
+    """What the board says while it stays on a bust: who loses how many troop pieces (from the events)."""
+    bust = next(e for e in events if isinstance(e, Busted))
+    lost = sum(e.count for e in events if isinstance(e, TroopsLost) and e.player == bust.player)
+    return _("Bust: {player} loses {pieces} and discards its British cards.").format(player=bust.player,
+                                                                                     pieces=troop_pieces(lost))
+
+
+def caption(game: Game, human_turn: bool) -> str:
+    """The board's caption: whose turn and its phase, or who won."""
+    if game.phase is Phase.FINISHED:
+        won = _("{players} win together.") if len(game.winners) > 1 else _("{players} wins.")
+        return won.format(players=and_list(game.winners))
+    if human_turn:
+        return _("{player} (you): {phase}.").format(player=game.player.id, phase=game.phase.title)
+    return _("{player} ({bot} bot): {phase}.").format(player=game.player.id, bot=game.player.bot,
+                                                       phase=game.phase.title)
+
+
+def goal_words(player: str, pawn: int, goal: int) -> str:
+    """Lesson 4's challenge met: the learner's pawn reached (or passed) the goal space."""
+    if pawn == goal:
+        return _("Well done: {player}'s pawn reached space {n}.").format(player=player, n=pawn)
+    return _("Well done: {player}'s pawn reached space {n}, past space {goal}.").format(player=player, n=pawn,
+                                                                                        goal=goal)
+
+
+def header_html(title: str, round_: int, phase: str) -> str:
+    """The header line: the lesson's title, the round shown and the phase."""
+    named = f"<b>{html.escape(title)}</b> · " if title else ""
+    where = html.escape(_("Round {n}").format(n=round_))
+    return f"<div class='tutor-header'>{named}{where} · <span class='tutor-phase'>{html.escape(phase)}</span></div>"
+
+
+def opening_lines(game: Game) -> list[Line]:
+    """What a turn's phase asks, said when a position opens."""
+    who = game.player.id
+    if game.phase is Phase.ROLL:
+        return [Line(_("Round {n}: {player}'s turn. Roll the three dice.").format(n=game.round, player=who),
+                     (R.ROLL,))]
+    if game.phase is Phase.AGAIN:
+        return [Line(_("{player} has taken a card this turn: roll again, or stop.").format(player=who), (R.AGAIN,))]
+    if game.phase is Phase.RESOLVE:
+        return [Line(_("{player} has stopped: carry out the cards in the order you choose, then end the turn.")
+                     .format(player=who), (R.STOP, R.ORDER))]
+    return []
+
+
 class GameTutorWords:
-    """The sentences of ``GameTutor``, from the state it declares here."""
+    """The prompt of ``GameTutor``, from the game and the public properties it declares here."""
 
     game: Game
-    humans: tuple[str, ...]
-    play_buttons: list[widgets.Button]
-    _paused: tuple[list[Event], Picture] | None
-    _replay: bool
-    _over: GameOver | None
+
+    @property
+    def play_buttons(self) -> list[widgets.Button]:
+        raise NotImplementedError
+
+    @property
+    def bust_shown(self) -> bool:
+        raise NotImplementedError
+
+    @property
+    def replaying(self) -> bool:
+        raise NotImplementedError
 
     @property
     def human_turn(self) -> bool:
@@ -39,89 +156,77 @@ class GameTutorWords:
     def offers_finish(self) -> bool:
         raise NotImplementedError
 
-    def _pair_words(self, total: int, offered: set[int], seen: set[int]) -> str:
-        """What a pair button does: ``"take Infantry"``, ``"empty"``, ``"same sum"``."""
-        if total in seen:
-            return "same sum"
-        if total in offered:
-            return "second pawn on the fixed card" if total == NINE else f"take {self._space_words(total)}"
-        if total == NINE:
-            return "second pawn already there"
-        return "empty" if 3 <= total <= 11 else "no space"
-
-    def _space_words(self, total: int) -> str:
-        if total == NINE:
-            return "the fixed card"
-        if 3 <= total <= 11:
-            card = self.game.spaces.get(total)
-            return self.game.cards[card].name if card is not None else "empty"
-        return "no space"
-
-    def play_words(self, action: Play) -> str:
-        """The name of a card button: ``"Play Tank: move 2"``, ``"Play Machine Gun: lose 1 troop piece"``."""
-        game = self.game
-        card = game.cards[action.card]
-        name = "the fixed card on 9" if action.card == FIXED else card.name
-        if card.german:
-            return f"Play {name}: lose {plural(card.losses, 'troop piece')}"
-        words = f"Play {name}: move {action.spaces}"
-        if action.spaces > card.move:
-            words += " (sacrifice 1 troop piece)"
-        if action.mines:
-            words += f" + {len(action.mines)} Mines"
-        return words
-
     def _hint(self) -> str:
         """The prompt: the one next step, naming its control."""
         game = self.game
         phase = game.phase
-        if self._paused is not None:
-            return "Bust: the troop pieces lost are crossed out on the board. Choose 'Continue' for the next turn."
+        if self.bust_shown:
+            return _("Bust: the troop pieces lost are crossed out on the board. Choose 'Continue' for the next turn.")
         if phase is Phase.FINISHED:
-            return (f"Game over: {and_list(game.winners)} {'win' if len(game.winners) > 1 else 'wins'}. "
-                    "The results are below; 'Restart' plays again.")
-        if self._replay:
-            return "The bots are playing: 'Skip' shows the end of their turns."
+            won = (_("Game over: {players} win.") if len(game.winners) > 1 else _("Game over: {players} wins."))
+            return won.format(players=and_list(game.winners)) + " " + _("The results are below; 'Restart' plays "
+                                                                        "again.")
+        if self.replaying:
+            return _("The bots are playing: 'Skip' shows the end of their turns.")
         if not self.human_turn:
-            return (f"{game.player.id} ({game.player.bot} bot) plays next: choose 'Bots play' to watch the bots' "
-                    "turns up to yours ('Next step': one action at a time).")
+            return _("{player} ({bot} bot) plays next: choose 'Bots play' to watch the bots' turns up to yours "
+                     "('Next step': one action at a time).").format(player=game.player.id, bot=game.player.bot)
         if phase is Phase.ROLL:
-            return "Your turn: choose 'Roll the dice'." + (
-                " Or choose 'Finish the game': the bots play every turn to the end." if self.offers_finish else "")
+            return _("Your turn: choose 'Roll the dice'.") + (
+                " " + _("Or choose 'Finish the game': the bots play every turn to the end.")
+                if self.offers_finish else "")
         if phase is Phase.CHOOSE:
             assert game.dice is not None
             offered = game.offered()
             if len(offered) == 1:
-                return (f"You rolled {dice_words(game.dice)}: only space {offered[0]} has a card for you, so you "
-                        "must take it. Choose its pair (or the card on the board).")
-            return f"You rolled {dice_words(game.dice)}: choose a pair, to take its card (or choose the card on the board)."
+                return _("You rolled {dice}: only space {n} has a card for you, so you must take it. Choose its "
+                         "pair (or the card on the board).").format(dice=dice_words(game.dice), n=offered[0])
+            return _("You rolled {dice}: choose a pair, to take its card (or choose the card on the board)."
+                     ).format(dice=dice_words(game.dice))
         if phase is Phase.AGAIN:
-            p = game.bust_probability()
-            return (f"'Roll again' (bust chance {float(p) * 100:.1f}%, {plural(game.at_stake(), 'troop piece')} at "
-                    "stake), or 'Stop' and carry out your cards.")
+            return _("'Roll again' (bust chance {percent}%, {pieces} at stake), or 'Stop' and carry out your "
+                     "cards.").format(percent=f"{float(game.bust_probability()) * 100:.1f}",
+                                      pieces=troop_pieces(game.at_stake()))
         if self.play_buttons:
-            return ("Play your cards in the order you choose, then choose 'End turn'. German cards you leave are "
-                    "carried out at the end of the turn.")
-        return "Choose 'End turn' (ticked May Retain cards are kept for a later turn)."
+            return _("Play your cards in the order you choose, then choose 'End turn'. German cards you leave are "
+                     "carried out at the end of the turn.")
+        return _("Choose 'End turn' (ticked May Retain cards are kept for a later turn).")
+
+    def refusal(self, kind: str) -> str | None:
+        """Why the learner's action ``kind`` ("roll", "stop", "take", "play", "end"; "bots": Next step) does
+        nothing now (None: it may be tried; the engine still refuses what its rules forbid)."""
+        game, phase = self.game, self.game.phase
+        if self.bust_shown:
+            return _("Look at the bust on the board, then choose 'Continue' for the next turn.")
+        if kind == "bots":
+            if phase is Phase.FINISHED:
+                return _("The game is over ({players} won). Choose 'Restart' for a new game.").format(
+                    players=and_list(game.winners))
+            if self.human_turn:
+                return _("It is your turn ({player}): {hint}").format(player=game.player.id, hint=self._hint())
+            return None
+        if phase is Phase.FINISHED:
+            return _("The game is over ({players} won): choose 'Restart' for a new game, or 'Back' to look "
+                     "again.").format(players=and_list(game.winners))
+        if not self.human_turn:
+            return _("Not your turn: it is {player}'s turn ({bot}). Choose 'Bots play' to let the bots play until "
+                     "your turn, or 'Next step' for one action.").format(
+                         player=game.player.id, bot=game.player.bot or _("another player"))
+        wrong = {"roll": phase not in (Phase.ROLL, Phase.AGAIN), "stop": phase is not Phase.AGAIN,
+                 "take": phase is not Phase.CHOOSE or game.dice is None, "end": phase is not Phase.RESOLVE}
+        if not wrong.get(kind, False):
+            return None
+        if kind == "roll":
+            return self._why_not_roll()
+        why = {"stop": _("You can stop only after taking a card, when the choice is 'roll again or stop'."),
+               "take": _("Roll the dice first: a card is taken with a pair of the dice just rolled."),
+               "end": _("The turn ends after you stop and carry out your cards (or at a bust).")}[kind]
+        return f"{why} {self._hint()}"
 
     def _why_not_roll(self) -> str:
         phase = self.game.phase
         if phase is Phase.CHOOSE:
-            return "You have rolled: take a card first (one of the pairs), then you may roll again."
+            return _("You have rolled: take a card first (one of the pairs), then you may roll again.")
         if phase is Phase.RESOLVE:
-            return "You stopped: no more rolls this turn. Carry out your cards, then choose 'End turn'."
+            return _("You stopped: no more rolls this turn. Carry out your cards, then choose 'End turn'.")
         return self._hint()
-
-    def _results(self) -> str:
-        game = self.game
-        objective = game.battlefield.objective
-        order = sorted(game.players, key=lambda p: (p.id not in game.winners, p.troops == 0, -p.pawn, -p.troops))
-        rows = "".join(
-            f"<tr><td>{k + 1}{' (winner)' if p.id in game.winners else ''}</td><td>{html.escape(p.id)}"
-            f"{' (you)' if p.id in self.humans else f' · {p.bot} bot'}</td>"
-            f"<td>{p.pawn}{' (Objective line)' if p.pawn == objective else ''}</td><td>{p.troops}</td>"
-            f"<td>{p.turns}</td></tr>"
-            for k, p in enumerate(order))
-        return ("<table><caption>Results</caption><tr><th>Rank</th><th>Player</th><th>Pawn on space</th>"
-                f"<th>Troop pieces</th><th>Turns</th></tr>{rows}</table>"
-                f"<p class='tutor-rule'>{html.escape(cite(self._over.rules if self._over else (R.OBJECTIVE,)))}</p>")

@@ -38,16 +38,19 @@ from tutor.flanders import rules as R
 from tutor.flanders import scenario as scenarios
 from tutor.flanders.events import Busted, CardTaken, DiceRolled, GameOver, PawnMoved, PawnPlacedOnNine, TroopsLost
 from tutor.flanders.game import Game, Phase, Take
+from tutor.flanders.odds import DICE, ROLLS
 from tutor.flanders.render import Board, frames_for, percent, picture_of
 from tutor.flanders.render.board import Frame
 from tutor.flanders.render.describe import describe_picture
+from tutor.i18n import _
 from tutor.ui.controls import label
 from tutor.ui.narration import Line, and_list, plural
 from tutor.ui.quiz import RevealQuiz, Verdict
 from tutor.ui.screen import Disclosure, board_frame
 from tutor.ui.text_view import TextView
 
-from .game_tutor import EXTRA_CSS, load_scenario
+from .game_controls import EXTRA_CSS
+from .game_tutor import load_scenario
 from .narration import captions, narrate
 from .odds_help import rolls_picture
 
@@ -55,8 +58,9 @@ ASKS = ("take", "lost", "pawn", "troops", "winners", "bust")
 
 
 def bust_rolls(chance: Fraction) -> int:
-    """How many of the 216 rolls of three dice bust, for a bust chance (odds are told one way: "34 of 216")."""
-    return int(chance * 216)
+    """How many of the ``odds.ROLLS`` rolls of the dice bust, for a bust chance (odds are told one way: "34 of
+    216")."""
+    return int(chance * ROLLS)
 
 
 def add_board_words(quiz: RevealQuiz, text_view: TextView) -> None:
@@ -300,7 +304,8 @@ class RiskQuiz(RevealQuiz):
                          title=title, explain=explain)
         add_board_words(self, self.text_view)
         self.rolls = Disclosure("Which sums come up most?", [widgets.HTML(rolls_picture())],
-                                tooltip="How many of the 216 rolls of three dice give each sum")
+                                tooltip=_("How many of the {rolls} rolls of {dice} dice give each sum").format(
+                                    rolls=ROLLS, dice=DICE))
         self.secondary.children, self.below.children = ([*self.secondary.children, self.rolls.button],
                                                         [*self.below.children, self.rolls.body])
         for board in self.boards:
@@ -335,14 +340,15 @@ class RiskQuiz(RevealQuiz):
     def play_out(self, answer: Any) -> Verdict:
         right = answer == self.correct_answer
         odds = [g.bust_probability() for g in self.games]
-        words = [f"{name}: {bust_rolls(p)} of the 216 rolls bust, {percent(float(p))}" for name, p in zip("AB", odds)]
+        words = [_("{name}: {n} of the {rolls} rolls bust, {percent}").format(
+            name=name, n=bust_rolls(p), rolls=ROLLS, percent=percent(float(p))) for name, p in zip("AB", odds)]
         c = self.correct_answer
         told = ("Both have the same chance of a bust" if c == "same" else f"{c} is riskier") + \
             f" ({'; '.join(words)})."
         if not right:
             told += f" You chose: {dict((v, k) for k, v in self.choice.options)[answer]}."
-        why = [Line(f"{name}: the spaces a roll can take are {and_list(g.available())}; "
-                    f"{bust_rolls(p)} of the 216 rolls offer none of them.", (R.BUST,))
+        why = [Line(_("{name}: the spaces a roll can take are {spaces}; {n} of the {rolls} rolls offer none of them."
+                      ).format(name=name, spaces=and_list(g.available()), n=bust_rolls(p), rolls=ROLLS), (R.BUST,))
                for name, g, p in zip("AB", self.games, odds)]
         return Verdict(right, told, why)
 

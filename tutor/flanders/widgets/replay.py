@@ -13,7 +13,7 @@ end at once, the log keeps every turn, Back undoes it.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import ipywidgets as widgets
 
@@ -23,10 +23,11 @@ from tutor.flanders.cards import CardSet
 from tutor.flanders.events import GameOver, TurnStarted
 from tutor.flanders.game import Game, Phase
 from tutor.flanders.render import Board, Picture, frames_for
+from tutor.i18n import _
 from tutor.ui import pace
 from tutor.ui.controls import button
 from tutor.ui.controller import UndoController
-from tutor.ui.narration import Line, and_list
+from tutor.ui.narration import Line
 
 from .narration import captions, narrate
 
@@ -75,10 +76,8 @@ class BotReplay:
     _replay_lines: list[Line]
     _show: Callable[..., None]
     _group: Callable[[list[Event]], None]
-    _focus_next: Callable[[], None]
     _picture: Callable[[], Picture]
     _snapshot: Callable[[], Picture]
-    _warn: Callable[[str], None]
     _hint: Callable[[], str]
     move_focus: Callable[[widgets.Widget], None]
     header: widgets.HTML
@@ -93,12 +92,20 @@ class BotReplay:
     def bot_turn(self) -> bool:
         raise NotImplementedError
 
+    if TYPE_CHECKING:  # the host's (``tutor.ui.shell.LessonShell``), declared for the type checker only
+        def warn(self, text: str) -> None:
+            ...
+
+        def focus_next(self) -> None:
+            ...
+
     def _replay_setup(self) -> None:
         """The replay's own controls (called once by ``GameTutor.__init__``)."""
         self.watch = pace.WatchSetting()
         self.finish_from_round: int | None = None
         """Round from which "Finish the game" is offered (None: never; ``new_game`` sets it)."""
-        self.finish_game_button = button("Finish the game ▸▸", "The bots play every turn, yours too, to the end")
+        self.finish_game_button = button(_("Finish the game ▸▸"),
+                                         _("The bots play every turn, yours too, to the end"))
         self.finish_game_button.layout.display = "none"
         self._shown_round: int | None = None
         self._step_rounds: list[int] = []
@@ -112,13 +119,13 @@ class BotReplay:
 
     def _on_finish_game(self) -> None:
         if not self.offers_finish:
-            self._warn("The bots finish the game only at the start of your turn. " + self._hint())
+            self.warn(_("The bots finish the game only at the start of your turn.") + " " + self._hint())
             return
         events = self.control.act(lambda: autoplay(self.game, people=())) or []
         self._over = next((e for e in events if isinstance(e, GameOver)), self._over)
         self._group(events)
-        self._show(changed=[Line("The bots played every turn to the end: the log has each one.")])
-        self._focus_next()
+        self._show(changed=[Line(_("The bots played every turn to the end: the log has each one."))])
+        self.focus_next()
 
     def _bots_play(self, limit: int | None = None, *, replay: bool = False) -> None:
         """The bots act (``limit`` actions, or until the learner's turn); replayed, or shown as one step."""
@@ -168,5 +175,5 @@ class BotReplay:
             return
         self._replay, self._shown_round = False, None
         self._show(draw=False, changed=() if self.board.animated else self._replay_lines)
-        self._focus_next()
+        self.focus_next()
 

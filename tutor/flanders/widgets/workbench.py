@@ -30,6 +30,7 @@ from tutor.core.schema import MAX_FILE_BYTES, parse_json
 from tutor.flanders import position_code
 from tutor.flanders import scenario as scenarios
 from tutor.flanders.errors import ScenarioError
+from tutor.i18n import _
 from tutor.ui.controls import CSS, StatusLine
 from tutor.ui.share import CheckFileBox, PositionBox, copy_button_html, download_html
 
@@ -52,40 +53,55 @@ class Workbench(widgets.VBox):
         self._data: dict[str, Any] = {}
         self._extra: dict[str, Any] = {}
         """A loaded file's ``actions`` and ``expect``, kept until an edit."""
-        self.header = widgets.HTML("<div class='tutor-header'><b>Teacher's workbench</b> · In Flanders Field"
-                                   "</div>")
+        self.header = widgets.HTML("<div class='tutor-header'><b>" + html.escape(_("Teacher's workbench"))
+                                   + "</b> · In Flanders Field</div>")
         self.status = StatusLine()
-        self.upload = widgets.FileUpload(accept=".json", multiple=False, description="Load a scenario file",
+        self._make_loading()
+        self._make_sharing()
+        self.children = self._layout()
+        self.add_class("tutor-workbench")
+        self.open_scenario(START if scenario is None else load_scenario(scenario))
+
+    def _make_loading(self) -> None:
+        """Where a position comes from (a file, a code), its editor, and the lesson shell that plays it."""
+        self.upload = widgets.FileUpload(accept=".json", multiple=False, description=_("Load a scenario file"),
                                          layout=widgets.Layout(width="auto"))
         self.upload.add_class(f"tutor-max-bytes-{MAX_FILE_BYTES}")
         self.upload.observe(self._on_upload, "value")
         self.open_box = PositionBox(self.open_scenario, decode=position_code.from_code, prefix=position_code.PREFIX,
                                     max_chars=position_code.MAX_CODE_CHARS)
         self.editor = PositionEditor(self._on_edit, self._on_refused)
-        self.play = widgets.Box()
+        self.play = widgets.Box()  # holds a ``GameTutor`` (the lesson shell) on the position
         self.play.add_class("iff-workbench-play")
-        self.name_input = widgets.Text(description="Name", placeholder="what the position shows",
+
+    def _make_sharing(self) -> None:
+        """The position's name, its code (with Copy) and its file; "Check a file"."""
+        self.name_input = widgets.Text(description=_("Name"), placeholder=_("what the position shows"),
                                        layout=widgets.Layout(width="420px", max_width="100%"))
-        self.name_input.observe(lambda _: self._on_name(), "value")
-        self.code_output = widgets.Text(description="Code", layout=widgets.Layout(width="420px", max_width="100%"),
-                                        tooltip="Copy this code: a class pastes it into Open a position")
+        self.name_input.observe(lambda _change: self._on_name(), "value")
+        self.code_output = widgets.Text(description=_("Code"), layout=widgets.Layout(width="420px", max_width="100%"),
+                                        tooltip=_("Copy this code: a class pastes it into Open a position"))
         self.code_output.add_class("tutor-position-code")
         self.copy_button = widgets.HTML()
         self.download = widgets.HTML()
         self.check_box = CheckFileBox()
-        self.children = [
+
+    def _layout(self) -> list[widgets.Widget]:
+        def title(text: str, note: str = "") -> widgets.HTML:
+            aside = f" <span class='tutor-why'>{html.escape(note)}</span>" if note else ""
+            return widgets.HTML(f"<b>{html.escape(text)}</b>{aside}")
+
+        return [
             widgets.HTML(CSS), self.header,
             widgets.HBox([self.upload], layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
             self.open_box,
-            widgets.HTML("<b>Set up the position</b>"), self.editor, self.status,
-            widgets.HTML("<b>See it played</b> <span class='tutor-why'>(you play every player)</span>"), self.play,
-            widgets.HTML("<b>Share this position</b>"), self.name_input,
+            title(_("Set up the position")), self.editor, self.status,
+            title(_("See it played"), _("(you play every player)")), self.play,
+            title(_("Share this position")), self.name_input,
             widgets.HBox([self.code_output, self.copy_button], layout=widgets.Layout(align_items="center")),
             self.download,
-            widgets.HTML("<b>Check a puzzle file</b>"), self.check_box,
+            title(_("Check a puzzle file")), self.check_box,
         ]
-        self.add_class("tutor-workbench")
-        self.open_scenario(START if scenario is None else load_scenario(scenario))
 
     # ----- the position ------------------------------------------------------------------------------------
 
@@ -110,8 +126,8 @@ class Workbench(widgets.VBox):
         self.editor.show(base)
         self.name_input.value = base.get("name", "")
         self._refresh_export()
-        name = data.get("name") or "the position"
-        self.status.show(f"Opened {name}: change it above, and play it below.", "success")
+        name = data.get("name") or _("the position")
+        self.status.show(_("Opened {name}: change it above, and play it below.").format(name=name), "success")
 
     def _show_position(self, data: dict[str, Any]) -> None:
         """Make ``data`` the position and show it played (raises ``ValueError`` when the rules refuse it)."""
@@ -132,10 +148,10 @@ class Workbench(widgets.VBox):
         self._show_position(data)
         self._extra = {}
         self._refresh_export()
-        self.status.show("Changed: the board below shows the new position.")
+        self.status.show(_("Changed: the board below shows the new position."))
 
     def _on_refused(self, err: ValueError) -> None:
-        self.status.show(f"The rules refuse that: {err}. Nothing changed.", "warning")
+        self.status.show(_("The rules refuse that: {reason}. Nothing changed.").format(reason=err), "warning")
 
     def _on_name(self) -> None:
         if self.name_input.value != self._data.get("name", ""):
@@ -156,8 +172,8 @@ class Workbench(widgets.VBox):
                 raise ScenarioError("it is not an In Flanders Field scenario (its \"game\" is not \"flanders\")")
             self.open_scenario(data)
         except ValueError as err:
-            self.status.show(f"{name} does not open: {str(err).removeprefix(name + ': ')}. Nothing changed.",
-                             "warning")
+            self.status.show(_("{file} does not open: {reason}. Nothing changed.").format(
+                file=name, reason=str(err).removeprefix(name + ": ")), "warning")
         self.upload.value = ()
 
     # ----- sharing -----------------------------------------------------------------------------------------

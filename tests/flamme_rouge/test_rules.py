@@ -197,3 +197,14 @@ def test_ranking_past_furthest_then_right_lane():
     positions = {"a": (17, 1), "b": (17, 0), "c": (18, 1), "d": (15, 0), "e": (16, 0)}
     assert rules.ranking_past(16, positions) == ["c", "b", "a", "e"]
     assert rules.ranking_past(19, positions) == []
+
+
+def test_the_engines_docstring_examples_run():
+    """The examples in ``rules`` and ``breakaway`` (the merged pack, the breakaway's tie) are true."""
+    import doctest
+
+    from tutor.flamme_rouge import breakaway
+
+    for module in (rules, breakaway):
+        failures, tried = doctest.testmod(module)
+        assert tried and not failures, module.__name__

@@ -14,7 +14,7 @@ from tutor.flamme_rouge import Phase, TeamKind
 from tutor.flamme_rouge import scenario as sc
 from tutor.flamme_rouge.widgets import PositionBox, Workbench
 from tutor.ui.testing import recorded_commands
-from positions import BLOCKED
+from tests.flamme_rouge.positions import BLOCKED
 
 
 def click(bench: Workbench, square: int, lane: int) -> None:
@@ -219,7 +219,7 @@ def test_check_a_file_checks_a_chosen_puzzle_file_as_rules_tutor_check_does_and_
     """Issue 30: the teacher checks a file in the page, not in a terminal."""
     from pathlib import Path
 
-    puzzle = json.loads((Path(__file__).resolve().parents[1] / "lessons" / "flamme_rouge" / "scenarios"
+    puzzle = json.loads((Path(__file__).resolve().parents[2] / "lessons" / "flamme_rouge" / "scenarios"
                          / "finish_sprint.json").read_text())
     before = state(bench)
     for data, verdict, words in [(puzzle, "pass", "passes"),

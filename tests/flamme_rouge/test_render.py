@@ -19,7 +19,7 @@ from tutor.flamme_rouge.render import style
 from tutor.flamme_rouge.render.geometry import MIN_VISIBLE
 from tutor.ui.drawing import text_colour_on
 from tutor.ui.testing import recorded_commands
-from positions import BLOCKED, SLIPSTREAM
+from tests.flamme_rouge.positions import BLOCKED, SLIPSTREAM
 
 SPRINT = {
     "track": " ".join(["2"] * 16), "finish": 10,
@@ -369,7 +369,7 @@ def blocked_move():
 
 
 def test_with_an_event_loop_each_frame_is_its_own_message_at_its_time():
-    from manual_clock import ManualClock
+    from tests.manual_clock import ManualClock
 
     race, events, before = blocked_move()
     scene = Scene(race.track)
@@ -388,7 +388,7 @@ def test_with_an_event_loop_each_frame_is_its_own_message_at_its_time():
 
 
 def test_a_later_paint_drops_the_frames_not_sent_and_skip_shows_the_end_at_once():
-    from manual_clock import ManualClock
+    from tests.manual_clock import ManualClock
 
     race, events, before = blocked_move()
     scene = Scene(race.track)

@@ -15,7 +15,7 @@ from tutor.flamme_rouge.bots import autoplay
 from tutor.flamme_rouge.events import ExhaustionTaken, Slipstreamed
 from tutor.ui.testing import recorded_commands
 from tutor.flamme_rouge.widgets import PredictQuiz, RaceChooser, RaceTutor
-from positions import BLOCKED, SLIPSTREAM
+from tests.flamme_rouge.positions import BLOCKED, SLIPSTREAM
 
 SPRINT_FINISH = {
     "track": " ".join(["2"] * 16), "finish": 12,
@@ -198,13 +198,13 @@ def test_the_end_of_a_round_keeps_its_slipstream_and_exhaustion_marks_until_the_
     assert tutor.paused and tutor.race.round == 2 and tutor.race.positions() == twin.positions()
     with recorded_commands() as log:
         tutor.redraw()
-    assert set(tutor._highlights().slipstreamed) == gained and set(tutor._highlights().exhausted) == tired
+    assert set(tutor.highlights().slipstreamed) == gained and set(tutor.highlights().exhausted) == tired
     chips = [t for t in log.texts() if t.startswith("+")]
     assert log.texts().count("E2") == len(tired) and len(chips) == len(gained)
     tutor.next_round_button.click()
     with recorded_commands() as log:
         tutor.redraw()
-    assert not tutor._highlights().exhausted and not any(t.startswith("+") for t in log.texts())
+    assert not tutor.highlights().exhausted and not any(t.startswith("+") for t in log.texts())
 
 
 def test_back_undoes_one_learner_action_at_a_time(tutor):
@@ -819,7 +819,7 @@ def test_the_end_phase_lesson_shows_every_riders_cards():
 # ----- the board keeps up: Skip, and a click never waits behind an animation ----------------------------------
 
 def test_skip_shows_the_end_of_finish_round_at_once_and_a_new_click_drops_the_animation(tutor):
-    from manual_clock import ManualClock
+    from tests.manual_clock import ManualClock
 
     tutor.scene.clock = clock = ManualClock()
     play_both(tutor)
@@ -841,7 +841,7 @@ def test_skip_shows_the_end_of_finish_round_at_once_and_a_new_click_drops_the_an
 
 def test_a_slipstream_quiz_reveal_shows_the_packs_and_chips_like_the_main_board():
     """Issue 22 item 7 (FR 04): the reveal outlines the packs and shows every "+1" chip, not only the rider's."""
-    scenarios = Path(__file__).resolve().parents[1] / "lessons" / "flamme_rouge" / "scenarios"
+    scenarios = Path(__file__).resolve().parents[2] / "lessons" / "flamme_rouge" / "scenarios"
     q = PredictQuiz([str(scenarios / "slipstream_double.json")], rider="red-S", after="slipstream",
                     question="Where is red-S after slipstream?")
     q.square_input.value = q.correct_answer

@@ -16,8 +16,8 @@ from tutor.flamme_rouge import scenario as sc
 from tutor.flamme_rouge.errors import ScenarioError
 from tutor.flamme_rouge.race import TEAM_COLOURS
 
-ROOT = Path(__file__).resolve().parents[1]
-FILES = sorted([*ROOT.glob("lessons/flamme_rouge/scenarios/*.json"), *ROOT.glob("tests/scenarios/*.json")])
+ROOT = Path(__file__).resolve().parents[2]
+FILES = sorted([*ROOT.glob("lessons/flamme_rouge/scenarios/*.json"), *ROOT.glob("tests/flamme_rouge/scenarios/*.json")])
 
 
 def _code_of(payload: bytes) -> str:

@@ -1,6 +1,6 @@
 """Every rule scenario file passes: ``scenario.check(data) is None``.
 
-The files in ``tests/scenarios/`` are one rule or edge case each (RULES.md section 1-2, in the
+The files in ``tests/flamme_rouge/scenarios/`` are one rule or edge case each (RULES.md section 1-2, in the
 SCENARIOS.md format); their ``expect`` blocks were worked out by hand from the rules text.
 The two rulebook examples of ``../shared/scenarios/`` are copied here (``rulebook_p*.json``), so a clean
 clone checks them too.

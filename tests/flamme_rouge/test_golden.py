@@ -2,7 +2,7 @@
 
 A change in the rules, the shuffles or the event data shows up here as the first
 differing event. After an intended change, regenerate with
-``python tests/test_golden.py`` and review the diff of ``tests/golden/``.
+``python tests/flamme_rouge/test_golden.py`` and review the diff of ``tests/golden/``.
 """
 
 import json
@@ -14,7 +14,7 @@ import pytest
 from tutor.flamme_rouge import Race
 from tutor.flamme_rouge.bots import autoplay
 
-GOLDEN = Path(__file__).parent / "golden"
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 RACES: dict[str, tuple[str, str, int, dict[str, Any]]] = {
     "hill-24-heuristic-seed3": ("hill-24", "heuristic", 3, {}),
     "la-haute-montagne-random-seed1": ("la-haute-montagne", "random", 1, {}),

@@ -10,7 +10,7 @@ from tutor.flamme_rouge.race import Phase
 from tutor.flamme_rouge.widgets import RaceTutor
 from tutor.ui.pace import LONG_MS, ROUND_MS, SKIP_WORDS
 
-SCENARIOS = Path(__file__).resolve().parents[1] / "lessons" / "flamme_rouge" / "scenarios"
+SCENARIOS = Path(__file__).resolve().parents[2] / "lessons" / "flamme_rouge" / "scenarios"
 
 
 def full_race() -> RaceTutor:

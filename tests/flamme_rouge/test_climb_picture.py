@@ -11,7 +11,7 @@ from tutor.flamme_rouge.render.climb import CLIMB_COUNTED, FLAT_COUNTED
 from tutor.flamme_rouge.widgets import PredictQuiz
 from tutor.ui.testing import recorded_commands
 
-SCENARIOS = Path(__file__).resolve().parents[1] / "lessons" / "flamme_rouge" / "scenarios"
+SCENARIOS = Path(__file__).resolve().parents[2] / "lessons" / "flamme_rouge" / "scenarios"
 
 
 def climb_quiz() -> PredictQuiz:

@@ -201,3 +201,18 @@ def test_every_number_a_line_states_is_in_its_events(name):
     if race.breakaway:
         assert {BreakawayDecided, BreakawayCost, BreakawayStart, BidsRevealed, CardsFlipped, DecksReshuffled} <= kinds
     assert any(e.distance != e.value for e in events if isinstance(e, RiderMoved))  # terrain limits were told
+
+
+def test_the_breakaway_tie_is_told_from_the_event_fields():
+    """The tie's sentence names who tied and who won it from ``BreakawayDecided.tied`` and ``tie_won``."""
+    decided = BreakawayDecided({"a": 9, "b": 9, "c": 4}, ("b", "a", "c"), ("a", "b", "c"), ("b",), ("b", "a"),
+                               ("b",), rules=(rules.BREAKAWAY_RANK, rules.BREAKAWAY_TIE))
+    text = narrate([decided])[0].text
+    assert "b and a both total 9: the tie goes to b, further back on the grid (from the front: a, b, c)." in text
+    untied = BreakawayDecided({"a": 11, "b": 9}, ("a", "b"), ("b", "a"), ("a",), rules=(rules.BREAKAWAY_RANK,))
+    assert "tie" not in narrate([untied])[0].text
+
+
+def test_handing_teams_to_bots_is_told():
+    race = Race.new("sprint-20", ("red", "blue", "green"), seed=1)
+    assert narrate(race.hand_to_bots(keep=("red",)))[0].text == "The computer plays blue and green from now on."

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from tests.positions import SLIPSTREAM
+from tests.flamme_rouge.positions import SLIPSTREAM
 from tutor.flamme_rouge import rules
 from tutor.flamme_rouge import scenario as scenarios
 from tutor.flamme_rouge.race import Phase

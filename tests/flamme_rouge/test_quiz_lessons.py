@@ -13,7 +13,7 @@ import pytest
 
 from tutor.flamme_rouge.widgets import PredictQuiz
 
-FR = Path(__file__).resolve().parents[1] / "lessons" / "flamme_rouge"
+FR = Path(__file__).resolve().parents[2] / "lessons" / "flamme_rouge"
 
 
 def lesson_quizzes(path: Path) -> list[PredictQuiz]:

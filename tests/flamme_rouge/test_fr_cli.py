@@ -6,7 +6,7 @@ import argparse
 
 import pytest
 
-from tests.positions import BLOCKED
+from tests.flamme_rouge.positions import BLOCKED
 from tutor.core.games import game
 from tutor.flamme_rouge import scenario
 from tutor.flamme_rouge.cli import check_file, simulate

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from tutor.flamme_rouge import (ATTACK, EXHAUSTION, MUSCLE, Phase, Race, RiderOrderError, TeamKind, TrackError,
                                 rules, simulate_race, starting_deck)
 from tutor.flamme_rouge.bots import autoplay, get_bot
-from tutor.flamme_rouge.breakaway import ranking, select, size
+from tutor.flamme_rouge.breakaway import ranking, select, size, tie_at_cut
 from tutor.flamme_rouge.cards import energy
 from tutor.flamme_rouge.events import (BidsRevealed, BotDeckRefilled, BreakawayCost, BreakawayDecided, CardsFlipped,
                                        ExhaustionTaken, RiderMoved)
@@ -216,6 +216,15 @@ def test_a_breakaway_tie_in_a_race_goes_to_the_rider_further_back():
             race.play(rid, 5)
     decided = next(e for e in race.step() if isinstance(e, BreakawayDecided))
     assert decided.winners == (back_id,) and rules.BREAKAWAY_TIE in decided.rules
+    assert decided.tied == (back_id, front_id) and decided.tie_won == (back_id,)  # the narration reads these
+
+
+def test_the_tie_at_the_cut_names_who_tied_and_who_joined():
+    bids = {"front": (5, 4), "middle": (7, 2), "back": (6, 3), "last": (2, 2), "other": (9, 0)}
+    grid = ["front", "middle", "back", "other", "last"]
+    assert tie_at_cut(bids, grid) == (["other", "back", "middle", "front"], ["other", "back"])  # four 9s, top two
+    assert tie_at_cut({"a": (5, 4), "b": (9, 2), "c": (3, 3)}, ["a", "b", "c"]) == ([], [])  # no tie at the cut
+    assert tie_at_cut({"a": (5, 4), "b": (5, 4), "c": (9, 2)}, ["a", "b", "c"]) == ([], [])  # a tie below it
 
 
 # ----- properties over random races of every kind -----------------------------------------------------------------

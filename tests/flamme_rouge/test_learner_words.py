@@ -16,7 +16,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-ROOT = Path(__file__).resolve().parents[1] / "lessons"
+ROOT = Path(__file__).resolve().parents[2] / "lessons"
 FR_LESSONS = sorted((ROOT / "flamme_rouge").glob("*.ipynb"))
 
 FORBIDDEN = {

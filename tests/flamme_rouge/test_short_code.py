@@ -16,7 +16,7 @@ from tutor.flamme_rouge.widgets import RaceTutor, Workbench
 from tutor.flamme_rouge.widgets.workbench import TRACKS
 from tutor.flamme_rouge.widgets.workbench_editing import BOT_TEAMS, CARD_CHOICES, MAX_RIDERS, TEAMS
 
-SCENARIOS = sorted((Path(__file__).resolve().parents[1] / "lessons" / "flamme_rouge" / "scenarios").glob("*.json"))
+SCENARIOS = sorted((Path(__file__).resolve().parents[2] / "lessons" / "flamme_rouge" / "scenarios").glob("*.json"))
 POSITION_KEYS = ("track", "finish", "start", "riders", "cards")
 ALPHABET = set("0123456789ABCDEFGHJKMNPQRSTVWXYZ")
 

@@ -10,13 +10,14 @@ from collections import Counter
 import pytest
 
 from tutor.flamme_rouge import (EXHAUSTION, TeamKind, CardNotInHandError, Draw, Phase, Place, PlacementError, Play, Race,
-                                RiderOrderError, Step, UnknownRiderError, WrongPhaseError, energy, simulate_race,
+                                RiderOrderError, Step, UnknownRiderError, UnknownTeamError, WrongPhaseError, energy,
+                                simulate_race,
                                 starting_deck)
 from tutor.flamme_rouge import rules
 from tutor.flamme_rouge.bots import heuristic_bot, random_bot
 from tutor.flamme_rouge.events import (Blocked, CardPlayed, CardsDrawn, CardsRecycled, CardsRemoved, CardsRevealed,
-                                       Event, ExhaustionTaken, Finished, PacksFound, Reshuffled, RiderMoved,
-                                       RiderPlaced, RoundStarted, Slipstreamed)
+                                       Event, ExhaustionChecked, ExhaustionTaken, Finished, PacksFound, Reshuffled,
+                                       RiderMoved, RiderPlaced, RoundStarted, Slipstreamed, TeamsHandedToBots)
 
 
 def new_race(track="sprint-20", teams=2, seed=1, **kw) -> Race:
@@ -260,12 +261,30 @@ def test_end_phase_steps_in_rule_order():
     events = race.step()
     assert isinstance(events[0], PacksFound) and events[0].packs == ((4, 4), (7, 7))
     slip = [e for e in events if isinstance(e, Slipstreamed)]
-    assert len(slip) == 0  # two empty squares (5, 6): no slipstream
+    assert len(slip) == 0 and events[0].behind == ()  # two empty squares (5, 6): no slipstream
     assert race.phase is Phase.END_EXHAUSTION
     events = race.step()
     assert sorted(e.rider for e in events if isinstance(e, ExhaustionTaken)) == ["a", "b"]
     assert isinstance(events[-1], RoundStarted) and events[-1].round == 2
     assert race.phase is Phase.ENERGY
+
+
+def test_each_slipstream_carries_the_packs_it_leaves():
+    """RULES.md 1, End phase (b): a pack that moves joins the pack ahead, and the merged pack is checked again;
+    ``Slipstreamed.packs`` (what the canvas outlines) is every pack after that move, the last one ``after``."""
+    riders = [{"id": "a", "square": 2, "lane": 1}, {"id": "b", "square": 4, "lane": 0},
+              {"id": "c", "square": 6, "lane": 0}, {"id": "d", "square": 6, "lane": 1},
+              {"id": "e", "square": 10, "lane": 0}]
+    race = Race.from_positions("sprint-20", riders)  # at the end phase: slipstream is next
+    assert race.phase is Phase.END_SLIPSTREAM
+    events = race.step()
+    found = events[0]
+    assert isinstance(found, PacksFound) and found.packs == ((2, 2), (4, 4), (6, 6), (10, 10))
+    assert found.behind == ((2, 2), (3, 4))  # a, then a and b together (6 and 10: three empty squares)
+    slip = [e for e in events if isinstance(e, Slipstreamed)]
+    assert [(e.frm, e.packs) for e in slip] == [((2, 2), ((3, 4), (6, 6), (10, 10))),
+                                                ((3, 4), ((4, 6), (10, 10)))]
+    assert slip[-1].packs == found.after
 
 
 def test_finish_ends_the_race():
@@ -445,7 +464,8 @@ def test_setup_placement_rules():
     _assert_unchanged(race, lambda: race.place("red-R", 3, 0), PlacementError, "square 3, lane 0",
                       "that lane is taken")
     _assert_unchanged(race, lambda: race.place("red-R", 4, 0), PlacementError, "start area is squares 0 to 3")
-    _assert_unchanged(race, lambda: race.place("red-R", 2, 1), PlacementError, "right-hand lane (lane 0)")
+    _assert_unchanged(race, lambda: race.place("red-R", 2, 1), PlacementError, "square 2, lane 1",
+                      "on an empty square a rider takes the right-hand lane")
     _assert_unchanged(race, lambda: race.place("red-R", 3, 2), PlacementError, "square 3 has 2 lane(s)")
     _assert_unchanged(race, lambda: race.place("blue-S", 2, 0), PlacementError, "red's turn", "not blue's")
     _assert_unchanged(race, lambda: race.place("red-S", 2, 0), PlacementError, "red-S is already placed")
@@ -659,3 +679,50 @@ def test_bots_draw_from_their_own_random_stream():
     race.draw("red-S")
     race.play("red-S", random_bot(race, "red-S"))
     assert race.rng.getstate() == shuffles
+
+
+# ----- resolving steps for a canvas -----------------------------------------------------------------------------
+
+def test_resolve_steps_yields_each_step_with_the_positions_and_cards_before_it():
+    """The engine resolves the steps (the scene only animates them): one rider's move per step, frontmost first,
+    each with the positions before it and the revealed cards still to move."""
+    riders = [{"id": "a", "square": 2, "lane": 0}, {"id": "b", "square": 5, "lane": 0}]
+    race = Race.from_positions("sprint-20", riders, cards={"a": energy(2), "b": energy(3)})
+    first = next(race.resolve_steps(one=True))
+    assert first.before == {"a": (2, 0), "b": (5, 0)}
+    assert first.moves == {"b": (energy(3), 3), "a": (energy(2), 2)}
+    assert [e.rider for e in first.events if isinstance(e, RiderMoved)] == ["b"]
+    rest = list(race.resolve_steps())  # to the end of the round
+    assert rest[0].before == {"a": (2, 0), "b": (8, 0)} and rest[0].moves == {"a": (energy(2), 2)}
+    assert [type(step.events[0]) for step in rest[1:]] == [CardsRemoved, PacksFound, ExhaustionChecked]
+    assert all(step.moves == {} for step in rest[1:])
+    assert race.phase is Phase.ENERGY and race.round == 2
+
+
+def test_resolve_steps_stops_when_asked_and_raises_a_refused_step():
+    riders = [{"id": "a", "square": 2, "lane": 0}, {"id": "b", "square": 5, "lane": 0}]
+    race = Race.from_positions("sprint-20", riders, cards={"a": energy(2), "b": energy(3)})
+    steps = list(race.resolve_steps(stop=lambda race: race.phase is not Phase.MOVEMENT))
+    assert len(steps) == 2 and race.phase is Phase.END_CARDS
+    race = new_race()
+    with pytest.raises(WrongPhaseError, match="energy phase"):
+        next(race.resolve_steps())
+
+
+# ----- handing teams to bots ---------------------------------------------------------------------------------------
+
+def test_hand_to_bots_is_an_action_with_an_event_and_back_undoes_it():
+    race = new_race(teams=3)  # red, blue and green, all played by people
+    before = race.to_dict(history=False)
+    events = race.hand_to_bots(keep=("red",))
+    assert [(type(e), e.teams, e.bot) for e in events] == [(TeamsHandedToBots, ("blue", "green"), "heuristic")]
+    assert race.teams["red"].bot is None and race.teams["blue"].bot == race.teams["green"].bot == "heuristic"
+    race.undo()
+    assert race.to_dict(history=False) == before and race.teams["blue"].bot is None
+
+
+@pytest.mark.parametrize("keep, bot, message", [(("purple",), "heuristic", "no team 'purple' in this race"),
+                                                ((), "genius", "no bot 'genius'")])
+def test_hand_to_bots_refuses_an_unknown_team_or_bot(keep, bot, message):
+    race = new_race()
+    _assert_unchanged(race, lambda: race.hand_to_bots(keep, bot), UnknownTeamError, message)
