@@ -11,7 +11,7 @@
    Targets: median response < 100 ms, worst < 250 ms.
 
 Voila runs a temporary copy of lessons/ (plus empty.ipynb) with the test harness's settings
-(tests/browser/conftest.py, which builds its command with ``tutor.serve.voila_command``).
+(tests/browser/conftest.py, which builds its command with ``tutor.server.process.voila_command``).
 
 Run: ``python benchmarks/bench_browser.py [--loads 3] [--clicks 20]``
 """

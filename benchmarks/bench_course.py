@@ -32,7 +32,7 @@ LIMIT_MB = 1024
 
 def rss_mb(pid: int) -> float:
     """RSS of ``pid`` and every process under it, in MB."""
-    from tutor.serve import descendants
+    from tutor.server.process import descendants
 
     total_kb = 0
     for each in [pid, *descendants(pid)]:

@@ -44,7 +44,9 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 
 from conftest import CHROMIUM, CHROMIUM_ARGS, NOT_LOCAL  # noqa: E402
 
-from tutor.serve import _die_with_parent, classroom_settings, descendants, stop, voila_command  # noqa: E402
+from tutor.server.class_mode import classroom_settings  # noqa: E402
+
+from tutor.server.process import _die_with_parent, descendants, stop, voila_command  # noqa: E402
 
 LESSON = "flamme_rouge/02_energy_phase.ipynb"
 TARGET_S = 10.0

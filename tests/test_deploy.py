@@ -14,7 +14,7 @@ import pytest
 import yaml
 from traitlets.config.loader import PyFileConfigLoader
 
-from tutor.serve import template_dir
+from tutor.server.process import template_dir
 
 REPO = Path(__file__).resolve().parent.parent
 HUB = REPO / "deploy" / "jupyterhub"

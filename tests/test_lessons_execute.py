@@ -16,8 +16,8 @@ from nbclient import NotebookClient
 from tutor.core.games import GAMES
 from tutor.flamme_rouge import scenario
 from tutor.lesson_languages import english_notebooks, language_line, translations
-from tutor.ui.landing import landing_html, notebook_title
-from tutor.ui.lessons import lesson_list, lessons_in, nav_html
+from tutor.ui.landing import landing_html
+from tutor.ui.lessons import lesson_info, lesson_list, lessons_in, nav_html
 
 ROOT = Path(__file__).resolve().parents[1] / "lessons"
 INDEX = ROOT / "index.ipynb"
@@ -133,7 +133,7 @@ NAV = re.compile(r"""lesson_nav\(["']([^"']+)["']\)""")
 @pytest.mark.parametrize("path", FR_OWN, ids=_ids(FR_OWN))
 def test_a_lesson_page_has_a_real_title_and_links_to_the_previous_and_next_lesson_and_the_contents(path: Path):
     nb = _read(path)
-    assert nb.metadata.get("title", "").startswith(notebook_title(path)), "the browser tab shows the lesson's title"
+    assert nb.metadata.get("title", "").startswith(lesson_info(path).title), "the browser tab shows the lesson's title"
     assert nb.metadata.get("tutor", {}).get("summary"), "the landing page shows a one-line summary"
     navs = [m for source in _code(nb) for m in NAV.findall(source)]
     assert navs == [path.name]
@@ -233,8 +233,8 @@ def test_the_landing_page_lists_every_game_and_links_each_lesson_by_title():
     expected = [p for p in NOTEBOOKS if p.parent != ROOT]
     assert sorted(links) == sorted(str(p.relative_to(ROOT)) for p in expected)
     for path in expected:
-        assert f">{escape(notebook_title(path))}</a>" in html
-    assert notebook_title(ROOT / "flamme_rouge" / "03_movement.ipynb") == "3. Movement and blocking"
+        assert f">{escape(lesson_info(path).title)}</a>" in html
+    assert lesson_info(ROOT / "flamme_rouge" / "03_movement.ipynb").title == "3. Movement and blocking"
 
 
 @pytest.mark.notebook

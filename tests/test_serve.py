@@ -19,7 +19,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from tutor.serve import descendants
+from tutor.server.process import descendants
 
 REPO = Path(__file__).resolve().parents[1]
 STOP_WITHIN_S = 10  # the promise (README): stopped, port free, within 10 s
@@ -136,14 +136,14 @@ def test_voila_stops_when_serve_is_killed(site, tmp_path):
 
 def test_voila_json_names_the_project_template():
     """The template exists where serve puts it on Jupyter's data path (the browser tests check what it does)."""
-    from tutor.serve import template_dir
+    from tutor.server.process import template_dir
 
     name = json.loads((REPO / "voila.json").read_text())["VoilaConfiguration"]["template"]
     assert (template_dir() / "voila" / "templates" / name / "index.html.j2").is_file()
 
 
 def test_classroom_settings_pool_the_named_lessons_and_limit_the_class():
-    from tutor.serve import REFILL_DELAY_S, classroom_settings
+    from tutor.server.class_mode import REFILL_DELAY_S, classroom_settings
 
     base = json.loads((REPO / "voila.json").read_text())
     assert classroom_settings(base, 0, ["a.ipynb"]) == base
@@ -178,7 +178,7 @@ def test_a_class_says_when_it_is_ready_and_plain_fetches_do_not_hold_places(site
     """Class mode prints its preparation ("1/2 kernels ready for tiny") and when the class can come in; page
     fetches that never connect (curl, link previews) fill a class of 2 (2 + 2 pages) only until
     PAGE_CONNECT_TIMEOUT_S has passed: then a learner gets the lesson again, not the "class is full" page."""
-    from tutor.serve import PAGE_CONNECT_TIMEOUT_S
+    from tutor.server.class_mode import PAGE_CONNECT_TIMEOUT_S
 
     settings = json.loads((site.parent / "voila.json").read_text())
     settings["ClassroomVoila"] = {"pages_per_client": 0}  # the fetches stand for different devices
@@ -269,7 +269,7 @@ def _prepared_kernel(loop, kernel_id: str, lesson_runs: bool):
 def test_the_class_can_come_in_is_said_even_when_a_lesson_hangs_or_its_kernel_fails():
     from types import SimpleNamespace
 
-    from tutor.serve import PoolPreparation
+    from tutor.server.class_mode import PoolPreparation
 
     lines: list[str] = []
 
@@ -301,7 +301,7 @@ def test_the_class_can_come_in_is_said_even_when_a_lesson_hangs_or_its_kernel_fa
 def test_refills_take_turns_and_a_hung_lesson_passes_its_turn_on_after_the_timeout():
     from types import SimpleNamespace
 
-    from tutor.serve import PoolPreparation
+    from tutor.server.class_mode import PoolPreparation
 
     lines: list[str] = []
     started: list[tuple[str, float]] = []
@@ -337,7 +337,7 @@ def test_the_door_keeps_only_the_pages_still_within_their_connection_time():
     (connections of kernels it does not watch are not kept either)."""
     from types import SimpleNamespace
 
-    from tutor.serve import PageDoor
+    from tutor.server.class_mode import PageDoor
 
     shut_down: list[str] = []
     manager = SimpleNamespace(notify_connect=lambda kernel_id: None, list_kernel_ids=lambda: ["opened", "never"],

@@ -29,7 +29,7 @@ def test_the_teachers_page_is_markdown_only_and_says_how_to_start_a_class_where_
     text = _markdown(TEACHERS)
     commands = re.findall(r"^rules-tutor .*$", text, re.M)
     assert commands == ["rules-tutor serve --ip 0.0.0.0 --class-size 25 --lesson flamme_rouge/02_energy_phase.ipynb"]
-    assert "Teacher view (keep this link to yourself):" in text  # the line the server prints (tutor/serve.py)
+    assert "Teacher view (keep this link to yourself):" in text  # the line the server prints (tutor/server/command.py)
     for control in ("Anonymize", "Pause every screen", "Pace: open lessons", "Download CSV", "Start a new class"):
         assert control in text
     for link in ("flamme_rouge/workbench.ipynb", "flanders/workbench.ipynb", "index.ipynb"):

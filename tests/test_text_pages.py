@@ -28,7 +28,7 @@ import pytest
 from nbclient import NotebookClient
 
 from tutor.text_pages import TextPages, needs_no_kernel, text_pages_in, why_not_kernel_free
-from tutor.voila_adapter import NO_KERNEL_ID
+from tutor.server.voila_adapter import NO_KERNEL_ID
 
 REPO = Path(__file__).resolve().parents[1]
 LESSONS = REPO / "lessons"

@@ -10,10 +10,11 @@ import ipywidgets as widgets
 import pytest
 
 from tutor.core.events import Rule
-from tutor.core.games import Game
+from tutor.core.games import GameEntry
 from tutor.ui import Line, PhaseStepper, RevealQuiz, Verdict, and_list, cite, to_html
 from tutor.ui.drawing import needs_outline, rounded_rect, text_colour_on
-from tutor.ui.landing import landing, landing_html, notebook_title
+from tutor.ui.landing import landing, landing_html
+from tutor.ui.lessons import lesson_info
 from tutor.ui.controls import StatusLine
 from tutor.ui.scene import LayeredScene
 from tutor.ui.screen import Focusing, MotionSetting, board_frame, changed_words, teacher_section
@@ -248,9 +249,9 @@ def test_the_landing_page_lists_games_and_lessons_by_their_first_heading(tmp_pat
     _notebook(tmp_path / "one" / "01_a.ipynb", ("code", "x = 1"), ("markdown", "Intro\n## 1. First steps\n# later"))
     _notebook(tmp_path / "one" / "00_welcome.ipynb", ("markdown", ["# Welcome", "\n"]))
     _notebook(tmp_path / "one" / "02_b.ipynb", ("markdown", "no heading"))
-    games = [Game("one", "Game One", "pkg.one", "one", "The first <game>."),
-             Game("two", "Game Two", "pkg.two", "two", "Coming.")]
-    assert notebook_title(tmp_path / "one" / "01_a.ipynb") == "1. First steps"
+    games = [GameEntry("one", "Game One", "pkg.one", "one", "The first <game>."),
+             GameEntry("two", "Game Two", "pkg.two", "two", "Coming.")]
+    assert lesson_info(tmp_path / "one" / "01_a.ipynb").title == "1. First steps"
     html = landing_html(tmp_path, games)
     assert "<h2>Game One</h2>" in html and "The first &lt;game&gt;." in html
     assert html.index("00_welcome.ipynb'>Welcome</a>") < html.index("01_a.ipynb'>1. First steps</a>")

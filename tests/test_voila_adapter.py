@@ -1,4 +1,4 @@
-"""One test per Voila internal that class mode and the hub and Binder routes rely on (tutor/voila_adapter.py), so
+"""One test per Voila internal that class mode and the hub and Binder routes rely on (tutor/server/voila_adapter.py), so
 that a Voila upgrade that changes one fails the test named after it.
 
 The tests run class mode's Voila in this process (its event loop in a thread), with a pool of one preheated
@@ -30,8 +30,9 @@ import nbformat
 import pytest
 from jupyter_core.utils import ensure_async
 
-from tutor import voila_adapter as voila
-from tutor.serve import classroom_settings, classroom_voila_class, kernels_in_use, with_template_path, write_settings
+from tutor.server import voila_adapter as voila
+from tutor.server.class_mode import classroom_settings, classroom_voila_class, kernels_in_use
+from tutor.server.process import with_template_path, write_settings
 
 REPO = Path(__file__).resolve().parents[1]
 LESSON = "tiny.ipynb"
@@ -259,7 +260,7 @@ def test_tornadovoilahandler_get_sets_the_xsrf_cookie_under_a_jupyter_server(tmp
     """Under a Jupyter server (hub, Binder), Voila's own ``TornadoVoilaHandler.get`` serves the lesson pages; with
     the settings of tutor.server_settings (its extension wraps that ``get``) the page gets the ``_xsrf`` cookie and
     its closing request frees its kernel."""
-    from tutor.serve import stop
+    from tutor.server.process import stop
     from tutor.server_settings import write_jupyter_config
 
     root = tmp_path / "root"

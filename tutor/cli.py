@@ -1,25 +1,27 @@
 """The ``rules-tutor`` command: check scenario files, simulate games, serve the lessons.
 
-Several games: ``check`` reads each file's ``"game"`` key (absent: Flamme Rouge, the
-SCENARIOS.md format) and ``simulate --game`` picks the game (default: flamme-rouge).
+Every game of the registry (``tutor.core.games``): ``check`` reads each file's ``"game"`` key (absent: the
+SCENARIOS.md format, ``UNMARKED_SCENARIOS``), ``simulate --game`` picks the game (default: the first) and offers
+the options each game's ``cli.add_options`` declares.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 from collections.abc import Callable
+from typing import Any
 
 from .core.check import check_scenario
 from .core.data import load_json
-from .core.games import GAMES
-from .flamme_rouge import STAGES, TEACHING_TRACKS
+from .core.games import GAMES, GameEntry
+from .core.options import count
 from .languages import add_arguments as add_language_arguments
 from .languages import run as check_languages
-from .serve import CLASS_MARGIN, DEFAULT_PORT, MAX_CLASS_SIZE, cmd_serve
-
-MAX_GAMES = 1_000_000
-"""Most races (or games) one ``simulate`` plays."""
+from .server.class_mode import CLASS_MARGIN, MAX_CLASS_SIZE
+from .server.command import cmd_serve
+from .server.process import DEFAULT_PORT
 
 
 def check_file(path: str) -> tuple[bool, str | None]:
@@ -49,46 +51,57 @@ def cmd_check(args: argparse.Namespace) -> int:
     return status
 
 
-FLAMME_ROUGE_OPTIONS: dict[str, object] = {"stage": "avenue-corso-paseo", "teams": 4, "bot": "heuristic",
-                                           "races": 1, "single_riders": False, "peloton": False, "muscle": 0,
-                                           "breakaway": False}
-FLANDERS_OPTIONS: dict[str, object] = {"players": 3, "bots": None, "games": 1}
-"""``simulate``'s options of each game, with their defaults: an option of the other game is refused."""
+class GameOptions:
+    """The games' ``simulate`` options on one parser, each game's in its own group (its ``cli.add_options``).
+
+    An option two games declare is one option (the first game's type and help) with each game's own default; an
+    option given that the chosen game does not declare is refused (``refusal``)."""
+
+    def __init__(self, parser: argparse.ArgumentParser) -> None:
+        self.parser = parser
+        self.actions: dict[str, argparse.Action] = {}
+        """Every game's options, by their first flag."""
+        self.defaults: dict[str, dict[str, object]] = {}
+        """Each game's options (by ``dest``) with its defaults."""
+
+    def add_game(self, entry: GameEntry, title: str) -> None:
+        self.defaults[entry.id] = {}
+        entry.module("cli").add_options(_GameGroup(self, entry.id, self.parser.add_argument_group(title)))
+
+    def refusal(self, args: argparse.Namespace) -> str | None:
+        """Fill in the defaults of ``args.game``'s options; the refusal when an option it does not have is given."""
+        own = self.defaults[args.game]
+        for flag, action in self.actions.items():
+            if action.dest not in own and getattr(args, action.dest) is not None:
+                return f"{flag} is not an option of {GAMES[args.game].title} (--game {args.game})"
+        for name, default in own.items():
+            if getattr(args, name) is None:
+                setattr(args, name, default)
+        return None
 
 
-def _game_options(args: argparse.Namespace) -> str | None:
-    """Fill in the defaults of ``args.game``'s options; the refusal when an option of the other game is given."""
-    own, other = ((FLAMME_ROUGE_OPTIONS, FLANDERS_OPTIONS) if args.game == "flamme-rouge"
-                  else (FLANDERS_OPTIONS, FLAMME_ROUGE_OPTIONS))
-    given = [name for name in other if getattr(args, name) is not None]
-    if given:
-        option = "--" + given[0].replace("_", "-")
-        return f"{option} is not an option of {GAMES[args.game].title} (--game {args.game})"
-    for name, default in own.items():
-        if getattr(args, name) is None:
-            setattr(args, name, default)
-    return None
+class _GameGroup:
+    """The ``Options`` a game's ``add_options`` gets: its options go to its group, their defaults to
+    ``GameOptions.defaults`` (on the parser every default is None: "not given")."""
+
+    def __init__(self, table: GameOptions, game_id: str, group: argparse._ArgumentGroup) -> None:
+        self.table, self.game_id, self.group = table, game_id, group
+
+    def add_argument(self, *flags: str, **kwargs: Any) -> argparse.Action:
+        default = kwargs.pop("default", None)
+        shared = next((self.table.actions[flag] for flag in flags if flag in self.table.actions), None)
+        action = shared or self.group.add_argument(*flags, default=None, **kwargs)
+        self.table.actions.setdefault(action.option_strings[0], action)
+        self.table.defaults[self.game_id][action.dest] = default
+        return action
 
 
-def cmd_simulate(args: argparse.Namespace) -> int:
-    refused = _game_options(args)
+def cmd_simulate(options: GameOptions, args: argparse.Namespace) -> int:
+    refused = options.refusal(args)
     if refused:
         print(f"rules-tutor simulate: {refused}", file=sys.stderr)
         return 2
     return int(GAMES[args.game].module("cli").simulate(args))
-
-
-def count(minimum: int, maximum: int) -> Callable[[str], int]:
-    """An ``argparse`` type: an integer from ``minimum`` to ``maximum``, else a clear refusal."""
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if not minimum <= value <= maximum:
-            raise argparse.ArgumentTypeError(f"{value} is not from {minimum} to {maximum}")
-        return value
-    return parse
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -99,25 +112,15 @@ def main(argv: list[str] | None = None) -> int:
     check.add_argument("files", nargs="+", metavar="FILE")
     check.set_defaults(run=cmd_check)
 
-    simulate = sub.add_parser("simulate", help="play whole races of bots and print the winners")
-    simulate.add_argument("--game", default="flamme-rouge", choices=list(GAMES))
+    simulate = sub.add_parser("simulate", help="play whole games of bots and print the winners")
+    default_game = next(iter(GAMES))
+    simulate.add_argument("--game", default=default_game, choices=list(GAMES), help=f"default: {default_game}")
     simulate.add_argument("--seed", type=count(-(2 ** 63), 2 ** 63), default=0)
-    flamme_rouge = simulate.add_argument_group("Flamme Rouge (the default game)")
-    flamme_rouge.add_argument("--stage", choices=[*STAGES, *TEACHING_TRACKS], help="default: avenue-corso-paseo")
-    flamme_rouge.add_argument("--teams", type=int, help="default: 4")
-    flamme_rouge.add_argument("--bot", choices=["heuristic", "random"], help="default: heuristic")
-    flamme_rouge.add_argument("--races", type=count(1, MAX_GAMES), help="default: 1")
-    flamme_rouge.add_argument("--single-riders", action="store_true", default=None,
-                              help="one rider per player (up to 12 players)")
-    flamme_rouge.add_argument("--peloton", action="store_true", default=None, help="add the Peloton bot team")
-    flamme_rouge.add_argument("--muscle", type=int, help="number of Muscle bot teams (0-2)")
-    flamme_rouge.add_argument("--breakaway", action="store_true", default=None,
-                              help="bid for the breakaway before the race")
-    flanders = simulate.add_argument_group("In Flanders Field (--game flanders)")
-    flanders.add_argument("--players", type=int, help="default: 3")
-    flanders.add_argument("--bots", help="comma-separated bot names, one per player")
-    flanders.add_argument("--games", type=count(1, MAX_GAMES), help="default: 1")
-    simulate.set_defaults(run=cmd_simulate)
+    options = GameOptions(simulate)
+    for entry in GAMES.values():
+        options.add_game(entry, f"{entry.title} (the default game)" if entry.id == default_game
+                         else f"{entry.title} (--game {entry.id})")
+    simulate.set_defaults(run=functools.partial(cmd_simulate, options))
 
     serve = sub.add_parser("serve", help="serve the lessons with Voila")
     serve.add_argument("directory", nargs="?", help="lessons folder (default: ./lessons)")

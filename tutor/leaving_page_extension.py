@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import voila_adapter
+from .server import voila_adapter
 
 
 def _jupyter_server_extension_points() -> list[dict[str, str]]:

@@ -17,7 +17,7 @@ of CPU while 20 learners arrive at once).
   notebook (it is rendered again), or when a page shows a widget or an error after all (the server log says which),
   the request takes Voila's usual path, with a kernel.
 
-Used by class mode's Voila (``tutor.serve``) and, behind JupyterHub and on Binder, by the server extension
+Used by class mode's Voila (``tutor.server.class_mode``) and, behind JupyterHub and on Binder, by the server extension
 ``tutor.text_pages_extension``.
 """
 
@@ -33,7 +33,7 @@ from typing import Any
 
 import tornado.web
 
-from . import voila_adapter as voila
+from .server import voila_adapter as voila
 
 SETTING = "rules_tutor_text_pages"
 """The web application's setting that holds the server's ``TextPages``."""

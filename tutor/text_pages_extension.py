@@ -15,7 +15,7 @@ from typing import Any
 
 from jupyter_server.utils import url_path_join
 
-from . import voila_adapter as voila
+from .server import voila_adapter as voila
 from .text_pages import SETTING, TextPages, start_text_pages, with_text_pages
 
 ROUTE_ARGUMENTS = "rules_tutor_text_pages_route"

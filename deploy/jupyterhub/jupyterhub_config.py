@@ -67,7 +67,7 @@ def setting(variable: str, default: object) -> str:
 
 def template_path() -> str:
     """The folder holding ``voila/templates/rules-tutor`` (the installed package's)."""
-    from tutor.serve import template_dir
+    from tutor.server.process import template_dir
 
     return str(template_dir())
 

@@ -169,7 +169,7 @@ class BinderServer:
 
     def stop(self) -> dict[int, bytes]:
         """Stop the server (it shuts its kernels down) and whatever it started; returns what was still alive."""
-        from tutor.serve import descendants, stop
+        from tutor.server.process import descendants, stop
 
         started = descendants(self.process.pid)
         if self.process.poll() is None:
@@ -178,7 +178,7 @@ class BinderServer:
 
 
 def _alive(pid: int, began: bytes) -> bool:
-    from tutor.serve import _start_time
+    from tutor.server.process import _start_time
 
     return _start_time(pid) == began
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tutor.serve import voila_command
+from tutor.server.process import voila_command
 
 REPO = Path(__file__).resolve().parents[2]
 LESSONS = REPO / "lessons"

@@ -102,7 +102,7 @@ class Hub:
 
     def processes(self) -> dict[int, bytes]:
         """Every process the hub started and that still runs (proxy, learner servers, kernels): pid -> start."""
-        from tutor.serve import descendants
+        from tutor.server.process import descendants
 
         return descendants(self.process.pid)
 

@@ -28,7 +28,7 @@ from voila_page import (
 
 from tutor.flanders.render import PLAYER_COLOURS, Geometry
 from tutor.ui.drawing import hex_to_rgb
-from tutor.voila_adapter import NO_KERNEL_ID
+from tutor.server.voila_adapter import NO_KERNEL_ID
 
 pytestmark = pytest.mark.browser
 

@@ -1,6 +1,6 @@
 """A class on one server: a lesson opened from a preheated pool, and the "class is full" page beyond the limit.
 
-The server runs with `rules-tutor serve --class-size`'s settings (``tutor.serve.classroom_settings``), on a folder
+The server runs with `rules-tutor serve --class-size`'s settings (``tutor.server.class_mode.classroom_settings``), on a folder
 with one small lesson, so that the test does not depend on how heavy the real lessons are.
 """
 
@@ -17,7 +17,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from tutor.serve import classroom_settings, stop, voila_command, write_settings
+from tutor.server.class_mode import classroom_settings
+
+from tutor.server.process import stop, voila_command, write_settings
 
 pytestmark = pytest.mark.browser
 

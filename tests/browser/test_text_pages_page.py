@@ -10,7 +10,7 @@ import time
 import pytest
 from voila_page import LOAD_TIMEOUT_MS, error_outputs, open_lesson
 
-from tutor.voila_adapter import NO_KERNEL_ID
+from tutor.server.voila_adapter import NO_KERNEL_ID
 
 pytestmark = pytest.mark.browser
 

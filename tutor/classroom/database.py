@@ -66,11 +66,6 @@ CREATE TABLE IF NOT EXISTS events (
     PRIMARY KEY (learner_id, event));
 """
 
-CELL_STATES = ("not-yet", "opened", "finished", "right-first", "right-after", "wrong")
-"""A grid cell: a lesson's (not yet, opened, finished) or a quiz's (not yet, opened = lesson opened but no answer,
-right first time, right after tries, wrong so far)."""
-
-
 def default_path(environ: dict[str, str] | None = None) -> Path:
     """``$XDG_DATA_HOME/rules-tutor/class.sqlite3``, else ``~/.local/share/rules-tutor/class.sqlite3``."""
     environ = dict(os.environ) if environ is None else environ
@@ -337,7 +332,8 @@ class ClassDatabase:
 
         ``columns``: for each lesson somebody opened (in the lessons' order), the lesson then its quizzes (in the
         order first answered), each with ``answered`` and ``right_first`` counts; ``learners``: number, name
-        (numbers only when anonymized), last seen, and one cell per column (see ``CELL_STATES``)."""
+        (numbers only when anonymized), last seen, and one cell per column: a lesson's ``"not-yet"``, ``"opened"`` or ``"finished"``, a quiz's
+        ``"not-yet"``, ``"opened"`` (lesson opened, no answer), ``"right-first"``, ``"right-after"`` or ``"wrong"``."""
         settings = self.settings() if class_id is None else None
         class_id = settings["id"] if settings else class_id
         learners = self._db.execute("SELECT * FROM learners WHERE class_id = ? ORDER BY number",

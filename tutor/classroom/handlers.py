@@ -34,7 +34,7 @@ from typing import Any
 
 import tornado.web
 
-from tutor.lesson_languages import ENGLISH, lesson_key, split_language
+from tutor.lesson_languages import lesson_key
 
 from .database import ClassDatabase, Learner, Lesson
 from .guard import ClientCounts, PageKeys, RateLimit, parse_body
@@ -50,16 +50,18 @@ log = logging.getLogger("tutor.classroom")
 
 
 def lessons_of(directory: Path) -> list[Lesson]:
-    """The lessons served from ``directory``, with their titles and quiz ids: its notebooks (keys relative to it)
-    but the contents page (the top ``index.ipynb``); hidden, ``_`` and checkpoint files left out. A lesson in
-    another language (``ca/flamme_rouge/02_energy_phase.ipynb``) is the same lesson as the English one, with the
-    same key and quizzes (``tutor.lesson_languages``): it is not listed again."""
+    """The lessons served from ``directory``, with their titles and quiz ids: each registered game's lesson folder
+    (``tutor.core.games``, in its order), then the pages at the top but the contents page (``index.ipynb``); keys
+    relative to ``directory``; hidden and ``_`` files left out. A lesson in another language
+    (``ca/flamme_rouge/02_energy_phase.ipynb``) is the same lesson as the English one, with the same key and
+    quizzes (``tutor.lesson_languages``): it is not listed again."""
+    from tutor.core.games import GAMES
     from tutor.ui.lessons import lesson_info
 
     directory = Path(directory).resolve()
-    paths = sorted(path for path in directory.rglob("*.ipynb") if path != directory / "index.ipynb"
-                   and not any(part.startswith((".", "_")) for part in path.relative_to(directory).parts)
-                   and split_language(path.relative_to(directory).as_posix())[0] == ENGLISH)
+    folders = [directory / game.lessons for game in GAMES.values()] + [directory]
+    paths = [path for folder in folders for path in sorted(folder.glob("*.ipynb"))
+             if path != directory / "index.ipynb" and not path.name.startswith((".", "_"))]
     infos = [(path, lesson_info(path)) for path in paths]
     return [Lesson(path.relative_to(directory).as_posix(), info.title, info.quiz_ids) for path, info in infos]
 

@@ -1,4 +1,4 @@
-"""The short pages class mode sends instead of a lesson, with no kernel started (``tutor.serve``'s lesson page
+"""The short pages class mode sends instead of a lesson, with no kernel started (``tutor.server.class_mode``'s lesson page
 handler): a device with too many lesson pages open (``PAGES_PER_CLIENT``), and a lesson the teacher has not opened
 yet (Pace). Both try again by themselves.
 

@@ -1,6 +1,6 @@
 """Checking a teacher's scenario file, for ``rules-tutor check`` and the workbenches' "Check a file".
 
-``check_scenario(data)`` reads the file's ``"game"`` (absent: Flamme Rouge) and runs that game's
+``check_scenario(data)`` reads the file's ``"game"`` (absent: ``games.UNMARKED_SCENARIOS``) and runs that game's
 ``cli.check_file``: (has an expect block, first difference or None). ``check_upload(content, name)`` reads an
 upload with the limits of ``tutor.core.schema`` (size first, then depth, numbers, duplicate keys) and tells
 the result in one sentence a teacher reads.
@@ -14,7 +14,7 @@ from typing import Any
 from tutor.i18n import _
 
 from .errors import DataError
-from .games import GAMES
+from .games import scenario_game
 from .schema import parse_json
 
 
@@ -22,11 +22,7 @@ def check_scenario(data: Any) -> tuple[bool, str | None]:
     """(has an expect block, first difference or None); a malformed scenario raises a ``ValueError``."""
     if not isinstance(data, dict):
         raise DataError(_("a scenario is a JSON object, not {kind}").format(kind=type(data).__name__))
-    game = data.get("game", "flamme-rouge")
-    if not isinstance(game, str) or game not in GAMES:
-        raise DataError(_("unknown game {game} (known: {known})").format(game=repr(str(game)[:40]),
-                                                                          known=", ".join(GAMES)))
-    return "expect" in data, GAMES[game].module("cli").check_file(data)
+    return "expect" in data, scenario_game(data).module("cli").check_file(data)
 
 
 @dataclass(frozen=True)
@@ -45,7 +41,7 @@ def check_upload(content: bytes, name: str) -> CheckResult:
         message = str(exc).removeprefix(f"{name}: ")
         return CheckResult("malformed", _("{file} cannot be used: {problem}. Fix it and choose it again.").format(
             file=name, problem=message))
-    game = GAMES[data.get("game", "flamme-rouge")].title
+    game = scenario_game(data).title
     if not checked:
         return CheckResult("no expect", _("{file} is a valid {game} position, but it has no expected answer (an "
                                           "\"expect\" block) to check.").format(file=name, game=game))

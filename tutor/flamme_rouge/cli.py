@@ -1,5 +1,8 @@
-"""``rules-tutor`` support for Flamme Rouge: ``simulate`` and ``check`` (wired in ``tutor/cli.py``).
+"""``rules-tutor`` support for Flamme Rouge: its ``simulate`` options, ``simulate`` and ``check`` (the registry's
+``cli`` module, see ``tutor.core.games``).
 
+``add_options(options)`` declares ``--stage``, ``--teams``, ``--bot``, ``--races``, ``--single-riders``,
+``--peloton``, ``--muscle`` and ``--breakaway`` with their defaults.
 ``simulate(args)`` reads ``args.stage``, ``args.teams``, ``args.bot``, ``args.races``, ``args.seed``,
 ``args.single_riders``, ``args.peloton``, ``args.muscle`` and ``args.breakaway``, and prints one line per race.
 ``check_file(data)`` checks a scenario already loaded from a file whose ``"game"`` is ``"flamme-rouge"`` (or
@@ -12,8 +15,25 @@ import argparse
 import sys
 from typing import Any
 
+from ..core.options import MAX_GAMES, Options, count
 from . import scenario
 from .simulate import simulate_race
+from .track import STAGES, TEACHING_TRACKS
+
+
+def add_options(options: Options) -> None:
+    """Flamme Rouge's options of ``rules-tutor simulate``."""
+    options.add_argument("--stage", choices=[*STAGES, *TEACHING_TRACKS], default="avenue-corso-paseo",
+                         help="default: avenue-corso-paseo")
+    options.add_argument("--teams", type=int, default=4, help="default: 4")
+    options.add_argument("--bot", choices=["heuristic", "random"], default="heuristic", help="default: heuristic")
+    options.add_argument("--races", type=count(1, MAX_GAMES), default=1, help="default: 1")
+    options.add_argument("--single-riders", action="store_true", default=False,
+                         help="one rider per player (up to 12 players)")
+    options.add_argument("--peloton", action="store_true", default=False, help="add the Peloton bot team")
+    options.add_argument("--muscle", type=int, default=0, help="number of Muscle bot teams (0-2)")
+    options.add_argument("--breakaway", action="store_true", default=False,
+                         help="bid for the breakaway before the race")
 
 
 def simulate(args: argparse.Namespace) -> int:

@@ -1,5 +1,7 @@
-"""``rules-tutor`` support for In Flanders Field: ``simulate`` and ``check`` (wired in ``tutor/cli.py``).
+"""``rules-tutor`` support for In Flanders Field: its ``simulate`` options, ``simulate`` and ``check`` (the
+registry's ``cli`` module, see ``tutor.core.games``).
 
+``add_options(options)`` declares ``--players``, ``--bots`` and ``--games`` with their defaults.
 ``simulate(args)`` reads ``args.players``, ``args.bots`` (comma-separated bot
 names, one for everybody or one per player; None for the default), ``args.seed``
 and ``args.games``, and prints one line per game. ``check_file(data)`` checks a
@@ -12,8 +14,16 @@ import argparse
 import sys
 from typing import Any
 
+from ..core.options import MAX_GAMES, Options, count
 from . import scenario
 from .simulate import GameResult, bot_names, simulate_game
+
+
+def add_options(options: Options) -> None:
+    """In Flanders Field's options of ``rules-tutor simulate``."""
+    options.add_argument("--players", type=int, default=3, help="default: 3")
+    options.add_argument("--bots", default=None, help="comma-separated bot names, one per player")
+    options.add_argument("--games", type=count(1, MAX_GAMES), default=1, help="default: 1")
 
 
 def describe(seed: int, result: GameResult) -> str:

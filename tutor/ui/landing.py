@@ -12,31 +12,17 @@ Voila (``/voila/render/index.ipynb`` -> ``/voila/render/flamme_rouge/...``).
 from __future__ import annotations
 
 import html
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
-from tutor.core.games import GAMES, Game
+from tutor.core.games import GAMES, GameEntry
 from tutor.i18n import _
 
 from .lessons import CSS, lessons_in, list_html, progress_script
 
 
-def notebook_title(path: Path) -> str:
-    """The first Markdown heading of a notebook, without its ``#`` marks (the file name if it has none)."""
-    cells = json.loads(path.read_text(encoding="utf-8")).get("cells", [])
-    for cell in cells:
-        if cell.get("cell_type") != "markdown":
-            continue
-        source = cell.get("source", "")
-        for line in (source if isinstance(source, str) else "".join(source)).splitlines():
-            if line.startswith("#"):
-                return line.lstrip("#").strip()
-    return path.stem
-
-
-def landing_html(root: str | Path = ".", games: Iterable[Game] | None = None) -> str:
+def landing_html(root: str | Path = ".", games: Iterable[GameEntry] | None = None) -> str:
     """One section per game: its title and summary, then its lessons in order, each a link with its one-line
     summary and the learner's progress (kept in the browser), or "lessons coming"."""
     root = Path(root)

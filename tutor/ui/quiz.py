@@ -86,6 +86,7 @@ class RevealQuiz(Focusing, widgets.VBox):
             self.secondary, self.feedback, self.below, self.narration,
         ]
         self.add_class("tutor-quiz")
+        self.add_class("tutor-lesson")  # the template's rules for every lesson widget (a11y.css)
 
     @staticmethod
     def _question_html(question: str) -> str:

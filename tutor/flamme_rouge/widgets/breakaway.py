@@ -84,6 +84,7 @@ class BreakawayBid(LessonShell, widgets.VBox):
         self.restart_button.tooltip = _("Bid again from the start (with the shuffle number under For teachers)")
         self.children = self._layout()
         self.add_class("tutor-breakaway")
+        self.add_class("tutor-lesson")  # the template's rules for every lesson widget (a11y.css)
         self.scene.on_client_ready(lambda: self.redraw(redraw_track=True))
         self._show(self._intro() + self._opening_bots())
 

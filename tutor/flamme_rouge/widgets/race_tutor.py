@@ -96,6 +96,7 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
         self.children = self._layout()
         self._set_draw_buttons()
         self.add_class("tutor-race")
+        self.add_class("tutor-lesson")  # the template's rules for every lesson widget (a11y.css)
         self.scene.on_client_ready(lambda: self.redraw(redraw_track=True))
         self._show(self._intro() + self._opening_bots())
 

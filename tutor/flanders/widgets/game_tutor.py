@@ -92,6 +92,7 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
         self._make_controls(odds_picture)
         self.children = self._layout()
         self.add_class("tutor-flanders")
+        self.add_class("tutor-lesson")  # the template's rules for every lesson widget (a11y.css)
         self.board.on_client_ready(self.redraw)
         self._check_bots()
         self._begin([Line(intro)] if intro else [])

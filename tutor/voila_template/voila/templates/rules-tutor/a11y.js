@@ -9,7 +9,8 @@
  *   first control: the group's own element cannot hold the focus;
  * - with prefers-reduced-motion, every "No animation" checkbox (class tutor-motion) is ticked once, so the
  *   kernel learns it and draws each animation's final frame at once (the learner may untick it);
- * - a canvas is an image (role="img") named for what it shows, described by the board in words beside it;
+ * - a canvas is an image (role="img") named for what it shows, described by the board in words beside it (the
+ *   nearest one: no game's widget classes are named here);
  * - the lesson (#rendered_cells) is the page's main landmark;
  * - Tab never stays on a canvas: ipycanvas makes each canvas focusable and swallows every key pressed on it
  *   (a keyboard trap); no board here reads keys, so canvases leave the Tab order, and a Tab pressed on a canvas
@@ -83,9 +84,14 @@
       canvas.setAttribute('aria-label', BOARD_LABEL);
     });
     // The words may come after the canvas: described as soon as they are there.
+    // The words are the board in words (else the live region) of the nearest widget around the canvas that has
+    // them, whatever the game, within the canvas's own cell output.
     root.querySelectorAll('canvas[role="img"]:not([aria-describedby])').forEach(function (canvas) {
-      var widget = canvas.closest('.tutor-race, .tutor-quiz, .tutor-breakaway, .tutor-flanders, .widget-vbox');
-      var words = widget && (widget.querySelector('.tutor-board-words') || widget.querySelector('.tutor-live'));
+      var words = null;
+      for (var node = canvas.parentElement; node && !words; node = node.parentElement) {
+        words = node.querySelector('.tutor-board-words') || node.querySelector('.tutor-live');
+        if (node.classList.contains('jp-OutputArea-output')) break;
+      }
       if (words) {
         if (!words.id) words.id = 'tutor-words-' + (++serial);
         canvas.setAttribute('aria-describedby', words.id);

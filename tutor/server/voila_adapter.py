@@ -1,7 +1,10 @@
-"""Every use the tutor makes of Voila's private internals (written against Voila 0.5.13), and nothing else.
+"""The tutor's uses of Voila's private internals (written against Voila 0.5.13), one function each.
 
-Class mode (``tutor.serve``) needs things Voila offers no API for: the preheated kernel pools, the step that
-starts a pooled kernel and runs its lesson, the step that hands a pooled kernel to a page, the page handler's
+The one other tie to Voila's insides is class mode's subclass of Voila's application (``class_mode``'s
+``classroom_voila_class``: its ``init_settings`` and ``init_handlers``, with the routes handed back here).
+
+Class mode (``tutor.server.class_mode``) needs things Voila offers no API for: the preheated kernel pools, the
+step that starts a pooled kernel and runs its lesson, the step that hands a pooled kernel to a page, the page handler's
 route, the request a closing page sends; under a Jupyter server (hub, Binder: ``leaving_page_extension``),
 Voila's own page handler, which must set the cookie that request needs. Each function below names the one internal
 it relies on; tests/test_voila_adapter.py has one test per internal, named after it, so that a Voila upgrade that

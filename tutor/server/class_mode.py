@@ -1,0 +1,456 @@
+"""Class mode, inside the Voila process (``python -m tutor.server``): Voila with the tutor's lesson pages.
+
+A limit on lesson pages with a "class is full" page beyond it (``ClassMode``, the lesson page handler), preheated
+kernel pools that tell the teacher when the class can come in (``PoolPreparation``), and a door that frees the
+kernel of a page that never connects (``PageDoor``). Its lesson page handler also serves a single learner, and
+gives the page the ``_xsrf`` cookie a closing page needs to shut its kernel down. Its uses of Voila's internals
+are all in ``voila_adapter``; the one other tie to Voila is the ``Voila`` application it subclasses
+(``classroom_voila_class``: its traits, and its ``init_settings`` and ``init_handlers``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import json
+import os
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from jupyter_core.utils import ensure_async
+
+from . import voila_adapter as voila
+from .process import with_template_path
+from .voila_adapter import VoilaKernelManager
+
+MAX_CLASS_SIZE = 200
+"""Largest ``--class-size`` (each learner's kernel takes about 84 MiB)."""
+CLASS_MARGIN = 2
+"""Lesson pages served beyond the class size: reloads and the teacher's own tab."""
+PAGES_PER_CLIENT = 4
+"""In class mode, lesson pages one device (source address) may run at once: a learner's lesson, the next one and
+a reload; never the class's places."""
+UNCONNECTED_PER_CLIENT = 2
+"""Of those, pages not yet connected to their kernel (a browser connects within seconds; a ``curl`` loop never
+does): such a loop holds at most this many places, within ``CLASS_MARGIN``."""
+PAGE_CONNECT_TIMEOUT_S = 30.0
+"""In class mode, a kernel whose page has not connected this long after it was sent is shut down: a plain fetch
+(curl, a chat app's link preview) never opens the page's websocket and must not hold a learner's place."""
+PREPARE_TIMEOUT_S = 180.0
+"""In class mode, a pooled kernel that has not started and run its lesson this long after it began is reported
+as not ready, and a refill holding the turn passes it on (one stuck lesson must not stop every refill)."""
+REFILL_DELAY_S = 90.0  # a pool refills after the class has arrived and painted, not during the rush
+
+
+CLASS_FULL_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="60">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>The class is full</title>
+<style>body{font-family:sans-serif;max-width:36em;margin:4em auto;padding:0 1em;color:#1a1a1a;line-height:1.5}
+a{display:inline-block;margin-top:1em;padding:.5em 1.2em;background:#1f4e9c;color:#fff;border-radius:4px;
+text-decoration:none}</style></head>
+<body><h1>The class is full</h1>
+<p>This lesson server is already running a lesson for {limit} learners, as many as it was set up for.
+Please try again in a minute: this page tries again by itself.</p>
+<p>Teacher: close lesson tabs nobody uses, or start the server with a larger class size.</p>
+<a href="">Try again</a></body></html>
+"""
+
+
+def kernels_in_use(kernel_manager: VoilaKernelManager) -> int:
+    """Kernels serving a page: all kernels minus the preheated ones still waiting in Voila's pools."""
+    running = len(kernel_manager.list_kernel_ids())
+    waiting = sum(1 for pool in voila.kernel_pools(kernel_manager).values() for item in pool
+                  if voila.pool_item_ready(item))
+    return max(0, running - waiting)
+
+
+class LessonNotReady(Exception):
+    """A pooled kernel did not start, or did not run its lesson in time (the message says which and why)."""
+
+
+async def _prepared(preparing: Awaitable[voila.PreparedKernel]) -> voila.PreparedKernel:
+    """A pooled kernel once it has started and run its lesson; LessonNotReady when either failed."""
+    try:
+        prepared = await preparing
+    except Exception as error:
+        raise LessonNotReady(f"its kernel did not start ({type(error).__name__}: {error})") from error
+    run = voila.lesson_run(prepared)
+    await asyncio.wait([run])
+    if not run.cancelled() and run.exception() is not None:
+        failure = run.exception()
+        raise LessonNotReady(f"the lesson did not run ({type(failure).__name__}: {failure})") from failure
+    return prepared
+
+
+class PoolPreparation:
+    """Class mode's preheated pools: each pooled kernel has ``timeout_s`` to start and run its lesson.
+
+    ``report_first_fill`` tells the teacher how the pools fill ("12/20 kernels ready for 02_energy_phase") and,
+    once every pooled kernel is ready or has failed, always says so: "The class can come in", with the lessons
+    that failed and why. ``refill_one_at_a_time`` makes the refills during the lesson start one after another.
+    """
+
+    def __init__(self, kernel_manager: VoilaKernelManager, timeout_s: float, say: Callable[[str], None]) -> None:
+        self.kernel_manager = kernel_manager
+        self.timeout_s = timeout_s
+        self.say = say
+        self.wanted: dict[str, int] = {}
+        self.ready: dict[str, int] = {}
+        self.failed: dict[str, list[str]] = {}
+        self._watching: set[asyncio.Future[None]] = set()  # the loop keeps only weak references to tasks
+
+    async def _within_timeout(self, preparing: asyncio.Future[voila.PreparedKernel]) -> voila.PreparedKernel:
+        try:
+            return await asyncio.wait_for(asyncio.shield(preparing), self.timeout_s)
+        except TimeoutError:
+            raise LessonNotReady(f"it has not run its lesson after {self.timeout_s:.0f} s (a cell may be stuck "
+                                 "or the machine too busy)") from None
+
+    def report_first_fill(self) -> None:
+        """Watch the pools Voila has just started filling, and report each kernel and the end."""
+        pools = voila.kernel_pools(self.kernel_manager)
+        self.wanted = {name: len(items) for name, items in pools.items() if items}
+        self.ready = dict.fromkeys(self.wanted, 0)
+        self.failed = {name: [] for name in self.wanted}
+        for name in self.wanted:
+            for item in list(pools[name]):
+                task = item.get_loop().create_task(self._report(name, item))
+                self._watching.add(task)
+                task.add_done_callback(self._watching.discard)
+
+    async def _report(self, name: str, item: asyncio.Future[voila.PreparedKernel]) -> None:
+        lesson = Path(name).stem
+        try:
+            await self._within_timeout(asyncio.ensure_future(_prepared(item)))
+        except LessonNotReady as why:
+            self.failed[name].append(str(why))
+            self.say(f"A kernel for {lesson} is not ready: {why}")
+            voila.drop_failed_pool_items(self.kernel_manager)
+        else:
+            self.ready[name] += 1
+            self.say(f"{self.ready[name]}/{self.wanted[name]} kernels ready for {lesson}")
+        if all(self.ready[n] + len(self.failed[n]) == self.wanted[n] for n in self.wanted):
+            self.say(self.verdict())
+
+    def verdict(self) -> str:
+        """The line that ends the first fill: the class can come in, and which lessons failed and why."""
+        failed = [f"{Path(name).stem}: {len(whys)} of {self.wanted[name]} kernels not ready ({whys[0]})"
+                  for name, whys in self.failed.items() if whys]
+        if not failed:
+            return "The class can come in: every lesson is ready."
+        return ("The class can come in, but not every lesson is ready; its learners wait for a kernel of their "
+                "own. " + "; ".join(failed))
+
+    def refill_one_at_a_time(self) -> None:
+        """Make Voila prepare its refills one after the other, each holding the turn at most ``timeout_s``.
+
+        Voila starts every missing pool kernel at once: 20 kernels running a lesson take the whole CPU for ~20 s,
+        and the learners already working see their clicks slow down. One at a time, a core stays free for them.
+        A kernel whose lesson hangs passes the turn on after ``timeout_s`` (and says so), so that one stuck lesson
+        does not stop every other refill.
+        """
+        turn = asyncio.Lock()
+
+        def wrap(prepare: voila.Prepare) -> voila.Prepare:
+            async def prepare_in_turn(notebook_name: str, *args: Any, **kwargs: Any) -> voila.PreparedKernel:
+                async with turn:
+                    started = asyncio.ensure_future(prepare(notebook_name, *args, **kwargs))
+                    try:
+                        await self._within_timeout(asyncio.ensure_future(_prepared(started)))
+                    except LessonNotReady as why:
+                        self.say(f"A new kernel for {Path(notebook_name).stem} is not ready: {why}; the next "
+                                 "kernel starts preparing anyway")
+                        asyncio.get_running_loop().call_soon(voila.drop_failed_pool_items, self.kernel_manager)
+                return await started  # outside the turn (Voila's pool item: the kernel, or why it did not start)
+
+            return prepare_in_turn
+
+        voila.wrap_prepare_pooled_kernel(self.kernel_manager, wrap)
+
+
+def _take_only_ready_kernels(kernel_manager: VoilaKernelManager) -> None:
+    """A lesson request takes a pooled kernel only if one has already run the lesson; else it starts its own.
+
+    Voila counts a pool's refills as soon as they are scheduled, so once a pool is used up, the next learner
+    would wait for a refill's delay (``fill_delay``, 90 s here) instead of starting a kernel at once.
+    """
+    pools = voila.kernel_pools(kernel_manager)
+
+    def ready_kernels(notebook_name: str) -> int:
+        return sum(1 for item in pools.get(notebook_name, []) if voila.pool_item_ready(item))
+
+    def wrap(take: voila.TakePooled) -> voila.TakePooled:
+        async def take_a_ready_kernel(notebook_name: str, *args: Any, **kwargs: Any) -> Any:
+            pools.get(notebook_name, []).sort(key=lambda item: not voila.pool_item_ready(item))  # stable
+            return await take(notebook_name, *args, **kwargs)
+
+        return take_a_ready_kernel
+
+    voila.set_pool_size(kernel_manager, ready_kernels)
+    voila.wrap_take_pooled_kernel(kernel_manager, wrap)
+
+
+class PageDoor:
+    """Shuts a page's kernel down unless the page opens the kernel's websocket within ``timeout_s`` of being
+    sent (see ``PAGE_CONNECT_TIMEOUT_S``). It keeps only the pages still within that time."""
+
+    def __init__(self, kernel_manager: VoilaKernelManager, timeout_s: float) -> None:
+        self.kernel_manager = kernel_manager
+        self.timeout_s = timeout_s
+        self.opened: dict[str, bool] = {}  # kernel id -> whether its page has connected, until the timeout
+        self._timers: set[asyncio.Future[None]] = set()  # the loop keeps only weak references to tasks
+        voila.on_page_connect(kernel_manager, self._connected)
+
+    def expect(self, kernel_id: str) -> None:
+        """A page request got ``kernel_id`` (its page may connect before the page is fully sent)."""
+        self.opened.setdefault(kernel_id, False)
+
+    def _connected(self, kernel_id: str) -> None:
+        if kernel_id in self.opened:
+            self.opened[kernel_id] = True
+
+    def watch(self, kernel_id: str) -> None:
+        """The page of ``kernel_id`` has been sent: start its ``timeout_s``."""
+        self.expect(kernel_id)
+        timer = asyncio.ensure_future(self._release(kernel_id))
+        self._timers.add(timer)
+        timer.add_done_callback(self._timers.discard)
+
+    async def _release(self, kernel_id: str) -> None:
+        await asyncio.sleep(self.timeout_s)
+        if self.opened.pop(kernel_id, True) or kernel_id not in self.kernel_manager.list_kernel_ids():
+            return
+        await ensure_async(self.kernel_manager.shutdown_kernel(kernel_id))
+        print(f"A page was fetched but never opened (no connection in {self.timeout_s:.0f} s): its place is free "
+              "again.", flush=True)
+
+
+_PAGE_REQUEST: contextvars.ContextVar[Any] = contextvars.ContextVar("page_request", default=None)
+"""The lesson page request being served (``LessonPageHandler``), seen by the kernel manager's hooks."""
+
+
+class ClassMode:
+    """What class mode keeps while Voila runs (in the Tornado settings, ``rules_tutor_class``): the limit on
+    lesson pages, the pages waiting for their kernel, the pools' preparation, the door for pages that never
+    connect."""
+
+    def __init__(self, kernel_manager: VoilaKernelManager, max_kernels: int,
+                 preparation: PoolPreparation | None, door: PageDoor | None,
+                 pages_per_client: int = PAGES_PER_CLIENT) -> None:
+        self.kernel_manager = kernel_manager
+        self.max_kernels = max_kernels
+        self.preparation = preparation
+        self.door = door
+        self.pages_per_client = pages_per_client
+        self.waiting: set[Any] = set()  # requests whose kernel is still starting (not yet in the kernel list)
+        self.client_of: dict[str, str] = {}  # kernel id -> the address of the client its page was sent to
+        self._count_pages_waiting_for_a_kernel()
+
+    def is_full(self) -> bool:
+        """Whether one more lesson page would go beyond ``max_kernels`` (0: no limit)."""
+        in_use = kernels_in_use(self.kernel_manager) + len(self.waiting)
+        return bool(self.max_kernels) and in_use >= self.max_kernels
+
+    def client_is_full(self, client: str) -> bool:
+        """With a class limit: whether ``client`` already has ``pages_per_client`` lesson pages (running, or
+        waiting for their kernel), or ``UNCONNECTED_PER_CLIENT`` pages that have not connected (yet), so that one
+        device cannot hold the class's places."""
+        if not self.max_kernels or not self.pages_per_client:
+            return False
+        running = set(self.kernel_manager.list_kernel_ids())
+        for kernel_id in [k for k in self.client_of if k not in running]:
+            del self.client_of[kernel_id]
+        mine = [kernel_id for kernel_id, address in self.client_of.items() if address == client]
+        waiting = sum(1 for request in self.waiting if request.request.remote_ip == client)
+        opened = self.door.opened if self.door is not None else {}
+        unconnected = waiting + sum(1 for kernel_id in mine if opened.get(kernel_id) is False)
+        return len(mine) + waiting >= self.pages_per_client or unconnected >= UNCONNECTED_PER_CLIENT
+
+    def _count_pages_waiting_for_a_kernel(self) -> None:
+        """Let the limit count the requests whose kernel is still starting.
+
+        Twenty learners arriving together all ask before the first kernel is up: counting only running kernels
+        would let every one of them in. A request waits from its arrival until Voila has its kernel (a new one,
+        or one taken from a pool); the request's context says which request is asking.
+        """
+        def wrap(get_kernel: Callable[..., Any], kernel_id_of: Callable[[Any], str]) -> Callable[..., Any]:
+            async def got_kernel(*args: Any, **kwargs: Any) -> Any:
+                result = await ensure_async(get_kernel(*args, **kwargs))
+                request = _PAGE_REQUEST.get()
+                if request is not None and request in self.waiting:  # this request's own kernel (not a refill)
+                    self.waiting.discard(request)
+                    request.kernel_id = kernel_id_of(result)
+                    self.client_of[request.kernel_id] = request.request.remote_ip
+                    if self.door is not None:
+                        self.door.expect(request.kernel_id)
+                return result
+
+            return got_kernel
+
+        voila.wrap_start_kernel(self.kernel_manager, lambda start: wrap(start, str))
+        if voila.has_kernel_pools(self.kernel_manager):
+            voila.wrap_take_pooled_kernel(self.kernel_manager, lambda take: wrap(take, voila.taken_kernel_id))
+
+
+def _refusal(handler: Any, path: str | None) -> tuple[int, str, str] | None:
+    """(status, Retry-After, page) when a lesson page is not served: a lesson the teacher has not opened yet, a
+    device with its share of pages, a full class; None when it is."""
+    from ..classroom.pages import DEVICE_FULL_PAGE, NOT_OPEN_PAGE
+
+    class_mode: ClassMode = handler.settings["rules_tutor_class"]
+    classroom = handler.settings.get("rules_tutor_classroom")
+    if classroom is not None and (path or "").strip("/") in classroom.db.settings()["closed"]:
+        return 200, "", NOT_OPEN_PAGE.replace("{contents}", handler.base_url + "voila/render/index.ipynb")
+    if class_mode.client_is_full(handler.request.remote_ip):
+        return 503, "30", DEVICE_FULL_PAGE
+    if class_mode.is_full():
+        return 503, "60", CLASS_FULL_PAGE.replace("{limit}", str(class_mode.max_kernels))
+    return None
+
+
+def lesson_page_handler_class() -> type:
+    """Voila's lesson page handler, refusing pages beyond the class limit (``_refusal``), counting a page while
+    its kernel starts, then watching it until it connects (``PageDoor``)."""
+
+    class LessonPageHandler(voila.lesson_page_handler()):  # type: ignore[misc]
+        kernel_id: str | None = None
+
+        async def get(self, path: str | None = None) -> None:
+            voila.set_xsrf_cookie_for_the_unload_request(self)
+            refused = _refusal(self, path)
+            if refused is not None:
+                return self._refuse(*refused)  # no kernel started
+            class_mode: ClassMode = self.settings["rules_tutor_class"]
+            classroom = self.settings.get("rules_tutor_classroom")
+            if classroom is not None:
+                from ..classroom.handlers import stamp_page
+                stamp_page(self, classroom)
+            class_mode.waiting.add(self)
+            token = _PAGE_REQUEST.set(self)
+            try:
+                await super().get(path)
+            finally:
+                class_mode.waiting.discard(self)
+                _PAGE_REQUEST.reset(token)
+                if class_mode.door is not None and self.kernel_id is not None:
+                    class_mode.door.watch(self.kernel_id)
+
+        def _refuse(self, status: int, retry_after: str, page: str) -> None:
+            """A short page instead of the lesson, with no kernel started."""
+            self.set_status(status)
+            if retry_after:
+                self.set_header("Retry-After", retry_after)
+            self.set_header("Cache-Control", "no-store")
+            self.set_header("Content-Type", "text/html; charset=UTF-8")
+            self.finish(page)
+
+    return LessonPageHandler
+
+
+def class_mode_state(app: Any) -> dict[str, Any]:
+    """The Tornado settings class mode adds for the Voila application ``app`` (a ``ClassroomVoila``): its
+    ``ClassMode`` (with the pools' preparation and the door when they are on) and, with a class file and a
+    teacher token, the class (``tutor.classroom``)."""
+    manager = app.kernel_manager
+    preparation = None
+    if voila.has_kernel_pools(manager):
+        _take_only_ready_kernels(manager)
+        preparation = PoolPreparation(manager, app.prepare_timeout, lambda line: print(line, flush=True))
+        if app.refill_one_at_a_time:
+            preparation.refill_one_at_a_time()
+        if app.max_kernels:
+            preparation.report_first_fill()
+    door = PageDoor(manager, app.page_connect_timeout) if app.max_kernels and app.page_connect_timeout > 0 else None
+    state: dict[str, Any] = {"rules_tutor_class": ClassMode(manager, app.max_kernels, preparation, door,
+                                                            app.pages_per_client)}
+    if app.class_db and app.teacher_token:
+        from ..classroom.database import ClassDatabase
+        from ..classroom.handlers import Classroom, lessons_of
+
+        state["rules_tutor_classroom"] = Classroom(ClassDatabase(app.class_db, lessons_of(Path(app.root_dir))),
+                                                   app.teacher_token)
+    return state
+
+
+def class_mode_routes(app: Any, voila_routes: list[Any], handler: type) -> list[Any]:
+    """Voila's routes with the lesson pages served by ``handler`` (the pages without a board first, without a
+    kernel: ``tutor.text_pages``), and the class's endpoints (``tutor.classroom``) when the teacher view is on."""
+    from ..classroom.handlers import routes
+    from ..text_pages import start_text_pages, with_text_pages
+
+    classroom = app.app.settings.get("rules_tutor_classroom")
+    own = routes(classroom, app.server_url or app.base_url) if classroom else []
+    start_text_pages(app.app.settings, voila.lesson_page_route_arguments(voila_routes), Path(app.root_dir), app.log)
+    return own + voila.with_lesson_page_handler(voila_routes, with_text_pages(handler))
+
+
+def classroom_voila_class() -> Any:
+    """Voila with class mode: a limit on lesson pages, preheated pools that say when the class can come in,
+    and a door for pages that never connect (settings: ``ClassroomVoila.*`` in voila.json).
+
+    Beyond the limit a lesson request gets the "class is full" page (HTTP 503, Retry-After: 60) at once,
+    instead of a page that hangs while the machine runs out of memory or CPU. Without a limit and pools it is
+    plain Voila with the project's lesson page handler (which also lets a closed page free its kernel).
+    """
+    from traitlets import Bool, Float, Int, Unicode
+    from voila.app import Voila
+
+    handler = lesson_page_handler_class()
+
+    class ClassroomVoila(Voila):
+        max_kernels = Int(0, config=True, help="Most lesson pages served at once; 0 for no limit.")
+        refill_one_at_a_time = Bool(True, config=True, help="Preheat pooled kernels one after the other.")
+        prepare_timeout = Float(PREPARE_TIMEOUT_S, config=True,
+                                help="Seconds a pooled kernel has to start and run its lesson before it is "
+                                     "reported as not ready (and a refill passes its turn on).")
+        pages_per_client = Int(PAGES_PER_CLIENT, config=True,
+                               help="With a class limit: lesson pages one client address may run at once; 0 for "
+                                    "no limit.")
+        class_db = Unicode("", config=True, help="Class mode: the class's SQLite file (see tutor.classroom).")
+        teacher_token = Unicode("", config=True, help="Class mode: the teacher view's secret token.")
+        page_connect_timeout = Float(PAGE_CONNECT_TIMEOUT_S, config=True,
+                                     help="With a class limit: seconds a sent page has to connect to its kernel "
+                                          "before the kernel is shut down; 0 to keep every kernel.")
+
+        def init_settings(self) -> dict[str, Any]:
+            settings: dict[str, Any] = super().init_settings()
+            return {**settings, **class_mode_state(self)}
+
+        def init_handlers(self) -> list[Any]:
+            return class_mode_routes(self, super().init_handlers(), handler)
+
+    return ClassroomVoila
+
+
+def launch_voila(argv: list[str]) -> int:
+    """Voila with ``argv``, the project's template on the data path and class mode (``python -m tutor.server``)."""
+    os.environ.update(with_template_path(dict(os.environ)))
+    sys.argv = ["voila", *argv]
+    classroom_voila_class().launch_instance()
+    return 0
+
+
+def classroom_settings(settings: dict[str, Any], class_size: int, lessons: list[str]) -> dict[str, Any]:
+    """``settings`` (voila.json's) for a class of ``class_size`` learners opening ``lessons`` at about once.
+
+    - Each of ``lessons`` (notebook paths below the served folder) gets a pool of ``class_size`` preheated
+      kernels that have already run the lesson, so that opening it only sends the page and syncs the widgets;
+      the other lessons start a kernel when opened (no pool). A used kernel is replaced after
+      ``REFILL_DELAY_S``, one kernel at a time (``ClassroomVoila.refill_one_at_a_time``).
+    - At most ``class_size + CLASS_MARGIN`` lesson pages run at once (``ClassroomVoila.max_kernels``); beyond
+      it a learner gets the "class is full" page.
+    """
+    settings = dict(json.loads(json.dumps(settings)))
+    if class_size <= 0:
+        return settings
+    settings.setdefault("ClassroomVoila", {})["max_kernels"] = class_size + CLASS_MARGIN
+    if lessons:
+        settings.setdefault("VoilaConfiguration", {})["preheat_kernel"] = True
+        pools = {"default": {"pool_size": 0}}
+        pools.update({lesson: {"pool_size": class_size} for lesson in lessons})
+        manager = settings.setdefault("VoilaKernelManager", {})
+        manager["kernel_pools_config"] = pools
+        manager["fill_delay"] = REFILL_DELAY_S
+    return settings
