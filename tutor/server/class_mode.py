@@ -297,14 +297,18 @@ class ClassMode:
 def _refusal(handler: Any, path: str | None) -> tuple[int, str, str] | None:
     """(status, Retry-After, page) when a lesson page is not served: a lesson the teacher has not opened yet, a
     device with its share of pages, a full class; None when it is."""
-    from ..classroom.pages import DEVICE_FULL_PAGE, NOT_OPEN_PAGE
+    from ..classroom.pages import device_full_page, not_open_page
+    from ..i18n import SOURCE_LANGUAGE, language_of_path
 
     class_mode: ClassMode = handler.settings["rules_tutor_class"]
     classroom = handler.settings.get("rules_tutor_classroom")
-    if classroom is not None and (path or "").strip("/") in classroom.db.settings()["closed"]:
-        return 200, "", NOT_OPEN_PAGE.replace("{contents}", handler.base_url + "voila/render/index.ipynb")
+    page = (path or "").strip("/")
+    if classroom is not None and page in classroom.db.settings()["closed"]:
+        language = language_of_path(page)  # the page's own language: a Catalan lesson says it in Catalan
+        folder = "" if language == SOURCE_LANGUAGE else language + "/"
+        return 200, "", not_open_page(handler.base_url + f"voila/render/{folder}index.ipynb", page)
     if class_mode.client_is_full(handler.request.remote_ip):
-        return 503, "30", DEVICE_FULL_PAGE
+        return 503, "30", device_full_page(page)
     if class_mode.is_full():
         return 503, "60", CLASS_FULL_PAGE.replace("{limit}", str(class_mode.max_kernels))
     return None
