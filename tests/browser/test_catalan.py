@@ -3,8 +3,8 @@
 The Catalan landing page (served without a kernel) offers "English · Català", and the choice is remembered: the
 English landing page then opens the Catalan one, and back. A Catalan lesson of each game plays a step and its board
 is painted where the renderer's geometry puts the riders and the pawn; every page links to the same page in the
-other language. Each page should say ``<html lang="ca">`` (the ``i18n`` helper's template change) and show no
-English message (the widgets' messages translated by the catalog): both are checked here.
+other language. Each page says ``<html lang="ca">`` and shows no English message: none of the catalog's, and no
+control labelled as on the English page of the same lesson (a string that never went through gettext).
 """
 
 from __future__ import annotations
@@ -35,8 +35,6 @@ pytestmark = pytest.mark.browser
 REPO = Path(__file__).resolve().parents[2]
 LOCALE = REPO / "tutor" / "locale"
 CHOICE = "rules-tutor-language"
-HTML_LANG_REASON = ("<html lang> from the notebook's metadata is the i18n helper's template change (issue 32), "
-                    "not on main yet: the pages still say lang=\"en\"")
 FR_LESSON = "ca/flamme_rouge/03_movement.ipynb"
 FLANDERS_LESSON = "ca/flanders/02_a_turn.ipynb"
 NEXT_STEP = re.compile(r"^(Next step|Pas següent)")
@@ -56,12 +54,7 @@ def _kernel(page) -> str:
 
 
 def _expect_lang_ca(page) -> None:
-    """The page says it is in Catalan; an xfail (naming why) while the template does not say so yet."""
-    lang = page.evaluate("document.documentElement.lang")
-    template = (REPO / "tutor" / "voila_template" / "voila" / "templates" / "rules-tutor" / "index.html.j2")
-    if lang != "ca" and "language_code" not in template.read_text():  # the template does not set it yet
-        pytest.xfail(HTML_LANG_REASON)
-    assert lang == "ca"
+    assert page.evaluate("document.documentElement.lang") == "ca"
 
 
 def _language_links(page) -> dict[str, str]:
@@ -203,3 +196,20 @@ def test_the_catalan_pages_show_no_english_message(page, voila_server):
     english = {notebook: [message for message in english_messages() if message in text]
                for notebook, text in shown.items()}
     assert english == {notebook: [] for notebook in shown}
+
+
+_CONTROLS_JS = """() => [...document.querySelectorAll('button, label, summary, option, .widget-toggle-button')]
+    .filter(e => e.getClientRects().length).map(e => e.innerText.trim()).filter(t => t)"""
+SAME_IN_BOTH = re.compile(r"^([\W\d_]*|Normal|English|Català|(p\d|[a-z]+-[SR])\b.*)$")
+"""Labels that are the same in English and Catalan: symbols and numbers, names of riders and players."""
+
+
+@pytest.mark.parametrize("lesson", [FR_LESSON, FLANDERS_LESSON])
+def test_no_control_of_a_catalan_lesson_is_labelled_as_on_the_english_page(page, voila_server, lesson):
+    labels = {}
+    for notebook in (lesson, lesson.removeprefix("ca/")):
+        open_lesson(page, voila_server, notebook, wait_for="canvas")
+        wait_for_canvases(page)
+        labels[notebook] = set(page.evaluate(_CONTROLS_JS))
+    same = {label for label in labels[lesson] & labels[lesson.removeprefix("ca/")] if not SAME_IN_BOTH.match(label)}
+    assert same == set(), f"labelled in English on the Catalan page: {sorted(same)}"

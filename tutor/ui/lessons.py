@@ -103,7 +103,7 @@ def lessons_in(folder: Path) -> list[LessonInfo]:
     return [lesson_info(p) for p in sorted(folder.glob("*.ipynb")) if not p.name.startswith(("_", "."))]
 
 
-PROGRESS_JS = """<script>
+PROGRESS_JS = r"""<script>
 (function () {
   // One store per server: behind JupyterHub each learner's server has its own base URL (/user/alice/).
   const KEY = (function (base) { return base === '/' ? '%(key)s' : '%(key)s ' + base; })(

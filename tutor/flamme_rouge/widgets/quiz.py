@@ -118,7 +118,7 @@ class PredictQuiz(RevealQuiz):
         self.prompt = _("Look at the positions and the played cards, {what}, then choose Reveal.").format(
             what=_(PROMPTS[ask]))
         self.legend = widgets.HTML(legend_html(self.race, folding=False))
-        self.key = Disclosure("Key", [self.legend], tooltip="What the colours and marks on the board mean")
+        self.key = Disclosure(_("Key"), [self.legend], tooltip=_("What the colours and marks on the board mean"))
         self.inputs_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
         self.text_view = TextView()  # the board in words: no answer before Reveal (judged=False)
         self.motion = MotionSetting([self.scene])

@@ -49,7 +49,7 @@ from tutor.flamme_rouge.race import Draw, Phase, Place, Race
 from tutor.flamme_rouge.render import CardPanel, Highlights, Scene, highlights_for, legend_html
 from tutor.flamme_rouge.render.describe import describe_race
 from tutor.flamme_rouge.render.scene import StepRecord
-from tutor.i18n import _, ngettext
+from tutor.i18n import N_, _, ngettext
 from tutor.ui.controls import CSS, button, label
 from tutor.ui.narration import NarrationLog
 from tutor.ui.screen import Disclosure, board_frame, changed_words, prompt_row
@@ -65,7 +65,8 @@ from .workbench import PositionBox
 
 END_MARKS = (PacksFound, Slipstreamed, ExhaustionTaken)
 """Events whose marks stay on the board at the end of a round: packs, "+1" chips, exhaustion cards."""
-SPEEDS = {"Slow": 1.8, "Normal": 1.0, "Fast": 0.45}
+SPEEDS = {N_("Slow"): 1.8, N_("Normal"): 1.0, N_("Fast"): 0.45}
+"""Animation speeds by name (the English name is the value; the button shows it translated)."""
 """Animation speed: how long each frame is held, relative to normal."""
 
 
@@ -136,7 +137,7 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
         self.placing = PlaceControls(self.guard, self._on_place)
         self.place_input, self.place_button = self.placing.place_input, self.placing.place_button
         self.scene.on_click(self._on_canvas_click)
-        self.speed = widgets.ToggleButtons(options=list(SPEEDS), value="Normal",
+        self.speed = widgets.ToggleButtons(options=[(_(name), name) for name in SPEEDS], value="Normal",
                                            tooltips=[_("Slower animations"), _("Normal speed"),
                                                      _("Faster animations")],
                                            style={"button_width": "auto"})

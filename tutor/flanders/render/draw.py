@@ -171,7 +171,7 @@ def draw_battlefield(canvas: Canvas, geo: Geometry, pic: Picture, field: Battlef
             canvas.stroke_rect(row.x, row.y, row.w, row.h)
             text(canvas, "▶", row.x + 1, row.y + 12, size=11, colour=CHOSEN)
         status = (" · " + _("out") if p.out else "") + (" · " + _("wins") if p.id in pic.winners else "")
-        name = next((n for n in (p.label + status, p.label.replace(" bot", "") + status)
+        name = next((n for n in (p.label + status, p.id + status)
                      if text_width(n, 12.5, True) <= LABEL_MAX), None)
         name = name or lines(p.label + status, LABEL_MAX, 12.5, bold=True, most=1)[0]
         text(canvas, name, 14, row.y + 12, size=12.5, bold=True, max_width=LABEL_MAX)

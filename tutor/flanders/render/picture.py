@@ -22,6 +22,7 @@ from tutor.flanders.events import (Busted, CardsDiscarded, CardsRetained, CardTa
                                    SpaceFilled, Stopped, TroopsLost, TurnEnded, TurnStarted)
 from tutor.flanders.game import Game, Phase
 from tutor.flanders.odds import pair_sums
+from tutor.i18n import N_, _
 
 STEP_MS = 650
 """How long one step of an animation stays on screen."""
@@ -96,12 +97,17 @@ class Picture:
         return self.retained + self.taken
 
 
+BOT_NAMES = {"cautious": N_("cautious"), "bold": N_("bold"), "threshold": N_("threshold")}
+"""The bots' names as a learner reads them (tutor.flanders.bots.BOTS)."""
+
+
 def player_label(game: Game, index: int, humans: Sequence[str] | None) -> str:
     p = game.players[index]
     if p.bot:
-        return f"{p.id} · {p.bot.split(':')[0]} bot"
+        kind = p.bot.split(':')[0]
+        return _("{player} · {bot} bot").format(player=p.id, bot=_(BOT_NAMES[kind]) if kind in BOT_NAMES else kind)
     if humans is not None and p.id in humans:
-        return f"{p.id} (you)"
+        return _("{player} (you)").format(player=p.id)
     return p.id
 
 

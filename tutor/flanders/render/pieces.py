@@ -145,7 +145,7 @@ def draw_card(canvas: Canvas, r: Rect, card: Card, *, space: int | None = None, 
         side_badge(canvas, x + w - 13, y + 13, german)
         if space is not None:
             text(canvas, str(space), x + 8, y + 13, size=15, bold=True, colour=INK)
-        text(canvas, "German" if german else ("fixed" if fixed else "British"), x + 28, y + 13, size=11,
+        text(canvas, _("German") if german else (_("fixed") if fixed else _("British")), x + 28, y + 13, size=11,
              colour=MUTED, max_width=w - 46)
         names = lines(card.name, w - 10, 13, bold=True)
         for k, line in enumerate(names):

@@ -38,7 +38,7 @@ from tutor.flanders import rules as R
 from tutor.flanders import scenario as scenarios
 from tutor.flanders.events import Busted, CardTaken, DiceRolled, GameOver, PawnMoved, PawnPlacedOnNine, TroopsLost
 from tutor.flanders.game import Game, Phase, Take
-from tutor.flanders.odds import DICE, ROLLS
+from tutor.flanders.odds import DICE, ROLLS, SPACES
 from tutor.flanders.render import Board, frames_for, percent, picture_of
 from tutor.flanders.render.board import Frame
 from tutor.flanders.render.describe import describe_picture
@@ -147,13 +147,14 @@ class FlandersQuiz(RevealQuiz):
     def _options(self) -> list[tuple[str, Any]]:
         game = self.game
         if self.ask == "take":
-            return [(str(s), s) for s in range(3, 12)] + [("no card", 0)]
+            return [(str(s), s) for s in SPACES] + [(_("no card"), 0)]
         if self.ask == "bust":
-            return [("Yes, a bust", True), ("No", False)]
+            return [(_("Yes, a bust"), True), (_("No"), False)]
         if self.ask == "winners":
             ids = [p.id for p in game.players]
             opts: list[tuple[str, Any]] = [(pid, (pid,)) for pid in ids]
-            opts += [(f"tie: {a} and {b}", (a, b)) for a, b in combinations(ids, 2)]
+            opts += [(_("tie: {first} and {second}").format(first=a, second=b), (a, b))
+                     for a, b in combinations(ids, 2)]
             return opts
         if self.ask == "pawn":
             start = game.get_player(self.player).pawn
