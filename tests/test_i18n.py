@@ -248,3 +248,21 @@ def test_a_catalan_game_tutor_rolls_and_takes_a_card_with_no_english_message(cat
     assert i18n.missed() == []
     english = [t for t in said if ENGLISH.search(t)]
     assert english == [], english[:5]
+
+
+def test_a_language_is_added_by_its_catalog_alone(tmp_path: Path, monkeypatch):
+    """A catalog in locale/<code>/ is all it takes: the tutor speaks it, the pages name it in itself."""
+    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
+    for code, said in (("ca", "Hola"), ("es", "Hola en castellano")):
+        folder = tmp_path / code / "LC_MESSAGES"
+        folder.mkdir(parents=True)
+        (folder / "tutor.po").write_text(f'msgid ""\nmsgstr ""\n"Language: {code}\\n"\n\nmsgid "Hello"\n'
+                                         f'msgstr "{said}"\n', encoding="utf-8")
+    i18n.catalog_for.cache_clear()
+    try:
+        assert i18n.languages() == {"en": "English", "ca": "Català", "es": "Español"}
+        assert i18n.gettext_in("es", "Hello") == "Hola en castellano"
+        with pytest.raises(ValueError, match="unknown language 'xx'"):
+            i18n.catalog_for("xx")
+    finally:
+        i18n.catalog_for.cache_clear()

@@ -17,7 +17,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from tutor.i18n import LANGUAGES
+from tutor.i18n import languages
 from tutor.lesson_languages import (english_notebooks, language_line, lesson_key, split_language,
                                     translation_problems)
 from tutor.ui.landing import landing_html
@@ -172,11 +172,11 @@ def test_the_catalan_landing_page_lists_the_catalan_lessons_by_their_catalan_tit
     assert titles[1] == "1. El tauler i l'objectiu"
 
 
-def test_the_page_script_knows_the_languages_of_tutor_i18n_and_the_template_runs_it_before_class_mode():
-    script = (TEMPLATE / "language.js").read_text(encoding="utf-8")
-    declared = re.search(r"var LANGUAGES = (\{[^}]*\});", script)
-    assert declared and json.loads(declared.group(1)) == LANGUAGES
+def test_the_page_script_knows_the_languages_of_the_catalogs_and_the_template_runs_it_before_class_mode():
+    listed = json.loads((TEMPLATE / "messages" / "languages.json").read_text(encoding="utf-8"))
+    assert listed == languages() == {"en": "English", "ca": "Català"}
     page = (TEMPLATE / "index.html.j2").read_text(encoding="utf-8")
+    assert "RULES_TUTOR_LANGUAGES = {% include 'messages/languages.json' %}" in page
     assert page.index("include 'language.js'") < page.index("include 'classroom.js'")
     assert "include 'language.css'" in page
     assert "RULES_TUTOR_LANGUAGE.lesson" in (TEMPLATE / "classroom.js").read_text(encoding="utf-8")

@@ -26,9 +26,26 @@ from typing import Iterable
 LOCALE_DIR = Path(__file__).parent / "locale"
 DOMAIN = "tutor"
 TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
-LANGUAGES: dict[str, str] = {"en": "English", "ca": "Català"}
-"""The languages the lessons are written in, by code, with their own names."""
 SOURCE_LANGUAGE = "en"
+
+
+def languages() -> dict[str, str]:
+    """The languages the tutor speaks, by code, with their own names: English, then each language that has a
+    catalog (``locale/<code>/LC_MESSAGES/tutor.po``): adding a language adds no code."""
+    found = sorted(path.parents[1].name for path in LOCALE_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.po"))
+    return {SOURCE_LANGUAGE: "English", **{code: own_name(code) for code in found if code != SOURCE_LANGUAGE}}
+
+
+@cache
+def own_name(code: str) -> str:
+    """The language's name in itself ("Català"), from Babel's locale data."""
+    from babel import Locale, UnknownLocaleError
+
+    try:
+        name = Locale.parse(code).get_display_name(code) or code
+    except (UnknownLocaleError, ValueError):
+        return code
+    return name[:1].upper() + name[1:]
 
 
 class Catalog:
@@ -47,8 +64,8 @@ def catalog_path(code: str) -> Path:
 @cache
 def catalog_for(code: str) -> Catalog:
     """The catalog of ``code``, read from its ``.po`` file (English: none, the messages are English)."""
-    if code not in LANGUAGES:
-        raise ValueError(f"unknown language {code!r}; known: {', '.join(LANGUAGES)}")
+    if code not in (spoken := languages()):
+        raise ValueError(f"unknown language {code!r}; known: {', '.join(spoken)}")
     path = catalog_path(code)
     if code == SOURCE_LANGUAGE or not path.exists():
         return Catalog(gettext.NullTranslations(), frozenset())
@@ -114,7 +131,7 @@ def gettext_in(code: str, message: str) -> str:
 def language_of_path(path: str) -> str:
     """The language of the lesson at ``path``: its first folder when that names a language (``ca/...``)."""
     first = path.strip("/").split("/", 1)[0]
-    return first if first in LANGUAGES else SOURCE_LANGUAGE
+    return first if first in languages() else SOURCE_LANGUAGE
 
 
 def N_(message: str) -> str:

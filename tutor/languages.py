@@ -26,7 +26,7 @@ from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
-from tutor.i18n import DOMAIN, LANGUAGES, LOCALE_DIR, SOURCE_LANGUAGE, TEMPLATE, catalog_path
+from tutor.i18n import DOMAIN, LOCALE_DIR, SOURCE_LANGUAGE, TEMPLATE, catalog_path, languages, own_name
 
 PACKAGE = Path(__file__).parent
 REPO = PACKAGE.parent
@@ -34,6 +34,8 @@ LESSONS = REPO / "lessons"
 PAGE_SCRIPTS = PACKAGE / "voila_template" / "voila" / "templates" / "rules-tutor"
 PAGE_MESSAGES = PAGE_SCRIPTS / "messages"
 """``<language>.json``: the page scripts' messages, translated (the lesson template puts them in the page)."""
+LANGUAGE_LIST = "languages"
+"""``languages.json``: every language by code with its own name, for the pages' language links."""
 SCRIPT_METHODS = [("**/messages/**", "ignore"), ("**.js", "javascript")]
 METHODS = [("**/locale/**", "ignore"), ("**/data/*.json", "tutor.languages:extract_data_names"),
            ("**/voila_template/**/messages/**", "ignore"), ("**/voila_template/**.js", "javascript"),
@@ -91,7 +93,7 @@ def extract(source: Path = PACKAGE, lessons: Path | None = LESSONS) -> Catalog:
         location = (f"{source.name}/{filename}", lineno)
         template.add(message, None, [location], auto_comments=comments, context=context)
     if lessons is not None and lessons.is_dir():
-        others = [c for c in LANGUAGES if c != SOURCE_LANGUAGE]
+        others = [c for c in languages() if c != SOURCE_LANGUAGE]
         methods = [*((f"{c}/**", "ignore") for c in others), ("**/.ipynb_checkpoints/**", "ignore"),
                    ("**.ipynb", "tutor.languages:extract_notebook_words")]
         for filename, lineno, message, comments, context in extract_from_dir(str(lessons), methods,
@@ -113,9 +115,11 @@ def page_messages(catalog: Catalog, scripts: Path = PAGE_SCRIPTS) -> dict[str, s
 
 
 def write_page_messages(code: str, catalog: Catalog) -> None:
+    """The page scripts' words in ``code``, and the list of languages the pages link to (``languages.json``)."""
     PAGE_MESSAGES.mkdir(exist_ok=True)
-    text = json.dumps(page_messages(catalog), ensure_ascii=False, indent=1)
-    (PAGE_MESSAGES / f"{code}.json").write_text(text.replace("</", "<\\/") + "\n", encoding="utf-8")
+    for name, data in ((code, page_messages(catalog)), (LANGUAGE_LIST, languages())):
+        text = json.dumps(data, ensure_ascii=False, indent=1)
+        (PAGE_MESSAGES / f"{name}.json").write_text(text.replace("</", "<\\/") + "\n", encoding="utf-8")
 
 
 def write_catalog(catalog: Catalog, path: Path) -> None:
@@ -153,7 +157,7 @@ class Report:
         return not (self.untranslated or self.fuzzy or self.placeholders or self.missing_notebooks)
 
     def lines(self) -> list[str]:
-        name = LANGUAGES.get(self.code, self.code)
+        name = own_name(self.code)
         if self.complete:
             return [f"{name} ({self.code}): complete."]
         said = [f"{name} ({self.code}):"]
@@ -200,7 +204,7 @@ def check_catalog(catalog: Catalog, report: Report) -> None:
 
 def missing_notebooks(code: str, lessons: Path = LESSONS) -> list[str]:
     """English lessons with no copy of the same name in ``lessons/<code>/``."""
-    others = {c for c in LANGUAGES if c != SOURCE_LANGUAGE} | {code}
+    others = {c for c in languages() if c != SOURCE_LANGUAGE} | {code}
     english = [p for p in sorted(lessons.rglob("*.ipynb"))
                if p.relative_to(lessons).parts[0] not in others and ".ipynb_checkpoints" not in p.parts]
     return [str(p.relative_to(lessons)) for p in english if not (lessons / code / p.relative_to(lessons)).exists()]
@@ -234,13 +238,13 @@ def main(argv: Iterable[str] | None = None) -> int:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("codes", nargs="*", metavar="LANGUAGE",
                         help=f"language codes (default: every language but English: "
-                             f"{', '.join(c for c in LANGUAGES if c != SOURCE_LANGUAGE)})")
+                             f"{', '.join(c for c in languages() if c != SOURCE_LANGUAGE)})")
     parser.add_argument("--new", action="store_true", help="start the catalogs of new languages from the template")
     parser.add_argument("--no-write", action="store_true", help="report only, change no file")
 
 
 def run(args: argparse.Namespace) -> int:
-    codes = args.codes or [c for c in LANGUAGES if c != SOURCE_LANGUAGE]
+    codes = args.codes or [c for c in languages() if c != SOURCE_LANGUAGE]
     status = 0
     for code in codes:
         if code == SOURCE_LANGUAGE:

@@ -6,12 +6,13 @@
  * - window.RULES_TUTOR_LANGUAGE says the page's language and its lesson's one name in every language
  *   (``lesson``: "flamme_rouge/02_energy_phase.ipynb" for /voila/render/ca/flamme_rouge/02_energy_phase.ipynb),
  *   which class mode (classroom.js) sends.
- * LANGUAGES is tutor.i18n.LANGUAGES (tests/test_lesson_languages.py keeps the two the same).
+ * The languages (code: own name) come from the catalogs (tutor.i18n.languages(), written to messages/languages.json
+ * by `rules-tutor languages`; the template puts them in window.RULES_TUTOR_LANGUAGES).
  */
 (function () {
   'use strict';
   var _ = window.rulesTutorMessage || function (message) { return message; };  // messages.js: the page's language
-  var LANGUAGES = {"en": "English", "ca": "Català"};
+  var LANGUAGES = window.RULES_TUTOR_LANGUAGES || {en: 'English'};
   var ENGLISH = 'en';
   var CHOICE = 'rules-tutor-language';
   var MARK = '/voila/render/';
