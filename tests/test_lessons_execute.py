@@ -202,13 +202,13 @@ def test_each_lesson_ends_with_what_it_taught_its_quizzes_and_the_next_lesson():
     last = nav_html("12_twelve_single_riders.ipynb", FR)
     assert "That was the last lesson" in last and "<b>Next:</b> <a href='rules_summary_peloton.ipynb'" in last
     assert "<section class='tutor-finish'" not in nav_html("rules_summary.ipynb", FR)
-    assert "Your questions: ' + words" in html and "No question answered yet" in html  # filled in by the script
+    assert "Your questions: {questions}." in html and "No question answered yet" in html  # filled in by the script
 
 
 def test_the_progress_words_say_opened_or_how_many_were_answered_never_a_score_of_nothing():
     script = nav_html("03_movement.ipynb", FR)
-    assert "' of ' + entry.total + ' answered, '" in script and "' right first time'" in script
-    assert "'opened'" in script and "/' + entry.total" not in script and "quiz ' + right" not in script
+    assert "{answered} of {total} answered, {right} right first time" in script
+    assert '"opened": "opened"' in script and "/' + entry.total" not in script and "quiz ' + right" not in script
 
 
 def test_the_rules_summary_has_a_glossary():
