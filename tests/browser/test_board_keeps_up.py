@@ -12,7 +12,7 @@ import time
 
 import pytest
 from test_lessons import lesson_widgets, mismatches, rider_pixels, wait_for_riders
-from voila_page import error_outputs, open_lesson, wait_for_paint
+from voila_page import error_outputs, open_lesson, wait_for_all_painted, wait_for_canvases, wait_for_paint
 
 from tutor.flamme_rouge.render import style
 from tutor.ui.drawing import hex_to_rgb
@@ -169,8 +169,8 @@ def test_screenshots_of_the_peloton_lesson_and_twelve_riders_under_deuteranopia(
                            ("flamme_rouge/12_twelve_single_riders.ipynb", "fr12")):
         page.set_viewport_size({"width": 1366, "height": 900})
         open_lesson(page, voila_server, notebook)
-        wait_for_paint(page)
-        page.wait_for_timeout(1500)
+        wait_for_canvases(page)
+        assert all(wait_for_all_painted(page)), f"{name}: a board is blank"
         width = page.evaluate("document.querySelectorAll('canvas')[0].getBoundingClientRect().width")
         print(f"{name}: board {width:.0f} CSS px wide at a 1366 px page")
         page.screenshot(path=str(tmp_path / f"{name}.png"), full_page=True)
