@@ -32,8 +32,13 @@ SOURCE_LANGUAGE = "en"
 def languages() -> dict[str, str]:
     """The languages the tutor speaks, by code, with their own names: English, then each language that has a
     catalog (``locale/<code>/LC_MESSAGES/tutor.po``): adding a language adds no code."""
+    return {code: "English" if code == SOURCE_LANGUAGE else own_name(code) for code in language_codes()}
+
+
+def language_codes() -> list[str]:
+    """English, then the code of each language that has a catalog (no names: no locale data to load)."""
     found = sorted(path.parents[1].name for path in LOCALE_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.po"))
-    return {SOURCE_LANGUAGE: "English", **{code: own_name(code) for code in found if code != SOURCE_LANGUAGE}}
+    return [SOURCE_LANGUAGE, *(code for code in found if code != SOURCE_LANGUAGE)]
 
 
 @cache
@@ -64,7 +69,7 @@ def catalog_path(code: str) -> Path:
 @cache
 def catalog_for(code: str) -> Catalog:
     """The catalog of ``code``, read from its ``.po`` file (English: none, the messages are English)."""
-    if code not in (spoken := languages()):
+    if code not in (spoken := language_codes()):
         raise ValueError(f"unknown language {code!r}; known: {', '.join(spoken)}")
     path = catalog_path(code)
     if code == SOURCE_LANGUAGE or not path.exists():
@@ -131,7 +136,7 @@ def gettext_in(code: str, message: str) -> str:
 def language_of_path(path: str) -> str:
     """The language of the lesson at ``path``: its first folder when that names a language (``ca/...``)."""
     first = path.strip("/").split("/", 1)[0]
-    return first if first in languages() else SOURCE_LANGUAGE
+    return first if first in language_codes() else SOURCE_LANGUAGE
 
 
 def N_(message: str) -> str:
@@ -159,10 +164,10 @@ def number(value: float) -> str:
 
 def percent(fraction: float, digits: int = 0) -> str:
     """``fraction`` as a percentage (``"25%"``; Catalan ``"25 %"``)."""
-    from babel.numbers import format_percent
-
     if _language == SOURCE_LANGUAGE:
         return f"{fraction * 100:.{digits}f}%"
+    from babel.numbers import format_percent
+
     pattern = "#,##0" + ("." + "0" * digits if digits else "") + "%"
     return str(format_percent(fraction, pattern, locale=_language))
 

@@ -26,7 +26,8 @@ from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
-from tutor.i18n import DOMAIN, LOCALE_DIR, SOURCE_LANGUAGE, TEMPLATE, catalog_path, languages, own_name
+from tutor.i18n import DOMAIN, LOCALE_DIR, SOURCE_LANGUAGE, TEMPLATE, catalog_path, language_codes, languages, own_name
+from tutor.lesson_languages import english_notebooks
 
 PACKAGE = Path(__file__).parent
 REPO = PACKAGE.parent
@@ -93,7 +94,7 @@ def extract(source: Path = PACKAGE, lessons: Path | None = LESSONS) -> Catalog:
         location = (f"{source.name}/{filename}", lineno)
         template.add(message, None, [location], auto_comments=comments, context=context)
     if lessons is not None and lessons.is_dir():
-        others = [c for c in languages() if c != SOURCE_LANGUAGE]
+        others = [c for c in language_codes() if c != SOURCE_LANGUAGE]
         methods = [*((f"{c}/**", "ignore") for c in others), ("**/.ipynb_checkpoints/**", "ignore"),
                    ("**.ipynb", "tutor.languages:extract_notebook_words")]
         for filename, lineno, message, comments, context in extract_from_dir(str(lessons), methods,
@@ -204,10 +205,7 @@ def check_catalog(catalog: Catalog, report: Report) -> None:
 
 def missing_notebooks(code: str, lessons: Path = LESSONS) -> list[str]:
     """English lessons with no copy of the same name in ``lessons/<code>/``."""
-    others = {c for c in languages() if c != SOURCE_LANGUAGE} | {code}
-    english = [p for p in sorted(lessons.rglob("*.ipynb"))
-               if p.relative_to(lessons).parts[0] not in others and ".ipynb_checkpoints" not in p.parts]
-    return [str(p.relative_to(lessons)) for p in english if not (lessons / code / p.relative_to(lessons)).exists()]
+    return [path.as_posix() for path in english_notebooks(lessons) if not (lessons / code / path).exists()]
 
 
 def check(code: str, *, source: Path = PACKAGE, lessons: Path = LESSONS, write: bool = True) -> Report:
@@ -238,13 +236,13 @@ def main(argv: Iterable[str] | None = None) -> int:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("codes", nargs="*", metavar="LANGUAGE",
                         help=f"language codes (default: every language but English: "
-                             f"{', '.join(c for c in languages() if c != SOURCE_LANGUAGE)})")
+                             f"{', '.join(c for c in language_codes() if c != SOURCE_LANGUAGE)})")
     parser.add_argument("--new", action="store_true", help="start the catalogs of new languages from the template")
     parser.add_argument("--no-write", action="store_true", help="report only, change no file")
 
 
 def run(args: argparse.Namespace) -> int:
-    codes = args.codes or [c for c in languages() if c != SOURCE_LANGUAGE]
+    codes = args.codes or [c for c in language_codes() if c != SOURCE_LANGUAGE]
     status = 0
     for code in codes:
         if code == SOURCE_LANGUAGE:

@@ -18,7 +18,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tutor.i18n import languages
+from tutor.i18n import language_codes
 
 ENGLISH = "en"
 TRANSLATED_METADATA = ("title", "summary")
@@ -34,7 +34,7 @@ def language_line(language: str) -> str:
 
 def translations() -> list[str]:
     """The language codes lessons may be translated into (every known language but English)."""
-    return [code for code in languages() if code != ENGLISH]
+    return [code for code in language_codes() if code != ENGLISH]
 
 
 def split_language(relative: str) -> tuple[str, str]:
