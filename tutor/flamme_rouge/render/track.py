@@ -13,7 +13,7 @@ import math
 from ipycanvas import Canvas
 
 from tutor.flamme_rouge.track import Terrain, Track
-from tutor.i18n import ngettext
+from tutor.i18n import _, ngettext
 from tutor.ui.drawing import font, rgb_array
 
 from . import style
@@ -136,11 +136,11 @@ def _draw_start_and_finish(canvas: Canvas, view: View) -> None:
         canvas.fill_rect(x - 2.5, view.road_top - 3, 5, view.road_bottom - view.road_top + 6)
         canvas.fill_style = "#ffffff"
         canvas.fill_rect(x - 1, view.road_top - 3, 2, view.road_bottom - view.road_top + 6)
-        _line_label(canvas, "START", x - 4, view, align="right")
+        _line_label(canvas, _("START"), x - 4, view, align="right")
     if track.finish is not None and view.shows(track.finish - 0.5):
         x = view.x(track.finish)
         _draw_chequers(canvas, x - 5, view.road_top - 3, 10, view.road_bottom - view.road_top + 6, 5)
-        _line_label(canvas, "FINISH", x + 7, view, align="left")
+        _line_label(canvas, _("FINISH"), x + 7, view, align="left")
 
 
 def _line_label(canvas: Canvas, text: str, x: float, view: View, align: str) -> None:

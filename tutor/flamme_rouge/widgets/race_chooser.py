@@ -20,12 +20,13 @@ import ipywidgets as widgets
 from tutor.flamme_rouge.track import STAGES, TEACHING_TRACKS
 from tutor.flamme_rouge.bots import BOTS
 
+from tutor.i18n import N_, _
 from tutor.ui.controls import button
 from tutor.ui.screen import teacher_section
 
 from .race_tutor import RaceTutor
 
-BOT_NAMES = {"heuristic": "sensible bots", "random": "random bots"}
+BOT_NAMES = {"heuristic": N_("sensible bots"), "random": N_("random bots")}
 
 
 class RaceChooser(widgets.VBox):
@@ -33,17 +34,17 @@ class RaceChooser(widgets.VBox):
                  stage: str = "avenue-corso-paseo", seed: int = 0, expansion: bool = False):
         super().__init__()
         self.human_team, self.bot_colours = human_team, tuple(bots)
-        stages = [(title, key) for key, (title, _) in STAGES.items()]
-        stages += [(f"{title} (teaching track)", key)
-                   for key, (title, spec, *_) in TEACHING_TRACKS.items() if expansion or not uses_expansion(spec)]
-        self.stage_input = widgets.Dropdown(options=stages, value=stage, description="Stage")
+        stages = [(title, key) for key, (title, _spec) in STAGES.items()]
+        stages += [(_("{track} (teaching track)").format(track=title), key)
+                   for key, (title, spec, *_rest) in TEACHING_TRACKS.items() if expansion or not uses_expansion(spec)]
+        self.stage_input = widgets.Dropdown(options=stages, value=stage, description=_("Stage"))
         self.bots_input = widgets.Dropdown(options=[(str(n), n) for n in range(1, len(self.bot_colours) + 1)],
-                                           value=len(self.bot_colours), description="Bot teams")
-        self.bot_input = widgets.Dropdown(options=[(label, key) for key, label in BOT_NAMES.items() if key in BOTS],
-                                          value="heuristic", description="Bots")
-        self.seed_input = widgets.IntText(value=seed, description="Shuffle number",
+                                           value=len(self.bot_colours), description=_("Bot teams"))
+        self.bot_input = widgets.Dropdown(options=[(_(label), key) for key, label in BOT_NAMES.items() if key in BOTS],
+                                          value="heuristic", description=_("Bots"))
+        self.seed_input = widgets.IntText(value=seed, description=_("Shuffle number"),
                                         style={"description_width": "initial"}, layout=widgets.Layout(width="200px"))
-        self.start_button = button("Start race", "Start a new race with these choices", style="primary")
+        self.start_button = button(_("Start race"), _("Start a new race with these choices"), style="primary")
         self.start_button.on_click(lambda _: self.start())
         self.teachers = teacher_section(self.seed_input)  # the shuffle number: a teacher's tool, closed
         self.controls = widgets.VBox([
