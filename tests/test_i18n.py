@@ -266,3 +266,15 @@ def test_a_language_is_added_by_its_catalog_alone(tmp_path: Path, monkeypatch):
             i18n.catalog_for("xx")
     finally:
         i18n.catalog_for.cache_clear()
+
+
+def test_a_catalan_lesson_built_in_the_test_process_speaks_catalan_until_the_test_ends():
+    from tutor.lesson_languages import language_line
+
+    exec(language_line("ca"), {})  # as a browser test does when it builds a Catalan lesson's widgets here
+    assert i18n.language() == "ca"
+
+
+def test_the_next_test_speaks_english_again():
+    """The previous test left Catalan on; conftest sets English back, or every later label would be Catalan."""
+    assert i18n.language() == "en" and i18n._("Next step") == "Next step"

@@ -32,6 +32,14 @@ ACTION_TIMEOUT_MS = 60_000
 # Requests to any other host are aborted: a lesson must not need the internet (Voila asks a CDN for fonts).
 NOT_LOCAL = re.compile(r"^https?://(?!(localhost|127\.0\.0\.1)(:\d+)?/)")
 IN_CI = os.environ.get("CI", "").lower() not in ("", "0", "false")
+FREE_CLOSED_PAGES = ["--MappingKernelManager.cull_idle_timeout=90", "--MappingKernelManager.cull_interval=15"]
+"""A closed test page's kernel is culled after 90 s without a connection (voila.json: 30 min, as for a learner).
+
+Playwright closes a context without ``beforeunload``, and drops the page's leaving beacon where requests are
+routed, so no test page asks Voila to shut its kernel down. Without this every page of the session's hundreds
+would keep a kernel of about 100 MB until the end: a whole run filled the machine's memory, and lessons stopped
+loading for the 30 minutes until the culler freed them. A page still open keeps its kernel (connected kernels
+are never culled)."""
 
 
 def _unavailable(reason: str) -> None:
@@ -70,7 +78,7 @@ class VoilaServers:
         log_path = self._log_dir / f"voila-{port}.log"
         # The command of `rules-tutor serve`, made hermetic: only the repository's voila.json is read.
         command = [*voila_command(directory, port), "--Voila.ip=127.0.0.1", "--Voila.port_retries=0",
-                   f"--Voila.config_file_paths={REPO}"]
+                   f"--Voila.config_file_paths={REPO}", *FREE_CLOSED_PAGES]
         with log_path.open("wb") as log:
             process = subprocess.Popen(command, cwd=REPO, stdin=subprocess.DEVNULL, stdout=log,
                                        stderr=subprocess.STDOUT, start_new_session=True)
