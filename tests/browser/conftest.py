@@ -36,10 +36,10 @@ FREE_CLOSED_PAGES = ["--MappingKernelManager.cull_idle_timeout=90", "--MappingKe
 """A closed test page's kernel is culled after 90 s without a connection (voila.json: 30 min, as for a learner).
 
 Playwright closes a context without ``beforeunload``, and drops the page's leaving beacon where requests are
-routed, so no test page asks Voila to shut its kernel down. Without this every page of the session's hundreds
-would keep a kernel of about 100 MB until the end: a whole run filled the machine's memory, and lessons stopped
-loading for the 30 minutes until the culler freed them. A page still open keeps its kernel (connected kernels
-are never culled)."""
+routed, so no test page asks Voila to shut its kernel down. A whole run starts about 220 kernels on the lessons'
+server, of about 110 MB each: kept to the end, they fill this 24 GB machine, and lessons stop loading until the
+30-minute culler frees them (a CI run lost 14 minutes of tests so). With this, at most about 40 run at once. A
+page still open keeps its kernel: a connected kernel is never culled."""
 
 
 def _unavailable(reason: str) -> None:
