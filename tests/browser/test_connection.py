@@ -11,8 +11,8 @@ import urllib.error
 import urllib.request
 
 import pytest
-from voila_page import LOAD_TIMEOUT_MS, canvas_fingerprint, kernel_id, kernel_pid, open_lesson, wait_for_canvas_change, \
-    wait_for_paint
+from voila_page import LOAD_TIMEOUT_MS, NO_BEFOREUNLOAD_JS, canvas_fingerprint, kernel_id, kernel_pid, open_lesson, \
+    wait_for_canvas_change, wait_for_paint
 
 pytestmark = pytest.mark.browser
 
@@ -101,6 +101,27 @@ def test_a_page_that_closes_frees_its_kernel_through_the_xsrf_check(browser, voi
             assert time.monotonic() < deadline, f"the left page's kernel still runs:\n{voila_factory.log(voila_server)}"
             time.sleep(0.2)
         assert f"403 POST /voila/api/shutdown/{kernel}" not in voila_factory.log(voila_server)
+    finally:
+        context.close()
+
+
+def test_a_page_left_without_beforeunload_frees_its_kernel_on_pagehide(browser, voila_factory, voila_server):
+    """A tablet leaving a lesson for the next: Voila's shutdown beacon waits for beforeunload, which Safari on
+    iOS never fires; the page sends the same request on pagehide, so the kernel (a class place) is freed at once,
+    not 30 minutes later."""
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    context.add_init_script(NO_BEFOREUNLOAD_JS)
+    try:
+        page = context.new_page()
+        kernel = _open(page, voila_server)
+        page.goto("about:blank")
+        deadline = time.monotonic() + 30  # well before the test server's culler (90 s without a connection)
+        while _kernel_exists(voila_server, kernel):
+            assert time.monotonic() < deadline, f"the left page's kernel still runs:\n{voila_factory.log(voila_server)}"
+            time.sleep(0.2)
+        log = voila_factory.log(voila_server)
+        assert f"403 POST /voila/api/shutdown/{kernel}" not in log
+        assert not [line for line in log.splitlines() if "Culling" in line and kernel in line], "culled, not shut down"
     finally:
         context.close()
 

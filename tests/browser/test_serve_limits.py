@@ -17,7 +17,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from tutor.server.class_mode import classroom_settings
+from voila_page import NO_BEFOREUNLOAD_JS
+
+from tutor.server.class_mode import PAGES_PER_CLIENT, classroom_settings
 
 from tutor.server.process import stop, voila_command, write_settings
 
@@ -132,3 +134,32 @@ def test_a_fetch_that_never_connects_frees_its_place_and_a_real_page_keeps_its_o
     page.get_by_role("button", name="Count").click()
     expect(page.get_by_text("1 clicks")).to_be_visible()
     assert urllib.request.urlopen(lesson, timeout=WAIT_S).status == 200  # the freed place takes a learner again
+
+
+@pytest.fixture
+def roomy_class(tmp_path_factory):
+    """Room for twice a device's share of pages: only the device's own limit can refuse one."""
+    yield from _start_class(tmp_path_factory.mktemp("roomy"), 2 * PAGES_PER_CLIENT)
+
+
+def test_a_tablet_going_from_lesson_to_lesson_is_never_told_its_device_is_full(browser, roomy_class):
+    """Safari on an iPad never fires beforeunload, where Voila frees a left page's kernel; the page frees it on
+    pagehide instead. Without that, the tablet's next lesson beyond its share of pages was refused (the
+    device-full page) until the left kernels were culled, 30 minutes later."""
+    from playwright.sync_api import expect
+
+    url, _ = roomy_class
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    context.add_init_script(NO_BEFOREUNLOAD_JS)
+    try:
+        page = context.new_page()
+        for visit in range(PAGES_PER_CLIENT + 2):
+            page.goto(f"{url}/voila/render/{LESSON}")
+            page.wait_for_selector("#loading", state="hidden", timeout=WAIT_S * 1000)
+            count = page.get_by_role("button", name="Count")
+            expect(count, f"visit {visit + 1}: {page.locator('h1').all_inner_texts()}").to_be_visible(
+                timeout=WAIT_S * 1000)
+            count.click()
+            expect(page.get_by_text("1 clicks")).to_be_visible()  # a live lesson, with a kernel of its own
+    finally:
+        context.close()

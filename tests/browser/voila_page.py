@@ -40,6 +40,16 @@ _CANVASES_JS = """async (index) => {
 }"""
 
 
+NO_BEFOREUNLOAD_JS = """(() => {
+    const add = EventTarget.prototype.addEventListener;
+    EventTarget.prototype.addEventListener = function (type, ...rest) {
+        if (type !== 'beforeunload') return add.call(this, type, ...rest);
+    };
+})()"""
+"""An init script for a page as Safari on iPads and iPhones runs it: a beforeunload listener is never called
+(here: never added), so Voila's own shutdown request on leaving is never sent."""
+
+
 def open_lesson(page: Page, base_url: str, notebook: str, wait_for: str | None = "canvas",
                 timeout_ms: int = LOAD_TIMEOUT_MS) -> None:
     """Open ``/voila/render/<notebook>``, wait until Voila has run it and ``wait_for`` is visible.

@@ -10,6 +10,9 @@
  * - the same check runs when the page becomes visible again (a laptop waking up), and every POLL_MS while it is
  *   visible: a kernel shut down through the server's API (what culling does) leaves its websocket open and silent.
  *   That poll does not count as activity (no_track_activity), so an idle server is still culled.
+ * - a page left without beforeunload (Safari on iPads never fires it) sends Voila's shutdown request itself on
+ *   pagehide: without it, every lesson a tablet left kept its kernel, and in class mode the device's place, until
+ *   culled. A page that comes back from the browser's cache finds its kernel gone and offers a Reload.
  * Messages come as JSON text or in the binary "v1.kernel.websocket.jupyter.org" framing; both are read, the
  *   binary frame's header parsed as JSON.
  */
@@ -82,9 +85,23 @@
     button.focus();
   }
 
-  function xsrfHeaders() {
+  function xsrfToken() {
     var token = /(?:^|;\s*)_xsrf=([^;]*)/.exec(document.cookie);
-    return token ? { 'X-XSRFToken': token[1] } : {};
+    return token ? token[1] : '';
+  }
+
+  function xsrfHeaders() {
+    var token = xsrfToken();
+    return token ? { 'X-XSRFToken': token } : {};
+  }
+
+  // Voila's own beacon, for a browser that never fires beforeunload (Safari on iPads and iPhones).
+  function shutDownKernels() {
+    Object.keys(kernels).forEach(function (id) {
+      var form = new FormData();
+      form.append('_xsrf', xsrfToken());
+      navigator.sendBeacon(kernels[id].replace(/api\/kernels\/[^/]+$/, 'voila/api/shutdown/' + id), form);
+    });
   }
 
   // polled: a failed poll says nothing (a network blip); a closed websocket says the rest
@@ -126,7 +143,11 @@
   });
   window.WebSocket = WatchedWebSocket;
 
-  window.addEventListener('beforeunload', function () { leaving = true; });
+  window.addEventListener('beforeunload', function () { leaving = true; });  // Voila's beacon goes now
+  window.addEventListener('pagehide', function () {
+    if (!leaving) shutDownKernels();
+    leaving = true;
+  });
   window.addEventListener('pageshow', function () { leaving = false; });
   document.addEventListener('visibilitychange', function () {
     if (document.visibilityState === 'visible') Object.keys(kernels).forEach(function (id) { check(id); });
