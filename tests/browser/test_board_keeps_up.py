@@ -12,7 +12,8 @@ import time
 
 import pytest
 from test_lessons import lesson_widgets, mismatches, rider_pixels, wait_for_riders
-from voila_page import error_outputs, open_lesson, wait_for_all_painted, wait_for_canvases, wait_for_paint
+from voila_page import error_outputs, open_lesson, wait_for_all_painted, wait_for_canvases, wait_for_no_animation, \
+    wait_for_paint
 
 from tutor.flamme_rouge.render import style
 from tutor.ui.drawing import hex_to_rgb
@@ -154,7 +155,7 @@ def test_the_end_phase_stays_on_the_board_with_its_exhaustion_cards_and_slipstre
     pixels = page.evaluate(_PIXELS_JS % view.width, [e2 + gains])
     assert all(close(p, style.EXHAUSTION_FACE) for p in pixels[:len(e2)]), pixels
     assert all(close(p, style.SLIPSTREAM) for p in pixels[len(e2):]), pixels
-    page.wait_for_timeout(1500)  # still there later: nothing replaces the end of the round
+    wait_for_no_animation(page, box)  # still there once nothing is left to draw: nothing replaces the end of the round
     assert page.evaluate(_PIXELS_JS % view.width, [e2 + gains]) == pixels
     page.set_viewport_size({"width": 1366, "height": 900})
     box.screenshot(path=str(tmp_path / "fr05-end-phase.png"))

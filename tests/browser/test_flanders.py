@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from voila_page import ERROR_SELECTOR, LOAD_TIMEOUT_MS, canvas_fingerprint, error_outputs, open_lesson, \
-    wait_for_all_painted, wait_for_canvas_change, wait_for_canvases
+    wait_for_all_painted, wait_for_canvas_change, wait_for_canvases, wait_for_no_animation
 
 from tutor.flanders.render import PLAYER_COLOURS, Geometry
 from tutor.flanders.render.geometry import BRITISH_FILL, LOST
@@ -179,7 +179,7 @@ def test_the_odds_bar_matches_bust_probability_and_a_bust_resolves(page, page_er
     continue_button = tutor.get_by_role("button", name="Continue")
     expect(continue_button).to_be_visible()
     expect(tutor.get_by_role("button", name="Next step")).to_be_hidden()  # only Continue is offered
-    page.wait_for_timeout(3000)  # not a wait for the page: three seconds on, the bust is still shown
+    wait_for_no_animation(page, tutor)  # nothing is left to draw: the bust stays until Continue
     assert close(pixels(page, 0, geo, [lost.centre])[0], hex_to_rgb(LOST))
     click_and_wait(page, continue_button, log)
     expect(log).to_contain_text("p2's turn")

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from typing import Iterator
 
 import pytest
-from voila_page import open_lesson, wait_for_all_painted, wait_for_canvases
+from voila_page import open_lesson, wait_for_all_painted, wait_for_canvases, wait_for_no_animation
 
 pytestmark = pytest.mark.browser
 
@@ -158,8 +158,9 @@ def test_with_reduced_motion_the_final_frame_is_drawn_at_once(browser, voila_ser
                 last = now; } requestAnimationFrame(watch); };
             requestAnimationFrame(watch); }""", canvas.element_handle())
         press(page, race, "Finish round")
+        focus_on(page, "Try another position", race)  # the click's handler has run to its end
+        wait_for_no_animation(page, race)  # and no frame of it is left to come
         wait_until(lambda: page.evaluate("window.tutorChanges.length"), lambda n: n > 0, "the board never changed")
-        time.sleep(2.5)  # would-be animation frames (hundreds of ms each) would land in this time
         changes = page.evaluate("window.tutorChanges")
         assert changes[-1] - changes[0] <= 300, f"the board kept changing for {changes[-1] - changes[0]:.0f} ms"
 

@@ -7,6 +7,7 @@ layers into it), so "canvas i" below is the i-th <canvas> on the page.
 
 from __future__ import annotations
 
+import re
 import time
 from typing import TYPE_CHECKING
 from urllib.parse import quote
@@ -136,6 +137,19 @@ def wait_for_all_painted(page: Page, timeout_ms: int = DRAW_TIMEOUT_MS) -> list[
     """Painted pixels of each canvas, once every canvas has some (or after ``timeout_ms``)."""
     return _poll(lambda: [painted for painted, _ in page.evaluate(_CANVASES_JS, None)],
                  lambda counts: all(counts), page, timeout_ms)
+
+
+def wait_for_no_animation(page: Page, widget, timeout_ms: int = DRAW_TIMEOUT_MS) -> None:
+    """Wait until ``widget``'s Skip button is disabled, then for two of the page's frames.
+
+    Every drawing a lesson makes later goes through its scene's clock, and Skip is enabled exactly while that
+    clock has frames to send. Once it is disabled after the click, the kernel has sent its last frame, and the
+    board changes only on the learner's next action. Call it after a state that shows the click's handler ran
+    (focus moved, a control shown): before that, a disabled Skip says nothing."""
+    from playwright.sync_api import expect
+
+    expect(widget.get_by_role("button", name=re.compile(r"^Skip"))).to_be_disabled(timeout=timeout_ms)
+    page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
 
 
 def kernel_id(page: Page) -> str:
