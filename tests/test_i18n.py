@@ -36,8 +36,7 @@ ENGLISH = re.compile(r"\b(the|and|square|squares|rider|riders|card|cards|moves|p
 def catalan():
     i18n.use_language("ca")
     i18n.clear_missed()
-    yield
-    i18n.use_language("en")
+    yield  # conftest sets English back
     i18n.clear_missed()
 
 

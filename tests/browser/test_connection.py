@@ -95,12 +95,7 @@ def test_a_page_that_closes_frees_its_kernel_through_the_xsrf_check(browser, voi
         page = context.new_page()
         kernel = _open(page, voila_server)
         assert any(cookie["name"] == "_xsrf" for cookie in context.cookies()), "the lesson page set no _xsrf cookie"
-        page.goto("about:blank")  # leaving the page sends its unload request
-        deadline = time.monotonic() + 60
-        while _kernel_exists(voila_server, kernel):
-            assert time.monotonic() < deadline, f"the left page's kernel still runs:\n{voila_factory.log(voila_server)}"
-            time.sleep(0.2)
-        assert f"403 POST /voila/api/shutdown/{kernel}" not in voila_factory.log(voila_server)
+        _leave_and_wait_for_shutdown(page, voila_factory, voila_server, kernel, within_s=60)
     finally:
         context.close()
 
@@ -114,16 +109,24 @@ def test_a_page_left_without_beforeunload_frees_its_kernel_on_pagehide(browser, 
     try:
         page = context.new_page()
         kernel = _open(page, voila_server)
-        page.goto("about:blank")
-        deadline = time.monotonic() + 30  # well before the test server's culler (90 s without a connection)
-        while _kernel_exists(voila_server, kernel):
-            assert time.monotonic() < deadline, f"the left page's kernel still runs:\n{voila_factory.log(voila_server)}"
-            time.sleep(0.2)
-        log = voila_factory.log(voila_server)
-        assert f"403 POST /voila/api/shutdown/{kernel}" not in log
+        # well within the test server's culler (90 s without a connection)
+        log = _leave_and_wait_for_shutdown(page, voila_factory, voila_server, kernel, within_s=30)
         assert not [line for line in log.splitlines() if "Culling" in line and kernel in line], "culled, not shut down"
     finally:
         context.close()
+
+
+def _leave_and_wait_for_shutdown(page, voila_factory, base_url: str, kernel: str, within_s: float) -> str:
+    """Leave the page for a blank one (its leaving request goes), wait until its kernel is gone, and check that
+    the request passed the XSRF check; returns the server's log."""
+    page.goto("about:blank")
+    deadline = time.monotonic() + within_s
+    while _kernel_exists(base_url, kernel):
+        assert time.monotonic() < deadline, f"the left page's kernel still runs:\n{voila_factory.log(base_url)}"
+        time.sleep(0.2)
+    log = voila_factory.log(base_url)
+    assert f"403 POST /voila/api/shutdown/{kernel}" not in log
+    return log
 
 
 def _kernel_exists(base_url: str, kernel: str) -> bool:
