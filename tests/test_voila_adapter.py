@@ -338,6 +338,42 @@ def test_notebookrenderer_renders_a_page_once_as_the_page_handler_does(pool_read
     same_page_but_the_kernel(page, handlers_page)
 
 
+def test_notebookrenderer_generate_content_generator_ends_the_page_of_a_kernel_that_failed(pool_ready):
+    """A kernel that dies before the lesson runs makes the generator Voila's page handler reads raise (the handler
+    loses that error and would send heartbeats for ever). In class mode's Voila (``init_handlers`` calls
+    ``end_lesson_pages_that_fail_to_start``) a page rendered for a handler ends with the reload script instead;
+    one rendered without a handler (``render_page_once``) still raises."""
+    import logging
+    import types
+
+    from voila.notebook_renderer import NotebookRenderer
+    from voila.utils import get_page_config
+
+    arguments = voila.lesson_page_route_arguments(pool_ready.app.init_handlers())
+    settings = pool_ready.app.app.settings
+    kernels = sorted(pool_ready.kernel_manager.list_kernel_ids())
+
+    async def render(handler) -> list[str]:
+        configuration = arguments["voila_configuration"]
+        renderer = NotebookRenderer(
+            request_handler=handler, voila_configuration=configuration, traitlet_config=arguments["config"],
+            notebook_path=LESSON, template_paths=arguments["template_paths"],
+            config_manager=settings.get("config_manager"), contents_manager=settings["contents_manager"],
+            base_url="/", kernel_spec_manager=settings["kernel_spec_manager"],
+            page_config=get_page_config(base_url="/", settings=settings, log=logging.getLogger("test"),
+                                        voila_configuration=configuration))
+        await renderer.initialize()
+        died = asyncio.get_running_loop().create_future()
+        died.set_exception(RuntimeError("Kernel died before replying to kernel_info"))
+        return [snippet async for snippet, _ in renderer.generate_content_generator(voila.NO_KERNEL_ID, died)]
+
+    page = pool_ready.call(render(types.SimpleNamespace(kernel_manager=pool_ready.kernel_manager)))
+    assert page[-1] == voila.FAILED_LESSON_PAGE_END and 'id="loading"' in "".join(page[:-1])
+    with pytest.raises(RuntimeError, match="Kernel died"):
+        pool_ready.call(render(None))
+    assert sorted(pool_ready.kernel_manager.list_kernel_ids()) == kernels
+
+
 def test_server_extension_builds_the_lesson_page_route_arguments_from_voila_json(monkeypatch):
     """As ``voila.server_extension`` does: voila.json from Jupyter's config path and the working folder, the
     template's folders from Jupyter's data path."""

@@ -61,18 +61,19 @@ class VoilaServers:
         self._log_dir = log_dir
         self._running: dict[Path, tuple[str, subprocess.Popen[bytes], Path]] = {}
 
-    def __call__(self, directory: str | os.PathLike[str]) -> str:
-        """The base URL (no trailing slash) of a Voila serving ``directory``."""
+    def __call__(self, directory: str | os.PathLike[str], environment: dict[str, str] | None = None) -> str:
+        """The base URL (no trailing slash) of a Voila serving ``directory``, started with ``environment`` added
+        to this process's (the first call for a directory decides)."""
         directory = Path(directory).resolve()
         if directory not in self._running:
-            self._running[directory] = self._start(directory)
+            self._running[directory] = self._start(directory, environment or {})
         return self._running[directory][0]
 
     def log(self, url: str) -> str:
         """What the Voila at ``url`` and its kernels printed so far (tracebacks of widget callbacks land here)."""
         return next(log.read_text() for u, _, log in self._running.values() if u == url)
 
-    def _start(self, directory: Path) -> tuple[str, subprocess.Popen[bytes], Path]:
+    def _start(self, directory: Path, environment: dict[str, str]) -> tuple[str, subprocess.Popen[bytes], Path]:
         port = _free_port()
         url = f"http://127.0.0.1:{port}"
         log_path = self._log_dir / f"voila-{port}.log"
@@ -80,8 +81,8 @@ class VoilaServers:
         command = [*voila_command(directory, port), "--Voila.ip=127.0.0.1", "--Voila.port_retries=0",
                    f"--Voila.config_file_paths={REPO}", *FREE_CLOSED_PAGES]
         with log_path.open("wb") as log:
-            process = subprocess.Popen(command, cwd=REPO, stdin=subprocess.DEVNULL, stdout=log,
-                                       stderr=subprocess.STDOUT, start_new_session=True)
+            process = subprocess.Popen(command, cwd=REPO, env={**os.environ, **environment}, stdin=subprocess.DEVNULL,
+                                       stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.monotonic() + START_TIMEOUT_S
         while True:
             if process.poll() is not None:

@@ -5,18 +5,21 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import time
 import urllib.error
 import urllib.request
+from pathlib import Path
 
 import pytest
-from voila_page import LOAD_TIMEOUT_MS, NO_BEFOREUNLOAD_JS, canvas_fingerprint, kernel_id, kernel_pid, open_lesson, \
-    wait_for_canvas_change, wait_for_paint
+from voila_page import LOAD_TIMEOUT_MS, NO_BEFOREUNLOAD_JS, canvas_fingerprint, error_outputs, kernel_id, kernel_pid, \
+    open_lesson, wait_for_canvas_change, wait_for_paint
 
 pytestmark = pytest.mark.browser
 
 LESSON = "flamme_rouge/02_energy_phase.ipynb"
+REPO_LESSONS = Path(__file__).resolve().parents[2] / "lessons"
 BANNER = "#tutor-connection-lost"
 SHOWN_WITHIN_MS = 30_000  # generous: the machine may be busy
 REQUEST_TIMEOUT_S = 60
@@ -136,3 +139,75 @@ def _kernel_exists(base_url: str, kernel: str) -> bool:
         assert error.code == 404, error
         return False
     return True
+
+
+# A kernel that dies before it answers (a port another process took, a machine out of memory): Voila's page handler
+# loses that error and would keep the page on "loading" for ever.
+FAILS_ONCE = """import os, sys
+flag = sys.argv.pop(1)
+if os.path.exists(flag):
+    os.remove(flag)
+    sys.exit(1)
+from ipykernel import kernelapp
+kernelapp.launch_new_instance()
+"""
+COULD_NOT_START = "could not start"
+
+
+@pytest.fixture(scope="module")
+def failing_kernels(tmp_path_factory, voila_factory):
+    """A Voila serving the lesson twice: with a kernel that dies at its first start only, and with one that never
+    starts. Returns (base URL, the flag whose removal shows the first kernel died, the lessons folder)."""
+    import sys
+
+    root = tmp_path_factory.mktemp("failing-kernels")
+    flag = root / "fail-the-next-start"
+    script = root / "fails_once.py"
+    script.write_text(FAILS_ONCE)
+    kernels = {"fails-once": [sys.executable, str(script), str(flag), "-f", "{connection_file}"],
+               "never-starts": [sys.executable, "-c", "raise SystemExit(1)", "{connection_file}"]}
+    lessons = root / "lessons"
+    notebook = json.loads((REPO_LESSONS / LESSON).read_text())
+    for name, argv in kernels.items():
+        spec = root / "jupyter" / "kernels" / name
+        spec.mkdir(parents=True)
+        (spec / "kernel.json").write_text(json.dumps({"argv": argv, "display_name": name, "language": "python"}))
+        notebook["metadata"]["kernelspec"] = {"name": name, "display_name": name, "language": "python"}
+        (lessons / name).mkdir(parents=True)
+        (lessons / name / Path(LESSON).name).write_text(json.dumps(notebook))
+    url = voila_factory(lessons, {"JUPYTER_PATH": str(root / "jupyter")})
+    return url, flag, lessons
+
+
+def _failures(voila_factory, base_url: str, lesson: str) -> int:
+    return sum(COULD_NOT_START in line and lesson in line for line in voila_factory.log(base_url).splitlines())
+
+
+def test_a_lesson_whose_kernel_dies_before_answering_reloads_by_itself_and_works(page, voila_factory,
+                                                                                 failing_kernels):
+    base_url, flag, _ = failing_kernels
+    flag.touch()
+    page.goto(f"{base_url}/voila/render/fails-once/{Path(LESSON).name}", wait_until="commit")
+    page.wait_for_selector("canvas", state="visible", timeout=LOAD_TIMEOUT_MS)
+    assert wait_for_paint(page), "the reloaded lesson did not paint"
+    assert error_outputs(page) == []
+    assert not flag.exists(), "the first kernel did not die: the test tried nothing"
+    assert _failures(voila_factory, base_url, "fails-once") == 1
+    assert page.locator(BANNER).count() == 0
+    assert page.evaluate("() => Object.keys(sessionStorage).filter(k => k.startsWith('rules-tutor-reloaded'))") == []
+
+
+def test_a_lesson_that_cannot_start_says_so_after_one_reload(page, voila_factory, failing_kernels):
+    from playwright.sync_api import expect
+
+    base_url, _, _ = failing_kernels
+    page.goto(f"{base_url}/voila/render/never-starts/{Path(LESSON).name}", wait_until="commit")
+    banner = page.locator(BANNER)
+    expect(banner).to_be_visible(timeout=LOAD_TIMEOUT_MS)
+    expect(banner).to_contain_text("This lesson could not start")
+    expect(banner).to_contain_text("tell your teacher")
+    expect(banner.get_by_role("button", name="Reload")).to_be_focused()
+    assert _failures(voila_factory, base_url, "never-starts") == 2  # the page's own start, then one reload
+    log = voila_factory.log(base_url)
+    failed = re.findall(r"starting new kernel client for kernel ([0-9a-f-]{36})", log)
+    assert failed and all(f"Kernel shutdown: {kernel}" in log for kernel in failed), "a failed kernel was kept"

@@ -40,7 +40,8 @@ def hub(tmp_path):
     hub = Hub(tmp_path / "state")
     yield hub
     hub.kill()  # what a failed test left running
-    print("".join(hub.log().splitlines(keepends=True)[-60:]))
+    lines = [line for line in hub.log().splitlines(keepends=True) if "no_track_activity" not in line]
+    print("".join(lines[-150:]))  # the pages' status polls left out: what a failure needs is the rest
 
 
 def _learner(browser, hub: Hub, outside: list[str], errors: list[str]):

@@ -423,6 +423,7 @@ def classroom_voila_class() -> Any:
             return {**settings, **class_mode_state(self)}
 
         def init_handlers(self) -> list[Any]:
+            voila.end_lesson_pages_that_fail_to_start()
             return class_mode_routes(self, super().init_handlers(), handler)
 
     return ClassroomVoila

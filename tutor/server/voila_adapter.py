@@ -61,6 +61,47 @@ def set_xsrf_cookie_on_voila_lesson_pages() -> None:
     handler.get = get  # type: ignore[attr-defined]
 
 
+FAILED_LESSON_PAGE_END = "<script>window.tutorConnection && window.tutorConnection.couldNotStart();</script>\n"
+"""What a lesson page whose kernel failed gets instead of the rest of the lesson: the template's connection.js
+reloads the page once, then says "This lesson could not start" with a Reload button."""
+
+
+def end_lesson_pages_that_fail_to_start() -> None:
+    """Make a lesson page end with ``FAILED_LESSON_PAGE_END`` when its kernel dies or does not answer before the lesson
+    runs (``NotebookRenderer.generate_content_generator``, for the renderers Voila's page handler makes: they have
+    a ``request_handler``). Voila's handler runs that generator in a task whose error nobody reads
+    (``VoilaHandler.get_generator``'s ``put_html``) and sends heartbeats for ever: the page would stay on
+    "loading". The failed kernel is shut down. Pages rendered without a handler (``render_page_once``, the
+    preheated pools) still see the error. Idempotent."""
+    from voila.notebook_renderer import NotebookRenderer
+
+    generate = NotebookRenderer.generate_content_generator
+    if getattr(generate, "ends_failed_pages", False):
+        return
+
+    async def ended_on_failure(renderer: Any, snippets: Any, kernel_id: str | None) -> Any:
+        try:
+            async for snippet in snippets:
+                yield snippet
+        except Exception as error:  # noqa: BLE001 - any failure of the kernel or of Voila ends the page the same way
+            renderer.log.error("The lesson %s could not start (%s: %s); its page asks to be reloaded",
+                               renderer.notebook_path, type(error).__name__, error)
+            manager = renderer.request_handler.kernel_manager
+            if kernel_id is not None and kernel_id in manager:
+                try:
+                    await ensure_async(manager.shutdown_kernel(kernel_id, now=True))
+                except Exception as stopping:  # noqa: BLE001 - already gone, or going
+                    renderer.log.warning("The failed kernel %s did not shut down: %s", kernel_id, stopping)
+            yield FAILED_LESSON_PAGE_END, {}
+
+    def generate_content_generator(self: Any, kernel_id: str | None = None, kernel_future: Any = None) -> Any:
+        snippets = generate(self, kernel_id, kernel_future)
+        return snippets if self.request_handler is None else ended_on_failure(self, snippets, kernel_id)
+
+    generate_content_generator.ends_failed_pages = True  # type: ignore[attr-defined]
+    NotebookRenderer.generate_content_generator = generate_content_generator
+
+
 def lesson_page_handler() -> type:
     """The handler class of Voila's lesson pages (``/voila/render/<notebook>``)."""
     from voila.tornado.handler import TornadoVoilaHandler

@@ -13,6 +13,8 @@
  * - a page left without beforeunload (Safari on iPads never fires it) sends Voila's shutdown request itself on
  *   pagehide: without it, every lesson a tablet left kept its kernel, and in class mode the device's place, until
  *   culled. A page that comes back from the browser's cache finds its kernel gone and offers a Reload.
+ * - a page whose kernel failed before its lesson ran is ended by the server with couldNotStart(): it reloads once,
+ *   then says the lesson could not start (a Reload button again).
  * Messages come as JSON text or in the binary "v1.kernel.websocket.jupyter.org" framing; both are read, the
  *   binary frame's header parsed as JSON.
  */
@@ -50,7 +52,8 @@
     }
   }
 
-  function show(serverGone) {
+  // kind: 'stopped' (the kernel is gone), 'unreachable' (the server is gone), 'not-started' (it never answered)
+  function show(kind) {
     if (lost || leaving) return;
     lost = true;
     var banner = document.createElement('div');
@@ -63,7 +66,11 @@
     title.className = 'tutor-connection-lost-title';
     var text = document.createElement('p');
     text.id = 'tutor-connection-lost-text';
-    if (serverGone) {
+    if (kind === 'not-started') {
+      title.textContent = _('This lesson could not start.');
+      text.textContent = _('The server could not get the board ready. Reload the page to try again. ' +
+        'If this happens again, tell your teacher.');
+    } else if (kind === 'unreachable') {
       title.textContent = _('The lesson server cannot be reached.');
       text.textContent = _('The board cannot answer your clicks any more. Check that the server is still running ' +
         '(ask your teacher), then reload the page to start this lesson again.');
@@ -109,14 +116,14 @@
     if (lost || leaving) return;
     var request = { cache: 'no-store', credentials: 'same-origin', headers: xsrfHeaders() };
     fetch(kernels[kernelId] + (polled ? '?no_track_activity=1' : ''), request).then(function (response) {
-      if (response.status === 404) return show(false);
-      if (response.status === 424) return show(true);
+      if (response.status === 404) return show('stopped');
+      if (response.status === 424) return show('unreachable');
       if (!response.ok) return;
       return response.json().then(function (model) {
-        if (model && LOST_STATES[model.execution_state]) show(false);
+        if (model && LOST_STATES[model.execution_state]) show('stopped');
       });
     }, function () {
-      if (!polled) show(true);
+      if (!polled) show('unreachable');
     });
   }
 
@@ -124,7 +131,7 @@
     kernels[kernelId] = url.replace(/^ws/, 'http').replace(/\/channels.*$/, '');
     socket.addEventListener('message', function (event) {
       var state = executionState(event.data);
-      if (state && LOST_STATES[state]) show(false);
+      if (state && LOST_STATES[state]) show('stopped');
     });
     socket.addEventListener('close', function () {
       setTimeout(function () { check(kernelId); }, 1500);
@@ -155,6 +162,34 @@
   setInterval(function () {
     if (document.visibilityState === 'visible') Object.keys(kernels).forEach(function (id) { check(id, true); });
   }, POLL_MS);
+  // The server ends a page with couldNotStart() when its kernel died or did not answer before the lesson ran
+  // (voila_adapter.end_lesson_pages_that_fail_to_start): most often a passing fault, so the page reloads itself
+  // once; if it fails again within RETRY_WINDOW_MS, the learner is told, with a Reload button.
+  var RETRY_KEY = 'rules-tutor-reloaded ' + window.location.pathname;
+  var RETRY_WINDOW_MS = 120000;
+  var failed = false;
+
+  function storedRetry() {
+    try { return Number(window.sessionStorage.getItem(RETRY_KEY)) || 0; } catch (error) { return 0; }
+  }
+
+  function couldNotStart() {
+    failed = true;
+    var now = Date.now();
+    if (now - storedRetry() > RETRY_WINDOW_MS) {
+      try { window.sessionStorage.setItem(RETRY_KEY, String(now)); } catch (error) { /* reload anyway */ }
+      if (storedRetry() === now) { leaving = true; window.location.reload(); return; }
+    }
+    var start = function () { show('not-started'); };
+    if (document.body) start(); else document.addEventListener('DOMContentLoaded', start);
+  }
+  window.addEventListener('load', function () {
+    if (failed) return;
+    try { window.sessionStorage.removeItem(RETRY_KEY); } catch (error) { /* nothing kept */ }
+  });
+
   // For tests and for other scripts of the page.
-  window.tutorConnection = { kernels: kernels, isLost: function () { return lost; }, check: check };
+  window.tutorConnection = {
+    kernels: kernels, isLost: function () { return lost; }, check: check, couldNotStart: couldNotStart
+  };
 })();
