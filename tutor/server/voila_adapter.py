@@ -11,7 +11,8 @@ it relies on; tests/test_voila_adapter.py has one test per internal, named after
 changes one fails a test saying which (the closing page's own request is also checked in a real browser,
 tests/browser/test_connection.py and, on the Binder route, tests/browser/test_binder.py). The pages without a board
 (``tutor.text_pages``) need Voila's page rendering itself (``render_page_once``) and the arguments of its lesson
-page route, in Voila and in its server extension.
+page route, in Voila and in its server extension. On every route, a lesson whose kernel fails before it runs
+needs the generator Voila renders a page from (``end_lesson_pages_that_fail_to_start``).
 """
 
 from __future__ import annotations

@@ -177,7 +177,8 @@
     failed = true;
     var now = Date.now();
     if (now - storedRetry() > RETRY_WINDOW_MS) {
-      try { window.sessionStorage.setItem(RETRY_KEY, String(now)); } catch (error) { /* reload anyway */ }
+      // without storage, no reload: it could loop
+      try { window.sessionStorage.setItem(RETRY_KEY, String(now)); } catch (error) { /* kept nowhere */ }
       if (storedRetry() === now) { leaving = true; window.location.reload(); return; }
     }
     var start = function () { show('not-started'); };
