@@ -107,7 +107,8 @@ def test_two_learners_each_on_their_own_server(browser, hub, tmp_path):
 
         kernels = {}
         for (name, lesson), page in pages.items():
-            page.wait_for_selector("#loading", state="hidden", timeout=PAGE_TIMEOUT_MS)
+            expect(page.locator("#loading"), f"{name}'s {lesson} is still loading").to_be_hidden(
+                timeout=PAGE_TIMEOUT_MS)
             page.wait_for_selector(f"canvas, {ERROR_SELECTOR}", state="visible", timeout=PAGE_TIMEOUT_MS)
             assert error_outputs(page) == [], (name, lesson)
             assert wait_for_paint(page, timeout_ms=30_000), f"{name}'s {lesson} did not paint"
