@@ -207,6 +207,7 @@ def test_a_lesson_that_cannot_start_says_so_after_one_reload(page, voila_factory
     expect(banner).to_contain_text("This lesson could not start")
     expect(banner).to_contain_text("tell your teacher")
     expect(banner.get_by_role("button", name="Reload")).to_be_focused()
+    expect(page.locator("#loading")).to_be_hidden()  # no spinner saying the lesson is getting ready
     assert _failures(voila_factory, base_url, "never-starts") == 2  # the page's own start, then one reload
     log = voila_factory.log(base_url)
     failed = re.findall(r"starting new kernel client for kernel ([0-9a-f-]{36})", log)

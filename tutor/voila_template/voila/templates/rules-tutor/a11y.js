@@ -17,6 +17,9 @@
  *   moves on as anywhere else;
  * - a press on a canvas takes no focus, so the page never scrolls under the pointer (a board taller than the
  *   window, focused, was scrolled into view), nor when the kernel moves the focus after a pointer's press.
+ * - while the lesson gets ready, Voila's loading text ("Running ...", then "Executing 2 of 5") says so in the
+ *   page's language and in a learner's words: Voila's page sets window.voila_process once, in the body, and calls
+ *   it for each cell; that one assignment is refused, and the text written as it happens.
  * Widgets render after the page loads and again when a lesson changes them, so elements are marked as they
  * appear and as their classes change.
  */
@@ -128,6 +131,20 @@
     }).observe(document.body, { childList: true, subtree: true, attributes: true,
                                 attributeFilter: ['class', 'title', 'disabled'] });
   }
+
+  // Voila calls it once a cell has run: while the next one runs, that one is the step in hand
+  function loadingText(done, count) {
+    var text = document.getElementById('loading_text');
+    if (!text) return;
+    var step = Math.min(done + 1, count);
+    text.textContent = count ? _('Getting the lesson ready: step {index} of {count}…', { index: step, count: count })
+      : _('Getting the lesson ready…');
+  }
+  Object.defineProperty(window, 'voila_process', {
+    configurable: true,
+    get: function () { return loadingText; },
+    set: function () { loadingText(); }  // Voila's setup, just after its "Running ..." text
+  });
 
   if (document.readyState === 'loading') {
     document.addEventListener('DOMContentLoaded', start);

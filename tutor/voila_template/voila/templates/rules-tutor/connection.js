@@ -181,7 +181,11 @@
       try { window.sessionStorage.setItem(RETRY_KEY, String(now)); } catch (error) { /* kept nowhere */ }
       if (storedRetry() === now) { leaving = true; window.location.reload(); return; }
     }
-    var start = function () { show('not-started'); };
+    var start = function () {
+      var loading = document.getElementById('loading');  // Voila's spinner: nothing is getting ready any more
+      if (loading) loading.style.display = 'none';
+      show('not-started');
+    };
     if (document.body) start(); else document.addEventListener('DOMContentLoaded', start);
   }
   window.addEventListener('load', function () {
