@@ -68,5 +68,6 @@ def test_the_loading_text_is_in_the_pages_language_and_a_learners_words(page, le
 
     page.goto(f"{lessons}/voila/render/{language}/slow.ipynb", wait_until="commit")
     expect(page.locator("#loading_text")).to_have_text(words, timeout=SHOWN_WITHIN_MS)
+    assert page.locator("#loading svg").get_attribute("aria-hidden") == "true"  # not "spin", read out
     page.wait_for_selector("#loading", state="detached", timeout=SHOWN_WITHIN_MS + SLOW_CELL_S * 1000)
     assert page.locator("html").get_attribute("lang") == language

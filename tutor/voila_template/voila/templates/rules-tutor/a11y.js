@@ -143,7 +143,11 @@
   Object.defineProperty(window, 'voila_process', {
     configurable: true,
     get: function () { return loadingText; },
-    set: function () { loadingText(); }  // Voila's setup, just after its "Running ..." text
+    set: function () {  // Voila's setup, just after its spinner and "Running ..." text
+      var spinner = document.querySelector('#loading svg');  // a picture titled "spin": nothing to read out
+      if (spinner) spinner.setAttribute('aria-hidden', 'true');
+      loadingText();
+    }
   });
 
   if (document.readyState === 'loading') {
