@@ -157,7 +157,7 @@ COULD_NOT_START = "could not start"
 @pytest.fixture(scope="module")
 def failing_kernels(tmp_path_factory, voila_factory):
     """A Voila serving the lesson twice: with a kernel that dies at its first start only, and with one that never
-    starts. Returns (base URL, the flag whose removal shows the first kernel died, the lessons folder)."""
+    starts. Returns its base URL and the flag whose removal shows that the first kernel died."""
     import sys
 
     root = tmp_path_factory.mktemp("failing-kernels")
@@ -176,7 +176,7 @@ def failing_kernels(tmp_path_factory, voila_factory):
         (lessons / name).mkdir(parents=True)
         (lessons / name / Path(LESSON).name).write_text(json.dumps(notebook))
     url = voila_factory(lessons, {"JUPYTER_PATH": str(root / "jupyter")})
-    return url, flag, lessons
+    return url, flag
 
 
 def _failures(voila_factory, base_url: str, lesson: str) -> int:
@@ -185,7 +185,7 @@ def _failures(voila_factory, base_url: str, lesson: str) -> int:
 
 def test_a_lesson_whose_kernel_dies_before_answering_reloads_by_itself_and_works(page, voila_factory,
                                                                                  failing_kernels):
-    base_url, flag, _ = failing_kernels
+    base_url, flag = failing_kernels
     flag.touch()
     page.goto(f"{base_url}/voila/render/fails-once/{Path(LESSON).name}", wait_until="commit")
     page.wait_for_selector("canvas", state="visible", timeout=LOAD_TIMEOUT_MS)
@@ -200,7 +200,7 @@ def test_a_lesson_whose_kernel_dies_before_answering_reloads_by_itself_and_works
 def test_a_lesson_that_cannot_start_says_so_after_one_reload(page, voila_factory, failing_kernels):
     from playwright.sync_api import expect
 
-    base_url, _, _ = failing_kernels
+    base_url, _ = failing_kernels
     page.goto(f"{base_url}/voila/render/never-starts/{Path(LESSON).name}", wait_until="commit")
     banner = page.locator(BANNER)
     expect(banner).to_be_visible(timeout=LOAD_TIMEOUT_MS)
