@@ -15,6 +15,7 @@ from tutor.ui import Line, PhaseStepper, RevealQuiz, Verdict, and_list, cite, to
 from tutor.ui.drawing import needs_outline, rounded_rect, text_colour_on
 from tutor.ui.landing import landing, landing_html
 from tutor.ui.lessons import lesson_info
+from tutor.ui.narration import NarrationLog
 from tutor.ui.controls import StatusLine
 from tutor.ui.scene import LayeredScene
 from tutor.ui.screen import Focusing, MotionSetting, board_frame, changed_words, teacher_section
@@ -284,3 +285,19 @@ def test_the_click_rule_drops_a_double_click_even_after_a_slow_handler_and_count
     now[0] += 0.5
     assert guard.click("next", slow("next"))  # a click well after the last one ended counts
     assert ran == ["next", "back", "next", "next"]
+
+
+def test_the_log_keeps_every_section_folds_the_older_ones_and_can_list_the_newest_first():
+    rule = Rule("x.move", "Movement phase", "a rider moves exactly the value of its card")
+    log = NarrationLog("Log", newest_first=True)
+    log.start("Turn 1", [Line("a moves", (rule,)), Line("b moves", (rule,))])
+    log.start("Turn 1", [Line("a moves again", (rule,))])  # a new section, though its title is the same
+    log.add([Line("c waits")], show=False)
+    assert [title for title, _ in log.sections] == ["Turn 1", "Turn 1"] and "c waits" not in log.html.value
+    log.refresh()
+    value = log.html.value
+    assert value.index("a moves again") < value.index("b moves")  # the newest section on top
+    assert value.count("<details class='tutor-log-section' open>") == 1 and value.count("exactly the value") == 2
+    assert [line.text for line in log.every_line] == ["a moves", "b moves", "a moves again", "c waits"]
+    log.toggle.value = False
+    assert log.html.layout.display == "none" and log.toggle.description == "▸ Log"

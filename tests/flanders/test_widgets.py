@@ -13,6 +13,7 @@ from tutor.flanders import Phase
 from tutor.flanders.events import DiceRolled
 from tutor.flanders.widgets import FlandersQuiz, GameTutor, RiskQuiz
 from tutor.ui.pace import BOT_TURN_MS, SKIP_WORDS
+from tutor.ui.narration import NarrationLog
 from tutor.ui.testing import recorded_commands
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "lessons" / "flanders" / "scenarios"
@@ -252,7 +253,7 @@ def test_only_the_controls_the_prompt_names_are_on_the_page():
     assert shown() == [t.roll_button, t.stop_button]
     t.stop_button.click()
     assert shown() == [*t.play_buttons, t.end_button] and all(b.description.startswith("Play ") for b in t.play_buttons)
-    assert t.teachers.open is False and t.log_section.open is False  # teacher tools and the log start closed
+    assert t.teachers.open is False and t.story.toggle.value is False  # teacher tools and the log start closed
     assert t.seed in t.teachers.body.children
 
 
@@ -481,3 +482,14 @@ def test_an_unticked_may_retain_card_stays_unticked_while_the_other_cards_are_pl
     t.keep_checks[reserves].value = False
     next(b for b in t.play_buttons if b.description.startswith("Play Machine Gun")).click()
     assert t.keep_checks[reserves].value is False
+
+
+def test_the_log_is_the_shared_one_a_section_per_turn_the_newest_on_top():
+    t = lesson("push_your_luck", bots={"p2": "threshold"}, dice=[(1, 1, 1)])
+    t.roll_button.click()
+    t.continue_button.click()
+    assert isinstance(t.story, NarrationLog) and t.narration is t.story.html and t.story.toggle.value is False
+    assert [heading for heading, _ in t.turns] == ["Round 1 · p1", "Round 1 · p2"]
+    value = t.narration.value
+    assert value.index("Round 1 · p2") < value.index("Bust!")  # the newest turn first, the bust under it
+    assert value.count(" open>") == 1  # only the newest turn is open

@@ -77,45 +77,60 @@ def to_html(lines: Iterable[Line], *, cited: set[Rule] | None = None, new: int =
 
 
 class NarrationLog(widgets.VBox):
-    """A log of what happened, section by section (a game's rounds), that keeps every line.
+    """A log of what happened, section by section (a game's rounds or turns), that keeps every line.
 
-    ``add(lines, section="Round 2")`` appends (a new section title starts a new section); the newest
-    section is open, older ones are folded (``<details>``) and ``toggle`` folds the whole log. Each rule
-    is cited once per section. ``html`` is the HTML widget (its ``value`` is the log), ``lines`` the lines
-    of the newest section, ``sections`` every (title, lines).
+    ``add(lines, section="Round 2")`` appends (a new section title starts a new section), ``start`` always
+    starts one; the newest section is open, older ones are folded (``<details>``) and ``toggle`` folds the
+    whole log. ``newest_first`` lists the newest section at the top. Each rule is cited once per section.
+    ``html`` is the HTML widget (its ``value`` is the log), ``lines`` the lines of the newest section,
+    ``sections`` every (title, lines). With ``show=False``, ``add`` and ``start`` keep the lines for the next
+    ``refresh`` (a widget that shows its log last, once its controls are set).
     """
 
-    def __init__(self, title: str = "What happened", *, open_: bool = True) -> None:
+    def __init__(self, title: str = "What happened", *, open_: bool = True, newest_first: bool = False) -> None:
         self.sections: list[tuple[str, list[Line]]] = []
+        self._newest_first = newest_first
         self.html = widgets.HTML()
         self.toggle = widgets.ToggleButton(value=open_, description=f"▾ {title}", tooltip=_("Show or hide the log"),
                                            layout=widgets.Layout(width="auto", align_self="flex-start"))
         self.toggle.add_class("tutor-disclosure")
         self._title = title
-        self.toggle.observe(lambda _: self._render(), "value")
+        self.toggle.observe(lambda _: self.refresh(), "value")
         super().__init__([self.toggle, self.html])
         self.add_class("tutor-log")
         self._new = 0
-        self._render()
+        self.refresh()
 
     @property
     def lines(self) -> list[Line]:
         return self.sections[-1][1] if self.sections else []
 
-    def add(self, lines: Sequence[Line], section: str | None = None) -> None:
+    @property
+    def every_line(self) -> list[Line]:
+        """Every line logged, in order."""
+        return [line for _title, lines in self.sections for line in lines]
+
+    def add(self, lines: Sequence[Line], section: str | None = None, *, show: bool = True) -> None:
         if section is not None and (not self.sections or self.sections[-1][0] != section):
             self.sections.append((section, []))
         elif not self.sections:
             self.sections.append(("", []))
         self.sections[-1][1].extend(lines)
         self._new = len(lines)
-        self._render()
+        if show:
+            self.refresh()
+
+    def start(self, section: str, lines: Sequence[Line] = (), *, show: bool = True) -> None:
+        """A new section, even when the newest one has the same title."""
+        self.sections.append((section, []))
+        self.add(lines, show=show)
 
     def clear(self) -> None:
         self.sections = []
-        self._render()
+        self.refresh()
 
-    def _render(self) -> None:
+    def refresh(self) -> None:
+        """Show the log as it is."""
         shown = self.toggle.value
         self.toggle.description = f"{'▾' if shown else '▸'} {self._title}"
         self.html.layout.display = None if shown else "none"  # folded, it keeps its text (for the next opening)
@@ -128,7 +143,7 @@ class NarrationLog(widgets.VBox):
                 continue
             parts.append(f"<details class='tutor-log-section'{' open' if last else ''}><summary>"
                          f"{html.escape(title)}</summary>{body}</details>")
-        self.html.value = "".join(parts)
+        self.html.value = "".join(reversed(parts) if self._newest_first else parts)
 
 
 def and_list(items: Iterable[object], empty: str | None = None) -> str:

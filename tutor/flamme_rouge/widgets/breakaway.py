@@ -10,8 +10,9 @@ table. "Decide the breakaway" ranks the totals (ties go to the rider further bac
 the grid), and the canvas shows the winners paying 2 exhaustion cards and riding past
 the start line. A click at the wrong time shows a warning and changes nothing.
 
-Attributes for lessons and tests: ``race``, ``scene``, ``status``, ``narration``
-(HTML; ``narration_lines``), ``bids_table`` (HTML), ``draw_buttons`` (rider ->
+Attributes for lessons and tests: ``race``, ``scene``, ``status``, ``story`` (the
+log of every step, a ``tutor.ui.narration.NarrationLog``), ``narration`` (its HTML; ``narration_lines``, the
+last step's lines), ``bids_table`` (HTML), ``draw_buttons`` (rider ->
 Button), ``card_buttons`` (4), ``decide_button``, ``back_button``,
 ``restart_button``, ``seed``, ``decision`` (the ``BreakawayDecided`` event, once
 decided), ``teachers`` (the shuffle number, closed), ``focused`` (where focus went after the last action:
@@ -34,11 +35,11 @@ from tutor.flamme_rouge.render import CardPanel, Chip, Highlights, Scene, legend
 from tutor.flamme_rouge.render.describe import describe_race
 from tutor.i18n import _, ngettext
 from tutor.ui.controls import CSS, button, header
-from tutor.ui.narration import and_list
+from tutor.ui.narration import NarrationLog, and_list
 from tutor.ui.screen import Disclosure, board_frame, changed_words, prompt_row
 from tutor.ui.shell import LessonShell
 
-from .narration import Line, computer_plays, narrate, to_html
+from .narration import Line, computer_plays, narrate
 from .race_controls import HandControls
 
 BIDS = (Phase.BID_1, Phase.BID_2)
@@ -91,7 +92,9 @@ class BreakawayBid(LessonShell, widgets.VBox):
     def _layout(self) -> list[widgets.Widget]:
         """The board, the prompt beside the draw and card buttons and Decide, one secondary row, what it opens."""
         self.header = widgets.HTML()
-        self.narration = widgets.HTML()
+        self.story = NarrationLog(_("Log"), open_=False)  # every step of the bids, the newest marked
+        self.story.html.add_class("tutor-log")  # the log shown apart from its toggle (in the secondary row)
+        self.narration = self.story.html
         self.bids_table = widgets.HTML()
         self.legend = widgets.HTML(legend_html(self.race, folding=False))
         self.hand = HandControls(self.guard, cards=4, on_draw=self._on_draw, on_card=self._on_card, bidding=True)
@@ -100,12 +103,11 @@ class BreakawayBid(LessonShell, widgets.VBox):
         self.decide_button = button(_("Decide the breakaway ▸"),
                                     _("Rank the bid totals and start the breakaway riders"), style="primary")
         self.on_click(self.decide_button, "decide", self._on_decide)
-        self.log_section = Disclosure(_("Log"), [self.narration], tooltip=_("What happened at the last step"))
         self.key = Disclosure(_("Key"), [self.legend], tooltip=_("What the colours and marks on the board mean"))
         return [widgets.HTML(CSS + TABLE_CSS), self.header, board_frame(self.scene),
                 prompt_row(self.status, *self.draw_buttons.values(), self.hand.hand, self.decide_button),
-                self.secondary_row(disclosures=[self.log_section.button, self.key.button]),
-                self.bids_table, self.text_view.html, self.log_section.body, self.key.body, self.teachers.body]
+                self.secondary_row(disclosures=[self.story.toggle, self.key.button]),
+                self.bids_table, self.text_view.html, self.story.html, self.key.body, self.teachers.body]
 
     # ----- handlers --------------------------------------------------------------------------------------
 
@@ -174,6 +176,7 @@ class BreakawayBid(LessonShell, widgets.VBox):
     def _on_restart(self) -> None:
         self.race = self._rebuild(self.seed.value)
         self.decision, self._final_bids, self._costs, self._events = None, {}, {}, []
+        self.story.clear()
         self._show([Line(_("New bids (shuffle number {seed}).").format(seed=self.seed.value)), *self._intro(),
                     *self._opening_bots()])
 
@@ -195,7 +198,7 @@ class BreakawayBid(LessonShell, widgets.VBox):
 
     def _show(self, lines: list[Line], slide_from: dict[str, tuple[int, int]] | None = None) -> None:
         self.narration_lines = lines
-        self.narration.value = to_html(lines)
+        self.story.add(lines)
         self._refresh_controls()
         self.status.show(self._hint(), "success" if self.decision else "info", changed=changed_words(lines))
         self.bids_table.value = self.table_html()

@@ -1,8 +1,6 @@
-"""``TurnLog``: the game's log, one section per turn (``turns``: heading and lines), and ``bust_end``, where a
-bust's pause goes in a run of events.
-
-The log's HTML is ``narration.log_html(log.turns)``; each event is worded by ``narration.narrate`` from its
-fields.
+"""The game's log, one section per turn, on the shared ``tutor.ui.narration.NarrationLog``: ``log_events``
+words events into it (``narration.narrate``, from their fields), and ``bust_end`` says where a bust's pause goes
+in a run of events.
 """
 
 from __future__ import annotations
@@ -13,7 +11,7 @@ from tutor.core.events import Event
 from tutor.flanders.cards import CardSet
 from tutor.flanders.events import Busted, TurnEnded, TurnStarted
 from tutor.i18n import _
-from tutor.ui.narration import Line
+from tutor.ui.narration import Line, NarrationLog
 
 from .narration import narrate
 
@@ -33,39 +31,24 @@ def bust_end(events: Sequence[Event]) -> int | None:
     return None
 
 
-class TurnLog:
-    """Every turn's lines, in ``turns`` (heading, lines), the newest last."""
+def log_lines(log: NarrationLog, lines: Sequence[Line], heading: str) -> None:
+    """Add ``lines`` to the newest turn (a first one named ``heading`` when there is none), shown at the next
+    ``log.refresh()``."""
+    if log.sections:
+        log.add(lines, show=False)
+    else:
+        log.start(heading, lines, show=False)
 
-    def __init__(self) -> None:
-        self.turns: list[tuple[str, list[Line]]] = []
 
-    @property
-    def lines(self) -> list[Line]:
-        """Every line logged, in order."""
-        return [line for _heading, lines in self.turns for line in lines]
-
-    def start(self, heading: str, lines: Sequence[Line] = ()) -> None:
-        """A new section."""
-        self.turns.append((heading, list(lines)))
-
-    def add(self, lines: Sequence[Line], heading: str) -> None:
-        """Add ``lines`` to the newest section (a first one named ``heading`` when there is none)."""
-        if not self.turns:
-            self.start(heading)
-        self.turns[-1][1].extend(lines)
-
-    def group(self, events: Sequence[Event], cards: CardSet, heading: str) -> None:
-        """Word ``events`` into the log, a new section at each ``TurnStarted``."""
-        chunk: list[Event] = []
-        for e in events:
-            if isinstance(e, TurnStarted):
-                if chunk:
-                    self.add(narrate(chunk, cards), heading)
-                    chunk = []
-                self.start(turn_heading(e.round, e.player))
-            chunk.append(e)
-        if chunk:
-            self.add(narrate(chunk, cards), heading)
-
-    def clear(self) -> None:
-        self.turns = []
+def log_events(log: NarrationLog, events: Sequence[Event], cards: CardSet, heading: str) -> None:
+    """Word ``events`` into the log, a new section at each ``TurnStarted``."""
+    chunk: list[Event] = []
+    for e in events:
+        if isinstance(e, TurnStarted):
+            if chunk:
+                log_lines(log, narrate(chunk, cards), heading)
+                chunk = []
+            log.start(turn_heading(e.round, e.player), show=False)
+        chunk.append(e)
+    if chunk:
+        log_lines(log, narrate(chunk, cards), heading)

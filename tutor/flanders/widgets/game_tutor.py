@@ -20,9 +20,10 @@ drops the rest of a running animation. A bust pauses before the next player's tu
 discarded cards still on the board, until "Continue" (``continue_button``). With ``goal=7`` the tutor says when
 the learner's pawn reaches space 7 (lesson 4's challenge).
 
-Attributes for lessons and tests: ``game``, ``board`` (``board.canvas``), ``status``, ``narration`` (HTML, the
-log; ``turns`` holds the ``Line`` objects per turn), ``roll_button``, ``stop_button``, ``pair_buttons`` (3),
-``play_buttons``, ``keep_checks``, ``end_button``, ``next_button``, ``finish_button`` ("Bots play"),
+Attributes for lessons and tests: ``game``, ``board`` (``board.canvas``), ``status``, ``story`` (the log, a
+``tutor.ui.narration.NarrationLog``, one section per turn, the newest on top), ``narration`` (its HTML
+widget), ``turns`` (its sections: each turn's heading and ``Line`` objects), ``roll_button``, ``stop_button``,
+``pair_buttons`` (3), ``play_buttons``, ``keep_checks``, ``end_button``, ``next_button``, ``finish_button`` ("Bots play"),
 ``skip_button``, ``back_button``, ``restart_button``, ``continue_button``, ``results`` (HTML table at the end),
 ``replaying`` (the bots' turns are being replayed), ``focused`` (the control focus went to last).
 """
@@ -46,15 +47,15 @@ from tutor.flanders.render import Board, Odds, Picture, frames_for, picture_of
 from tutor.flanders.render.describe import describe_picture
 from tutor.i18n import _
 from tutor.ui.controls import CSS, button, label
-from tutor.ui.narration import Line
-from tutor.ui.screen import Disclosure, board_frame, changed_words, prompt_row
+from tutor.ui.narration import Line, NarrationLog
+from tutor.ui.screen import board_frame, changed_words, prompt_row
 from tutor.ui.shell import LessonShell
 
 from .game_controls import EXTRA_CSS, TurnControls, show_if
-from .game_log import TurnLog, bust_end, turn_heading
+from .game_log import bust_end, log_events, log_lines, turn_heading
 from .game_words import (GameTutorWords, bust_caption, caption, goal_words, header_html, opening_lines,
                          results_html)
-from .narration import captions, log_html, narrate
+from .narration import captions, narrate
 from .odds_help import OddsHelp
 from .replay import FINISH_FROM_ROUND, BotReplay
 
@@ -111,7 +112,6 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
         self._dice_script: list[tuple[int, int, int]] = [(d[0], d[1], d[2]) for d in dice]
         self._dice = list(self._dice_script)
         self._over: GameOver | None = None  # the event that ended the game (its rules are cited under the results)
-        self.turn_log = TurnLog()  # the log, one section per turn (``turns``)
         self._start_troops = {p.id: p.troops for p in game.players}
         self._chosen: tuple[tuple[int, int] | None, int | None] = (None, None)
         self._last_dice: tuple[int, int, int] | None = None  # the roll the last card was taken with
@@ -123,7 +123,10 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
     def _make_controls(self, odds_picture: bool) -> None:
         """The game's own controls: the turn's (``TurnControls``), Continue after a bust, the log, the odds."""
         self.header = widgets.HTML()
-        self.narration = widgets.HTML()
+        self.story = NarrationLog(_("What happened"), open_=False, newest_first=True)  # one section per turn
+        self.story.html.add_class("tutor-log")  # the log shown apart from its toggle (in the secondary row)
+        self.story.html.add_class("iff-log")  # in a box of its own height
+        self.narration = self.story.html
         self.results = widgets.HTML()
         self.results.add_class("iff-results")
         self.continue_button = button(_("Continue ▸"), _("Go on to the next player's turn"), style="primary")
@@ -143,7 +146,6 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
         self.roll_button, self.stop_button, self.end_button = (self.turn.roll_button, self.turn.stop_button,
                                                                self.turn.end_button)
         self.pair_buttons, self.keep_label = self.turn.pair_buttons, self.turn.keep_label
-        self.log_section = Disclosure(_("What happened"), [self.narration], tooltip=_("Show the log of every turn"))
         self.odds_help = OddsHelp(picture=odds_picture)  # "How is this worked out?" (and lesson 3's picture)
 
     @property
@@ -156,7 +158,7 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
 
     @property
     def turns(self) -> list[tuple[str, list[Line]]]:
-        return self.turn_log.turns  # the log: each turn's heading and ``Line`` objects
+        return self.story.sections  # the log: each turn's heading and ``Line`` objects
 
     @property
     def bust_shown(self) -> bool:
@@ -203,9 +205,9 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
         """The board, and beside it (under it on a narrow page) the panel: prompt and actions, results, one
         secondary row, and what its disclosures open."""
         secondary = self.secondary_row(pace=[self.skip_button, self.watch],
-                                       disclosures=[self.odds_help.button, self.log_section.button])
+                                       disclosures=[self.odds_help.button, self.story.toggle])
         panel = widgets.VBox([self.header, prompt_row(self.status, self.actions), self.results, secondary,
-                              self.odds_help.body, self.odds_help.picture, self.log_section.body, self.teachers.body,
+                              self.odds_help.body, self.odds_help.picture, self.story.html, self.teachers.body,
                               self.text_view.html])
         panel.add_class("iff-panel")
         screen = widgets.HBox([board_frame(self.board), panel])
@@ -283,7 +285,7 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
         if not self.back_step():
             return
         self._chosen, self._last_dice, self._paused = (None, None), None, None
-        self.turn_log.add([Line(_("Back: the position before the last action is restored."))], _("Back"))
+        log_lines(self.story, [Line(_("Back: the position before the last action is restored."))], _("Back"))
         self._show()
         self.focus_next()
 
@@ -293,7 +295,7 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
         self._dice = list(self._dice_script)
         self._check_bots()
         self._start_troops = {p.id: p.troops for p in self.game.players}
-        self.turn_log.clear()
+        self.story.clear()
         self._paused, self._goal_reached, self._over = None, False, None
         self.results.value = ""
         start = _("Back to the starting position.") if "seed" not in self._start else \
@@ -366,19 +368,19 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
         if mine:
             self._goal_reached = True
             words = goal_words(mine[0].id, mine[0].pawn, self.goal)
-            self.turn_log.add([Line(words)], self._turn_heading())
-            self.narration.value = log_html(self.turn_log.turns)
+            log_lines(self.story, [Line(words)], self._turn_heading())
+            self.story.refresh()
             self.status.show(f"{words} {self._hint()}", "success")
 
     def _group(self, events: list[Event]) -> None:
         """Add the events' lines to the log, one section per turn."""
-        self.turn_log.group(events, self.game.cards, self._turn_heading())
+        log_events(self.story, events, self.game.cards, self._turn_heading())
 
     def _turn_heading(self) -> str:
         return turn_heading(self.game.round, self.game.player.id)
 
     def _begin(self, lines: list[Line]) -> None:
-        self.turn_log.start(self._turn_heading(), lines + opening_lines(self.game))
+        self.story.start(self._turn_heading(), lines + opening_lines(self.game), show=False)
         self._show(static=True)
 
     # ----- what the learner sees -------------------------------------------------------------------------
@@ -408,13 +410,13 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
                          changed=changed_words(changed))
         over = self.game.phase is Phase.FINISHED
         self.results.value = results_html(self.game, self.humans, self._over) if over else ""
-        self.narration.value = log_html(self.turn_log.turns)  # last: once the log shows a step, the controls are set
+        self.story.refresh()  # last: once the log shows a step, the controls are set
         if draw:
             self.board.draw(self._picture(), static=static)
         mine = self.human_turn and self.game.phase is Phase.AGAIN and not self._replay
         self.odds_help.show(Odds.of(self.game) if mine else None, self.game.available())
         self.text_view.show_since(describe_picture(self._picture(), self.game.cards, self.game.battlefield),
-                                  self.turn_log.lines)
+                                  self.story.every_line)
 
     def _header(self) -> str:
         phase = _("Bust") if self._paused else _("The bots play") if self._replay else self.game.phase.title

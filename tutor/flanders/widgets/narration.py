@@ -9,7 +9,6 @@ the events' fields; every rule comes from their ``rules``.
 
 from __future__ import annotations
 
-import html
 from typing import Any, Callable, Sequence
 
 from tutor.core.events import Event, Rule
@@ -20,7 +19,7 @@ from tutor.flanders.events import (Busted, CardsDiscarded, CardsRetained, CardTa
 from tutor.i18n import N_, _, and_list, ngettext
 from tutor.ui.narration import Line, cite
 
-__all__ = ["Line", "narrate", "captions", "sentence", "log_html", "dice_words"]
+__all__ = ["Line", "narrate", "captions", "sentence", "dice_words"]
 
 
 def dice_words(dice: Sequence[int]) -> str:
@@ -256,20 +255,3 @@ def narrate(events: Sequence[Event], cards: CardSet) -> list[Line]:
             lines.append(Line(text, e.rules))
         i += 1
     return lines
-
-
-def log_html(turns: Sequence[tuple[str, Sequence[Line]]], open_last: int = 1) -> str:
-    """The narration log: one collapsible section per turn (newest first); each rule cited once per turn."""
-    parts = []
-    for k, (heading, lines) in enumerate(reversed(turns)):
-        cited: set[Rule] = set()
-        items = []
-        for line in lines:
-            new = tuple(r for r in line.rules if r not in cited)
-            cited.update(line.rules)
-            rule = f"<br><span class='tutor-rule'>{html.escape(cite(new))}</span>" if new else ""
-            items.append(f"<li>{html.escape(line.text)}{rule}</li>")
-        state = " open" if k < open_last else ""
-        parts.append(f"<details class='iff-turn'{state}><summary><b>{html.escape(heading)}</b></summary>"
-                     f"<ul class='tutor-narration'>{''.join(items)}</ul></details>")
-    return f"<div class='iff-log'>{''.join(parts)}</div>"
