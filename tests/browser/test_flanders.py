@@ -73,9 +73,9 @@ def set_shuffle_number(tutor, number: int) -> None:
 
 
 def click_and_wait(page, control, log) -> None:
-    """Click, then wait until the kernel's answer has changed the log (the widget replaces its HTML; the tutor
-    updates its buttons before its log)."""
-    box = log.locator("xpath=..").element_handle()
+    """Click, then wait until the kernel's answer has changed the log (the log's HTML widget; the tutor updates
+    its buttons before its log)."""
+    box = log.element_handle()
     before = box.inner_html()
     control.click()
     page.wait_for_function("([el, before]) => el.innerHTML !== before", arg=[box, before], timeout=10_000)
