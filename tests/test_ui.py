@@ -301,3 +301,4 @@ def test_the_log_keeps_every_section_folds_the_older_ones_and_can_list_the_newes
     assert [line.text for line in log.every_line] == ["a moves", "b moves", "a moves again", "c waits"]
     log.toggle.value = False
     assert log.html.layout.display == "none" and log.toggle.description == "▸ Log"
+    assert "tutor-log" in log.html._dom_classes  # the log itself, wherever a widget places it

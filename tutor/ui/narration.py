@@ -96,8 +96,8 @@ class NarrationLog(widgets.VBox):
         self.toggle.add_class("tutor-disclosure")
         self._title = title
         self.toggle.observe(lambda _: self.refresh(), "value")
+        self.html.add_class("tutor-log")  # the log, wherever a widget places it (apart from its toggle)
         super().__init__([self.toggle, self.html])
-        self.add_class("tutor-log")
         self._new = 0
         self.refresh()
 

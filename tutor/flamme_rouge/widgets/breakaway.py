@@ -93,7 +93,6 @@ class BreakawayBid(LessonShell, widgets.VBox):
         """The board, the prompt beside the draw and card buttons and Decide, one secondary row, what it opens."""
         self.header = widgets.HTML()
         self.story = NarrationLog(_("Log"), open_=False)  # every step of the bids, the newest marked
-        self.story.html.add_class("tutor-log")  # the log shown apart from its toggle (in the secondary row)
         self.narration = self.story.html
         self.bids_table = widgets.HTML()
         self.legend = widgets.HTML(legend_html(self.race, folding=False))

@@ -185,7 +185,6 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
         self.done_row.layout.flex_flow = "row wrap"
         self.legend = widgets.HTML(legend_html(self.race, folding=False))
         self.key = Disclosure(_("Key"), [self.legend], tooltip=_("What the colours and marks on the board mean"))
-        self.story.html.add_class("tutor-log")  # the log shown apart from its toggle (in the secondary row)
         self.prompt = prompt_row(self.status, self.setup_row, self.energy_row, self.next_round_button,
                                  self.next_button, self.finish_button, self.finish_race_button, self.done_row)
         self.secondary = self.secondary_row(pace=[label(_("Speed:")), self.speed, self.skip_button],

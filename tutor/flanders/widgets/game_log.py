@@ -34,10 +34,7 @@ def bust_end(events: Sequence[Event]) -> int | None:
 def log_lines(log: NarrationLog, lines: Sequence[Line], heading: str) -> None:
     """Add ``lines`` to the newest turn (a first one named ``heading`` when there is none), shown at the next
     ``log.refresh()``."""
-    if log.sections:
-        log.add(lines, show=False)
-    else:
-        log.start(heading, lines, show=False)
+    log.add(lines, None if log.sections else heading, show=False)
 
 
 def log_events(log: NarrationLog, events: Sequence[Event], cards: CardSet, heading: str) -> None:

@@ -21,9 +21,9 @@ discarded cards still on the board, until "Continue" (``continue_button``). With
 the learner's pawn reaches space 7 (lesson 4's challenge).
 
 Attributes for lessons and tests: ``game``, ``board`` (``board.canvas``), ``status``, ``story`` (the log, a
-``tutor.ui.narration.NarrationLog``, one section per turn, the newest on top), ``narration`` (its HTML
-widget), ``turns`` (its sections: each turn's heading and ``Line`` objects), ``roll_button``, ``stop_button``,
-``pair_buttons`` (3), ``play_buttons``, ``keep_checks``, ``end_button``, ``next_button``, ``finish_button`` ("Bots play"),
+``tutor.ui.narration.NarrationLog``, a section per turn, newest on top), ``narration`` (its HTML widget),
+``turns`` (its sections: each turn's heading and ``Line`` objects), ``roll_button``, ``stop_button``, ``pair_buttons``
+(3), ``play_buttons``, ``keep_checks``, ``end_button``, ``next_button``, ``finish_button`` ("Bots play"),
 ``skip_button``, ``back_button``, ``restart_button``, ``continue_button``, ``results`` (HTML table at the end),
 ``replaying`` (the bots' turns are being replayed), ``focused`` (the control focus went to last).
 """
@@ -124,7 +124,6 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
         """The game's own controls: the turn's (``TurnControls``), Continue after a bust, the log, the odds."""
         self.header = widgets.HTML()
         self.story = NarrationLog(_("What happened"), open_=False, newest_first=True)  # one section per turn
-        self.story.html.add_class("tutor-log")  # the log shown apart from its toggle (in the secondary row)
         self.story.html.add_class("iff-log")  # in a box of its own height
         self.narration = self.story.html
         self.results = widgets.HTML()
