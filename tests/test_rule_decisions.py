@@ -18,7 +18,7 @@ def _rules() -> dict[str, Rule]:
 
 
 def test_every_decision_is_on_the_teachers_page_and_every_id_there_is_a_decision():
-    listed = set(re.findall(r"^\| `([a-z0-9.\-]+)` \|", PAGE.read_text(encoding="utf-8"), re.M))
+    listed = set(re.findall(r"^\| `([a-z0-9.\-]+)` \|", PAGE.read_text(encoding="utf-8"), re.MULTILINE))
     decisions = {rule_id for rule_id, rule in _rules().items() if rule.decision}
     assert decisions, "no Rule is marked as a decision: the engines' rules were not found"
     assert decisions - listed == set(), f"decisions missing from {PAGE.name}"
