@@ -173,8 +173,8 @@ def test_the_results_say_how_the_learner_did_and_mark_the_learners_riders():
             else "You won!" if place == 1 else f"Your best rider, {best}, did not reach the finish line")
     table = t.results.value
     assert said in table and table.index(said) < table.index("<table")  # the sentence above the table
-    for rid in mine:
-        assert f"<tr class='tutor-you'><td><b>" in table and f"<b>{rid} (you)</b>" in table
+    assert "<tr class='tutor-you'><td><b>" in table
+    assert all(f"<b>{rid} (you)</b>" in table for rid in mine)
     assert table.count("tutor-you'") == 2 and "blue-S (you)" not in table
 
 

@@ -54,4 +54,5 @@ def test_the_results_sentence_in_catalan():
     from tutor.i18n import use_language
     use_language("ca")
     table = results_html(finished_race(), ("right",))
-    assert "right" in table and "Your rider" not in table and "(you)" not in table
+    assert "El teu corredor, right, no ha arribat a la línia d&#x27;arribada: li falten 6 caselles." in table
+    assert "<b>right (tu)</b>" in table and "<b>1r</b>" not in table and "<td>1r</td>" in table
