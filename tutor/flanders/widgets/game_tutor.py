@@ -14,17 +14,19 @@ log and "For teachers" (closed). After each action focus goes to ``next_control(
 
 On the bots' turn the prompt names "Bots play": the board replays each of their steps in a few seconds, each
 step's sentence in the prompt, Skip showing the end at once; "Next step" is one bot action; a full game offers
-"Finish the game" from round 3 (replay.py). A click at the wrong time shows a warning and changes nothing; a
-second click on the same control within ``debounce_s`` is ignored (a double click runs one action); a click
-drops the rest of a running animation. A bust pauses before the next player's turn, the lost troop pieces and
-discarded cards still on the board, until "Continue" (``continue_button``). With ``goal=7`` the tutor says when
-the learner's pawn reaches space 7 (lesson 4's challenge).
+"Finish the game" from round 3 (the bots' turns at once, the learner's still the learner's), and once the learner
+is out of the game "Finish the game now" is the next step (replay.py). A click at the wrong time shows a
+warning and changes nothing; a second click on the same control within ``debounce_s`` is ignored (a double
+click runs one action); a click drops the rest of a running animation. A bust pauses before the next player's
+turn, the lost troop pieces and discarded cards still on the board, until "Continue" (``continue_button``). With
+``goal=7`` the tutor says when the learner's pawn reaches space 7 (lesson 4's challenge).
 
 Attributes for lessons and tests: ``game``, ``board`` (``board.canvas``), ``status``, ``story`` (the log, a
 ``tutor.ui.narration.NarrationLog``, a section per turn, newest on top), ``narration`` (its HTML widget),
 ``turns`` (its sections: each turn's heading and ``Line`` objects), ``roll_button``, ``stop_button``, ``pair_buttons``
 (3), ``play_buttons``, ``keep_checks``, ``end_button``, ``next_button``, ``finish_button`` ("Bots play"),
-``skip_button``, ``back_button``, ``restart_button``, ``continue_button``, ``results`` (HTML table at the end),
+``skip_button``, ``back_button``, ``restart_button``, ``continue_button``, ``finish_game_button``,
+``finish_now_button``, ``results`` (HTML table at the end, with how the learner did),
 ``replaying`` (the bots' turns are being replayed), ``focused`` (the control focus went to last).
 """
 
