@@ -113,7 +113,7 @@ def lesson_12() -> RaceTutor:
 def race_rounds(make: Callable[[], RaceTutor], budget: bool,
                 finish_at: int | None = None) -> tuple[list[float], int]:
     """Seconds of each "Finish round" of a lesson's race, and the rounds played; ``finish_at``: choose "Finish
-    the race" at that round."""
+    the race" at that round (then the learner only draws and plays cards)."""
     saved = race_tutor.round_budget
     if not budget:
         race_tutor.round_budget = lambda steps, speed: None  # type: ignore[assignment]
@@ -124,9 +124,9 @@ def race_rounds(make: Callable[[], RaceTutor], budget: bool,
         waits = []
         while t.race.phase is not RacePhase.FINISHED:
             if finish_at is not None and t.race.round >= finish_at and t.offers_finish:
-                t.finish_race_button.click()
+                t.finish_race_button.click()  # the rounds resolve at once; the learner still plays every card
                 waits.append(clock.run_out(t.scene))
-                break
+                continue
             if t.paused:
                 t.next_round_button.click()
                 continue

@@ -71,18 +71,111 @@ def test_next_step_keeps_its_own_pace_and_names_no_skip():
     assert clock.now * 1000 < LONG_MS
 
 
-def test_finish_the_race_is_offered_from_round_3_and_rides_every_round_to_the_finish():
+class LearnerPlays:
+    """Records who played each learner rider's card: the learner's click on a card button, or anyone else."""
+
+    def __init__(self, t: RaceTutor) -> None:
+        self.t, self.clicked, self.by_computer = t, None, []
+        mine = set(t.draw_buttons)
+        play = t.race.play
+
+        def recorded(rider, card):
+            if rider in mine and (rider, card) != self.clicked:
+                self.by_computer.append((rider, card))
+            return play(rider, card)
+
+        t.race.play = recorded  # type: ignore[method-assign]
+
+    def click_card(self, index: int = 0) -> None:
+        rider = self.t.active_rider
+        self.clicked = (rider, self.t.race.riders[rider].hand[index])
+        self.t.card_buttons[index].click()
+        self.clicked = None
+
+
+def to_round_3() -> RaceTutor:
     t = full_race()
     while t.race.round < 3:
         assert t.finish_race_button.layout.display == "none"
         play_round(t)
+    return t
+
+
+def play_cards_as_the_learner(t: RaceTutor, plays: LearnerPlays) -> None:
+    """The learner draws and chooses a card for each rider in this round, as the prompt names them."""
+    round_ = t.race.round
+    while t.race.round == round_ and t.race.phase is Phase.ENERGY and any(not b.disabled
+                                                                         for b in t.draw_buttons.values()):
+        rider = next(r for r, b in t.draw_buttons.items() if not b.disabled)
+        assert f"Draw 4 for {rider}" in t.status.text and t.focused is t.draw_buttons[rider]
+        t.draw_buttons[rider].click()
+        plays.click_card(0)
+
+
+def test_finish_the_race_plays_on_quickly_and_stops_at_each_of_the_learners_cards():
+    t = to_round_3()
+    plays = LearnerPlays(t)
     assert t.race.phase is Phase.ENERGY and t.finish_race_button.layout.display != "none"
     t.finish_race_button.click()
-    assert t.race.phase is Phase.FINISHED and t.race.winner and "Results" in t.results.value
-    assert t.finish_race_button.layout.display == "none" and t.focused is t.restart_button
-    assert "Round 5" in t.narration.value  # the log keeps every round
+    assert t.finishing and t.race.round == 3 and t.race.phase is Phase.ENERGY  # it stops at the learner's choice
+    assert all(t.race.riders[r].played is None and not t.race.riders[r].hand for r in t.draw_buttons)
+    assert "each round is resolved at once" in t.status.text and "Draw 4 for red-" in t.status.text
+    assert t.finish_race_button.layout.display == "none" and t.focused in t.draw_buttons.values()
+    rounds = 0
+    while t.race.phase is not Phase.FINISHED:
+        round_ = t.race.round
+        play_cards_as_the_learner(t, plays)
+        rounds += 1
+        assert t.race.round == round_ + 1 or t.race.phase is Phase.FINISHED  # no pause, no "Next step"
+        assert not t.paused and t.next_button.layout.display == "none"
+        if t.race.phase is not Phase.FINISHED:
+            assert f"Round {round_} was resolved at once" in t.status.text and "Draw 4 for red-" in t.status.text
+    assert plays.by_computer == [] and rounds >= 2  # every card of the learner's riders was the learner's
+    assert t.race.winner and "Results" in t.results.value and t.focused is t.restart_button
+    assert "Round 4" in t.narration.value  # the log keeps every round
+
+
+def test_finish_the_race_during_the_movement_resolves_the_round_and_stops_at_the_next_draw():
+    t = to_round_3()
+    plays = LearnerPlays(t)
+    play_cards_as_the_learner(t, plays)
+    assert t.race.phase.automatic and t.finish_race_button.layout.display != "none"
+    t.finish_race_button.click()
+    assert t.race.round == 4 and t.race.phase is Phase.ENERGY and plays.by_computer == []
+    assert t.status.text.startswith("Round 3 was resolved at once") and "Draw 4 for red-" in t.status.text
+    t.back_button.click()  # back to before "Finish the race": the round plays step by step again
+    assert t.race.round == 3 and t.race.phase.automatic and not t.finishing
+    assert t.next_button.layout.display != "none" and t.finish_race_button.layout.display != "none"
+
+
+def test_back_after_a_quick_round_gives_the_learner_the_card_again():
+    t = to_round_3()
+    plays = LearnerPlays(t)
+    t.finish_race_button.click()
+    play_cards_as_the_learner(t, plays)
+    assert t.race.round == 4
     t.back_button.click()
-    assert t.race.round == 3 and t.race.phase is Phase.ENERGY
+    assert t.race.round == 3 and t.race.phase is Phase.ENERGY and t.finishing and t.active_rider
+    plays.click_card(1)
+    assert t.race.round == 4 and plays.by_computer == []
+
+
+def test_the_results_say_how_the_learner_did_and_mark_the_learners_riders():
+    t = to_round_3()
+    plays = LearnerPlays(t)
+    t.finish_race_button.click()
+    while t.race.phase is not Phase.FINISHED:
+        play_cards_as_the_learner(t, plays)
+    mine = [r for r in t.race.standings() if r.startswith("red-")]
+    best = mine[0]
+    place = t.race.standings().index(best) + 1
+    said = (f"Your best rider, {best}, finished in place {place} of 8." if best in t.race.ranking and place > 1
+            else "You won!" if place == 1 else f"Your best rider, {best}, did not reach the finish line")
+    table = t.results.value
+    assert said in table and table.index(said) < table.index("<table")  # the sentence above the table
+    assert "<tr class='tutor-you'><td><b>" in table
+    assert all(f"<b>{rid} (you)</b>" in table for rid in mine)
+    assert table.count("tutor-you'") == 2 and "blue-S (you)" not in table
 
 
 def test_a_prepared_position_never_offers_finish_the_race():

@@ -109,19 +109,149 @@ def test_a_long_replay_names_skip_in_the_prompt():
     assert not t.replaying and SKIP_WORDS not in t.status.text and clock.pending == []
 
 
-def test_finish_the_game_is_offered_from_round_3_and_plays_every_turn_to_the_end():
-    t = full_game()
+class LearnerActs:
+    """Records every action of the learner's player p1 the learner did not choose: each learner click applies
+    one action of p1; any other action of p1 is the computer playing for the learner."""
+
+    def __init__(self, t: GameTutor) -> None:
+        self.allowed, self.by_computer = 0, []
+        game, apply = t.game, t.game.apply
+
+        def recorded(action):
+            if game.player.id == "p1":
+                if self.allowed:
+                    self.allowed -= 1
+                else:
+                    self.by_computer.append(action)
+            return apply(action)
+
+        game.apply = recorded  # type: ignore[method-assign]
+
+    def click(self, button) -> None:
+        self.allowed = 1
+        button.click()
+        self.allowed = 0
+
+
+def play_my_turn_as_the_learner(t: GameTutor, acts: LearnerActs) -> None:
+    """``play_my_turn``, each click recorded as the learner's."""
+    acts.click(t.roll_button)
+    if t.game.phase is Phase.CHOOSE:
+        acts.click(next(b for b in t.pair_buttons if not b.disabled))
+    if t.continue_button.layout.display != "none":
+        t.continue_button.click()
+        return
+    if t.game.phase is Phase.AGAIN:
+        acts.click(t.stop_button)
+    while t.play_buttons:
+        acts.click(t.play_buttons[0])
+    if t.game.phase is Phase.RESOLVE:
+        acts.click(t.end_button)
+
+
+def to_round_3(t: GameTutor) -> None:
     while t.game.round < 3:
         assert t.finish_game_button.layout.display == "none"
         play_my_turn(t) if t.human_turn else t.finish_button.click()
+
+
+def test_finish_the_game_does_the_bots_turns_at_once_and_leaves_every_turn_of_the_learner_to_the_learner():
+    t = full_game()
+    to_round_3(t)
+    acts = LearnerActs(t)
     assert t.human_turn and t.game.phase is Phase.ROLL
     assert t.finish_game_button.layout.display != "none" and "'Finish the game'" in t.status.text
     t.finish_game_button.click()
-    assert t.game.phase is Phase.FINISHED and "<caption>Results</caption>" in t.results.value
-    assert t.focused is t.restart_button and t.finish_game_button.layout.display == "none"
-    assert "Round 3 · p2" in t.narration.value  # the log keeps every turn
+    assert t.finishing and t.human_turn and t.game.phase is Phase.ROLL and t.game.round == 3  # still the learner's
+    assert t.status.text.startswith("From now on the bots' turns are done at once.")
+    assert "'Roll the dice'" in t.status.text and t.focused is t.roll_button
+    assert t.finish_game_button.layout.display == "none"
+    turns = 0
+    while not t.game.is_over:
+        round_ = t.game.round
+        play_my_turn_as_the_learner(t, acts)
+        turns += 1
+        assert not t.replaying and acts.by_computer == []
+        if not t.game.is_over:
+            assert t.human_turn and t.game.phase is Phase.ROLL and t.game.round == round_ + 1  # the bots played
+            assert t.status.text.startswith("The bots played their turns at once")
+            assert "'Roll the dice'" in t.status.text and t.focused is t.roll_button
+    assert acts.by_computer == [] and turns >= 2  # every action of p1 was the learner's click
+    assert "<caption>Results</caption>" in t.results.value and t.focused is t.restart_button
+    assert "Round 4 · p2" in t.narration.value  # the log keeps every bot turn
+
+
+def test_back_after_the_bots_quick_turns_gives_the_learner_their_turn_end_again():
+    t = full_game()
+    to_round_3(t)
+    t.finish_game_button.click()
+    acts = LearnerActs(t)
+    play_my_turn_as_the_learner(t, acts)
+    assert t.game.round == 4 and t.human_turn
     t.back_button.click()
-    assert t.game.round == 3 and t.human_turn and t.game.phase is Phase.ROLL
+    assert t.game.round == 3 and t.human_turn and t.finishing and acts.by_computer == []
+
+
+def test_finish_the_game_on_the_bots_turn_plays_them_at_once_up_to_the_learners_turn():
+    t = full_game()
+    to_round_3(t)
+    play_my_turn(t)
+    assert t.bot_turn and t.finish_game_button.layout.display != "none"
+    t.finish_game_button.click()
+    assert t.human_turn and t.game.phase is Phase.ROLL and t.game.round == 4 and not t.replaying
+    assert t.status.text.startswith("The bots played their turns at once") and t.focused is t.roll_button
+
+
+def play_recklessly_until_out(t: GameTutor) -> None:
+    """The learner always rolls again, until a bust leaves p1 without troop pieces (round 2 of this deal)."""
+    while not t.game.is_out("p1"):
+        assert t.finish_now_button.layout.display == "none"
+        game = t.game
+        if t.continue_button.layout.display != "none":
+            t.continue_button.click()
+        elif t.bot_turn:
+            t.finish_button.click()
+        elif game.phase in (Phase.ROLL, Phase.AGAIN):
+            t.roll_button.click()
+        elif game.phase is Phase.CHOOSE:
+            next(b for b in t.pair_buttons if not b.disabled).click()
+        else:
+            while t.play_buttons:
+                t.play_buttons[0].click()
+            if t.game.phase is Phase.RESOLVE:
+                t.end_button.click()
+
+
+def test_when_the_learner_is_out_finish_the_game_now_is_the_next_control_and_ends_the_game_at_once():
+    t = full_game()
+    play_recklessly_until_out(t)
+    assert t.bust_shown and t.finish_now_button.layout.display == "none"  # the bust first
+    t.continue_button.click()
+    assert not t.game.is_over and t.bot_turn
+    assert t.finish_now_button.layout.display != "none" and t.focused is t.finish_now_button
+    assert "no troop pieces left" in t.status.text and "'Finish the game now'" in t.status.text
+    t.finish_now_button.click()
+    assert t.game.is_over and not t.replaying and t.focused is t.restart_button
+    assert t.finish_now_button.layout.display == "none" and "The results are below" in t.status.text
+    table = t.results.value
+    place = [p.id for p in t.game.standings()].index("p1") + 1
+    said = f"You (p1) finished in place {place} of 4."
+    assert said in table and table.index(said) < table.index("<table")
+    assert "<tr class='tutor-you'><td><b>" in table and "<b>p1 (you)</b>" in table and table.count("tutor-you'") == 1
+    t.back_button.click()
+    assert not t.game.is_over and t.finish_now_button.layout.display != "none"
+
+
+def test_the_results_say_you_won_when_the_learners_player_wins():
+    from tutor.flanders.bots import autoplay
+    from tutor.flanders.game import Game
+    from tutor.flanders.widgets.game_words import results_html
+    game = Game.new(["p1", "p2", "p3"], bots={"p1": "bold", "p2": "cautious", "p3": "threshold"}, seed=1)
+    autoplay(game, people=())
+    winner = game.winners[0]
+    table = results_html(game, (winner,), None)
+    assert f"You ({winner}) won" in table and f"<b>{winner} (you)</b>" in table
+    assert "tutor-you" not in results_html(game, ("p1", "p2", "p3"), None)  # no "you" against nobody
 
 
 def test_a_lesson_position_never_offers_finish_the_game():

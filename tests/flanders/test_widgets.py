@@ -462,7 +462,7 @@ def test_the_results_list_players_out_of_troops_after_those_still_in():
     next(b for b in t.play_buttons if b.description == "Play Infantry: move 1").click()
     t.end_button.click()
     assert t.game.phase is Phase.FINISHED and t.game.get_player("p3").pawn == 12
-    ranked = re.findall(r"<tr><td>\d[^<]*</td><td>(p\d)", t.results.value)
+    ranked = re.findall(r"<tr[^>]*><td>(?:<b>)?\d[^<]*(?:</b>)?</td><td>(?:<b>)?(p\d)", t.results.value)
     assert ranked == ["p1", "p3", "p2"]  # p2's pawn is further on, but p2 has no troop piece left
     assert t.focused is t.restart_button
 

@@ -179,6 +179,11 @@ class GameState(SeededState):
     def is_over(self) -> bool:
         return self.phase is Phase.FINISHED
 
+    def is_out(self, player_id: str) -> bool:
+        """The player has no troop pieces left, so takes no more turns (``iff.d.out``; with two players the game
+        ends instead)."""
+        return self.get_player(player_id).troops == 0
+
     def standings(self) -> list[Player]:
         """The players best first, as the results table lists them: the winners, then the players who still
         have troop pieces, each group by the pawn furthest forward, then by the troop pieces left."""

@@ -71,6 +71,8 @@ CSS = """
 .tutor-log-section > summary { cursor: pointer; font-weight: bold; font-size: 14px; }
 .tutor-narration li.tutor-new { background: #fff8e1; border-radius: 3px; }
 .tutor-why { font-size: 13px; color: #5f6368; }
+tr.tutor-you td { background: #fff8e1; }
+.tutor-you-did { font-weight: bold; margin: 4px 0; }
 """ + TEXT_VIEW_CSS + """
 </style>
 """

@@ -228,6 +228,8 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
         self._events = []
         self._active = None
         self._end_pause()
+        if self.race.phase.automatic:  # a position from before "Finish the race": step by step again
+            self.finishing = False
         self._show([Line(_("Back: the position before your last action is restored."))])
 
     def _on_restart(self) -> None:
@@ -279,6 +281,7 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
 
     def _reset(self) -> None:
         self.control.start_here()
+        self.finishing = False
         self._events = []
         self._active = None
         self._end_pause()
@@ -297,7 +300,7 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
             self._active = active
         self._events = events
         self._narrate(events)
-        self._show(self._play_bots())
+        self._show(self._play_on() or self._play_bots())  # finishing: the round resolves at once
 
     def _resolve(self, one: bool) -> None:
         """Next step (``one``) or the rest of the round, one step at a time, each animated after the other: one
@@ -376,7 +379,8 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
                                "continue as a race.").format(another=self.another_words), "success",
                              changed=changed_words(self.narration_lines))
         else:
-            self.status.show(self._with_skip(self._hint(), planned), changed=changed_words(self.narration_lines))
+            self.status.show(self._with_skip(self._prompt(self._hint()), planned),
+                             changed=changed_words(self.narration_lines))
         self.text_view.show(describe_race(self.race, secret=self._panel().secret, hands=[self.active_rider or ""]),
                             self.narration_lines)
         if self.acting:
@@ -444,4 +448,4 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
         self.another_button.description = f"{self.another_words} ▸"
         self.header.value = self._header_html()
         self._show_finish_offer()
-        self.results.value = results_html(race) if race.phase is Phase.FINISHED else ""
+        self.results.value = results_html(race, self.human_teams) if race.phase is Phase.FINISHED else ""

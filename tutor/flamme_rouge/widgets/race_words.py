@@ -259,10 +259,13 @@ def move_words(race: Race, rider_id: str) -> str:
     return _("{n} squares: its {value} is {why}").format(n=distance, value=value, why=why)
 
 
-def results_html(race: Race) -> str:
+def results_html(race: Race, learners: Sequence[str] = ()) -> str:
     """The results table at the finish: place, rider, squares past the line (or still to go), exhaustion cards
-    taken; the riders in the engine's order (``Race.standings``: the ranking, then the others in movement order)."""
+    taken; the riders in the engine's order (``Race.standings``: the ranking, then the others in movement order).
+    With ``learners`` (the learner's teams, racing against others) a sentence above it says how the learner did,
+    and the learner's rows are marked: "(you)" after the rider and in bold (``results_sentence``)."""
     finish = race.track.finish
+    mine = learner_riders(race, learners)
     rows = []
     for place, rid in enumerate(race.standings(), start=1):
         rider = race.riders[rid]
@@ -274,14 +277,53 @@ def results_html(race: Race) -> str:
             where = _("{n} past the line").format(n=square - finish + 1)
         else:
             where = _("{n} to go").format(n=finish - square)
-        rows.append(f"<tr><td>{ordinal(place) if ranked else '—'}</td><td>{html.escape(rid)}</td>"
-                    f"<td>{html.escape(rider.kind)}</td><td>{html.escape(where)}</td><td>{rider.exhaustion}</td></tr>")
+        cells = [ordinal(place) if ranked else "—", _("{rider} (you)").format(rider=rid) if rid in mine else rid,
+                 rider.kind, where, str(rider.exhaustion)]
+        if rid in mine:
+            rows.append("<tr class='tutor-you'>" + "".join(f"<td><b>{html.escape(c)}</b></td>" for c in cells)
+                        + "</tr>")
+        else:
+            rows.append("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells) + "</tr>")
     title = _("Results")
     note = _("riders past the line are ranked: the furthest wins; on the same square the right lane is ahead")
     heads = [_("Place"), _("Rider"), _("Kind"), _("Squares"), _("Exhaustion cards taken")]
-    return (f"<div class='tutor-results'><b>{html.escape(title)}</b> ({html.escape(note)})"
+    sentence = results_sentence(race, learners)
+    said = f"<p class='tutor-you-did'>{html.escape(sentence)}</p>" if sentence else ""
+    return (f"<div class='tutor-results'>{said}<b>{html.escape(title)}</b> ({html.escape(note)})"
             "<table class='tutor-results-table'><thead><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in heads)
             + "</tr></thead><tbody>" + "".join(rows) + "</tbody></table></div>")
+
+
+def learner_riders(race: Race, learners: Sequence[str]) -> list[str]:
+    """The learner's riders, best first, when the learner races against others (else none: no "you")."""
+    riders = [rid for rid in race.standings() if race.riders[rid].team in learners]
+    return riders if len(riders) < len(race.riders) else []
+
+
+def results_sentence(race: Race, learners: Sequence[str]) -> str:
+    """How the learner did: "Your best rider, red-S, finished in place 4 of 8." ("" when no rider is theirs)."""
+    mine = learner_riders(race, learners)
+    if not mine:
+        return ""
+    best, total = mine[0], len(race.riders)
+    one = len(mine) == 1
+    if best == race.winner:
+        return (_("You won! Your rider, {rider}, is first of {total}.") if one else
+                _("You won! Your rider {rider} is first of {total}.")).format(rider=best, total=total)
+    if best in race.ranking:
+        place = race.standings().index(best) + 1
+        return (_("Your rider, {rider}, finished in place {place} of {total}.") if one else
+                _("Your best rider, {rider}, finished in place {place} of {total}.")).format(
+                    rider=best, place=place, total=total)
+    finish = race.track.finish
+    to_go = (finish - (race.riders[best].square or 0)) if finish is not None else 0
+    if one:
+        return ngettext("Your rider, {rider}, did not reach the finish line: {n} square to go.",
+                        "Your rider, {rider}, did not reach the finish line: {n} squares to go.", to_go).format(
+                            rider=best, n=to_go)
+    return ngettext("Your best rider, {rider}, did not reach the finish line: {n} square to go.",
+                    "Your best rider, {rider}, did not reach the finish line: {n} squares to go.", to_go).format(
+                        rider=best, n=to_go)
 
 
 def learner_teams(race: Race, teams: Iterable[str] | None) -> tuple[str, ...]:

@@ -14,17 +14,19 @@ log and "For teachers" (closed). After each action focus goes to ``next_control(
 
 On the bots' turn the prompt names "Bots play": the board replays each of their steps in a few seconds, each
 step's sentence in the prompt, Skip showing the end at once; "Next step" is one bot action; a full game offers
-"Finish the game" from round 3 (replay.py). A click at the wrong time shows a warning and changes nothing; a
-second click on the same control within ``debounce_s`` is ignored (a double click runs one action); a click
-drops the rest of a running animation. A bust pauses before the next player's turn, the lost troop pieces and
-discarded cards still on the board, until "Continue" (``continue_button``). With ``goal=7`` the tutor says when
-the learner's pawn reaches space 7 (lesson 4's challenge).
+"Finish the game" from round 3 (the bots' turns at once, the learner's still the learner's), and once the learner
+is out of the game "Finish the game now" is the next step (replay.py). A click at the wrong time shows a
+warning and changes nothing; a second click on the same control within ``debounce_s`` is ignored (a double
+click runs one action); a click drops the rest of a running animation. A bust pauses before the next player's
+turn, the lost troop pieces and discarded cards still on the board, until "Continue" (``continue_button``). With
+``goal=7`` the tutor says when the learner's pawn reaches space 7 (lesson 4's challenge).
 
 Attributes for lessons and tests: ``game``, ``board`` (``board.canvas``), ``status``, ``story`` (the log, a
 ``tutor.ui.narration.NarrationLog``, a section per turn, newest on top), ``narration`` (its HTML widget),
 ``turns`` (its sections: each turn's heading and ``Line`` objects), ``roll_button``, ``stop_button``, ``pair_buttons``
 (3), ``play_buttons``, ``keep_checks``, ``end_button``, ``next_button``, ``finish_button`` ("Bots play"),
-``skip_button``, ``back_button``, ``restart_button``, ``continue_button``, ``results`` (HTML table at the end),
+``skip_button``, ``back_button``, ``restart_button``, ``continue_button``, ``finish_game_button``,
+``finish_now_button``, ``results`` (HTML table at the end, with how the learner did),
 ``replaying`` (the bots' turns are being replayed), ``focused`` (the control focus went to last).
 """
 
@@ -57,7 +59,7 @@ from .game_words import (GameTutorWords, bust_caption, caption, goal_words, head
                          results_html)
 from .narration import captions, narrate
 from .odds_help import OddsHelp
-from .replay import FINISH_FROM_ROUND, BotReplay
+from .replay import FINISH_FROM_ROUND, QUICK_WORDS, BotReplay
 
 SCENARIOS = Path("scenarios")  # where ``from_scenario`` looks for a scenario given by name (beside the lesson)
 
@@ -132,6 +134,7 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
         self.continue_button.layout.display = "none"
         self.on_click(self.continue_button, "continue", self._on_continue)
         self.on_click(self.finish_game_button, "finish-game", self._on_finish_game)
+        self.on_click(self.finish_now_button, "finish-now", self._on_finish_now)
         self.board.on_click(self._on_canvas_click)
         self.finish_button.description = _("Bots play ▸▸")
         self.finish_button.button_style = "primary"
@@ -139,7 +142,8 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
         self.skip_button.description = _("Skip ▸|")
         self.turn = TurnControls(self.guard, on_roll=self._on_roll, on_stop=self._on_stop, on_pair=self._on_pair,
                                  on_play=self.play, on_end=self._on_end,
-                                 lead=[self.continue_button, self.finish_button, self.next_button],
+                                 lead=[self.finish_now_button, self.continue_button, self.finish_button,
+                                       self.next_button],
                                  tail=[self.finish_game_button])
         self.actions = self.turn.actions
         self.roll_button, self.stop_button, self.end_button = (self.turn.roll_button, self.turn.stop_button,
@@ -284,6 +288,7 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
         if not self.back_step():
             return
         self._chosen, self._last_dice, self._paused = (None, None), None, None
+        self.finishing = self.finishing and not self.bot_turn  # before "Finish the game": the bots' turns replay
         log_lines(self.story, [Line(_("Back: the position before the last action is restored."))], _("Back"))
         self._show()
         self.focus_next()
@@ -296,6 +301,7 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
         self._start_troops = {p.id: p.troops for p in self.game.players}
         self.story.clear()
         self._paused, self._goal_reached, self._over = None, False, None
+        self.finishing = False
         self.results.value = ""
         start = _("Back to the starting position.") if "seed" not in self._start else \
             _("A new game (shuffle number {seed}).").format(seed=seed)
@@ -311,11 +317,21 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
         """Run one engine action; a refused action shows why and changes nothing."""
         snapshot = self._snapshot()
         dice = self.game.dice
-        events = self.control.act(lambda: list(self.game.apply(action)))
+        quick: list[tuple[int, Picture]] = []
+
+        def run() -> list[Event]:
+            events = list(self.game.apply(action))
+            quick.extend(filter(None, [self._quickly(events)]))  # finishing: the bots' turns follow at once
+            return events
+
+        events = self.control.act(run)
         if events is None:
             return
         self._note_take(events, dice)
-        self._after(events, snapshot)
+        if quick:
+            self._after_quickly(events, snapshot, *quick[0])
+        else:
+            self._after(events, snapshot)
 
     def _note_take(self, events: list[Event], dice: tuple[int, int, int] | None) -> None:
         """Remember the roll and the pair of the last card taken (outlined until the next roll)."""
@@ -357,6 +373,9 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
         self._group(rest)
         self.board.animate(frames_for(held, rest, captions(rest, self.game.cards), self._picture()))
         self._show(draw=False, changed=narrate(rest, self.game.cards))
+        if self.finishing and self.bot_turn:
+            self._bots_at_once(_(QUICK_WORDS))  # the bots' turns that follow the bust, at once
+            return
         self.focus_next()
 
     def _check_goal(self) -> None:
@@ -405,8 +424,9 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
         did) is read out before the prompt."""
         self._refresh_controls()
         self.header.value = self._header()
-        self.status.show(self._hint(), "success" if self.game.phase is Phase.FINISHED else "info",
-                         changed=changed_words(changed))
+        note, self._pace_note = self._pace_note, ""  # what was just done at once, said once before the prompt
+        self.status.show(f"{note} {self._hint()}" if note else self._hint(),
+                         "success" if self.game.phase is Phase.FINISHED else "info", changed=changed_words(changed))
         over = self.game.phase is Phase.FINISHED
         self.results.value = results_html(self.game, self.humans, self._over) if over else ""
         self.story.refresh()  # last: once the log shows a step, the controls are set
@@ -430,6 +450,8 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
             return self.continue_button
         if game.phase is Phase.FINISHED:
             return self.restart_button
+        if self.offers_finish_now:
+            return self.finish_now_button
         if self.bot_turn:
             return self.finish_button
         if game.phase is Phase.CHOOSE:
@@ -448,3 +470,4 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
         show_if(self.next_button, bots)
         self.turn.refresh(self.game, self.human_turn and free)
         show_if(self.finish_game_button, self.offers_finish and free)
+        show_if(self.finish_now_button, self.offers_finish_now)

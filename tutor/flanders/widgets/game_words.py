@@ -67,20 +67,53 @@ def play_words(game: Game, action: Play) -> str:
 
 
 def results_html(game: Game, humans: Sequence[str], over: GameOver | None) -> str:
-    """The results table: the players in the engine's order (``Game.standings``), and the rules that ended it."""
+    """The results table: the players in the engine's order (``Game.standings``), and the rules that ended it.
+    When the learner plays against bots, a sentence above it says how the learner did (``results_sentence``) and
+    the learner's rows are marked: "(you)" after the player and in bold."""
     objective = game.battlefield.objective
+    mine = learners_of(game, humans)
     rows = []
     for k, p in enumerate(game.standings()):
         rank = _("{n} (winner)").format(n=k + 1) if p.id in game.winners else str(k + 1)
         who = _("{player} (you)").format(player=p.id) if p.id in humans else \
             _("{player} · {bot} bot").format(player=p.id, bot=p.bot)
         pawn = _("{n} (Objective line)").format(n=p.pawn) if p.pawn == objective else str(p.pawn)
-        rows.append(f"<tr><td>{html.escape(rank)}</td><td>{html.escape(who)}</td><td>{html.escape(pawn)}</td>"
-                    f"<td>{p.troops}</td><td>{p.turns}</td></tr>")
+        cells = [rank, who, pawn, str(p.troops), str(p.turns)]
+        if p.id in mine:
+            rows.append("<tr class='tutor-you'>" + "".join(f"<td><b>{html.escape(c)}</b></td>" for c in cells)
+                        + "</tr>")
+        else:
+            rows.append("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells) + "</tr>")
     heads = [_("Rank"), _("Player"), _("Pawn on space"), _("Troop pieces"), _("Turns")]
-    return (f"<table><caption>{html.escape(_('Results'))}</caption><tr>"
+    sentence = results_sentence(game, humans)
+    said = f"<p class='tutor-you-did'>{html.escape(sentence)}</p>" if sentence else ""
+    return (f"{said}<table><caption>{html.escape(_('Results'))}</caption><tr>"
             + "".join(f"<th>{html.escape(h)}</th>" for h in heads) + f"</tr>{''.join(rows)}</table>"
             f"<p class='tutor-rule'>{html.escape(cite(over.rules if over else (R.OBJECTIVE,)))}</p>")
+
+
+def learners_of(game: Game, humans: Sequence[str]) -> list[str]:
+    """The learner's players, best first, when the learner plays against others (else none: no "you")."""
+    mine = [p.id for p in game.standings() if p.id in humans]
+    return mine if len(mine) < len(game.players) else []
+
+
+def results_sentence(game: Game, humans: Sequence[str]) -> str:
+    """How the learner did: "You won!", "You (p1) finished in place 3 of 4." ("" without a learner)."""
+    mine = learners_of(game, humans)
+    if not mine:
+        return ""
+    best, total = mine[0], len(game.players)
+    if best in game.winners:
+        others = [w for w in game.winners if w != best]
+        if others:
+            return _("You ({player}) won, together with {others}!").format(player=best, others=and_list(others))
+        return _("You ({player}) won!").format(player=best)
+    place = [p.id for p in game.standings()].index(best) + 1
+    if len(mine) > 1:
+        return _("Your best player, {player}, finished in place {place} of {total}.").format(
+            player=best, place=place, total=total)
+    return _("You ({player}) finished in place {place} of {total}.").format(player=best, place=place, total=total)
 
 
 def bust_caption(events: Sequence[Event]) -> str:
@@ -156,6 +189,10 @@ class GameTutorWords:
     def offers_finish(self) -> bool:
         raise NotImplementedError
 
+    @property
+    def offers_finish_now(self) -> bool:
+        raise NotImplementedError
+
     def _hint(self) -> str:
         """The prompt: the one next step, naming its control."""
         game = self.game
@@ -168,12 +205,15 @@ class GameTutorWords:
                                                                         "again.")
         if self.replaying:
             return _("The bots are playing: 'Skip' shows the end of their turns.")
+        if self.offers_finish_now:
+            return _("You have no troop pieces left, so you take no more turns. Choose 'Finish the game now' to "
+                     "see the end at once.")
         if not self.human_turn:
             return _("{player} ({bot} bot) plays next: choose 'Bots play' to watch the bots' turns up to yours "
                      "('Next step': one action at a time).").format(player=game.player.id, bot=game.player.bot)
         if phase is Phase.ROLL:
             return _("Your turn: choose 'Roll the dice'.") + (
-                " " + _("Or choose 'Finish the game': the bots play every turn to the end.")
+                " " + _("Or choose 'Finish the game': you still play your turns, the bots' turns are done at once.")
                 if self.offers_finish else "")
         if phase is Phase.CHOOSE:
             assert game.dice is not None

@@ -7,8 +7,13 @@ replay runs the header shows the round of the step on the board (the ``TurnStart
 and caption agree. Skip shows the end; the prompt names Skip when the replay runs long.
 
 "Finish the game" (``finish_game_button``): in a full game (``GameTutor.new_game``) from round
-``FINISH_FROM_ROUND``, on the learner's turn, the bots play every player's turns to the end; the board shows the
-end at once, the log keeps every turn, Back undoes it.
+``FINISH_FROM_ROUND``, the game plays on quickly (``finishing``) and the learner still plays every one of their
+turns: the bots' turns are played at once (``bots.autoplay``), without a replay, up to the learner's next turn,
+where the prompt names "Roll the dice"; the log keeps every turn. After the learner's turn ends the bots' turns
+follow at once, in the same step (Back undoes both).
+
+"Finish the game now" (``finish_now_button``): once every learner is out of the game (``Game.is_out``: no troop
+pieces, no more turns), the bots play the rest of the game at once; it is the next control the prompt names.
 """
 
 from __future__ import annotations
@@ -23,16 +28,19 @@ from tutor.flanders.cards import CardSet
 from tutor.flanders.events import GameOver, TurnStarted
 from tutor.flanders.game import Game, Phase
 from tutor.flanders.render import Board, Picture, frames_for
-from tutor.i18n import _
+from tutor.i18n import N_, _
 from tutor.ui import pace
 from tutor.ui.controls import button
 from tutor.ui.controller import UndoController
 from tutor.ui.narration import Line
 
+from .game_log import bust_end
 from .narration import captions, narrate
 
 FINISH_FROM_ROUND = 3
 """A full game offers "Finish the game" from this round on."""
+QUICK_WORDS = N_("The bots played their turns at once: the log has each one.")
+"""What the prompt says before the learner's turn when the bots' turns were played at once."""
 FAST_PACE = 0.5
 """The fast replay's pace before fitting (``frames_for`` then leaves out the tumbling dice and pawn steps)."""
 
@@ -79,6 +87,7 @@ class BotReplay:
     _picture: Callable[[], Picture]
     _snapshot: Callable[[], Picture]
     _hint: Callable[[], str]
+    _pace_note: str
     move_focus: Callable[[widgets.Widget], None]
     header: widgets.HTML
     _header: Callable[[], str]
@@ -90,6 +99,10 @@ class BotReplay:
 
     @property
     def bot_turn(self) -> bool:
+        raise NotImplementedError
+
+    @property
+    def human_turn(self) -> bool:
         raise NotImplementedError
 
     if TYPE_CHECKING:  # the host's (``tutor.ui.shell.LessonShell``), declared for the type checker only
@@ -104,27 +117,89 @@ class BotReplay:
         self.watch = pace.WatchSetting()
         self.finish_from_round: int | None = None
         """Round from which "Finish the game" is offered (None: never; ``new_game`` sets it)."""
+        self.finishing = False
+        """"Finish the game" was chosen: the bots' turns are played at once; the learner still plays theirs."""
+        self._pace_note = ""
         self.finish_game_button = button(_("Finish the game ▸▸"),
-                                         _("The bots play every turn, yours too, to the end"))
+                                         _("Play on quickly: you still play your turns, the bots' turns are done "
+                                           "at once"))
         self.finish_game_button.layout.display = "none"
+        self.finish_now_button = button(_("Finish the game now ▸▸"),
+                                        _("You are out of the game: the bots play the rest of it at once"),
+                                        style="primary")
+        self.finish_now_button.layout.display = "none"
         self._shown_round: int | None = None
         self._step_rounds: list[int] = []
 
     @property
     def offers_finish(self) -> bool:
-        """"Finish the game" is offered now: a full game, late enough, at the start of the learner's turn."""
+        """"Finish the game" is offered now: a full game, late enough, a learner still playing, at the start of
+        the learner's turn or on the bots' turn, not finishing yet."""
         game = self.game
-        return (self.finish_from_round is not None and game.round >= self.finish_from_round
-                and game.phase is Phase.ROLL and game.player.id in self.humans and not self._replay)
+        return (self.finish_from_round is not None and game.round >= self.finish_from_round and not self.finishing
+                and not self._replay and self._paused is None and not self.everyone_out
+                and (self.bot_turn or (self.human_turn and game.phase is Phase.ROLL)))
+
+    @property
+    def everyone_out(self) -> bool:
+        """Every learner is out of the game (no troop pieces: no more turns) while the bots play on."""
+        return bool(self.humans) and not self.game.is_over and all(self.game.is_out(h) for h in self.humans)
+
+    @property
+    def offers_finish_now(self) -> bool:
+        """"Finish the game now" is offered: every learner is out, and nothing is being shown."""
+        return self.everyone_out and not self._replay and self._paused is None
 
     def _on_finish_game(self) -> None:
         if not self.offers_finish:
-            self.warn(_("The bots finish the game only at the start of your turn.") + " " + self._hint())
+            self.warn(_("'Finish the game' is offered from round {n}, while you play.").format(
+                n=self.finish_from_round or FINISH_FROM_ROUND) + " " + self._hint())
             return
-        events = self.control.act(lambda: autoplay(self.game, people=())) or []
+        self.finishing = True
+        if self.bot_turn:
+            self._bots_at_once(_(QUICK_WORDS))
+            return
+        self._pace_note = _("From now on the bots' turns are done at once.")
+        self._show(draw=False, changed=[Line(self._pace_note)])
+        self.focus_next()
+
+    def _on_finish_now(self) -> None:
+        if not self.offers_finish_now:
+            self.warn(_("The bots finish the game at once only when you are out of it.") + " " + self._hint())
+            return
+        self._bots_at_once(_("The bots played the rest of the game: the log has each turn."))
+
+    def _bots_at_once(self, words: str) -> None:
+        """The bots' turns up to the learner's next turn (or the end), shown at once: one undo step."""
+        dice = self.game.dice
+        events = self.control.act(lambda: autoplay(self.game, people=self.humans)) or []
+        self._note_take(events, dice)
         self._over = next((e for e in events if isinstance(e, GameOver)), self._over)
         self._group(events)
-        self._show(changed=[Line(_("The bots played every turn to the end: the log has each one."))])
+        self._pace_note = words
+        self._show(changed=[Line(words)])
+        self.focus_next()
+
+    def _quickly(self, events: list[Event]) -> tuple[int, Picture] | None:
+        """While finishing, after the learner's action (inside its undo step): when the turn passed to a bot, the
+        bots play at once up to the learner's next turn, added to ``events``; the number of the learner's events
+        and the board between them (None: nothing was added)."""
+        if not self.finishing or not self.bot_turn or bust_end(events) is not None:
+            return None
+        mine, between = len(events), self._picture()
+        events += autoplay(self.game, people=self.humans)
+        return mine, between
+
+    def _after_quickly(self, events: list[Event], snapshot: Picture, mine: int, between: Picture) -> None:
+        """Show the learner's events step by step, then the board after the bots' turns; the log keeps every
+        turn."""
+        cards = self.game.cards
+        own = events[:mine]
+        self._over = next((e for e in events if isinstance(e, GameOver)), self._over)
+        self._group(events)
+        self.board.animate(frames_for(snapshot, own, captions(own, cards), between) + [(self._picture(), 0)])
+        self._pace_note = _(QUICK_WORDS)
+        self._show(draw=False, changed=narrate(own, cards) + [Line(self._pace_note)])
         self.focus_next()
 
     def _bots_play(self, limit: int | None = None, *, replay: bool = False) -> None:
