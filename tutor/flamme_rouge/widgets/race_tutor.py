@@ -123,6 +123,7 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
         self._positions = list(positions)
         self._position = 0
         self._initial = (self.human_teams, self._focus, self._stop)
+        self._asked = (tuple(human_teams) if human_teams is not None else None, self._focus)
         self.narration_lines: list[Line] = []
 
     def _make_controls(self, hand_size: int) -> None:
@@ -191,6 +192,10 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
                                             disclosures=[self.story.toggle, self.key.button])
         return [widgets.HTML(CSS), self.header, self.secondary, board_frame(self.scene), self.prompt,
                 self.results, self.text_view.html, self.story.html, self.key.body, self.teachers.body]
+
+    def _new_key(self) -> None:
+        """The key of the race shown (another position may have other marks)."""
+        self.legend.value = legend_html(self.race, folding=False)
 
     def _set_draw_buttons(self) -> None:
         self.hand.set_riders(rid for team in self.human_teams for rid in self.race.teams[team].riders)
