@@ -23,8 +23,9 @@ def clicks_at_any_pace(monkeypatch):
     monkeypatch.setattr(RaceTutor, "debounce_s", 0)
 
 
-def lesson_boards(path: Path) -> list[RaceTutor]:
-    """The lesson's prepared positions with more than one scenario, built as Voila runs its cells."""
+def lesson_boards(path: Path, pattern: str = r"^RaceTutor\.from_scenario\(\[") -> list[RaceTutor]:
+    """The lesson's boards whose cell matches ``pattern`` (at first: prepared positions with more than one
+    scenario), built as Voila runs its cells."""
     boards = []
     here = os.getcwd()
     os.chdir(path.parent)
@@ -32,7 +33,7 @@ def lesson_boards(path: Path) -> list[RaceTutor]:
         namespace: dict = {"RaceTutor": RaceTutor}
         for cell in nbformat.read(path, as_version=4).cells:
             source = cell.source.strip()
-            if cell.cell_type == "code" and re.search(r"^RaceTutor\.from_scenario\(\[", source, flags=re.M):
+            if cell.cell_type == "code" and re.search(pattern, source, flags=re.M):
                 code = re.sub(r"^RaceTutor", "__board = RaceTutor", source, flags=re.M)
                 exec(compile(code, path.name, "exec"), namespace)
                 board = namespace.pop("__board")
@@ -107,3 +108,33 @@ def test_try_another_position_shows_the_next_one_plays_it_restarts_it_and_cycles
         tutor.another_button.click()
         shows(tutor, first)
         play_to_the_stop(tutor)
+
+
+PREPARED = [p for p in sorted(FR.glob("[01][0-9]_*.ipynb")) if "RaceTutor.from_scenario(" in p.read_text()]
+
+
+@pytest.mark.parametrize("path", PREPARED, ids=[p.stem for p in PREPARED])
+def test_the_log_opens_onto_what_happened_on_every_prepared_position(path: Path):
+    """FR 04 starts in the end phase: its log was empty, and "Log" opened onto nothing (0 px high)."""
+    boards = lesson_boards(path, r"^RaceTutor\.from_scenario\(")
+    assert boards
+    for tutor in boards:
+        for _ in range(len(tutor._positions)):
+            assert tutor.story.toggle.value is False and tutor.story.toggle.description.startswith("▸")
+            tutor.story.toggle.value = True  # "▸ Log"
+            assert tutor.narration.layout.display is None and "<li" in tutor.narration.value, tutor.title
+            tutor.story.toggle.value = False
+            play_to_the_stop(tutor)
+            tutor.another_button.click()
+
+
+def test_an_empty_log_says_so_when_opened():
+    from tutor.ui.narration import Line, NarrationLog
+
+    log = NarrationLog("Log", open_=False)
+    log.toggle.value = True
+    assert "Nothing has happened yet" in log.html.value
+    log.add([Line("red-S moves 5 squares.")], "Round 1")
+    assert "Nothing has happened" not in log.html.value and "red-S moves" in log.html.value
+    log.clear()
+    assert "Nothing has happened yet" in log.html.value
