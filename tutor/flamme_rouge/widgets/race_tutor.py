@@ -7,8 +7,8 @@
     display(tutor)                                   # a VBox
 
 The screen is the lesson shell (``tutor.ui.shell.LessonShell``); this module says what Flamme Rouge does on it.
-The learner draws for each of its riders ("Draw 4 for red-S"), clicks one of the four card buttons to play it
-(the other three are recycled under the deck), then resolves the round with "Next step" (one rider's move, or
+The learner draws for each of its riders ("Draw 4 for red-S"), clicks one of the four card buttons (or the card
+drawn on the board's card panel) to play it (the other three are recycled under the deck), then resolves the round with "Next step" (one rider's move, or
 one part of the end phase) or "Finish round", which animates the rest of the round step by step at the chosen
 ``speed``, fitted to a few seconds (``race_pace``; "Skip animation" shows its end at once; a new click never
 waits for an animation). A full race offers "Finish the race" from round 3 (``race_pace``). When a round (or
@@ -218,6 +218,15 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
             return
         card = hand[index]
         self._act(lambda: self.race.play(rider, card))
+
+    def _on_panel_click(self, x: float, y: float) -> None:
+        """A click on the card panel (CSS pixels): a card the learner's rider drew is played, as its button plays
+        it; anywhere else the board is not a control."""
+        spot = self._panel().card_at(self.race, self.scene.view, x, y)
+        rider = self.active_rider
+        if spot is not None and spot[0] == rider and rider is not None and spot[1] < len(self.race.riders[rider].hand):
+            slot = spot[1]
+            self.guard(f"card{slot}", lambda: self._on_card(slot))
 
     def _on_next(self) -> None:
         if not self._refuse_steps():
