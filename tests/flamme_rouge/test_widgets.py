@@ -691,6 +691,20 @@ def test_a_click_on_a_drawn_card_on_the_board_plays_it(riders):
     assert [str(c) for c in tutor.race.riders["red-R"].recycled] == [str(c) for k, c in enumerate(hand) if k != 2]
 
 
+def test_a_click_on_a_drawn_card_on_the_board_bids_it_in_the_breakaway():
+    """FR 10: the bids use the same card panel; a drawn card there is bid by clicking it."""
+    from tutor.flamme_rouge.widgets import BreakawayBid
+
+    bid = BreakawayBid("cobbles-24", teams=("red", "blue", "green", "black", "white"), learner="red", seed=0)
+    bid.draw_buttons[bid.hand.free[0]].click()
+    rider = bid.holding
+    hand = list(bid.race.riders[rider].hand)
+    slots = {(rid, slot): box for rid, slot, box in bid._panel().hand_slots(bid.race, bid.scene.view)}
+    x, y, w, h = slots[(rider, 1)]
+    press(bid, x + w / 2, y + h / 2)
+    assert bid.race.riders[rider].bids[-1] == hand[1] and bid.status.kind != "warning"
+
+
 def test_a_click_on_a_rider_s_empty_hand_slots_plays_nothing():
     tutor = RaceTutor.new_race(stage="sprint-20", teams=("red", "blue"), bots={"blue": "heuristic"},
                                human_teams=("red",), seed=3)
