@@ -1,10 +1,11 @@
 """Issue 37 in a real browser: a card drawn on the board's card panel (FR 02) is played by clicking it, on a wide
-page and on a phone-wide one, where the canvas is CSS-scaled (the click goes through the renderer's geometry)."""
+page and on a phone-wide one, where the canvas is CSS-scaled (the click goes through the renderer's geometry); and
+FR 03's "Try another position" shows its second position on the board."""
 
 from __future__ import annotations
 
 import pytest
-from voila_page import open_lesson, wait_for_paint
+from voila_page import canvas_fingerprint, error_outputs, open_lesson, wait_for_canvas_change, wait_for_paint
 
 from tutor.flamme_rouge import Race
 from tutor.flamme_rouge.render import CardPanel, make_view
@@ -40,3 +41,23 @@ def test_clicking_a_drawn_card_on_the_board_plays_it(page, page_errors, voila_se
     expect(narration).to_contain_text(f"red-S plays {played}", timeout=30_000)
     expect(race.get_by_role("button", name="Draw 4 for red-R")).to_be_enabled()
     assert page_errors == []
+
+
+def test_fr03_try_another_position_paints_the_second_position(page, page_errors, voila_server):
+    from playwright.sync_api import expect
+
+    open_lesson(page, voila_server, "flamme_rouge/03_movement.ipynb")
+    wait_for_paint(page)
+    race = page.locator(".tutor-race").first
+    race.get_by_role("button", name="Finish round").click()
+    another = race.get_by_role("button", name="Try another position ▸")
+    expect(another).to_be_visible(timeout=30_000)
+    before = canvas_fingerprint(page)
+    another.click()
+    expect(race.locator(".tutor-header")).to_contain_text("Falling back over two full squares", timeout=30_000)
+    assert wait_for_canvas_change(page, before) != before, "the board still shows the first position"
+    expect(race.get_by_role("button", name="Next step")).to_be_visible()
+    race.get_by_role("button", name="Finish round").click()
+    expect(another).to_be_visible(timeout=30_000)
+    expect(race.locator(".tutor-log")).to_contain_text("red-S")
+    assert error_outputs(page) == [] and page_errors == []
