@@ -93,7 +93,7 @@ def test_a_catalan_copy_whose_code_quizzes_metadata_or_scenarios_differ_fails(tm
         "its code is not the English code": code_cell(1),
         'its first code cell does not start with from tutor.i18n import use_language; use_language("ca")':
             drop_language_line,
-        "its quiz ids are not the English ones ['a3b1ea222a']":
+        "its quiz ids are not the English ones ['a3b1ea222a', '82f975b839', '5b3509d6b8', 'beba0e6c59', 'c53ca05b9b']":
             lambda notebook: notebook["metadata"]["tutor"].update(quizzes=["0123456789"]),
         'its metadata does not say "tutor": {"language": "ca"}':
             lambda notebook: notebook["metadata"]["tutor"].pop("language"),

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1] / "lessons"
 LESSONS = sorted(p for p in ROOT.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts and p.parent != ROOT)
 PROBE = ("import json as _json\nfrom ipywidgets.widgets import widget as _widget\n"
          "from tutor.ui.quiz import RevealQuiz as _Quiz\n"
-         "print(_json.dumps([w.id for w in list(_widget._instances.values()) if isinstance(w, _Quiz)]))")
+         "print(_json.dumps([i for w in list(_widget._instances.values()) if isinstance(w, _Quiz) for i in w.ids]))")
 
 
 def _ids(paths: list[Path]) -> list[str]:

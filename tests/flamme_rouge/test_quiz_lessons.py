@@ -127,7 +127,7 @@ def test_fr02_asks_about_the_energy_phase_and_the_engine_answers_each_question()
         assert quiz.is_right is False and f"The answer is: {quiz.correct_answer}." in quiz.feedback.value
         assert "The rule that decided it" in quiz.feedback.value and "data-right='0'" in quiz.feedback.value
         asked.append((quiz.question, quiz.correct_answer))
-        quiz.retry_button.click()  # the next question
+        quiz.next_button.click()  # the next question
     assert quiz.position == 0
     quiz.choice_input.value = quiz.correct_answer
     quiz.reveal_button.click()
@@ -141,3 +141,51 @@ def test_fr02_asks_about_the_energy_phase_and_the_engine_answers_each_question()
         "red-S draws 9, 5, 3 and 2 and plays the 9. Where is that 9 when the next round begins?": "out of the game",
         "red-S has just 3 cards left in all: 4, 3 and 2 face down, none recycled. How many does it draw?": "3",
     }
+
+
+def first_answers(marks: list[str]) -> dict[str, bool]:
+    """What the lesson page records from the marks Reveal leaves (``tutor.ui.lessons.PROGRESS_JS``): each quiz
+    id's first answer, right or not."""
+    recorded: dict[str, bool] = {}
+    for mark in marks:
+        found = re.search(r"data-quiz='(\w+)' data-right='([01])'", mark)
+        assert found, mark
+        recorded.setdefault(found[1], found[2] == "1")
+    return recorded
+
+
+def test_fr02_try_again_asks_the_same_question_and_the_progress_counts_every_question():
+    """Issue 37: the tester answered three questions, one right first time, and read "1 of 1 answered, 0 right
+    first time"; Try again had asked another question."""
+    from tutor.flamme_rouge.widgets.energy_quiz import EnergyQuiz
+    from tutor.ui.lessons import lesson_info
+
+    quiz, marks = EnergyQuiz(), []
+
+    def reveal(right: bool) -> None:
+        quiz.choice_input.value = next(choice for choice in quiz.choice_input.options
+                                       if (choice == quiz.correct_answer) == right)
+        quiz.reveal_button.click()
+        assert quiz.is_right is right
+        marks.append(quiz.feedback.value)
+
+    first = quiz.question
+    assert quiz.next_button.layout.display == "none"  # one next step at a time: Reveal first
+    reveal(False)
+    assert quiz.next_button.layout.display is None and "Next question" in quiz.status.text
+    quiz.retry_button.click()
+    assert quiz.question == first and first in quiz.question_html.value and quiz.is_right is None
+    assert "Recycled, face up under the deck</th><td>none" in quiz.board.value  # its starting cards again
+    assert quiz.next_button.layout.display == "none"
+    reveal(True)
+    assert quiz.focused is quiz.next_button
+    quiz.next_button.click()
+    assert quiz.question != first and quiz.is_right is None
+    reveal(True)
+    quiz.next_button.click()
+    reveal(False)
+    recorded = first_answers(marks)
+    declared = lesson_info(FR / "02_energy_phase.ipynb").quiz_ids
+    assert set(recorded) <= set(declared) and list(declared) == list(quiz.ids) and len(declared) == 5
+    answered, right = len(recorded), sum(recorded.values())
+    assert (answered, right) == (3, 1)  # "3 of 5 answered, 1 right first time"

@@ -443,7 +443,7 @@ def test_the_played_cards_strip_gives_each_of_twelve_riders_room_for_its_name():
 
 
 def test_every_team_has_a_large_mark_in_the_middle_of_its_token():
-    from tutor.flamme_rouge.render.riders import MARK_SIZE
+    from tutor.flamme_rouge.render.labels import MARK_SIZE
 
     race = Race.new("paves-du-nord", ["red", "blue", "green", "black", "white", "pink", "yellow", "orange",
                                       "purple", "teal", "brown", "grey"], seed=0, single_riders=True)

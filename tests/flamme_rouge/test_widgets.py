@@ -666,6 +666,54 @@ def test_a_mouse_press_on_the_2x_canvas_lands_on_the_square_under_it():
     assert tutor.race.riders["red-S"].position == (2, 0)
 
 
+def press(tutor, x, y):
+    """A mouse press on the 2x canvas at (x, y) in the view's units (CSS pixels), as the browser sends it."""
+    tutor.scene.canvas[-1]._handle_frontend_event(None, {"event": "mouse_down", "x": 2 * x, "y": 2 * y}, [])
+
+
+@pytest.mark.parametrize("riders", [("red",), ("red", "blue", "green")], ids=["full columns", "narrow columns"])
+def test_a_click_on_a_drawn_card_on_the_board_plays_it(riders):
+    """Issue 37 (FR 02): a card drawn on the card panel is played by clicking it, not only by its small button."""
+    tutor = RaceTutor.new_race(stage="sprint-20", teams=("red", "blue", "green"), bots={"blue": "heuristic",
+                               "green": "heuristic"} if riders == ("red",) else {}, human_teams=riders, seed=3)
+    tutor.draw_buttons["red-R"].click()
+    hand = list(tutor.race.riders["red-R"].hand)
+    slots = {(rid, slot): box for rid, slot, box in tutor._panel().hand_slots(tutor.race, tutor.scene.view)}
+    x, y, w, h = slots[("red-R", 2)]
+    with recorded_commands() as log:
+        tutor.redraw()
+    drawn = [c.args[:3] for c in log.named("fillText") if c.args[0] == str(hand[2])]
+    assert any(abs(dx - (x + w / 2)) < 1 and abs(dy - (y + h / 2 + 2)) < 1 for _, dx, dy in drawn)  # drawn there
+    press(tutor, x + 2, tutor.scene.view.panel_top + 4)  # above the cards: nothing
+    assert tutor.race.riders["red-R"].played is None
+    press(tutor, x + w - 3, y + h - 3)
+    assert tutor.race.riders["red-R"].played == hand[2] and tutor.status.kind != "warning"
+    assert [str(c) for c in tutor.race.riders["red-R"].recycled] == [str(c) for k, c in enumerate(hand) if k != 2]
+
+
+def test_a_click_on_a_drawn_card_on_the_board_bids_it_in_the_breakaway():
+    """FR 10: the bids use the same card panel; a drawn card there is bid by clicking it."""
+    from tutor.flamme_rouge.widgets import BreakawayBid
+
+    bid = BreakawayBid("cobbles-24", teams=("red", "blue", "green", "black", "white"), learner="red", seed=0)
+    bid.draw_buttons[bid.hand.free[0]].click()
+    rider = bid.holding
+    hand = list(bid.race.riders[rider].hand)
+    slots = {(rid, slot): box for rid, slot, box in bid._panel().hand_slots(bid.race, bid.scene.view)}
+    x, y, w, h = slots[(rider, 1)]
+    press(bid, x + w / 2, y + h / 2)
+    assert bid.race.riders[rider].bids[-1] == hand[1] and bid.status.kind != "warning"
+
+
+def test_a_click_on_a_rider_s_empty_hand_slots_plays_nothing():
+    tutor = RaceTutor.new_race(stage="sprint-20", teams=("red", "blue"), bots={"blue": "heuristic"},
+                               human_teams=("red",), seed=3)
+    state = tutor.race.to_dict()
+    x, y, w, h = tutor._panel().hand_slots(tutor.race, tutor.scene.view)[0][2]
+    press(tutor, x + w / 2, y + h / 2)
+    assert tutor.race.to_dict() == state
+
+
 def test_the_card_panel_follows_the_rider_being_played_past_the_fourth():
     tutor = RaceTutor.new_race("sprint-20", teams=("red", "blue", "green"), bots={}, human_teams=None)
     tutor.draw_buttons["green-R"].click()

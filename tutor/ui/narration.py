@@ -19,7 +19,7 @@ from typing import Iterable, Sequence
 import ipywidgets as widgets
 
 from tutor.core.events import Rule
-from tutor.i18n import _
+from tutor.i18n import N_, _
 from tutor.i18n import and_list as i18n_and_list
 
 
@@ -76,6 +76,10 @@ def to_html(lines: Iterable[Line], *, cited: set[Rule] | None = None, new: int =
     return f"<ul class='tutor-narration'>{''.join(items)}</ul>" if items else ""
 
 
+EMPTY_LOG = N_("Nothing has happened yet. Each step you take is written here.")
+"""What an empty log says."""
+
+
 class NarrationLog(widgets.VBox):
     """A log of what happened, section by section (a game's rounds or turns), that keeps every line.
 
@@ -84,7 +88,8 @@ class NarrationLog(widgets.VBox):
     whole log. ``newest_first`` lists the newest section at the top. Each rule is cited once per section.
     ``html`` is the HTML widget (its ``value`` is the log), ``lines`` the lines of the newest section,
     ``sections`` every (title, lines). With ``show=False``, ``add`` and ``start`` keep the lines for the next
-    ``refresh`` (a widget that shows its log last, once its controls are set).
+    ``refresh`` (a widget that shows its log last, once its controls are set). An empty log says so
+    (``EMPTY_LOG``).
     """
 
     def __init__(self, title: str = "What happened", *, open_: bool = True, newest_first: bool = False) -> None:
@@ -143,7 +148,9 @@ class NarrationLog(widgets.VBox):
                 continue
             parts.append(f"<details class='tutor-log-section'{' open' if last else ''}><summary>"
                          f"{html.escape(title)}</summary>{body}</details>")
-        self.html.value = "".join(reversed(parts) if self._newest_first else parts)
+        logged = "".join(reversed(parts) if self._newest_first else parts)
+        # Opened before anything happened, the log says so (an empty log would open onto nothing, 0 px high).
+        self.html.value = logged or f"<p class='tutor-log-empty'>{html.escape(_(EMPTY_LOG))}</p>"
 
 
 def and_list(items: Iterable[object], empty: str | None = None) -> str:

@@ -23,6 +23,11 @@ of small controls under the prompt: the subclass adds its disclosures), ``below`
 Reveal leaves a hidden ``tutor-quiz-result`` mark in the feedback (``data-quiz``, ``data-right``,
 ``data-choice``) that the lesson page records (``tutor.ui.lessons``). ``show_question(question)`` shows
 a new question (a new position).
+
+"Try again" asks the same question again. A quiz of several questions (``more_questions``) also offers
+"Next question" after Reveal (``next_button``, the subclass's ``next_question``); each of its questions has its own
+id (``ids``: every id, the lesson's ``metadata.tutor.quizzes``), so the lesson's progress counts every question
+answered, and each one's first answer.
 """
 
 from __future__ import annotations
@@ -40,6 +45,11 @@ from tutor.i18n import N_, _
 from .controls import CSS, StatusLine, button, header
 from .narration import Line, to_html
 from .screen import Focusing, SecondaryRow, changed_words, prompt_row
+
+
+def quiz_id(question: str) -> str:
+    """The id a question's answers are recorded under (its English words, the same in every language)."""
+    return hashlib.sha1(question.encode()).hexdigest()[:10]
 
 
 @dataclass(frozen=True)
@@ -63,7 +73,7 @@ class RevealQuiz(Focusing, widgets.VBox):
                  explain: str = ""):
         super().__init__()
         self.question, self.explain = question, explain
-        self.id = hashlib.sha1(question.encode()).hexdigest()[:10]
+        self.id = quiz_id(question)
         self.is_right: bool | None = None
         self.inputs = list(inputs)
         self.status = StatusLine()
@@ -72,7 +82,10 @@ class RevealQuiz(Focusing, widgets.VBox):
         self.reveal_button = button(_("Reveal"), _("Play it out and check your answer"), style="primary")
         self.retry_button = button(_("Try again"), _("Reset the position and answer again"))
         self.reveal_button.on_click(lambda _: self._on_reveal())
+        self.next_button = button(_("Next question ▸"), _("The next question"), style="primary")
+        self.next_button.layout.display = "none"  # after Reveal, in a quiz of several questions
         self.retry_button.on_click(lambda _: self._on_retry())
+        self.next_button.on_click(lambda _: self._on_next_question())
         self.question_html = widgets.HTML(self._question_html(question))
         self.secondary = SecondaryRow([])
         self.below = widgets.VBox([])
@@ -82,7 +95,7 @@ class RevealQuiz(Focusing, widgets.VBox):
             board,
             self.question_html,
             widgets.HBox(self.inputs, layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
-            prompt_row(self.status, self.reveal_button, self.retry_button),
+            prompt_row(self.status, self.reveal_button, self.retry_button, self.next_button),
             self.secondary, self.feedback, self.below, self.narration,
         ]
         self.add_class("tutor-quiz")
@@ -112,7 +125,22 @@ class RevealQuiz(Focusing, widgets.VBox):
         raise NotImplementedError
 
     def restart(self) -> None:
+        """Back to the question's starting position, inputs cleared (the same question)."""
         raise NotImplementedError
+
+    @property
+    def more_questions(self) -> bool:
+        """The quiz has other questions ("Next question")."""
+        return False
+
+    def next_question(self) -> None:
+        """Show the next question (and set ``id`` to its own), inputs cleared."""
+        raise NotImplementedError
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        """The ids of every question the quiz asks (one, unless it has several questions)."""
+        return (self.id,)
 
     def redraw(self, *, static: bool = False, animate: bool = False) -> None:
         raise NotImplementedError
@@ -145,15 +173,26 @@ class RevealQuiz(Focusing, widgets.VBox):
                                 if verdict.story else "")
         self._set_inputs_disabled(True)
         self.redraw(animate=True)
-        said = (_("Right! Choose '{retry}' to answer again.") if verdict.right else
-                _("Not quite. Choose '{retry}' to answer again."))
-        self.status.show(said.format(retry=self.retry_button.description),
+        if self.more_questions:
+            said = (_("Right! Choose '{next}' for the next question, or '{retry}' to answer this one again.")
+                    if verdict.right else
+                    _("Not quite. Choose '{retry}' to answer this question again, or '{next}' for the next one."))
+            self.next_button.layout.display = None
+        else:
+            said = (_("Right! Choose '{retry}' to answer again.") if verdict.right else
+                    _("Not quite. Choose '{retry}' to answer again."))
+        self.status.show(said.format(retry=self.retry_button.description, next=self.next_button.description),
                          "success" if verdict.right else "warning",
                          aside=" ".join([verdict.told, changed_words(verdict.why, limit=len(verdict.why))]).strip())
-        self.move_focus(self.retry_button)
+        self.move_focus(self.next_button if self.more_questions and verdict.right else self.retry_button)
 
     def _on_retry(self) -> None:
         self.restart()
+        self.reset()
+        self.move_focus(self.first_input())
+
+    def _on_next_question(self) -> None:
+        self.next_question()
         self.reset()
         self.move_focus(self.first_input())
 
@@ -164,6 +203,7 @@ class RevealQuiz(Focusing, widgets.VBox):
     def reset(self) -> None:
         """Clear the feedback and ask again (the subclass has reset the position and inputs)."""
         self.is_right = None
+        self.next_button.layout.display = "none"
         self.redraw()  # the board first: it is what the learner looks at
         self.feedback.value = self.narration.value = ""
         self._set_inputs_disabled(False)

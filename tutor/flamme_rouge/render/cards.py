@@ -29,6 +29,10 @@ MAX_COLUMNS = 5
 """Up to four riders get a full column (hand, played card, recycled pile); five get narrow columns, their hand as
 small cards (lesson 5 shows its five riders)."""
 FULL_COLUMN_W = 4 * (CARD_W + 4) + 14 + CARD_W
+CARDS_DY = 46
+"""The cards' row, under a column's name and counts (from the panel's top)."""
+Box = tuple[float, float, float, float]
+"""x, y, width, height (CSS pixels)."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,25 @@ class CardPanel:
             riders = [self.active] + [r for r in riders if r != self.active]
         return riders[:MAX_COLUMNS]
 
+    def hand_slots(self, race: Race, view: View) -> list[tuple[str, int, Box]]:
+        """Where each shown rider's four hand slots are drawn: (rider, slot, (x, y, w, h)) in the view's units
+        (CSS pixels); none on a compact panel or a view without cards."""
+        if not view.cards or self.compact:
+            return []
+        riders = self.columns(race)
+        if not riders:
+            return []
+        width = (view.width - 2 * MARGIN) / len(riders)
+        slot_w, slot_h = (MINI_W, MINI_H) if width < FULL_COLUMN_W + 8 else (CARD_W, CARD_H)
+        cards_y = view.panel_top + CARDS_DY
+        return [(rid, slot, (MARGIN + i * width + 4 + slot * (slot_w + 4), cards_y + CARD_H - slot_h, slot_w, slot_h))
+                for i, rid in enumerate(riders) for slot in range(4)]
+
+    def card_at(self, race: Race, view: View, x: float, y: float) -> tuple[str, int] | None:
+        """The (rider, slot) of the hand card drawn under a point (CSS pixels: ``Scene.on_click``'s), or None."""
+        return next(((rid, slot) for rid, slot, (left, top, w, h) in self.hand_slots(race, view)
+                     if left <= x <= left + w and top <= y <= top + h), None)
+
 
 def draw_card_panel(canvas: Canvas, view: View, race: Race, panel: CardPanel) -> None:
     """Draw the panel below the road (clears its area first); nothing when the view has no card panel."""
@@ -76,24 +99,25 @@ def draw_card_panel(canvas: Canvas, view: View, race: Race, panel: CardPanel) ->
         return
     width = (view.width - 2 * MARGIN) / len(riders)
     colours = rider_colours(race)
+    slots = panel.hand_slots(race, view)
     for i, rid in enumerate(riders):
         _draw_rider_column(canvas, race, rid, MARGIN + i * width, top, width, colours[rid],
-                           secret=rid in panel.secret)
+                           secret=rid in panel.secret, slots=[box for r, _slot, box in slots if r == rid])
 
 
 def _draw_rider_column(canvas: Canvas, race: Race, rider_id: str, x: float, top: float, width: float,
-                       colour: str, secret: bool) -> None:
+                       colour: str, secret: bool, slots: list[Box]) -> None:
+    """One rider's column; ``slots``: where its four hand cards go (``CardPanel.hand_slots``, which a click on a
+    card is mapped through)."""
     rider = race.riders[rider_id]
     _mini_token(canvas, x + 12, top + 15, colour, token_label(race, rider_id), rider.colour)
     write(canvas, f"{rider_id}  ({rider.kind})", x + 28, top + 15, size=13, bold=True, max_width=width - 34)
     write(canvas, stats_line(rider, width - 34), x + 28, top + 33, size=12, colour=style.MUTED)
-    cards_y = top + 46
-    narrow = width < FULL_COLUMN_W + 8
-    slot_w, slot_h = (MINI_W, MINI_H) if narrow else (CARD_W, CARD_H)
-    for slot in range(4):
+    cards_y = top + CARDS_DY
+    slot_w = slots[0][2]
+    for slot, (left, y, w, h) in enumerate(slots):
         card = rider.hand[slot] if slot < len(rider.hand) else None
-        draw_card(canvas, x + 4 + slot * (slot_w + 4), cards_y + CARD_H - slot_h, card, w=slot_w, h=slot_h,
-                  accent=colour)
+        draw_card(canvas, left, y, card, w=w, h=h, accent=colour)
     _caption(canvas, _("hand (drawn)"), x + 4 + 2 * (slot_w + 4) - 2, cards_y + CARD_H + 9)
     played_x = x + 4 + 4 * (slot_w + 4) + 10
     draw_card(canvas, played_x, cards_y, rider.played, accent=colour, face_down=secret)

@@ -12,11 +12,12 @@ import html
 
 from tutor.flamme_rouge.race import Race, TeamKind
 from tutor.flamme_rouge.track import Terrain
-from tutor.i18n import _
+from tutor.i18n import _, and_list
 from tutor.ui.drawing import text_colour_on
 
 from . import style
-from .riders import BADGE_OFFSET, BADGE_SIZE, MARK_SIZE
+from .labels import BADGE_OFFSET, BADGE_SIZE, MARK_SIZE
+from .riders import token_label
 
 LEGEND_CSS = """<style>
 .fr-legend { font-size: 14px; line-height: 1.5; color: #222; margin: 2px 0 6px; max-width: 960px; }
@@ -64,8 +65,8 @@ def token_svg(colour_name: str, letter: str = "", size: int = 28) -> str:
 def _team_entries(race: Race) -> list[str]:
     entries = []
     for team in race.teams.values():
-        kinds = {race.riders[r].letter for r in team.riders}
-        letter = next(iter(kinds)) if len(kinds) == 1 else ""
+        kinds = {token_label(race, r) for r in team.riders}
+        letter = next(iter(kinds)) if len(kinds) == 1 else ""  # riders told apart by number: no one letter
         mark = style.mark_name(team.colour)
         name = team.name if team.name != team.colour else _("{colour} team").format(
             colour=style.team_name(team.colour))
@@ -75,6 +76,9 @@ def _team_entries(race: Race) -> list[str]:
             name = _("{team} (Muscle, bot)").format(team=name)
         if mark:
             name = _("{team}, mark: {mark}").format(team=name, mark=mark)
+        numbers = sorted(label for label in kinds if label.isdigit())
+        if len(numbers) > 1:  # the Peloton's two rouleurs
+            name = _("{team}, its riders numbered {numbers}").format(team=name, numbers=and_list(numbers))
         entries.append(f"{token_svg(team.colour, letter)}{html.escape(name)}")
     return entries
 

@@ -19,10 +19,13 @@ from tutor.flamme_rouge.events import Position
 from tutor.flamme_rouge.race import Race
 from tutor.i18n import language
 from tutor.ui.drawing import font, needs_outline, rgb_array, rounded_rect, tag, text_colour_on
+from tutor.ui.drawing import text as write
 
 from . import style
-from .geometry import GLYPH_Y, LANE_H, MINIMAP_H, MINIMAP_Y, View
-from .highlights import Chip, Highlights, Mark
+from .geometry import LANE_H, MINIMAP_H, MINIMAP_Y, View
+from .highlights import Highlights, Mark
+from .labels import (BADGE_OFFSET, BADGE_SIZE, CHIP_H, MARK_SIZE, TAG_H, Box, Label, place_mark_labels,
+                     place_rider_labels)
 
 FloatPosition = tuple[float, float]
 
@@ -35,11 +38,17 @@ def rider_colours(race: Race) -> dict[str, str]:
 
 
 def token_label(race: Race, rider_id: str) -> str:
-    """"S" or "R" (the rider's kind) for a team's riders; a rider alone in its team (scenario riders "a", "b",
-    ...) shows the first two characters of its id."""
+    """"S" or "R" (the rider's kind) for a team's riders; two riders of one kind in a team (the Peloton's two
+    rouleurs, "peloton-1" and "peloton-2") are numbered as their ids end ("1", "2"), so they differ by more than
+    colour; a rider alone in its team (scenario riders "a", "b", ...) shows the first two characters of its id."""
     rider = race.riders[rider_id]
-    if len(race.teams[rider.team].riders) == 1 and rider.team == rider.id:
+    team = race.teams[rider.team].riders
+    if len(team) == 1 and rider.team == rider.id:
         return rider_id[:2]
+    twins = [r for r in team if race.riders[r].letter == rider.letter]
+    if len(twins) > 1:
+        end = rider_id.rsplit("-", 1)[-1]
+        return end if len(end) == 1 and end.isdigit() else str(twins.index(rider_id) + 1)
     return rider.letter
 
 
@@ -58,8 +67,8 @@ def draw_riders(canvas: Canvas, view: View, race: Race, highlights: Highlights =
     canvas.clear()
     _draw_pack_outlines(canvas, view, highlights.packs)
     _draw_blocked(canvas, view, highlights.blocked)
-    for mark in highlights.marks:
-        _draw_mark(canvas, view, mark)
+    for placed in place_mark_labels(view, highlights.marks):
+        _draw_mark(canvas, view, placed.mark, placed.centre)
     _draw_trails(canvas, view, highlights.trails)
     shown = {rid: pos for rid, pos in positions.items() if view.shows(pos[0])}
     order = sorted(shown, key=lambda rid: rid in moving)  # moving riders on top
@@ -68,10 +77,7 @@ def draw_riders(canvas: Canvas, view: View, race: Race, highlights: Highlights =
     _draw_rings(canvas, view, [shown[r] for r in dict.fromkeys(rings)], dashed=False)
     if highlights.active in shown:
         _draw_rings(canvas, view, [shown[highlights.active]], dashed=True)
-    _draw_card_chips(canvas, view, {rid: label for rid, label in highlights.cards.items() if rid in shown}, shown)
-    _draw_exhaustion_icons(canvas, view, [shown[r] for r in highlights.exhausted if r in shown])
-    _draw_slipstream_gains(canvas, view, {r: n for r, n in highlights.slipstreamed.items() if r in shown}, shown)
-    _draw_places(canvas, view, {r: n for r, n in highlights.places.items() if r in shown}, shown)
+    _draw_labels(canvas, view, highlights, shown)
     _draw_offview_markers(canvas, view, positions)
 
 
@@ -109,10 +115,6 @@ def draw_tokens(canvas: Canvas, view: View, race: Race, positions: Mapping[str, 
                 canvas.fill_text(token_label(race, rid), xs[i], ys[i] + 1)
 
 
-BADGE_OFFSET, BADGE_SIZE = 0.72, 0.62
-"""Where a token's letter badge sits (up and left of its centre) and its radius, in token radii."""
-MARK_SIZE = 0.6
-"""Half the width of a team mark in the middle of a token, in token radii."""
 LETTER_MIN = 11
 """Smallest letter in a badge, in CSS pixels (readable on a projector)."""
 
@@ -228,9 +230,8 @@ def _draw_trails(canvas: Canvas, view: View, trails: Mapping[str, tuple[Position
     canvas.set_line_dash([])
 
 
-def _draw_mark(canvas: Canvas, view: View, mark: Mark) -> None:
-    if not view.shows(mark.square):
-        return
+def _draw_mark(canvas: Canvas, view: View, mark: Mark, label_at: tuple[float, float]) -> None:
+    """A square's (or a cell's) dashed outline, and its label centred on ``label_at`` (``place_mark_labels``)."""
     top = view.square_top(mark.square) if mark.lane is None else view.lane_top(mark.lane)
     bottom = view.road_bottom if mark.lane is None else top + LANE_H
     canvas.stroke_style = mark.colour
@@ -238,7 +239,7 @@ def _draw_mark(canvas: Canvas, view: View, mark: Mark) -> None:
     canvas.set_line_dash([5, 3])
     canvas.stroke_rect(view.x(mark.square) + 1.5, top + 1.5, view.cell_w - 3, bottom - top - 3)
     canvas.set_line_dash([])
-    tag(canvas, mark.label, view.cx(mark.square), view.numbers_y if mark.below else GLYPH_Y + 5, mark.colour)
+    tag(canvas, mark.label, *label_at, mark.colour)
 
 
 def _draw_rings(canvas: Canvas, view: View, positions: list[FloatPosition], dashed: bool) -> None:
@@ -252,29 +253,44 @@ def _draw_rings(canvas: Canvas, view: View, positions: list[FloatPosition], dash
     canvas.set_line_dash([])
 
 
-def _draw_card_chips(canvas: Canvas, view: View, chips: Mapping[str, Chip],
-                     positions: Mapping[str, FloatPosition]) -> None:
-    """A small card with the revealed value at the upper right of each token still to move."""
-    for rid, chip in chips.items():
-        square, lane = positions[rid]
-        x, y = view.cx(square) + view.token_r * 0.45, view.cy(lane) - view.token_r - 4
-        exhaustion = chip.exhaustion
-        _mini_card(canvas, x, y, chip.label, style.EXHAUSTION_FACE if exhaustion else style.CARD_FACE,
-                   style.EXHAUSTION_INK if exhaustion else style.INK)
+def rider_labels(view: View, highlights: Highlights, positions: Mapping[str, FloatPosition]) -> list[Label]:
+    """The labels by the tokens shown (``positions``), placed clear of the badges and of each other
+    (``labels.place_rider_labels``): finishing places, card chips, exhaustion cards, slipstream gains."""
+    wanted: list[tuple[str, str, str, float]] = []
+    wanted += [(rid, "place", ordinal(n), TAG_H) for rid, n in sorted(highlights.places.items(), key=lambda i: i[1])]
+    wanted += [(rid, "card", chip.label, CHIP_H) for rid, chip in highlights.cards.items()]
+    wanted += [(rid, "exhaustion", "E2", CHIP_H) for rid in highlights.exhausted]
+    wanted += [(rid, "slipstream", f"+{n}", TAG_H) for rid, n in highlights.slipstreamed.items()]
+    taken = [placed.box for placed in place_mark_labels(view, highlights.marks)]
+    return place_rider_labels(view, positions, wanted, taken)
 
 
-def _draw_exhaustion_icons(canvas: Canvas, view: View, positions: list[FloatPosition]) -> None:
-    for square, lane in positions:
-        _mini_card(canvas, view.cx(square) + view.token_r * 0.45, view.cy(lane) - view.token_r - 4, "E2",
-                   style.EXHAUSTION_FACE, style.EXHAUSTION_INK)
-
-
-def _draw_slipstream_gains(canvas: Canvas, view: View, gains: Mapping[str, int],
-                           positions: Mapping[str, FloatPosition]) -> None:
-    for rid, gained in gains.items():
-        square, lane = positions[rid]
-        tag(canvas, f"+{gained}", view.cx(square) + view.token_r + 1, view.cy(lane) - view.token_r + 1,
-             style.SLIPSTREAM)
+def _draw_labels(canvas: Canvas, view: View, highlights: Highlights, positions: Mapping[str, FloatPosition]) -> None:
+    """The winner's gold ring, then every label by a token where ``rider_labels`` puts it."""
+    for rid, place in highlights.places.items():
+        if place == 1 and rid in positions:
+            x, y = view.centre(*positions[rid])
+            canvas.stroke_style = style.WINNER
+            canvas.line_width = 4
+            canvas.stroke_circle(x, y, view.token_r + 4)
+            canvas.stroke_style = style.INK
+            canvas.line_width = 1
+            canvas.stroke_circle(x, y, view.token_r + 6.5)
+    for label in rider_labels(view, highlights, positions):
+        x, y, w, h = label.box
+        if label.kind == "card":
+            exhaustion = highlights.cards[label.rider].exhaustion
+            _mini_card(canvas, label.box, label.text, style.EXHAUSTION_FACE if exhaustion else style.CARD_FACE,
+                       style.EXHAUSTION_INK if exhaustion else style.INK)
+        elif label.kind == "exhaustion":
+            _mini_card(canvas, label.box, label.text, style.EXHAUSTION_FACE, style.EXHAUSTION_INK)
+        else:
+            colour = style.SLIPSTREAM if label.kind == "slipstream" else style.WINNER
+            canvas.fill_style = colour
+            rounded_rect(canvas, x, y, w, h, 4)
+            canvas.fill()
+            write(canvas, label.text, x + w / 2, y + h / 2 + 0.5, size=11, bold=True, colour=text_colour_on(colour),
+                  align="center")
 
 
 def ordinal(n: int) -> str:
@@ -285,23 +301,8 @@ def ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-def _draw_places(canvas: Canvas, view: View, places: Mapping[str, int], positions: Mapping[str, FloatPosition]) -> None:
-    """Finishing places above the tokens at the finish; the winner's tag is larger, with a gold ring round it."""
-    for rid, place in sorted(places.items(), key=lambda item: -item[1]):
-        square, lane = positions[rid]
-        x, y = view.cx(square), view.cy(lane)
-        if place == 1:
-            canvas.stroke_style = style.WINNER
-            canvas.line_width = 4
-            canvas.stroke_circle(x, y, view.token_r + 4)
-            canvas.stroke_style = style.INK
-            canvas.line_width = 1
-            canvas.stroke_circle(x, y, view.token_r + 6.5)
-        tag(canvas, ordinal(place), x + view.token_r * 0.3, y - view.token_r - 6, style.WINNER)
-
-
-def _mini_card(canvas: Canvas, x: float, y: float, label: str, face: str, ink: str) -> None:
-    w, h = 8 + 7 * len(label), 15
+def _mini_card(canvas: Canvas, box: Box, label: str, face: str, ink: str) -> None:
+    x, y, w, h = box
     canvas.fill_style = face
     canvas.fill_rect(x, y, w, h)
     canvas.stroke_style = style.CARD_BORDER

@@ -49,6 +49,13 @@ class Scene(LayeredScene):
         self._track_drawn_at: int | None = None
         """``view.first`` when the track layer was last drawn (None: never)."""
 
+    def set_track(self, track: Track) -> None:
+        """Show another track (another prepared position): a new view of it, the board's new height, and the
+        track layer repainted at the next paint."""
+        self.view = make_view(track, self.view.width, cards=self.view.cards)
+        self.set_height(self.view.height)
+        self._track_drawn_at = None
+
     @property
     def track_layer(self) -> Canvas:
         return self.layer(0)

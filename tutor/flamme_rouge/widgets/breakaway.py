@@ -87,6 +87,7 @@ class BreakawayBid(LessonShell, widgets.VBox):
         self.add_class("tutor-breakaway")
         self.add_class("tutor-lesson")  # the template's rules for every lesson widget (a11y.css)
         self.scene.on_client_ready(lambda: self.redraw(redraw_track=True))
+        self.scene.on_click(self._on_board_click)  # a drawn card on the card panel bids it, as its button does
         self._show(self._intro() + self._opening_bots())
 
     def _layout(self) -> list[widgets.Widget]:
@@ -130,6 +131,14 @@ class BreakawayBid(LessonShell, widgets.VBox):
                       else _("The bids are over: the breakaway is decided. Choose Back or Restart."))
             return
         self._act(lambda: self.race.draw(rider_id))
+
+    def _on_board_click(self, x: float, y: float) -> None:
+        """A click on a card the bidder drew on the card panel (CSS pixels) bids it; elsewhere nothing happens."""
+        spot = self._panel().card_at(self.race, self.scene.view, x, y)
+        rider = self.holding
+        if spot is not None and rider is not None and spot[0] == rider and spot[1] < len(self.race.riders[rider].hand):
+            slot = spot[1]
+            self.guard(f"card{slot}", lambda: self._on_card(slot))
 
     def _on_card(self, index: int) -> None:
         rider = self.holding

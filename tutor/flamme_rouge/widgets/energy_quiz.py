@@ -7,8 +7,10 @@ Each question sets up red-S's energy deck (the cards face down and the recycled 
 table, and asks what one energy-phase action does: where the three cards not played go, how many cards a draw
 brings, whether the second rider may draw yet, where the played card is after the round. The learner picks
 one of the offered answers; Reveal has the engine (``Race.draw``, ``Race.play``, ``Race.resolve``) do the action
-and reads the answer from the race, so the quiz can never disagree with the rules. "Try again" moves to the next
-question. The shell (question, Reveal, Try again, feedback, progress mark) is ``tutor.ui.RevealQuiz``.
+and reads the answer from the race, so the quiz can never disagree with the rules. "Try again" asks the same
+question again; after Reveal, "Next question" moves on (round the questions), each question with its own id
+(``ids``), so the lesson's progress counts each one. The shell (question, Reveal, Try again, feedback,
+progress mark) is ``tutor.ui.RevealQuiz``.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from tutor.flamme_rouge.race import Phase, Race
 from tutor.i18n import _
 from tutor.ui.controls import label
 from tutor.ui.narration import Line
-from tutor.ui.quiz import RevealQuiz, Verdict
+from tutor.ui.quiz import RevealQuiz, Verdict, quiz_id
 
 from .narration import narrate
 
@@ -154,8 +156,7 @@ class EnergyQuiz(RevealQuiz):
         self._show(questions[0])
         super().__init__(question=questions[0].question, board=self.board,
                          inputs=[label(_("Your answer:")), self.choice_input], title=title)
-        self.retry_button.description = _("Try again ▸")
-        self.retry_button.tooltip = _("The next question") if len(questions) > 1 else _("Answer again")
+        self.retry_button.tooltip = _("Answer again")
         self.reset()
 
     def _show(self, question: EnergyQuestion) -> None:
@@ -187,10 +188,23 @@ class EnergyQuiz(RevealQuiz):
         return Verdict(right, told, why, [line for line in narrate(events) if line not in why])
 
     def restart(self) -> None:
+        """The same question again, from its starting cards."""
+        self._show(self.questions[self.position])
+
+    @property
+    def more_questions(self) -> bool:
+        return len(self.questions) > 1
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(quiz_id(question.question) for question in self.questions)
+
+    def next_question(self) -> None:
         self.position = (self.position + 1) % len(self.questions)
         question = self.questions[self.position]
         self._show(question)
         self.show_question(question.question)
+        self.id = quiz_id(question.question)
 
     def redraw(self, *, static: bool = False, animate: bool = False) -> None:
         self.board.value = deck_html(self.race)

@@ -126,6 +126,9 @@ class SetupPlacing:
         def guard(self, control: str, handler: Callable[[], None]) -> None:
             ...
 
+        def _on_panel_click(self, x: float, y: float) -> None:
+            ...
+
         def _act(self, action: Callable[[], list[Event]], *, active: str | None = None) -> None:
             ...
 
@@ -157,9 +160,11 @@ class SetupPlacing:
         self._act(lambda: self.race.place(rider, *spot))
 
     def _on_canvas_click(self, x: float, y: float) -> None:
-        """Setup: a click on a lane of the board (CSS pixels) places the learner's next rider there."""
+        """Setup: a click on a lane of the board (CSS pixels) places the learner's next rider there; later, a click
+        on a drawn card of the card panel plays it (``_on_panel_click``)."""
         if self.race.phase is not Phase.SETUP:
-            return  # the board is not a control outside the setup
+            self._on_panel_click(x, y)
+            return
         spot = self.scene.view.cell_at(x, y)
         if spot is None:
             self.warn(_("Click on a lane of the road, behind the start line."))

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Self, Sequence
 from tutor.flamme_rouge import scenario as scenarios
 from tutor.flamme_rouge.race import ROUND_ORDER, Phase, Race
 from tutor.flamme_rouge.render import Scene
-from tutor.flamme_rouge.render.geometry import make_view
 from tutor.i18n import _
 
 from .narration import Line
@@ -47,6 +46,9 @@ class PreparedPositions:
     _positions: list[dict[str, Any]]
     _position: int
     _initial: tuple[tuple[str, ...], tuple[str, ...] | None, Phase | None]
+    """The teams, focus and stop of the position shown, as Restart restores them."""
+    _asked: tuple[tuple[str, ...] | None, tuple[str, ...] | None]
+    """The learner's teams and focus the lesson asked for (None: every team without a bot; the learner's)."""
 
     if TYPE_CHECKING:  # the host's, declared for the type checker only (at run time the host's own run)
         finish_from_round: int | None
@@ -64,6 +66,12 @@ class PreparedPositions:
             ...
 
         def _intro(self) -> list[Line]:
+            ...
+
+        def _opening_bots(self) -> list[Line]:
+            ...
+
+        def _new_key(self) -> None:
             ...
 
         def redraw(self, *, redraw_track: bool = False) -> None:
@@ -117,31 +125,42 @@ class PreparedPositions:
         return len(self._positions) > 1
 
     def _on_another(self, opened: str = "") -> None:
-        """The next prepared position (the same one again when there is only one); ``opened`` starts the log."""
+        """The next prepared position (the same one again when there is only one); ``opened`` starts the log.
+        Its race comes with its own riders, teams, draw buttons, track and title; Restart comes back to it."""
         self._position = (self._position + 1) % max(1, len(self._positions))
         data = self._positions[self._position] if self._positions else None
-        self.race = scenarios.build(data, history=True) if data else Race.from_dict(self._start)
-        self._start = self.race.to_dict()
-        self._stop_round = self.race.round
+        self._enter(scenarios.build(data, history=True) if data else Race.from_dict(self._start))
         if data and data.get("name"):
             self.title = data["name"]
-        self._reset()
         again = _("A new position.") if len(self._positions) > 1 else _("The same position again.")
-        self._show([Line(opened or again), *self._intro()])
+        self._show([Line(opened or again), *self._intro(), *self._opening_bots()])
+
+    def _enter(self, race: Race) -> None:
+        """Show ``race``, a new position: the teams the lesson gave (when this race has them, else every team
+        without a bot) play it; its track, draw buttons, key and stop; Back starts here."""
+        humans, focus = self._asked
+        try:
+            teams = learner_teams(race, humans)
+        except ValueError:  # the lesson's teams are not in this position
+            teams = learner_teams(race, None)
+        riders = tuple(focus) if focus is not None and all(r in race.riders for r in focus) else None
+        self.race, self.human_teams, self._focus, self._stop = race, teams, riders, self._initial[2]
+        self._initial = (teams, riders, self._stop)
+        self._start = race.to_dict()
+        self._stop_round = race.round
+        self.scene.set_track(race.track)  # the track may differ: the board repaints it
+        self._set_draw_buttons()
+        self._new_key()
+        self._reset()
 
     def _open_position(self, scenario: dict[str, Any]) -> None:
         """A pasted position code: its scenario becomes the position shown, as ``from_scenario`` shows one (an
         invalid one raises ``ScenarioError``, which the box shows; nothing changes)."""
         race = scenarios.build(scenario, history=True)
-        self.scene.view = make_view(race.track, cards=self.scene.view.cards)
-        self.scene.set_height(self.scene.view.height)
         self._positions, self._position = [scenario], -1  # _on_another steps to it; Restart comes back to it
-        self.race, self.human_teams, self._focus = race, learner_teams(race, None), None
-        self._initial = (self.human_teams, None, self._stop)
-        self._set_draw_buttons()
+        self._asked = (None, None)  # every team without a bot is the learner's
         self.title = scenario.get("name") or _("A shared position")
         self._on_another(opened=_("Opened {name}: {n} riders.").format(name=self.title, n=len(race.riders)))
-        self.redraw(redraw_track=True)
 
     def _limit(self) -> int:
         """The last phase Finish round resolves: the end of the round, or where a prepared position stops."""

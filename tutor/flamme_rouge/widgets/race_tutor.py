@@ -7,8 +7,8 @@
     display(tutor)                                   # a VBox
 
 The screen is the lesson shell (``tutor.ui.shell.LessonShell``); this module says what Flamme Rouge does on it.
-The learner draws for each of its riders ("Draw 4 for red-S"), clicks one of the four card buttons to play it
-(the other three are recycled under the deck), then resolves the round with "Next step" (one rider's move, or
+The learner draws for each of its riders ("Draw 4 for red-S"), clicks one of the four card buttons (or the card
+drawn on the board's card panel) to play it (the other three are recycled under the deck), then resolves the round with "Next step" (one rider's move, or
 one part of the end phase) or "Finish round", which animates the rest of the round step by step at the chosen
 ``speed``, fitted to a few seconds (``race_pace``; "Skip animation" shows its end at once; a new click never
 waits for an animation). A full race offers "Finish the race" from round 3 (``race_pace``). When a round (or
@@ -123,6 +123,7 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
         self._positions = list(positions)
         self._position = 0
         self._initial = (self.human_teams, self._focus, self._stop)
+        self._asked = (tuple(human_teams) if human_teams is not None else None, self._focus)
         self.narration_lines: list[Line] = []
 
     def _make_controls(self, hand_size: int) -> None:
@@ -192,6 +193,10 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
         return [widgets.HTML(CSS), self.header, self.secondary, board_frame(self.scene), self.prompt,
                 self.results, self.text_view.html, self.story.html, self.key.body, self.teachers.body]
 
+    def _new_key(self) -> None:
+        """The key of the race shown (another position may have other marks)."""
+        self.legend.value = legend_html(self.race, folding=False)
+
     def _set_draw_buttons(self) -> None:
         self.hand.set_riders(rid for team in self.human_teams for rid in self.race.teams[team].riders)
 
@@ -213,6 +218,15 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
             return
         card = hand[index]
         self._act(lambda: self.race.play(rider, card))
+
+    def _on_panel_click(self, x: float, y: float) -> None:
+        """A click on the card panel (CSS pixels): a card the learner's rider drew is played, as its button plays
+        it; anywhere else the board is not a control."""
+        spot = self._panel().card_at(self.race, self.scene.view, x, y)
+        rider = self.active_rider
+        if spot is not None and spot[0] == rider and rider is not None and spot[1] < len(self.race.riders[rider].hand):
+            slot = spot[1]
+            self.guard(f"card{slot}", lambda: self._on_card(slot))
 
     def _on_next(self) -> None:
         if not self._refuse_steps():

@@ -230,7 +230,7 @@ class RaceTutorWords:
         if race.phase is Phase.BID_1:
             return [Line(_("The breakaway bids: draw 4 for the rider you pick, bid 1 card face down, recycle 3; then "
                            "a second bid with the same rider."), (rules.BID,))]
-        if race.phase is Phase.END_CARDS:
+        if race.phase in (Phase.END_CARDS, Phase.END_SLIPSTREAM, Phase.END_EXHAUSTION):  # a position may start there
             return [Line(_("The movement phase is over: step through the end phase."))]
         return []
 
