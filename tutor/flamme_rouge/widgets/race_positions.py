@@ -22,8 +22,10 @@ from .narration import Line
 from .race_pace import FINISH_FROM_ROUND
 from .race_words import learner_teams
 
-STOPS = {"movement": Phase.MOVEMENT, "slipstream": Phase.END_SLIPSTREAM, "round": Phase.END_EXHAUSTION}
-"""Where a prepared position stops: after the movement phase, after slipstream, or at the end of the round."""
+STOPS = {"setup": Phase.SETUP, "movement": Phase.MOVEMENT, "slipstream": Phase.END_SLIPSTREAM,
+         "round": Phase.END_EXHAUSTION}
+"""Where a position stops: once the riders are placed (lesson 1: ``new_race(..., stop_after="setup")``), after the
+movement phase, after slipstream, or at the end of the round."""
 
 
 def phase_order(phase: Phase) -> int:
@@ -64,6 +66,9 @@ class PreparedPositions:
             ...
 
         def _intro(self) -> list[Line]:
+            ...
+
+        def _opening_bots(self) -> list[Line]:
             ...
 
         def redraw(self, *, redraw_track: bool = False) -> None:
@@ -127,7 +132,7 @@ class PreparedPositions:
             self.title = data["name"]
         self._reset()
         again = _("A new position.") if len(self._positions) > 1 else _("The same position again.")
-        self._show([Line(opened or again), *self._intro()])
+        self._show([Line(opened or again), *self._intro(), *self._opening_bots()])  # bots place first (lesson 1)
 
     def _open_position(self, scenario: dict[str, Any]) -> None:
         """A pasted position code: its scenario becomes the position shown, as ``from_scenario`` shows one (an
