@@ -219,7 +219,7 @@ def test_a_click_on_the_board_places_the_learners_rider(page, page_errors, voila
     expect(race.locator(".tutor-log")).to_contain_text("blue-R starts on square 4")
     # The lesson's own widget, built the same way, tells where square 3's right lane is drawn.
     view = RaceTutor.new_race(stage="avenue-corso-paseo", teams=("blue", "red", "green", "black"),
-                              place="manual", seed=1).scene.view
+                              place="manual", seed=1, stop_after="setup", cards=False).scene.view
     box = race.locator("canvas").first.bounding_box()
     before = canvas_fingerprint(page)
     page.mouse.click(box["x"] + view.cx(3), box["y"] + view.cy(0))

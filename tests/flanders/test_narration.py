@@ -54,7 +54,8 @@ def test_a_german_card_that_costs_more_than_is_left_says_both_numbers():
     game.stop()
     events = game.play(ids(game, "Gas Attack")[0])
     assert told(events, game) == ["p1 would lose 2 troop pieces for Gas Attack (German), with 2 black symbols, "
-                                  "but has only 1: it loses its last one (0 left)."]
+                                  "but has only 1: it loses its last one (0 left). p1 has no troop pieces left: it is "
+                                  "out of the game and takes no more turns."]
 
 
 def test_a_german_card_with_no_black_symbol_and_one_with_one():

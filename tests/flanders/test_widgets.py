@@ -265,7 +265,8 @@ def test_stop_then_play_cards_in_order_and_keep_a_may_retain_card():
     assert t.game.get_player("p1").pawn == 6 and t.game.get_player("p1").troops == 3
     assert "sacrifices a troop piece" in t.narration.value
     assert sorted(t.game.cards[c].name for c in t.keep_checks) == ["Mines", "Reserves"]
-    t.keep_checks[next(c for c in t.keep_checks if t.game.cards[c].name == "Reserves")].value = False
+    assert not any(box.value for box in t.keep_checks.values())  # none ticked: the child decides
+    t.keep_checks[next(c for c in t.keep_checks if t.game.cards[c].name == "Mines")].value = True
     t.end_button.click()
     p1 = t.game.get_player("p1")
     assert [t.game.cards[c].name for c in p1.retained] == ["Mines"] and p1.troops == 2  # the Machine Gun at the end

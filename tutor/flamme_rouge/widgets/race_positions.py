@@ -21,8 +21,10 @@ from .narration import Line
 from .race_pace import FINISH_FROM_ROUND
 from .race_words import learner_teams
 
-STOPS = {"movement": Phase.MOVEMENT, "slipstream": Phase.END_SLIPSTREAM, "round": Phase.END_EXHAUSTION}
-"""Where a prepared position stops: after the movement phase, after slipstream, or at the end of the round."""
+STOPS = {"setup": Phase.SETUP, "movement": Phase.MOVEMENT, "slipstream": Phase.END_SLIPSTREAM,
+         "round": Phase.END_EXHAUSTION}
+"""Where a position stops: once the riders are placed (lesson 1: ``new_race(..., stop_after="setup")``), after the
+movement phase, after slipstream, or at the end of the round."""
 
 
 def phase_order(phase: Phase) -> int:

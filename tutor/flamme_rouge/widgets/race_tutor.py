@@ -44,7 +44,7 @@ import ipywidgets as widgets
 from tutor.flamme_rouge import scenario as scenarios
 from tutor.flamme_rouge.bots import autoplay
 from tutor.flamme_rouge.errors import RuleError
-from tutor.flamme_rouge.events import Event, ExhaustionTaken, PacksFound, Slipstreamed
+from tutor.flamme_rouge.events import BreakawayCost, Event, ExhaustionTaken, PacksFound, Slipstreamed
 from tutor.flamme_rouge.race import Draw, Phase, Place, Race
 from tutor.flamme_rouge.render import CardPanel, Highlights, Scene, highlights_for, legend_html
 from tutor.flamme_rouge.render.describe import describe_race
@@ -60,11 +60,12 @@ from .race_controls import HandControls, PlaceControls, SetupPlacing
 from .race_log import RoundLog, section_title
 from .race_positions import STOPS, PreparedPositions, phase_order
 from .race_pace import RacePace, round_budget
-from .race_words import RaceTutorWords, learner_teams, results_html
+from .race_words import RaceTutorWords, learner_teams, results_html, taught_marks
 from .workbench import PositionBox
 
-END_MARKS = (PacksFound, Slipstreamed, ExhaustionTaken)
-"""Events whose marks stay on the board at the end of a round: packs, "+1" chips, exhaustion cards."""
+END_MARKS = (PacksFound, Slipstreamed, ExhaustionTaken, BreakawayCost)
+"""Events whose marks stay on the board at the end of a round (or the breakaway): packs, "+1" chips, exhaustion
+cards."""
 SPEEDS = {N_("Slow"): 1.8, N_("Normal"): 1.0, N_("Fast"): 0.45}
 """Animation speeds by name (the English name is the value; the button shows it translated)."""
 """Animation speed: how long each frame is held, relative to normal."""
@@ -76,11 +77,13 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
     def __init__(self, race: Race, *, human_teams: Iterable[str] | None = None, focus: Iterable[str] | None = None,
                  title: str = "", rebuild: Callable[[int], Race] | None = None, seed: int = 0,
                  stop_after: str | None = None, positions: Sequence[dict[str, Any]] = (), cards: bool = True,
-                 seed_enabled: bool | None = None):
+                 seed_enabled: bool | None = None, taught: Iterable[str] | None = None):
         """``rebuild(seed)`` makes the race again for Restart; without it Restart restores ``race`` as given.
         ``stop_after`` (``STOPS``) and ``positions`` (the scenarios "Try another position" cycles through) are for
-        prepared positions; ``cards=False`` hides the card panel (a lesson without cards)."""
+        prepared positions; ``cards=False`` hides the card panel (a lesson without cards); ``taught`` names the
+        end-of-round marks the prompt may name (``race_words.TAUGHT``; None: all)."""
         super().__init__()
+        self.taught = taught_marks(taught)
         if stop_after is not None and stop_after not in STOPS:
             raise ValueError(f"stop_after must be one of {tuple(STOPS)}, not {stop_after!r}")
         self._keep_state(race, human_teams, focus, title, rebuild, stop_after, positions)
@@ -389,9 +392,7 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
         self.round_log.write(tagged)
         self._refresh_controls()  # the hint reads the buttons' new state
         if self.done and self.race.phase is not Phase.FINISHED:
-            self.status.show(_("This position is done: that is the rule of this lesson. Choose '{another}', or "
-                               "continue as a race.").format(another=self.another_words), "success",
-                             changed=changed_words(self.narration_lines))
+            self.status.show(self.done_words(), "success", changed=changed_words(self.narration_lines))
         else:
             self.status.show(self._with_skip(self._prompt(self._hint()), planned),
                              changed=changed_words(self.narration_lines))
@@ -459,6 +460,7 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
         self.finish_button.tooltip = why or _("Resolve the rest of the round, rider by rider")
         self.back_button.tooltip = _("Undo the last action") if self.control.can_back else _("Nothing to undo yet")
         self.done_row.layout.display = None if done else "none"
+        self.continue_button.layout.display = "none" if self.stops_after_setup else None  # lesson 2 goes on
         self.another_button.description = f"{self.another_words} ▸"
         self.header.value = self._header_html()
         self._show_finish_offer()

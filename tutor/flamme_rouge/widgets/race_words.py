@@ -23,12 +23,31 @@ from tutor.ui.narration import and_list
 
 from .narration import TERRAIN_LIMITS, Line, rider_cards
 
+TAUGHT = ("slipstream", "exhaustion")
+"""The end-of-round marks a lesson before lessons 4 and 5 leaves unnamed (``RaceTutor(..., taught=...)``): the
+slipstream "+1" chips and the exhaustion "E2" cards; a full race names both."""
+
+
+def taught_marks(taught: Iterable[str] | None) -> frozenset[str]:
+    """The marks the words name: both for None; an unknown name raises ValueError."""
+    if taught is None:
+        return frozenset(TAUGHT)
+    marks = frozenset([taught] if isinstance(taught, str) else taught)
+    unknown = sorted(marks - set(TAUGHT))
+    if unknown:
+        raise ValueError(f"taught: unknown mark {unknown[0]!r} (known: {', '.join(TAUGHT)})")
+    return marks
+
+
 class RaceTutorWords:
     """The sentences of ``RaceTutor``, from the race and the tutor's public state, declared here."""
 
     race: Race
     title: str
     human_teams: tuple[str, ...]
+    taught: frozenset[str]
+    """The end-of-round marks the words may name (``TAUGHT``)."""
+    _stop: Phase | None
 
     def warn(self, text: str) -> None:
         raise NotImplementedError
@@ -71,7 +90,22 @@ class RaceTutorWords:
     @property
     def another_words(self) -> str:
         """What the button that replays this rule says: "Try another position" only where there is another."""
+        if self.stops_after_setup:
+            return _("Place them again")
         return _("Try another position") if self.more_positions else _("Watch it again")
+
+    @property
+    def stops_after_setup(self) -> bool:
+        """The lesson stops once the riders are placed (lesson 1): the race itself is for the next lessons."""
+        return self._stop is Phase.SETUP
+
+    def done_words(self) -> str:
+        """What the prompt says when the position is done (its lesson's rule has been shown)."""
+        if self.stops_after_setup:
+            return _("All the riders are placed: the race can start. The next lesson shows the first round. "
+                     "Choose '{another}' to place your riders again.").format(another=self.another_words)
+        return _("This position is done: that is the rule of this lesson. Choose '{another}', or continue as a "
+                 "race.").format(another=self.another_words)
 
     def _why_no_step(self) -> str:
         race = self.race
@@ -187,13 +221,19 @@ class RaceTutorWords:
             return _("The breakaway is decided: the riders in front took their exhaustion cards (E2). Look at the "
                      "board and the log, then choose 'Start round {n}'.").format(n=race.round)
         marks = self.highlights()
-        shown = [words for present, words in ((marks.slipstreamed, _("the green +1 chips show who gained by "
-                                                                     "slipstream")),
-                                              (marks.exhausted, _("the E2 cards who took an exhaustion card")))
-                 if present]
+        shown = []
+        gained, tired = list(marks.slipstreamed), list(marks.exhausted)
+        if gained and "slipstream" in self.taught:
+            shown.append(ngettext("The green +1 chip shows that {riders} gained by slipstream.",
+                                  "The green +1 chips show that {riders} gained by slipstream.",
+                                  len(gained)).format(riders=and_list(gained)))
+        if tired and "exhaustion" in self.taught:
+            shown.append(ngettext("The E2 card shows that {riders} took an exhaustion card.",
+                                  "The E2 cards show that {riders} each took an exhaustion card.",
+                                  len(tired)).format(riders=and_list(tired)))
         if shown:
-            return _("Round {ended} is over: {marks}. Look at the board, then choose 'Start round {n}'.").format(
-                ended=race.round - 1, marks=and_list(shown), n=race.round)
+            return _("Round {ended} is over. {marks} Look at the board, then choose 'Start round {n}'.").format(
+                ended=race.round - 1, marks=" ".join(shown), n=race.round)
         return _("Round {ended} is over. Look at the board, then choose 'Start round {n}'.").format(
             ended=race.round - 1, n=race.round)
 

@@ -36,6 +36,8 @@ class Board(LayeredScene):
         self.geometry = Geometry(players, len(battlefield.spaces), compact)
         super().__init__(2, self.geometry.width, self.geometry.height, scale=SCALE, fit=True)
         self.cards, self.battlefield = cards, battlefield
+        self.retain = any(card.retainable for card in cards.kinds)
+        """A card shows "May Retain": the key explains it."""
         self.picture: Picture | None = None
         """The picture last painted, or the last one of the animation playing."""
         self.on_client_ready(self.repaint)
@@ -43,7 +45,7 @@ class Board(LayeredScene):
     def repaint(self) -> None:
         """Paint both layers again (a browser connected); a running animation jumps to its end."""
         with self.painting():
-            draw_static(self.layer(0), self.geometry, self.battlefield)
+            draw_static(self.layer(0), self.geometry, self.battlefield, retain=self.retain)
             if self.picture is not None:
                 draw_picture(self.layer(1), self.geometry, self.picture, self.cards, self.battlefield)
 
@@ -52,7 +54,7 @@ class Board(LayeredScene):
         self.picture = picture
         with self.painting():
             if static:
-                draw_static(self.layer(0), self.geometry, self.battlefield)
+                draw_static(self.layer(0), self.geometry, self.battlefield, retain=self.retain)
             draw_picture(self.layer(1), self.geometry, picture, self.cards, self.battlefield)
 
     def animate(self, frames: Sequence[Frame], *, on_frame: Callable[[Picture], None] | None = None,

@@ -89,7 +89,7 @@ def draw_odds(canvas: Canvas, geo: Geometry, pic: Picture) -> None:
     set_attr(canvas, "fill_style", PANEL)
     canvas.fill_rect(r.x, r.y, r.w, r.h)
     if pic.odds is None:
-        if not geo.compact:
+        if not geo.compact and pic.odds_panel:
             text(canvas, _("Live odds"), r.x + 10, r.y + 14, size=13, bold=True, max_width=r.w - 20)
             text(canvas, _("shown when you choose:"), r.x + 10, r.y + 36, size=11.5, colour=MUTED, max_width=r.w - 20)
             text(canvas, _("roll again, or stop"), r.x + 10, r.y + 54, size=11.5, colour=MUTED, max_width=r.w - 20)

@@ -30,7 +30,9 @@ KIND_FILL = {SpaceKind.START: START_FILL, SpaceKind.OPEN: OPEN_FILL, SpaceKind.D
              SpaceKind.OBJECTIVE: OBJECTIVE_FILL}
 
 
-def draw_static(canvas: Canvas, geo: Geometry, field: Battlefield, names: tuple[str, ...] = ()) -> None:
+def draw_static(canvas: Canvas, geo: Geometry, field: Battlefield, names: tuple[str, ...] = (), *,
+                retain: bool = True) -> None:
+    """The board under the pictures; ``retain=False``: the key leaves out "May Retain" (no card shows it)."""
     canvas = Pen(canvas)
     canvas.clear()
     set_attr(canvas, "fill_style", "#ffffff")
@@ -79,10 +81,10 @@ def draw_static(canvas: Canvas, geo: Geometry, field: Battlefield, names: tuple[
         first=SPACES[0], last=SPACES[-1]), 12, geo.lower_y + 10, size=12, bold=True, colour=MUTED,
         max_width=geo.die_rect(0).x - 24)
     text(canvas, _("The three dice"), geo.die_rect(0).x, geo.lower_y + 10, size=12, bold=True, colour=MUTED)
-    draw_legend(canvas, geo)
+    draw_legend(canvas, geo, retain=retain)
 
 
-def draw_legend(canvas: Canvas, geo: Geometry) -> None:
+def draw_legend(canvas: Canvas, geo: Geometry, *, retain: bool = True) -> None:
     y0 = geo.legend_y
     set_attr(canvas, "fill_style", PANEL)
     canvas.fill_rect(4, y0, geo.width - 8, 62)
@@ -111,10 +113,11 @@ def draw_legend(canvas: Canvas, geo: Geometry) -> None:
     set_attr(canvas, "fill_style", LINE_FILL)
     canvas.fill_rect(160, y2 - 8, 18, 16)
     text(canvas, _("defensive line (stops a move)"), 184, y2, size=11.5, max_width=182)
-    set_attr(canvas, "fill_style", MAY_RETAIN)
-    canvas.fill_rect(372, y2 - 8, 72, 16)
-    text(canvas, _("MAY RETAIN"), 408, y2 + 0.5, size=11, bold=True, align="center", max_width=70)
-    text(canvas, _("keep it for a later turn"), 450, y2, size=11.5, max_width=145)
+    if retain:
+        set_attr(canvas, "fill_style", MAY_RETAIN)
+        canvas.fill_rect(372, y2 - 8, 72, 16)
+        text(canvas, _("MAY RETAIN"), 408, y2 + 0.5, size=11, bold=True, align="center", max_width=70)
+        text(canvas, _("keep it for a later turn"), 450, y2, size=11.5, max_width=145)
     set_attr(canvas, "line_width", 3)
     set_attr(canvas, "stroke_style", AVAILABLE)
     canvas.stroke_rect(600, y2 - 7, 18, 14)

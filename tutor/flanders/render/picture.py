@@ -91,6 +91,8 @@ class Picture:
     """The last roll offered no card."""
     judged: bool = True
     """False in a quiz before Reveal: the offered sums are not marked (the learner works them out)."""
+    odds_panel: bool = True
+    """False: the live-odds panel stays empty (a lesson before the odds are taught)."""
 
     @property
     def held(self) -> tuple[CardId, ...]:

@@ -54,13 +54,15 @@ class TurnControls:
 
     def __init__(self, guard: Guard, *, on_roll: Callable[[], None], on_stop: Callable[[], None],
                  on_pair: Callable[[int], None], on_play: Callable[[Play], None], on_end: Callable[[], None],
-                 lead: Sequence[widgets.Widget], tail: Sequence[widgets.Widget]) -> None:
+                 lead: Sequence[widgets.Widget], tail: Sequence[widgets.Widget], keeping: bool = True) -> None:
+        """``keeping=False``: no "Keep for a later turn" boxes (a lesson before "May Retain" is taught)."""
         self._guard, self._on_play, self._lead, self._tail = guard, on_play, list(lead), list(tail)
+        self.keeping = keeping
         self.roll_button = button(_("Roll the dice"), _("Roll the three dice"), style="primary")
         self.stop_button = button(_("Stop and carry out my cards"), _("Stop rolling: carry out the cards you took"))
         self.pair_buttons = [button("·", _("Take the card on this pair's sum"), width="auto") for _k in range(3)]
-        self.end_button = button(_("End turn"), _("Discard the used cards (keep the ticked May Retain cards)"),
-                                 style="warning")
+        self.end_button = button(_("End turn"), _("Discard the used cards (keep the ticked May Retain cards)")
+                                 if keeping else _("Discard the used cards"), style="warning")
         self.keep_label = label(_("Keep for a later turn:"))
         self.play_buttons: list[widgets.Button] = []
         """The cards the learner may carry out now (shown; the others of the pool are hidden)."""
@@ -85,7 +87,7 @@ class TurnControls:
             b.on_click(lambda _b, k=k: self._guard(self._play_control(k), lambda: self._play_card(k)))
             self._play_pool.append(b)
         while len(self._keep_pool) < keeps:
-            self._keep_pool.append(widgets.Checkbox(value=True, indent=False, layout=widgets.Layout(width="auto")))
+            self._keep_pool.append(widgets.Checkbox(value=False, indent=False, layout=widgets.Layout(width="auto")))
         # the keep boxes before the cards: from the first card, End turn is only the other cards away
         self.actions.children = [*self._lead, self.roll_button, self.stop_button, *self.pair_buttons,
                                  self.keep_label, *self._keep_pool, *self._play_pool, self.end_button, *self._tail]
@@ -110,19 +112,19 @@ class TurnControls:
         self._show_pairs(game, mine and phase is Phase.CHOOSE and game.dice is not None)
         resolving = mine and phase is Phase.RESOLVE
         self.plays = [a for a in game.legal_actions() if isinstance(a, Play)] if resolving else []
-        keepable = game.keepable() if resolving else []
+        keepable = game.keepable() if resolving and self.keeping else []
         self._pool(plays=len(self.plays), keeps=len(keepable))
         for b, action in zip(self._play_pool, self.plays + [None] * len(self._play_pool)):
             show_if(b, action is not None)
             if action is not None:
                 b.description = play_words(game, action)
         self.play_buttons = self._play_pool[:len(self.plays)]
-        kept = {card: box.value for card, box in self.keep_checks.items()}  # the learner's ticks stay
+        kept = {card: box.value for card, box in self.keep_checks.items()}  # the learner's ticks stay (none at first)
         self.keep_checks = dict(zip(keepable, self._keep_pool))
         for k, box in enumerate(self._keep_pool):
             show_if(box, k < len(keepable))
             if k < len(keepable):
-                box.value, box.description = kept.get(keepable[k], True), game.cards[keepable[k]].name
+                box.value, box.description = kept.get(keepable[k], False), game.cards[keepable[k]].name
         show_if(self.keep_label, bool(keepable))
         show_if(self.end_button, resolving)
 

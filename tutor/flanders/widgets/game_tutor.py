@@ -19,7 +19,9 @@ is out of the game "Finish the game now" is the next step (replay.py). A click a
 warning and changes nothing; a second click on the same control within ``debounce_s`` is ignored (a double
 click runs one action); a click drops the rest of a running animation. A bust pauses before the next player's
 turn, the lost troop pieces and discarded cards still on the board, until "Continue" (``continue_button``). With
-``goal=7`` the tutor says when the learner's pawn reaches space 7 (lesson 4's challenge).
+``goal=7`` the tutor says when the learner's pawn reaches space 7 (lesson 4's challenge). ``taught`` names the
+parts of the game a lesson shows (taught.py: lesson 1 passes ``taught=()``, lesson 3 ``("odds",)``; None, a full
+game, shows them all).
 
 Attributes for lessons and tests: ``game``, ``board`` (``board.canvas``), ``status``, ``story`` (the log, a
 ``tutor.ui.narration.NarrationLog``, a section per turn, newest on top), ``narration`` (its HTML widget),
@@ -60,6 +62,7 @@ from .game_words import (GameTutorWords, bust_caption, caption, goal_words, head
 from .narration import captions, narrate
 from .odds_help import OddsHelp
 from .replay import FINISH_FROM_ROUND, QUICK_WORDS, BotReplay
+from .taught import shown_cards, taught_parts
 
 SCENARIOS = Path("scenarios")  # where ``from_scenario`` looks for a scenario given by name (beside the lesson)
 
@@ -80,11 +83,12 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
     def __init__(self, game: Game, *, humans: Iterable[str] | None = None, title: str = "",
                  rebuild: Callable[[int], Game] | None = None, seed: int = 0,
                  dice: Sequence[Sequence[int]] = (), intro: str = "", goal: int | None = None,
-                 odds_picture: bool = False):
+                 odds_picture: bool = False, taught: Iterable[str] | None = None):
         super().__init__()
         self._keep_state(game, humans, title, intro, rebuild, dice, goal)
+        self.taught = taught_parts(taught)
         self._replay_setup()
-        self.board = Board(game.cards, game.battlefield, len(game.players))
+        self.board = Board(shown_cards(game.cards, self.taught), game.battlefield, len(game.players))
         self.build_shell(lambda: self.game, [self.board], on_next=self._on_next, on_finish=self._on_finish,
                          on_back=self._on_back, on_restart=self._on_restart, seed=seed,
                          seed_enabled=rebuild is not None,
@@ -144,7 +148,7 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
                                  on_play=self.play, on_end=self._on_end,
                                  lead=[self.finish_now_button, self.continue_button, self.finish_button,
                                        self.next_button],
-                                 tail=[self.finish_game_button])
+                                 tail=[self.finish_game_button], keeping="retain" in self.taught)
         self.actions = self.turn.actions
         self.roll_button, self.stop_button, self.end_button = (self.turn.roll_button, self.turn.stop_button,
                                                                self.turn.end_button)
@@ -405,10 +409,13 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
     def _picture(self, *, captioned: bool = True) -> Picture:
         """The board for the game as it is (the last card's pair outlined until the next roll)."""
         again = self.game.phase is Phase.AGAIN
-        return picture_of(self.game, humans=self.humans, start_troops=self._start_troops,
-                          caption=caption(self.game, self.human_turn) if captioned else "",
-                          chosen=self._chosen[0] if again else None, chosen_space=self._chosen[1] if again else None,
-                          last_dice=self._last_dice if again else None)
+        odds = "odds" in self.taught
+        picture = picture_of(self.game, humans=self.humans, start_troops=self._start_troops,
+                             caption=caption(self.game, self.human_turn) if captioned else "",
+                             chosen=self._chosen[0] if again else None,
+                             chosen_space=self._chosen[1] if again else None,
+                             last_dice=self._last_dice if again else None, show_odds=None if odds else False)
+        return picture if odds else replace(picture, odds_panel=False)
 
     def redraw(self) -> None:
         """Repaint the canvas (the Voila page calls this when it connects)."""
@@ -432,9 +439,9 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
         self.story.refresh()  # last: once the log shows a step, the controls are set
         if draw:
             self.board.draw(self._picture(), static=static)
-        mine = self.human_turn and self.game.phase is Phase.AGAIN and not self._replay
+        mine = self.human_turn and self.game.phase is Phase.AGAIN and not self._replay and "odds" in self.taught
         self.odds_help.show(Odds.of(self.game) if mine else None, self.game.available())
-        self.text_view.show_since(describe_picture(self._picture(), self.game.cards, self.game.battlefield),
+        self.text_view.show_since(describe_picture(self._picture(), self.board.cards, self.game.battlefield),
                                   self.story.every_line)
 
     def _header(self) -> str:

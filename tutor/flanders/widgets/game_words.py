@@ -168,6 +168,8 @@ class GameTutorWords:
     """The prompt of ``GameTutor``, from the game and the public properties it declares here."""
 
     game: Game
+    taught: frozenset[str]
+    """The parts of the game the lesson shows (taught.py)."""
 
     @property
     def play_buttons(self) -> list[widgets.Button]:
@@ -224,12 +226,16 @@ class GameTutorWords:
             return _("You rolled {dice}: choose a pair, to take its card (or choose the card on the board)."
                      ).format(dice=dice_words(game.dice))
         if phase is Phase.AGAIN:
+            if "odds" not in self.taught:
+                return _("'Roll again' for another card, or 'Stop' and carry out your cards.")
             return _("'Roll again' (bust chance {percent}%, {pieces} at stake), or 'Stop' and carry out your "
                      "cards.").format(percent=f"{float(game.bust_probability()) * 100:.1f}",
                                       pieces=troop_pieces(game.at_stake()))
         if self.play_buttons:
             return _("Play your cards in the order you choose, then choose 'End turn'. German cards you leave are "
                      "carried out at the end of the turn.")
+        if "retain" not in self.taught:
+            return _("Choose 'End turn'.")
         return _("Choose 'End turn' (ticked May Retain cards are kept for a later turn).")
 
     def refusal(self, kind: str) -> str | None:

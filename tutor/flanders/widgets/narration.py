@@ -162,6 +162,15 @@ def _game_over(event: GameOver, cards: CardSet) -> str:
 
 
 def _losses(event: TroopsLost, cards: CardSet) -> str:
+    """A loss, and when it took the player's last troop piece, that the player is out (``troops`` is 0)."""
+    words = _loss(event, cards)
+    if event.troops == 0 and event.count > 0:
+        words += " " + _("{player} has no troop pieces left: it is out of the game and takes no more turns.").format(
+            player=event.player)
+    return words
+
+
+def _loss(event: TroopsLost, cards: CardSet) -> str:
     """A loss, with what the cause called for (``owed``) and what the player had left to lose (``count``)."""
     fields: dict[str, object] = dict(player=event.player, left=event.troops, owed=event.owed, count=event.count)
     if event.cause == "sacrifice":
