@@ -25,10 +25,19 @@ pytestmark = pytest.mark.browser
 
 LESSONS = Path(__file__).resolve().parents[2] / "lessons"
 TABLET, LAPTOP = {"width": 768, "height": 950}, {"width": 1366, "height": 680}
+PHONE = {"width": 390, "height": 844}
+"""A phone held upright."""
+MIN_TEXT_PX = 12
+"""No text a learner reads (the page's and the words painted on a board) is smaller, in CSS pixels."""
+MIN_TARGET_PX = 24
+"""Every control is at least this wide and high (WCAG 2.5.8, target size)."""
 WIDGETS = ".tutor-race, .tutor-quiz, .tutor-breakaway, .tutor-flanders"
 GAME_LESSONS = [f"{game}/{p.name}" for game in ("flamme_rouge", "flanders")
                 for p in sorted((LESSONS / game).glob("[01][0-9]_*.ipynb")) if not p.name.startswith("00_")]
 WAIT_S = 30
+LAID_OUT = ("flamme_rouge/",)
+"""The lessons whose boards lay themselves out for their column (Flamme Rouge's): their words are checked here
+(In Flanders Field's board only shrinks with its column: test_flanders_board.py checks its words at 1366 px)."""
 
 # For each game widget (not one inside another): what is past the page's sides or scrolls sideways, its boards'
 # sizes, and the span from its board's top to the bottom of the first enabled action of its prompt row.
@@ -56,6 +65,47 @@ MEASURE_JS = """(selector) => {
             span: next ? Math.round(next.getBoundingClientRect().bottom - top) : null};
   });
 }"""
+# What a learner reads and taps in each game widget (not one inside another): text smaller than MIN_TEXT_PX
+# (getComputedStyle) and tap targets smaller than MIN_TARGET_PX either way (getBoundingClientRect; a tick box's
+# target is its label, which ipywidgets wraps around it; a link inside a sentence is exempt, WCAG 2.5.8).
+READ_AND_TAP_JS = """([selector, minText, minTarget]) => {
+  const shown = e => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden'
+      && !e.closest('.tutor-sr-only');
+  return [...document.querySelectorAll(selector)].filter(w => !w.parentElement.closest(selector)).map(widget => {
+    const small = [...widget.querySelectorAll('*')].filter(e => shown(e) && [...e.childNodes].some(n =>
+        n.nodeType === 3 && n.textContent.trim())).map(e => [e.innerText.trim().slice(0, 30),
+        parseFloat(getComputedStyle(e).fontSize)]).filter(([text, size]) => text && size < minText - 0.01);
+    const targets = [...widget.querySelectorAll('button, select, input:not([type=checkbox]):not([type=radio]),'
+        + ' .widget-checkbox label, .widget-radio-box label, summary, a[href]')].filter(e => shown(e)
+        && !(e.matches('a') && e.closest('p, li, td'))).map(e => { const r = e.getBoundingClientRect();
+        return [(e.innerText || e.value || e.tagName).trim().slice(0, 30), Math.round(r.width), Math.round(r.height)];
+      }).filter(([, w, h]) => w < minTarget - 0.5 || h < minTarget - 0.5);
+    return {small, targets};
+  });
+}"""
+# Every fillText of every canvas context (recorded from the page's start): its font size, the width it would take
+# and the width it was squeezed to, the context's scale and its canvas' pixel width (a layer of a board has its
+# board's pixel width: ipycanvas paints each layer on a canvas of its own and copies it onto the board's).
+RECORD_TEXT_JS = """(() => {
+  const original = CanvasRenderingContext2D.prototype.fillText;
+  window.__texts = new Map();
+  CanvasRenderingContext2D.prototype.fillText = function (text, x, y, maxWidth) {
+    const size = parseFloat((this.font.match(/([\\d.]+)px/) || [0, 0])[1]), width = this.measureText(text).width;
+    const squeeze = maxWidth > 0 && width > maxWidth ? maxWidth / width : 1;
+    const key = `${text}|${this.canvas.width}`, shown = size * squeeze * this.getTransform().a;
+    if (String(text).trim() && (!window.__texts.has(key) || window.__texts.get(key).shown > shown))
+      window.__texts.set(key, {text: String(text), shown, pixels: this.canvas.width});
+    return maxWidth === undefined ? original.call(this, text, x, y) : original.call(this, text, x, y, maxWidth);
+  };
+})();"""
+# The smallest text painted on each board, in CSS pixels on the page: its size in canvas pixels times the board's
+# CSS scale (its CSS width over its pixel width), with the texts painted since the board took its pixel width.
+CANVAS_TEXT_JS = """(selector) => {
+  const scale = new Map([...document.querySelectorAll(selector + ' canvas')].filter(c => c.getClientRects().length)
+      .map(c => [c.width, c.getBoundingClientRect().width / c.width]));
+  return [...window.__texts.values()].filter(t => scale.has(t.pixels)).map(t => [t.text.slice(0, 30),
+      Math.round(t.shown * scale.get(t.pixels) * 10) / 10]).sort((a, b) => a[1] - b[1]);
+}"""
 PAGE_WIDTH_JS = "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
 # The element that scrolls the lesson (Voila's lab template scrolls a panel, not the window).
 SCROLLER_JS = """() => { const s = [...document.querySelectorAll('*')].find(e => e.scrollHeight > e.clientHeight + 5
@@ -65,6 +115,7 @@ SCROLLER_JS = """() => { const s = [...document.querySelectorAll('*')].find(e =>
 @contextmanager
 def lesson(browser, base_url: str, notebook: str, size: dict) -> Iterator:
     context = browser.new_context(viewport=size)
+    context.add_init_script(RECORD_TEXT_JS)
     try:
         page = context.new_page()
         open_lesson(page, base_url, notebook)
@@ -109,6 +160,14 @@ def check_fits(page, size: dict, notebook: str) -> list[dict]:
             assert abs(board["ratio"] - 1) < 0.02, board  # its proportions kept
         if widget["span"] is not None:  # the board and the control it names next on one screen
             assert widget["span"] <= size["height"], widget
+    for widget in page.evaluate(READ_AND_TAP_JS, [WIDGETS, MIN_TEXT_PX, MIN_TARGET_PX]):
+        assert widget["small"] == [], f"text smaller than {MIN_TEXT_PX} px: {widget['small'][:8]}"
+        assert widget["targets"] == [], f"targets smaller than {MIN_TARGET_PX} px: {widget['targets'][:8]}"
+    painted = page.evaluate(CANVAS_TEXT_JS, WIDGETS)
+    print("smallest words on the boards:", painted[:3])
+    if notebook.startswith(LAID_OUT):
+        small = [t for t in painted if t[1] < MIN_TEXT_PX - 0.05]
+        assert small == [], f"words on a board smaller than {MIN_TEXT_PX} px: {small[:8]}"
     return measured
 
 
@@ -124,6 +183,13 @@ def test_every_game_widget_fits_a_tablet_and_a_laptop(browser, voila_server, not
         for small, large in zip(tablet, laptop):
             for a, b in zip(small["boards"], large["boards"]):
                 assert a["css"] <= b["css"] and a["css"] >= TABLET["width"] * 0.4, (a, b)
+        assert error_outputs(page) == []
+
+
+@pytest.mark.parametrize("notebook", GAME_LESSONS, ids=lambda n: n.replace(".ipynb", "")[:15])
+def test_every_game_widget_fits_a_phone_held_upright(browser, voila_server, notebook):
+    with lesson(browser, voila_server, notebook, PHONE) as page:
+        check_fits(page, PHONE, notebook)
         assert error_outputs(page) == []
 
 

@@ -29,6 +29,9 @@ MAX_COLUMNS = 5
 """Up to four riders get a full column (hand, played card, recycled pile); five get narrow columns, their hand as
 small cards (lesson 5 shows its five riders)."""
 FULL_COLUMN_W = 4 * (CARD_W + 4) + 14 + CARD_W
+NARROW_COLUMN_W = 4 * (MINI_W + 4) + 10 + CARD_W + 8
+"""The narrowest column (its hand as small cards, no recycled pile): a narrow board shows the riders whose
+columns fit, the active rider first."""
 
 
 @dataclass(frozen=True)
@@ -69,7 +72,7 @@ def draw_card_panel(canvas: Canvas, view: View, race: Race, panel: CardPanel) ->
     if panel.compact:
         _draw_played_row(canvas, view, race, panel)
         return
-    riders = panel.columns(race)
+    riders = panel.columns(race)[:max(1, int((view.width - 2 * MARGIN) // NARROW_COLUMN_W))]
     if not riders:
         write(canvas, _("No rider selected: the card panel shows the hands of the riders you play."),
               MARGIN, top + PANEL_H / 2, colour=style.MUTED)

@@ -133,7 +133,7 @@ class PreparedPositions:
         """A pasted position code: its scenario becomes the position shown, as ``from_scenario`` shows one (an
         invalid one raises ``ScenarioError``, which the box shows; nothing changes)."""
         race = scenarios.build(scenario, history=True)
-        self.scene.view = make_view(race.track, cards=self.scene.view.cards)
+        self.scene.view = make_view(race.track, self.scene.view.width, cards=self.scene.view.cards)
         self.scene.set_height(self.scene.view.height)
         self._positions, self._position = [scenario], -1  # _on_another steps to it; Restart comes back to it
         self.race, self.human_teams, self._focus = race, learner_teams(race, None), None

@@ -15,6 +15,7 @@
  * - Tab never stays on a canvas: ipycanvas makes each canvas focusable and swallows every key pressed on it
  *   (a keyboard trap); no board here reads keys, so canvases leave the Tab order, and a Tab pressed on a canvas
  *   moves on as anywhere else;
+ * - a board's frame (tutor-board-frame) tells the kernel its column's width, so a board can lay itself out for it;
  * - a wheel or a finger over a canvas scrolls the page (ipycanvas cancels them; no board reads them), and a tap
  *   on it is a click;
  * - a press on a canvas takes no focus, so the page never scrolls under the pointer (a board taller than the
@@ -88,6 +89,7 @@
       canvas.setAttribute('tabindex', '-1');
       canvas.setAttribute('aria-label', BOARD_LABEL);
     });
+    root.querySelectorAll('.tutor-board-frame:not([data-tutor-column])').forEach(watchColumn);
     // The words may come after the canvas: described as soon as they are there.
     // The words are the board in words (else the live region) of the nearest widget around the canvas that has
     // them, whatever the game, within the canvas's own cell output.
@@ -102,6 +104,25 @@
         canvas.setAttribute('aria-describedby', words.id);
       }
     });
+  }
+
+  // A board's frame tells the kernel its column's width (tutor.ui.screen.board_frame: a hidden text box the
+  // frame holds), once it is laid out and whenever it changes, so a board can lay itself out for a phone.
+  var columns = window.ResizeObserver ? new ResizeObserver(function (entries) {
+    entries.forEach(function (entry) {
+      var column = entry.target, style = getComputedStyle(column);
+      var width = Math.floor(column.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight));
+      column.querySelectorAll(':scope > .tutor-board-frame > .tutor-column-width input').forEach(function (box) {
+        if (width <= 0 || box.value === String(width)) return;
+        box.value = String(width);
+        box.dispatchEvent(new Event('input', { bubbles: true }));
+      });
+    });
+  }) : null;
+
+  function watchColumn(frame) {
+    frame.setAttribute('data-tutor-column', '');
+    if (columns && frame.parentElement) columns.observe(frame.parentElement);
   }
 
   function start() {
