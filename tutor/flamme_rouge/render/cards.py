@@ -65,23 +65,25 @@ def draw_card_panel(canvas: Canvas, view: View, race: Race, panel: CardPanel) ->
     if not view.cards:
         return
     top = view.panel_top
-    canvas.clear_rect(0, top - 2, view.width, PANEL_H + 4)
+    canvas.clear_rect(0, top - 2, view.width, view.panel_h + 4)
     canvas.fill_style = "#f6f5f0"
-    rounded_rect(canvas, MARGIN / 2, top, view.width - MARGIN, PANEL_H, 8)
+    rounded_rect(canvas, MARGIN / 2, top, view.width - MARGIN, view.panel_h, 8)
     canvas.fill()
     if panel.compact:
         _draw_played_row(canvas, view, race, panel)
         return
-    riders = panel.columns(race)[:max(1, int((view.width - 2 * MARGIN) // NARROW_COLUMN_W))]
+    per_row = max(1, int((view.width - 2 * MARGIN) // NARROW_COLUMN_W))  # a narrow board: rows of fewer columns
+    riders = panel.columns(race)[:per_row * view.panel_rows]
     if not riders:
         write(canvas, _("No rider selected: the card panel shows the hands of the riders you play."),
               MARGIN, top + PANEL_H / 2, colour=style.MUTED)
         return
-    width = (view.width - 2 * MARGIN) / len(riders)
+    per_row = min(per_row, len(riders))
+    width = (view.width - 2 * MARGIN) / per_row
     colours = rider_colours(race)
     for i, rid in enumerate(riders):
-        _draw_rider_column(canvas, race, rid, MARGIN + i * width, top, width, colours[rid],
-                           secret=rid in panel.secret)
+        _draw_rider_column(canvas, race, rid, MARGIN + (i % per_row) * width, top + (i // per_row) * PANEL_H,
+                           width, colours[rid], secret=rid in panel.secret)
 
 
 def _draw_rider_column(canvas: Canvas, race: Race, rider_id: str, x: float, top: float, width: float,
@@ -152,9 +154,11 @@ def _draw_played_row(canvas: Canvas, view: View, race: Race, panel: CardPanel) -
         write(canvas, _("no cards played"), MARGIN, top + 54, colour=style.MUTED)
         return
     colours = rider_colours(race)
-    step = min(118, (view.width - 2 * MARGIN) / len(played))
+    per_row = -(-len(played) // view.panel_rows)  # a narrow board: the cards in rows
+    step = min(118, (view.width - 2 * MARGIN) / per_row)
     for i, (rid, label) in enumerate(played):
-        middle = MARGIN + (i + 0.5) * step  # token and card side by side, the name under them
+        middle = MARGIN + (i % per_row + 0.5) * step  # token and card side by side, the name under them
+        top = view.panel_top + (i // per_row) * (PANEL_H - 14)
         _mini_token(canvas, middle - 19, top + 50, colours[rid], token_label(race, rid), race.riders[rid].colour)
         card = None if label in ("", "None") else Card.parse(label)
         draw_card(canvas, middle - 5, top + 26, card, accent=colours[rid], face_down=rid in panel.secret)

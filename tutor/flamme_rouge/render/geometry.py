@@ -27,6 +27,8 @@ MAX_CELL_W = 44
 MIN_VISIBLE = 26
 """Squares shown at once on long stages (26 squares of 35 px fill the 960 px canvas)."""
 
+NARROW_PANEL = 600
+"""A board narrower than this shows its card panel in two rows."""
 NARROWEST = 300
 """The narrowest the board is laid out (CSS pixels): a phone held upright gets a board of its own width."""
 SQUARE_W = (WIDTH - 2 * MARGIN) / MIN_VISIBLE
@@ -53,10 +55,17 @@ class View:
     width: int = WIDTH
     cards: bool = True
     """Whether the card panel is shown under the road."""
+    panel_rows: int = 1
+    """Rows of the card panel (2 on a narrow board: ``narrowed``)."""
 
     @property
     def height(self) -> int:
-        return canvas_height(self.track, self.cards)
+        return canvas_height(self.track, self.cards) + (self.panel_h - PANEL_H if self.cards else 0)
+
+    @property
+    def panel_h(self) -> int:
+        """The card panel's height: ``PANEL_H`` a row."""
+        return PANEL_H * self.panel_rows
 
     @property
     def last_visible(self) -> int:
@@ -185,7 +194,7 @@ def narrowed(view: View, width: int) -> View:
     width = max(NARROWEST, min(WIDTH, width))
     visible = visible_for(view.track, width)
     first = max(0, min(view.first, len(view.track) - visible))
-    return replace(view, first=first, visible=visible, width=width)
+    return replace(view, first=first, visible=visible, width=width, panel_rows=2 if width < NARROW_PANEL else 1)
 
 
 def follow(view: View, squares: Iterable[int], priority: Iterable[int] = ()) -> View:

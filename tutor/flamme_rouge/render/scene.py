@@ -57,6 +57,7 @@ class Scene(LayeredScene):
             return
         self.view = view
         self.set_width(view.width)
+        self.set_height(view.height)
         self._track_drawn_at = None
         self._client_ready()  # the widget's whole repaint, as when a page connects
 
