@@ -58,8 +58,9 @@ def wait_until(read, done, message: str, timeout_s: float = WAIT_S):
     return value
 
 
-def quiz_and_rider():
-    """The lesson's quiz made here (the same seeded position) and a rider it shows: its name and centre."""
+def quiz_and_rider(column: float | None = None):
+    """The lesson's quiz made here (the same seeded position), laid out for a ``column`` as wide as the page's
+    board (``Scene.fit_column``, as the page tells it), and a rider it shows: its name and centre."""
     from tutor.flamme_rouge.widgets import PredictQuiz
 
     cwd = os.getcwd()
@@ -69,6 +70,8 @@ def quiz_and_rider():
                            ask="exhausted", question="After slipstream, which riders take an exhaustion card?")
     finally:
         os.chdir(cwd)
+    if column is not None:
+        quiz.scene.fit_column(round(column))
     view = quiz.scene.view
     rider, (square, lane) = next((r, p) for r, p in sorted(quiz.race.positions().items()) if view.shows(p[0]))
     return quiz, rider, view.centre(square, lane)
@@ -121,10 +124,14 @@ def swipe(page, x: float, y: float, dy: float, steps: int = 8) -> None:
 
 
 def test_a_finger_swiping_over_a_board_scrolls_the_page_and_a_tap_still_picks(browser, voila_server):
-    quiz, rider, (x, y) = quiz_and_rider()
     with lesson(browser, voila_server, PHONE, has_touch=True, is_mobile=True, device_scale_factor=2) as page:
         widget, canvas, box = board_on_screen(page)
         assert box["width"] <= PHONE["width"]
+        # the board laid out for the phone's column (drawn at its own size)
+        wait_until(lambda: canvas.evaluate("(c) => c.width"), lambda pixels: pixels < 2 * 960,
+                   "the board was not laid out for the phone")
+        box = canvas.bounding_box()
+        quiz, rider, (x, y) = quiz_and_rider(box["width"])
         before = settled_scroll(page)
         swipe(page, box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, 150)
         after = wait_until(lambda: page.evaluate(SCROLLED_JS), lambda now: now > before + 50,
