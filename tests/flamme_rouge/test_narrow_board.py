@@ -32,3 +32,11 @@ def test_a_board_lays_itself_out_for_its_column_and_repaints():
     assert (scene.view.visible, scene.view.panel_rows) == (int((740 - 32) // SQUARE_W), 1)
     scene.fit_column(1800)  # a wide page: its full layout, never wider
     assert scene.view == full and scene.canvas.width == 2 * WIDTH and repaints == [382, 740, WIDTH]
+
+
+def test_a_track_opened_on_a_narrow_board_keeps_the_narrow_layout():
+    scene = Scene(stage("avenue-corso-paseo"))
+    scene.fit_column(382)
+    scene.set_track(stage("la-haute-montagne"))
+    assert (scene.view.width, scene.view.panel_rows, scene.view.first) == (382, 2, 0)
+    assert scene.canvas.height == 2 * scene.view.height

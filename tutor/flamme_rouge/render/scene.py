@@ -49,6 +49,11 @@ class Scene(LayeredScene):
         self._track_drawn_at: int | None = None
         """``view.first`` when the track layer was last drawn (None: never)."""
 
+    def set_track(self, track: Track) -> None:
+        """Show ``track`` (a position opened from a code), laid out as wide as the board is now."""
+        self.view = narrowed(make_view(track, cards=self.view.cards), self.view.width)
+        self.set_height(self.view.height)
+
     def fit_column(self, width: int) -> None:
         """Lay the board out for a column ``width`` CSS pixels wide (at most its full width): fewer squares,
         every text, rider and card at its own size (not shrunk with the page), then repaint it all."""

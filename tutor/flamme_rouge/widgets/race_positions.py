@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Self, Sequence
 from tutor.flamme_rouge import scenario as scenarios
 from tutor.flamme_rouge.race import ROUND_ORDER, Phase, Race
 from tutor.flamme_rouge.render import Scene
-from tutor.flamme_rouge.render.geometry import make_view
 from tutor.i18n import _
 
 from .narration import Line
@@ -133,8 +132,7 @@ class PreparedPositions:
         """A pasted position code: its scenario becomes the position shown, as ``from_scenario`` shows one (an
         invalid one raises ``ScenarioError``, which the box shows; nothing changes)."""
         race = scenarios.build(scenario, history=True)
-        self.scene.view = make_view(race.track, self.scene.view.width, cards=self.scene.view.cards)
-        self.scene.set_height(self.scene.view.height)
+        self.scene.set_track(race.track)
         self._positions, self._position = [scenario], -1  # _on_another steps to it; Restart comes back to it
         self.race, self.human_teams, self._focus = race, learner_teams(race, None), None
         self._initial = (self.human_teams, None, self._stop)
