@@ -228,7 +228,7 @@ def test_a_framed_board_follows_its_column_up_to_its_own_size_and_keeps_its_pixe
     scene = LayeredScene(2, 960, 300, scale=2)
     assert scene.canvas.layout.width == "960px"  # unframed: its own size
     frame = board_frame(scene)
-    assert "tutor-board-frame" in frame._dom_classes and frame.children == (scene.canvas,)
+    assert "tutor-board-frame" in frame._dom_classes and frame.children[0] is scene.canvas
     layout = scene.canvas.layout
     assert (layout.width, layout.max_width, layout.height) == ("100%", "960px", "auto")  # its proportions kept
     assert frame.layout.max_width == "960px" and frame.layout.min_width == "0"  # never scrolls sideways
@@ -236,6 +236,26 @@ def test_a_framed_board_follows_its_column_up_to_its_own_size_and_keeps_its_pixe
     scene.set_height(200)
     assert scene.canvas.layout.height == "auto" and scene.canvas.height == 400
     assert scene.css_point(960, 200) == (480, 100)  # a click (canvas pixels, at any CSS size) in drawing pixels
+
+
+def test_a_framed_board_hears_its_columns_width_from_the_page():
+    """The page (a11y.js) writes the column's width into the frame's hidden box: the board's fit_column hears it,
+    each time it changes; what is not a width is ignored."""
+    widths = []
+
+    class Board(LayeredScene):
+        def fit_column(self, width: int) -> None:
+            widths.append(width)
+
+    scene = Board(2, 960, 300, scale=2)
+    frame = board_frame(scene)
+    box = frame.children[1]
+    assert "tutor-column-width" in box._dom_classes and box.layout.display == "none"
+    assert board_frame(scene).children[1] is box  # one box per board, whichever frame shows it
+    box.value = "382"
+    box.value = "abc"
+    box.value = "740.5"
+    assert widths == [382, 740]
 
 
 # ----- landing page ---------------------------------------------------------------------------------------

@@ -21,14 +21,28 @@ from typing import Iterator
 import pytest
 from voila_page import error_outputs, open_lesson, wait_for_all_painted, wait_for_canvases
 
+from tutor.flamme_rouge.render.cards import MIN_TEXT
+
 pytestmark = pytest.mark.browser
 
 LESSONS = Path(__file__).resolve().parents[2] / "lessons"
 TABLET, LAPTOP = {"width": 768, "height": 950}, {"width": 1366, "height": 680}
+PHONE = {"width": 390, "height": 844}
+"""A phone held upright."""
+MIN_TEXT_PX = 12
+"""No text a learner reads (the page's and the words painted on a board) is smaller, in CSS pixels."""
+MIN_BOARD_TEXT_PX = MIN_TEXT
+"""No word painted on a Flamme Rouge board is smaller on the page: the renderer's own smallest size (11 px; it is
+drawn at its own size on a phone and a tablet, laid out for its column, and at most at its own size above)."""
+MIN_TARGET_PX = 24
+"""Every control is at least this wide and high (WCAG 2.5.8, target size)."""
 WIDGETS = ".tutor-race, .tutor-quiz, .tutor-breakaway, .tutor-flanders"
 GAME_LESSONS = [f"{game}/{p.name}" for game in ("flamme_rouge", "flanders")
                 for p in sorted((LESSONS / game).glob("[01][0-9]_*.ipynb")) if not p.name.startswith("00_")]
 WAIT_S = 30
+LAID_OUT = ("flamme_rouge/",)
+"""The lessons whose boards lay themselves out for their column (Flamme Rouge's): their words are checked here
+(In Flanders Field's board only shrinks with its column: test_flanders_board.py checks its words at 1366 px)."""
 
 # For each game widget (not one inside another): what is past the page's sides or scrolls sideways, its boards'
 # sizes, and the span from its board's top to the bottom of the first enabled action of its prompt row.
@@ -50,11 +64,55 @@ MEASURE_JS = """(selector) => {
     });
     const board = widget.querySelector('canvas') || widget;  // the energy quiz shows its cards as a table
     const next = [...widget.querySelectorAll('.tutor-prompt-row button')].find(b => !b.disabled && shown(b));
-    const top = board.getBoundingClientRect().top;
+    const top = board.getBoundingClientRect().top, shownBoards = [...widget.querySelectorAll('canvas')].filter(shown);
+    const lastTop = (shownBoards[shownBoards.length - 1] || board).getBoundingClientRect().top;
     return {kind: widget.className.match(/tutor-(race|quiz|breakaway|flanders)/)[1], past, sideways, boards,
             next: next ? next.innerText.trim().slice(0, 30) : null,
-            span: next ? Math.round(next.getBoundingClientRect().bottom - top) : null};
+            span: next ? Math.round(next.getBoundingClientRect().bottom - top) : null,
+            last_span: next ? Math.round(next.getBoundingClientRect().bottom - lastTop) : null};
   });
+}"""
+# What a learner reads and taps in each game widget (not one inside another): text smaller than MIN_TEXT_PX
+# (getComputedStyle) and tap targets smaller than MIN_TARGET_PX either way (getBoundingClientRect; a tick box's
+# target is its label, which ipywidgets wraps around it; a link inside a sentence is exempt, WCAG 2.5.8).
+READ_AND_TAP_JS = """([selector, minText, minTarget]) => {
+  const shown = e => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden'
+      && !e.closest('.tutor-sr-only');
+  return [...document.querySelectorAll(selector)].filter(w => !w.parentElement.closest(selector)).map(widget => {
+    const small = [...widget.querySelectorAll('*')].filter(e => shown(e) && [...e.childNodes].some(n =>
+        n.nodeType === 3 && n.textContent.trim())).map(e => [e.innerText.trim().slice(0, 30),
+        parseFloat(getComputedStyle(e).fontSize)]).filter(([text, size]) => text && size < minText - 0.01);
+    const targets = [...widget.querySelectorAll('button, select, input:not([type=checkbox]):not([type=radio]),'
+        + ' .widget-checkbox label, .widget-radio-box label, summary, a[href]')].filter(e => shown(e)
+        && !(e.matches('a') && e.closest('p, li, td'))).map(e => { const r = e.getBoundingClientRect();
+        return [(e.innerText || e.value || e.tagName).trim().slice(0, 30), Math.round(r.width), Math.round(r.height)];
+      }).filter(([, w, h]) => w < minTarget - 0.5 || h < minTarget - 0.5);
+    return {small, targets};
+  });
+}"""
+# Every fillText of every canvas context (recorded from the page's start): its font size, the width it would take
+# and the width it was squeezed to, the context's scale and its canvas' pixel width (a layer of a board has its
+# board's pixel width: ipycanvas paints each layer on a canvas of its own and copies it onto the board's).
+RECORD_TEXT_JS = """(() => {
+  const original = CanvasRenderingContext2D.prototype.fillText;
+  window.__texts = new Map();
+  CanvasRenderingContext2D.prototype.fillText = function (text, x, y, maxWidth) {
+    const size = parseFloat((this.font.match(/([\\d.]+)px/) || [0, 0])[1]), width = this.measureText(text).width;
+    const squeeze = maxWidth > 0 && width > maxWidth ? maxWidth / width : 1;
+    const key = `${text}|${this.canvas.width}`, shown = size * squeeze * this.getTransform().a;
+    if (String(text).trim() && (!window.__texts.has(key) || window.__texts.get(key).shown > shown))
+      window.__texts.set(key, {text: String(text), shown, pixels: this.canvas.width});
+    return maxWidth === undefined ? original.call(this, text, x, y) : original.call(this, text, x, y, maxWidth);
+  };
+})();"""
+# The smallest text painted on each board, in CSS pixels on the page: its size in canvas pixels times the board's
+# CSS scale (its CSS width over its pixel width), with the texts painted since the board took its pixel width.
+CANVAS_TEXT_JS = """(selector) => {
+  const scale = new Map([...document.querySelectorAll('canvas')].filter(c => c.closest(selector)
+      && c.getClientRects().length)
+      .map(c => [c.width, c.getBoundingClientRect().width / c.width]));
+  return [...window.__texts.values()].filter(t => scale.has(t.pixels)).map(t => [t.text.slice(0, 30),
+      Math.round(t.shown * scale.get(t.pixels) * 10) / 10]).sort((a, b) => a[1] - b[1]);
 }"""
 PAGE_WIDTH_JS = "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
 # The element that scrolls the lesson (Voila's lab template scrolls a panel, not the window).
@@ -65,6 +123,7 @@ SCROLLER_JS = """() => { const s = [...document.querySelectorAll('*')].find(e =>
 @contextmanager
 def lesson(browser, base_url: str, notebook: str, size: dict) -> Iterator:
     context = browser.new_context(viewport=size)
+    context.add_init_script(RECORD_TEXT_JS)
     try:
         page = context.new_page()
         open_lesson(page, base_url, notebook)
@@ -108,7 +167,16 @@ def check_fits(page, size: dict, notebook: str) -> list[dict]:
             assert board["css"] <= board["pixels"] / 2 + 1, board  # never blown up past its own size
             assert abs(board["ratio"] - 1) < 0.02, board  # its proportions kept
         if widget["span"] is not None:  # the board and the control it names next on one screen
-            assert widget["span"] <= size["height"], widget
+            # (a phone shows a quiz's two boards one under the other: the second one and what comes next)
+            assert (widget["last_span"] if size == PHONE else widget["span"]) <= size["height"], widget
+    for widget in page.evaluate(READ_AND_TAP_JS, [WIDGETS, MIN_TEXT_PX, MIN_TARGET_PX]):
+        assert widget["small"] == [], f"text smaller than {MIN_TEXT_PX} px: {widget['small'][:8]}"
+        assert widget["targets"] == [], f"targets smaller than {MIN_TARGET_PX} px: {widget['targets'][:8]}"
+    painted = page.evaluate(CANVAS_TEXT_JS, WIDGETS)
+    print("smallest words on the boards:", painted[:3])
+    if notebook.startswith(LAID_OUT):
+        small = [t for t in painted if t[1] < MIN_BOARD_TEXT_PX - 0.05]
+        assert small == [], f"words on a board smaller than {MIN_BOARD_TEXT_PX} px: {small[:8]}"
     return measured
 
 
@@ -124,6 +192,13 @@ def test_every_game_widget_fits_a_tablet_and_a_laptop(browser, voila_server, not
         for small, large in zip(tablet, laptop):
             for a, b in zip(small["boards"], large["boards"]):
                 assert a["css"] <= b["css"] and a["css"] >= TABLET["width"] * 0.4, (a, b)
+        assert error_outputs(page) == []
+
+
+@pytest.mark.parametrize("notebook", GAME_LESSONS, ids=lambda n: n.replace(".ipynb", "")[:15])
+def test_every_game_widget_fits_a_phone_held_upright(browser, voila_server, notebook):
+    with lesson(browser, voila_server, notebook, PHONE) as page:
+        check_fits(page, PHONE, notebook)
         assert error_outputs(page) == []
 
 
@@ -176,8 +251,8 @@ def test_a_flanders_card_chosen_at_the_bottom_edge_of_the_window_is_taken_and_th
 
 
 def test_a_click_on_a_scaled_flamme_rouge_board_picks_the_rider_under_it(browser, voila_server):
-    """FR 05's quiz at 768 px (its board about 0.78 of its size): a click on a rider ticks that rider; each tick
-    box sits by its own name, not halfway between two."""
+    """FR 05's quiz at 768 px (its board laid out for its column, drawn at its own size): a click on a rider
+    ticks that rider; each tick box sits by its own name, not halfway between two."""
     from tutor.flamme_rouge.widgets import PredictQuiz
 
     cwd = os.getcwd()
@@ -187,14 +262,18 @@ def test_a_click_on_a_scaled_flamme_rouge_board_picks_the_rider_under_it(browser
                            ask="exhausted", question="After slipstream, which riders take an exhaustion card?")
     finally:
         os.chdir(cwd)
-    view = quiz.scene.view
-    rider, (square, lane) = next((r, p) for r, p in sorted(quiz.race.positions().items()) if view.shows(p[0]))
     with lesson(browser, voila_server, "flamme_rouge/05_exhaustion.ipynb", TABLET) as page:
         widget = page.locator(".tutor-quiz").first
         widget.scroll_into_view_if_needed()
-        board = widget.locator("canvas").first.bounding_box()
+        canvas = widget.locator("canvas").first
+        wait_until(lambda: canvas.evaluate("(c) => c.width"), lambda pixels: pixels < 2 * 960,
+                   "the board was not laid out for its column at 768 px")
+        board = canvas.bounding_box()
+        quiz.scene.fit_column(round(board["width"]))  # the same layout here (the page told its board so)
+        view = quiz.scene.view
+        rider, (square, lane) = next((r, p) for r, p in sorted(quiz.race.positions().items()) if view.shows(p[0]))
         k = board["width"] / quiz.scene.width
-        assert k < 0.9, f"the board is not scaled down at 768 px: {board}"
+        assert view.width < 960 and abs(k - 1) < 0.01, f"the board is not drawn at its own size: {board}"
         x, y = view.centre(square, lane)
         page.mouse.click(board["x"] + x * k, board["y"] + y * k)
         box = widget.locator(".widget-checkbox", has_text=rider).locator("input")

@@ -75,6 +75,8 @@ class LayeredScene:
 
     def __init__(self, layers: int, width: int, height: int, *, scale: int = 1, fit: bool = False):
         self.layers, self.width, self.height, self.scale = layers, width, height, scale
+        self.full_width = width
+        """The width it was made with: the widest it is ever laid out (``set_width`` only narrows it)."""
         layout = (Layout(width="100%", max_width=f"{width}px", height="auto") if fit
                   else Layout(width=f"{width}px", height=f"{height}px"))
         self.canvas = MultiCanvas(layers, width=width * scale, height=height * scale, layout=layout)
@@ -89,6 +91,21 @@ class LayeredScene:
         self.canvas.height = height * self.scale
         if self.canvas.layout.height != "auto":
             self.canvas.layout.height = f"{height}px"
+
+    def set_width(self, width: int) -> None:
+        """A new width in CSS pixels (``fit_column``: the board laid out for a narrower column)."""
+        self.width = width
+        self.canvas.width = width * self.scale
+        if self.canvas.layout.max_width is not None:
+            self.canvas.layout.max_width = f"{width}px"
+        if self.canvas.layout.width != "100%":
+            self.canvas.layout.width = f"{width}px"
+
+    def fit_column(self, width: int) -> None:
+        """The page's column for this board is ``width`` CSS pixels wide (``tutor.ui.screen.board_frame`` tells
+        it, and again whenever it changes). A board that can lay itself out for a narrow column (fewer squares,
+        its text kept at its own size) does so here and repaints; by default the board only shrinks with its
+        column."""
 
     def on_click(self, handler: Callable[[float, float], None]) -> None:
         """Call ``handler(x, y)`` on a mouse press on the board, in the CSS pixels the drawing uses."""

@@ -189,9 +189,34 @@ def board_frame(scene: LayeredScene) -> widgets.Box:
     """The board, as wide as its column and never wider than its own size (``scene.width``), keeping its
     proportions: its canvas keeps its pixels (sharp), only its CSS size follows the column, and a click maps
     back through the same scale (ipycanvas gives canvas pixels, ``LayeredScene.css_point`` divides). In a row
-    (a panel beside it, ``a11y.css``) the panel moves under the board when the column has no room for both."""
+    (a panel beside it, ``a11y.css``) the panel moves under the board when the column has no room for both.
+
+    The frame also tells the board how wide its column is (``LayeredScene.fit_column``): ``a11y.js`` writes the
+    column's width into a hidden box of the frame (class ``tutor-column-width``) when the page is laid out and
+    whenever the width changes, so a board can lay itself out for a phone instead of shrinking its text."""
     scene.canvas.layout = widgets.Layout(width="100%", max_width=f"{scene.width}px", height="auto")
-    frame = widgets.Box([scene.canvas], layout=widgets.Layout(width="100%", max_width=f"{scene.width}px",
-                                                              min_width="0"))
+    frame = widgets.Box([scene.canvas, column_input(scene)],
+                        layout=widgets.Layout(width="100%", max_width=f"{scene.full_width}px", min_width="0"))
     frame.add_class("tutor-board-frame")
     return frame
+
+
+def column_input(scene: LayeredScene) -> widgets.Text:
+    """The hidden box through which the page tells ``scene`` its column's width (one per scene, whichever
+    frame shows it)."""
+    box: widgets.Text | None = getattr(scene, "_column_input", None)
+    if box is None:
+        box = widgets.Text(value="", layout=widgets.Layout(display="none"))
+        box.add_class("tutor-column-width")
+        box.observe(lambda change: _column_changed(scene, change["new"]), "value")
+        setattr(scene, "_column_input", box)
+    return box
+
+
+def _column_changed(scene: LayeredScene, value: str) -> None:
+    try:
+        width = int(float(value))
+    except ValueError:
+        return
+    if 0 < width < 100_000:
+        scene.fit_column(width)

@@ -33,6 +33,9 @@ CARDS_DY = 46
 """The cards' row, under a column's name and counts (from the panel's top)."""
 Box = tuple[float, float, float, float]
 """x, y, width, height (CSS pixels)."""
+NARROW_COLUMN_W = 4 * (MINI_W + 4) + 10 + CARD_W + 8
+"""The narrowest column (its hand as small cards, no recycled pile): a narrow board shows the riders whose
+columns fit, the active rider first."""
 
 
 @dataclass(frozen=True)
@@ -65,14 +68,19 @@ class CardPanel:
         (CSS pixels); none on a compact panel or a view without cards."""
         if not view.cards or self.compact:
             return []
-        riders = self.columns(race)
-        if not riders:
-            return []
-        width = (view.width - 2 * MARGIN) / len(riders)
+        riders, per_row, width = self.layout(race, view)
         slot_w, slot_h = (MINI_W, MINI_H) if width < FULL_COLUMN_W + 8 else (CARD_W, CARD_H)
-        cards_y = view.panel_top + CARDS_DY
-        return [(rid, slot, (MARGIN + i * width + 4 + slot * (slot_w + 4), cards_y + CARD_H - slot_h, slot_w, slot_h))
+        return [(rid, slot, (MARGIN + (i % per_row) * width + 4 + slot * (slot_w + 4),
+                             view.panel_top + (i // per_row) * PANEL_H + CARDS_DY + CARD_H - slot_h, slot_w, slot_h))
                 for i, rid in enumerate(riders) for slot in range(4)]
+
+    def layout(self, race: Race, view: View) -> tuple[list[str], int, float]:
+        """The riders whose columns are drawn, how many columns a row holds (a narrow board has rows of fewer
+        columns) and a column's width."""
+        per_row = max(1, int((view.width - 2 * MARGIN) // NARROW_COLUMN_W))
+        riders = self.columns(race)[:per_row * view.panel_rows]
+        per_row = max(1, min(per_row, len(riders)))
+        return riders, per_row, (view.width - 2 * MARGIN) / per_row
 
     def card_at(self, race: Race, view: View, x: float, y: float) -> tuple[str, int] | None:
         """The (rider, slot) of the hand card drawn under a point (CSS pixels: ``Scene.on_click``'s), or None."""
@@ -85,24 +93,24 @@ def draw_card_panel(canvas: Canvas, view: View, race: Race, panel: CardPanel) ->
     if not view.cards:
         return
     top = view.panel_top
-    canvas.clear_rect(0, top - 2, view.width, PANEL_H + 4)
+    canvas.clear_rect(0, top - 2, view.width, view.panel_h + 4)
     canvas.fill_style = "#f6f5f0"
-    rounded_rect(canvas, MARGIN / 2, top, view.width - MARGIN, PANEL_H, 8)
+    rounded_rect(canvas, MARGIN / 2, top, view.width - MARGIN, view.panel_h, 8)
     canvas.fill()
     if panel.compact:
         _draw_played_row(canvas, view, race, panel)
         return
-    riders = panel.columns(race)
+    riders, per_row, width = panel.layout(race, view)
     if not riders:
         write(canvas, _("No rider selected: the card panel shows the hands of the riders you play."),
               MARGIN, top + PANEL_H / 2, colour=style.MUTED)
         return
-    width = (view.width - 2 * MARGIN) / len(riders)
     colours = rider_colours(race)
     slots = panel.hand_slots(race, view)
     for i, rid in enumerate(riders):
-        _draw_rider_column(canvas, race, rid, MARGIN + i * width, top, width, colours[rid],
-                           secret=rid in panel.secret, slots=[box for r, _slot, box in slots if r == rid])
+        _draw_rider_column(canvas, race, rid, MARGIN + (i % per_row) * width, top + (i // per_row) * PANEL_H,
+                           width, colours[rid], secret=rid in panel.secret,
+                           slots=[box for r, _slot, box in slots if r == rid])
 
 
 def _draw_rider_column(canvas: Canvas, race: Race, rider_id: str, x: float, top: float, width: float,
@@ -173,9 +181,11 @@ def _draw_played_row(canvas: Canvas, view: View, race: Race, panel: CardPanel) -
         write(canvas, _("no cards played"), MARGIN, top + 54, colour=style.MUTED)
         return
     colours = rider_colours(race)
-    step = min(118, (view.width - 2 * MARGIN) / len(played))
+    per_row = -(-len(played) // view.panel_rows)  # a narrow board: the cards in rows
+    step = min(118, (view.width - 2 * MARGIN) / per_row)
     for i, (rid, label) in enumerate(played):
-        middle = MARGIN + (i + 0.5) * step  # token and card side by side, the name under them
+        middle = MARGIN + (i % per_row + 0.5) * step  # token and card side by side, the name under them
+        top = view.panel_top + (i // per_row) * (PANEL_H - 14)
         _mini_token(canvas, middle - 19, top + 50, colours[rid], token_label(race, rid), race.riders[rid].colour)
         card = None if label in ("", "None") else Card.parse(label)
         draw_card(canvas, middle - 5, top + 26, card, accent=colours[rid], face_down=rid in panel.secret)

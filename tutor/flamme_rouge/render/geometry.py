@@ -27,6 +27,13 @@ MAX_CELL_W = 44
 MIN_VISIBLE = 26
 """Squares shown at once on long stages (26 squares of 35 px fill the 960 px canvas)."""
 
+NARROW_PANEL = 600
+"""A board narrower than this shows its card panel in two rows."""
+NARROWEST = 300
+"""The narrowest the board is laid out (CSS pixels): a phone held upright gets a board of its own width."""
+SQUARE_W = (WIDTH - 2 * MARGIN) / MIN_VISIBLE
+"""A square's width on a long stage; a narrower board shows fewer squares of this width (``visible_for``)."""
+
 MINIMAP_Y, MINIMAP_H = 20, 12
 GLYPH_Y, GLYPH_H = 42, 16
 NUMBERS_H = 20
@@ -48,10 +55,17 @@ class View:
     width: int = WIDTH
     cards: bool = True
     """Whether the card panel is shown under the road."""
+    panel_rows: int = 1
+    """Rows of the card panel (2 on a narrow board: ``narrowed``)."""
 
     @property
     def height(self) -> int:
-        return canvas_height(self.track, self.cards)
+        return canvas_height(self.track, self.cards) + (self.panel_h - PANEL_H if self.cards else 0)
+
+    @property
+    def panel_h(self) -> int:
+        """The card panel's height: ``PANEL_H`` a row."""
+        return PANEL_H * self.panel_rows
 
     @property
     def last_visible(self) -> int:
@@ -161,9 +175,26 @@ class View:
         return self.minimap_w / len(self.track)
 
 
+def visible_for(track: Track, width: int) -> int:
+    """How many squares a board ``width`` pixels wide shows: ``MIN_VISIBLE`` (the whole track when it is
+    shorter) at full width; on a narrower board as many as fit at a long stage's square width, so the riders,
+    numbers and text keep their size (a phone shows about 10)."""
+    room = MIN_VISIBLE if width >= WIDTH else max(6, int((width - 2 * MARGIN) // SQUARE_W))
+    return min(len(track), room)
+
+
 def make_view(track: Track, width: int = WIDTH, *, cards: bool = True) -> View:
-    """A view of ``track``: the whole track when it is short, else a window of ``MIN_VISIBLE`` squares."""
-    return View(track, 0, min(len(track), MIN_VISIBLE), width, cards)
+    """A view of ``track``: the whole track when it is short, else a window of ``MIN_VISIBLE`` squares (fewer
+    on a narrower board: ``visible_for``)."""
+    return View(track, 0, visible_for(track, width), width, cards)
+
+
+def narrowed(view: View, width: int) -> View:
+    """``view`` laid out ``width`` pixels wide (``NARROWEST`` to ``WIDTH``), its first square kept if it can."""
+    width = max(NARROWEST, min(WIDTH, width))
+    visible = visible_for(view.track, width)
+    first = max(0, min(view.first, len(view.track) - visible))
+    return replace(view, first=first, visible=visible, width=width, panel_rows=2 if width < NARROW_PANEL else 1)
 
 
 def follow(view: View, squares: Iterable[int], priority: Iterable[int] = ()) -> View:

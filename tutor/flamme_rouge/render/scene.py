@@ -24,7 +24,7 @@ from tutor.ui.scene import LayeredScene
 
 from .animation import FRAMES_PER_STEP, Frame, frame_ms, frames_for, thin
 from .cards import CardPanel, draw_card_panel
-from .geometry import WIDTH, View, follow, make_view
+from .geometry import WIDTH, View, follow, make_view, narrowed
 from .highlights import Chip, Highlights, chips_for
 from .riders import draw_minimap_riders, draw_riders
 from .track import draw_track
@@ -50,11 +50,23 @@ class Scene(LayeredScene):
         """``view.first`` when the track layer was last drawn (None: never)."""
 
     def set_track(self, track: Track) -> None:
-        """Show another track (another prepared position): a new view of it, the board's new height, and the
-        track layer repainted at the next paint."""
-        self.view = make_view(track, self.view.width, cards=self.view.cards)
+        """Show another track (another prepared position, a position code): a new view of it as wide as the
+        board is now, the board's new height, and the track layer repainted at the next paint."""
+        self.view = narrowed(make_view(track, cards=self.view.cards), self.view.width)
         self.set_height(self.view.height)
         self._track_drawn_at = None
+
+    def fit_column(self, width: int) -> None:
+        """Lay the board out for a column ``width`` CSS pixels wide (at most its full width): fewer squares,
+        every text, rider and card at its own size (not shrunk with the page), then repaint it all."""
+        view = narrowed(self.view, min(width, self.full_width))
+        if view == self.view:
+            return
+        self.view = view
+        self.set_width(view.width)
+        self.set_height(view.height)
+        self._track_drawn_at = None
+        self._client_ready()  # the widget's whole repaint, as when a page connects
 
     @property
     def track_layer(self) -> Canvas:

@@ -15,6 +15,9 @@
  * - Tab never stays on a canvas: ipycanvas makes each canvas focusable and swallows every key pressed on it
  *   (a keyboard trap); no board here reads keys, so canvases leave the Tab order, and a Tab pressed on a canvas
  *   moves on as anywhere else;
+ * - a board's frame (tutor-board-frame) tells the kernel its column's width, so a board can lay itself out for it;
+ * - a wheel or a finger over a canvas scrolls the page (ipycanvas cancels them; no board reads them), and a tap
+ *   on it is a click;
  * - a press on a canvas takes no focus, so the page never scrolls under the pointer (a board taller than the
  *   window, focused, was scrolled into view), nor when the kernel moves the focus after a pointer's press.
  * - while the lesson gets ready, Voila's loading text ("Running ...", then "Executing 2 of 5") says so in the
@@ -86,6 +89,7 @@
       canvas.setAttribute('tabindex', '-1');
       canvas.setAttribute('aria-label', BOARD_LABEL);
     });
+    root.querySelectorAll('.tutor-board-frame:not([data-tutor-column])').forEach(watchColumn);
     // The words may come after the canvas: described as soon as they are there.
     // The words are the board in words (else the live region) of the nearest widget around the canvas that has
     // them, whatever the game, within the canvas's own cell output.
@@ -102,10 +106,41 @@
     });
   }
 
+  // A board's frame tells the kernel its column's width (tutor.ui.screen.board_frame: a hidden text box the
+  // frame holds), once it is laid out and whenever it changes, so a board can lay itself out for a phone.
+  var columns = window.ResizeObserver ? new ResizeObserver(function (entries) {
+    entries.forEach(function (entry) {
+      var column = entry.target, style = getComputedStyle(column);
+      var width = Math.floor(column.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight));
+      column.querySelectorAll(':scope > .tutor-board-frame > .tutor-column-width input').forEach(function (box) {
+        if (width <= 0 || box.value === String(width)) return;
+        box.value = String(width);
+        box.dispatchEvent(new Event('input', { bubbles: true }));
+      });
+    });
+  }) : null;
+
+  function watchColumn(frame) {
+    frame.setAttribute('data-tutor-column', '');
+    if (columns && frame.parentElement) columns.observe(frame.parentElement);
+  }
+
   function start() {
     window.addEventListener('keydown', function (event) {
       if (event.key === 'Tab' && event.target instanceof HTMLCanvasElement) event.stopPropagation();
     }, true);
+    // The page scrolls over a board: ipycanvas cancels every wheel and touch on its canvas (for boards that read
+    // them), so a wheel or a finger over a board, which may cover a tablet's whole width, never moved the page.
+    // No board here reads a wheel or a drag: these events stop before they reach the canvas, the browser
+    // scrolls, and a tap becomes a click as anywhere else (ipycanvas hears its mousedown). A board that needs
+    // the gesture is put inside an element of class tutor-board-gestures.
+    ['wheel', 'touchstart', 'touchmove', 'touchend', 'touchcancel'].forEach(function (type) {
+      window.addEventListener(type, function (event) {
+        if (event.target instanceof HTMLCanvasElement && !event.target.closest('.tutor-board-gestures')) {
+          event.stopPropagation();
+        }
+      }, { capture: true, passive: true });
+    });
     // A press on a board takes no focus: focusing a board taller than the window scrolled the page under the
     // pointer (about 200 px), and the click landed elsewhere. ipycanvas still hears the press.
     window.addEventListener('mousedown', function (event) {
