@@ -142,6 +142,20 @@ def test_report_columns_and_share_right_first_time(db):
         ("Learner 3", ["not-yet", "not-yet", "not-yet"])]
 
 
+def test_the_share_right_first_time_counts_the_learners_who_answered_and_columns_name_their_question(tmp_path):
+    titled = [Lesson(TWO, "2. Energy", ("a", "b"), ("Where do the cards go?", "How many cards?"))]
+    db = ClassDatabase(tmp_path / "class.sqlite3", titled)
+    ana, _ = db.join("Ana")
+    for name in ("Ben", "Cy", "Dee"):
+        db.join(name)  # in the class, no answer yet
+    db.answered(ana, TWO, "b", True)
+    columns = db.report()["columns"]
+    assert [(c["label"], c.get("answered"), c.get("share")) for c in columns] == [
+        ("2. Energy", None, None), ("How many cards?", 1, 100)]  # one right of one: 100 %, not 25 %
+    assert list(csv.reader(io.StringIO(db.csv())))[2][3] == "How many cards?"
+    db.close()
+
+
 def test_pause_pace_and_anonymize_are_the_class_settings(db):
     db.join("Ana")
     db.set_paused(True)
@@ -203,6 +217,10 @@ def test_csv_contents(db):
 def test_lessons_of_the_repository():
     lessons = lessons_of(REPO / "lessons")
     keys = [lesson.key for lesson in lessons]
+    movement = next(lesson for lesson in lessons if lesson.key == "flamme_rouge/03_movement.ipynb")
+    assert movement.quiz_titles == ("Who moves first?", "Where does a blocked rider end?")
+    assert movement.group == "Flamme Rouge"
+    assert all(len(lesson.quiz_titles) == len(lesson.quizzes) for lesson in lessons)  # every quiz has a title
     assert keys[0] == "flamme_rouge/00_welcome.ipynb" and "index.ipynb" not in keys  # the contents page is none
     assert "flamme_rouge/03_movement.ipynb" in keys and "flanders/02_a_turn.ipynb" in keys
     assert not any("checkpoint" in key for key in keys)

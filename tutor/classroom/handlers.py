@@ -50,7 +50,7 @@ log = logging.getLogger("tutor.classroom")
 
 
 def lessons_of(directory: Path) -> list[Lesson]:
-    """The lessons served from ``directory``, with their titles and quiz ids: each registered game's lesson folder
+    """The lessons served from ``directory``, with their titles, quiz ids and quiz titles: each registered game's lesson folder
     (``tutor.core.games``, in its order), then the pages at the top but the contents page (``index.ipynb``); keys
     relative to ``directory``; hidden and ``_`` files left out. A lesson in another language
     (``ca/flamme_rouge/02_energy_phase.ipynb``) is the same lesson as the English one, with the same key and
@@ -59,11 +59,13 @@ def lessons_of(directory: Path) -> list[Lesson]:
     from tutor.ui.lessons import lesson_info
 
     directory = Path(directory).resolve()
-    folders = [directory / game.lessons for game in GAMES.values()] + [directory]
-    paths = [path for folder in folders for path in sorted(folder.glob("*.ipynb"))
+    from .notes import quiz_titles
+
+    folders = [(directory / game.lessons, game.title) for game in GAMES.values()] + [(directory, "")]
+    paths = [(path, group) for folder, group in folders for path in sorted(folder.glob("*.ipynb"))
              if path != directory / "index.ipynb" and not path.name.startswith((".", "_"))]
-    infos = [(path, lesson_info(path)) for path in paths]
-    return [Lesson(path.relative_to(directory).as_posix(), info.title, info.quiz_ids) for path, info in infos]
+    return [Lesson(path.relative_to(directory).as_posix(), info.title, info.quiz_ids, quiz_titles(path), group)
+            for path, group in paths for info in [lesson_info(path)]]
 
 
 def new_teacher_token() -> str:
