@@ -3,6 +3,7 @@ test server: joining, events, the learner's own state, the teacher's token, CSV 
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import html
 import io
@@ -399,6 +400,45 @@ class ClassroomEndpoints(AsyncHTTPTestCase):
         assert json.loads(fresh.body)["joined"] is False
         for bad in ({"action": "pause"}, {"action": "pace", "closed": "all"}, {"action": "explode"}, [], "x"):
             assert self.post("/rules-tutor/teacher/action", bad, **{"X-Teacher-Token": TOKEN}).code == 400
+
+    def test_a_waiting_not_open_page_hears_at_once_when_the_teacher_opens_its_lesson(self):
+        """Issue 37: the "Not open yet" page asks ``class/open``; the answer waits for the teacher's click."""
+        from tornado.httpclient import AsyncHTTPClient
+
+        from tutor.classroom.handlers import OPEN_WAIT_S
+        from tutor.classroom.pages import not_open_page
+
+        assert json.loads(self.fetch(f"/rules-tutor/class/open?lesson={ONE}").body) == {"open": True}
+        assert self.fetch("/rules-tutor/class/open?lesson=nope.ipynb").code == 400
+        self.classroom.db.set_closed([ONE])
+        page = not_open_page("/voila/render/index.ipynb", "ca/" + ONE)
+        assert '"/rules-tutor/class/open?lesson=ca/fr/01_a.ipynb"' in page and "location.reload()" in page
+
+        async def wait_then_open() -> tuple[dict, float, float]:
+            client = AsyncHTTPClient()
+            asked = time.monotonic()
+            waiting = client.fetch(self.get_url(f"/rules-tutor/class/open?lesson=ca/{ONE}"), request_timeout=60)
+            while not self.classroom.waiting:  # the question waits on the server
+                await asyncio.sleep(0.01)
+            opened = time.monotonic()
+            await client.fetch(self.get_url("/rules-tutor/teacher/action"), method="POST",
+                               body=json.dumps({"action": "pace", "closed": []}), headers={"X-Teacher-Token": TOKEN})
+            reply = await waiting
+            return json.loads(reply.body), time.monotonic() - opened, opened - asked
+
+        answer, after_the_click, waited = self.io_loop.run_sync(wait_then_open, timeout=OPEN_WAIT_S + 30)
+        print(f"waited {waited:.2f} s on the server; answered {after_the_click:.2f} s after the teacher's click")
+        assert answer == {"open": True} and after_the_click < OPEN_WAIT_S
+        assert self.classroom.waiting == {}
+
+    def test_a_client_waits_with_a_bounded_number_of_questions(self):
+        from tutor.classroom.handlers import OPEN_WAITS_PER_CLIENT
+
+        self.classroom.waiting["127.0.0.1"] = OPEN_WAITS_PER_CLIENT  # its tabs already wait
+        assert self.fetch(f"/rules-tutor/class/open?lesson={ONE}").code == 429
+        self.classroom.waiting.clear()
+        codes = [self.fetch(f"/rules-tutor/class/open?lesson={ONE}").code for _ in range(40)]  # asked in a loop
+        assert codes[0] == 200 and codes[-1] == 429
 
     def test_csv_download(self):
         key, ana = self.join("Ana")
