@@ -37,9 +37,11 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import ipywidgets as widgets
 
 from tutor.core.events import Event
+from tutor.flanders import position_code
 from tutor.flanders import scenario as scenarios
 from tutor.flanders.bots import make_bot
 from tutor.flanders.cards import CardId
+from tutor.flanders.errors import ScenarioError
 from tutor.flanders.events import CardTaken, DiceRolled, GameOver, PawnPlacedOnNine
 from tutor.flanders.game import NINE, EndTurn, Game, Phase, Play, Roll, Stop, Take
 from tutor.flanders.odds import PAIRS
@@ -49,6 +51,7 @@ from tutor.i18n import _
 from tutor.ui.controls import CSS, button, label
 from tutor.ui.narration import Line, NarrationLog
 from tutor.ui.screen import board_frame, changed_words, prompt_row
+from tutor.ui.share import PositionBox
 from tutor.ui.shell import LessonShell
 
 from .game_controls import EXTRA_CSS, TurnControls, show_if
@@ -89,7 +92,9 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
                          next_tooltip=_("Watch the bot's next action"),
                          finish_tooltip=_("Let the bots play until it is your turn"),
                          teachers=[label(_("Restart deals the cards of this shuffle number."))],
-                         before_click=self.board.finish)  # a replay or an animation still playing jumps to its end
+                         before_click=self.board.finish,  # a replay or an animation still playing jumps to its end
+                         position_box=PositionBox(self._open_position, decode=position_code.from_code,
+                                                  prefix=position_code.PREFIX, max_chars=position_code.MAX_CODE_CHARS))
         self._make_controls(odds_picture)
         self.children = self._layout()
         self.add_class("tutor-flanders")
@@ -212,6 +217,26 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
         screen = widgets.HBox([board_frame(self.board), panel])
         screen.add_class("iff-screen")
         return [widgets.HTML(CSS + EXTRA_CSS), screen]
+
+    def _open_position(self, data: dict[str, Any]) -> None:
+        """A position code the teacher reads out: the whole class plays the same position, from its start. A code
+        for another board (another number of players) is refused with a ``ScenarioError`` and changes nothing."""
+        bots = {p.id: p.bot for p in self.game.players}
+
+        def rebuild(seed: int) -> Game:
+            game = scenarios.build({**data, "seed": seed}, history=True)
+            for p in game.players:
+                p.bot = bots.get(p.id)
+            return game
+
+        game = rebuild(data.get("seed", 0))
+        if len(game.players) != len(self.game.players):
+            raise ScenarioError(_("it is for a board of {count} players, and this lesson's has {here}").format(
+                count=len(game.players), here=len(self.game.players)))
+        if game.battlefield != self.game.battlefield:
+            raise ScenarioError(_("it is for another battlefield than this lesson's"))
+        self._rebuild, self.seed.value = rebuild, data.get("seed", 0)
+        self._on_restart()
 
     # ----- who plays -------------------------------------------------------------------------------------
     def _check_bots(self) -> None:
