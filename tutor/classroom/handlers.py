@@ -76,8 +76,9 @@ def lessons_of(directory: Path) -> list[Lesson]:
     folders = [(directory / game.lessons, game.title) for game in GAMES.values()] + [(directory, "")]
     paths = [(path, group) for folder, group in folders for path in sorted(folder.glob("*.ipynb"))
              if path != directory / "index.ipynb" and not path.name.startswith((".", "_"))]
+    infos = [(path, group, lesson_info(path)) for path, group in paths]
     return [Lesson(path.relative_to(directory).as_posix(), info.title, info.quiz_ids, quiz_titles(path), group)
-            for path, group in paths for info in [lesson_info(path)]]
+            for path, group, info in infos]
 
 
 def new_teacher_token() -> str:

@@ -28,9 +28,12 @@ PLAN_OPENING_MINUTES = 5
 """Minutes the plan keeps at the start of a class (names, the lesson's address) and for the closing talk."""
 PLAN_CSS = """<style>
 .tutor-teacher-plan table { border-collapse: collapse; margin: .5em 0 1.5em; font-size: 15px; }
-.tutor-teacher-plan th, .tutor-teacher-plan td { border: 1px solid #c4c7c5; padding: .3em .5em; text-align: left;
-  vertical-align: top; }
+/* doubled class: above JupyterLab's right-aligned output tables */
+.tutor-teacher-plan.tutor-teacher-plan table th, .tutor-teacher-plan.tutor-teacher-plan table td {
+  border: 1px solid #c4c7c5;
+  padding: .3em .5em; text-align: left; vertical-align: top; }
 .tutor-teacher-plan thead th { background: #f1f3f4; }
+.tutor-teacher-plan td:nth-child(2) { white-space: nowrap; }
 </style>"""
 
 
@@ -84,9 +87,9 @@ def _minutes(count: int) -> str:
     return ngettext("{count} minute", "{count} minutes", count).format(count=count)
 
 
-def teacher_plan_html(folder: Path) -> str:
+def teacher_plan_html(folder: Path, link_to: str = "") -> str:
     """The teachers' page's list of the lessons in ``folder`` (one game, in the lesson's language), with a plan
-    for a 50-minute class first."""
+    for a 50-minute class first; each lesson links to ``link_to`` + its file name."""
     lessons = [lesson_notes(path) for path in sorted(Path(folder).glob("*.ipynb"))
                if not path.name.startswith((".", "_"))]
     timed = [lesson for lesson in lessons if lesson.minutes]
@@ -105,7 +108,7 @@ def teacher_plan_html(folder: Path) -> str:
             title = _(lesson.quiz_titles[number]) if number < len(lesson.quiz_titles) else ""
             answer = _(lesson.quiz_answers[number]) if number < len(lesson.quiz_answers) else ""
             quizzes.append(f"<b>{html.escape(title)}</b> " + html.escape(_("Answer: {answer}").format(answer=answer)))
-        link = f"<a href='{html.escape(lesson.path.name)}'>{html.escape(lesson.title)}</a>"
+        link = f"<a href='{html.escape(link_to + lesson.path.name)}'>{html.escape(lesson.title)}</a>"
         said = "<br>".join(quizzes) or html.escape(_("No question."))
         rows.append(f"<tr><th scope='row'>{link}</th><td>{html.escape(_minutes(lesson.minutes))}</td>"
                     f"<td>{html.escape(lesson.summary)}</td><td>{said}</td></tr>")
@@ -125,6 +128,14 @@ class TeacherPlan:
         return self.body
 
 
-def teacher_plan(folder: str | Path) -> TeacherPlan:
-    """The plan and the list of the lessons in ``folder`` (``teacher_plan_html``), for the teachers' page."""
-    return TeacherPlan(PLAN_CSS + teacher_plan_html(Path(folder)))
+def teacher_plan(*folders: str | Path) -> TeacherPlan:
+    """For each game's lesson folder (relative to the page, which links to each lesson): its name, then
+    ``teacher_plan_html`` (the teachers' page)."""
+    from tutor.core.games import GAMES
+
+    titles = {game.lessons: game.title for game in GAMES.values()}
+    parts = [PLAN_CSS]
+    for folder in map(Path, folders):
+        title = titles.get(folder.name, folder.name)
+        parts += [f"<h3>{html.escape(title)}</h3>", teacher_plan_html(folder, folder.as_posix().rstrip("/") + "/")]
+    return TeacherPlan("".join(parts))
