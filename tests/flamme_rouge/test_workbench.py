@@ -57,6 +57,10 @@ def test_the_track_chooser_names_the_track_on_the_board_and_a_chosen_track_shows
     opened = Workbench("lessons/flamme_rouge/scenarios/movement_rulebook_example.json")
     assert len(opened.race.track) == 16
     assert opened.track_input.value == "" and opened.track_input.label == "This position's track (16 squares)"
+    opened.new_button.click()  # the position's own track, empty
+    assert len(opened.race.track) == 16 and opened.riders == [] and opened.track_input.value == ""
+    assert "An empty track (16 squares)" in opened.status.value
+    opened.open_scenario(sc.load("lessons/flamme_rouge/scenarios/movement_rulebook_example.json"))
     opened.track_input.value = "la-haute-montagne"  # riders on the board: they stay until the teacher starts it
     assert len(opened.race.track) == 16 and len(opened.riders) == 3
     assert "Start from the empty track" in opened.status.value

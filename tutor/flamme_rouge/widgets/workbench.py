@@ -230,11 +230,16 @@ class Workbench(LessonShell, BoardEditing, widgets.VBox):
                 start=self.new_button.description, track=stage(name).name))
 
     def start_empty(self, name: str) -> None:
-        """An empty position on a stage or teaching track (``track.stage`` names)."""
-        track = stage(name)
-        self._track_title = track.name
+        """An empty position on a stage or teaching track (``track.stage`` names), or on the position's own track
+        (``OWN_TRACK``)."""
+        if name == OWN_TRACK and self._data:
+            track = Track.parse(self._data["track"], finish=self._data.get("finish"))
+            title = f"track ({self._track_title})"
+        else:
+            track = stage(name or "sprint-20")
+            self._track_title = title = track.name
         self._set({"name": "", "description": "", "track": track.spec, "finish": track.finish, "riders": []}, {},
-                  None, f"An empty {track.name}: pick a team and kind, then click a lane to add a rider.")
+                  None, f"An empty {title}: pick a team and kind, then click a lane to add a rider.")
 
     def open_scenario(self, data: dict[str, Any]) -> None:
         """Show a scenario's position (a loaded file or an opened code); a malformed one raises ``ScenarioError``
