@@ -10,7 +10,8 @@ on it. The board, and beside it the prompt (the one live region) with only the c
 board); "Roll again" or "Stop"; the cards to carry out in the order the learner chooses, the "May Retain" cards
 to keep and "End turn". Under them one compact row: Back, Restart, Skip, "Watch each step", No animation, the
 board in words, "How is this worked out?" (the odds; ``odds_picture=True``: the 216 rolls, odds_help.py), the
-log and "For teachers" (closed). After each action focus goes to ``next_control()`` (``focused``).
+log, "Open a position code" (a code the teacher reads out, for a board of as many players; not with
+``open_codes=False``) and "For teachers" (closed). After each action focus goes to ``next_control()`` (``focused``).
 
 On the bots' turn the prompt names "Bots play": the board replays each of their steps in a few seconds, each
 step's sentence in the prompt, Skip showing the end at once; "Next step" is one bot action; a full game offers
@@ -81,7 +82,7 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
     def __init__(self, game: Game, *, humans: Iterable[str] | None = None, title: str = "",
                  rebuild: Callable[[int], Game] | None = None, seed: int = 0,
                  dice: Sequence[Sequence[int]] = (), intro: str = "", goal: int | None = None,
-                 odds_picture: bool = False):
+                 odds_picture: bool = False, open_codes: bool = True):
         super().__init__()
         self._keep_state(game, humans, title, intro, rebuild, dice, goal)
         self._replay_setup()
@@ -94,7 +95,8 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
                          teachers=[label(_("Restart deals the cards of this shuffle number."))],
                          before_click=self.board.finish,  # a replay or an animation still playing jumps to its end
                          position_box=PositionBox(self._open_position, decode=position_code.from_code,
-                                                  prefix=position_code.PREFIX, max_chars=position_code.MAX_CODE_CHARS))
+                                                  prefix=position_code.PREFIX, max_chars=position_code.MAX_CODE_CHARS)
+                         if open_codes else None)  # a learner opens the code the teacher reads out
         self._make_controls(odds_picture)
         self.children = self._layout()
         self.add_class("tutor-flanders")

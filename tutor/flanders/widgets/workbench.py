@@ -160,7 +160,7 @@ class Workbench(widgets.VBox):
     def _show_position(self, data: dict[str, Any]) -> None:
         """Make ``data`` the position and show it played (raises ``ValueError`` when the rules refuse it)."""
         tutor = GameTutor.from_scenario(data, title=data.get("name") or "The position",
-                                        intro=data.get("description", ""))
+                                        intro=data.get("description", ""), open_codes=False)  # the page has its own
         self._data = data
         self.play.children = [tutor]
 
