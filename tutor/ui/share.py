@@ -33,13 +33,14 @@ class PositionBox(widgets.VBox):
 
     def __init__(self, on_open: Callable[[dict[str, Any]], object], *,
                  decode: Callable[[str], dict[str, Any]], prefix: str, max_chars: int,
-                 description: str = "Open a position"):
+                 description: str = ""):
         self._on_open, self._decode = on_open, decode
-        self.text = widgets.Text(placeholder=f"Paste a position code ({prefix}…)",
-                                 description="Position code", style={"description_width": "initial"},
+        self.text = widgets.Text(placeholder=_("Paste a position code ({prefix}…)").format(prefix=prefix),
+                                 description=_("Position code"), style={"description_width": "initial"},
                                  layout=widgets.Layout(width="420px", max_width="100%"))
         self.text.add_class(f"tutor-max-chars-{max_chars}")  # the page refuses a longer paste
-        self.button = button(description, _("Show the position of this code on the board"), style="info")
+        self.button = button(description or _("Open a position"), _("Show the position of this code on the board"),
+                             style="info")
         self.status = StatusLine()
         self.button.on_click(lambda _: self.open_code(self.text.value))
         super().__init__([widgets.HBox([self.text, self.button],
@@ -53,10 +54,10 @@ class PositionBox(widgets.VBox):
             data = self._decode(code)
             self._on_open(data)
         except ValueError as err:  # the game's ScenarioError, or the board refusing the position
-            self.status.show(f"That code does not open: {err}. Nothing changed.", "warning")
+            self.status.show(_("That code does not open: {reason}. Nothing changed.").format(reason=err), "warning")
             return False
         name = data.get("name")
-        self.status.show(f"Opened {name!r}." if name else "Opened the position.", "success")
+        self.status.show(_("Opened “{name}”.").format(name=name) if name else _("Opened the position."), "success")
         return True
 
 

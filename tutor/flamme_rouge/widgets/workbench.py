@@ -64,7 +64,7 @@ OWN_TRACK = ""
 class PositionBox(SharedPositionBox):
     """"Open a position" for Flamme Rouge codes (``scenario.from_code``): see ``tutor.ui.share.PositionBox``."""
 
-    def __init__(self, on_open: Callable[[dict[str, Any]], object], *, description: str = "Open a position"):
+    def __init__(self, on_open: Callable[[dict[str, Any]], object], *, description: str = ""):
         super().__init__(on_open, decode=scenarios.from_code, prefix=position_code.PREFIX,
                          max_chars=scenarios.MAX_CODE_CHARS, description=description)
 
