@@ -882,7 +882,7 @@ def test_teacher_tools_sit_in_a_closed_for_teachers_section_and_the_log_is_colla
     assert tutor.seed in tutor.teachers.body.children and tutor.open_box not in tutor.teachers.body.children
     assert tutor.position_code.button in tutor.secondary.children and not tutor.position_code.open
     assert tutor.position_code.button.description == "▸ Open a position code"
-    assert tutor.position_code.body in tutor.secondary.children and tutor.open_box in tutor.position_code.body.children
+    assert tutor.position_code.body in tutor.children and tutor.open_box in tutor.position_code.body.children
     tutor.position_code.button.value = True  # one click, no "For teachers" to find
     assert tutor.position_code.body.layout.display is None and not tutor.teachers.open
     assert tutor.open_box.text.description == "Position code"  # the code box has a label

@@ -133,7 +133,6 @@ class LessonShell(Focusing):
         if position_box is not None:
             self.position_code = Disclosure(_("Open a position code"), [position_box],
                                             tooltip=_("Type the code your teacher reads out"))
-            self.position_code.body.layout.width = "100%"  # opened, it takes a line of the row of its own
 
     # ----- clicks, focus and Back ------------------------------------------------------------------------
 
@@ -163,12 +162,15 @@ class LessonShell(Focusing):
 
     # ----- layout ----------------------------------------------------------------------------------------
 
+    def code_body(self) -> list[widgets.Widget]:
+        """What "Open a position code" opens (nothing without it): the widget places it with the other bodies."""
+        return [] if self.position_code is None else [self.position_code.body]
+
     def secondary_row(self, pace: Sequence[widgets.Widget] = (),
                       disclosures: Sequence[widgets.Widget] = ()) -> SecondaryRow:
         """The one compact row: Back, Restart, the game's ``pace`` controls (speed, Skip), "No animation", the
-        board in words, the game's ``disclosures`` (its log, key, ...), "Open a position code" (what it opens
-        under the row's buttons) and "For teachers"."""
+        board in words, the game's ``disclosures`` (its log, key, ...), "Open a position code" and "For teachers".
+        The widget places what they open (``self.teachers.body``, ``self.code_body()``) with the others."""
         code = [] if self.position_code is None else [self.position_code.button]
-        opened = [] if self.position_code is None else [self.position_code.body]
         return SecondaryRow([self.back_button, self.restart_button, *pace, self.motion, self.text_view.toggle,
-                             *disclosures, *code, self.teachers.button, *opened])
+                             *disclosures, *code, self.teachers.button])

@@ -190,7 +190,8 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
         self.secondary = self.secondary_row(pace=[label(_("Speed:")), self.speed, self.skip_button],
                                             disclosures=[self.story.toggle, self.key.button])
         return [widgets.HTML(CSS), self.header, self.secondary, board_frame(self.scene), self.prompt,
-                self.results, self.text_view.html, self.story.html, self.key.body, self.teachers.body]
+                self.results, self.text_view.html, self.story.html, self.key.body, *self.code_body(),
+                self.teachers.body]
 
     def _set_draw_buttons(self) -> None:
         self.hand.set_riders(rid for team in self.human_teams for rid in self.race.teams[team].riders)

@@ -213,8 +213,8 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
         secondary = self.secondary_row(pace=[self.skip_button, self.watch],
                                        disclosures=[self.odds_help.button, self.story.toggle])
         panel = widgets.VBox([self.header, prompt_row(self.status, self.actions), self.results, secondary,
-                              self.odds_help.body, self.odds_help.picture, self.story.html, self.teachers.body,
-                              self.text_view.html])
+                              self.odds_help.body, self.odds_help.picture, self.story.html, *self.code_body(),
+                              self.teachers.body, self.text_view.html])
         panel.add_class("iff-panel")
         screen = widgets.HBox([board_frame(self.board), panel])
         screen.add_class("iff-screen")
