@@ -42,11 +42,18 @@ class PositionBox(widgets.VBox):
         self.button = button(description or _("Open a position"), _("Show the position of this code on the board"),
                              style="info")
         self.status = StatusLine()
+        self._own_status = True
         self.button.on_click(lambda _: self.open_code(self.text.value))
-        super().__init__([widgets.HBox([self.text, self.button],
-                                       layout=widgets.Layout(align_items="center", flex_flow="row wrap")),
-                          self.status])
+        self.row = widgets.HBox([self.text, self.button],
+                                layout=widgets.Layout(align_items="center", flex_flow="row wrap"))
+        super().__init__([self.row, self.status])
         self.add_class("tutor-position-box")
+
+    def use_status(self, status: StatusLine) -> None:
+        """Say a refused code in ``status`` (a lesson's one live region) instead of a line of its own; the lesson
+        says what an opened code shows."""
+        self.status, self._own_status = status, False
+        self.children = [self.row]
 
     def open_code(self, code: str) -> bool:
         """Open ``code``: True when ``on_open`` took its scenario."""
@@ -57,7 +64,9 @@ class PositionBox(widgets.VBox):
             self.status.show(_("That code does not open: {reason}. Nothing changed.").format(reason=err), "warning")
             return False
         name = data.get("name")
-        self.status.show(_("Opened “{name}”.").format(name=name) if name else _("Opened the position."), "success")
+        if self._own_status:
+            self.status.show(_("Opened “{name}”.").format(name=name) if name else _("Opened the position."),
+                             "success")
         return True
 
 

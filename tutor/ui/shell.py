@@ -47,6 +47,7 @@ from .controller import UndoController
 from .controls import StatusLine
 from .scene import LayeredScene
 from .screen import Disclosure, Focusing, MotionSetting, SecondaryRow, teacher_section
+from .share import PositionBox
 from .stepper import PhaseStepper
 from .text_view import TextView
 
@@ -131,6 +132,8 @@ class LessonShell(Focusing):
         self.motion = MotionSetting(scenes)
         self.teachers = teacher_section(self.seed, *teachers)
         if position_box is not None:
+            if isinstance(position_box, PositionBox):
+                position_box.use_status(self.status)  # the widget's one live region says what a code did
             self.position_code = Disclosure(_("Open a position code"), [position_box],
                                             tooltip=_("Type the code your teacher reads out"))
 
