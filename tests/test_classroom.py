@@ -3,6 +3,7 @@ test server: joining, events, the learner's own state, the teacher's token, CSV 
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import html
 import io
@@ -142,6 +143,20 @@ def test_report_columns_and_share_right_first_time(db):
         ("Learner 3", ["not-yet", "not-yet", "not-yet"])]
 
 
+def test_the_share_right_first_time_counts_the_learners_who_answered_and_columns_name_their_question(tmp_path):
+    titled = [Lesson(TWO, "2. Energy", ("a", "b"), ("Where do the cards go?", "How many cards?"))]
+    db = ClassDatabase(tmp_path / "class.sqlite3", titled)
+    ana, _ = db.join("Ana")
+    for name in ("Ben", "Cy", "Dee"):
+        db.join(name)  # in the class, no answer yet
+    db.answered(ana, TWO, "b", True)
+    columns = db.report()["columns"]
+    assert [(c["label"], c.get("answered"), c.get("share")) for c in columns] == [
+        ("2. Energy", None, None), ("How many cards?", 1, 100)]  # one right of one: 100 %, not 25 %
+    assert list(csv.reader(io.StringIO(db.csv())))[2][3] == "How many cards?"
+    db.close()
+
+
 def test_pause_pace_and_anonymize_are_the_class_settings(db):
     db.join("Ana")
     db.set_paused(True)
@@ -203,6 +218,10 @@ def test_csv_contents(db):
 def test_lessons_of_the_repository():
     lessons = lessons_of(REPO / "lessons")
     keys = [lesson.key for lesson in lessons]
+    movement = next(lesson for lesson in lessons if lesson.key == "flamme_rouge/03_movement.ipynb")
+    assert movement.quiz_titles == ("Who moves first?", "Where does a blocked rider end?")
+    assert movement.group == "Flamme Rouge"
+    assert all(len(lesson.quiz_titles) == len(lesson.quizzes) for lesson in lessons)  # every quiz has a title
     assert keys[0] == "flamme_rouge/00_welcome.ipynb" and "index.ipynb" not in keys  # the contents page is none
     assert "flamme_rouge/03_movement.ipynb" in keys and "flanders/02_a_turn.ipynb" in keys
     assert not any("checkpoint" in key for key in keys)
@@ -381,6 +400,45 @@ class ClassroomEndpoints(AsyncHTTPTestCase):
         assert json.loads(fresh.body)["joined"] is False
         for bad in ({"action": "pause"}, {"action": "pace", "closed": "all"}, {"action": "explode"}, [], "x"):
             assert self.post("/rules-tutor/teacher/action", bad, **{"X-Teacher-Token": TOKEN}).code == 400
+
+    def test_a_waiting_not_open_page_hears_at_once_when_the_teacher_opens_its_lesson(self):
+        """Issue 37: the "Not open yet" page asks ``class/open``; the answer waits for the teacher's click."""
+        from tornado.httpclient import AsyncHTTPClient
+
+        from tutor.classroom.handlers import OPEN_WAIT_S
+        from tutor.classroom.pages import not_open_page
+
+        assert json.loads(self.fetch(f"/rules-tutor/class/open?lesson={ONE}").body) == {"open": True}
+        assert self.fetch("/rules-tutor/class/open?lesson=nope.ipynb").code == 400
+        self.classroom.db.set_closed([ONE])
+        page = not_open_page("/voila/render/index.ipynb", "ca/" + ONE)
+        assert '"/rules-tutor/class/open?lesson=ca/fr/01_a.ipynb"' in page and "location.reload()" in page
+
+        async def wait_then_open() -> tuple[dict, float, float]:
+            client = AsyncHTTPClient()
+            asked = time.monotonic()
+            waiting = client.fetch(self.get_url(f"/rules-tutor/class/open?lesson=ca/{ONE}"), request_timeout=60)
+            while not self.classroom.waiting:  # the question waits on the server
+                await asyncio.sleep(0.01)
+            opened = time.monotonic()
+            await client.fetch(self.get_url("/rules-tutor/teacher/action"), method="POST",
+                               body=json.dumps({"action": "pace", "closed": []}), headers={"X-Teacher-Token": TOKEN})
+            reply = await waiting
+            return json.loads(reply.body), time.monotonic() - opened, opened - asked
+
+        answer, after_the_click, waited = self.io_loop.run_sync(wait_then_open, timeout=OPEN_WAIT_S + 30)
+        print(f"waited {waited:.2f} s on the server; answered {after_the_click:.2f} s after the teacher's click")
+        assert answer == {"open": True} and after_the_click < OPEN_WAIT_S
+        assert self.classroom.waiting == {}
+
+    def test_a_client_waits_with_a_bounded_number_of_questions(self):
+        from tutor.classroom.handlers import OPEN_WAITS_PER_CLIENT
+
+        self.classroom.waiting["127.0.0.1"] = OPEN_WAITS_PER_CLIENT  # its tabs already wait
+        assert self.fetch(f"/rules-tutor/class/open?lesson={ONE}").code == 429
+        self.classroom.waiting.clear()
+        codes = [self.fetch(f"/rules-tutor/class/open?lesson={ONE}").code for _ in range(40)]  # asked in a loop
+        assert codes[0] == 200 and codes[-1] == 429
 
     def test_csv_download(self):
         key, ana = self.join("Ana")

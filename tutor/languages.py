@@ -64,14 +64,25 @@ def extract_data_names(fileobj: IO[bytes], keywords: Any, comment_tags: Any, opt
 QUIZ_WORDS = ("question", "explain")
 """The keyword arguments of a lesson's code cells that hold words a learner reads (a quiz's question and
 explanation): the same cells run in every language, so the widgets translate these through the catalog."""
+QUIZ_NOTES = ("quiz_titles", "quiz_answers")
+"""The lessons' metadata for the teacher (``tutor.classroom.notes``), the same in every language's copy: translated
+through the catalog."""
 
 
 def extract_notebook_words(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
                            ) -> Iterator[tuple[int, str, str, list[str]]]:
-    """Babel extractor for the English lessons: the ``question=`` and ``explain=`` strings of their code cells."""
+    """Babel extractor for the English lessons: the ``question=`` and ``explain=`` strings of their code cells, and
+    the teacher's notes of their metadata (``metadata.tutor``'s ``QUIZ_NOTES``: the quizzes' titles and answers)."""
     import ast
 
-    cells = json.loads(fileobj.read().decode("utf-8")).get("cells", [])
+    notebook = json.loads(fileobj.read().decode("utf-8"))
+    tutor = notebook.get("metadata", {}).get("tutor", {})
+    for key in QUIZ_NOTES:
+        notes = tutor.get(key, []) if isinstance(tutor, dict) else []
+        for text in notes if isinstance(notes, list) else []:
+            if isinstance(text, str) and text:
+                yield 0, "_", text, [f"lesson metadata: {key}"]
+    cells = notebook.get("cells", [])
     for number, cell in enumerate(cells, start=1):
         if cell.get("cell_type") != "code":
             continue

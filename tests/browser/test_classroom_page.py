@@ -21,6 +21,9 @@ pytestmark = pytest.mark.browser
 LESSON = "flanders/01_board_and_goal.ipynb"
 GRID_WITHIN_MS = 2_000
 FOLLOW_MS = 15_000  # a learner's page polls every 2 s; generous under load
+OPENS_WITHIN_MS = 10_000
+"""A waiting "Not open yet" page leaves it this soon after the teacher opens its lesson (it answers at once; the
+rest is a busy machine's margin; the page without its script reloads every 30 s)."""
 
 
 @pytest.fixture(scope="module")
@@ -107,7 +110,9 @@ def test_two_learners_and_the_teacher_view(browser, class_server, tmp_path):
             tries += 1
         ana_cell = teacher.locator("#grid tbody tr").first.locator("td").nth(2)
         expect(ana_cell).to_have_class("right-first" if tries == 1 else "right-after", timeout=GRID_WITHIN_MS)
-        expect(ana_cell).to_contain_text("right first time" if tries == 1 else f"✓ {tries} right after {tries} tries")
+        expect(ana_cell).to_contain_text("right first time" if tries == 1 else f"✓{tries}")
+        if tries > 1:
+            expect(ana_cell).to_contain_text(f"right after {tries} tries")
         share = 50 * (tries == 1) + 50 * results[1]
         expect(teacher.locator("#grid tfoot td").nth(2)).to_have_text(f"{share}%")
         teacher.screenshot(path=str(shots / "teacher_two_learners.png"), full_page=True)
@@ -143,7 +148,16 @@ def test_two_learners_and_the_teacher_view(browser, class_server, tmp_path):
         assert welcome.locator("#tutor-class-join").count() == 0
         expect(names).to_have_count(2)
         welcome.screenshot(path=str(shots / "learner_not_open_yet.png"))
+        # A learner who opens the closed lesson waits on the server's "Not open yet" page (no kernel started) ...
+        waiting = ben_context.new_page()
+        waiting.goto(lesson_url, timeout=LOAD_TIMEOUT_MS)
+        expect(waiting.get_by_role("heading", name="Not open yet")).to_be_visible()
         box.check()
+        clicked = time.monotonic()
+        # ... and gets the lesson within seconds of the teacher's tick (it reloaded every 20 s before)
+        expect(waiting.get_by_role("heading", name="Not open yet")).to_have_count(0, timeout=OPENS_WITHIN_MS)
+        print(f"the waiting page left 'Not open yet' {time.monotonic() - clicked:.2f} s after the teacher's tick")
+        waiting.wait_for_selector(".tutor-quiz .widget-toggle-buttons button", timeout=LOAD_TIMEOUT_MS)
         expect(ana.locator("#tutor-class-closed")).to_have_count(0, timeout=FOLLOW_MS)
         expect(item.locator(".tutor-class-not-open")).to_have_count(0, timeout=FOLLOW_MS)
         assert elsewhere == [], "the teacher view asked another host (it must work offline)"

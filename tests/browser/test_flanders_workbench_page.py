@@ -45,7 +45,7 @@ def test_a_position_set_in_the_page_opens_from_its_code_and_a_chosen_file_is_che
 
     space = teacher.locator(".iff-position-editor .widget-dropdown", has=teacher.locator("label", has_text="space 3"))
     space.locator("select").select_option("Tank")
-    expect(_status(teacher)).to_contain_text("Changed")
+    expect(_status(teacher)).to_contain_text("Space 3: Tank. The board below shows the new position.")
     pawn = teacher.locator(".iff-position-editor .widget-inline-hbox",
                            has=teacher.locator("label", has_text="pawn on space")).nth(1).locator("input")
     pawn.fill("5")

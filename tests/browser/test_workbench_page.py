@@ -40,7 +40,12 @@ def test_a_position_set_up_by_clicking_the_board_opens_from_its_code_on_another_
     open_lesson(teacher, voila_server, WORKBENCH)
     wait_for_paint(teacher)
     status = teacher.locator(".tutor-workbench > .widget-html .tutor-status").first
-    teacher.get_by_role("button", name="Start from the empty track").click()  # the page opens with an example
+    # the page opens with an example on a track of its own: the track chooser names it (issue 37)
+    track = _dropdown(teacher, "Track")
+    expect(track.locator("option:checked")).to_have_text("This position's track (16 squares)")
+    track.select_option(label="Sprint (20 flat squares)")
+    expect(status).to_contain_text("Choose 'Start from the empty track' to put Sprint (20 flat squares) on the board")
+    teacher.get_by_role("button", name="Start from the empty track").click()
     expect(status).to_contain_text("An empty Sprint (20 flat squares)")
 
     before = canvas_fingerprint(teacher)

@@ -924,9 +924,15 @@ def test_reveal_cites_each_rule_once():
 
 
 def test_teacher_tools_sit_in_a_closed_for_teachers_section_and_the_log_is_collapsed(tutor):
-    """Issue 22: the board, one prompt row, one compact row; the shuffle number and the position code closed."""
+    """Issue 22: the board, one prompt row, one compact row; the shuffle number closed under "For teachers"; the
+    position code a learner types behind "Open a position code" in the row itself (issue 37)."""
     assert not tutor.teachers.open and tutor.teachers.body.layout.display == "none"
-    assert tutor.seed in tutor.teachers.body.children and tutor.open_box in tutor.teachers.body.children
+    assert tutor.seed in tutor.teachers.body.children and tutor.open_box not in tutor.teachers.body.children
+    assert tutor.position_code.button in tutor.secondary.children and not tutor.position_code.open
+    assert tutor.position_code.button.description == "▸ Open a position code"
+    assert tutor.position_code.body in tutor.children and tutor.open_box in tutor.position_code.body.children
+    tutor.position_code.button.value = True  # one click, no "For teachers" to find
+    assert tutor.position_code.body.layout.display is None and not tutor.teachers.open
     assert tutor.open_box.text.description == "Position code"  # the code box has a label
     assert tutor.seed not in tutor.secondary.children and tutor.teachers.button in tutor.secondary.children
     assert {tutor.back_button, tutor.restart_button, tutor.speed, tutor.skip_button} <= set(tutor.secondary.children)

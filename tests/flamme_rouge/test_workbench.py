@@ -12,6 +12,7 @@ import pytest
 
 from tutor.flamme_rouge import Phase, TeamKind
 from tutor.flamme_rouge import scenario as sc
+from tutor.flamme_rouge.track import stage
 from tutor.flamme_rouge.widgets import PositionBox, Workbench
 from tutor.ui.testing import recorded_commands
 from tests.flamme_rouge.positions import BLOCKED
@@ -48,6 +49,30 @@ def test_an_empty_track_of_any_stage_or_teaching_track(bench):
     assert bench.race.track.spec.split()[-1] == "2u" and "La Haute Montagne" in bench.header.value
     assert "shuffle number 0" in bench.header.value
     assert bench.next_button.disabled and "Put a rider" in bench.download.value
+
+
+def test_the_track_chooser_names_the_track_on_the_board_and_a_chosen_track_shows_at_once(bench):
+    """Issue 37: the workbench opened on a position of its own track says so in the chooser (it said "Sprint (20
+    flat squares)" over a 16-square board), and a track chosen on an empty board is on the board at once."""
+    opened = Workbench("lessons/flamme_rouge/scenarios/movement_rulebook_example.json")
+    assert len(opened.race.track) == 16
+    assert opened.track_input.value == "" and opened.track_input.label == "This position's track (16 squares)"
+    opened.new_button.click()  # the position's own track, empty
+    assert len(opened.race.track) == 16 and opened.riders == [] and opened.track_input.value == ""
+    assert "An empty track (16 squares)" in opened.status.value
+    opened.open_scenario(sc.load("lessons/flamme_rouge/scenarios/movement_rulebook_example.json"))
+    opened.track_input.value = "la-haute-montagne"  # riders on the board: they stay until the teacher starts it
+    assert len(opened.race.track) == 16 and len(opened.riders) == 3
+    assert "Start from the empty track" in opened.status.value
+    opened.new_button.click()
+    assert "La Haute Montagne" in opened.header.value and opened.track_input.value == "la-haute-montagne"
+    assert opened.race.track.spec == stage("la-haute-montagne").spec and opened.riders == []
+    assert ("This position's track (16 squares)", "") not in opened.track_input.options  # no longer on the board
+
+    assert bench.track_input.value == "sprint-20" and len(bench.scene.view.track) == 20
+    bench.track_input.value = "la-haute-montagne"  # an empty board: the chosen track shows at once
+    assert bench.race.track.spec == stage("la-haute-montagne").spec and "La Haute Montagne" in bench.header.value
+    assert len(bench.scene.view.track) == len(stage("la-haute-montagne"))
 
 
 def test_clicking_the_canvas_adds_picks_and_moves_riders(bench):

@@ -494,3 +494,39 @@ def test_the_log_is_the_shared_one_a_section_per_turn_the_newest_on_top():
     value = t.narration.value
     assert value.index("Round 1 · p2") < value.index("Bust!")  # the newest turn first, the bust under it
     assert value.count(" open>") == 1  # only the newest turn is open
+
+
+def test_a_learner_opens_the_code_the_teacher_reads_out_from_the_lessons_row():
+    """Issue 37: "Open a position code" is in the lesson's secondary row (not under "For teachers"); the code of a
+    teacher's position shows that position on the lesson's board, Restart comes back to it, and a code for a board
+    of another size changes nothing."""
+    from tutor.flanders import position_code
+    from tutor.flanders.widgets.workbench import START
+
+    from tutor.ui.screen import SecondaryRow
+
+    def rows(widget):
+        found = [widget] if isinstance(widget, SecondaryRow) else []
+        return found + [row for child in getattr(widget, "children", ()) for row in rows(child)]
+
+    t = lesson("goal_move_a")
+    (secondary,) = rows(t)
+    assert t.position_code is not None and t.position_code.button in secondary.children
+    assert t.position_code.button.description == "▸ Open a position code" and not t.position_code.open
+    box = t.position_code.body.children[0]
+    assert box not in t.teachers.body.children
+    teacher = {**START, "spaces": {**START["spaces"], "3": "Tank"}, "players": [{"id": "p1", "pawn": 2},
+                                                                             {"id": "p2"}]}
+    assert len(t.game.players) == 2
+    box.text.value = position_code.to_code(teacher)
+    box.button.click()
+    assert box.status is t.status and len(box.children) == 1  # the lesson's one live region says it
+    assert "does not open" not in t.status.text and t.status.kind != "warning", t.status.text
+    assert t.game.get_player("p1").pawn == 2 and t.game.cards[t.game.spaces[3]].name == "Tank"
+    t.restart_button.click()
+    assert t.game.get_player("p1").pawn == 2 and t.game.cards[t.game.spaces[3]].name == "Tank"
+    before = t.game.to_dict()
+    box.text.value = position_code.to_code({**teacher, "players": [*teacher["players"], {"id": "p3"}]})
+    box.button.click()
+    assert "does not open" in box.status.text and "3 players" in box.status.text
+    assert t.game.to_dict() == before

@@ -68,9 +68,20 @@ def test_an_edit_the_rules_refuse_says_why_and_changes_nothing(bench):
     assert bench.position()["spaces"]["4"] == "Tank"
     before = snapshot(bench)
     bench.editor.space_inputs[11].value = "Tank"  # a fourth Tank
-    assert bench.status.kind == "warning" and "no copy of 'Tank' is left" in bench.status.text
+    assert bench.status.kind == "warning" and "no copy of Tank is left" in bench.status.text
     assert "Nothing changed" in bench.status.text
     assert snapshot(bench) == before and bench.editor.space_inputs[11].value == "Gas Attack"
+    # the space the teacher changed, in words (issue 37: it said spaces['11'])
+    assert "Space 11: no copy of Tank is left" in bench.status.text and "spaces[" not in bench.status.text
+    bench.editor.hand_input.value = ["Tank", "Tank"]
+    assert "Card 2 of the hand: no copy of Tank is left" in bench.status.text and "taken[" not in bench.status.text
+
+
+def test_a_change_of_a_space_names_the_space_and_its_card(bench):
+    bench.editor.space_inputs[6].value = "Infantry"
+    assert bench.status.text == "Space 6: Infantry. The board below shows the new position."
+    bench.editor.space_inputs[6].value = ""
+    assert bench.status.text == "Space 6: empty. The board below shows the new position."
 
 
 def test_the_board_below_plays_the_position(bench):

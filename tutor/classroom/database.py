@@ -101,6 +101,16 @@ class Lesson:
     title: str
     quizzes: tuple[str, ...] = ()
     """The ids of its quizzes (``tutor.ui.lessons.LessonInfo.quizzes``): the only ones recorded."""
+    quiz_titles: tuple[str, ...] = ()
+    """A short title of each quiz, in the order of ``quizzes`` (``metadata.tutor.quiz_titles``; English, the
+    catalog's message): the teacher's grid names each quiz column by it."""
+    group: str = ""
+    """The game it teaches ("Flamme Rouge"; "" for the pages of no game): the grid's heading above its columns."""
+
+    def quiz_title(self, quiz: str) -> str:
+        """The quiz's short title; "Q2" for the second quiz of a lesson that gives none."""
+        number = self.quizzes.index(quiz) if quiz in self.quizzes else len(self.quizzes)
+        return self.quiz_titles[number] if number < len(self.quiz_titles) else f"Q{number + 1}"
 
 
 class ClassDatabase:
@@ -330,8 +340,10 @@ class ClassDatabase:
     def report(self, class_id: int | None = None) -> dict[str, Any]:
         """The teacher's view of a class (default: the current one).
 
-        ``columns``: for each lesson somebody opened (in the lessons' order), the lesson then its quizzes (in the
-        order first answered), each with ``answered`` and ``right_first`` counts; ``learners``: number, name
+        ``columns``: for each lesson somebody opened (in the lessons' order), the lesson then its quizzes somebody
+        answered (in the lesson's order), each with its ``label`` (the quiz's short title), ``answered`` and
+        ``right_first`` counts and ``share``: the percentage right first time of the learners who answered it
+        (not of the whole class); ``learners``: number, name
         (numbers only when anonymized), last seen, and one cell per column: a lesson's ``"not-yet"``, ``"opened"`` or ``"finished"``, a quiz's
         ``"not-yet"``, ``"opened"`` (lesson opened, no answer), ``"right-first"``, ``"right-after"`` or ``"wrong"``."""
         settings = self.settings() if class_id is None else None
@@ -344,7 +356,7 @@ class ClassDatabase:
                                        "WHERE l.class_id = ? ORDER BY a.first_answered", (class_id,)).fetchall()
         opened = {(row["learner_id"], row["lesson"]): row for row in lesson_rows}
         answers = {(row["learner_id"], row["lesson"], row["quiz"]): row for row in answer_rows}
-        by_quiz: dict[tuple[str, str], list[sqlite3.Row]] = {}  # in the order first answered
+        by_quiz: dict[tuple[str, str], list[sqlite3.Row]] = {}
         for row in answer_rows:
             by_quiz.setdefault((row["lesson"], row["quiz"]), []).append(row)
         used = {row["lesson"] for row in lesson_rows}
@@ -352,13 +364,16 @@ class ClassDatabase:
         for lesson in self.lessons:
             if lesson.key not in used:
                 continue
-            columns.append({"lesson": lesson.key, "title": lesson.title, "quiz": None, "label": lesson.title})
-            quizzes = [quiz for key, quiz in by_quiz if key == lesson.key]
-            for n, quiz in enumerate(quizzes, 1):
-                rows = by_quiz[lesson.key, quiz]
-                columns.append({"lesson": lesson.key, "title": lesson.title, "quiz": quiz, "label": f"Q{n}",
-                                "answered": len(rows),
-                                "right_first": sum(1 for row in rows if row["is_right"] and row["tries"] == 1)})
+            columns.append({"lesson": lesson.key, "title": lesson.title, "quiz": None, "label": lesson.title,
+                            "group": lesson.group})
+            for quiz in lesson.quizzes:
+                rows = by_quiz.get((lesson.key, quiz), [])
+                if not rows:
+                    continue
+                right_first = sum(1 for row in rows if row["is_right"] and row["tries"] == 1)
+                columns.append({"lesson": lesson.key, "title": lesson.title, "quiz": quiz, "group": lesson.group,
+                                "label": lesson.quiz_title(quiz), "answered": len(rows), "right_first": right_first,
+                                "share": round(100 * right_first / len(rows))})
         anonymized = bool(settings and settings["anonymized"])
         shown_names = _told_apart([(row["number"], None if anonymized else row["name"]) for row in learners])
         people = []

@@ -9,7 +9,12 @@ the learner's secret; see ``tutor.classroom.guard``):
   choice?}`` -> 204 (``id``: the page's name for the event; an event sent again with the same id is recorded
   once);
 - ``POST rules-tutor/class/state`` ``{page, learner?}`` -> ``{joined, name, paused, closed, progress}``: the class's
-  pause and closed lessons, and only this learner's own progress.
+  pause and closed lessons, and only this learner's own progress;
+- ``GET rules-tutor/class/open?lesson=...`` -> ``{open}``: what the "Not open yet" page (``tutor.classroom.pages``)
+  asks while it waits, in place of the lesson that has no page key yet. It answers at once for an open lesson, and
+  for a closed one when the teacher opens it (or after ``OPEN_WAIT_S``), so the lesson comes within a second or two
+  of the teacher's click. One client (source address) waits with at most ``OPEN_WAITS_PER_CLIENT`` requests at once
+  and asks at most ``OPEN_ASKS`` (a rate); beyond that, 429.
 
 Every refusal is a status and one line of JSON, never a traceback: a malformed, nested, non-UTF-8 or oversized
 post gets 400 (an oversized one before its body is read), a post without a page key this server signed for this
@@ -23,6 +28,7 @@ its key (a cookie set with the page).
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import json
 import logging
@@ -43,6 +49,12 @@ MAX_BODY = 2048
 PAGE_COOKIE = "rules_tutor_page"
 QUIZ_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
 EVENT_ID = re.compile(r"[A-Za-z0-9_-]{8,40}")
+OPEN_WAIT_S = 20.0
+"""Longest a "Not open yet" page's question waits for the teacher to open its lesson before it is answered."""
+OPEN_WAITS_PER_CLIENT = 8
+"""Questions one client (source address) may have waiting at once: its learners' tabs on "Not open yet"."""
+OPEN_RECHECK_S = 2.0
+"""A waiting question also looks at the class's settings this often (a lesson opened by another path)."""
 JOINS_PER_CLIENT = 4
 """Learners one device (source address) may join to a class: a reload after the browser closed, a shared laptop;
 never the class."""
@@ -50,7 +62,7 @@ log = logging.getLogger("tutor.classroom")
 
 
 def lessons_of(directory: Path) -> list[Lesson]:
-    """The lessons served from ``directory``, with their titles and quiz ids: each registered game's lesson folder
+    """The lessons served from ``directory``, with their titles, quiz ids and quiz titles: each registered game's lesson folder
     (``tutor.core.games``, in its order), then the pages at the top but the contents page (``index.ipynb``); keys
     relative to ``directory``; hidden and ``_`` files left out. A lesson in another language
     (``ca/flamme_rouge/02_energy_phase.ipynb``) is the same lesson as the English one, with the same key and
@@ -59,11 +71,14 @@ def lessons_of(directory: Path) -> list[Lesson]:
     from tutor.ui.lessons import lesson_info
 
     directory = Path(directory).resolve()
-    folders = [directory / game.lessons for game in GAMES.values()] + [directory]
-    paths = [path for folder in folders for path in sorted(folder.glob("*.ipynb"))
+    from .notes import quiz_titles
+
+    folders = [(directory / game.lessons, game.title) for game in GAMES.values()] + [(directory, "")]
+    paths = [(path, group) for folder, group in folders for path in sorted(folder.glob("*.ipynb"))
              if path != directory / "index.ipynb" and not path.name.startswith((".", "_"))]
-    infos = [(path, lesson_info(path)) for path in paths]
-    return [Lesson(path.relative_to(directory).as_posix(), info.title, info.quiz_ids) for path, info in infos]
+    infos = [(path, group, lesson_info(path)) for path, group in paths]
+    return [Lesson(path.relative_to(directory).as_posix(), info.title, info.quiz_ids, quiz_titles(path), group)
+            for path, group, info in infos]
 
 
 def new_teacher_token() -> str:
@@ -82,9 +97,31 @@ class Classroom:
     client_posts: RateLimit = field(default_factory=lambda: RateLimit(per_second=10.0, burst=60.0))
     joins: RateLimit = field(default_factory=lambda: RateLimit(per_second=1 / 15, burst=JOINS_PER_CLIENT))
     joined: ClientCounts = field(default_factory=lambda: ClientCounts(JOINS_PER_CLIENT))
+    open_asks: RateLimit = field(default_factory=lambda: RateLimit(per_second=1.0, burst=2.0 * OPEN_WAITS_PER_CLIENT))
+    waiting: dict[str, int] = field(default_factory=dict)
+    """Client address -> its "Not open yet" questions waiting now."""
+    _pace_changed: set[asyncio.Future[None]] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.keys = PageKeys(self.db.page_secret)
+
+    def pace_changed(self) -> None:
+        """The teacher opened or closed lessons: the waiting "Not open yet" pages look again at once."""
+        for waiter in self._pace_changed:
+            if not waiter.done():
+                waiter.set_result(None)
+        self._pace_changed.clear()
+
+    async def wait_for_pace(self, seconds: float) -> None:
+        """Until the teacher changes the pace, or ``seconds``."""
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pace_changed.add(waiter)
+        try:
+            await asyncio.wait_for(asyncio.shield(waiter), seconds)
+        except TimeoutError:
+            pass
+        finally:
+            self._pace_changed.discard(waiter)
 
     def is_teacher(self, token: str | None) -> bool:
         return bool(token) and str(token).isascii() and hmac.compare_digest(str(token).encode(),
@@ -232,6 +269,35 @@ class StateHandler(_LearnerHandler):
         self.reply(200, state)
 
 
+class OpenHandler(ClassHandler):
+    """``GET class/open?lesson=...``: ``{"open": true}`` once the lesson is open (see the module's docstring)."""
+
+    gone = False
+
+    def on_connection_close(self) -> None:
+        self.gone = True  # the page went away: its question stops at its next look (OPEN_RECHECK_S)
+
+    async def get(self) -> None:
+        room, client = self.classroom, self.request.remote_ip or "?"
+        lesson = lesson_key(self.get_query_argument("lesson", "")[:200])
+        if lesson not in room.db.lesson_keys:
+            return self.reply(400, {"error": "unknown lesson"})
+        if room.waiting.get(client, 0) >= OPEN_WAITS_PER_CLIENT or not room.open_asks.allow(client):
+            return self.reply(429, {"error": "too many"})
+        room.waiting[client] = room.waiting.get(client, 0) + 1
+        try:
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + OPEN_WAIT_S
+            while lesson in room.db.settings()["closed"] and loop.time() < deadline and not self.gone:
+                await room.wait_for_pace(min(OPEN_RECHECK_S, deadline - loop.time()))
+        finally:
+            room.waiting[client] -= 1
+            if not room.waiting[client]:
+                del room.waiting[client]
+        if not self.gone:
+            self.reply(200, {"open": lesson not in room.db.settings()["closed"]})
+
+
 def routes(classroom: Classroom, base_url: str = "/") -> list[tuple[str, type[tornado.web.RequestHandler],
                                                                    dict[str, Any]]]:
     """The class's endpoints below ``base_url`` (Voila's)."""
@@ -239,7 +305,8 @@ def routes(classroom: Classroom, base_url: str = "/") -> list[tuple[str, type[to
 
     base = base_url.rstrip("/") + "/rules-tutor/"
     paths: dict[str, type[tornado.web.RequestHandler]] = {
-        "class/join": JoinHandler, "class/event": EventHandler, "class/state": StateHandler, **teacher_routes()}
+        "class/join": JoinHandler, "class/event": EventHandler, "class/state": StateHandler,
+        "class/open": OpenHandler, **teacher_routes()}
     return [(base + path, handler, {"classroom": classroom}) for path, handler in paths.items()]
 
 

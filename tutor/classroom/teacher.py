@@ -95,8 +95,10 @@ class TeacherActionHandler(_TeacherHandler):
         elif action == "pace" and isinstance(data.get("closed"), list) and all(
                 isinstance(key, str) for key in data["closed"]):
             db.set_closed(data["closed"])
+            self.classroom.pace_changed()
         elif action == "new-class":
             db.new_class()
+            self.classroom.pace_changed()
         else:
             return self.reply(400, {"error": "unknown action"})
         self.reply(200, db.settings())

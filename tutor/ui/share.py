@@ -33,19 +33,27 @@ class PositionBox(widgets.VBox):
 
     def __init__(self, on_open: Callable[[dict[str, Any]], object], *,
                  decode: Callable[[str], dict[str, Any]], prefix: str, max_chars: int,
-                 description: str = "Open a position"):
+                 description: str = ""):
         self._on_open, self._decode = on_open, decode
-        self.text = widgets.Text(placeholder=f"Paste a position code ({prefix}…)",
-                                 description="Position code", style={"description_width": "initial"},
+        self.text = widgets.Text(placeholder=_("Paste a position code ({prefix}…)").format(prefix=prefix),
+                                 description=_("Position code"), style={"description_width": "initial"},
                                  layout=widgets.Layout(width="420px", max_width="100%"))
         self.text.add_class(f"tutor-max-chars-{max_chars}")  # the page refuses a longer paste
-        self.button = button(description, _("Show the position of this code on the board"), style="info")
+        self.button = button(description or _("Open a position"), _("Show the position of this code on the board"),
+                             style="info")
         self.status = StatusLine()
+        self._own_status = True
         self.button.on_click(lambda _: self.open_code(self.text.value))
-        super().__init__([widgets.HBox([self.text, self.button],
-                                       layout=widgets.Layout(align_items="center", flex_flow="row wrap")),
-                          self.status])
+        self.row = widgets.HBox([self.text, self.button],
+                                layout=widgets.Layout(align_items="center", flex_flow="row wrap"))
+        super().__init__([self.row, self.status])
         self.add_class("tutor-position-box")
+
+    def use_status(self, status: StatusLine) -> None:
+        """Say a refused code in ``status`` (a lesson's one live region) instead of a line of its own; the lesson
+        says what an opened code shows."""
+        self.status, self._own_status = status, False
+        self.children = [self.row]
 
     def open_code(self, code: str) -> bool:
         """Open ``code``: True when ``on_open`` took its scenario."""
@@ -53,10 +61,12 @@ class PositionBox(widgets.VBox):
             data = self._decode(code)
             self._on_open(data)
         except ValueError as err:  # the game's ScenarioError, or the board refusing the position
-            self.status.show(f"That code does not open: {err}. Nothing changed.", "warning")
+            self.status.show(_("That code does not open: {reason}. Nothing changed.").format(reason=err), "warning")
             return False
         name = data.get("name")
-        self.status.show(f"Opened {name!r}." if name else "Opened the position.", "success")
+        if self._own_status:
+            self.status.show(_("Opened “{name}”.").format(name=name) if name else _("Opened the position."),
+                             "success")
         return True
 
 

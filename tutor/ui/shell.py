@@ -27,8 +27,10 @@ The parts, each usable alone (``tutor.ui.screen``, ``controls``, ``stepper``, ``
   as a learner's action (``Focusing.learner_action``: focus follows play then).
 - focus: ``next_control()`` (each game says which control its prompt names) and ``focus_next()``.
 - ``motion``: "No animation" for the widget's scenes; ``text_view``: the board in words; ``teachers``: "For
-  teachers" (the shuffle number first). The log is the game's own (its sections are its rounds or turns): it
-  goes in ``secondary_row`` with the game's other disclosures.
+  teachers" (the shuffle number first); ``position_code``: "Open a position code" (the game's
+  ``position_box``, where a learner types the code the teacher reads out), in the secondary row, or None. The
+  log is the game's own (its sections are its rounds or turns): it goes in ``secondary_row`` with the game's
+  other disclosures.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ from .controller import UndoController
 from .controls import StatusLine
 from .scene import LayeredScene
 from .screen import Disclosure, Focusing, MotionSetting, SecondaryRow, teacher_section
+from .share import PositionBox
 from .stepper import PhaseStepper
 from .text_view import TextView
 
@@ -97,14 +100,17 @@ class LessonShell(Focusing):
     control: UndoController
     clicks: ClickGuard
     teachers: Disclosure
+    position_code: Disclosure | None = None
 
     def build_shell(self, state: Callable[[], SeededState | None], scenes: Sequence[LayeredScene], *,
                     on_back: Handler, on_restart: Handler, on_next: Handler | None = None,
                     on_finish: Handler | None = None, seed: int = 0,
                     seed_enabled: bool = True, next_tooltip: str = "", finish_tooltip: str = "",
-                    teachers: Sequence[widgets.Widget] = (), before_click: Handler | None = None) -> None:
+                    teachers: Sequence[widgets.Widget] = (), before_click: Handler | None = None,
+                    position_box: widgets.Widget | None = None) -> None:
         """Make the shared parts for the state ``state()`` (replaced on Restart) drawn on ``scenes`` (the first
-        one's animations get Skip); ``teachers`` go under the shuffle number in "For teachers". Without
+        one's animations get Skip); ``teachers`` go under the shuffle number in "For teachers"; ``position_box``
+        (the game's "Open a position" box) opens from "Open a position code" in the secondary row. Without
         ``on_next`` and ``on_finish`` (a screen with no automatic steps) the widget does not place Next step and
         Finish round."""
         self.status = StatusLine()
@@ -125,6 +131,11 @@ class LessonShell(Focusing):
             stepper.follow(scenes[0])
         self.motion = MotionSetting(scenes)
         self.teachers = teacher_section(self.seed, *teachers)
+        if position_box is not None:
+            if isinstance(position_box, PositionBox):
+                position_box.use_status(self.status)  # the widget's one live region says what a code did
+            self.position_code = Disclosure(_("Open a position code"), [position_box],
+                                            tooltip=_("Type the code your teacher reads out"))
 
     # ----- clicks, focus and Back ------------------------------------------------------------------------
 
@@ -154,9 +165,15 @@ class LessonShell(Focusing):
 
     # ----- layout ----------------------------------------------------------------------------------------
 
+    def code_body(self) -> list[widgets.Widget]:
+        """What "Open a position code" opens (nothing without it): the widget places it with the other bodies."""
+        return [] if self.position_code is None else [self.position_code.body]
+
     def secondary_row(self, pace: Sequence[widgets.Widget] = (),
                       disclosures: Sequence[widgets.Widget] = ()) -> SecondaryRow:
         """The one compact row: Back, Restart, the game's ``pace`` controls (speed, Skip), "No animation", the
-        board in words, the game's ``disclosures`` (its log, key, ...) and "For teachers"."""
+        board in words, the game's ``disclosures`` (its log, key, ...), "Open a position code" and "For teachers".
+        The widget places what they open (``self.teachers.body``, ``self.code_body()``) with the others."""
+        code = [] if self.position_code is None else [self.position_code.button]
         return SecondaryRow([self.back_button, self.restart_button, *pace, self.motion, self.text_view.toggle,
-                             *disclosures, self.teachers.button])
+                             *disclosures, *code, self.teachers.button])

@@ -21,13 +21,14 @@
 
   function cell(column, value) {
     const [mark, words] = WORDS[value.state];
-    const td = el("td", {class: value.state});
-    let text = mark, title = words;
-    if (value.state === "right-after") { text = "✓ " + value.tries; title = "right after " + value.tries + " tries"; }
+    const td = el("td", {class: value.state + (column.quiz === null ? " lesson" : "")});
+    let text = column.quiz === null && value.state === "finished" ? "✓" : mark, title = words;
+    if (value.state === "right-after") { text = "✓" + value.tries; title = "right after " + value.tries + " tries"; }
     if (value.state === "wrong") title = "wrong so far (" + value.tries + (value.tries > 1 ? " tries)" : " try)");
     if (value.choice) title += " · first answer: " + value.choice;
+    title = (column.quiz === null ? column.title : column.label) + ": " + title;
     td.textContent = text; td.title = title;
-    td.appendChild(el("span", {class: "sr-only", style: "position:absolute;left:-9999px"}, " " + title));
+    td.appendChild(el("span", {class: "sr-only"}, " " + title));
     return td;
   }
 
@@ -37,40 +38,46 @@
     return seconds < 3600 ? Math.floor(seconds / 60) + " min ago" : Math.floor(seconds / 3600) + " h ago";
   }
 
+  // Two header rows: each game's lessons under its name, then one narrow column per lesson and per question, its
+  // title written upwards (the whole title in its tooltip), so that every lesson of a class fits a laptop's width.
   function drawGrid() {
     const table = $("grid"), columns = data.columns;
     $("empty").hidden = data.learners.length > 0;
     table.hidden = data.learners.length === 0;
-    const head = el("thead"), lessons = el("tr"), quizzes = el("tr");
-    lessons.appendChild(el("th", {rowspan: 2, class: "name", scope: "col"}, "Learner"));
-    lessons.appendChild(el("th", {rowspan: 2, scope: "col"}, "Last active"));
+    const head = el("thead"), groups = el("tr"), titles = el("tr");
+    groups.appendChild(el("th", {rowspan: 2, class: "name", scope: "col"}, "Learner"));
+    groups.appendChild(el("th", {rowspan: 2, scope: "col", class: "seen"}, "Last active"));
     columns.forEach(function (column, i) {
-      if (column.quiz === null) {
-        const span = columns.filter((c) => c.lesson === column.lesson).length;
-        lessons.appendChild(el("th", {colspan: span, scope: "colgroup"}, column.title));
-        quizzes.appendChild(el("th", {scope: "col"}, "Lesson"));
-      } else quizzes.appendChild(el("th", {scope: "col"}, column.label));
+      if (i === 0 || columns[i - 1].group !== column.group) {
+        const span = columns.filter((c) => c.group === column.group).length;
+        groups.appendChild(el("th", {colspan: span, scope: "colgroup", class: "group"}, column.group || ""));
+      }
+      const lesson = column.quiz === null, text = lesson ? column.title : column.label;
+      const th = el("th", {scope: "col", class: lesson ? "up lesson" : "up", title: text});
+      th.appendChild(el("span", {}, text));
+      titles.appendChild(th);
     });
-    head.append(lessons, quizzes);
+    head.append(groups, titles);
     const body = el("tbody");
     data.learners.forEach(function (learner) {
       const row = el("tr");
-      row.appendChild(el("th", {scope: "row", class: "name"}, learner.name));
+      row.appendChild(el("th", {scope: "row", class: "name", title: learner.name}, learner.name));
       row.appendChild(el("td", {class: "seen"}, ago(data.now - learner.last_seen)));
       learner.cells.forEach((value, i) => row.appendChild(cell(columns[i], value)));
       body.appendChild(row);
     });
     const foot = el("tfoot"), share = el("tr");
     share.appendChild(el("th", {scope: "row", class: "name"}, "Right first time"));
-    share.appendChild(el("td", {}, ""));
+    share.appendChild(el("td", {class: "seen"}, ""));
     columns.forEach(function (column) {
-      if (column.quiz === null) { share.appendChild(el("td", {}, "")); return; }
-      const all = data.learners.length, pct = all ? Math.round(100 * column.right_first / all) : 0;
-      share.appendChild(el("td", {class: pct < 50 ? "share-low" : "", title: column.right_first + " of " + all +
-        " learners right first time (" + column.answered + " answered)"}, pct + "%"));
+      if (column.quiz === null) { share.appendChild(el("td", {class: "lesson"}, "")); return; }
+      // The share of the learners who answered this question, not of the whole class.
+      share.appendChild(el("td", {class: column.share < 50 ? "share share-low" : "share",
+        title: column.label + ": " + column.right_first + " of the " + column.answered + " learners who answered " +
+          "were right first time"}, column.share + "%"));
     });
     foot.appendChild(share);
-    table.replaceChildren(el("caption", {}, "Learners by lesson and quiz"), head, body, foot);
+    table.replaceChildren(el("caption", {}, "Learners by lesson and question"), head, body, foot);
   }
 
   function drawTools() {
@@ -78,13 +85,21 @@
     $("anonymize").setAttribute("aria-pressed", String(settings.anonymized));
     $("pause").setAttribute("aria-pressed", String(settings.paused));
     $("pause").textContent = settings.paused ? "Resume every screen" : "Pause every screen";
+    // The CSV has what the view shows: with names hidden, numbers; the link and a note say so.
+    $("csv").textContent = settings.anonymized ? "Download CSV (numbers, no names)" : "Download CSV";
+    $("csv-note").hidden = !settings.anonymized;
     const list = $("pace-list");
     if (!list.childElementCount) {
       data.lessons.forEach(function (lesson) {
-        const label = el("label"), box = el("input", {type: "checkbox", value: lesson.key});
+        const row = el("div", {class: "pace-row"}), label = el("label");
+        const box = el("input", {type: "checkbox", value: lesson.key});
         box.addEventListener("change", sendPace);
         label.append(box, " " + lesson.title + " ", el("small", {}, "(" + lesson.key + ")"));
-        list.appendChild(label);
+        const only = el("button", {type: "button", class: "only", "aria-label": "Only " + lesson.title + " open"},
+                        "Only this lesson");
+        only.addEventListener("click", () => pace(data.lessons.map((l) => l.key).filter((key) => key !== lesson.key)));
+        row.append(label, only);
+        list.appendChild(row);
       });
     }
     list.querySelectorAll("input").forEach(function (box) {
@@ -114,10 +129,13 @@
     if (reply.ok) await refresh();
   }
 
-  function sendPace() {
-    const closed = Array.from($("pace-list").querySelectorAll("input")).filter((box) => !box.checked)
-      .map((box) => box.value);
+  function pace(closed) {
+    $("pace-list").querySelectorAll("input").forEach(function (box) { box.checked = !closed.includes(box.value); });
     act({action: "pace", closed: closed});
+  }
+
+  function sendPace() {
+    pace(Array.from($("pace-list").querySelectorAll("input")).filter((box) => !box.checked).map((box) => box.value));
   }
 
   $("anonymize").addEventListener("click", () => act({action: "anonymize", on: !data["class"].anonymized}));
@@ -126,6 +144,8 @@
     const open = $("pace").hidden;
     $("pace").hidden = !open; this.setAttribute("aria-expanded", String(open));
   });
+  $("open-all").addEventListener("click", () => pace([]));
+  $("close-all").addEventListener("click", () => pace(data.lessons.map((lesson) => lesson.key)));
   $("print").addEventListener("click", () => window.print());
   $("new-class").addEventListener("click", function () {
     if (confirm("Start a new class? The current class is archived and its learners join again.")) {

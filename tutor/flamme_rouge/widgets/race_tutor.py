@@ -31,7 +31,7 @@ whole story, round by round), ``narration`` (its HTML widget), ``narration_lines
 ``speed``, ``another_button``, ``continue_button``, ``results``; ``redraw()`` repaints everything.
 
 On screen: ``secondary`` above the board (Back, Restart, Speed, Skip, "No animation", the board in words, the
-log, the ``key``, "For teachers": shuffle number and position code), the board, then ``prompt`` (the status
+log, the ``key``, "Open a position code", "For teachers": the shuffle number), the board, then ``prompt`` (the status
 beside the controls it names). After each action focus goes to ``next_control()`` (``focused``).
 """
 
@@ -94,7 +94,7 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
                          seed_enabled=rebuild is not None if seed_enabled is None else seed_enabled,
                          next_tooltip=_("Resolve the next step: one rider's move or one part of the end phase"),
                          finish_tooltip=_("Resolve the rest of the round, rider by rider"),
-                         teachers=[self.open_box])
+                         position_box=self.open_box)
         self._make_controls(hand_size=max((race.teams[t].hand_size for t in self.human_teams), default=4))
         self._pace_setup()
         self.children = self._layout()
@@ -194,7 +194,8 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
         self.secondary = self.secondary_row(pace=[label(_("Speed:")), self.speed, self.skip_button],
                                             disclosures=[self.story.toggle, self.key.button])
         return [widgets.HTML(CSS), self.header, self.secondary, board_frame(self.scene), self.prompt,
-                self.results, self.text_view.html, self.story.html, self.key.body, self.teachers.body]
+                self.results, self.text_view.html, self.story.html, self.key.body, *self.code_body(),
+                self.teachers.body]
 
     def _new_key(self) -> None:
         """The key of the race shown (another position may have other marks)."""

@@ -57,12 +57,14 @@ from .workbench_editing import TEAMS, BoardEditing
 TRACKS: list[tuple[str, str]] = ([(title, key) for key, (title, *_) in TEACHING_TRACKS.items()]
                                  + [(f"Stage: {title}", key) for key, (title, _) in STAGES.items()])
 """The tracks a position can start from: (label, name for ``track.stage``)."""
+OWN_TRACK = ""
+"""The track chooser's value for the track of an opened position that is no stage or teaching track."""
 
 
 class PositionBox(SharedPositionBox):
     """"Open a position" for Flamme Rouge codes (``scenario.from_code``): see ``tutor.ui.share.PositionBox``."""
 
-    def __init__(self, on_open: Callable[[dict[str, Any]], object], *, description: str = "Open a position"):
+    def __init__(self, on_open: Callable[[dict[str, Any]], object], *, description: str = ""):
         super().__init__(on_open, decode=scenarios.from_code, prefix=position_code.PREFIX,
                          max_chars=scenarios.MAX_CODE_CHARS, description=description)
 
@@ -103,6 +105,7 @@ class Workbench(LessonShell, BoardEditing, widgets.VBox):
         self.header = widgets.HTML()
         self.track_input = widgets.Dropdown(options=TRACKS, value=track, description=_("Track"),
                                             layout=widgets.Layout(width="380px"))
+        self.track_input.observe(lambda _change: self._on_track_chosen(), "value")
         self.new_button = button(_("Start from the empty track"), _("An empty position on the chosen track"))
         self.new_button.on_click(lambda _b: self.start_empty(self.track_input.value))
         self.upload = widgets.FileUpload(accept=".json", multiple=False, description=_("Load a scenario file"),
@@ -200,12 +203,43 @@ class Workbench(LessonShell, BoardEditing, widgets.VBox):
         track = Track.parse(data["track"], finish=data.get("finish"), name=data.get("name", ""))
         return Race.from_positions(track, [], seed=seed, history=True)
 
+    def _show_track_in_chooser(self, data: dict[str, Any]) -> None:
+        """The track chooser names the track on the board: a stage or teaching track, or else the position's own
+        track (first in the list while it is on the board)."""
+        named = next((key for _label, key in TRACKS if stage(key).spec == data["track"]
+                      and data.get("finish") in (None, stage(key).finish)), None)
+        own = [] if named else [(_("This position's track ({count} squares)").format(
+            count=len(data["track"].split())), OWN_TRACK)]
+        self._syncing = True
+        try:
+            self.track_input.options = [*own, *TRACKS]
+            self.track_input.value = named or OWN_TRACK
+        finally:
+            self._syncing = False
+
+    def _on_track_chosen(self) -> None:
+        """A track chosen: on the board at once while it has no rider; else the teacher starts it (the riders
+        go)."""
+        name = self.track_input.value
+        if self._syncing or name == OWN_TRACK or self.race is None:
+            return
+        if not self.riders:
+            self.start_empty(name)
+        else:
+            self.status.show(_("Choose '{start}' to put {track} on the board: its riders are removed.").format(
+                start=self.new_button.description, track=stage(name).name))
+
     def start_empty(self, name: str) -> None:
-        """An empty position on a stage or teaching track (``track.stage`` names)."""
-        track = stage(name)
-        self._track_title = track.name
+        """An empty position on a stage or teaching track (``track.stage`` names), or on the position's own track
+        (``OWN_TRACK``)."""
+        if name == OWN_TRACK and self._data:
+            track = Track.parse(self._data["track"], finish=self._data.get("finish"))
+            title = f"track ({self._track_title})"
+        else:
+            track = stage(name or "sprint-20")
+            self._track_title = title = track.name
         self._set({"name": "", "description": "", "track": track.spec, "finish": track.finish, "riders": []}, {},
-                  None, f"An empty {track.name}: pick a team and kind, then click a lane to add a rider.")
+                  None, f"An empty {title}: pick a team and kind, then click a lane to add a rider.")
 
     def open_scenario(self, data: dict[str, Any]) -> None:
         """Show a scenario's position (a loaded file or an opened code); a malformed one raises ``ScenarioError``
@@ -228,6 +262,7 @@ class Workbench(LessonShell, BoardEditing, widgets.VBox):
         race = self._build({**data, **({"cards": cards} if cards else {})}, self.seed.value)
         new_track = data["track"] != self._data.get("track") or data.get("finish") != self._data.get("finish")
         self._data, self._cards, self._expect = data, cards, expect
+        self._show_track_in_chooser(data)
         if new_track:
             self.scene = self._new_scene(race.track)
         self.selected = None

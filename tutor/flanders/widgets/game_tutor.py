@@ -10,7 +10,8 @@ on it. The board, and beside it the prompt (the one live region) with only the c
 board); "Roll again" or "Stop"; the cards to carry out in the order the learner chooses, the "May Retain" cards
 to keep and "End turn". Under them one compact row: Back, Restart, Skip, "Watch each step", No animation, the
 board in words, "How is this worked out?" (the odds; ``odds_picture=True``: the 216 rolls, odds_help.py), the
-log and "For teachers" (closed). After each action focus goes to ``next_control()`` (``focused``).
+log, "Open a position code" (a code the teacher reads out, for a board of as many players; not with
+``open_codes=False``) and "For teachers" (closed). After each action focus goes to ``next_control()`` (``focused``).
 
 On the bots' turn the prompt names "Bots play": the board replays each of their steps in a few seconds, each
 step's sentence in the prompt, Skip showing the end at once; "Next step" is one bot action; a full game offers
@@ -41,9 +42,11 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import ipywidgets as widgets
 
 from tutor.core.events import Event
+from tutor.flanders import position_code
 from tutor.flanders import scenario as scenarios
 from tutor.flanders.bots import make_bot
 from tutor.flanders.cards import CardId
+from tutor.flanders.errors import ScenarioError
 from tutor.flanders.events import CardTaken, DiceRolled, GameOver, PawnPlacedOnNine
 from tutor.flanders.game import NINE, EndTurn, Game, Phase, Play, Roll, Stop, Take
 from tutor.flanders.odds import PAIRS
@@ -53,6 +56,7 @@ from tutor.i18n import _
 from tutor.ui.controls import CSS, button, label
 from tutor.ui.narration import Line, NarrationLog
 from tutor.ui.screen import board_frame, changed_words, prompt_row
+from tutor.ui.share import PositionBox
 from tutor.ui.shell import LessonShell
 
 from .game_controls import EXTRA_CSS, TurnControls, show_if
@@ -83,7 +87,7 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
     def __init__(self, game: Game, *, humans: Iterable[str] | None = None, title: str = "",
                  rebuild: Callable[[int], Game] | None = None, seed: int = 0,
                  dice: Sequence[Sequence[int]] = (), intro: str = "", goal: int | None = None,
-                 odds_picture: bool = False, taught: Iterable[str] | None = None):
+                 odds_picture: bool = False, taught: Iterable[str] | None = None, open_codes: bool = True):
         super().__init__()
         self._keep_state(game, humans, title, intro, rebuild, dice, goal)
         self.taught = taught_parts(taught)
@@ -95,7 +99,10 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
                          next_tooltip=_("Watch the bot's next action"),
                          finish_tooltip=_("Let the bots play until it is your turn"),
                          teachers=[label(_("Restart deals the cards of this shuffle number."))],
-                         before_click=self.board.finish)  # a replay or an animation still playing jumps to its end
+                         before_click=self.board.finish,  # a replay or an animation still playing jumps to its end
+                         position_box=PositionBox(self._open_position, decode=position_code.from_code,
+                                                  prefix=position_code.PREFIX, max_chars=position_code.MAX_CODE_CHARS)
+                         if open_codes else None)  # a learner opens the code the teacher reads out
         self._make_controls(odds_picture)
         self.children = self._layout()
         self.add_class("tutor-flanders")
@@ -214,12 +221,32 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
         secondary = self.secondary_row(pace=[self.skip_button, self.watch],
                                        disclosures=[self.odds_help.button, self.story.toggle])
         panel = widgets.VBox([self.header, prompt_row(self.status, self.actions), self.results, secondary,
-                              self.odds_help.body, self.odds_help.picture, self.story.html, self.teachers.body,
-                              self.text_view.html])
+                              self.odds_help.body, self.odds_help.picture, self.story.html, *self.code_body(),
+                              self.teachers.body, self.text_view.html])
         panel.add_class("iff-panel")
         screen = widgets.HBox([board_frame(self.board), panel])
         screen.add_class("iff-screen")
         return [widgets.HTML(CSS + EXTRA_CSS), screen]
+
+    def _open_position(self, data: dict[str, Any]) -> None:
+        """A position code the teacher reads out: the whole class plays the same position, from its start. A code
+        for another board (another number of players) is refused with a ``ScenarioError`` and changes nothing."""
+        bots = {p.id: p.bot for p in self.game.players}
+
+        def rebuild(seed: int) -> Game:
+            game = scenarios.build({**data, "seed": seed}, history=True)
+            for p in game.players:
+                p.bot = bots.get(p.id)
+            return game
+
+        game = rebuild(data.get("seed", 0))
+        if len(game.players) != len(self.game.players):
+            raise ScenarioError(_("it is for a board of {count} players, and this lesson's has {here}").format(
+                count=len(game.players), here=len(self.game.players)))
+        if game.battlefield != self.game.battlefield:
+            raise ScenarioError(_("it is for another battlefield than this lesson's"))
+        self._rebuild, self.seed.value = rebuild, data.get("seed", 0)
+        self._on_restart()
 
     # ----- who plays -------------------------------------------------------------------------------------
     def _check_bots(self) -> None:

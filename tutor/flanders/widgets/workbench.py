@@ -22,6 +22,7 @@ Attributes for tests: ``editor``, ``play``, ``status``, ``open_box``, ``upload``
 from __future__ import annotations
 
 import html
+import re
 from typing import Any, Mapping
 
 import ipywidgets as widgets
@@ -43,6 +44,32 @@ START: dict[str, Any] = {"game": "flanders", "players": [{"id": "p1"}, {"id": "p
                                     "11": "Gas Attack"}}
 """The position the workbench opens with: three players on the starting line, lesson 1's cards."""
 _KEPT_WHILE_UNCHANGED = ("actions", "expect")
+_WHERE = re.compile(r"^(?:spaces\['(?P<space>\d+)'\]|taken\[(?P<taken>\d+)\]|"
+                    r"players\[(?P<player>\d+)\]\.retained(?:\[(?P<kept>\d+)\])?): ")
+
+
+def without_where(reason: str) -> str:
+    """A refusal of the scenario format without where the format found it ("no copy of Tank is left ...")."""
+    found = _WHERE.match(reason)
+    return re.sub(r"'([^']+)'", r"\1", reason[found.end():] if found else reason)
+
+
+def where_in_words(reason: str) -> str:
+    """A refusal of the scenario format said for the teacher who changed an input: "Space 6: no copy of Tank is
+    left ..." for "spaces['6']: no copy of 'Tank' is left ...", the hand's and the kept cards likewise."""
+    found = _WHERE.match(reason)
+    if found is None:
+        return reason
+    rest = without_where(reason)
+    if found["space"]:
+        return _("Space {space}: {reason}").format(space=found["space"], reason=rest)
+    if found["taken"]:
+        return _("Card {number} of the hand: {reason}").format(number=int(found["taken"]) + 1, reason=rest)
+    player = f"p{int(found['player']) + 1}"
+    if found["kept"]:
+        return _("{player}'s kept card {number}: {reason}").format(player=player, number=int(found["kept"]) + 1,
+                                                                  reason=rest)
+    return _("{player}'s kept cards: {reason}").format(player=player, reason=rest)
 
 
 class Workbench(widgets.VBox):
@@ -51,6 +78,7 @@ class Workbench(widgets.VBox):
     def __init__(self, scenario: dict[str, Any] | str | None = None):
         super().__init__()
         self._data: dict[str, Any] = {}
+        self._attempt: dict[str, Any] | None = None
         self._extra: dict[str, Any] = {}
         """A loaded file's ``actions`` and ``expect``, kept until an edit."""
         self.header = widgets.HTML("<div class='tutor-header'><b>" + html.escape(_("Teacher's workbench"))
@@ -132,7 +160,7 @@ class Workbench(widgets.VBox):
     def _show_position(self, data: dict[str, Any]) -> None:
         """Make ``data`` the position and show it played (raises ``ValueError`` when the rules refuse it)."""
         tutor = GameTutor.from_scenario(data, title=data.get("name") or "The position",
-                                        intro=data.get("description", ""))
+                                        intro=data.get("description", ""), open_codes=False)  # the page has its own
         self._data = data
         self.play.children = [tutor]
 
@@ -145,13 +173,34 @@ class Workbench(widgets.VBox):
     def _on_edit(self, edited: dict[str, Any]) -> None:
         named: dict[str, Any] = {k: self._data[k] for k in ("name", "description") if k in self._data}
         data = {**named, **edited}
+        self._attempt = data  # what ``_on_refused`` names when the rules refuse it
+        space = self._changed_space(data)
         self._show_position(data)
+        self._attempt = None
         self._extra = {}
         self._refresh_export()
-        self.status.show(_("Changed: the board below shows the new position."))
+        if space is not None:
+            card = data.get("spaces", {}).get(str(space))
+            self.status.show(_("Space {space}: {card}. The board below shows the new position.").format(
+                space=space, card=card if card else _("empty")))
+        else:
+            self.status.show(_("Changed: the board below shows the new position."))
+
+    def _changed_space(self, data: dict[str, Any]) -> int | None:
+        """The card space ``data`` changes, when it changes one space of the position (and nothing else there)."""
+        before, after = self._data.get("spaces", {}), data.get("spaces", {})
+        changed = [space for space in {*before, *after} if before.get(space) != after.get(space)]
+        return int(changed[0]) if len(changed) == 1 else None
 
     def _on_refused(self, err: ValueError) -> None:
-        self.status.show(_("The rules refuse that: {reason}. Nothing changed.").format(reason=err), "warning")
+        """Why the rules refuse the teacher's change, naming the space the teacher changed ("Space 11: no copy of
+        Tank is left ..."), not where the format found the problem."""
+        attempt, self._attempt = self._attempt, None
+        space = self._changed_space(attempt) if attempt is not None else None
+        reason = where_in_words(str(err))
+        if space is not None:
+            reason = _("Space {space}: {reason}").format(space=space, reason=without_where(str(err)))
+        self.status.show(_("The rules refuse that: {reason}. Nothing changed.").format(reason=reason), "warning")
 
     def _on_name(self) -> None:
         if self.name_input.value != self._data.get("name", ""):
