@@ -377,7 +377,7 @@ class ClassDatabase:
         answer_rows = self._db.execute("SELECT a.* FROM answers a JOIN learners l ON l.id = a.learner_id "
                                        "WHERE l.class_id = ? ORDER BY a.first_answered", (class_id,)).fetchall()
         opened = {(row["learner_id"], row["lesson"]): row for row in lesson_rows}
-        no_board = self._no_board(class_id)
+        no_board = self._no_board(int(class_id or 0))
         answers = {(row["learner_id"], row["lesson"], row["quiz"]): row for row in answer_rows}
         by_quiz: dict[tuple[str, str], list[sqlite3.Row]] = {}  # in the order first answered
         for row in answer_rows:
