@@ -2,8 +2,7 @@
 two ``--lesson`` prepares 50 kernels, says "The class can come in" and then a joined learner's prepared lesson
 shows its board (before the fix: its text only, for minutes, as every prepared kernel had lost its board's
 output), the landing page keeps its lesson lists, a kernel that died of a port clash is started again, and the
-teacher's grid shows no
-"no board" mark for a learner whose board showed."""
+teacher's grid shows no "no board" mark for a learner whose board showed."""
 
 from __future__ import annotations
 
