@@ -10,11 +10,10 @@ import json
 import time
 
 import pytest
-from voila_page import LOAD_TIMEOUT_MS
-
 from conftest import LESSONS
 from test_classroom_page import _context, _join
 from test_classroom_serve import Server
+from voila_page import LOAD_TIMEOUT_MS
 
 pytestmark = pytest.mark.browser
 PREPARED = ("flamme_rouge/02_energy_phase.ipynb", "flanders/01_board_and_goal.ipynb")
