@@ -255,52 +255,130 @@ def test_a_class_hears_which_lesson_is_not_ready_and_why(site, tmp_path):
         process.wait(timeout=30)
 
 
-# ----- class mode's pool preparation, on asyncio futures standing for Voila's pool items ------------------
+# ----- class mode's pool preparation, on a stand-in for Voila's kernel manager ------------------------------
 
-def _prepared_kernel(loop, kernel_id: str, lesson_runs: bool):
-    """What Voila's ``_initialize`` returns: the kernel id and the task running the lesson (never ending when
-    ``lesson_runs`` is False: a stuck cell)."""
-    run = loop.create_future()
-    if lesson_runs:
-        run.set_result(([], None))
-    return {"kernel_id": kernel_id, "task": run}
+class _Renderer:
+    """What ``_initialize`` returns as its renderer: the note ``voila_adapter`` leaves when cells did not run."""
+
+    def __init__(self, unfinished: str | None) -> None:
+        self.tutor_unfinished = unfinished
 
 
-def test_the_class_can_come_in_is_said_even_when_a_lesson_hangs_or_its_kernel_fails():
-    from types import SimpleNamespace
+class _Manager:
+    """Voila's kernel manager as the pool preparation sees it: pools of tasks, each starting a kernel with
+    ``_initialize`` (a stand-in: ``outcomes[notebook]`` says, kernel after kernel, "ok", "hung" (its lesson
+    never ends), "lost" (a cell's output never came), "broken" (the kernel does not start)), ``fill_if_needed``
+    topping a pool up, and the kernels that run."""
 
+    def __init__(self, loop, outcomes: dict[str, list[str]], sizes: dict[str, int]) -> None:
+        self.loop, self.outcomes, self.sizes = loop, outcomes, sizes
+        self.kernels: list[str] = []
+        self.stopped: list[str] = []
+        self.running_at_once = self.most_at_once = 0
+        self._pools: dict[str, list] = {}
+
+    def list_kernel_ids(self) -> list[str]:
+        return list(self.kernels)
+
+    async def shutdown_kernel(self, kernel_id: str, now: bool = False) -> None:
+        self.kernels.remove(kernel_id)
+        self.stopped.append(kernel_id)
+
+    hooks_pool_preparation = True  # as the class voila_adapter.prepare_pooled_kernels_through_a_hook makes
+    tutor_prepare_pooled = None
+
+    async def _initialize(self, notebook_name: str, kernel_id=None, **kwargs):
+        if self.tutor_prepare_pooled is None:
+            return await self._start(notebook_name)
+        return await self.tutor_prepare_pooled(self._start, notebook_name)
+
+    async def _start(self, notebook_name: str, kernel_id=None, **kwargs):
+        outcome = self.outcomes[notebook_name].pop(0)
+        self.running_at_once += 1
+        self.most_at_once = max(self.most_at_once, self.running_at_once)
+        try:
+            await asyncio.sleep(0.05)
+            if outcome == "broken":
+                raise RuntimeError("Kernel died before replying to kernel_info")
+            kernel = f"{notebook_name}-{len(self.kernels) + len(self.stopped) + 1}"
+            self.kernels.append(kernel)
+            run = self.loop.create_future()
+            if outcome != "hung":
+                run.set_result(([], None))
+            renderer = _Renderer("cell 3 of 7 failed (TimeoutError)" if outcome == "lost" else None)
+            return {"kernel_id": kernel, "task": run, "renderer": renderer}
+        finally:
+            self.running_at_once -= 1
+
+    def fill_if_needed(self, delay=None, notebook_name=None, **kwargs) -> None:
+        pool = self._pools.setdefault(notebook_name, [])
+        for _ in range(self.sizes[notebook_name] - len(pool)):
+            pool.append(self.loop.create_task(self._initialize(notebook_name)))
+
+
+def _first_fill(outcomes: dict[str, list[str]], sizes: dict[str, int], at_once: int = 2, timeout_s: float = 1.0):
+    """The class's preparation on the stand-in: the lines said, and the manager once "The class can come in"."""
     from tutor.server.class_mode import PoolPreparation
 
     lines: list[str] = []
 
     async def scenario():
         loop = asyncio.get_running_loop()
-        ready, hung, broken = loop.create_future(), loop.create_future(), loop.create_future()
-        manager = SimpleNamespace(_pools={"a/ok.ipynb": [ready], "b/hung.ipynb": [hung], "c/broken.ipynb": [broken]})
-        PoolPreparation(manager, 1.0, lines.append).report_first_fill()
-        ready.set_result(_prepared_kernel(loop, "k1", True))
-        hung.set_result(_prepared_kernel(loop, "k2", False))
-        broken.set_exception(RuntimeError("no such kernel: pyhton3"))
-        deadline = loop.time() + 30
+        manager = _Manager(loop, outcomes, sizes)
+        for name in sizes:  # as Voila's constructor does: every pool is scheduled before the loop runs it
+            manager.fill_if_needed(delay=0, notebook_name=name)
+        preparation = PoolPreparation(manager, timeout_s, lines.append, at_once=at_once)
+        preparation.report_first_fill()
+        deadline = loop.time() + 60
         while not any(line.startswith("The class can come in") for line in lines) and loop.time() < deadline:
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(0.02)
+        await asyncio.sleep(0.1)  # the failed items' replacements are scheduled
         return manager
 
-    manager = asyncio.run(scenario())
+    return asyncio.run(scenario()), lines
+
+
+def test_a_pooled_kernel_whose_lesson_lost_its_output_is_stopped_and_another_one_prepared():
+    """Issue 37: a class of 25 on a busy machine: a kernel whose cell's output came too late ran the lesson without
+    its board. It is never handed to a page: it is stopped, and another kernel prepares in its place."""
+    manager, lines = _first_fill({"a/lesson.ipynb": ["ok", "lost", "ok", "ok", "ok"]}, {"a/lesson.ipynb": 4})
+    assert "A kernel for lesson is not ready: the lesson did not run to its end (cell 3 of 7 failed " \
+           "(TimeoutError)); another one starts" in lines
+    assert lines[-1] == "The class can come in: every lesson is ready."
+    assert "4/4 kernels ready for lesson" in lines
+    assert manager.stopped == ["a/lesson.ipynb-2"]
+    pool = manager._pools["a/lesson.ipynb"]
+    assert len(pool) == 4 and all(item.done() and item.exception() is None for item in pool)
+    assert "a/lesson.ipynb-2" not in [item.result()["kernel_id"] for item in pool]
+
+
+def test_the_first_fill_prepares_as_many_kernels_at_once_as_it_is_told():
+    """25 kernels started at once took two cores for a minute (issue 37): they take turns, ``at_once`` at a time."""
+    manager, lines = _first_fill({"a/lesson.ipynb": ["ok"] * 6}, {"a/lesson.ipynb": 6}, at_once=2)
+    assert manager.most_at_once == 2
+    assert lines[-1] == "The class can come in: every lesson is ready."
+
+
+def test_the_class_can_come_in_is_said_even_when_a_lesson_hangs_or_its_kernel_fails():
+    """Each failing lesson is tried again once (a quarter of its pool, at least one), then reported with why; a
+    hung kernel is stopped, and a failed one never stays in a pool (it would break Voila's shutdown_kernel)."""
+    manager, lines = _first_fill({"a/ok.ipynb": ["ok"], "b/hung.ipynb": ["hung", "hung"],
+                                  "c/broken.ipynb": ["broken", "broken"]},
+                                 {"a/ok.ipynb": 1, "b/hung.ipynb": 1, "c/broken.ipynb": 1})
     assert "1/1 kernels ready for ok" in lines
-    assert "A kernel for broken is not ready: its kernel did not start (RuntimeError: no such kernel: pyhton3)" \
-        in lines
-    assert "A kernel for hung is not ready: it has not run its lesson after 1 s (a cell may be stuck or the " \
-           "machine too busy)" in lines
+    broken = "A kernel for broken is not ready: its kernel did not start (RuntimeError: Kernel died before " \
+             "replying to kernel_info)"
+    assert lines.count(broken + "; another one starts") == 1 and lines.count(broken) == 1
+    hung = "A kernel for hung is not ready: it has not run its lesson after 1 s (a cell may be stuck or the " \
+           "machine too busy)"
+    assert lines.count(hung + "; another one starts") == 1 and lines.count(hung) == 1
     assert lines[-1].startswith("The class can come in, but not every lesson is ready")
     assert "hung: 1 of 1 kernels not ready" in lines[-1] and "broken: 1 of 1" in lines[-1] and "ok:" not in lines[-1]
-    assert manager._pools["c/broken.ipynb"] == []  # a failed item would break Voila's shutdown_kernel
-    assert len(manager._pools["b/hung.ipynb"]) == 1
+    assert manager._pools["c/broken.ipynb"] == [] and manager._pools["b/hung.ipynb"] == []
+    assert sorted(manager.stopped) == ["b/hung.ipynb-2", "b/hung.ipynb-3"]
 
 
 def test_refills_take_turns_and_a_hung_lesson_passes_its_turn_on_after_the_timeout():
-    from types import SimpleNamespace
-
     from tutor.server.class_mode import PoolPreparation
 
     lines: list[str] = []
@@ -308,28 +386,30 @@ def test_refills_take_turns_and_a_hung_lesson_passes_its_turn_on_after_the_timeo
 
     async def scenario():
         loop = asyncio.get_running_loop()
+        manager = _Manager(loop, {"hung.ipynb": ["hung"], "ok.ipynb": ["ok", "ok"]}, {})
+        start = manager._start
 
-        async def initialize(notebook_name, kernel_id=None, **kwargs):
+        async def noted(notebook_name, *args, **kwargs):
             started.append((notebook_name, loop.time()))
-            await asyncio.sleep(0.1)
-            return _prepared_kernel(loop, f"k{len(started)}", notebook_name != "hung.ipynb")
+            return await start(notebook_name, *args, **kwargs)
 
-        manager = SimpleNamespace(_pools={}, _initialize=initialize)
-        PoolPreparation(manager, 1.0, lines.append).refill_one_at_a_time()
+        manager._start = noted
+        preparation = PoolPreparation(manager, 1.0, lines.append, at_once=4, refill_at_once=1)
+        preparation.first_fill = False  # the class has come in: these are refills
         began = loop.time()
-        first = asyncio.ensure_future(manager._initialize("hung.ipynb"))
-        second = asyncio.ensure_future(manager._initialize("ok.ipynb"))
-        third = asyncio.ensure_future(manager._initialize("ok.ipynb"))
-        results = await asyncio.wait_for(asyncio.gather(first, second, third), 30)
+        results = await asyncio.wait_for(asyncio.gather(
+            *(asyncio.ensure_future(manager._initialize(name)) for name in ("hung.ipynb", "ok.ipynb", "ok.ipynb")),
+            return_exceptions=True), 30)
         return began, results
 
     began, results = asyncio.run(scenario())
-    assert [kernel["kernel_id"] for kernel in results] == ["k1", "k2", "k3"]  # the hung kernel is still handed on
+    assert type(results[0]).__name__ == "LessonNotReady"  # the hung kernel is never handed on
+    assert [kernel["kernel_id"] for kernel in results[1:]] == ["ok.ipynb-2", "ok.ipynb-3"]
     assert [name for name, _ in started] == ["hung.ipynb", "ok.ipynb", "ok.ipynb"]
     assert started[1][1] - began >= 1.0  # the second waited for the first's timeout ...
-    assert started[2][1] - started[1][1] >= 0.1  # ... and the third for the second's lesson
-    assert lines == ["A new kernel for hung is not ready: it has not run its lesson after 1 s (a cell may be stuck "
-                     "or the machine too busy); the next kernel starts preparing anyway"]
+    assert started[2][1] - started[1][1] >= 0.05  # ... and the third for the second's lesson
+    assert lines == [("A kernel for hung is not ready: it has not run its lesson after 1 s (a cell may be stuck "
+                      "or the machine too busy)")]
 
 
 def test_the_door_keeps_only_the_pages_still_within_their_connection_time():

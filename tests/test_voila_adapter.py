@@ -183,15 +183,28 @@ def hooks_put_back(server: InProcessVoila, *names: str):
             server.on_loop(setattr, server.kernel_manager, name, method)
 
 
-def test_initialize_prepares_each_pool_refill(pool_ready):
-    """The pool refills through ``_initialize``, whose result names the kernel and the task running the lesson."""
+def test_voila_kernel_manager_factory_makes_pools_that_prepare_each_kernel_through_the_hook(pool_ready):
+    """The kernel manager class Voila makes (``voila_kernel_manager_factory``, hooked before ``init_settings``)
+    starts each pooled kernel through the hook, refills too (``_initialize``: the kernel id and the task running
+    the lesson); its renderer notes whether every cell ran (``_jinja_cell_generator``, ``lesson_problem``)."""
+    km = pool_ready.kernel_manager
+    assert getattr(type(km), "hooks_pool_preparation", False)
+    [first] = [item.result() for item in voila.kernel_pools(km)[LESSON] if voila.pool_item_ready(item)][:1]
+    assert first["renderer"].tutor_unfinished is None and voila.lesson_problem(first) is None
     prepared_kernels = []
-    with hooks_put_back(pool_ready, "_initialize"):
-        pool_ready.on_loop(voila.wrap_prepare_pooled_kernel, pool_ready.kernel_manager, recording(prepared_kernels))
+    hook = km.tutor_prepare_pooled
+
+    async def recording(prepare, notebook_name, *args, **kwargs):
+        prepared = await hook(prepare, notebook_name, *args, **kwargs)
+        prepared_kernels.append(prepared)
+        return prepared
+
+    with hooks_put_back(pool_ready, "tutor_prepare_pooled"):
+        pool_ready.on_loop(setattr, km, "tutor_prepare_pooled", recording)
         pool_ready.open_page()  # takes the pooled kernel: Voila refills the pool after fill_delay
-        prepared = _wait_for(lambda: prepared_kernels, "a refill through _initialize")[0]
-    assert voila.prepared_kernel_id(prepared) in pool_ready.kernel_manager.list_kernel_ids()
-    _wait_for(voila.lesson_run(prepared).done, "the refill's lesson run")
+        prepared = _wait_for(lambda: prepared_kernels, "a refill through the hook")[0]
+    assert voila.prepared_kernel_id(prepared) in km.list_kernel_ids()
+    assert voila.lesson_run(prepared).done() and voila.lesson_problem(prepared) is None
 
 
 def test_get_rendered_notebook_hands_the_page_a_pooled_kernel(pool_ready):

@@ -44,6 +44,9 @@ MAX_NAME = 40
 MAX_CHOICE = 80
 MAX_TRIES = 999
 MAX_ARCHIVED_CLASSES = 50
+NO_BOARD_AFTER_S = 20.0
+"""A lesson page whose board has not shown this long after the page asked for it is marked "no board" for the
+teacher (a lesson's board shows within a few seconds, 10 on a busy machine)."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -61,6 +64,9 @@ CREATE TABLE IF NOT EXISTS answers (
     learner_id INTEGER NOT NULL REFERENCES learners(id) ON DELETE CASCADE, lesson TEXT NOT NULL, quiz TEXT NOT NULL,
     tries INTEGER NOT NULL, is_right INTEGER NOT NULL, first_choice TEXT, last_choice TEXT,
     first_answered REAL NOT NULL, answered REAL NOT NULL, PRIMARY KEY (learner_id, lesson, quiz));
+CREATE TABLE IF NOT EXISTS boards (
+    learner_id INTEGER NOT NULL REFERENCES learners(id) ON DELETE CASCADE, lesson TEXT NOT NULL,
+    waiting REAL NOT NULL, shown REAL, PRIMARY KEY (learner_id, lesson));
 CREATE TABLE IF NOT EXISTS events (
     learner_id INTEGER NOT NULL REFERENCES learners(id) ON DELETE CASCADE, event TEXT NOT NULL,
     PRIMARY KEY (learner_id, event));
@@ -301,6 +307,33 @@ class ClassDatabase:
             self._seen(learner.id, now)
         return True
 
+    def board(self, learner: Learner, lesson: str, shown: bool, event: str = "") -> bool:
+        """A lesson page of ``learner`` waits for its board (``shown`` False: the page has loaded) or shows it
+        (True). False (nothing recorded) for a lesson this server does not serve."""
+        lesson = lesson_key(lesson)
+        if lesson not in self.lesson_keys:
+            return False
+        now = self.clock()
+        with self._writing():
+            if not self._first_time(learner.id, event):
+                return True
+            if shown:
+                self._db.execute("INSERT INTO boards (learner_id, lesson, waiting, shown) VALUES (?,?,?,?) "
+                                 "ON CONFLICT (learner_id, lesson) DO UPDATE SET shown = excluded.shown",
+                                 (learner.id, lesson, now, now))
+            else:
+                self._db.execute("INSERT INTO boards (learner_id, lesson, waiting) VALUES (?,?,?) "
+                                 "ON CONFLICT (learner_id, lesson) DO UPDATE SET waiting = excluded.waiting, "
+                                 "shown = NULL", (learner.id, lesson, now))
+        return True
+
+    def _no_board(self, class_id: int) -> set[tuple[int, str]]:
+        """(learner id, lesson) of the pages still waiting for their board ``NO_BOARD_AFTER_S`` after loading."""
+        rows = self._db.execute("SELECT b.learner_id, b.lesson FROM boards b JOIN learners l ON l.id = b.learner_id "
+                                "WHERE l.class_id = ? AND b.shown IS NULL AND b.waiting <= ?",
+                                (class_id, self.clock() - NO_BOARD_AFTER_S)).fetchall()
+        return {(row["learner_id"], row["lesson"]) for row in rows}
+
     def _first_time(self, learner_id: int, event: str) -> bool:
         """Whether the event with this id (from the page; "" for none) is new: a page that did not hear the
         answer sends it again. The newest ``MAX_EVENT_IDS`` ids of a learner are kept."""
@@ -344,7 +377,8 @@ class ClassDatabase:
         answered (in the lesson's order), each with its ``label`` (the quiz's short title), ``answered`` and
         ``right_first`` counts and ``share``: the percentage right first time of the learners who answered it
         (not of the whole class); ``learners``: number, name
-        (numbers only when anonymized), last seen, and one cell per column: a lesson's ``"not-yet"``, ``"opened"`` or ``"finished"``, a quiz's
+        (numbers only when anonymized), last seen, and one cell per column: a lesson's ``"not-yet"``, ``"opened"``
+        or ``"finished"`` (with ``no_board`` when its page has waited ``NO_BOARD_AFTER_S`` for its board), a quiz's
         ``"not-yet"``, ``"opened"`` (lesson opened, no answer), ``"right-first"``, ``"right-after"`` or ``"wrong"``."""
         settings = self.settings() if class_id is None else None
         class_id = settings["id"] if settings else class_id
@@ -355,6 +389,7 @@ class ClassDatabase:
         answer_rows = self._db.execute("SELECT a.* FROM answers a JOIN learners l ON l.id = a.learner_id "
                                        "WHERE l.class_id = ? ORDER BY a.first_answered", (class_id,)).fetchall()
         opened = {(row["learner_id"], row["lesson"]): row for row in lesson_rows}
+        no_board = self._no_board(int(class_id or 0))
         answers = {(row["learner_id"], row["lesson"], row["quiz"]): row for row in answer_rows}
         by_quiz: dict[tuple[str, str], list[sqlite3.Row]] = {}
         for row in answer_rows:
@@ -383,7 +418,8 @@ class ClassDatabase:
                 lesson_row = opened.get((learner["id"], column["lesson"]))
                 if column["quiz"] is None:
                     state = "not-yet" if lesson_row is None else "finished" if lesson_row["finished"] else "opened"
-                    cells.append({"state": state})
+                    cells.append({"state": state, **({"no_board": True} if lesson_row is not None and (
+                        learner["id"], column["lesson"]) in no_board else {})})
                     continue
                 answer = answers.get((learner["id"], column["lesson"], column["quiz"]))
                 if answer is None:

@@ -5,8 +5,9 @@ the learner's secret; see ``tutor.classroom.guard``):
 
 - ``POST rules-tutor/class/join``  ``{page, name?, learner?}`` -> ``{learner, name}`` (the same learner again
   when ``learner`` is still one of the current class);
-- ``POST rules-tutor/class/event`` ``{page, learner, id?, kind: "opened"|"answered", lesson, quiz?, right?,
-  choice?}`` -> 204 (``id``: the page's name for the event; an event sent again with the same id is recorded
+- ``POST rules-tutor/class/event`` ``{page, learner, id?, kind: "opened"|"answered"|"board", lesson, quiz?,
+  right?, choice?, shown?}`` -> 204 (``board``: the page waits for its lesson's board, ``shown`` false, or shows
+  it) (``id``: the page's name for the event; an event sent again with the same id is recorded
   once);
 - ``POST rules-tutor/class/state`` ``{page, learner?}`` -> ``{joined, name, paused, closed, progress}``: the class's
   pause and closed lessons, and only this learner's own progress;
@@ -242,6 +243,11 @@ class EventHandler(_LearnerHandler):
             return self.reply(409, {"error": "this lesson is not open"})
         if kind == "opened":
             db.opened(learner, lesson, event)
+        elif kind == "board":
+            shown = data.get("shown")
+            if not isinstance(shown, bool):
+                return self.reply(400, {"error": "bad board"})
+            db.board(learner, lesson, shown, event)
         elif kind == "answered":
             quiz, right, choice = data.get("quiz"), data.get("right"), data.get("choice", "")
             if not (isinstance(quiz, str) and QUIZ_ID.fullmatch(quiz) and isinstance(right, bool)

@@ -41,6 +41,14 @@ PAGE_CONNECT_TIMEOUT_S = 30.0
 PREPARE_TIMEOUT_S = 180.0
 """In class mode, a pooled kernel that has not started and run its lesson this long after it began is reported
 as not ready, and a refill holding the turn passes it on (one stuck lesson must not stop every refill)."""
+PREPARE_AT_ONCE = max(1, min(4, os.cpu_count() or 1))
+"""Pooled kernels that start and run their lesson at once before the class comes in: one per core (at most 4).
+All 25 at once on two cores took the CPU for a minute; the server then read their output so late that Voila's
+executor gave up waiting for it, and the lesson's board was missing from the page (issue 37)."""
+IOPUB_TIMEOUT_S = 60
+"""In class mode, how long Voila's executor waits for a cell's output after the cell has run (nbclient's
+``iopub_timeout``, 4 s by default, then it goes on without it); a cell whose output does not come by then is an
+error (``raise_on_iopub_timeout``), so the lesson is known not to have run to its end."""
 REFILL_DELAY_S = 90.0  # a pool refills after the class has arrived and painted, not during the rush
 
 
@@ -71,7 +79,8 @@ class LessonNotReady(Exception):
 
 
 async def _prepared(preparing: Awaitable[voila.PreparedKernel]) -> voila.PreparedKernel:
-    """A pooled kernel once it has started and run its lesson; LessonNotReady when either failed."""
+    """A pooled kernel once it has started and run its whole lesson; LessonNotReady when it did not start, its
+    lesson's run failed, or a cell did not run (timed out, lost its output, raised)."""
     try:
         prepared = await preparing
     except Exception as error:
@@ -81,57 +90,118 @@ async def _prepared(preparing: Awaitable[voila.PreparedKernel]) -> voila.Prepare
     if not run.cancelled() and run.exception() is not None:
         failure = run.exception()
         raise LessonNotReady(f"the lesson did not run ({type(failure).__name__}: {failure})") from failure
+    problem = voila.lesson_problem(prepared)
+    if problem:
+        raise LessonNotReady(f"the lesson did not run to its end ({problem})")
     return prepared
 
 
-class PoolPreparation:
-    """Class mode's preheated pools: each pooled kernel has ``timeout_s`` to start and run its lesson.
+def restarts_for(pool_size: int) -> int:
+    """How many pooled kernels of a lesson that did not get ready are started again (then the learners wait for a
+    kernel of their own): a quarter of the pool, at least one."""
+    return max(1, pool_size // 4)
 
-    ``report_first_fill`` tells the teacher how the pools fill ("12/20 kernels ready for 02_energy_phase") and,
-    once every pooled kernel is ready or has failed, always says so: "The class can come in", with the lessons
-    that failed and why. ``refill_one_at_a_time`` makes the refills during the lesson start one after another.
+
+class PoolPreparation:
+    """Class mode's preheated pools: every pooled kernel starts and runs its lesson through ``prepare`` (Voila's
+    kernel manager calls it for its first fill and each refill, see ``voila_adapter.set_pool_preparation``).
+
+    - At most ``at_once`` kernels prepare at once for the first fill, ``refill_at_once`` for the refills during
+      the lesson: 25 kernels started together on two cores took the CPU for a minute, the server's loop read
+      their output late, and Voila's executor gave up waiting for it (``iopub_timeout``): the pages showed the
+      lesson's text without its board.
+    - Each has ``timeout_s`` to start and run its whole lesson (``_prepared``); one that does not is stopped, taken
+      out of its pool (a page never gets it) and, within ``restarts_for(pool size)`` per lesson, started again.
+    - ``report_first_fill`` tells the teacher how the pools fill ("12/20 kernels ready for 02_energy_phase") and,
+      once every pooled kernel is ready or has failed for good, always says so: "The class can come in", with the
+      lessons that failed and why.
     """
 
-    def __init__(self, kernel_manager: VoilaKernelManager, timeout_s: float, say: Callable[[str], None]) -> None:
+    def __init__(self, kernel_manager: VoilaKernelManager, timeout_s: float, say: Callable[[str], None],
+                 at_once: int = 1, refill_at_once: int = 1) -> None:
         self.kernel_manager = kernel_manager
         self.timeout_s = timeout_s
         self.say = say
         self.wanted: dict[str, int] = {}
         self.ready: dict[str, int] = {}
         self.failed: dict[str, list[str]] = {}
-        self._watching: set[asyncio.Future[None]] = set()  # the loop keeps only weak references to tasks
+        self.restarts_left = {name: restarts_for(len(items))
+                              for name, items in voila.kernel_pools(kernel_manager).items() if items}
+        self.first_fill = True
+        self.reporting = False
+        self._first_turns = asyncio.Semaphore(max(1, at_once))
+        self._refill_turns = asyncio.Semaphore(max(1, refill_at_once))
+        self._discarding: set[asyncio.Future[None]] = set()  # the loop keeps only weak references to tasks
+        voila.set_pool_preparation(kernel_manager, self.prepare)
 
     async def _within_timeout(self, preparing: asyncio.Future[voila.PreparedKernel]) -> voila.PreparedKernel:
         try:
             return await asyncio.wait_for(asyncio.shield(preparing), self.timeout_s)
         except TimeoutError:
+            preparing.cancel()
             raise LessonNotReady(f"it has not run its lesson after {self.timeout_s:.0f} s (a cell may be stuck "
                                  "or the machine too busy)") from None
 
     def report_first_fill(self) -> None:
-        """Watch the pools Voila has just started filling, and report each kernel and the end."""
+        """Report each pooled kernel of the first fill, and the end of it (Voila has just scheduled it)."""
         pools = voila.kernel_pools(self.kernel_manager)
         self.wanted = {name: len(items) for name, items in pools.items() if items}
         self.ready = dict.fromkeys(self.wanted, 0)
         self.failed = {name: [] for name in self.wanted}
-        for name in self.wanted:
-            for item in list(pools[name]):
-                task = item.get_loop().create_task(self._report(name, item))
-                self._watching.add(task)
-                task.add_done_callback(self._watching.discard)
+        self.reporting = True
+        if not self.wanted:
+            self.first_fill = False
 
-    async def _report(self, name: str, item: asyncio.Future[voila.PreparedKernel]) -> None:
-        lesson = Path(name).stem
-        try:
-            await self._within_timeout(asyncio.ensure_future(_prepared(item)))
-        except LessonNotReady as why:
-            self.failed[name].append(str(why))
-            self.say(f"A kernel for {lesson} is not ready: {why}")
-            voila.drop_failed_pool_items(self.kernel_manager)
-        else:
+    async def prepare(self, prepare: voila.Prepare, notebook_name: str, *args: Any,
+                      **kwargs: Any) -> voila.PreparedKernel:
+        """Start a pooled kernel for ``notebook_name`` with Voila's ``prepare``, in turn; its prepared kernel once
+        it has run its whole lesson, else LessonNotReady (the kernel stopped, another one started)."""
+        turns = self._first_turns if self.first_fill else self._refill_turns
+        async with turns:
+            started = asyncio.ensure_future(prepare(notebook_name, *args, **kwargs))
+            try:
+                prepared = await self._within_timeout(asyncio.ensure_future(_prepared(started)))
+            except LessonNotReady as why:
+                self._not_ready(notebook_name, str(why))
+                if started.done() and not started.cancelled() and started.exception() is None:
+                    await voila.discard_prepared_kernel(self.kernel_manager, started.result())
+                elif not started.done():
+                    started.cancel()
+                raise
+        self._ready(notebook_name)
+        return prepared
+
+    def _ready(self, name: str) -> None:
+        if self.reporting and self.first_fill and name in self.wanted:
             self.ready[name] += 1
-            self.say(f"{self.ready[name]}/{self.wanted[name]} kernels ready for {lesson}")
-        if all(self.ready[n] + len(self.failed[n]) == self.wanted[n] for n in self.wanted):
+            self.say(f"{self.ready[name]}/{self.wanted[name]} kernels ready for {Path(name).stem}")
+            self._end_of_first_fill()
+
+    def _not_ready(self, name: str, why: str) -> None:
+        lesson = Path(name).stem
+        again = self.restarts_left.get(name, 0) > 0
+        if again:
+            self.restarts_left[name] -= 1
+            self.say(f"A kernel for {lesson} is not ready: {why}; another one starts")
+        else:
+            self.say(f"A kernel for {lesson} is not ready: {why}")
+            if self.reporting and self.first_fill and name in self.wanted:
+                self.failed[name].append(why)
+        task = asyncio.current_task()
+        if task is not None:  # once this pool item has failed: out of its pool, and another one in its place
+            task.add_done_callback(lambda _: self._replace(name, again))
+        if not again:
+            self._end_of_first_fill()
+
+    def _replace(self, name: str, again: bool) -> None:
+        voila.drop_failed_pool_items(self.kernel_manager)
+        if again:
+            voila.fill_pool(self.kernel_manager, name)
+
+    def _end_of_first_fill(self) -> None:
+        if self.reporting and self.first_fill and all(
+                self.ready[n] + len(self.failed[n]) >= self.wanted[n] for n in self.wanted):
+            self.first_fill = False
             self.say(self.verdict())
 
     def verdict(self) -> str:
@@ -143,47 +213,27 @@ class PoolPreparation:
         return ("The class can come in, but not every lesson is ready; its learners wait for a kernel of their "
                 "own. " + "; ".join(failed))
 
-    def refill_one_at_a_time(self) -> None:
-        """Make Voila prepare its refills one after the other, each holding the turn at most ``timeout_s``.
-
-        Voila starts every missing pool kernel at once: 20 kernels running a lesson take the whole CPU for ~20 s,
-        and the learners already working see their clicks slow down. One at a time, a core stays free for them.
-        A kernel whose lesson hangs passes the turn on after ``timeout_s`` (and says so), so that one stuck lesson
-        does not stop every other refill.
-        """
-        turn = asyncio.Lock()
-
-        def wrap(prepare: voila.Prepare) -> voila.Prepare:
-            async def prepare_in_turn(notebook_name: str, *args: Any, **kwargs: Any) -> voila.PreparedKernel:
-                async with turn:
-                    started = asyncio.ensure_future(prepare(notebook_name, *args, **kwargs))
-                    try:
-                        await self._within_timeout(asyncio.ensure_future(_prepared(started)))
-                    except LessonNotReady as why:
-                        self.say(f"A new kernel for {Path(notebook_name).stem} is not ready: {why}; the next "
-                                 "kernel starts preparing anyway")
-                        asyncio.get_running_loop().call_soon(voila.drop_failed_pool_items, self.kernel_manager)
-                return await started  # outside the turn (Voila's pool item: the kernel, or why it did not start)
-
-            return prepare_in_turn
-
-        voila.wrap_prepare_pooled_kernel(self.kernel_manager, wrap)
-
 
 def _take_only_ready_kernels(kernel_manager: VoilaKernelManager) -> None:
-    """A lesson request takes a pooled kernel only if one has already run the lesson; else it starts its own.
+    """A lesson request takes a pooled kernel only if one has run the whole lesson and is still running; else it
+    starts its own.
 
     Voila counts a pool's refills as soon as they are scheduled, so once a pool is used up, the next learner
-    would wait for a refill's delay (``fill_delay``, 90 s here) instead of starting a kernel at once.
+    would wait for a refill's delay (``fill_delay``, 90 s here) instead of starting a kernel at once. A pool item
+    is done once ``PoolPreparation.prepare`` has checked its lesson: done without an error, it is ready.
     """
     pools = voila.kernel_pools(kernel_manager)
 
+    def ready(item: asyncio.Future[voila.PreparedKernel]) -> bool:
+        return voila.pool_item_ready(item) and \
+            voila.prepared_kernel_id(item.result()) in kernel_manager.list_kernel_ids()
+
     def ready_kernels(notebook_name: str) -> int:
-        return sum(1 for item in pools.get(notebook_name, []) if voila.pool_item_ready(item))
+        return sum(1 for item in pools.get(notebook_name, []) if ready(item))
 
     def wrap(take: voila.TakePooled) -> voila.TakePooled:
         async def take_a_ready_kernel(notebook_name: str, *args: Any, **kwargs: Any) -> Any:
-            pools.get(notebook_name, []).sort(key=lambda item: not voila.pool_item_ready(item))  # stable
+            pools.get(notebook_name, []).sort(key=lambda item: not ready(item))  # stable
             return await take(notebook_name, *args, **kwargs)
 
         return take_a_ready_kernel
@@ -361,9 +411,9 @@ def class_mode_state(app: Any) -> dict[str, Any]:
     preparation = None
     if voila.has_kernel_pools(manager):
         _take_only_ready_kernels(manager)
-        preparation = PoolPreparation(manager, app.prepare_timeout, lambda line: print(line, flush=True))
-        if app.refill_one_at_a_time:
-            preparation.refill_one_at_a_time()
+        preparation = PoolPreparation(manager, app.prepare_timeout, lambda line: print(line, flush=True),
+                                      at_once=app.prepare_at_once,
+                                      refill_at_once=1 if app.refill_one_at_a_time else MAX_CLASS_SIZE)
         if app.max_kernels:
             preparation.report_first_fill()
     door = PageDoor(manager, app.page_connect_timeout) if app.max_kernels and app.page_connect_timeout > 0 else None
@@ -406,6 +456,8 @@ def classroom_voila_class() -> Any:
     class ClassroomVoila(Voila):
         max_kernels = Int(0, config=True, help="Most lesson pages served at once; 0 for no limit.")
         refill_one_at_a_time = Bool(True, config=True, help="Preheat pooled kernels one after the other.")
+        prepare_at_once = Int(PREPARE_AT_ONCE, config=True,
+                              help="Pooled kernels preparing at once before the class comes in (one per core).")
         prepare_timeout = Float(PREPARE_TIMEOUT_S, config=True,
                                 help="Seconds a pooled kernel has to start and run its lesson before it is "
                                      "reported as not ready (and a refill passes its turn on).")
@@ -419,6 +471,8 @@ def classroom_voila_class() -> Any:
                                           "before the kernel is shut down; 0 to keep every kernel.")
 
         def init_settings(self) -> dict[str, Any]:
+            voila.prepare_pooled_kernels_through_a_hook()  # before Voila makes its kernel manager
+            voila.note_lessons_that_do_not_run_to_their_end()
             settings: dict[str, Any] = super().init_settings()
             return {**settings, **class_mode_state(self)}
 
@@ -451,6 +505,9 @@ def classroom_settings(settings: dict[str, Any], class_size: int, lessons: list[
     if class_size <= 0:
         return settings
     settings.setdefault("ClassroomVoila", {})["max_kernels"] = class_size + CLASS_MARGIN
+    executor = settings.setdefault("VoilaExecutor", {})
+    executor["iopub_timeout"] = max(IOPUB_TIMEOUT_S, executor.get("iopub_timeout", 0))
+    executor["raise_on_iopub_timeout"] = True
     if lessons:
         settings.setdefault("VoilaConfiguration", {})["preheat_kernel"] = True
         pools = {"default": {"pool_size": 0}}

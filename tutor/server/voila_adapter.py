@@ -95,12 +95,58 @@ def end_lesson_pages_that_fail_to_start() -> None:
                     renderer.log.warning("The failed kernel %s did not shut down: %s", kernel_id, stopping)
             yield FAILED_LESSON_PAGE_END, {}
 
+    async def ended_if_unfinished(renderer: Any, snippets: Any, kernel_id: str | None) -> Any:
+        ended = False
+        async for snippet in ended_on_failure(renderer, snippets, kernel_id):
+            ended = ended or snippet[0] == FAILED_LESSON_PAGE_END
+            yield snippet
+        problem = unfinished_lesson(renderer)
+        if problem and "TimeoutError" in problem and not ended:  # the page would show the text without its board
+            renderer.log.error("The lesson %s did not run to its end (%s); its page asks to be reloaded",
+                               renderer.notebook_path, problem)
+            yield FAILED_LESSON_PAGE_END, {}
+
     def generate_content_generator(self: Any, kernel_id: str | None = None, kernel_future: Any = None) -> Any:
         snippets = generate(self, kernel_id, kernel_future)
-        return snippets if self.request_handler is None else ended_on_failure(self, snippets, kernel_id)
+        return snippets if self.request_handler is None else ended_if_unfinished(self, snippets, kernel_id)
 
     generate_content_generator.ends_failed_pages = True  # type: ignore[attr-defined]
     NotebookRenderer.generate_content_generator = generate_content_generator
+
+
+def note_lessons_that_do_not_run_to_their_end() -> None:
+    """Make a renderer note when its lesson's cells did not all run (``NotebookRenderer._jinja_cell_generator``,
+    which Voila's template loops over): Voila's generator stops at a cell that timed out or raised (one whose
+    output was lost when ``VoilaExecutor.raise_on_iopub_timeout`` is on) and shows the cells before it, so the
+    page shows the lesson's text without its board, and nothing says why. ``unfinished_lesson`` reads the note.
+    Idempotent."""
+    from voila.notebook_renderer import NotebookRenderer
+
+    cells = NotebookRenderer._jinja_cell_generator
+    if getattr(cells, "notes_unfinished_lessons", False):
+        return
+
+    async def cell_generator(renderer: Any, nb: Any, kernel_id: str | None) -> Any:
+        total, seen = len(nb.cells), 0
+        renderer.tutor_unfinished = None
+        async for cell in cells(renderer, nb, kernel_id):
+            seen += 1
+            errors = [output for output in cell.get("outputs", []) if output.get("output_type") == "error"]
+            if errors and renderer.tutor_unfinished is None:
+                renderer.tutor_unfinished = f"cell {seen} of {total} failed ({errors[0].get('ename')})"
+            yield cell
+        if seen < total and renderer.tutor_unfinished is None:
+            renderer.tutor_unfinished = f"it stopped after cell {seen} of {total}"
+
+    cell_generator.notes_unfinished_lessons = True  # type: ignore[attr-defined]
+    NotebookRenderer._jinja_cell_generator = cell_generator
+
+
+def unfinished_lesson(renderer: Any) -> str | None:
+    """Why the lesson the renderer ran did not run to its end (see ``note_lessons_that_do_not_run_to_their_end``);
+    None when every cell ran (or the lesson has not run yet)."""
+    problem = getattr(renderer, "tutor_unfinished", None)
+    return str(problem) if problem else None
 
 
 def lesson_page_handler() -> type:
@@ -153,10 +199,87 @@ def prepared_kernel_id(prepared: PreparedKernel) -> str:
     return str(prepared["kernel_id"])
 
 
-def wrap_prepare_pooled_kernel(kernel_manager: VoilaKernelManager, wrap: Callable[[Prepare], Prepare]) -> None:
-    """Replace ``_initialize`` (which starts a pool's kernel and schedules its lesson's run; the pools call it
-    through the manager) by ``wrap(the original)``."""
-    kernel_manager._initialize = wrap(kernel_manager._initialize)
+PreparePooled = Callable[..., Awaitable[PreparedKernel]]
+"""A pool preparation hook: ``hook(prepare, notebook_name, kernel_id, **kwargs)``, where ``prepare`` is Voila's
+``_initialize`` (start the kernel, schedule its lesson's run)."""
+
+
+def prepare_pooled_kernels_through_a_hook() -> None:
+    """Make the kernel manager class Voila makes (``voila.app.voila_kernel_manager_factory``, called in
+    ``Voila.init_settings``) start each pooled kernel through the hook ``set_pool_preparation`` sets, if any.
+
+    Voila schedules its first fill in the manager's constructor (``wait_before(0, self._initialize(...))``), so
+    replacing ``_initialize`` on the manager afterwards reaches only the refills: 25 kernels then start at once
+    on two cores. The subclass's ``_initialize`` reads the hook when it runs, once the loop runs. Call it before
+    ``Voila.init_settings``; idempotent."""
+    import voila.app
+
+    factory = voila.app.voila_kernel_manager_factory
+    if getattr(factory, "hooks_pool_preparation", False):
+        return
+
+    def hooked_factory(*args: Any, **kwargs: Any) -> Any:
+        manager_class = factory(*args, **kwargs)
+        if not hasattr(manager_class, "_initialize"):  # no preheating: no pools
+            return manager_class
+
+        class HookedVoilaKernelManager(manager_class):  # type: ignore[misc, valid-type]
+            hooks_pool_preparation = True
+
+            async def _initialize(self, notebook_path: str, kernel_id: str | None = None,
+                                  **kw: Any) -> PreparedKernel:
+                prepare = super()._initialize
+                hook: PreparePooled | None = getattr(self, "tutor_prepare_pooled", None)
+                if hook is None or kernel_id is not None:  # a restart of a kernel in use is not a pool's
+                    prepared: PreparedKernel = await prepare(notebook_path, kernel_id, **kw)
+                    return prepared
+                return await hook(prepare, notebook_path, **kw)
+
+        return HookedVoilaKernelManager
+
+    hooked_factory.hooks_pool_preparation = True  # type: ignore[attr-defined]
+    voila.app.voila_kernel_manager_factory = hooked_factory
+
+
+def set_pool_preparation(kernel_manager: VoilaKernelManager, hook: PreparePooled) -> None:
+    """Start each of ``kernel_manager``'s pooled kernels through ``hook``: from its first fill on when its class
+    was made after ``prepare_pooled_kernels_through_a_hook``, else (``_initialize`` replaced) from its refills on."""
+    if getattr(type(kernel_manager), "hooks_pool_preparation", False):
+        kernel_manager.tutor_prepare_pooled = hook
+        return
+    original = kernel_manager._initialize
+
+    async def initialize(notebook_path: str, kernel_id: str | None = None, **kw: Any) -> PreparedKernel:
+        if kernel_id is not None:
+            prepared: PreparedKernel = await original(notebook_path, kernel_id, **kw)
+            return prepared
+        return await hook(original, notebook_path, **kw)
+
+    kernel_manager._initialize = initialize
+
+
+def fill_pool(kernel_manager: VoilaKernelManager, notebook_name: str) -> None:
+    """Start the kernels ``notebook_name``'s pool lacks, at once (``fill_if_needed``, which counts the pool's
+    items against ``kernel_pools_config``)."""
+    kernel_manager.fill_if_needed(delay=0, notebook_name=notebook_name)
+
+
+async def discard_prepared_kernel(kernel_manager: VoilaKernelManager, prepared: PreparedKernel) -> None:
+    """Stop a pooled kernel that will not serve: its lesson's run, then the kernel (Voila's ``shutdown_kernel``,
+    after dropping the failed pool items it would trip over)."""
+    run = lesson_run(prepared)
+    if not run.done():
+        run.cancel()
+    kernel_id = prepared_kernel_id(prepared)
+    drop_failed_pool_items(kernel_manager)
+    if kernel_id in kernel_manager.list_kernel_ids():
+        await ensure_async(kernel_manager.shutdown_kernel(kernel_id, now=True))
+
+
+def lesson_problem(prepared: PreparedKernel) -> str | None:
+    """Why a pooled kernel's lesson did not run to its end (its renderer's note, see ``unfinished_lesson``)."""
+    renderer = prepared.get("renderer")
+    return unfinished_lesson(renderer) if renderer is not None else None
 
 
 def wrap_take_pooled_kernel(kernel_manager: VoilaKernelManager, wrap: Callable[[TakePooled], TakePooled]) -> None:

@@ -26,6 +26,10 @@
     if (value.state === "right-after") { text = "✓" + value.tries; title = "right after " + value.tries + " tries"; }
     if (value.state === "wrong") title = "wrong so far (" + value.tries + (value.tries > 1 ? " tries)" : " try)");
     if (value.choice) title += " · first answer: " + value.choice;
+    if (value.no_board) {  // the page loaded, its board has not shown: the lesson may need a reload
+      text += " no board"; title += ", but the board has not shown on their screen";
+      td.classList.add("no-board");
+    }
     title = (column.quiz === null ? column.title : column.label) + ": " + title;
     td.textContent = text; td.title = title;
     td.appendChild(el("span", {class: "sr-only"}, " " + title));

@@ -167,9 +167,25 @@
   }
 
   const answered = new WeakSet();
+  // The lesson's board: a widget other than a quiz has shown (the template says whether the lesson has one). The
+  // teacher's grid marks a page that loaded and still shows no board ("no board"): it may need a reload.
+  const expectsBoard = window.RULES_TUTOR_CLASS.board === true;
+  let boardShown = false;
+  const boardOnScreen = () => Array.from(document.querySelectorAll(".jupyter-widgets"))
+    .some((view) => !view.closest(".tutor-quiz"));
   function watch() {
     const count = document.querySelectorAll(".tutor-quiz").length;
-    if (count > quizzes) { if (quizzes < 0) send({kind: "opened"}); quizzes = count; }
+    if (count > quizzes) {
+      if (quizzes < 0) {
+        send({kind: "opened"});
+        if (expectsBoard) send({kind: "board", shown: false});
+      }
+      quizzes = count;
+    }
+    if (expectsBoard && !boardShown && boardOnScreen()) {
+      boardShown = true;
+      send({kind: "board", shown: true});
+    }
     document.querySelectorAll(".tutor-quiz-result").forEach(function (mark) {
       if (answered.has(mark)) return;
       answered.add(mark);
