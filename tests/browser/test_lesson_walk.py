@@ -76,7 +76,7 @@ SCROLL_TIMEOUT_MS = 3_000
 SAME_CONTROL_GAP_S = 0.45
 """The lessons ignore a second press of the same control within 0.3 s of the first (a double click is one
 press, tutor/ui/shell.py's ClickGuard): a person's next press of it comes later than that."""
-NEXT_PRESSES = 4
+NEXT_PRESSES = 3
 """How many times the walk presses each widget's next control at least."""
 MAX_PRESSES = 45
 """At most this many presses in one widget (the next control and the others)."""
