@@ -161,7 +161,7 @@ class Walk:
     log: object
     failures: list[str] = field(default_factory=list)
     presses: int = 0
-    last: tuple[str, str, float] | None = None  # (widget, key, when its press had settled)
+    last: tuple[str, int, float] | None = None  # (widget, button index, when its press had settled)
     log_seen: int = 0
 
     def fail(self, where: str, what: str) -> None:
@@ -257,7 +257,7 @@ def press(walk: Walk, widget, name: str, button: dict) -> bool:
 
     False when the walk of this widget should stop (a kernel error)."""
     where = f"{name}, button {button['label']!r}"
-    if walk.last and walk.last[:2] == (name, key_of(button["label"])):
+    if walk.last and walk.last[:2] == (name, button["index"]):  # the same control (its label may change)
         gap = SAME_CONTROL_GAP_S - (time.monotonic() - walk.last[2])
         if gap > 0:
             walk.page.wait_for_timeout(gap * 1000)
@@ -271,7 +271,7 @@ def press(walk: Walk, widget, name: str, button: dict) -> bool:
     answered = wait_idle(walk, busy, where)
     if answered:
         settle(walk, widget, where)
-    walk.last = (name, key_of(button["label"]), time.monotonic())
+    walk.last = (name, button["index"], time.monotonic())
     errors = walk.kernel_errors()
     if errors:
         walk.fail(where, "kernel error:\n" + "\n".join(errors))
