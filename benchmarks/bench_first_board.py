@@ -193,13 +193,13 @@ def report(notebooks: list[str], trees: list[Tree], results: dict, loads: int) -
           f"'cell imports', 'all cells' and 'comm msgs', which are durations); load average now: {load_now}")
     for key, heading, _ in COLUMNS:
         print(f"  {key:<10} {heading}")
-    header = f"{'lesson':<34}{'tree':<7}" + "".join(f"{key:>{width + 1}}" for key, _, width in COLUMNS)
+    header = f"{'lesson':<42}{'tree':<7}" + "".join(f"{key:>{width + 1}}" for key, _, width in COLUMNS)
     print(header + "  cells (s each)")
     ratios = []
     for notebook in notebooks:
         for tree in trees:
             rows = results[(tree.label, notebook)]
-            line = f"{notebook.removesuffix('.ipynb'):<34}{tree.label:<7}"
+            line = f"{notebook.removesuffix('.ipynb'):<42}{tree.label:<7}"
             line += "".join(" " + fmt(median([r[key] for r in rows]), width) for key, _, width in COLUMNS)
             cell_lists = [r["cell_list"] for r in rows if r["cell_list"]]
             if cell_lists:
@@ -210,7 +210,7 @@ def report(notebooks: list[str], trees: list[Tree], results: dict, loads: int) -
             before, after = (median([r["paint"] for r in results[(t.label, notebook)]]) for t in trees)
             if before and after:
                 ratios.append(after / before)
-                print(f"{'':<34}{'ratio':<7}{'after / before of the first paint:':>60}{after / before:>8.2f}")
+                print(f"{'':<42}{'ratio':<7}{'after / before of the first paint:':>60}{after / before:>8.2f}")
     if ratios:
         print(f"\nmedian ratio after / before of the first paint over {len(ratios)} lessons: "
               f"{statistics.median(ratios):.2f}")
