@@ -173,3 +173,74 @@ def kernel_pid(kernel: str) -> int | None:
             except OSError:
                 continue
     return None
+
+
+KERNEL_ACTIVITY_JS = """(() => {
+    const Native = window.WebSocket, decoder = new TextDecoder();
+    const kernel = window.tutorWalkKernel = {state: 'unknown', busy: 0, idle: 0};
+    function executionState(data) {
+        try {
+            if (typeof data === 'string') {
+                const message = JSON.parse(data);
+                return message.channel === 'iopub' && message.header && message.header.msg_type === 'status'
+                    ? message.content.execution_state : null;
+            }
+            if (!(data instanceof ArrayBuffer) || data.byteLength < 56) return null;
+            const layout = new DataView(data), count = Number(layout.getBigUint64(0, true));
+            if (count < 6 || count > 64 || data.byteLength < 8 * (count + 1)) return null;
+            const offsets = [];
+            for (let i = 0; i < count; i++) offsets.push(Number(layout.getBigUint64(8 * (i + 1), true)));
+            const part = k => decoder.decode(new Uint8Array(data, offsets[k], offsets[k + 1] - offsets[k]));
+            if (part(0) !== 'iopub') return null;
+            const header = JSON.parse(part(1));
+            return header && header.msg_type === 'status' ? JSON.parse(part(4)).execution_state : null;
+        } catch (error) {
+            return null;
+        }
+    }
+    window.WebSocket = class extends Native {
+        constructor(...args) {
+            super(...args);
+            if (/\\/api\\/kernels\\/[^/]+\\/channels/.test(String(args[0]))) {
+                this.addEventListener('message', event => {
+                    const state = executionState(event.data);
+                    if (!state) return;
+                    kernel.state = state;
+                    if (state === 'busy') kernel.busy++;
+                    if (state === 'idle') kernel.idle++;
+                });
+            }
+        }
+    };
+})()"""
+"""An init script that counts the page's kernel's status messages in ``window.tutorWalkKernel`` (``state``: the
+last one; ``busy`` and ``idle``: how many), read as connection.js reads them (JSON text or the binary framing).
+The kernel says busy, then idle, around every message it handles: a click's widget message included."""
+
+
+def kernel_activity(page: Page) -> dict:
+    """``window.tutorWalkKernel`` of a page opened with ``KERNEL_ACTIVITY_JS`` as an init script."""
+    return page.evaluate("() => window.tutorWalkKernel")
+
+
+SCROLL_STATE_JS = """(element) => {
+    let e = element.parentElement;
+    while (e && e !== document.body && e !== document.documentElement) {
+        const style = getComputedStyle(e);
+        if (['auto', 'scroll'].includes(style.overflowY) && e.scrollHeight > e.clientHeight + 1) break;
+        e = e.parentElement;
+    }
+    const scroller = e && e !== document.body && e !== document.documentElement ? e : document.scrollingElement;
+    return {scroller: scroller === document.scrollingElement ? 'the window'
+                : scroller.tagName.toLowerCase() + '.' + [...scroller.classList].join('.'),
+            top: Math.round(scroller.scrollTop),
+            room_below: Math.round(scroller.scrollHeight - scroller.clientHeight - scroller.scrollTop)};
+}"""
+"""For an element: what scrolls the page around it, how far it is scrolled and how far it can scroll down."""
+
+
+def scroll_state(element) -> dict:
+    """What scrolls the page around ``element`` (a Playwright locator): the nearest ancestor that scrolls
+    vertically, else the window (Voila's lab template scrolls a panel), its ``scrollTop`` (``top``) and how far
+    it can still scroll down (``room_below``), in CSS px."""
+    return element.evaluate(SCROLL_STATE_JS)
