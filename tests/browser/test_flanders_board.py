@@ -17,6 +17,8 @@ import pytest
 from test_flanders import LESSONS, close, open_game, pixels, set_shuffle_number
 from voila_page import error_outputs
 
+from tests.lesson_cells import cell_widget
+
 from tutor.flanders.widgets import GameTutor
 from tutor.flanders.render import PLAYER_COLOURS, Geometry
 from tutor.flanders.render.geometry import MIN_TEXT, SCALE, WIDTH
@@ -109,20 +111,8 @@ def test_on_a_narrow_page_the_board_shrinks_to_its_column_and_nothing_scrolls_si
 
 
 def lesson_tutor(notebook: str) -> GameTutor:
-    """The lesson's first game widget, built here as its cell builds it (in the lesson's folder)."""
-    import nbformat
-
-    cell = next(c for c in nbformat.read(LESSONS / notebook, as_version=4).cells
-                if c.cell_type == "code" and "GameTutor" in c.source)
-    cwd = os.getcwd()
-    os.chdir(LESSONS)
-    try:
-        namespace: dict = {}
-        *setup, last = cell.source.strip().splitlines()
-        exec("\n".join(setup), namespace)
-        tutor = eval(last, namespace)
-    finally:
-        os.chdir(cwd)
+    """The lesson's first game widget, built as its notebook builds it."""
+    tutor = cell_widget(LESSONS / notebook, "GameTutor")
     tutor.debounce_s = 0
     return tutor
 

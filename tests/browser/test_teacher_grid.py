@@ -79,7 +79,7 @@ def test_the_share_counts_only_the_learners_who_answered(browser, classroom):
     context, page = _open_view(browser, url)
     try:
         share = page.locator("#grid tfoot td.share").first
-        expect(share).to_have_text("100%")  # one right of the one who answered, not 25 % of four
+        expect(share).to_have_text("100")  # per cent: one right of the one who answered, not 25 of four
         expect(share).not_to_have_class("share share-low")
         heading = page.locator("#grid thead th.up").nth(1)
         expect(heading).to_have_text(lesson.quiz_titles[0])  # the question's title, not "Q1"

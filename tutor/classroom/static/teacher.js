@@ -71,14 +71,14 @@
       body.appendChild(row);
     });
     const foot = el("tfoot"), share = el("tr");
-    share.appendChild(el("th", {scope: "row", class: "name"}, "Right first time"));
+    share.appendChild(el("th", {scope: "row", class: "name"}, "Right first time, %"));
     share.appendChild(el("td", {class: "seen"}, ""));
     columns.forEach(function (column) {
       if (column.quiz === null) { share.appendChild(el("td", {class: "lesson"}, "")); return; }
       // The share of the learners who answered this question, not of the whole class.
       share.appendChild(el("td", {class: column.share < 50 ? "share share-low" : "share",
         title: column.label + ": " + column.right_first + " of the " + column.answered + " learners who answered " +
-          "were right first time"}, column.share + "%"));
+          "were right first time"}, String(column.share)));
     });
     foot.appendChild(share);
     table.replaceChildren(el("caption", {}, "Learners by lesson and question"), head, body, foot);
