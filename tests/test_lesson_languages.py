@@ -23,7 +23,7 @@ import pytest
 from tutor import i18n
 from tutor.i18n import languages
 from tutor.languages import extract_notebook, extract_scenario
-from tutor.lesson_languages import (build_language, build_languages, english_notebooks, english_scenarios,
+from tutor.lesson_languages import (build_language, english_notebooks, english_scenarios,
                                     language_line, lesson_key, markdown_blocks, notebook_words, split_language,
                                     translate_markdown)
 from tutor.ui.landing import landing_html
@@ -136,7 +136,8 @@ def test_every_english_word_of_the_lessons_is_in_the_catalan_catalog():
 
 def _tiny_lessons(tmp_path: Path) -> Path:
     root = tmp_path / "lessons"
-    for relative in ("flamme_rouge/02_energy_phase.ipynb", "index.ipynb", "flamme_rouge/scenarios/movement_board_b.json"):
+    for relative in ("flamme_rouge/02_energy_phase.ipynb", "index.ipynb",
+                     "flamme_rouge/scenarios/movement_board_b.json"):
         (root / relative).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / relative, root / relative)
     return root

@@ -92,7 +92,7 @@ def extract_notebook(fileobj: IO[bytes], keywords: Any, comment_tags: Any, optio
 
     notebook = json.loads(fileobj.read().decode("utf-8"))
     name = _lesson_name(fileobj, options)
-    words = {number: [] for number in range(len(notebook.get("cells", [])) + 1)}
+    words: dict[int, list[tuple[str, str]]] = {number: [] for number in range(len(notebook.get("cells", [])) + 1)}
     for number, text, where in notebook_words(notebook, name):
         words[number].append((text, where))
     for text, where in words[0]:

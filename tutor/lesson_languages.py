@@ -218,7 +218,7 @@ def notebook_words(notebook: dict[str, Any], name: str = "") -> Iterator[tuple[i
 def translate_notebook(english: dict[str, Any], language: str, translate: Translate) -> dict[str, Any]:
     """The lesson ``english`` in ``language``: its text, title and summary through ``translate``, its first code
     cell starting with the language line, its metadata naming the language. Its code and quizzes are the same."""
-    notebook = json.loads(json.dumps(english))
+    notebook: dict[str, Any] = json.loads(json.dumps(english))
     metadata = notebook.setdefault("metadata", {})
     if isinstance(metadata.get("title"), str):
         metadata["title"] = translate(metadata["title"])
