@@ -3,7 +3,8 @@
 A throwaway language (Esperanto, ``eo``) with a handful of messages, added as ``tutor/locale/eo/LC_MESSAGES/tutor.po``
 and nothing else: ``rules-tutor languages`` reports it (what is translated, what is left), and ``rules-tutor serve``
 makes its lessons from the English ones and serves them at ``/voila/render/eo/...``, with English for what the
-file lacks. The file is removed afterwards.
+file lacks, and the pages' language switch links to it. The file is removed afterwards (and the list of languages
+the pages link to written again).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import pytest
 from test_classroom_serve import Server
 
 from tutor import i18n
+from tutor.languages import LANGUAGE_LIST, PAGE_MESSAGES, write_language_list
 
 REPO = Path(__file__).resolve().parents[1]
 CODE = "eo"
@@ -59,6 +61,7 @@ def throwaway_language():
     finally:
         shutil.rmtree(folder)
         i18n.catalog_for.cache_clear()
+        write_language_list()  # the pages link to English and Catalan again
 
 
 def test_a_language_added_as_one_po_file_is_reported_and_served_with_english_for_what_it_lacks(throwaway_language,
@@ -84,9 +87,11 @@ def test_a_language_added_as_one_po_file_is_reported_and_served_with_english_for
         assert "Flamme Rouge, paŝo post paŝo" in text and "<strong>Lecionoj</strong>" in text
         assert "Welcome to the <strong>rules tutor</strong>" in text  # not in the file: English
         assert "Regula instruisto" in text  # the tab's title
+        assert '"eo": "Esperanto"' in text  # the language switch links to it (its own name, from Babel)
         status, english, _ = server.request("/voila/render/flamme_rouge/00_welcome.ipynb")
         assert status == 200 and "Flamme Rouge, step by step" in english.decode() and "Lecionoj" not in english.decode()
     finally:
         server.stop()
     assert not (REPO / "lessons" / CODE).exists()  # made where it was served, not in the repository
+    assert '"eo"' in (PAGE_MESSAGES / f"{LANGUAGE_LIST}.json").read_text()
     assert (lessons / CODE / "flamme_rouge" / "scenarios").is_dir()

@@ -177,6 +177,17 @@ def write_page_messages(code: str, catalog: Catalog) -> None:
         (PAGE_MESSAGES / f"{name}.json").write_text(text.replace("</", "<\\/") + "\n", encoding="utf-8")
 
 
+def write_language_list() -> bool:
+    """Write ``languages.json`` (the languages the pages link to) when a catalog was added or removed since it was
+    written, so that a language added as one ``.po`` file is linked before its check runs. True when written."""
+    path = PAGE_MESSAGES / f"{LANGUAGE_LIST}.json"
+    text = json.dumps(languages(), ensure_ascii=False, indent=1).replace("</", "<\\/") + "\n"
+    if path.is_file() and path.read_text(encoding="utf-8") == text:
+        return False
+    path.write_text(text, encoding="utf-8")
+    return True
+
+
 def write_catalog(catalog: Catalog, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("wb") as out:

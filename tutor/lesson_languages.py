@@ -327,6 +327,12 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     for code, count in build_languages(root, words[1:] or None).items():
         print(f"{root / code}: the lessons in {code} ({count} files updated)")
+    from tutor.languages import write_language_list
+
+    try:
+        write_language_list()  # the pages link to each language with a catalog
+    except OSError as exc:
+        print(f"tutor.lesson_languages: the list of languages could not be written: {exc}", file=sys.stderr)
     return 0
 
 

@@ -42,10 +42,12 @@ def serve_problem(directory: Path, ip: str | None, port: int, lessons: list[str]
 def make_languages(directory: Path) -> str:
     """Make the lessons in each language with a catalog (``directory/<language>/``, from the English lessons and
     the catalog: ``tutor.lesson_languages``) before the server starts; what was done, or why it could not be."""
+    from ..languages import write_language_list
     from ..lesson_languages import build_languages
 
     try:
         made = build_languages(directory)
+        write_language_list()
     except (OSError, ValueError) as exc:
         return f"rules-tutor serve: the lessons in other languages could not be made in {directory}: {exc}"
     return f"Lessons made in {', '.join(sorted(made))} from the English lessons and the catalogs" if made else ""
