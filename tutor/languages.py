@@ -10,6 +10,8 @@ with the template (new messages added empty, messages no longer used dropped), a
 - untranslated (empty) and fuzzy messages (shown in English where the lessons are served);
 - translations that lost or changed a ``{placeholder}``, and plural messages missing a form.
 
+When it writes, it also makes the language's lessons (``lessons/<language>/``, not committed) for the translator.
+
 Exit status 0 when a language is complete, 1 when something is left. Adding a language is one file,
 ``tutor/locale/<code>/LC_MESSAGES/tutor.po`` (``rules-tutor languages --new xx`` starts it from the template): its
 lessons are made from the English ones where they are served (``tutor.lesson_languages``).
@@ -320,6 +322,14 @@ def run(args: argparse.Namespace) -> int:
             continue
         report = check(code, write=not args.no_write)
         print("\n".join(report.lines()))
+        if not args.no_write and (LESSONS / "index.ipynb").is_file():  # the translator sees the lessons at once
+            from tutor.i18n import catalog_for
+            from tutor.lesson_languages import build_language
+
+            catalog_for.cache_clear()
+            build_language(LESSONS, code)
+            print(f"Lessons in {code}: {(LESSONS / code).relative_to(REPO)}/ (made from the English lessons and the "
+                  "catalog, not committed)")
         status = max(status, 0 if report.complete else 1)
     if not args.no_write:
         print(f"Template: {TEMPLATE.relative_to(REPO)}; catalogs: {LOCALE_DIR.relative_to(REPO)}/<language>/"
