@@ -6,6 +6,9 @@ loop while another one runs.
 
 A test that builds a Catalan lesson's widgets here runs its ``use_language("ca")``, and the language is the
 process's (as it is a kernel's): it is set back to English after each test, so that no later test reads Catalan labels.
+
+The lessons in other languages (``lessons/ca/``) are made from the English lessons and the catalogs before the tests
+are collected, as ``rules-tutor serve`` makes them before it serves (they are never committed).
 """
 
 from __future__ import annotations
@@ -13,6 +16,14 @@ from __future__ import annotations
 import pytest
 
 from tutor import i18n
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    from pathlib import Path
+
+    from tutor.lesson_languages import build_languages
+
+    build_languages(Path(__file__).resolve().parents[1] / "lessons")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

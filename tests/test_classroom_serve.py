@@ -227,13 +227,13 @@ def test_the_teacher_secret_moves_to_a_cookie_and_the_server_keeps_pause_and_pac
 
 def test_a_class_on_a_catalan_lesson_prepares_it_and_counts_it_as_the_english_lesson(site, tmp_path):
     """Issue 32: ``--lesson ca/tiny.ipynb`` prepares the Catalan page; a learner's events from it (and from the
-    English page) are one lesson and one quiz in the teacher's view."""
-    catalan = nbformat.read(site / "tiny.ipynb", as_version=4)
-    catalan.cells[0].source = "# Una lliçó petita"
-    catalan.cells[1].source = 'from tutor.i18n import use_language; use_language("ca")\n' + catalan.cells[1].source
-    catalan.metadata["tutor"]["language"] = "ca"
+    English page) are one lesson and one quiz in the teacher's view. Issue 38: the Catalan page is made from the
+    English one and the catalog when the server starts (a page left in ``ca/`` is made again)."""
+    english = nbformat.read(site / "tiny.ipynb", as_version=4)
+    english.cells[0].source = "# 2. The energy phase"  # a heading the Catalan catalog translates
+    nbformat.write(english, site / "tiny.ipynb")
     (site / "ca").mkdir()
-    nbformat.write(catalan, site / "ca" / "tiny.ipynb")
+    (site / "ca" / "tiny.ipynb").write_text("an old copy")
     server = Server(site, tmp_path / "ca.log", "--class-size=1", "--lesson=ca/tiny.ipynb",
                     f"--class-db={tmp_path / 'class.sqlite3'}")
     try:
@@ -244,7 +244,8 @@ def test_a_class_on_a_catalan_lesson_prepares_it_and_counts_it_as_the_english_le
         assert "1/1 kernels ready for tiny" in server.log.read_text()
         assert "The class can come in: every lesson is ready." in server.log.read_text()
         status, page, headers = server.request("/voila/render/ca/tiny.ipynb")
-        assert status == 200 and b"petita" in page and b"RULES_TUTOR_LANGUAGE" in page
+        assert status == 200 and "La fase d'energia".encode() in page and b"RULES_TUTOR_LANGUAGE" in page
+        assert b'lang="ca"' in page and b"ready" in page
         key = re.search(r"rules_tutor_page=([^;]+)", headers["Set-Cookie"]).group(1)
         learner = json.loads(server.request("/rules-tutor/class/join", {"page": key, "name": "Ana"})[1])["learner"]
         for event in ({"kind": "opened", "lesson": "ca/tiny.ipynb"},

@@ -164,6 +164,19 @@ def test_each_learner_gets_a_copy_of_the_lessons_refreshed_at_each_start(monkeyp
     shutil.rmtree(alice)
 
 
+def test_a_learner_copy_gets_the_lessons_in_each_language_made_from_the_english_ones(monkeypatch, tmp_path):
+    """Issue 38: the lessons in Catalan are not committed; the hub makes them in each learner's copy."""
+    config = hub_config(monkeypatch, tmp_path)
+    (tmp_path / "lessons" / "flamme_rouge").mkdir()
+    shutil.copy(REPO / "lessons" / "flamme_rouge" / "02_energy_phase.ipynb", tmp_path / "lessons" / "flamme_rouge")
+    folder = config.Spawner.notebook_dir
+    config.Spawner.pre_spawn_hook(SimpleNamespace(notebook_dir=folder,
+                                                  format_string=lambda text: text.format(username="ona")))
+    catalan = Path(folder.format(username="ona")) / "ca" / "flamme_rouge" / "02_energy_phase.ipynb"
+    assert "# 2. La fase d'energia" in catalan.read_text(encoding="utf-8")
+    assert not (tmp_path / "lessons" / "ca").exists()  # the hub's own lessons stay as they are
+
+
 @pytest.mark.parametrize("password", ["", "short"])
 def test_the_local_hub_refuses_to_start_without_a_real_password(monkeypatch, tmp_path, password):
     with pytest.raises(SystemExit, match="8 characters at least"):

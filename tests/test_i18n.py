@@ -133,22 +133,21 @@ def test_the_english_rules_are_unchanged_and_translated_only_when_read(catalan):
                                "other riders")
 
 
-def test_the_language_check_reports_an_untranslated_message_and_a_missing_notebook(tmp_path: Path):
+def test_the_language_check_reports_an_untranslated_message_and_a_lesson_paragraph(tmp_path: Path):
     source = tmp_path / "tutor"
     source.mkdir()
     (source / "made_up.py").write_text('from tutor.i18n import _\n\nSAID = _("A made-up message for the check.")\n')
     lessons = tmp_path / "lessons"
     (lessons / "flamme_rouge").mkdir(parents=True)
-    (lessons / "ca" / "flamme_rouge").mkdir(parents=True)
-    for name in ("01_a.ipynb", "02_b.ipynb"):
-        (lessons / "flamme_rouge" / name).write_text(json.dumps({"cells": []}))
-    (lessons / "ca" / "flamme_rouge" / "01_a.ipynb").write_text(json.dumps({"cells": []}))
+    lesson = {"cells": [{"cell_type": "markdown", "metadata": {}, "source": "# A made-up lesson\n\n- Its one item."}]}
+    (lessons / "flamme_rouge" / "01_a.ipynb").write_text(json.dumps(lesson))
     report = languages.check("ca", source=source, lessons=lessons, write=False)
-    assert report.untranslated == ["A made-up message for the check."]
-    assert report.missing_notebooks == ["flamme_rouge/02_b.ipynb"]
+    assert report.untranslated == ["A made-up message for the check.", "A made-up lesson", "Its one item."]
+    assert report.lesson_messages == {"A made-up lesson", "Its one item."} and report.total == 3
     assert not report.complete
     said = "\n".join(report.lines())
-    assert "A made-up message for the check." in said and "flamme_rouge/02_b.ipynb" in said
+    assert said.startswith("Català (ca): 0 of 3 messages translated (2 of 2 lesson messages left)")
+    assert "A made-up message for the check." in said and "Its one item." in said
 
 
 def test_the_command_line_check_exits_1_when_something_is_left(capsys):

@@ -1,10 +1,12 @@
-"""Issue 32: the lessons in Catalan (``lessons/ca/``) are the English lessons in another language.
+"""Issues 32 and 38: each lesson is written once, in English; the lessons in Catalan (``lessons/ca/``) are made from
+it and the catalog (``tutor.lesson_languages``) and are never committed.
 
-The same notebooks, the same code cells apart from the language line, the same metadata apart from the language
-(and the translated title and summary), the same quiz ids, the same scenario files apart from their names; a lesson
-added in English without its Catalan copy fails. A lesson in Catalan is the same lesson as the English one for the
-learner's progress and the class (one key). The pages link to each other inside ``ca/``, and the page script that
-links the languages knows the languages of ``tutor.i18n``.
+The words of a lesson are catalog messages, one per paragraph, heading or list item, in the lesson's order, each
+naming its lesson and cell; a Catalan page is the English one with those words translated: the same notebooks,
+the same code cells apart from the language line, the same metadata apart from the language (and the translated
+title and summary), the same quiz ids, the same scenario files apart from their names. A lesson in Catalan is the
+same lesson as the English one for the learner's progress and the class (one key). The pages link to each other
+inside ``ca/``, and the page script that links the languages knows the languages of ``tutor.i18n``.
 """
 
 from __future__ import annotations
@@ -12,14 +14,18 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import subprocess
 from pathlib import Path
 
 import nbformat
 import pytest
 
+from tutor import i18n
 from tutor.i18n import languages
-from tutor.lesson_languages import (english_notebooks, language_line, lesson_key, split_language,
-                                    translation_problems)
+from tutor.languages import extract_notebook, extract_scenario
+from tutor.lesson_languages import (build_language, english_notebooks, english_scenarios,
+                                    language_line, lesson_key, markdown_blocks, notebook_words, split_language,
+                                    translate_markdown)
 from tutor.ui.landing import landing_html
 from tutor.ui.lessons import lesson_info, lessons_in, nav_html
 
@@ -41,82 +47,121 @@ def _markdown(path: Path) -> str:
     return "\n".join(cell.source for cell in _read(path).cells if cell.cell_type == "markdown")
 
 
-def test_the_catalan_lessons_are_in_step_with_the_english_ones():
+def _json(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def test_each_lesson_is_written_once_and_the_catalan_lessons_are_not_committed():
     assert len(ENGLISH) >= 28 and Path("index.ipynb") in ENGLISH and Path("flanders/07_full_game.ipynb") in ENGLISH
-    assert translation_problems(ROOT, "ca") == []
+    committed = subprocess.run(["git", "ls-files", "lessons"], cwd=REPO, capture_output=True, text=True, check=True)
+    files = committed.stdout.split()
+    assert files and not [name for name in files if name.startswith("lessons/ca/")]
+    assert "/lessons/ca/" in (REPO / ".gitignore").read_text().splitlines()
+    ignored = subprocess.run(["git", "check-ignore", "-q", "lessons/ca/flamme_rouge/02_energy_phase.ipynb"], cwd=REPO)
+    assert ignored.returncode == 0
+
+
+def test_a_catalan_page_is_the_english_page_with_its_words_translated():
+    """Made by the tests' start (as ``rules-tutor serve`` makes it): the same cells, code, quiz ids, metadata."""
+    for relative in ENGLISH:
+        english, catalan = _json(ROOT / relative), _json(CATALAN / relative)
+        assert [c["cell_type"] for c in catalan["cells"]] == [c["cell_type"] for c in english["cells"]], relative
+        code = ["".join(c["source"]) for c in catalan["cells"] if c["cell_type"] == "code"]
+        expected = ["".join(c["source"]) for c in english["cells"] if c["cell_type"] == "code"]
+        if expected:
+            assert code[0] == language_line("ca") + "\n" + expected[0] and code[1:] == expected[1:], relative
+        tutor = dict(catalan["metadata"]["tutor"])
+        assert tutor.pop("language") == "ca"
+        tutor.pop("summary", None)
+        english_tutor = {k: v for k, v in english["metadata"]["tutor"].items() if k != "summary"}
+        assert tutor == english_tutor, relative  # the quiz ids, the teacher's notes, the minutes
+        assert {k: v for k, v in catalan["metadata"].items() if k not in ("title", "tutor")} == \
+            {k: v for k, v in english["metadata"].items() if k not in ("title", "tutor")}
+    for relative in english_scenarios(ROOT):
+        english, catalan = _json(ROOT / relative), _json(CATALAN / relative)
+        assert {k: v for k, v in catalan.items() if k not in ("name", "description")} == \
+            {k: v for k, v in english.items() if k not in ("name", "description")}
+        assert catalan["name"] != english["name"] or english["name"] == "Mines", relative
+
+
+def test_a_lesson_gives_one_message_per_paragraph_heading_and_list_item_in_order_naming_lesson_and_cell():
+    source = ("# 2. The energy phase\n\nEvery round starts with the **energy phase**. Each player does this\n"
+              "for one rider:\n\n1. **Draw 4 cards** from the deck.\n2. **Play 1** face down.\n   It says how far.\n"
+              "\n```bash\nrules-tutor serve\n```\n---\n<details class=\"tutor-teachers\"><summary><b>For teachers</b>"
+              "</summary>\n\n</details>")
+    assert [(b.kind, b.prefix, b.text) for b in markdown_blocks(source)] == [
+        ("heading", "# ", "2. The energy phase"),
+        ("paragraph", "", "Every round starts with the **energy phase**. Each player does this for one rider:"),
+        ("list item", "1. ", "**Draw 4 cards** from the deck."),
+        ("list item", "2. ", "**Play 1** face down. It says how far."),
+        ("HTML line", '<details class="tutor-teachers"><summary><b>', "For teachers")]
+    assert translate_markdown(source, lambda text: text) == source  # nothing translated: the very same cell
+    shouted = translate_markdown(source, str.upper)
+    assert shouted.startswith("# 2. THE ENERGY PHASE\n\nEVERY ROUND STARTS WITH THE **ENERGY PHASE**. EACH PLAYER")
+    assert "\n1. **DRAW 4 CARDS** FROM THE DECK.\n2. **PLAY 1** FACE DOWN. IT SAYS HOW FAR.\n" in shouted
+    assert "```bash\nrules-tutor serve\n```\n---\n" in shouted
+    assert '<summary><b>FOR TEACHERS</b></summary>\n\n</details>' in shouted
+
+    lesson = ROOT / "flamme_rouge" / "02_energy_phase.ipynb"
+    with lesson.open("rb") as notebook:
+        extracted = list(extract_notebook(notebook, {}, [], {}))
+    said = [message for _, _, message, _ in extracted]
+    assert said[:2] == ["2. The energy phase · Flamme Rouge · Rules tutor",
+                        "Each rider draws four cards, plays one face down and puts the other three back under its "
+                        "deck."]
+    assert said.index("2. The energy phase") < said.index("Played cards **leave the game** at the end of the round. "
+                                                          "Each card is used only once, so spend the 9s wisely!")
+    assert "**Draw 4 cards** from the rider's deck." in said and "For teachers" in said
+    cells = [line for line, *_ in extracted]
+    assert cells == sorted(cells)  # the lesson's order
+    comments = {message: comments for _, _, message, comments in extracted}
+    assert comments["**Draw 4 cards** from the rider's deck."] == [
+        "flamme_rouge/02_energy_phase.ipynb: cell 1, list item 3 of 5"]
+    scenario = ROOT / "flanders" / "scenarios" / "bust_a.json"
+    with scenario.open("rb") as data:
+        names = [message for _, _, message, _ in extract_scenario(data, {}, [], {})]
+    assert names == [_json(scenario)["name"], _json(scenario)["description"]]
+    with (ROOT / "flamme_rouge" / "scenarios" / "movement_board_b.json").open("rb") as data:
+        assert len(list(extract_scenario(data, {}, [], {}))) == 1  # its description is the author's note
+
+
+def test_every_english_word_of_the_lessons_is_in_the_catalan_catalog():
+    """Nothing already translated was lost when the lessons moved into the catalog: every message a lesson gives
+    has its Catalan translation (the catalog's check says "complete" too)."""
+    catalog = i18n.catalog_for("ca")
+    missing = [(relative.as_posix(), text) for relative in ENGLISH
+               for _, text, _ in notebook_words(_json(ROOT / relative)) if text not in catalog.known]
+    assert missing == []
 
 
 def _tiny_lessons(tmp_path: Path) -> Path:
-    """A lessons folder with one English lesson and its Catalan copy, both taken from the repository."""
     root = tmp_path / "lessons"
     for relative in ("flamme_rouge/02_energy_phase.ipynb", "index.ipynb",
                      "flamme_rouge/scenarios/movement_board_b.json"):
-        for folder in (root, root / "ca"):
-            (folder / relative).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy((CATALAN if folder != root else ROOT) / relative, folder / relative)
+        (root / relative).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / relative, root / relative)
     return root
 
 
-def _edit(path: Path, change) -> None:
-    notebook = json.loads(path.read_text(encoding="utf-8"))
-    change(notebook)
-    path.write_text(json.dumps(notebook), encoding="utf-8")
-
-
-def test_an_english_lesson_added_without_its_catalan_copy_fails(tmp_path: Path):
+@pytest.fixture
+def made(tmp_path: Path) -> Path:
     root = _tiny_lessons(tmp_path)
-    assert translation_problems(root, "ca") == []
-    shutil.copy(ROOT / "flamme_rouge" / "03_movement.ipynb", root / "flamme_rouge" / "03_movement.ipynb")
-    assert translation_problems(root, "ca") == [
-        "ca/flamme_rouge/03_movement.ipynb is missing (the English lesson flamme_rouge/03_movement.ipynb has no copy)"]
-    (root / "flamme_rouge" / "03_movement.ipynb").unlink()
-    (root / "ca" / "teachers.ipynb").write_text((CATALAN / "teachers.ipynb").read_text(encoding="utf-8"))
-    assert translation_problems(root, "ca") == ["ca/teachers.ipynb has no English lesson teachers.ipynb"]
-    assert translation_problems(root, "de") == ["there is no folder de/ for the lessons in de"]
+    build_language(root, "ca", lambda text: {"2. The energy phase": "2. La fase d'energia"}.get(text, text))
+    return root
 
 
-def test_a_catalan_copy_whose_code_quizzes_metadata_or_scenarios_differ_fails(tmp_path: Path):
-    root = _tiny_lessons(tmp_path)
-    lesson = root / "ca" / "flamme_rouge" / "02_energy_phase.ipynb"
-    original = lesson.read_text(encoding="utf-8")
-
-    def code_cell(k: int):
-        def change(notebook):
-            [cell for cell in notebook["cells"] if cell["cell_type"] == "code"][k]["source"] = "EnergyQuiz(seed=2)"
-        return change
-
-    def drop_language_line(notebook):
-        first = next(cell for cell in notebook["cells"] if cell["cell_type"] == "code")
-        first["source"] = "".join(first["source"]).split("\n", 1)[1]
-
-    changes = {
-        "its code is not the English code": code_cell(1),
-        'its first code cell does not start with from tutor.i18n import use_language; use_language("ca")':
-            drop_language_line,
-        "its quiz ids are not the English ones ['a3b1ea222a', '82f975b839', '5b3509d6b8', 'beba0e6c59', 'c53ca05b9b']":
-            lambda notebook: notebook["metadata"]["tutor"].update(quizzes=["0123456789"]),
-        'its metadata does not say "tutor": {"language": "ca"}':
-            lambda notebook: notebook["metadata"]["tutor"].pop("language"),
-        "its metadata differs from the English beyond title, summary and language":
-            lambda notebook: notebook["metadata"]["tutor"].update(kernel=False),
-        "its cells are not the English cells (Markdown and code in the same order)":
-            lambda notebook: notebook["cells"].pop(0),
-    }
-    for problem, change in changes.items():
-        lesson.write_text(original, encoding="utf-8")
-        _edit(lesson, change)
-        assert f"ca/flamme_rouge/02_energy_phase.ipynb: {problem}" in translation_problems(root, "ca"), problem
-    lesson.write_text(original, encoding="utf-8")
-
-    scenario = root / "ca" / "flamme_rouge" / "scenarios" / "movement_board_b.json"
-    data = json.loads(scenario.read_text(encoding="utf-8"))
-    scenario.write_text(json.dumps({**data, "name": "Un altre nom", "description": "Una altra descripció"}))
-    assert translation_problems(root, "ca") == []  # the words shown are translated
-    scenario.write_text(json.dumps({**data, "cards": {}}))
-    assert translation_problems(root, "ca") == ["ca/flamme_rouge/scenarios/movement_board_b.json differs from the "
-                                                "English file beyond its name and description"]
-    scenario.unlink()
-    assert translation_problems(root, "ca") == ["ca/flamme_rouge/scenarios/movement_board_b.json is missing"]
+def test_a_message_the_catalog_lacks_stays_english_and_the_folder_follows_the_english_lessons(made: Path):
+    page = _markdown(made / "ca" / "flamme_rouge" / "02_energy_phase.ipynb")
+    assert page.startswith("# 2. La fase d'energia\n\nEvery round starts with the **energy phase**.")
+    english = made / "flamme_rouge" / "02_energy_phase.ipynb"
+    assert build_language(made, "ca", lambda text: text) != []  # the heading back to English
+    assert build_language(made, "ca", lambda text: text) == []  # nothing changed: nothing written
+    english.unlink()
+    build_language(made, "ca", lambda text: text)
+    assert not (made / "ca" / "flamme_rouge" / "02_energy_phase.ipynb").exists()
+    assert (made / "ca" / "flamme_rouge" / "scenarios" / "movement_board_b.json").is_file()
+    assert "*" in (made / "ca" / ".gitignore").read_text().splitlines()  # never committed, whatever the language
+    assert english_notebooks(made) == [Path("index.ipynb")]
 
 
 @pytest.mark.parametrize("relative", ENGLISH, ids=[str(p.with_suffix("")) for p in ENGLISH])

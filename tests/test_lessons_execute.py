@@ -1,6 +1,6 @@
 """The lesson notebooks of every game, and the landing page: each runs top to bottom, is committed clean, short,
 uses valid scenario files, and every link leads to a notebook that exists. The lessons in other languages
-(``lessons/ca/``, kept in step with the English ones by tests/test_lesson_languages.py) run, are clean, use valid
+(``lessons/ca/``, made from the English ones and the catalog: tests/test_lesson_languages.py) run, are clean, use valid
 scenario files and link to notebooks that exist too."""
 
 from __future__ import annotations

@@ -1,15 +1,20 @@
 """The check a teacher runs after translating: ``rules-tutor languages ca`` (or ``python -m tutor.i18n check ca``).
 
-It extracts the messages again from the code (``_``, ``ngettext``, ``N_``; the card and battlefield names of the
-shipped data files) into the template ``tutor/locale/tutor.pot``, brings each catalog up to date with it (new
-messages added empty, messages the code no longer has dropped), and reports what is left to do:
+It extracts the messages again with Babel into the template ``tutor/locale/tutor.pot``: the code's (``_``,
+``ngettext``, ``N_``), the card and battlefield names of the shipped data files, and the English lessons' words
+(``extract_notebook``: each paragraph, heading and list item of a lesson's text, its title and summary, its quizzes'
+questions and explanations; ``extract_scenario``: the scenario files' names and descriptions). ``babel.cfg`` at the
+repository's top maps the same extractors for ``pybabel extract -F babel.cfg``. It brings each catalog up to date
+with the template (new messages added empty, messages no longer used dropped), and reports what is left to do:
 
-- untranslated (empty) and fuzzy messages;
-- translations that lost or changed a ``{placeholder}``, and plural messages missing a form;
-- English lessons (``lessons/**/*.ipynb``) with no copy in ``lessons/<language>/``.
+- untranslated (empty) and fuzzy messages (shown in English where the lessons are served);
+- translations that lost or changed a ``{placeholder}``, and plural messages missing a form.
 
-Exit status 0 when a language is complete, 1 when something is left. A new language starts as a copy of the
-template: ``rules-tutor languages --new xx`` writes ``tutor/locale/xx/LC_MESSAGES/tutor.po``.
+When it writes, it also makes the language's lessons (``lessons/<language>/``, not committed) for the translator.
+
+Exit status 0 when a language is complete, 1 when something is left. Adding a language is one file,
+``tutor/locale/<code>/LC_MESSAGES/tutor.po`` (``rules-tutor languages --new xx`` starts it from the template): its
+lessons are made from the English ones where they are served (``tutor.lesson_languages``).
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
 from tutor.i18n import DOMAIN, LOCALE_DIR, SOURCE_LANGUAGE, TEMPLATE, catalog_path, language_codes, languages, own_name
-from tutor.lesson_languages import english_notebooks
+from tutor.lesson_languages import notebook_words, shown_scenario_keys
 
 PACKAGE = Path(__file__).parent
 REPO = PACKAGE.parent
@@ -69,21 +74,40 @@ QUIZ_NOTES = ("quiz_titles", "quiz_answers")
 through the catalog."""
 
 
-def extract_notebook_words(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
-                           ) -> Iterator[tuple[int, str, str, list[str]]]:
-    """Babel extractor for the English lessons: the ``question=`` and ``explain=`` strings of their code cells, and
-    the teacher's notes of their metadata (``metadata.tutor``'s ``QUIZ_NOTES``: the quizzes' titles and answers)."""
+def _lesson_name(fileobj: IO[bytes], options: Any) -> str:
+    """The lesson's path below the lessons folder (``flamme_rouge/02_energy_phase.ipynb``), for the translator."""
+    name = Path(str(getattr(fileobj, "name", "") or ""))
+    parts = name.parts
+    if "lessons" in parts:
+        return "/".join(parts[len(parts) - parts[::-1].index("lessons"):])
+    return name.name
+
+
+def extract_notebook(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
+                     ) -> Iterator[tuple[int, str, str, list[str]]]:
+    """Babel extractor for the English lessons (``.ipynb``), in the lesson's order: its title and summary, each
+    paragraph, heading and list item of its text cells (``tutor.lesson_languages.notebook_words``), the
+    ``question=`` and ``explain=`` strings of its code cells, and the teacher's notes of its metadata
+    (``QUIZ_NOTES``: the quizzes' titles and answers). Each message names the lesson and the cell (a comment) and
+    has the cell's number as its line."""
     import ast
 
     notebook = json.loads(fileobj.read().decode("utf-8"))
+    name = _lesson_name(fileobj, options)
+    words: dict[int, list[tuple[str, str]]] = {number: [] for number in range(len(notebook.get("cells", [])) + 1)}
+    for number, text, where in notebook_words(notebook, name):
+        words[number].append((text, where))
+    for text, where in words[0]:
+        yield 0, "_", text, [where]
     tutor = notebook.get("metadata", {}).get("tutor", {})
     for key in QUIZ_NOTES:
         notes = tutor.get(key, []) if isinstance(tutor, dict) else []
-        for text in notes if isinstance(notes, list) else []:
+        for k, text in enumerate(notes if isinstance(notes, list) else [], start=1):
             if isinstance(text, str) and text:
-                yield 0, "_", text, [f"lesson metadata: {key}"]
-    cells = notebook.get("cells", [])
-    for number, cell in enumerate(cells, start=1):
+                yield 0, "_", text, [f"{name}: lesson metadata {key}, quiz {k} (the teacher's view)"]
+    for number, cell in enumerate(notebook.get("cells", []), start=1):
+        for text, where in words[number]:
+            yield number, "_", text, [where]
         if cell.get("cell_type") != "code":
             continue
         source = cell.get("source", "")
@@ -94,7 +118,29 @@ def extract_notebook_words(fileobj: IO[bytes], keywords: Any, comment_tags: Any,
         for node in ast.walk(tree):
             if isinstance(node, ast.keyword) and node.arg in QUIZ_WORDS and isinstance(node.value, ast.Constant) \
                     and isinstance(node.value.value, str) and node.value.value:
-                yield number, "_", node.value.value, [f"lesson cell {number}: {node.arg}"]
+                yield number, "_", node.value.value, [f"{name}: cell {number}, {node.arg} (code)"]
+
+
+def extract_scenario(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
+                     ) -> Iterator[tuple[int, str, str, list[str]]]:
+    """Babel extractor for the lessons' scenario files: their ``name`` and, where the game shows it (In Flanders
+    Field), their ``description`` (``tutor.lesson_languages.shown_scenario_keys``)."""
+    name = _lesson_name(fileobj, options)
+    text = fileobj.read().decode("utf-8")
+    data = json.loads(text)
+    for key in shown_scenario_keys(name.split("/", 1)[0]):
+        value = data.get(key) if isinstance(data, dict) else None
+        if isinstance(value, str) and value:
+            line = next((n for n, said in enumerate(text.splitlines(), start=1) if f'"{key}"' in said), 0)
+            yield line, "_", value, [f"{name}: the scenario's {key}"]
+
+
+def lesson_methods(others: Iterable[str]) -> list[tuple[str, str]]:
+    """Babel's mapping for the lessons folder: the English lessons and scenario files, language folders left out
+    (the same as ``babel.cfg``'s ``[lessons/...]`` sections)."""
+    return [*((f"{code}/**", "ignore") for code in others), ("**/.ipynb_checkpoints/**", "ignore"),
+            ("**/scenarios/*.json", "tutor.languages:extract_scenario"),
+            ("**.ipynb", "tutor.languages:extract_notebook")]
 
 
 def extract(source: Path = PACKAGE, lessons: Path | None = LESSONS) -> Catalog:
@@ -106,9 +152,8 @@ def extract(source: Path = PACKAGE, lessons: Path | None = LESSONS) -> Catalog:
         template.add(message, None, [location], auto_comments=comments, context=context)
     if lessons is not None and lessons.is_dir():
         others = [c for c in language_codes() if c != SOURCE_LANGUAGE]
-        methods = [*((f"{c}/**", "ignore") for c in others), ("**/.ipynb_checkpoints/**", "ignore"),
-                   ("**.ipynb", "tutor.languages:extract_notebook_words")]
-        for filename, lineno, message, comments, context in extract_from_dir(str(lessons), methods,
+        others += [p.name for p in lessons.iterdir() if (p / ".generated").is_file() and p.name not in others]
+        for filename, lineno, message, comments, context in extract_from_dir(str(lessons), lesson_methods(others),
                                                                              keywords={"_": None}):
             template.add(message, None, [(f"lessons/{filename}", lineno)], auto_comments=comments, context=context)
     return template
@@ -132,6 +177,17 @@ def write_page_messages(code: str, catalog: Catalog) -> None:
     for name, data in ((code, page_messages(catalog)), (LANGUAGE_LIST, languages())):
         text = json.dumps(data, ensure_ascii=False, indent=1)
         (PAGE_MESSAGES / f"{name}.json").write_text(text.replace("</", "<\\/") + "\n", encoding="utf-8")
+
+
+def write_language_list() -> bool:
+    """Write ``languages.json`` (the languages the pages link to) when a catalog was added or removed since it was
+    written, so that a language added as one ``.po`` file is linked before its check runs. True when written."""
+    path = PAGE_MESSAGES / f"{LANGUAGE_LIST}.json"
+    text = json.dumps(languages(), ensure_ascii=False, indent=1).replace("</", "<\\/") + "\n"
+    if path.is_file() and path.read_text(encoding="utf-8") == text:
+        return False
+    path.write_text(text, encoding="utf-8")
+    return True
 
 
 def write_catalog(catalog: Catalog, path: Path) -> None:
@@ -162,20 +218,25 @@ class Report:
     fuzzy: list[str] = field(default_factory=list)
     placeholders: list[str] = field(default_factory=list)
     """Messages whose translation lost, added or renamed a ``{placeholder}``."""
-    missing_notebooks: list[str] = field(default_factory=list)
+    total: int = 0
+    """The messages of the template (code, data files and lessons)."""
+    lesson_messages: set[str] = field(default_factory=set)
+    """The messages of the lessons' text, titles and scenario files (the lessons are made from them)."""
 
     @property
     def complete(self) -> bool:
-        return not (self.untranslated or self.fuzzy or self.placeholders or self.missing_notebooks)
+        return not (self.untranslated or self.fuzzy or self.placeholders)
 
     def lines(self) -> list[str]:
         name = own_name(self.code)
         if self.complete:
             return [f"{name} ({self.code}): complete."]
-        said = [f"{name} ({self.code}):"]
+        lessons_left = [item for item in self.untranslated if item in self.lesson_messages]
+        said = [f"{name} ({self.code}): {self.total - len(self.untranslated) - len(self.fuzzy)} of {self.total} "
+                f"messages translated ({len(lessons_left)} of {len(self.lesson_messages)} lesson messages left); "
+                "what is left is shown in English."]
         for title, items in (("untranslated or empty messages", self.untranslated), ("fuzzy messages", self.fuzzy),
-                             ("placeholders lost or changed", self.placeholders),
-                             (f"English lessons with no copy in lessons/{self.code}/", self.missing_notebooks)):
+                             ("placeholders lost or changed", self.placeholders)):
             if items:
                 said.append(f"  {len(items)} {title}:")
                 said += [f"    {item}" for item in items]
@@ -214,14 +275,9 @@ def check_catalog(catalog: Catalog, report: Report) -> None:
                 break
 
 
-def missing_notebooks(code: str, lessons: Path = LESSONS) -> list[str]:
-    """English lessons with no copy of the same name in ``lessons/<code>/``."""
-    return [path.as_posix() for path in english_notebooks(lessons) if not (lessons / code / path).exists()]
-
-
 def check(code: str, *, source: Path = PACKAGE, lessons: Path = LESSONS, write: bool = True) -> Report:
     """Extract, update ``code``'s catalog (and the template) when ``write``, and report what is left."""
-    template = extract(source, lessons if source == PACKAGE else None)
+    template = extract(source, lessons)
     catalog = update(code, template)
     if write:
         write_catalog(template, TEMPLATE)
@@ -229,7 +285,9 @@ def check(code: str, *, source: Path = PACKAGE, lessons: Path = LESSONS, write: 
         write_page_messages(code, catalog)
     report = Report(code)
     check_catalog(catalog, report)
-    report.missing_notebooks = missing_notebooks(code, lessons)
+    report.total = sum(1 for message in template if message.id)
+    report.lesson_messages = {str(message.id) for message in template if message.id and any(
+        filename.startswith("lessons/") and not filename.endswith(".py") for filename, _ in message.locations)}
     return report
 
 
@@ -264,6 +322,14 @@ def run(args: argparse.Namespace) -> int:
             continue
         report = check(code, write=not args.no_write)
         print("\n".join(report.lines()))
+        if not args.no_write and (LESSONS / "index.ipynb").is_file():  # the translator sees the lessons at once
+            from tutor.i18n import catalog_for
+            from tutor.lesson_languages import build_language
+
+            catalog_for.cache_clear()
+            build_language(LESSONS, code)
+            print(f"Lessons in {code}: {(LESSONS / code).relative_to(REPO)}/ (made from the English lessons and the "
+                  "catalog, not committed)")
         status = max(status, 0 if report.complete else 1)
     if not args.no_write:
         print(f"Template: {TEMPLATE.relative_to(REPO)}; catalogs: {LOCALE_DIR.relative_to(REPO)}/<language>/"
@@ -271,4 +337,4 @@ def run(args: argparse.Namespace) -> int:
     return status
 
 
-__all__ = ["Report", "Message", "check", "check_catalog", "extract", "missing_notebooks", "main"]
+__all__ = ["Report", "Message", "check", "check_catalog", "extract", "extract_notebook", "extract_scenario", "main"]

@@ -110,8 +110,13 @@ def configure(c) -> None:  # noqa: ANN001 - JupyterHub's config object
     c.JupyterHub.implicit_spawn_seconds = IMPLICIT_SPAWN_SECONDS
 
     def copy_lessons(spawner) -> None:  # noqa: ANN001
-        """Refresh the learner's copy of the lessons (their other files stay) before their server starts."""
-        shutil.copytree(lessons, spawner.format_string(spawner.notebook_dir), dirs_exist_ok=True)
+        """Refresh the learner's copy of the lessons (their other files stay) before their server starts, with the
+        lessons in each other language made from the English ones and the catalogs (tutor.lesson_languages)."""
+        from tutor.lesson_languages import build_languages
+
+        copy = Path(spawner.format_string(spawner.notebook_dir))
+        shutil.copytree(lessons, copy, dirs_exist_ok=True)
+        build_languages(copy)
 
     c.Spawner.pre_spawn_hook = copy_lessons
 

@@ -39,6 +39,20 @@ def serve_problem(directory: Path, ip: str | None, port: int, lessons: list[str]
     return None
 
 
+def make_languages(directory: Path) -> str:
+    """Make the lessons in each language with a catalog (``directory/<language>/``, from the English lessons and
+    the catalog: ``tutor.lesson_languages``) before the server starts; what was done, or why it could not be."""
+    from ..languages import write_language_list
+    from ..lesson_languages import build_languages
+
+    try:
+        made = build_languages(directory)
+        write_language_list()
+    except (OSError, ValueError) as exc:
+        return f"rules-tutor serve: the lessons in other languages could not be made in {directory}: {exc}"
+    return f"Lessons made in {', '.join(sorted(made))} from the English lessons and the catalogs" if made else ""
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     """``rules-tutor serve [DIR] [--port P] [--open]``; with the (optional) options ``--ip ADDRESS``,
     ``--class-size N`` and ``--lesson NOTEBOOK`` (repeatable), it serves a class (see ``classroom_settings``).
@@ -47,6 +61,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     ip = args.ip
     class_size = args.class_size
     lessons = [str(Path(lesson)) for lesson in args.lesson]
+    if directory.is_dir():
+        made = make_languages(directory)
+        if made:
+            print(made, flush=True)
     problem = serve_problem(directory, ip, args.port, lessons)
     if problem:
         print(f"rules-tutor serve: {problem}", file=sys.stderr)
