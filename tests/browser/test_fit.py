@@ -40,7 +40,7 @@ WIDGETS = ".tutor-race, .tutor-quiz, .tutor-breakaway, .tutor-flanders"
 GAME_LESSONS = [f"{game}/{p.name}" for game in ("flamme_rouge", "flanders")
                 for p in sorted((LESSONS / game).glob("[01][0-9]_*.ipynb")) if not p.name.startswith("00_")]
 WAIT_S = 30
-LAID_OUT = ("flamme_rouge/",)
+LAID_OUT = ("flamme_rouge/", "flanders/")
 """The lessons whose boards lay themselves out for their column (Flamme Rouge's): their words are checked here
 (In Flanders Field's board only shrinks with its column: test_flanders_board.py checks its words at 1366 px)."""
 
@@ -59,7 +59,7 @@ MEASURE_JS = """(selector) => {
     const boards = [...widget.querySelectorAll('canvas')].filter(shown).map(c => {
       const r = c.getBoundingClientRect(), column = c.parentElement.closest('.widget-box, .widget-vbox,'
         + ' .widget-hbox, .jp-OutputArea-output').getBoundingClientRect();
-      return {css: r.width, pixels: c.width, ratio: (r.height / r.width) / (c.height / c.width),
+      return {css: r.width, pixels: c.width, height: c.height, ratio: (r.height / r.width) / (c.height / c.width),
               column: column.width};
     });
     const board = widget.querySelector('canvas') || widget;  // the energy quiz shows its cards as a table
@@ -156,6 +156,11 @@ def check_fits(page, size: dict, notebook: str) -> list[dict]:
     measured = settled_measure(page)
     print(notebook, size["width"], [(m["kind"], m["span"], m["next"], [round(b["css"]) for b in m["boards"]])
                                     for m in measured])
+    if os.environ.get("TUTOR_SHOTS"):  # screenshots to look at: TUTOR_SHOTS=/tmp/phone-shots
+        Path(os.environ["TUTOR_SHOTS"]).mkdir(parents=True, exist_ok=True)
+        for k, widget in enumerate(page.locator(WIDGETS).all()[:3]):
+            widget.screenshot(path=f"{os.environ['TUTOR_SHOTS']}/{notebook.replace('/', '-')[:-6]}-{size['width']}"
+                                   f"-{k}.png")
     scroll_width, client_width = page.evaluate(PAGE_WIDTH_JS)
     assert scroll_width <= client_width, f"the page scrolls sideways: {scroll_width} > {client_width}"
     assert measured, "no game widget"
@@ -167,8 +172,13 @@ def check_fits(page, size: dict, notebook: str) -> list[dict]:
             assert board["css"] <= board["pixels"] / 2 + 1, board  # never blown up past its own size
             assert abs(board["ratio"] - 1) < 0.02, board  # its proportions kept
         if widget["span"] is not None:  # the board and the control it names next on one screen
-            # (a phone shows a quiz's two boards one under the other: the second one and what comes next)
-            assert (widget["last_span"] if size == PHONE else widget["span"]) <= size["height"], widget
+            # (a phone shows a quiz's two boards one under the other: the second one and what comes next; and of
+            # an In Flanders Field board, taller than a phone, what the learner acts on: from its card grid, with
+            # the dice, the odds and the cards held under it, to what comes next)
+            span = widget["last_span"] if size == PHONE else widget["span"]
+            if size == PHONE and widget["kind"] in ("flanders", "quiz") and notebook.startswith("flanders/"):
+                span -= flanders_grid_top(widget["boards"][-1])
+            assert span <= size["height"], widget
     for widget in page.evaluate(READ_AND_TAP_JS, [WIDGETS, MIN_TEXT_PX, MIN_TARGET_PX]):
         assert widget["small"] == [], f"text smaller than {MIN_TEXT_PX} px: {widget['small'][:8]}"
         assert widget["targets"] == [], f"targets smaller than {MIN_TARGET_PX} px: {widget['targets'][:8]}"
@@ -178,6 +188,22 @@ def check_fits(page, size: dict, notebook: str) -> list[dict]:
         small = [t for t in painted if t[1] < MIN_BOARD_TEXT_PX - 0.05]
         assert small == [], f"words on a board smaller than {MIN_BOARD_TEXT_PX} px: {small[:8]}"
     return measured
+
+
+def flanders_geometry(board: dict):
+    """The In Flanders Field ``Geometry`` a board was laid out with, found from its canvas's pixel size (None:
+    a compact quiz board, whose grid is its top)."""
+    from tutor.flanders.render import Geometry
+    from tutor.flanders.render.geometry import SCALE
+
+    return next((g for g in (Geometry(players).fit(board["pixels"] / SCALE) for players in (2, 3, 4))
+                 if (g.width * SCALE, g.height * SCALE) == (board["pixels"], board["height"])), None)
+
+
+def flanders_grid_top(board: dict) -> float:
+    """How far below a Flanders board's top its card grid starts, in CSS px on the page."""
+    geometry = flanders_geometry(board)
+    return 0 if geometry is None else (geometry.grid_y - 24) * board["css"] / geometry.width
 
 
 @pytest.mark.parametrize("notebook", GAME_LESSONS, ids=lambda n: n.replace(".ipynb", "")[:15])
