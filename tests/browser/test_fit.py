@@ -228,12 +228,13 @@ def test_every_game_widget_fits_a_phone_held_upright(browser, voila_server, note
         assert error_outputs(page) == []
 
 
-@pytest.mark.parametrize("size", [TABLET, LAPTOP], ids=["768", "1366"])
+@pytest.mark.parametrize("size", [PHONE, TABLET, LAPTOP], ids=["390", "768", "1366"])
 def test_a_flanders_card_chosen_at_the_bottom_edge_of_the_window_is_taken_and_the_page_stays(
         browser, voila_server, size):
     from test_flanders_board import lesson_tutor
 
     from tutor.flanders.render import Geometry
+    from tutor.flanders.render.geometry import SCALE
 
     tutor = lesson_tutor("03_push_your_luck.ipynb")
     tutor.roll_button.click()  # the browser's game is dealt and rolled the same way (a seeded game)
@@ -246,14 +247,18 @@ def test_a_flanders_card_chosen_at_the_bottom_edge_of_the_window_is_taken_and_th
         page.evaluate(SCROLLER_JS)
         scroller = page.locator("[data-tutor-scroller]")
         canvas = widget.locator("canvas").first
-        geometry = Geometry(len(tutor.game.players))
-
         def card_box() -> dict:
             board = canvas.bounding_box()
+            # The board laid out for its column (its pixel width: Board.fit_column), drawn at its own size.
+            geometry = Geometry(len(tutor.game.players)).fit(canvas.evaluate("(c) => c.width") / SCALE)
             k = board["width"] / geometry.width  # the board's CSS scale: the same one its clicks map through
+            assert abs(k - 1) < 0.01, f"the board is not drawn at its own size: {board}, {geometry.width}"
+            print(f"{size['width']} px: board laid out {geometry.width} px, card {space} at {geometry.space_rect(space)}")
             r = geometry.space_rect(space)
             return {"x": board["x"] + r.x * k, "y": board["y"] + r.y * k, "w": r.w * k, "h": r.h * k}
 
+        card = card_box()  # on a phone the card may be out of view: the page scrolled to show it (a child would)
+        scroller.evaluate("(s, by) => { s.scrollTop += by; }", round(card["y"] + card["h"] - 500))
         card = card_box()  # the window made as tall as the card's bottom, and 6 px: the card at its edge
         height = round(card["y"] + card["h"] + 6)
         page.set_viewport_size({"width": size["width"], "height": height})

@@ -9,6 +9,7 @@ Screenshots of the pages go to $FLANDERS_SCREENSHOTS when it names a folder (to 
 
 from __future__ import annotations
 
+import ast
 import os
 import time
 from pathlib import Path
@@ -118,9 +119,11 @@ def lesson_tutor(notebook: str) -> GameTutor:
     os.chdir(LESSONS)
     try:
         namespace: dict = {}
-        *setup, last = cell.source.strip().splitlines()
-        exec("\n".join(setup), namespace)
-        tutor = eval(last, namespace)
+        tree = ast.parse(cell.source)  # the last statement (one or more lines) is the tutor the cell shows
+        last = tree.body.pop()
+        assert isinstance(last, ast.Expr)
+        exec(compile(tree, notebook, "exec"), namespace)
+        tutor = eval(compile(ast.Expression(last.value), notebook, "eval"), namespace)
     finally:
         os.chdir(cwd)
     tutor.debounce_s = 0
