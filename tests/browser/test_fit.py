@@ -22,6 +22,7 @@ import pytest
 from voila_page import error_outputs, open_lesson, wait_for_all_painted, wait_for_canvases
 
 from tutor.flamme_rouge.render.cards import MIN_TEXT
+from tutor.flanders.render.geometry import MIN_TEXT as FLANDERS_MIN_TEXT
 
 pytestmark = pytest.mark.browser
 
@@ -31,9 +32,11 @@ PHONE = {"width": 390, "height": 844}
 """A phone held upright."""
 MIN_TEXT_PX = 12
 """No text a learner reads (the page's and the words painted on a board) is smaller, in CSS pixels."""
-MIN_BOARD_TEXT_PX = MIN_TEXT
-"""No word painted on a Flamme Rouge board is smaller on the page: the renderer's own smallest size (11 px; it is
-drawn at its own size on a phone and a tablet, laid out for its column, and at most at its own size above)."""
+assert MIN_TEXT >= MIN_TEXT_PX and FLANDERS_MIN_TEXT >= MIN_TEXT_PX  # the renderers' own smallest text
+MIN_BOARD_TEXT_PX = MIN_TEXT_PX
+"""No word painted on a board is smaller on the page: both renderers' smallest size (their ``MIN_TEXT``); each
+board is laid out for its column and drawn at its own size on a phone and a tablet, and at most at its own size
+above."""
 MIN_TARGET_PX = 24
 """Every control is at least this wide and high (WCAG 2.5.8, target size)."""
 WIDGETS = ".tutor-race, .tutor-quiz, .tutor-breakaway, .tutor-flanders"
@@ -41,8 +44,7 @@ GAME_LESSONS = [f"{game}/{p.name}" for game in ("flamme_rouge", "flanders")
                 for p in sorted((LESSONS / game).glob("[01][0-9]_*.ipynb")) if not p.name.startswith("00_")]
 WAIT_S = 30
 LAID_OUT = ("flamme_rouge/", "flanders/")
-"""The lessons whose boards lay themselves out for their column (Flamme Rouge's): their words are checked here
-(In Flanders Field's board only shrinks with its column: test_flanders_board.py checks its words at 1366 px)."""
+"""The lessons whose boards lay themselves out for their column (both games'): their words are checked here."""
 
 # For each game widget (not one inside another): what is past the page's sides or scrolls sideways, its boards'
 # sizes, and the span from its board's top to the bottom of the first enabled action of its prompt row.
