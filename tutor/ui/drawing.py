@@ -83,4 +83,4 @@ def tag(canvas: Canvas, words: str, x: float, y: float, colour: str) -> None:
     canvas.fill_style = colour
     rounded_rect(canvas, x - w / 2, y - 8, w, 16, 4)
     canvas.fill()
-    text(canvas, words, x, y + 0.5, size=12, bold=True, colour=text_colour_on(colour), align="center")
+    text(canvas, words, x, y + 0.5, size=11, bold=True, colour=text_colour_on(colour), align="center")

@@ -289,7 +289,7 @@ def _draw_labels(canvas: Canvas, view: View, highlights: Highlights, positions: 
             canvas.fill_style = colour
             rounded_rect(canvas, x, y, w, h, 4)
             canvas.fill()
-            write(canvas, label.text, x + w / 2, y + h / 2 + 0.5, size=12, bold=True, colour=text_colour_on(colour),
+            write(canvas, label.text, x + w / 2, y + h / 2 + 0.5, size=11, bold=True, colour=text_colour_on(colour),
                   align="center")
 
 

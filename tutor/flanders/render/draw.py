@@ -10,6 +10,8 @@ hand, and the dice and odds (``dice_panel``). Callers wrap them in
 
 from __future__ import annotations
 
+from typing import Callable
+
 from ipycanvas import Canvas
 
 from tutor.flanders.battlefield import Battlefield, SpaceKind
@@ -95,7 +97,7 @@ def draw_legend(canvas: Canvas, geo: Geometry, *, retain: bool = True) -> None:
     set_attr(canvas, "fill_style", PANEL)
     canvas.fill_rect(4, geo.legend_y, geo.width - 8, geo.legend_h)
 
-    def card_side(german: bool, fill: str, stroke: str):
+    def card_side(german: bool, fill: str, stroke: str) -> Callable[[float, float], None]:
         def swatch(x: float, y: float) -> None:
             card_outline(canvas, Rect(x, y - 7, 22, 14), german)
             set_attr(canvas, "fill_style", fill)
@@ -122,7 +124,7 @@ def draw_legend(canvas: Canvas, geo: Geometry, *, retain: bool = True) -> None:
         canvas.fill_rect(x, y - 8, 84, 16)
         text(canvas, _("MAY RETAIN"), x + 42, y + 0.5, size=12, bold=True, align="center", max_width=82)
 
-    def frame(colour: str, width: float):
+    def frame(colour: str, width: float) -> Callable[[float, float], None]:
         def swatch(x: float, y: float) -> None:
             set_attr(canvas, "line_width", width)
             set_attr(canvas, "stroke_style", colour)
