@@ -327,3 +327,53 @@ def test_a_click_on_a_scaled_flamme_rouge_board_picks_the_rider_under_it(browser
         assert pairs
         for (_, _, _, before_right), (left, right, name_left, _) in pairs:
             assert name_left - right < (left - before_right) / 2, gaps
+
+
+# A results table as it reads: its width and the width its content takes on one line (max-content), the page's
+# width, and the cells whose text is cut (wider than the cell).
+RESULTS_JS = """(table) => {
+  const shown = table.getBoundingClientRect().width, saved = table.style.width;
+  table.style.width = 'max-content';
+  const content = table.getBoundingClientRect().width;
+  table.style.width = saved;
+  const cut = [...table.querySelectorAll('th, td')].filter(c => c.scrollWidth > c.clientWidth + 1)
+      .map(c => c.innerText.trim());
+  return {shown, content, page: document.documentElement.clientWidth, cut,
+          font: parseFloat(getComputedStyle(table.querySelector('td')).fontSize)};
+}"""
+
+
+@pytest.mark.parametrize("size", [PHONE, TABLET, LAPTOP], ids=["390", "768", "1366"])
+def test_the_flanders_results_table_reads_at_every_width(browser, voila_server, size):
+    """Flanders 06 played to its end by pressing what the lesson names next (no animation): its results table
+    is as wide as its content on one line when the page has the room (1366: it was squeezed into the panel
+    beside the board), else as wide as the page with every word whole, its text at least 12 px."""
+    from voila_page import KERNEL_ACTIVITY_JS, kernel_activity
+
+    context = browser.new_context(viewport=size)
+    context.add_init_script(KERNEL_ACTIVITY_JS)
+    try:
+        page = context.new_page()
+        open_lesson(page, voila_server, "flanders/06_end_of_game.ipynb")
+        wait_for_canvases(page)
+        widget = page.locator(".tutor-flanders").first
+        widget.locator(".tutor-motion input").check()
+        table = widget.locator(".iff-results table")
+        for presses in range(120):
+            if table.count():
+                break
+            button = widget.locator(".tutor-prompt-row button:enabled").first
+            idle = kernel_activity(page)["idle"]
+            button.click()
+            wait_until(lambda: kernel_activity(page), lambda k: k["idle"] > idle and k["state"] == "idle",
+                       "the kernel did not answer a press")
+        assert table.count(), "the game did not end"
+        read = table.evaluate(RESULTS_JS)
+        print(f"{size['width']} px: results after {presses} presses: {read}")
+        assert read["cut"] == [], read
+        assert read["shown"] <= read["page"], read
+        assert read["shown"] >= min(read["content"], read["page"] - 40) - 1, read  # not squeezed narrower
+        assert read["font"] >= MIN_TEXT_PX
+        assert error_outputs(page) == []
+    finally:
+        context.close()
