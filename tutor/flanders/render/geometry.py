@@ -19,8 +19,9 @@ from dataclasses import dataclass, replace
 WIDTH = 960
 NARROWEST = 360
 """The narrowest a board is laid out (a phone's column; the 3x3 card grid needs it): a narrower column shrinks it."""
-WIDE = 860
-"""From this width the card grid, the dice, the odds and the cards held sit side by side (``fit``)."""
+WIDE = WIDTH
+"""From this width the card grid, the dice, the odds and the cards held sit side by side (``fit``): the odds need
+the room right of the dice and "BUST"."""
 SCALE = 2
 """Canvas pixels per CSS pixel: sharp on 2x screens."""
 MIN_TEXT = 12
