@@ -32,11 +32,11 @@ PHONE = {"width": 390, "height": 844}
 """A phone held upright."""
 MIN_TEXT_PX = 12
 """No text a learner reads (the page's and the words painted on a board) is smaller, in CSS pixels."""
-assert FLANDERS_MIN_TEXT >= MIN_TEXT_PX  # the renderer's own smallest text
+assert min(MIN_TEXT, FLANDERS_MIN_TEXT) >= MIN_TEXT_PX  # the renderers' own smallest text
 MIN_BOARD_TEXT_PX = {"flanders/": FLANDERS_MIN_TEXT, "flamme_rouge/": MIN_TEXT}
-"""No word painted on a board is smaller on the page: its renderer's smallest size (``MIN_TEXT``: 12 px for In
-Flanders Field; Flamme Rouge's is still 11, its track's numbers and letters); each board is laid out for its
-column and drawn at its own size on a phone and a tablet, and at most at its own size above."""
+"""No word painted on a board is smaller on the page: its renderer's smallest size (both games' ``MIN_TEXT``, 12
+px); each board is laid out for its column and drawn at its own size on a phone and a tablet, and at most at its
+own size above."""
 PHONE_TALL_QUIZZES = ("flanders/02_a_turn.ipynb", "flanders/06_end_of_game.ipynb")
 """Quizzes whose question and answers, under a phone's card grid, dice and odds, push Reveal past the screen."""
 MIN_TARGET_PX = 24
