@@ -19,12 +19,12 @@ import time
 import pytest
 from binder_route import BASE_URL, badge_urlpath, start_binder
 from test_board_keeps_up import both
-from test_flanders import close, pixels
+from test_flanders import close, laid_out, pixels
 from test_flanders_board import _replayed_game, lesson_tutor
 from test_lessons import lesson_widgets, wait_for_riders
 from voila_page import LOAD_TIMEOUT_MS, error_outputs, kernel_id, kernel_pid, wait_for_paint
 
-from tutor.flanders.render import PLAYER_COLOURS, Geometry
+from tutor.flanders.render import PLAYER_COLOURS
 from tutor.ui.drawing import hex_to_rgb
 
 pytestmark = pytest.mark.browser
@@ -139,7 +139,7 @@ def test_a_flanders_lesson_paints_and_a_played_card_moves_the_pawn_as_the_engine
     learner.open(lesson(FLANDERS))
     page = learner.page
     assert wait_for_paint(page)
-    geo = Geometry(len(game.players))
+    geo = laid_out(page, len(game.players))
     colour = hex_to_rgb(PLAYER_COLOURS[0])
 
     def pawn_shown(pawn: int, timeout_s: float) -> bool:

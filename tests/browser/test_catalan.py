@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from test_flanders import laid_out
 from test_lessons import lesson_boards, wait_for_riders
 from voila_page import (
     LOAD_TIMEOUT_MS,
@@ -143,7 +144,7 @@ def test_a_catalan_flanders_lesson_paints_the_pawn_and_rolls(page, page_errors, 
     expect(page.get_by_role("heading", name="2. Un torn: tira, tria dos daus, agafa la carta")).to_be_visible()
     wait_for_canvases(page)
     assert all(wait_for_all_painted(page))
-    geo = Geometry(2)
+    geo = laid_out(page, 2)
     x, y = geo.pawn_centre(0, 0)
     colour, deadline = hex_to_rgb(PLAYER_COLOURS[0]), time.monotonic() + 30
     while max(abs(a - b) for a, b in zip(_pixel(page, geo, (x - 9, y)), colour)) > TOLERANCE:

@@ -16,7 +16,7 @@ from voila_page import ERROR_SELECTOR, LOAD_TIMEOUT_MS, canvas_fingerprint, erro
     wait_for_all_painted, wait_for_canvas_change, wait_for_canvases, wait_for_no_animation
 
 from tutor.flanders.render import PLAYER_COLOURS, Geometry
-from tutor.flanders.render.geometry import BRITISH_FILL, LOST
+from tutor.flanders.render.geometry import BRITISH_FILL, LOST, SCALE
 from tutor.ui.drawing import hex_to_rgb
 
 pytestmark = pytest.mark.browser
@@ -39,6 +39,19 @@ _PIXELS_JS = """([index, points]) => {
     return {width: canvas.width,
             pixels: points.map(([x, y]) => Array.from(context.getImageData(Math.floor(x), Math.floor(y), 1, 1).data))};
 }"""
+
+
+LAID_OUT_JS = """(index) => { const c = document.querySelectorAll('canvas')[index];
+    const f = c && c.closest('.tutor-board-frame');
+    return c && (!f || Math.abs(c.width / 2 - Math.max(360, Math.min(960, Math.floor(f.clientWidth)))) < 1); }"""
+# Board ``index`` laid out for its frame's width (Board.fit_column: its canvas as many pixels wide as the frame).
+
+
+def laid_out(page, players: int, index: int = 0) -> Geometry:
+    """The geometry In Flanders Field board ``index`` was laid out with: for its column, which its canvas's pixel
+    width tells (``Board.fit_column``), once the board has taken it."""
+    page.wait_for_function(LAID_OUT_JS, arg=index, timeout=30_000)
+    return Geometry(players).fit(page.evaluate(_PIXELS_JS, [index, []])["width"] / SCALE)
 
 
 def pixels(page, index: int, geo: Geometry, points) -> list[tuple[int, int, int]]:
@@ -107,7 +120,7 @@ def test_every_flanders_page_paints_its_boards_and_p1s_pawn_where_the_engine_put
                 painted = wait_for_all_painted(page, timeout_ms=ALL_PAGES_MS)
                 assert len(painted) == count >= boards and all(painted), (notebook, painted)
                 players, pawn = BOARDS[notebook]
-                geo = Geometry(players)
+                geo = laid_out(page, players)
                 x, y = geo.pawn_centre(0, pawn)
                 # the board's first paint may still be on its way: wait for the pawn itself
                 found = wait_for_pixel(page, 0, geo, (x - 9, y), PLAYER_COLOURS[0], timeout_ms=ALL_PAGES_MS)
@@ -122,7 +135,7 @@ def test_the_roll_changes_the_board_and_choosing_a_pair_takes_the_card(page, pag
     from playwright.sync_api import expect
 
     tutor = open_game(page, voila_server, "02_a_turn.ipynb")
-    geo = Geometry(2)
+    geo = laid_out(page, 2)
     log = tutor.locator(".iff-log")
     die = geo.die_rect(0)
     assert not close(pixels(page, 0, geo, [die.centre])[0], hex_to_rgb("#222222"))  # no pip before the roll
@@ -156,7 +169,7 @@ def test_the_odds_bar_matches_bust_probability_and_a_bust_resolves(page, page_er
         os.chdir(cwd)
     p = game.bust_probability()
     tutor = open_game(page, voila_server, "03_push_your_luck.ipynb")
-    geo = Geometry(2)
+    geo = laid_out(page, 2)
     r = geo.odds_rect
     bar_x, bar_y, bar_w = r.x + 10, r.y + 68, r.w - 20
     end = bar_x + bar_w * float(p)

@@ -10,7 +10,7 @@ import pytest
 
 from tests.flanders.helpers import position
 from tutor.flanders import CardTaken, Roll, Take
-from tutor.flanders.render import Board, Geometry, frames_for, percent, picture_of
+from tutor.flanders.render import Board, Geometry, Rect, frames_for, percent, picture_of
 from tutor.flanders.render.pen import text_width
 from tutor.flanders.render.pieces import draw_card
 from tutor.flanders.render.geometry import MIN_TEXT
@@ -219,3 +219,63 @@ def test_the_pair_outlined_is_the_one_the_take_event_names():
         shown = events[:-1] + [event]
         frames = frames_for(before, shown, captions(shown, game.cards), picture_of(game))
         assert [f.chosen for f, _ in frames if f.chosen is not None][0] == pair
+
+
+COLUMNS = (372, 600, 750, 880, 960)
+"""A phone's column (390 px page), a small and a large tablet's (768 px), a 1280 px laptop's beside its panel, the
+full board."""
+
+
+@pytest.mark.parametrize("column", COLUMNS)
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_board_laid_out_for_its_column_keeps_its_parts_inside_apart_and_big_enough_to_tap(players, column):
+    geo = Geometry(players).fit(column)
+    assert geo.width == column
+    parts = {"legend": Rect(4, geo.legend_y, geo.width - 8, geo.legend_h), "hand": geo.hand_rect,
+             "odds": geo.odds_rect, **{f"die {k}": geo.die_rect(k) for k in range(3)},
+             **{f"pair {k}": geo.pair_rect(k) for k in range(3)}, **{f"space {s}": geo.space_rect(s)
+                                                                      for s in range(3, 12)},
+             **{f"row {i}": geo.row_rect(i) for i in range(players)}}
+    for name, r in parts.items():
+        assert 0 <= r.x and r.x + r.w <= geo.width and geo.caption_h <= r.y and r.y + r.h <= geo.height, (name, r)
+    names = sorted(parts)
+    for a in names:
+        for b in names:
+            ra, rb = parts[a], parts[b]
+            if a < b:
+                assert ra.x + ra.w <= rb.x or rb.x + rb.w <= ra.x or ra.y + ra.h <= rb.y or rb.y + rb.h <= ra.y, \
+                    (a, ra, b, rb)
+    for s in range(3, 12):  # a tap target at least 24 x 24 CSS px (WCAG 2.5.8), and found where it is drawn
+        r = geo.space_rect(s)
+        assert r.w >= 24 and r.h >= 24
+        assert geo.space_at(*r.centre) == s
+    for i in range(players):  # the pawns' spaces: every one wide enough to tell apart
+        assert geo.space_w >= 22 and geo.cell_rect(i, 14).x + geo.space_w <= geo.width
+
+
+@pytest.mark.parametrize("column", COLUMNS)
+def test_every_word_on_a_board_laid_out_for_its_column_is_at_least_12_px_and_never_squeezed(column, monkeypatch):
+    from tutor.flanders.render import dice_panel, draw, pieces
+
+    said: list[tuple[str, float, float | None, bool, float, str]] = []
+    original = draw.text
+
+    def text(canvas, words, x, y, *, size=12, bold=False, max_width=None, align="left", **kw):
+        said.append((words, size, max_width, bold, x, align))
+        return original(canvas, words, x, y, size=size, bold=bold, max_width=max_width, align=align, **kw)
+
+    for module in (draw, dice_panel, pieces):
+        monkeypatch.setattr(module, "text", text)
+    game = position(4, spaces={"3": "Infantry", "4": "Machine Gun", "6": "Tank", "11": "Gas Attack"})
+    game.apply(Roll())
+    board = _board(game)
+    board.fit_column(column)
+    long = "A caption long enough to take every line the band has, and then some more words to wrap"
+    board.draw(picture_of(game, caption=long, rule=long), static=True)
+    assert said
+    for words, size, max_width, bold, x, align in said:
+        assert size >= MIN_TEXT == 12, words
+        width = text_width(words, size, bold)
+        assert max_width is None or width <= max_width + 0.5, (words, width, max_width)
+        left = x if align == "left" else x - width / 2 if align == "center" else x - width
+        assert 0 <= left and left + width <= board.geometry.width + 0.5, (words, left, width)

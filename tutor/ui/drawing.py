@@ -79,8 +79,8 @@ def text(canvas: Canvas, words: str, x: float, y: float, *, size: float = 12, bo
 
 def tag(canvas: Canvas, words: str, x: float, y: float, colour: str) -> None:
     """A small rounded label in ``colour`` centred on (x, y), with ink that contrasts."""
-    w = 8 + 7 * len(words)
+    w = 8 + 7.5 * len(words)
     canvas.fill_style = colour
     rounded_rect(canvas, x - w / 2, y - 8, w, 16, 4)
     canvas.fill()
-    text(canvas, words, x, y + 0.5, size=11, bold=True, colour=text_colour_on(colour), align="center")
+    text(canvas, words, x, y + 0.5, size=12, bold=True, colour=text_colour_on(colour), align="center")

@@ -18,12 +18,10 @@ from tutor.ui.drawing import rounded_rect, text_colour_on
 from tutor.ui.drawing import text as write
 
 from . import style
-from .geometry import MARGIN, PANEL_H, View
+from .geometry import MARGIN, MIN_TEXT, PANEL_H, View
 from .riders import draw_discs, rider_colours, token_label
 
 CARD_W, CARD_H = 34, 48
-MIN_TEXT = 11
-"""No text on the board is smaller (CSS pixels): the captions, the small cards' values."""
 MINI_W, MINI_H = 22, 30
 MAX_COLUMNS = 5
 """Up to four riders get a full column (hand, played card, recycled pile); five get narrow columns, their hand as
@@ -160,12 +158,12 @@ def _draw_recycled(canvas: Canvas, recycled: list[Card], x: float, y: float, roo
     """The newest recycled cards as small face-up cards, with "+n" when there are more."""
     shown = recycled[-room:] if len(recycled) <= room else recycled[-(room - 1):]
     if len(recycled) > len(shown):
-        write(canvas, f"+{len(recycled) - len(shown)}", x + 2, y + MINI_H / 2, size=11, colour=style.MUTED)
+        write(canvas, f"+{len(recycled) - len(shown)}", x + 2, y + MINI_H / 2, size=MIN_TEXT, colour=style.MUTED)
         x += MINI_W + 3
     for i, card in enumerate(shown):
         draw_card(canvas, x + i * (MINI_W + 3), y, card, w=MINI_W, h=MINI_H, accent=accent)
     if not recycled:
-        write(canvas, _("none yet"), x, y + MINI_H / 2, size=11, colour=style.MUTED)
+        write(canvas, _("none yet"), x, y + MINI_H / 2, size=MIN_TEXT, colour=style.MUTED)
 
 
 def _draw_played_row(canvas: Canvas, view: View, race: Race, panel: CardPanel) -> None:
@@ -191,7 +189,7 @@ def _draw_played_row(canvas: Canvas, view: View, race: Race, panel: CardPanel) -
         draw_card(canvas, middle - 5, top + 26, card, accent=colours[rid], face_down=rid in panel.secret)
         write(canvas, rid, middle, top + 86, size=12, bold=True, align="center", max_width=step - 4)
         if rid in panel.moved:
-            write(canvas, "moved", middle, top + 101, size=11, colour=style.MUTED, align="center")
+            write(canvas, "moved", middle, top + 101, size=MIN_TEXT, colour=style.MUTED, align="center")
 
 
 def draw_card(canvas: Canvas, x: float, y: float, card: Card | None, *, w: float = CARD_W, h: float = CARD_H,
@@ -228,7 +226,7 @@ def _mini_token(canvas: Canvas, x: float, y: float, colour: str, label: str, col
     """A small token beside a rider's name: its team mark (or, for a team without one, its letter)."""
     draw_discs(canvas, [x], [y], 10, [colour], [colour_name])
     if not style.team_mark(colour_name)[1]:
-        write(canvas, label, x, y + 0.5, size=11, bold=True, colour=text_colour_on(colour), align="center")
+        write(canvas, label, x, y + 0.5, size=MIN_TEXT, bold=True, colour=text_colour_on(colour), align="center")
 
 
 def _caption(canvas: Canvas, text: str, x: float, y: float, align: str = "center") -> None:

@@ -37,6 +37,10 @@ SQUARE_W = (WIDTH - 2 * MARGIN) / MIN_VISIBLE
 MINIMAP_Y, MINIMAP_H = 20, 12
 GLYPH_Y, GLYPH_H = 42, 16
 NUMBERS_H = 20
+MIN_TEXT = 12
+"""No text on the board is smaller (CSS pixels): the captions, the small cards' values, the track's numbers,
+glyphs and START/FINISH, the riders' letters and the chips (the board is laid out for its column, drawn at its own
+size)."""
 PANEL_H = 112
 
 

@@ -32,14 +32,14 @@ CHIP_H, TAG_H = 15, 16
 
 
 def chip_w(text: str) -> float:
-    """The width of a label by a token showing ``text`` (11 px bold, a narrow margin): narrow enough that one fits
+    """The width of a label by a token showing ``text`` (12 px bold, a narrow margin): narrow enough that one fits
     in the gap a full pack leaves at a token's lower right."""
-    return 5 + 6.5 * len(text)
+    return 5 + 7 * len(text)
 
 
 def tag_w(text: str) -> float:
     """The width of a mark's label (``tutor.ui.drawing.tag``)."""
-    return 8 + 7 * len(text)
+    return 8 + 7.5 * len(text)
 
 
 def overlaps(a: Box, b: Box) -> bool:

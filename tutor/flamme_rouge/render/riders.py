@@ -115,7 +115,7 @@ def draw_tokens(canvas: Canvas, view: View, race: Race, positions: Mapping[str, 
                 canvas.fill_text(token_label(race, rid), xs[i], ys[i] + 1)
 
 
-LETTER_MIN = 11
+LETTER_MIN = 12
 """Smallest letter in a badge, in CSS pixels (readable on a projector)."""
 
 
@@ -289,7 +289,7 @@ def _draw_labels(canvas: Canvas, view: View, highlights: Highlights, positions: 
             canvas.fill_style = colour
             rounded_rect(canvas, x, y, w, h, 4)
             canvas.fill()
-            write(canvas, label.text, x + w / 2, y + h / 2 + 0.5, size=11, bold=True, colour=text_colour_on(colour),
+            write(canvas, label.text, x + w / 2, y + h / 2 + 0.5, size=12, bold=True, colour=text_colour_on(colour),
                   align="center")
 
 
@@ -308,7 +308,7 @@ def _mini_card(canvas: Canvas, box: Box, label: str, face: str, ink: str) -> Non
     canvas.stroke_style = style.CARD_BORDER
     canvas.line_width = 1
     canvas.stroke_rect(x, y, w, h)
-    canvas.font = font(11, bold=True)
+    canvas.font = font(12, bold=True)
     canvas.text_align = "center"
     canvas.text_baseline = "middle"
     canvas.fill_style = ink

@@ -17,7 +17,7 @@ from tutor.i18n import _, ngettext
 from tutor.ui.drawing import font, rgb_array
 
 from . import style
-from .geometry import GLYPH_H, GLYPH_Y, LANE_H, MARGIN, MINIMAP_H, MINIMAP_Y, View
+from .geometry import GLYPH_H, GLYPH_Y, LANE_H, MARGIN, MIN_TEXT, MINIMAP_H, MINIMAP_Y, View
 
 
 def draw_track(canvas: Canvas, view: View) -> None:
@@ -100,7 +100,7 @@ def _draw_terrain_glyphs(canvas: Canvas, view: View) -> None:
         return
     canvas.fill_styled_rects([view.x(s) + 0.5 for s in marked], GLYPH_Y, view.cell_w - 1, GLYPH_H - 2,
                              rgb_array([style.TERRAIN_FILL[terrain_of(track, s)] for s in marked]))
-    canvas.font = font(11, bold=True)
+    canvas.font = font(MIN_TEXT, bold=True)
     canvas.text_align = "center"
     canvas.text_baseline = "middle"
     for terrain in style.TERRAIN_GLYPH:
@@ -120,7 +120,7 @@ def _draw_square_numbers(canvas: Canvas, view: View) -> None:
     canvas.text_align = "center"
     canvas.text_baseline = "middle"
     canvas.fill_style = style.NUMBER_INK
-    size = min(NUMBER_FONT, view.cell_w * 0.42)
+    size = max(MIN_TEXT, min(NUMBER_FONT, view.cell_w * 0.42))
     for bold in (False, True):
         canvas.font = font(size, bold=bold)
         for s in view.squares:
@@ -145,11 +145,11 @@ def _draw_start_and_finish(canvas: Canvas, view: View) -> None:
 
 def _line_label(canvas: Canvas, text: str, x: float, view: View, align: str) -> None:
     """START or FINISH above the road, on a white tag beside its line (it may cover two terrain glyphs)."""
-    w = 7.2 * len(text) + 6
+    w = 7.8 * len(text) + 6
     left = x - w if align == "right" else x
     canvas.fill_style = "#ffffff"
     canvas.fill_rect(left, GLYPH_Y - 1, w, GLYPH_H)
-    canvas.font = font(11, bold=True)
+    canvas.font = font(MIN_TEXT, bold=True)
     canvas.text_align = "center"
     canvas.text_baseline = "middle"
     canvas.fill_style = style.INK

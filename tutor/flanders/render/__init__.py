@@ -8,7 +8,8 @@
 ``Geometry`` says where every part sits (``space_rect``, ``die_rect``,
 ``pawn_centre``, ``space_at`` for clicks); the browser tests read it to check
 that the dice, cards and pawns are where the engine says. The board is drawn at device pixel ratio 2
-and shrinks with a narrow page; no text on it is under 11 CSS px (``geometry.MIN_TEXT``) nor squeezed.
+and laid out for its column (``Board.fit_column``, ``Geometry.fit``: a phone's, a tablet's, a laptop's); no text on
+it is under 12 CSS px (``geometry.MIN_TEXT``) nor squeezed.
 """
 
 from .board import Board

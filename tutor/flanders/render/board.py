@@ -2,8 +2,9 @@
 
 Layer 0 holds what does not change during a game (battlefield, panel frames,
 legend); layer 1 everything else. ``draw(picture)`` paints one picture in one
-message. The board is ``WIDTH`` CSS px wide at most and shrinks with its column, keeping its proportions and
-its pixels (``tutor.ui.screen.board_frame``, as the game and its quizzes use); clicks map through the same scale.
+message. The board is ``WIDTH`` CSS px wide at most; a narrower column (``tutor.ui.screen.board_frame`` tells it,
+``fit_column``) lays it out again for that width (``Geometry.fit``), its text at its own size; narrower than
+``geometry.NARROWEST`` it shrinks with its column, keeping its proportions; clicks map through the same scale.
 
 ``animate(frames)`` plays an animation with ``LayeredScene.play``: in a kernel, one
 message per frame, each sent when the one before has had its time, and a new
@@ -41,6 +42,20 @@ class Board(LayeredScene):
         self.picture: Picture | None = None
         """The picture last painted, or the last one of the animation playing."""
         self.on_client_ready(self.repaint)
+
+    def fit_column(self, width: int) -> None:
+        """Lay the board out for a column ``width`` CSS px wide (``Geometry.fit``): its parts rearranged, every
+        text at its own size (not shrunk with the page), then paint it all again. Clicks follow: they are read
+        through ``geometry``."""
+        if self.geometry.compact:
+            return
+        geometry = self.geometry.fit(min(width, self.full_width))
+        if geometry == self.geometry:
+            return
+        self.geometry = geometry
+        self.set_width(geometry.width)
+        self.set_height(geometry.height)
+        self._client_ready()  # the widget's whole repaint, as when a page connects
 
     def repaint(self) -> None:
         """Paint both layers again (a browser connected); a running animation jumps to its end."""

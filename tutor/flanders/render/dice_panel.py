@@ -28,7 +28,7 @@ def draw_dice(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet) -> No
             rounded_rect(canvas, r.x, r.y, r.w, r.h, 9)
             canvas.stroke()
             canvas.set_line_dash([])
-        text(canvas, _("not rolled yet"), geo.pair_rect(0).x + 6, note_y, size=11.5, colour=MUTED)
+        text(canvas, _("not rolled yet"), geo.pair_rect(0).x + 6, note_y, size=12, colour=MUTED)
         return
     chosen = set(pic.chosen or ())
     for k, value in enumerate(pic.dice):
@@ -91,8 +91,8 @@ def draw_odds(canvas: Canvas, geo: Geometry, pic: Picture) -> None:
     if pic.odds is None:
         if not geo.compact and pic.odds_panel:
             text(canvas, _("Live odds"), r.x + 10, r.y + 14, size=13, bold=True, max_width=r.w - 20)
-            text(canvas, _("shown when you choose:"), r.x + 10, r.y + 36, size=11.5, colour=MUTED, max_width=r.w - 20)
-            text(canvas, _("roll again, or stop"), r.x + 10, r.y + 54, size=11.5, colour=MUTED, max_width=r.w - 20)
+            text(canvas, _("shown when you choose:"), r.x + 10, r.y + 36, size=12, colour=MUTED, max_width=r.w - 20)
+            text(canvas, _("roll again, or stop"), r.x + 10, r.y + 54, size=12, colour=MUTED, max_width=r.w - 20)
         return
     o = pic.odds
     bust = o.bust
@@ -111,7 +111,7 @@ def draw_odds(canvas: Canvas, geo: Geometry, pic: Picture) -> None:
     text(canvas, _("Chance of a bust: {chance}").format(chance=chance), r.x + 10, r.y + 36, size=13, bold=True,
          colour=LOST if bust > 0.3 else INK, max_width=width)
     text(canvas, _("{busts} of the {rolls} rolls of three dice offer no card").format(busts=rolls, rolls=ROLLS),
-         r.x + 10, r.y + 54, size=11.5, colour=MUTED, max_width=width)
+         r.x + 10, r.y + 54, size=12, colour=MUTED, max_width=width)
     bar = Rect(r.x + 10, r.y + 66, width, 10)
     set_attr(canvas, "fill_style", "#e0e0e0")
     canvas.fill_rect(bar.x, bar.y, bar.w, bar.h)

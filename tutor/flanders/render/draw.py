@@ -10,6 +10,8 @@ hand, and the dice and odds (``dice_panel``). Callers wrap them in
 
 from __future__ import annotations
 
+from typing import Callable
+
 from ipycanvas import Canvas
 
 from tutor.flanders.battlefield import Battlefield, SpaceKind
@@ -19,9 +21,9 @@ from tutor.flanders.odds import SPACES
 from tutor.i18n import _
 
 from .dice_panel import draw_dice, draw_odds
-from .geometry import (AVAILABLE, BRITISH, BRITISH_FILL, CAPTION_H, CAPTION_LINE, CHOSEN, FRESH, GERMAN, GERMAN_FILL,
-                       HEADER_Y, LINE_FILL, LOST, MAY_RETAIN, MUTED, OBJECTIVE_FILL, OPEN_FILL, PANEL, RULE_LINE,
-                       START_FILL, Geometry, Rect)
+from .geometry import (AVAILABLE, BRITISH, BRITISH_FILL, CAPTION_LINE, CHOSEN, FRESH, GERMAN, GERMAN_FILL,
+                       LABEL_MAX, LINE_FILL, LOST, MAY_RETAIN, MUTED, OBJECTIVE_FILL, OPEN_FILL, PANEL, PAWN_R,
+                       RULE_LINE, START_FILL, Geometry, Rect)
 from .pen import Pen, lines, set_attr, text, text_width
 from .picture import Picture
 from .pieces import card_outline, draw_card, empty_space, outline, pawn, side_badge, symbol
@@ -47,11 +49,16 @@ def draw_static(canvas: Canvas, geo: Geometry, field: Battlefield, names: tuple[
         x = geo.cell_rect(0, s).x + sw / 2
         label = {SpaceKind.START: _("start"), SpaceKind.DEFENSIVE: _("line"), SpaceKind.OBJECTIVE: _("goal")
                  }.get(space.kind)
-        text(canvas, str(s), x, HEADER_Y + 6, size=13, bold=True, align="center")
-        if label:
-            text(canvas, label, x, HEADER_Y + 19, size=11, colour=MUTED, align="center", max_width=sw - 2)
-    text(canvas, _("Battlefield"), 12, HEADER_Y + 6, size=12, bold=True, colour=MUTED, max_width=LABEL_MAX)
-    text(canvas, _("start → Objective line"), 12, HEADER_Y + 19, size=11, colour=MUTED, max_width=LABEL_MAX)
+        text(canvas, str(s), x, geo.numbers_y, size=13, bold=True, align="center")
+        if label and geo.kind_labels:
+            text(canvas, label, x, geo.numbers_y + 13, size=12, colour=MUTED, align="center", max_width=sw - 2)
+    if geo.names_beside:
+        text(canvas, _("Battlefield"), 12, geo.numbers_y, size=12, bold=True, colour=MUTED, max_width=LABEL_MAX)
+        text(canvas, _("start → Objective line"), 12, geo.numbers_y + 13, size=12, colour=MUTED, max_width=LABEL_MAX)
+    else:  # the names go above the rows: the battlefield is named above its numbers
+        said = _("Battlefield") + ": " + _("start → Objective line")
+        text(canvas, lines(said, geo.width - 24, 12, bold=True, most=1)[0], 12, geo.header_y + 6, size=12,
+             bold=True, colour=MUTED, max_width=geo.width - 24)
     for i in range(geo.players):
         row = geo.row_rect(i)
         set_attr(canvas, "fill_style", "#fafafa")
@@ -77,57 +84,70 @@ def draw_static(canvas: Canvas, geo: Geometry, field: Battlefield, names: tuple[
         set_attr(canvas, "stroke_style", "#bdbdbd")
         set_attr(canvas, "line_width", 1)
         canvas.stroke_rect(row.x, row.y, row.w, row.h)
-    text(canvas, _("Card spaces {first} to {last}: take the card on a pair's sum").format(
-        first=SPACES[0], last=SPACES[-1]), 12, geo.lower_y + 10, size=12, bold=True, colour=MUTED,
-        max_width=geo.die_rect(0).x - 24)
-    text(canvas, _("The three dice"), geo.die_rect(0).x, geo.lower_y + 10, size=12, bold=True, colour=MUTED)
+    room = (geo.panel_x if geo.side_panel else geo.width) - 24
+    title = _("Card spaces {first} to {last}: take the card on a pair's sum").format(first=SPACES[0], last=SPACES[-1])
+    text(canvas, lines(title, room, 12, bold=True, most=1)[0], 12, geo.lower_y + 10, size=12, bold=True,
+         colour=MUTED, max_width=room)
+    text(canvas, _("The three dice"), geo.die_rect(0).x, geo.dice_y - 14, size=12, bold=True, colour=MUTED)
     draw_legend(canvas, geo, retain=retain)
 
 
 def draw_legend(canvas: Canvas, geo: Geometry, *, retain: bool = True) -> None:
-    y0 = geo.legend_y
+    """The key: ten items (nine without "May Retain"), column by column (``Geometry.legend_item``)."""
     set_attr(canvas, "fill_style", PANEL)
-    canvas.fill_rect(4, y0, geo.width - 8, 62)
-    y1, y2, y3 = y0 + 12, y0 + 31, y0 + 50
-    for x, german, fill, stroke, words in (
-            (12.0, False, BRITISH_FILL, BRITISH, _("British card (green, rounded, round badge)")),
-            (290.0, True, GERMAN_FILL, GERMAN, _("German card (blue, cut corners, cross badge)"))):
-        card_outline(canvas, Rect(x, y1 - 7, 22, 14), german)
-        set_attr(canvas, "fill_style", fill)
-        canvas.fill()
-        set_attr(canvas, "stroke_style", stroke)
-        set_attr(canvas, "line_width", 2)
-        canvas.stroke()
-        side_badge(canvas, x + 11, y1, german, 4.5)
-        text(canvas, words, x + 28, y1, size=11.5, max_width=250)
-    symbol(canvas, 584, y1, False)
-    text(canvas, _("grey symbol: 1 troop lost at a bust"), 597, y1, size=11.5, max_width=200)
-    symbol(canvas, 808, y1, True)
-    text(canvas, _("black: 1 troop lost"), 821, y1, size=11.5, max_width=geo.width - 830)
-    set_attr(canvas, "fill_style", "#222222")
-    canvas.fill_rect(12, y2 - 6, 12, 12)
-    set_attr(canvas, "stroke_style", "#222222")
-    set_attr(canvas, "line_width", 1.5)
-    canvas.stroke_rect(28, y2 - 6, 12, 12)
-    text(canvas, _("troop piece / lost"), 46, y2, size=11.5, max_width=108)
-    set_attr(canvas, "fill_style", LINE_FILL)
-    canvas.fill_rect(160, y2 - 8, 18, 16)
-    text(canvas, _("defensive line (stops a move)"), 184, y2, size=11.5, max_width=182)
-    if retain:
+    canvas.fill_rect(4, geo.legend_y, geo.width - 8, geo.legend_h)
+
+    def card_side(german: bool, fill: str, stroke: str) -> Callable[[float, float], None]:
+        def swatch(x: float, y: float) -> None:
+            card_outline(canvas, Rect(x, y - 7, 22, 14), german)
+            set_attr(canvas, "fill_style", fill)
+            canvas.fill()
+            set_attr(canvas, "stroke_style", stroke)
+            set_attr(canvas, "line_width", 2)
+            canvas.stroke()
+            side_badge(canvas, x + 11, y, german, 4.5)
+        return swatch
+
+    def troops(x: float, y: float) -> None:
+        set_attr(canvas, "fill_style", "#222222")
+        canvas.fill_rect(x, y - 6, 12, 12)
+        set_attr(canvas, "stroke_style", "#222222")
+        set_attr(canvas, "line_width", 1.5)
+        canvas.stroke_rect(x + 16, y - 6, 12, 12)
+
+    def line(x: float, y: float) -> None:
+        set_attr(canvas, "fill_style", LINE_FILL)
+        canvas.fill_rect(x, y - 8, 18, 16)
+
+    def retain_box(x: float, y: float) -> None:
         set_attr(canvas, "fill_style", MAY_RETAIN)
-        canvas.fill_rect(372, y2 - 8, 72, 16)
-        text(canvas, _("MAY RETAIN"), 408, y2 + 0.5, size=11, bold=True, align="center", max_width=70)
-        text(canvas, _("keep it for a later turn"), 450, y2, size=11.5, max_width=145)
-    set_attr(canvas, "line_width", 3)
-    set_attr(canvas, "stroke_style", AVAILABLE)
-    canvas.stroke_rect(600, y2 - 7, 18, 14)
-    text(canvas, _("the dice offer it"), 624, y2, size=11.5, max_width=94)
-    set_attr(canvas, "line_width", 3)
-    set_attr(canvas, "stroke_style", CHOSEN)
-    canvas.stroke_rect(722, y2 - 7, 18, 14)
-    text(canvas, _("chosen pair and card"), 746, y2, size=11.5, max_width=geo.width - 754)
-    outline(canvas, Rect(14, y3 - 5, 14, 10), FRESH, 2.5, pad=2)
-    text(canvas, _("new: a card just dealt onto this space of the grid"), 40, y3, size=11.5, max_width=geo.width - 50)
+        canvas.fill_rect(x, y - 8, 84, 16)
+        text(canvas, _("MAY RETAIN"), x + 42, y + 0.5, size=12, bold=True, align="center", max_width=82)
+
+    def frame(colour: str, width: float) -> Callable[[float, float], None]:
+        def swatch(x: float, y: float) -> None:
+            set_attr(canvas, "line_width", width)
+            set_attr(canvas, "stroke_style", colour)
+            canvas.stroke_rect(x, y - 7, 18, 14)
+        return swatch
+
+    items = [(card_side(False, BRITISH_FILL, BRITISH), 28, _("British card (green, rounded, round badge)")),
+             (card_side(True, GERMAN_FILL, GERMAN), 28, _("German card (blue, cut corners, cross badge)")),
+             (lambda x, y: symbol(canvas, x + 7, y, False), 20, _("grey symbol: 1 troop lost at a bust")),
+             (lambda x, y: symbol(canvas, x + 7, y, True), 20, _("black: 1 troop lost")),
+             (troops, 34, _("troop piece / lost")),
+             (line, 24, _("defensive line (stops a move)")),
+             (frame(AVAILABLE, 3), 24, _("the dice offer it")),
+             (frame(CHOSEN, 3), 24, _("chosen pair and card")),
+             (lambda x, y: outline(canvas, Rect(x + 2, y - 5, 14, 10), FRESH, 2.5, pad=2), 26,
+              _("new: a card just dealt onto this space of the grid"))]
+    if retain:
+        items.insert(6, (retain_box, 90, _("keep it for a later turn")))
+    for k, (swatch, room, words) in enumerate(items):
+        x, y, width = geo.legend_item(k)
+        swatch(x + 4, y)
+        text(canvas, lines(words, width - room - 12, 12, most=1)[0], x + 4 + room, y, size=12,
+             max_width=width - room - 12)
 
 
 def draw_picture(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet, field: Battlefield) -> None:
@@ -145,7 +165,7 @@ def draw_picture(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet, fi
 def draw_caption(canvas: Canvas, geo: Geometry, pic: Picture) -> None:
     colour = "#fff4e5" if pic.step else "#eef3fb"
     set_attr(canvas, "fill_style", colour)
-    canvas.fill_rect(0, 0, geo.width, CAPTION_H - 2)
+    canvas.fill_rect(0, 0, geo.width, geo.caption_h - 2)
     if pic.winners:
         caption = _("Game over: {caption}").format(caption=pic.caption)
     elif pic.step:
@@ -154,14 +174,15 @@ def draw_caption(canvas: Canvas, geo: Geometry, pic: Picture) -> None:
     else:
         caption = pic.caption
     width = geo.width - 20
-    said = lines(caption, width, 13.5, bold=True, most=1 if pic.rule else 2)
+    room = geo.caption_lines  # lines in all: the caption's (two at most when a rule follows), then the rule's
+    said = lines(caption, width, 13.5, bold=True, most=room - 2 if pic.rule else room - 1)
     y = 6 + CAPTION_LINE / 2
     for line in said:
         text(canvas, line, 10, y, size=13.5, bold=True, max_width=width)
         y += CAPTION_LINE
     y += (RULE_LINE - CAPTION_LINE) / 2
-    for line in lines(pic.rule, width, 11.5, most=2 if len(said) == 1 else 1) if pic.rule else []:
-        text(canvas, line, 10, y, size=11.5, colour=MUTED, max_width=width)
+    for line in lines(pic.rule, width, 12, most=room - len(said)) if pic.rule else []:
+        text(canvas, line, 10, y, size=12, colour=MUTED, max_width=width)
         y += RULE_LINE
 
 
@@ -172,12 +193,12 @@ def draw_battlefield(canvas: Canvas, geo: Geometry, pic: Picture, field: Battlef
             set_attr(canvas, "stroke_style", CHOSEN)
             set_attr(canvas, "line_width", 2.5)
             canvas.stroke_rect(row.x, row.y, row.w, row.h)
-            text(canvas, "▶", row.x + 1, row.y + 12, size=11, colour=CHOSEN)
+            text(canvas, "▶", row.x + 1, geo.name_y(i), size=12, colour=CHOSEN)
         status = (" · " + _("out") if p.out else "") + (" · " + _("wins") if p.id in pic.winners else "")
-        name = next((n for n in (p.label + status, p.id + status)
-                     if text_width(n, 12.5, True) <= LABEL_MAX), None)
-        name = name or lines(p.label + status, LABEL_MAX, 12.5, bold=True, most=1)[0]
-        text(canvas, name, 14, row.y + 12, size=12.5, bold=True, max_width=LABEL_MAX)
+        most = geo.name_max
+        name = next((n for n in (p.label + status, p.id + status) if text_width(n, 12.5, True) <= most), None)
+        name = name or lines(p.label + status, most, 12.5, bold=True, most=1)[0]
+        text(canvas, name, 14, geo.name_y(i), size=12.5, bold=True, max_width=most)
         lost_now = pic.lost.get(p.id, 0)
         for k in range(max(p.start_troops, p.troops + lost_now)):
             r = geo.troop_rect(i, k)
@@ -193,19 +214,20 @@ def draw_battlefield(canvas: Canvas, geo: Geometry, pic: Picture, field: Battlef
                 set_attr(canvas, "line_width", 2.5)
                 canvas.stroke_line(r.x - 2, r.y - 2, r.x + r.w + 2, r.y + r.h + 2)
                 canvas.stroke_line(r.x + r.w + 2, r.y - 2, r.x - 2, r.y + r.h + 2)
-        text(canvas, str(p.troops), 12 + 16 * max(p.start_troops, p.troops + lost_now) + 2, row.y + 31, size=11,
-             bold=True, colour=LOST if lost_now else MUTED)
+        after = geo.troop_rect(i, max(p.start_troops, p.troops + lost_now))
+        text(canvas, str(p.troops), after.x + 2, after.y + 6, size=12, bold=True, colour=LOST if lost_now else MUTED)
         x, y = geo.pawn_centre(i, p.pawn)
-        pawn(canvas, x, y, i)
+        pawn(canvas, x, y, i, r=PAWN_R)
         if i == pic.current and pic.halted and field.lines[p.pawn]:
-            text(canvas, "halted", x, y + 16, size=11, bold=True, colour=LOST, align="center")
+            if geo.names_beside:
+                text(canvas, "halted", x, y + 16, size=12, bold=True, colour=LOST, align="center")
+            else:  # under the pawn is the next row: on the name's line, at the row's end
+                text(canvas, "halted", row.x + row.w - 6, geo.name_y(i), size=12, bold=True, colour=LOST,
+                     align="right")
         if p.id in pic.winners:
             set_attr(canvas, "stroke_style", AVAILABLE)
             set_attr(canvas, "line_width", 3)
-            canvas.stroke_circle(x, y, 19)
-
-
-LABEL_MAX = 140
+            canvas.stroke_circle(x, y, PAWN_R + 6 if geo.names_beside else PAWN_R + 3)
 
 
 def draw_grid(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet) -> None:
@@ -214,8 +236,8 @@ def draw_grid(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet) -> No
         if s == NINE:
             draw_card(canvas, r, cards.fixed, space=NINE, fixed=True)
             if pic.on_nine:
-                pawn(canvas, r.x + r.w - 16, r.y + r.h - 16, pic.current, r=12)
-                text(canvas, _("2nd pawn"), r.x + r.w - 34, r.y + r.h - 12, size=11, bold=True, align="right")
+                pawn(canvas, r.x + r.w - 16, r.y + r.h - 16, pic.current, r=13)
+                text(canvas, _("2nd pawn"), r.x + r.w - 34, r.y + r.h - 12, size=12, bold=True, align="right")
         else:
             card = pic.spaces.get(s)
             if card is None:
@@ -229,7 +251,7 @@ def draw_grid(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet) -> No
             outline(canvas, r, CHOSEN, 4)
         if s in pic.fresh:
             outline(canvas, r, FRESH, 2.5, pad=2)
-            text(canvas, _("new"), r.x + r.w / 2, r.y + r.h + 1, size=11, bold=True, colour=FRESH, align="center")
+            text(canvas, _("new"), r.x + r.w / 2, r.y + r.h + 1, size=12, bold=True, colour=FRESH, align="center")
     # The expected troop loss is worked out under "How is this worked out?" (widgets/odds_help.py), not here.
 
 
@@ -248,13 +270,14 @@ def draw_hand(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet) -> No
                   "shown)").format(player=who, room=room, count=len(held))
     else:
         title = _("{player}'s cards: kept from earlier turns, then taken this turn").format(player=who)
-    text(canvas, title, r.x + 8, r.y + 11, size=12, bold=True, max_width=r.w - 12)
+    for k, line in enumerate(lines(title, r.w - 16, 12, bold=True, most=geo.hand_title_lines)):
+        text(canvas, line, r.x + 8, r.y + 11 + 14 * k, size=12, bold=True, max_width=r.w - 12)
     if not held:
-        text(canvas, _("none yet"), r.x + 10, r.y + 44, size=12, colour=MUTED)
+        text(canvas, _("none yet"), r.x + 10, geo.mini_rect(0).y + 22, size=12, colour=MUTED)
     for k, (card, how) in enumerate(held[-room:]):
         m = geo.mini_rect(k)
         draw_card(canvas, m, cards[card], small=True, fixed=card == FIXED)
-        text(canvas, how, m.x + m.w / 2, m.y + m.h + 9, size=11, colour=MUTED, align="center")
+        text(canvas, how, m.x + m.w / 2, m.y + m.h + 9, size=12, colour=MUTED, align="center", max_width=m.w + 4)
         if card in pic.used or card in pic.discarding:
             set_attr(canvas, "global_alpha", 0.6)
             set_attr(canvas, "fill_style", "#ffffff")

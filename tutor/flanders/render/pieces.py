@@ -51,7 +51,7 @@ def side_badge(canvas: Canvas, x: float, y: float, german: bool, size: float = 8
         canvas.fill_circle(x, y, size * 0.3)
 
 
-SYMBOL_R = 8.5
+SYMBOL_R = 9
 """Radius of a troop symbol: its letter is then at least ``MIN_TEXT`` px."""
 
 
@@ -136,22 +136,22 @@ def draw_card(canvas: Canvas, r: Rect, card: Card, *, space: int | None = None, 
     x, y, w = r.x, r.y, r.w
     if small:
         side_badge(canvas, x + 10, y + 11, german, 5)
-        names = lines(card.name, w - 24, 11, bold=True)
+        names = lines(card.name, w - 24, 12, bold=True)
         for k, line in enumerate(names):
-            text(canvas, line, x + w / 2 + 6, y + 11 + 13 * k, size=11, bold=True, align="center", max_width=w - 22)
+            text(canvas, line, x + w / 2 + 6, y + 11 + 13 * k, size=12, bold=True, align="center", max_width=w - 22)
         effects_y = y + 11 + 13 * len(names)
-        text(canvas, effect_words(card), x + w / 2, effects_y, size=11, align="center", max_width=w - 8)
+        text(canvas, effect_words(card), x + w / 2, effects_y, size=12, align="center", max_width=w - 8)
     else:
         side_badge(canvas, x + w - 13, y + 13, german)
         if space is not None:
             text(canvas, str(space), x + 8, y + 13, size=15, bold=True, colour=INK)
-        text(canvas, _("German") if german else (_("fixed") if fixed else _("British")), x + 28, y + 13, size=11,
+        text(canvas, _("German") if german else (_("fixed") if fixed else _("British")), x + 28, y + 13, size=12,
              colour=MUTED, max_width=w - 46)
         names = lines(card.name, w - 10, 13, bold=True)
         for k, line in enumerate(names):
             text(canvas, line, x + w / 2, y + 32 + 14 * k - 5 * (len(names) - 1), size=13, bold=True,
                  align="center", max_width=w - 8)
-        text(canvas, effect_words(card), x + w / 2, y + 50 + 4 * (len(names) - 1), size=11.5, align="center",
+        text(canvas, effect_words(card), x + w / 2, y + 50 + 4 * (len(names) - 1), size=12, align="center",
              max_width=w - 8)
     count = card.losses or (0 if fixed else card.risk)
     sy = y + r.h - SYMBOL_R - (2 if small else 4)
@@ -159,10 +159,10 @@ def draw_card(canvas: Canvas, r: Rect, card: Card, *, space: int | None = None, 
         symbol(canvas, x + 4 + SYMBOL_R + k * (2 * SYMBOL_R + 2), sy, card.german)
     if card.may_retain:
         words = _("MAY RETAIN") if not small and count < 2 else _("RETAIN")
-        tw = text_width(words, 11, True) + 6
+        tw = text_width(words, 12, True) + 6
         set_attr(canvas, "fill_style", MAY_RETAIN)
         canvas.fill_rect(x + w - tw - 4, sy - 8, tw, 16)
-        text(canvas, words, x + w - tw / 2 - 4, sy + 0.5, size=11, bold=True, align="center", max_width=tw)
+        text(canvas, words, x + w - tw / 2 - 4, sy + 0.5, size=12, bold=True, align="center", max_width=tw)
 
 
 def empty_space(canvas: Canvas, r: Rect, space: int) -> None:

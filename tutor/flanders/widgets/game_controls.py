@@ -31,7 +31,8 @@ EXTRA_CSS = """
 .iff-log { max-height: 260px; overflow-y: auto; border: 1px solid #e0e0e0; border-radius: 4px; padding: 2px 8px; }
 .iff-log summary { cursor: pointer; padding: 3px 0; }
 .iff-row { flex-flow: row wrap; align-items: center; margin: 2px 0; }
-.iff-results table { border-collapse: collapse; margin: 6px 0; font-size: 13.5px; width: 100%; line-height: 1.3; }
+.iff-results table { border-collapse: collapse; margin: 6px 0; font-size: 13.5px; width: auto; max-width: 100%;
+  line-height: 1.3; }
 .iff-results th, .iff-results td { border: 1px solid #bbb; padding: 3px 6px; text-align: left; vertical-align: top; }
 .iff-results td:nth-child(n+4) { text-align: right; font-variant-numeric: tabular-nums; }
 .iff-results caption { text-align: left; font-weight: bold; padding-bottom: 4px; }

@@ -216,17 +216,17 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
 
     # ----- layout ----------------------------------------------------------------------------------------
     def _layout(self) -> list[widgets.Widget]:
-        """The board, and beside it (under it on a narrow page) the panel: prompt and actions, results, one
-        secondary row, and what its disclosures open."""
+        """The board, and beside it (under it on a narrow page) the panel: prompt and actions, one secondary row,
+        and what its disclosures open; the results under them, as wide as the page (a table needs the room)."""
         secondary = self.secondary_row(pace=[self.skip_button, self.watch],
                                        disclosures=[self.odds_help.button, self.story.toggle])
-        panel = widgets.VBox([self.header, prompt_row(self.status, self.actions), self.results, secondary,
+        panel = widgets.VBox([self.header, prompt_row(self.status, self.actions), secondary,
                               self.odds_help.body, self.odds_help.picture, self.story.html, *self.code_body(),
                               self.teachers.body, self.text_view.html])
         panel.add_class("iff-panel")
         screen = widgets.HBox([board_frame(self.board), panel])
         screen.add_class("iff-screen")
-        return [widgets.HTML(CSS + EXTRA_CSS), screen]
+        return [widgets.HTML(CSS + EXTRA_CSS), screen, self.results]
 
     def _open_position(self, data: dict[str, Any]) -> None:
         """A position code the teacher reads out: the whole class plays the same position, from its start. A code

@@ -107,12 +107,13 @@
   }
 
   // A board's frame tells the kernel its column's width (tutor.ui.screen.board_frame: a hidden text box the
-  // frame holds), once it is laid out and whenever it changes, so a board can lay itself out for a phone.
+  // frame holds), once it is laid out and whenever it changes, so a board can lay itself out for a phone. The
+  // frame's own width is the column: it fills its column (up to the board's full width), and beside a panel it
+  // takes what the panel leaves (its width never follows the canvas's, which is 100% of it).
   var columns = window.ResizeObserver ? new ResizeObserver(function (entries) {
     entries.forEach(function (entry) {
-      var column = entry.target, style = getComputedStyle(column);
-      var width = Math.floor(column.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight));
-      column.querySelectorAll(':scope > .tutor-board-frame > .tutor-column-width input').forEach(function (box) {
+      var frame = entry.target, width = Math.floor(frame.clientWidth);
+      frame.querySelectorAll(':scope > .tutor-column-width input').forEach(function (box) {
         if (width <= 0 || box.value === String(width)) return;
         box.value = String(width);
         box.dispatchEvent(new Event('input', { bubbles: true }));
@@ -122,7 +123,7 @@
 
   function watchColumn(frame) {
     frame.setAttribute('data-tutor-column', '');
-    if (columns && frame.parentElement) columns.observe(frame.parentElement);
+    if (columns) columns.observe(frame);
   }
 
   function start() {
