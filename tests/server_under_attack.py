@@ -28,6 +28,7 @@ import websockets
 REPO = Path(__file__).resolve().parent.parent
 START_TIMEOUT_S = 120
 LESSON = "tiny.ipynb"
+TEXT = "text.ipynb"
 HONEST = "127.0.0.2"
 PUPIL = "127.0.0.5"
 
@@ -39,8 +40,8 @@ def free_port() -> int:
 
 
 def make_site(root: Path) -> Path:
-    """``root/lessons`` with ``tiny.ipynb`` (a slider), ``ca/tiny.ipynb`` and ``text.ipynb`` (no code), and the
-    repository's voila.json beside it."""
+    """``root/lessons`` with ``tiny.ipynb`` (a slider), ``text.ipynb`` (a page without a board), their Catalan
+    copies in ``ca/``, and the repository's voila.json beside it."""
     lessons = root / "lessons"
     (lessons / "ca").mkdir(parents=True)
     for path, title in ((lessons / LESSON, "A tiny lesson"), (lessons / "ca" / LESSON, "Una lliçó petita")):
@@ -49,6 +50,12 @@ def make_site(root: Path) -> Path:
             nbformat.v4.new_code_cell("import ipywidgets\nslider = ipywidgets.IntSlider(description='speed')\nslider")])
         notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
         notebook.metadata["tutor"] = {"quizzes": ["q1"]}
+        nbformat.write(notebook, path)
+    for path, title in ((lessons / TEXT, "Rules in words"), (lessons / "ca" / TEXT, "Les regles")):
+        notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(f"# {title}"),
+                                                   nbformat.v4.new_code_cell("print('words')")])
+        notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+        notebook.metadata["tutor"] = {"kernel": False}
         nbformat.write(notebook, path)
     (root / "voila.json").write_text((REPO / "voila.json").read_text())
     return lessons
@@ -132,6 +139,24 @@ class Server:
             return response.status, response.read().decode("utf-8", "replace")
         finally:
             connection.close()
+
+    def teacher(self, action: dict[str, Any]) -> int:
+        """The teacher's action (with the token the server printed), its status."""
+        match = re.search(r"teacher\?token=(\S+)", self.log_text())
+        assert match, self.log_text()[:2000]
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        try:
+            connection.request("POST", "/rules-tutor/teacher/action", json.dumps(action),
+                               {"X-Teacher-Token": match.group(1), "Content-Type": "application/json",
+                                "Origin": f"http://127.0.0.1:{self.port}"})
+            response = connection.getresponse()
+            response.read()
+            return response.status
+        finally:
+            connection.close()
+
+    def kernels_started(self) -> int:
+        return self.log_text().count("Kernel started:")
 
     def lesson(self, client: str, path: str = LESSON) -> str:
         """The kernel id of a lesson page fetched by ``client``."""

@@ -16,6 +16,7 @@ import websockets
 from server_under_attack import HONEST, LESSON, PUPIL, Server, kernel_answers, make_site, message, reply
 
 from tutor.server import bounds
+from tutor.server.class_mode import PAGES_PER_CLIENT
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="POSIX limits and /proc")
 
@@ -60,7 +61,7 @@ def test_a_kernel_keeps_two_websockets_a_device_a_few_and_only_its_own_kernels(s
 
     async def attack() -> None:
         opened, refused = await _open_many(server, pupil_kernel, 20)
-        assert len(opened) <= bounds.CHANNELS_PER_DEVICE
+        assert len(opened) <= bounds.CHANNELS_PER_KERNEL * PAGES_PER_CLIENT
         assert all(isinstance(error, websockets.InvalidStatus) and error.response.status_code == 429
                    for error in refused), refused[:3]
         alive = await _still_open(opened, settle_s=5)

@@ -3,7 +3,7 @@ descriptors (issue 39).
 
 - Kernel websockets (``/api/kernels/<id>/channels``, ``BoundedChannels``): only to a kernel this device's pages were
   given (``ClassMode.client_of``), at most ``CHANNELS_PER_KERNEL`` live per kernel (a new one closes the oldest),
-  at most ``CHANNELS_PER_DEVICE`` per device, messages of at most ``PAGE_MESSAGE_MAX_BYTES``.
+  at most ``channels_per_device`` per device (8 in class mode), messages of at most ``PAGE_MESSAGE_MAX_BYTES``.
 - What a page may send on it (``LessonChannels``): the message types Voila allows, and no comm but the widget
   manager's control comm (``PAGE_COMM_TARGETS``): a page cannot make the kernel build widgets the lesson never
   made. Refused messages are dropped with one log line per connection and reason (and a count when it closes).
@@ -26,14 +26,15 @@ from . import voila_adapter as voila
 
 CHANNELS_PER_KERNEL = 2
 """Live kernel websockets per kernel: its page's, and a reload's that has not yet replaced it."""
-PAGES_PER_DEVICE_FOR_CHANNELS = 4
-"""(class mode's ``PAGES_PER_CLIENT``) lesson pages one device runs at once."""
-CHANNELS_PER_DEVICE = CHANNELS_PER_KERNEL * PAGES_PER_DEVICE_FOR_CHANNELS
-"""Live kernel websockets per device: every page it may run, each with a reload in flight."""
-PAGE_MESSAGE_MAX_BYTES = 256 * 1024
-"""The largest message a page may send on a kernel's websocket (Tornado's default is 10 MiB). A lesson page's own
-messages are widget events (a click, a slider, a key) of well under 2 KiB (measured: tests/test_server_bounds.py);
-images go the other way, from the kernel to the page, and are not bounded by this."""
+CHANNELS_PER_DEVICE_ALONE = 64
+"""Without a class limit (one learner's own server), kernel websockets (live or opening) per device: nine lessons
+opened at once in tabs, each with a reload in flight, and room to spare. In class mode it is
+``CHANNELS_PER_KERNEL`` times the pages a device may run (``ClassMode.pages_per_client``: 4, so 8)."""
+PAGE_MESSAGE_MAX_BYTES = 64 * 1024
+"""The largest message a page may send on a kernel's websocket (Tornado's default is 10 MiB). Measured in the
+browser tests that play Flamme Rouge and Flanders lessons (test_fr_card_clicks, test_flanders: 165 messages):
+a page sends widget events (comm_msg) of at most 375 bytes, a comm_open for the widget manager, kernel info
+requests. Images go the other way, from the kernel to the page, and are not bounded by this."""
 PAGE_MESSAGE_TYPES = frozenset({"comm_open", "comm_close", "comm_msg", "comm_info_request", "kernel_info_request",
                                 "shutdown_request"})
 """What a lesson page may send its kernel: Voila's ``allowed_message_types`` (its widgets' comms, the kernel's info,
@@ -81,16 +82,16 @@ class Channels:
     """The kernel websockets live or opening on the server: per kernel the ones in use, in the order they came;
     per device every one not yet ended (one replaced but still in its handshake counts until it ends)."""
 
-    def __init__(self, per_kernel: int = CHANNELS_PER_KERNEL, per_device: int = CHANNELS_PER_DEVICE) -> None:
-        self.per_kernel, self.per_device = per_kernel, per_device
+    def __init__(self, per_kernel: int = CHANNELS_PER_KERNEL) -> None:
+        self.per_kernel = per_kernel
         self.of_kernel: dict[str, list[Any]] = {}
         self.device_of: dict[Any, str] = {}
         self.of_device: dict[str, int] = {}
 
-    def refusal(self, device: str) -> str | None:
-        """Why a new websocket from ``device`` is refused (None: it may open)."""
-        if self.of_device.get(device, 0) >= self.per_device:
-            return f"this device has {self.per_device} lesson connections open"
+    def refusal(self, device: str, per_device: int) -> str | None:
+        """Why a new websocket from ``device`` is refused when a device may have ``per_device`` (None: it may)."""
+        if self.of_device.get(device, 0) >= per_device:
+            return f"this device has {per_device} lesson connections open"
         return None
 
     def add(self, kernel_id: str, device: str, handler: Any) -> list[Any]:
@@ -134,6 +135,14 @@ def _owner_refusal(handler: Any, kernel_id: str) -> tuple[int, str] | None:
     return None
 
 
+def channels_per_device(handler: Any) -> int:
+    """How many kernel websockets one device may have live or opening (see ``CHANNELS_PER_DEVICE_ALONE``)."""
+    class_mode = handler.settings.get("rules_tutor_class")
+    if class_mode is not None and class_mode.max_kernels and class_mode.pages_per_client:
+        return CHANNELS_PER_KERNEL * int(class_mode.pages_per_client)
+    return CHANNELS_PER_DEVICE_ALONE
+
+
 def _is_websocket_request(handler: Any) -> bool:
     return str(handler.request.headers.get("Upgrade", "")).lower() == "websocket"
 
@@ -159,7 +168,7 @@ def bounded_channels_class(log: Callable[[str], None]) -> type:
             if not _is_websocket_request(self):
                 return self._refuse(400, "not a websocket request")
             refused = _owner_refusal(self, kernel_id)
-            if refused is None and (why := channels.refusal(device)) is not None:
+            if refused is None and (why := channels.refusal(device, channels_per_device(self))) is not None:
                 refused = (429, why)
             if refused is not None:
                 said(f"channels {refused[0]} {device}",
