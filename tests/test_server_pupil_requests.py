@@ -88,7 +88,7 @@ ATTACKS = [
     b"GET /voila/tree/%00 HTTP/1.1\r\n",
     b"GET /voila/render/%ff%fe.ipynb HTTP/1.1\r\n",
     b"GET /nothing-here?token=the-secret-token HTTP/1.1\r\n",
-    b"GET /voila/render/tiny.ipynb/?token=the-secret-token HTTP/1.1\r\n",
+    b"GET /voila/render/made-up.ipynb?token=the-secret-token HTTP/1.1\r\n",
 ]
 
 
