@@ -88,7 +88,7 @@ def _serve(site: Path, tmp_path: Path, *, open_page: bool) -> tuple[subprocess.P
         page = urllib.request.urlopen(f"http://127.0.0.1:{port}/voila/render/tiny.ipynb",
                                       timeout=START_TIMEOUT_S).read()
         assert b"ready" in page
-        kernels = sorted(set(descendants(process.pid)) & set(_processes_naming("ipykernel")))
+        kernels = sorted(set(descendants(process.pid)) & set(_processes_naming("kernel_launcher")))
         assert kernels, "no kernel process below the server"
     return process, port, kernels
 

@@ -21,7 +21,9 @@ from typing import Any
 
 from jupyter_core.utils import ensure_async
 
+from . import bounds, pupil_requests
 from . import voila_adapter as voila
+from .kernel_launcher import LIMIT_VARIABLE as KERNEL_LIMIT_VARIABLE
 from .process import with_template_path
 from .voila_adapter import VoilaKernelManager
 
@@ -344,6 +346,33 @@ class ClassMode:
             voila.wrap_take_pooled_kernel(self.kernel_manager, lambda take: wrap(take, voila.taken_kernel_id))
 
 
+def _closed_by_pace(handler: Any, path: str | None) -> bool:
+    """Whether the teacher has closed the lesson at ``path`` (Pace), in whatever language its address names."""
+    from ..lesson_languages import lesson_key
+
+    classroom = handler.settings.get("rules_tutor_classroom")
+    return classroom is not None and lesson_key((path or "").strip("/")) in classroom.db.settings()["closed"]
+
+
+def paced_handler(page_handler: type, lesson_handler: type) -> type:
+    """``page_handler`` (the text pages' handler over ``lesson_handler``) sending a lesson Pace has closed, in any
+    language, to ``lesson_handler`` (which says "Not open yet"), and in class mode serving every page with the
+    server's own template and theme (``?template=``, ``?theme=`` dropped)."""
+
+    class PacedPageHandler(page_handler):
+        async def get(self, path: str | None = None) -> None:
+            if self.settings["rules_tutor_class"].max_kernels:
+                for name in ("template", "theme"):
+                    self.request.arguments.pop(name, None)
+                    self.request.query_arguments.pop(name, None)
+            if _closed_by_pace(self, path):
+                await lesson_handler.get(self, path)  # type: ignore[attr-defined]
+                return
+            await super().get(path)
+
+    return PacedPageHandler
+
+
 def _refusal(handler: Any, path: str | None) -> tuple[int, str, str] | None:
     """(status, Retry-After, page) when a lesson page is not served: a lesson the teacher has not opened yet, a
     device with its share of pages, a full class; None when it is."""
@@ -351,9 +380,8 @@ def _refusal(handler: Any, path: str | None) -> tuple[int, str, str] | None:
     from ..i18n import SOURCE_LANGUAGE, language_of_path
 
     class_mode: ClassMode = handler.settings["rules_tutor_class"]
-    classroom = handler.settings.get("rules_tutor_classroom")
     page = (path or "").strip("/")
-    if classroom is not None and page in classroom.db.settings()["closed"]:
+    if _closed_by_pace(handler, path):
         language = language_of_path(page)  # the page's own language: a Catalan lesson says it in Catalan
         folder = "" if language == SOURCE_LANGUAGE else language + "/"
         return 200, "", not_open_page(handler.base_url + f"voila/render/{folder}index.ipynb", page)
@@ -430,14 +458,33 @@ def class_mode_state(app: Any) -> dict[str, Any]:
 
 def class_mode_routes(app: Any, voila_routes: list[Any], handler: type) -> list[Any]:
     """Voila's routes with the lesson pages served by ``handler`` (the pages without a board first, without a
-    kernel: ``tutor.text_pages``), and the class's endpoints (``tutor.classroom``) when the teacher view is on."""
+    kernel: ``tutor.text_pages``; a lesson closed by Pace in any language by ``handler``, which says "Not open
+    yet"), the kernel websockets bounded (``bounded_routes``), every route quiet about what a pupil sends
+    (``pupil_requests``), and the class's endpoints (``tutor.classroom``) when the teacher view is on."""
     from ..classroom.handlers import routes
     from ..text_pages import start_text_pages, with_text_pages
 
     classroom = app.app.settings.get("rules_tutor_classroom")
     own = routes(classroom, app.server_url or app.base_url) if classroom else []
     start_text_pages(app.app.settings, voila.lesson_page_route_arguments(voila_routes), Path(app.root_dir), app.log)
-    return own + voila.with_lesson_page_handler(voila_routes, with_text_pages(handler))
+    lessons = voila.with_lesson_page_handler(voila_routes, paced_handler(with_text_pages(handler), handler))
+    return own + pupil_requests.quiet_routes(bounded_routes(lessons, app.log.warning))
+
+
+def bounded_settings(log: Callable[[str], None]) -> dict[str, Any]:
+    """The Tornado settings that bound what a page sends on its kernel's websocket (``tutor.server.bounds``)."""
+    return {"kernel_websocket_connection_class": bounds.lesson_channels_class(log),
+            "websocket_max_message_size": bounds.PAGE_MESSAGE_MAX_BYTES,
+            "log_function": pupil_requests.log_request}
+
+
+def bounded_routes(routes: list[Any], log: Callable[[str], None]) -> list[Any]:
+    """``routes`` with the kernel websockets bounded (``tutor.server.bounds``) and without the login pages (the
+    server has no login; Voila's would fail to render)."""
+    replaced: dict[type, type | None] = {voila.kernel_channels_handler(): bounds.bounded_channels_class(log),
+                                         voila.request_info_handler(): bounds.bounded_request_info_class(log)}
+    replaced.update(dict.fromkeys(voila.login_handlers()))
+    return voila.with_route_handlers(routes, replaced)
 
 
 def classroom_voila_class() -> Any:
@@ -474,7 +521,7 @@ def classroom_voila_class() -> Any:
             voila.prepare_pooled_kernels_through_a_hook()  # before Voila makes its kernel manager
             voila.note_lessons_that_do_not_run_to_their_end()
             settings: dict[str, Any] = super().init_settings()
-            return {**settings, **class_mode_state(self)}
+            return {**settings, **class_mode_state(self), **bounded_settings(self.log.warning)}
 
         def init_handlers(self) -> list[Any]:
             voila.end_lesson_pages_that_fail_to_start()
@@ -486,6 +533,9 @@ def classroom_voila_class() -> Any:
 def launch_voila(argv: list[str]) -> int:
     """Voila with ``argv``, the project's template on the data path and class mode (``python -m tutor.server``)."""
     os.environ.update(with_template_path(dict(os.environ)))
+    os.environ.setdefault(KERNEL_LIMIT_VARIABLE, str(bounds.KERNEL_DATA_LIMIT_MIB))
+    bounds.raise_open_file_limit()
+    voila.accept_connections_without_spinning(lambda line: print(line, file=sys.stderr, flush=True))
     sys.argv = ["voila", *argv]
     classroom_voila_class().launch_instance()
     return 0
@@ -505,6 +555,8 @@ def classroom_settings(settings: dict[str, Any], class_size: int, lessons: list[
     if class_size <= 0:
         return settings
     settings.setdefault("ClassroomVoila", {})["max_kernels"] = class_size + CLASS_MARGIN
+    configuration = settings.setdefault("VoilaConfiguration", {})
+    configuration["allow_template_override"] = configuration["allow_theme_override"] = "NO"  # no ?template=
     executor = settings.setdefault("VoilaExecutor", {})
     executor["iopub_timeout"] = max(IOPUB_TIMEOUT_S, executor.get("iopub_timeout", 0))
     executor["raise_on_iopub_timeout"] = True

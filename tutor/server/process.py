@@ -50,17 +50,26 @@ def voila_command(directory: Path, port: int, open_browser: bool = False) -> lis
     return command
 
 
+def kernel_data_dir() -> Path:
+    """The folder holding the lessons' kernel spec (``kernels/python3``: ``tutor.server.kernel_launcher``, a
+    kernel with a memory limit)."""
+    return Path(__file__).resolve().parent / "jupyter_data"
+
+
 def with_template_path(environment: dict[str, str]) -> dict[str, str]:
-    """``environment`` with the project's template folder first on Jupyter's data path (``JUPYTER_PATH``).
+    """``environment`` with the project's template folder and the lessons' kernel spec first on Jupyter's data
+    path (``JUPYTER_PATH``).
 
     Voila finds a template named ``T`` in ``<data path>/voila/templates/T``; ``tutor/voila_template`` holds
-    ``voila/templates/rules-tutor``, the template voila.json names.
+    ``voila/templates/rules-tutor``, the template voila.json names. A notebook's kernel ``python3`` is found in
+    ``<data path>/kernels/python3``: ``tutor/server/jupyter_data`` holds the one that limits its memory.
     """
     environment = dict(environment)
-    extra = str(template_dir())
     paths = [p for p in environment.get("JUPYTER_PATH", "").split(os.pathsep) if p]
-    if extra not in paths:
-        environment["JUPYTER_PATH"] = os.pathsep.join([extra, *paths])
+    for extra in (str(kernel_data_dir()), str(template_dir())):
+        if extra not in paths:
+            paths.insert(0, extra)
+    environment["JUPYTER_PATH"] = os.pathsep.join(paths)
     return environment
 
 

@@ -385,3 +385,165 @@ async def render_page_once(settings: dict[str, Any], route_arguments: dict[str, 
     finally:
         await ensure_async(kernel_manager.shutdown_kernel(kernel_id))
     return str(page).replace(str(kernel_id), NO_KERNEL_ID)
+
+
+# ----- Bounds on what a page can make the server do (tutor.server.bounds) --------------------------------------
+
+
+def kernel_channels_handler() -> type:
+    """The handler class of a kernel's websocket (``/api/kernels/<id>/channels``): Voila's
+    ``VoilaKernelWebsocketHandler``, a ``jupyter_server`` ``KernelWebsocketHandler``."""
+    from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
+
+    handler: type = VoilaKernelWebsocketHandler
+    return handler
+
+
+def request_info_handler() -> type:
+    """The handler class of the websocket a page with a preheated kernel opens (``/voila/query/<kernel id>``,
+    Voila's ``RequestInfoSocketHandler``)."""
+    from voila.request_info_handler import RequestInfoSocketHandler
+
+    handler: type = RequestInfoSocketHandler
+    return handler
+
+
+def login_handlers() -> tuple[type, ...]:
+    """The handler classes of ``/login`` and ``/logout`` (``IdentityProvider.get_handlers``), which Voila adds to
+    its routes although it serves without a login: their pages need a ``static_path`` Voila does not set."""
+    from jupyter_server.auth.login import LoginFormHandler
+    from jupyter_server.auth.logout import LogoutHandler
+
+    return LoginFormHandler, LogoutHandler
+
+
+def with_route_handlers(routes: list[Any], replaced: dict[type, type | None]) -> list[Any]:
+    """Voila's routes (``Voila.init_handlers``: tuples of pattern, handler class, arguments) with each handler
+    class that is (a subclass of) a key of ``replaced`` served by its value instead; a value None drops the route."""
+    result = []
+    for route in routes:
+        handler = route[1] if len(route) > 1 else None
+        match = next((key for key in replaced if isinstance(handler, type) and issubclass(handler, key)), None)
+        if match is None:
+            result.append(route)
+        elif replaced[match] is not None:
+            result.append((route[0], replaced[match], *route[2:]))
+    return result
+
+
+def channels_connection_class() -> type:
+    """``jupyter_server``'s ``ZMQChannelsWebsocketConnection``: what a kernel's websocket hands the page's messages
+    to (``handle_incoming_message``); the class is the ``kernel_websocket_connection_class`` setting."""
+    from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebsocketConnection
+
+    connection: type = ZMQChannelsWebsocketConnection
+    return connection
+
+
+V1_PROTOCOL = "v1.kernel.websocket.jupyter.org"
+
+
+def page_message(connection: Any, ws_message: str | bytes) -> tuple[str, dict[str, Any], dict[str, Any]]:
+    """The channel, header and content of a message a page sent on a kernel's websocket, read as
+    ``handle_incoming_message`` reads it (``connection.subprotocol``: the v1 protocol's binary frames, else JSON or
+    the legacy binary form); ValueError when it is not a kernel message. The content is read only for the
+    messages that open a comm (``{}`` otherwise): its size is bounded by the websocket's message size."""
+    try:
+        if connection.subprotocol == V1_PROTOCOL:
+            if not isinstance(ws_message, bytes) or len(ws_message) < 8:
+                raise ValueError("not a v1 binary frame")
+            count = int.from_bytes(ws_message[:8], "little")
+            if not 6 <= count <= 64 or len(ws_message) < 8 * (count + 1):
+                raise ValueError("a v1 frame with a wrong number of parts")
+            offsets = [int.from_bytes(ws_message[8 * (i + 1):8 * (i + 2)], "little") for i in range(count)]
+            if offsets != sorted(offsets) or offsets[-1] > len(ws_message):
+                raise ValueError("a v1 frame with wrong offsets")
+            parts = [ws_message[offsets[i]:offsets[i + 1]] for i in range(count - 1)]  # channel, header, ...
+            channel = parts[0].decode("utf-8")
+            header = connection.session.unpack(parts[1])
+            content = connection.session.unpack(parts[4]) if _opens_comm(header) else {}
+        else:
+            if isinstance(ws_message, bytes):
+                from jupyter_server.services.kernels.connection.base import deserialize_binary_message
+
+                message = deserialize_binary_message(ws_message)  # type: ignore[no-untyped-call]
+            else:
+                import json
+
+                message = json.loads(ws_message)
+            channel = message.get("channel") or "shell"
+            header, content = message["header"], message.get("content", {})
+    except ValueError:
+        raise
+    except Exception as error:  # noqa: BLE001 - any malformed frame is refused the same way
+        raise ValueError(f"malformed ({type(error).__name__})") from None
+    if not isinstance(header, dict) or not isinstance(content, dict) or not isinstance(channel, str):
+        raise ValueError("malformed (not objects)")
+    return channel, header, content
+
+
+def _opens_comm(header: Any) -> bool:
+    return isinstance(header, dict) and header.get("msg_type") == "comm_open"
+
+
+def accept_connections_without_spinning(log: Callable[[str], None], pause_s: float = 1.0) -> None:
+    """Make Tornado's servers (``tornado.tcpserver.add_accept_handler``, which ``HTTPServer`` uses) stop accepting
+    for ``pause_s`` when the process is out of file descriptors (EMFILE, ENFILE), saying so through ``log`` at most
+    once a minute, with how many times it happened. Tornado's own accept loop lets the error out: the IOLoop logs
+    a traceback and, the listening socket still readable, calls it again at once, for ever. Idempotent."""
+    import errno
+    import socket
+    import time
+
+    import tornado.tcpserver
+    from tornado.ioloop import IOLoop
+
+    if getattr(tornado.tcpserver.add_accept_handler, "does_not_spin", False):  # type: ignore[attr-defined]
+        return
+    out_of_descriptors = (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM)
+    said = {"at": -1e9, "count": 0}
+
+    def add_accept_handler(sock: socket.socket, callback: Callable[[socket.socket, Any], None]) -> Callable[[], None]:
+        io_loop = IOLoop.current()
+        state = {"removed": False, "watching": True}
+
+        def accept_handler(fd: Any, events: int) -> None:
+            for _ in range(128):
+                if state["removed"] or not state["watching"]:
+                    return
+                try:
+                    connection, address = sock.accept()
+                except BlockingIOError:
+                    return
+                except ConnectionAbortedError:
+                    continue
+                except OSError as error:
+                    if error.errno not in out_of_descriptors:
+                        raise
+                    said["count"] += 1
+                    now = time.monotonic()
+                    if now - said["at"] >= 60:
+                        log(f"Out of open files ({errno.errorcode.get(error.errno, error.errno)}): new connections "
+                            f"wait {pause_s:g} s ({said['count']} times in the last minute)")
+                        said["at"], said["count"] = now, 0
+                    io_loop.remove_handler(sock)
+                    state["watching"] = False
+                    io_loop.call_later(pause_s, watch_again)
+                    return
+                callback(connection, address)
+
+        def watch_again() -> None:
+            if not state["removed"] and not state["watching"]:
+                state["watching"] = True
+                io_loop.add_handler(sock, accept_handler, IOLoop.READ)
+
+        def remove_handler() -> None:
+            if state["watching"]:
+                io_loop.remove_handler(sock)
+            state["removed"] = True
+
+        io_loop.add_handler(sock, accept_handler, IOLoop.READ)
+        return remove_handler
+
+    add_accept_handler.does_not_spin = True  # type: ignore[attr-defined]
+    tornado.tcpserver.add_accept_handler = add_accept_handler  # type: ignore[attr-defined]
