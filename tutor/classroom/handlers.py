@@ -44,7 +44,7 @@ import tornado.web
 from tutor.lesson_languages import lesson_key
 
 from .database import ClassDatabase, Learner, Lesson
-from .guard import ClientCounts, PageKeys, RateLimit, parse_body
+from .guard import ClientCounts, PageKeys, RateLimit, device_of, parse_body
 
 MAX_BODY = 2048
 PAGE_COOKIE = "rules_tutor_page"
@@ -63,9 +63,9 @@ log = logging.getLogger("tutor.classroom")
 
 
 def lessons_of(directory: Path) -> list[Lesson]:
-    """The lessons served from ``directory``, with their titles, quiz ids and quiz titles: each registered game's lesson folder
-    (``tutor.core.games``, in its order), then the pages at the top but the contents page (``index.ipynb``); keys
-    relative to ``directory``; hidden and ``_`` files left out. A lesson in another language
+    """The lessons served from ``directory``, with their titles, quiz ids and quiz titles: each registered game's
+    lesson folder (``tutor.core.games``, in its order), then the pages at the top but the contents page
+    (``index.ipynb``); keys relative to ``directory``; hidden and ``_`` files left out. A lesson in another language
     (``ca/flamme_rouge/02_energy_phase.ipynb``) is the same lesson as the English one, with the same key and
     quizzes (``tutor.lesson_languages``): it is not listed again."""
     from tutor.core.games import GAMES
@@ -187,7 +187,7 @@ class _LearnerHandler(ClassHandler):
         data, problem = parse_body(bytes(self.body))
         if data is None:
             return self.reply(400, {"error": problem})
-        page, client = data.get("page"), self.request.remote_ip or "?"
+        page, client = data.get("page"), device_of(self.request.remote_ip)
         if not self.classroom.keys.valid(page, self.classroom.db.current_class()["id"]):
             return self.reply(403, {"error": "not a page of this class: reload the page"})
         assert isinstance(page, str)
@@ -216,7 +216,7 @@ class JoinHandler(_LearnerHandler):
         name = data.get("name", "")
         if not isinstance(name, str):
             return self.reply(400, {"error": "bad name"})
-        if not self.classroom.joined.add(self.request.remote_ip or "?", self.classroom.db.current_class()["id"]):
+        if not self.classroom.joined.add(device_of(self.request.remote_ip), self.classroom.db.current_class()["id"]):
             return self.reply(429, {"error": "this device has joined enough learners"})
         joined = self.classroom.db.join(name)
         if joined is None:
@@ -284,7 +284,7 @@ class OpenHandler(ClassHandler):
         self.gone = True  # the page went away: its question stops at its next look (OPEN_RECHECK_S)
 
     async def get(self) -> None:
-        room, client = self.classroom, self.request.remote_ip or "?"
+        room, client = self.classroom, device_of(self.request.remote_ip)
         lesson = lesson_key(self.get_query_argument("lesson", "")[:200])
         if lesson not in room.db.lesson_keys:
             return self.reply(400, {"error": "unknown lesson"})

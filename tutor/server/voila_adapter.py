@@ -317,6 +317,24 @@ def on_page_connect(kernel_manager: VoilaKernelManager, connected: Callable[[str
     kernel_manager.notify_connect = noting_connect
 
 
+def on_page_disconnect(kernel_manager: VoilaKernelManager, disconnected: Callable[[str, int], None]) -> None:
+    """Call ``disconnected(kernel_id, connections)`` each time a kernel's websocket closes (Jupyter Server's
+    ``notify_disconnect``), with the kernel's websockets still open after it."""
+    notify_disconnect = kernel_manager.notify_disconnect
+
+    def noting_disconnect(kernel_id: str) -> Any:
+        result = notify_disconnect(kernel_id)
+        disconnected(kernel_id, connections(kernel_manager, kernel_id))
+        return result
+
+    kernel_manager.notify_disconnect = noting_disconnect
+
+
+def connections(kernel_manager: VoilaKernelManager, kernel_id: str) -> int:
+    """The kernel's open websockets, as Jupyter Server counts them (``notify_connect``/``notify_disconnect``)."""
+    return int(getattr(kernel_manager, "_kernel_connections", {}).get(kernel_id, 0))
+
+
 # ----- Pages without a board (tutor.text_pages): rendered once with a kernel, then served without one --------
 
 NO_KERNEL_ID = "00000000-0000-0000-0000-000000000000"
