@@ -192,11 +192,13 @@ def test_the_teacher_secret_moves_to_a_cookie_and_the_server_keeps_pause_and_pac
         status, _, headers = server.request(f"/rules-tutor/teacher?token={token}")
         assert status == 303 and headers["Location"] == "/rules-tutor/teacher"  # a clean address
         cookie = headers["Set-Cookie"]
-        assert f"rules_tutor_teacher={token}" in cookie and "HttpOnly" in cookie and "SameSite=Strict" in cookie
+        session = re.search(r"rules_tutor_teacher=([^;]+)", cookie)[1]  # the link's token exchanged for a session
+        assert session != token and "HttpOnly" in cookie and "SameSite=Strict" in cookie
         assert "Path=/rules-tutor/teacher" in cookie
-        with_cookie = {"Cookie": f"rules_tutor_teacher={token}"}
-        status, page, _ = server.request("/rules-tutor/teacher", headers=with_cookie)
+        status, page, _ = server.request("/rules-tutor/teacher", headers={"Cookie": f"rules_tutor_teacher={session}"})
         assert status == 200 and token.encode() not in page
+        page_token = re.search(rb'name="rules-tutor-page" content="([^"]+)"', page)[1].decode()
+        with_cookie = {"Cookie": f"rules_tutor_teacher={session}", "X-Teacher-Page": page_token}
         assert server.request("/rules-tutor/teacher/results.csv", headers=with_cookie)[0] == 200
         assert server.request("/rules-tutor/teacher/results.csv")[0] == 403
 

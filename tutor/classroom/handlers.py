@@ -35,6 +35,8 @@ import json
 import logging
 import re
 import secrets
+import signal
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -59,6 +61,10 @@ OPEN_RECHECK_S = 2.0
 JOINS_PER_CLIENT = 4
 """Learners one device (source address) may join to a class: a reload after the browser closed, a shared laptop;
 never the class."""
+TEACHER_SESSIONS = 20
+"""Teacher views kept open at once (each link opened in a browser is one)."""
+NEW_LINK_SIGNAL = getattr(signal, "SIGUSR1", None)
+"""``kill -USR1 <pid of rules-tutor serve>`` prints a new link for the teacher's view (POSIX only)."""
 log = logging.getLogger("tutor.classroom")
 
 
@@ -93,6 +99,13 @@ class Classroom:
 
     db: ClassDatabase
     teacher_token: str
+    """The token of the teacher's link: it opens the view once (``open_teacher_link``)."""
+    teacher_address: str = ""
+    """The teacher view's address without the token (``http://host:port/rules-tutor/teacher``): a new link is
+    printed with it."""
+    teacher_link_used: bool = False
+    teacher_sessions: OrderedDict[str, None] = field(default_factory=OrderedDict)
+    """The cookies' values the teacher's links were exchanged for (the newest ``TEACHER_SESSIONS``)."""
     keys: PageKeys = field(init=False)
     posts: RateLimit = field(default_factory=RateLimit)
     client_posts: RateLimit = field(default_factory=lambda: RateLimit(per_second=10.0, burst=60.0))
@@ -125,8 +138,47 @@ class Classroom:
             self._pace_changed.discard(waiter)
 
     def is_teacher(self, token: str | None) -> bool:
-        return bool(token) and str(token).isascii() and hmac.compare_digest(str(token).encode(),
-                                                                           self.teacher_token.encode())
+        """Whether ``token`` (an ``X-Teacher-Token`` header or the teacher's cookie) lets the teacher in: one of the
+        sessions the teacher's link was exchanged for, or the link's token itself until it has been opened."""
+        if not token or not str(token).isascii():
+            return False
+        token = str(token)
+        if not self.teacher_link_used and hmac.compare_digest(token.encode(), self.teacher_token.encode()):
+            return True
+        return any(hmac.compare_digest(token.encode(), session.encode()) for session in self.teacher_sessions)
+
+    def open_teacher_link(self, token: str) -> str | None:
+        """The teacher's link opened with ``token``: a new session (the cookie's value) the first time; None for a
+        link used already, an old one or a made-up one."""
+        if self.teacher_link_used or not token.isascii() or not hmac.compare_digest(
+                token.encode(), self.teacher_token.encode()):
+            return None
+        self.teacher_link_used = True
+        session = secrets.token_urlsafe(24)
+        self.teacher_sessions[session] = None
+        while len(self.teacher_sessions) > TEACHER_SESSIONS:
+            self.teacher_sessions.popitem(last=False)
+        return session
+
+    def new_teacher_link(self) -> str:
+        """A new link for the teacher's view (the old one stops working; the views opened stay open)."""
+        self.teacher_token, self.teacher_link_used = new_teacher_token(), False
+        return teacher_link_at(self.teacher_address, self.teacher_token)
+
+    def page_token(self, session: str) -> str:
+        """A token for one teacher page of ``session``: the page's actions carry it (``X-Teacher-Page``), which a
+        page of another site (or of another port of this machine) cannot read."""
+        nonce = secrets.token_urlsafe(9)
+        return f"{nonce}.{self._page_mac(session, nonce)}"
+
+    def valid_page_token(self, session: str, token: object) -> bool:
+        if not isinstance(token, str) or not token.isascii() or len(token) > 80 or token.count(".") != 1:
+            return False
+        nonce, mac = token.split(".")
+        return hmac.compare_digest(mac, self._page_mac(session, nonce))
+
+    def _page_mac(self, session: str, nonce: str) -> str:
+        return hmac.new(self.db.page_secret, f"teacher.{session}.{nonce}".encode(), "sha256").hexdigest()[:32]
 
     def new_page_key(self) -> str:
         return self.keys.issue(self.db.current_class()["id"])
@@ -321,14 +373,39 @@ def stamp_page(handler: tornado.web.RequestHandler, classroom: Classroom) -> Non
     handler.set_cookie(PAGE_COOKIE, classroom.new_page_key(), path="/", samesite="Strict")
 
 
-def class_mode_settings(settings: dict[str, Any], class_db: Path, teacher_token: str) -> dict[str, Any]:
-    """``settings`` (voila.json's) with the class's database and the teacher's token for ``ClassroomVoila``, and
-    ``resources.rules_tutor_class`` that makes the template load the learners' class script."""
+def class_mode_settings(settings: dict[str, Any], class_db: Path, teacher_token: str,
+                        address: str = "") -> dict[str, Any]:
+    """``settings`` (voila.json's) with the class's database, the teacher's token and the teacher view's address
+    (``teacher_address``) for ``ClassroomVoila``, and ``resources.rules_tutor_class`` that makes the template load
+    the learners' class script."""
     settings = json.loads(json.dumps(settings))
-    settings.setdefault("ClassroomVoila", {}).update(class_db=str(class_db), teacher_token=teacher_token)
+    settings.setdefault("ClassroomVoila", {}).update(class_db=str(class_db), teacher_token=teacher_token,
+                                                     teacher_address=address)
     settings.setdefault("VoilaConfiguration", {}).setdefault("resources", {})["rules_tutor_class"] = True
     return settings
 
 
+def teacher_address(host: str, port: int, base_url: str = "/") -> str:
+    return f"http://{host}:{port}{base_url.rstrip('/')}/rules-tutor/teacher"
+
+
+def teacher_link_at(address: str, teacher_token: str) -> str:
+    return f"{address}?token={teacher_token}"
+
+
 def teacher_link(host: str, port: int, teacher_token: str, base_url: str = "/") -> str:
-    return f"http://{host}:{port}{base_url.rstrip('/')}/rules-tutor/teacher?token={teacher_token}"
+    return teacher_link_at(teacher_address(host, port, base_url), teacher_token)
+
+
+TEACHER_LINK_LINE = "Teacher view (keep this link to yourself): {link}"
+
+
+def print_new_links_on_signal(classroom: Classroom) -> None:
+    """On ``NEW_LINK_SIGNAL`` the server prints a new link for the teacher's view (the old one stops working)."""
+    if NEW_LINK_SIGNAL is None:
+        return
+
+    def print_a_new_link(signum: int, frame: object) -> None:
+        print(TEACHER_LINK_LINE.format(link=classroom.new_teacher_link()), flush=True)
+
+    signal.signal(NEW_LINK_SIGNAL, print_a_new_link)

@@ -14,6 +14,7 @@ import asyncio
 import contextvars
 import json
 import os
+import signal
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -457,10 +458,11 @@ def class_mode_state(app: Any) -> dict[str, Any]:
                                                             app.pages_per_client)}
     if app.class_db and app.teacher_token:
         from ..classroom.database import ClassDatabase
-        from ..classroom.handlers import Classroom, lessons_of
+        from ..classroom.handlers import Classroom, lessons_of, print_new_links_on_signal
 
-        state["rules_tutor_classroom"] = Classroom(ClassDatabase(app.class_db, lessons_of(Path(app.root_dir))),
-                                                   app.teacher_token)
+        state["rules_tutor_classroom"] = classroom = Classroom(
+            ClassDatabase(app.class_db, lessons_of(Path(app.root_dir))), app.teacher_token, app.teacher_address)
+        print_new_links_on_signal(classroom)
     return state
 
 
@@ -502,6 +504,7 @@ def classroom_voila_class() -> Any:
                                     "no limit.")
         class_db = Unicode("", config=True, help="Class mode: the class's SQLite file (see tutor.classroom).")
         teacher_token = Unicode("", config=True, help="Class mode: the teacher view's secret token.")
+        teacher_address = Unicode("", config=True, help="Class mode: the teacher view's address, for new links.")
         page_connect_timeout = Float(PAGE_CONNECT_TIMEOUT_S, config=True,
                                      help="With a class limit: seconds a sent page has to connect to its kernel "
                                           "before the kernel is shut down; 0 to keep every kernel.")
@@ -527,6 +530,8 @@ def classroom_voila_class() -> Any:
 def launch_voila(argv: list[str]) -> int:
     """Voila with ``argv``, the project's template on the data path and class mode (``python -m tutor.server``)."""
     os.environ.update(with_template_path(dict(os.environ)))
+    if hasattr(signal, "SIGUSR1"):  # "a new teacher link", forwarded by rules-tutor serve: only a class answers it
+        signal.signal(signal.SIGUSR1, signal.SIG_IGN)
     sys.argv = ["voila", *argv]
     classroom_voila_class().launch_instance()
     return 0

@@ -4,13 +4,15 @@
   // The secret is in an HttpOnly cookie the server set when the teacher's link was opened; the address stays clean.
   if (location.search) history.replaceState(null, "", location.pathname);
   const base = location.pathname.replace(/\/teacher\/?$/, "/teacher");
-  const headers = {"Content-Type": "application/json"};
+  // The page's own token goes with every action (and the CSV): a page of another site cannot read it (CSRF).
+  const pageToken = document.querySelector('meta[name="rules-tutor-page"]').content;
+  const headers = {"Content-Type": "application/json", "X-Teacher-Page": pageToken};
   const $ = (id) => document.getElementById(id);
   const WORDS = {"not-yet": ["·", "not yet"], "opened": ["○", "opened"], "finished": ["✓ done", "finished"],
                  "right-first": ["✓", "right first time"], "right-after": ["✓", "right after"],
                  "wrong": ["✗", "wrong so far"]};
   let data = null;
-  $("csv").href = base + "/results.csv";
+  $("csv").href = base + "/results.csv?page=" + encodeURIComponent(pageToken);
 
   function el(tag, attrs, text) {
     const node = document.createElement(tag);
