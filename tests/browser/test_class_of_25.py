@@ -6,7 +6,6 @@ teacher's grid shows no "no board" mark for a learner whose board showed."""
 
 from __future__ import annotations
 
-import json
 import time
 
 import pytest
