@@ -45,7 +45,7 @@ import tornado.web
 
 from tutor.lesson_languages import lesson_key
 
-from .database import ClassDatabase, Learner, Lesson
+from .database import ClassDatabase, Learner, Lesson, NameRefused
 from .guard import ClientCounts, PageKeys, RateLimit, device_of, parse_body
 
 MAX_BODY = 2048
@@ -268,9 +268,15 @@ class JoinHandler(_LearnerHandler):
         name = data.get("name", "")
         if not isinstance(name, str):
             return self.reply(400, {"error": "bad name"})
+        problem = self.classroom.db.name_problem(name)
+        if problem:  # before the device's count of joins: a refused name does not use one up
+            return self.reply(400, {"error": problem, "name": True})
         if not self.classroom.joined.add(device_of(self.request.remote_ip), self.classroom.db.current_class()["id"]):
             return self.reply(429, {"error": "this device has joined enough learners"})
-        joined = self.classroom.db.join(name)
+        try:
+            joined = self.classroom.db.join(name)
+        except NameRefused as refused:
+            return self.reply(400, {"error": str(refused), "name": True})
         if joined is None:
             return self.reply(429, {"error": "the class is full"})
         learner, secret = joined

@@ -67,7 +67,9 @@
     const body = el("tbody");
     data.learners.forEach(function (learner) {
       const row = el("tr");
-      row.appendChild(el("th", {scope: "row", class: "name", title: learner.name}, learner.name));
+      // Each learner's number beside the name: a typed name cannot pass for an unnamed learner or a classmate.
+      const shown = learner.name === "Learner " + learner.number ? learner.name : learner.number + " · " + learner.name;
+      row.appendChild(el("th", {scope: "row", class: "name", title: shown}, shown));
       row.appendChild(el("td", {class: "seen"}, ago(data.now - learner.last_seen)));
       learner.cells.forEach((value, i) => row.appendChild(cell(columns[i], value)));
       body.appendChild(row);
