@@ -47,6 +47,8 @@ def test_the_link_works_once_and_the_server_prints_a_new_one_on_request(site: Pa
         assert status == 303 and headers["Location"] == "/rules-tutor/teacher"
         token = link.split("token=")[1]
         assert server.request("/rules-tutor/teacher/data", headers={"X-Teacher-Token": token})[0] == 403
+        assert server.request(f"/rules-tutor/teacher/data?token={token}")[0] == 403
+        assert server.log.read_text().count(token) == 1  # printed once; never logged with a request
 
         server.process.send_signal(signal.SIGUSR1)  # to rules-tutor serve, which passes it on
         deadline = time.monotonic() + 30
