@@ -4,10 +4,7 @@ closed for ``ClassroomVoila.page_gone_after`` seconds; its kernel is stopped. Ag
 
 from __future__ import annotations
 
-import asyncio
 import json
-import re
-import threading
 import time
 import uuid
 from pathlib import Path
@@ -17,49 +14,11 @@ import tornado.httpclient
 import tornado.websocket
 
 import tests.test_classroom_serve as serve
-from tests.test_classroom_serve import Server
+from tests.test_classroom_serve import Server, Sockets, kernel_of
 
 site = serve.site  # the fixture: a tiny lesson
 
 LESSON = "/voila/render/tiny.ipynb"
-
-
-class Sockets:
-    """Kernel websockets opened from a source address, on a loop in a thread of their own."""
-
-    def __init__(self, port: int) -> None:
-        self.port = port
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.thread.start()
-
-    def run(self, work):  # type: ignore[no-untyped-def]
-        """``await work`` on the sockets' loop (``work`` made there: Tornado's futures belong to their loop)."""
-        async def awaited():  # type: ignore[no-untyped-def]
-            return await work()
-        return asyncio.run_coroutine_threadsafe(awaited(), self.loop).result(60)
-
-    def open(self, kernel_id: str, client: str) -> tornado.websocket.WebSocketClientConnection:
-        request = tornado.httpclient.HTTPRequest(
-            f"ws://127.0.0.1:{self.port}/api/kernels/{kernel_id}/channels?session_id={uuid.uuid4().hex}",
-            network_interface=client, connect_timeout=30, request_timeout=30)
-        return self.run(lambda: tornado.websocket.websocket_connect(request))
-
-    def crash(self, connection: tornado.websocket.WebSocketClientConnection) -> None:
-        """Drop the connection as a killed browser does: no close frame, the socket just goes."""
-        async def drop() -> None:
-            connection.protocol.stream.close()  # type: ignore[union-attr]
-        self.run(drop)
-
-    def stop(self) -> None:
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(10)
-
-
-def kernel_of(page: bytes) -> str:
-    config = re.search(rb'id="jupyter-config-data"[^>]*>(.*?)</script>', page, re.S)
-    assert config, page[:500]
-    return str(json.loads(config[1])["kernelId"])
 
 
 def test_a_device_holds_the_margin_and_a_crashed_page_gives_its_place_back(site: Path, tmp_path: Path) -> None:

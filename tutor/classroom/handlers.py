@@ -46,6 +46,7 @@ import tornado.web
 from tutor.lesson_languages import lesson_key
 
 from .database import ClassDatabase, Learner, Lesson, NameRefused
+from .kernel_report import kernel_environment, kernel_key
 from .guard import ClientCounts, PageKeys, RateLimit, device_of, parse_body
 
 MAX_BODY = 2048
@@ -92,6 +93,22 @@ def new_teacher_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+MAX_KERNELS = 2000
+"""Kernels (and their pages) the class remembers: many more than a class's places."""
+MAX_WAITING_VERDICTS = 50
+"""Verdicts a kernel may send before its page's learner has joined (kept until then)."""
+
+
+@dataclass
+class KernelPlace:
+    """A lesson kernel handed to a page: its lesson, the page's key and, once the page has said so, the learner."""
+
+    lesson: str
+    page: str
+    learner: Learner | None = None
+    waiting: list[dict[str, Any]] = field(default_factory=list)
+
+
 @dataclass
 class Classroom:
     """Everything the endpoints share: the database, the teacher's token, page keys and the limits (per page key,
@@ -115,9 +132,61 @@ class Classroom:
     waiting: dict[str, int] = field(default_factory=dict)
     """Client address -> its "Not open yet" questions waiting now."""
     _pace_changed: set[asyncio.Future[None]] = field(default_factory=set)
+    kernel_verdicts: bool = False
+    """Whether the lesson kernels post the quiz verdicts (``kernel_report``; the server gave them their keys): then
+    a page's "answered" is only a hint, and the class records the kernel's verdict."""
+    kernels: OrderedDict[str, KernelPlace] = field(default_factory=OrderedDict)
+    """Kernel id -> its lesson, its page's key and the learner of that page (the newest ``MAX_KERNELS``)."""
+    page_kernels: OrderedDict[str, str] = field(default_factory=OrderedDict)
+    """Page key -> the kernel that page was served with."""
+    verdicts: RateLimit = field(default_factory=lambda: RateLimit(per_second=2.0, burst=20.0))
 
     def __post_init__(self) -> None:
         self.keys = PageKeys(self.db.page_secret)
+
+    def kernel_environment(self, kernel_id: str, url: str) -> dict[str, str]:
+        """What a lesson kernel's environment gets at its start (``kernel_report``)."""
+        return kernel_environment(self.db.page_secret, kernel_id, url)
+
+    def valid_kernel_key(self, kernel_id: object, key: object) -> bool:
+        return (isinstance(kernel_id, str) and isinstance(key, str) and kernel_id.isascii() and key.isascii()
+                and 0 < len(kernel_id) <= 64 and hmac.compare_digest(key, kernel_key(self.db.page_secret,
+                                                                                     kernel_id)))
+
+    def page_served(self, page: str, kernel_id: str, lesson: str) -> None:
+        """The lesson page with key ``page`` was served with the kernel ``kernel_id``."""
+        self.kernels[kernel_id] = KernelPlace(lesson_key(lesson), page)
+        self.page_kernels[page] = kernel_id
+        for table in (self.kernels, self.page_kernels):
+            while len(table) > MAX_KERNELS:
+                table.popitem(last=False)
+
+    def page_learner(self, page: str, learner: Learner) -> None:
+        """The page with key ``page`` is ``learner``'s: its kernel's verdicts are theirs (and those it sent before
+        the learner joined are recorded now)."""
+        place = self.kernels.get(self.page_kernels.get(page, ""))
+        if place is None or place.learner == learner:
+            return
+        place.learner = learner
+        waiting, place.waiting = place.waiting, []
+        for verdict in waiting:
+            self.record_verdict(place, verdict)
+
+    def record_verdict(self, place: KernelPlace, verdict: dict[str, Any]) -> str:
+        """Record a kernel's verdict for its page's learner; why not ("" when recorded or kept until the learner
+        joins)."""
+        settings = self.db.settings()
+        if place.lesson in settings["closed"]:
+            return "this lesson is not open"
+        if settings["paused"]:
+            return "the class is paused"
+        if place.learner is None:
+            if len(place.waiting) < MAX_WAITING_VERDICTS:
+                place.waiting.append(verdict)
+            return ""
+        self.db.answered(place.learner, place.lesson, verdict["quiz"], verdict["right"], verdict["choice"],
+                         verdict["id"])
+        return ""
 
     def pace_changed(self) -> None:
         """The teacher opened or closed lessons: the waiting "Not open yet" pages look again at once."""
@@ -257,7 +326,10 @@ class _LearnerHandler(ClassHandler):
         secret = data.get("learner")
         if not isinstance(secret, str) or not 10 <= len(secret) <= 64:
             return None
-        return self.classroom.db.learner(secret)
+        learner = self.classroom.db.learner(secret)
+        if learner is not None:
+            self.classroom.page_learner(data["page"], learner)  # this page's kernel answers for this learner
+        return learner
 
     def handle(self, data: dict[str, Any]) -> None:
         raise NotImplementedError
@@ -285,6 +357,7 @@ class JoinHandler(_LearnerHandler):
         if joined is None:
             return self.reply(429, {"error": "the class is full"})
         learner, secret = joined
+        self.classroom.page_learner(data["page"], learner)
         self.reply(200, {"learner": secret, "name": learner.shown_name})
 
 
@@ -320,10 +393,41 @@ class EventHandler(_LearnerHandler):
                 return self.reply(400, {"error": "not a quiz of this lesson"})
             if settings["paused"]:
                 return self.reply(409, {"error": "the class is paused"})
-            db.answered(learner, lesson, quiz, right, choice, event)
+            if not self.classroom.kernel_verdicts:  # a server whose kernels do not post (tests, a bare Classroom)
+                db.answered(learner, lesson, quiz, right, choice, event)
+            # else a hint only: the lesson's kernel has posted (or posts) its own verdict (VerdictHandler)
         else:
             return self.reply(400, {"error": "unknown kind"})
         self.reply(204)
+
+
+class VerdictHandler(ClassHandler):
+    """``POST class/verdict`` ``{kernel, key, quiz, right, choice, id}`` from a lesson kernel (``kernel_report``):
+    recorded for the learner whose page holds the kernel (204; 202 while that learner has not joined yet)."""
+
+    def post(self) -> None:
+        data, problem = parse_body(bytes(self.body))
+        if data is None:
+            return self.reply(400, {"error": problem})
+        room, kernel = self.classroom, data.get("kernel")
+        if not room.valid_kernel_key(kernel, data.get("key")):
+            return self.reply(403, {"error": "not a lesson kernel of this server"})
+        assert isinstance(kernel, str)
+        if not room.verdicts.allow(kernel):
+            return self.reply(429, {"error": "too many"})
+        place = room.kernels.get(kernel)
+        if place is None:
+            return self.reply(409, {"error": "no page has this kernel"})  # a pooled kernel not handed out yet
+        quiz, right, choice, event = (data.get(name) for name in ("quiz", "right", "choice", "id"))
+        if not (isinstance(quiz, str) and QUIZ_ID.fullmatch(quiz) and isinstance(right, bool)
+                and isinstance(choice, str) and isinstance(event, str) and EVENT_ID.fullmatch(event)):
+            return self.reply(400, {"error": "bad verdict"})
+        if quiz not in room.db.quiz_ids.get(place.lesson, ()):
+            return self.reply(400, {"error": "not a quiz of this lesson"})
+        refused = room.record_verdict(place, {"quiz": quiz, "right": right, "choice": choice, "id": event})
+        if refused:
+            return self.reply(409, {"error": refused})
+        self.reply(204 if place.learner is not None else 202)
 
 
 class StateHandler(_LearnerHandler):
@@ -375,13 +479,24 @@ def routes(classroom: Classroom, base_url: str = "/") -> list[tuple[str, type[to
     base = base_url.rstrip("/") + "/rules-tutor/"
     paths: dict[str, type[tornado.web.RequestHandler]] = {
         "class/join": JoinHandler, "class/event": EventHandler, "class/state": StateHandler,
-        "class/open": OpenHandler, **teacher_routes()}
+        "class/open": OpenHandler, "class/verdict": VerdictHandler, **teacher_routes()}
     return [(base + path, handler, {"classroom": classroom}) for path, handler in paths.items()]
 
 
-def stamp_page(handler: tornado.web.RequestHandler, classroom: Classroom) -> None:
-    """Give the lesson page ``handler`` is about to send its key (a session cookie that the page's script reads)."""
-    handler.set_cookie(PAGE_COOKIE, classroom.new_page_key(), path="/", samesite="Strict")
+def stamp_page(handler: tornado.web.RequestHandler, classroom: Classroom) -> str:
+    """Give the lesson page ``handler`` is about to send its key (a session cookie that the page's script reads);
+    the key."""
+    key = classroom.new_page_key()
+    handler.set_cookie(PAGE_COOKIE, key, path="/", samesite="Strict")
+    return key
+
+
+def verdicts_url(ip: str, port: int, base_url: str = "/") -> str:
+    """Where the lesson kernels post their verdicts: the server on this machine (``ip``, the address it listens
+    on; any address: the loopback one)."""
+    host = {"": "127.0.0.1", "0.0.0.0": "127.0.0.1", "::": "::1", "localhost": "127.0.0.1"}.get(ip, ip)
+    host = f"[{host}]" if ":" in host else host
+    return f"http://{host}:{port}{base_url.rstrip('/')}/rules-tutor/class/verdict"
 
 
 def class_mode_settings(settings: dict[str, Any], class_db: Path, teacher_token: str,

@@ -369,6 +369,8 @@ class ClassMode:
                     self.waiting.discard(request)
                     request.kernel_id = kernel_id_of(result)
                     self.client_of[request.kernel_id] = device_of(request.request.remote_ip)
+                    if getattr(request, "given_kernel", None) is not None:
+                        request.given_kernel(request.kernel_id)  # the class: this page's kernel
                     if self.door is not None:
                         self.door.expect(request.kernel_id)
                 return result
@@ -406,6 +408,7 @@ def lesson_page_handler_class() -> type:
 
     class LessonPageHandler(voila.lesson_page_handler()):  # type: ignore[misc]
         kernel_id: str | None = None
+        given_kernel: Callable[[str], None] | None = None
 
         async def get(self, path: str | None = None) -> None:
             voila.set_xsrf_cookie_for_the_unload_request(self)
@@ -416,7 +419,8 @@ def lesson_page_handler_class() -> type:
             classroom = self.settings.get("rules_tutor_classroom")
             if classroom is not None:
                 from ..classroom.handlers import stamp_page
-                stamp_page(self, classroom)
+                page_key = stamp_page(self, classroom)
+                self.given_kernel = lambda kernel_id: classroom.page_served(page_key, kernel_id, path or "")
             class_mode.waiting.add(self)
             token = _PAGE_REQUEST.set(self)
             try:
@@ -458,11 +462,14 @@ def class_mode_state(app: Any) -> dict[str, Any]:
                                                             app.pages_per_client)}
     if app.class_db and app.teacher_token:
         from ..classroom.database import ClassDatabase
-        from ..classroom.handlers import Classroom, lessons_of, print_new_links_on_signal
+        from ..classroom.handlers import Classroom, lessons_of, print_new_links_on_signal, verdicts_url
 
         state["rules_tutor_classroom"] = classroom = Classroom(
             ClassDatabase(app.class_db, lessons_of(Path(app.root_dir))), app.teacher_token, app.teacher_address)
         print_new_links_on_signal(classroom)
+        classroom.kernel_verdicts = True
+        url = verdicts_url(app.ip, app.port, app.base_url)
+        voila.add_kernel_environment(manager, lambda kernel_id: classroom.kernel_environment(kernel_id, url))
     return state
 
 

@@ -39,6 +39,7 @@ from typing import Any, Sequence
 
 import ipywidgets as widgets
 
+from tutor.classroom.kernel_report import report
 from tutor.core.events import Rule
 from tutor.i18n import N_, _
 
@@ -168,6 +169,7 @@ class RevealQuiz(Focusing, widgets.VBox):
         self.feedback.value = self._feedback_html(verdict, cited) + (
             f"<span class='tutor-quiz-result' data-quiz='{self.id}' data-right='{int(verdict.right)}' "
             f"data-choice='{html.escape(str(answer)[:80], quote=True)}' hidden></span>")
+        report(self.id, verdict.right, str(answer)[:80])  # to the class's server, from the kernel (class mode)
         self.narration.value = (("<b>" + html.escape(_("What happened, step by step:")) + "</b>"
                                  + to_html(verdict.story, cited=cited))
                                 if verdict.story else "")
