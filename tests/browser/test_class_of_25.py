@@ -54,7 +54,7 @@ def test_a_class_of_25_with_two_prepared_lessons_shows_each_learner_the_board(br
         pages = []
         for n, context in enumerate(contexts):
             page = context.new_page()
-            _join(page, server.url(f"/voila/render/{PREPARED[0]}"), f"Learner{n}")
+            _join(page, server.url(f"/voila/render/{PREPARED[0]}"), f"Pupil {n}")
             pages.append(page)
         for page in pages:
             expect(page.locator(".tutor-lesson canvas").first).to_be_visible(timeout=BOARD_WITHIN_MS)

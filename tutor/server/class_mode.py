@@ -35,6 +35,8 @@ PAGES_PER_CLIENT = CLASS_MARGIN
 """In class mode, lesson pages one device (``tutor.classroom.guard.device_of``: an IPv4 address, an IPv6 /64) may
 run at once: a learner's lesson and the next one (a closed or reloaded page gives its place back at once with its
 unload beacon, a crashed one after ``PAGE_GONE_AFTER_S``); at most the class's margin, never a learner's place."""
+THE_SERVERS_OWN = ("127.0.0.1", "::1", "::ffff:127.0.0.1")
+"""The machine the server runs on (the teacher's): its pages count in the class's limit, not in a device's share."""
 UNCONNECTED_PER_CLIENT = 2
 """Of those, pages not yet connected to their kernel (a browser connects within seconds; a ``curl`` loop never
 does): such a loop holds at most this many places, within ``CLASS_MARGIN``."""
@@ -342,7 +344,7 @@ class ClassMode:
         """With a class limit: whether the device of address ``client`` (``device_of``) already has
         ``pages_per_client`` lesson pages (running, or waiting for their kernel), or ``UNCONNECTED_PER_CLIENT``
         pages that have not connected (yet), so that one device cannot hold the class's places."""
-        if not self.max_kernels or not self.pages_per_client:
+        if not self.max_kernels or not self.pages_per_client or client in THE_SERVERS_OWN:
             return False
         client = device_of(client)
         running = set(self.kernel_manager.list_kernel_ids())

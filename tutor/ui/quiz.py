@@ -165,11 +165,11 @@ class RevealQuiz(Focusing, widgets.VBox):
         answer = self.answer
         verdict = self.play_out(answer)
         self.is_right = verdict.right
+        report(self.id, verdict.right, str(answer)[:80])  # to the class's server, from the kernel (class mode)
         cited: set[Rule] = set()  # each rule is cited once: under the verdict, or else in the story
         self.feedback.value = self._feedback_html(verdict, cited) + (
             f"<span class='tutor-quiz-result' data-quiz='{self.id}' data-right='{int(verdict.right)}' "
             f"data-choice='{html.escape(str(answer)[:80], quote=True)}' hidden></span>")
-        report(self.id, verdict.right, str(answer)[:80])  # to the class's server, from the kernel (class mode)
         self.narration.value = (("<b>" + html.escape(_("What happened, step by step:")) + "</b>"
                                  + to_html(verdict.story, cited=cited))
                                 if verdict.story else "")
