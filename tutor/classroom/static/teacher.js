@@ -127,8 +127,8 @@
     try {
       const reply = await fetch(base + "/data", {headers: headers, cache: "no-store"});
       if (reply.ok) { data = await reply.json(); draw(); }
-      else $("summary").textContent = reply.status === 403 ? "This view needs the link rules-tutor serve " +
-        "printed when it started (a new start prints a new link)." : "The server answered " + reply.status + ".";
+      else $("summary").textContent = reply.status === 403 ? "This view needs the teacher's link: open it from " +
+        "the link rules-tutor serve printed (each link works once; it prints a new one on request)." : "The server answered " + reply.status + ".";
     } catch (e) { $("summary").textContent = "The server cannot be reached; trying again …"; }
   }
 
