@@ -11,6 +11,11 @@ the learner's secret; see ``tutor.classroom.guard``):
   once);
 - ``POST rules-tutor/class/state`` ``{page, learner?}`` -> ``{joined, name, paused, closed, progress}``: the class's
   pause and closed lessons, and only this learner's own progress;
+- ``POST rules-tutor/class/verdict`` ``{kernel, key, quiz, right, choice, id}`` -> 204 (202: kept until the page's
+  learner joins): a quiz's verdict from the lesson's kernel (``tutor.classroom.kernel_report``), signed with the key
+  the server gave that kernel in its environment; recorded for the learner whose page holds the kernel. In a real
+  server (``Classroom.kernel_verdicts``) this is what the class records: an ``answered`` event from a page (its
+  ``right``) is a hint only, checked (400, 409) but not recorded;
 - ``GET rules-tutor/class/open?lesson=...`` -> ``{open}``: what the "Not open yet" page (``tutor.classroom.pages``)
   asks while it waits, in place of the lesson that has no page key yet. It answers at once for an open lesson, and
   for a closed one when the teacher opens it (or after ``OPEN_WAIT_S``), so the lesson comes within a second or two
