@@ -6,6 +6,7 @@ with the same name are told apart."""
 from __future__ import annotations
 
 import json
+import re
 import logging
 from pathlib import Path
 
@@ -121,14 +122,17 @@ class Attacks(AsyncHTTPTestCase):
         reply = self.fetch(f"/rules-tutor/teacher?token={TOKEN}", follow_redirects=False, raise_error=False)
         assert reply.code == 303 and reply.headers["Location"] == "/rules-tutor/teacher"
         cookie = reply.headers["Set-Cookie"]
-        assert cookie.startswith(f"{TEACHER_COOKIE}={TOKEN};") and "HttpOnly" in cookie
+        session = cookie.split(";")[0].split("=", 1)[1]
+        assert cookie.startswith(f"{TEACHER_COOKIE}=") and TOKEN not in cookie and "HttpOnly" in cookie
         assert "Path=/rules-tutor/teacher" in cookie and "SameSite=Strict" in cookie
-        with_cookie = {"Cookie": f"{TEACHER_COOKIE}={TOKEN}"}
-        for path in ("", "/data", "/results.csv"):
+        with_cookie = {"Cookie": f"{TEACHER_COOKIE}={session}"}
+        page = self.fetch("/rules-tutor/teacher", headers=with_cookie).body.decode()
+        page_token = re.search(r'name="rules-tutor-page" content="([^"]+)"', page)[1]
+        for path in ("", "/data", f"/results.csv?page={page_token}"):
             assert self.fetch("/rules-tutor/teacher" + path, headers=with_cookie).code == 200
             assert self.fetch("/rules-tutor/teacher" + path, headers={"Cookie": f"{TEACHER_COOKIE}=x"}).code == 403
-        page = self.fetch("/rules-tutor/teacher", headers=with_cookie).body.decode()
-        assert TOKEN not in page and "history.replaceState" in page and 'base + "/results.csv"' in page
+        assert TOKEN not in page and session not in page and "history.replaceState" in page
+        assert 'base + "/results.csv?page="' in page
         assert self.fetch("/rules-tutor/teacher?token=wrong", follow_redirects=False).code == 403
 
     def test_the_server_refuses_answers_while_paused_or_to_a_closed_lesson(self):

@@ -4,6 +4,7 @@ mode, no class endpoint at all."""
 
 from __future__ import annotations
 
+import asyncio
 import http.client
 import json
 import os
@@ -12,12 +13,16 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
+import uuid
 from pathlib import Path
 
 import nbformat
 import pytest
+import tornado.httpclient
+import tornado.websocket
 
 REPO = Path(__file__).resolve().parent.parent
 START_TIMEOUT_S = 120
@@ -31,12 +36,26 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+REVEAL = """import ipywidgets as widgets
+from tutor.classroom.kernel_report import report
+reveal = widgets.Button(description="Reveal")
+choice = {"n": 3}
+def revealed(_):
+    report("q1", choice["n"] == 4, str(choice["n"]))
+    choice["n"] += 1
+reveal.on_click(revealed)
+reveal"""
+"""A lesson's quiz as its kernel sees it: each Reveal (a click) posts the verdict to the class's server, wrong ("3")
+the first time, right ("4") after (``tutor.classroom.kernel_report``, as ``tutor.ui.quiz.RevealQuiz`` does)."""
+
+
 @pytest.fixture
 def site(tmp_path: Path) -> Path:
     lessons = tmp_path / "lessons"
     lessons.mkdir()
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# A tiny lesson"),
-                                               nbformat.v4.new_code_cell("print('ready')")])
+                                               nbformat.v4.new_code_cell("print('ready')"),
+                                               nbformat.v4.new_code_cell(REVEAL)])
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     notebook.metadata["tutor"] = {"quizzes": ["q1"]}
     nbformat.write(notebook, lessons / "tiny.ipynb")
@@ -90,6 +109,71 @@ class Server:
         self.process.wait(timeout=60)
 
 
+class Sockets:
+    """Kernel websockets opened from a source address, on a loop in a thread of their own."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+
+    def run(self, work):  # type: ignore[no-untyped-def]
+        """``await work`` on the sockets' loop (``work`` made there: Tornado's futures belong to their loop)."""
+        async def awaited():  # type: ignore[no-untyped-def]
+            return await work()
+        return asyncio.run_coroutine_threadsafe(awaited(), self.loop).result(60)
+
+    def open(self, kernel_id: str, client: str) -> tornado.websocket.WebSocketClientConnection:
+        request = tornado.httpclient.HTTPRequest(
+            f"ws://127.0.0.1:{self.port}/api/kernels/{kernel_id}/channels?session_id={uuid.uuid4().hex}",
+            network_interface=client, connect_timeout=30, request_timeout=30)
+        return self.run(lambda: tornado.websocket.websocket_connect(request))
+
+    def crash(self, connection: tornado.websocket.WebSocketClientConnection) -> None:
+        """Drop the connection as a killed browser does: no close frame, the socket just goes."""
+        async def drop() -> None:
+            connection.protocol.stream.close()  # type: ignore[union-attr]
+        self.run(drop)
+
+    def stop(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+
+
+def kernel_of(page: bytes) -> str:
+    config = re.search(rb'id="jupyter-config-data"[^>]*>(.*?)</script>', page, re.S)
+    assert config, page[:500]
+    return str(json.loads(config[1])["kernelId"])
+
+
+def reveal(server: Server, page: bytes, times: int = 1) -> None:
+    """Press the lesson page's Reveal ``times`` through its kernel's websocket, as the browser does."""
+    sockets = Sockets(server.port)
+    try:
+        connection = sockets.open(kernel_of(page), "127.0.0.1")
+        model = re.findall(rb'"model_id": "([0-9a-f]+)"', page)[0].decode()
+        for _ in range(times):
+            message = {"header": {"msg_id": uuid.uuid4().hex, "username": "", "session": uuid.uuid4().hex,
+                                  "msg_type": "comm_msg", "version": "5.3"}, "parent_header": {}, "metadata": {},
+                       "content": {"comm_id": model, "data": {"method": "custom", "content": {"event": "click"}}},
+                       "channel": "shell"}
+            sockets.run(lambda: connection.write_message(json.dumps(message)))
+        sockets.run(lambda: asyncio.sleep(0.2))
+        connection.close()
+    finally:
+        sockets.stop()
+
+
+def wait_for(check, what: str, timeout_s: float = 60):  # type: ignore[no-untyped-def]
+    """``check()``'s first true value, asked again until ``timeout_s``."""
+    deadline = time.monotonic() + timeout_s
+    while not (value := check()):
+        assert time.monotonic() < deadline, what
+        time.sleep(0.2)
+    return value
+
+
 def test_class_mode_prints_the_link_keys_pages_and_keeps_the_class_across_a_restart(site, tmp_path):
     class_db = tmp_path / "my class.sqlite3"
     server = Server(site, tmp_path / "first.log", "--class-size=2", f"--class-db={class_db}")
@@ -110,11 +194,15 @@ def test_class_mode_prints_the_link_keys_pages_and_keeps_the_class_across_a_rest
                       {"kind": "answered", "lesson": "tiny.ipynb", "quiz": "q1", "right": False, "choice": "3"},
                       {"kind": "answered", "lesson": "tiny.ipynb", "quiz": "q1", "right": True, "choice": "4"}):
             assert server.request("/rules-tutor/class/event", {"page": key, "learner": learner, **event})[0] == 204
+        reveal(server, page, 2)  # the answers the class records come from the lesson's kernel: wrong, then right
         assert server.request("/rules-tutor/teacher/data")[0] == 403
-        status, data, _ = server.request("/rules-tutor/teacher/data", headers={"X-Teacher-Token": token})
-        before = json.loads(data)
-        assert [(p["name"], [c["state"] for c in p["cells"]]) for p in before["learners"]] == [
-            ("Ana", ["finished", "right-after"])]
+
+        def states() -> list[tuple[str, list[str]]]:
+            data = json.loads(server.request("/rules-tutor/teacher/data", headers={"X-Teacher-Token": token})[1])
+            return [(p["name"], [c["state"] for c in p["cells"]]) for p in data["learners"]]
+
+        wait_for(lambda: states() == [("Ana", ["finished", "right-after"])], "the kernel's verdicts")
+        before = json.loads(server.request("/rules-tutor/teacher/data", headers={"X-Teacher-Token": token})[1])
         csv_before = server.request("/rules-tutor/teacher/results.csv", headers={"X-Teacher-Token": token})[1]
         assert b"Ana,A tiny lesson,Q1,right after tries,2,3" in csv_before
     finally:
@@ -192,11 +280,13 @@ def test_the_teacher_secret_moves_to_a_cookie_and_the_server_keeps_pause_and_pac
         status, _, headers = server.request(f"/rules-tutor/teacher?token={token}")
         assert status == 303 and headers["Location"] == "/rules-tutor/teacher"  # a clean address
         cookie = headers["Set-Cookie"]
-        assert f"rules_tutor_teacher={token}" in cookie and "HttpOnly" in cookie and "SameSite=Strict" in cookie
+        session = re.search(r"rules_tutor_teacher=([^;]+)", cookie)[1]  # the link's token exchanged for a session
+        assert session != token and "HttpOnly" in cookie and "SameSite=Strict" in cookie
         assert "Path=/rules-tutor/teacher" in cookie
-        with_cookie = {"Cookie": f"rules_tutor_teacher={token}"}
-        status, page, _ = server.request("/rules-tutor/teacher", headers=with_cookie)
+        status, page, _ = server.request("/rules-tutor/teacher", headers={"Cookie": f"rules_tutor_teacher={session}"})
         assert status == 200 and token.encode() not in page
+        page_token = re.search(rb'name="rules-tutor-page" content="([^"]+)"', page)[1].decode()
+        with_cookie = {"Cookie": f"rules_tutor_teacher={session}", "X-Teacher-Page": page_token}
         assert server.request("/rules-tutor/teacher/results.csv", headers=with_cookie)[0] == 200
         assert server.request("/rules-tutor/teacher/results.csv")[0] == 403
 
@@ -248,12 +338,22 @@ def test_a_class_on_a_catalan_lesson_prepares_it_and_counts_it_as_the_english_le
         assert b'lang="ca"' in page and b"ready" in page
         key = re.search(r"rules_tutor_page=([^;]+)", headers["Set-Cookie"]).group(1)
         learner = json.loads(server.request("/rules-tutor/class/join", {"page": key, "name": "Ana"})[1])["learner"]
-        for event in ({"kind": "opened", "lesson": "ca/tiny.ipynb"},
-                      {"kind": "answered", "lesson": "ca/tiny.ipynb", "quiz": "q1", "right": False, "choice": "3"},
-                      {"kind": "answered", "lesson": "tiny.ipynb", "quiz": "q1", "right": True, "choice": "4"}):
-            assert server.request("/rules-tutor/class/event", {"page": key, "learner": learner, **event})[0] == 204
-        data = json.loads(server.request("/rules-tutor/teacher/data",
-                                         headers={"X-Teacher-Token": server.teacher_token()})[1])
+        assert server.request("/rules-tutor/class/event", {"page": key, "learner": learner, "kind": "opened",
+                                                           "lesson": "ca/tiny.ipynb"})[0] == 204
+        reveal(server, page)  # wrong ("3") on the Catalan page ...
+        status, english, headers = server.request("/voila/render/tiny.ipynb")
+        english_key = re.search(r"rules_tutor_page=([^;]+)", headers["Set-Cookie"]).group(1)
+        assert server.request("/rules-tutor/class/state", {"page": english_key, "learner": learner})[0] == 200
+        token = server.teacher_token()
+
+        def answered() -> dict:
+            data = json.loads(server.request("/rules-tutor/teacher/data", headers={"X-Teacher-Token": token})[1])
+            return data if data["columns"][1:] else {}
+
+        wait_for(answered, "the Catalan kernel's verdict")
+        reveal(server, english, 2)  # ... then wrong ("3") and right ("4") on the English page: one quiz
+        data = wait_for(lambda: (data := answered()) and data["learners"][0]["cells"][1]["state"] == "right-after"
+                        and data, "the English kernel's verdicts")
         assert [(column["lesson"], column["quiz"]) for column in data["columns"]] == [("tiny.ipynb", None),
                                                                                       ("tiny.ipynb", "q1")]
         assert [[cell["state"] for cell in learner["cells"]] for learner in data["learners"]] == [

@@ -89,7 +89,7 @@ def test_two_learners_and_the_teacher_view(browser, class_server, tmp_path):
             learner.wait_for_selector(".tutor-quiz .widget-toggle-buttons button", timeout=LOAD_TIMEOUT_MS)
             assert token not in learner.content()
         names = teacher.locator("#grid tbody th")
-        expect(names).to_have_text(["Ana", "Learner 2"], timeout=FOLLOW_MS)
+        expect(names).to_have_text(["1 · Ana", "Learner 2"], timeout=FOLLOW_MS)
 
         # Answers: in the grid within 2 s of the learner's Reveal
         results = {}
@@ -123,7 +123,7 @@ def test_two_learners_and_the_teacher_view(browser, class_server, tmp_path):
         expect(teacher.get_by_role("button", name="Anonymize")).to_have_attribute("aria-pressed", "true")
         teacher.screenshot(path=str(shots / "teacher_anonymized.png"), full_page=True)
         teacher.get_by_role("button", name="Anonymize").click()
-        expect(names).to_have_text(["Ana", "Learner 2"])
+        expect(names).to_have_text(["1 · Ana", "Learner 2"])
 
         # Pause: both learners' pages say so; resumed, the lesson is as it was
         teacher.get_by_role("button", name="Pause every screen").click()

@@ -37,6 +37,8 @@ from typing import Any
 
 from tutor.lesson_languages import lesson_key
 
+from .names import name_problem
+
 MAX_LEARNERS = 300
 """Learners in one class; joins beyond it are refused."""
 MAX_EVENT_IDS = 300
@@ -86,6 +88,10 @@ def _hash(secret: str) -> str:
 def clean_text(text: str, limit: int) -> str:
     """``text`` on one line without control characters, at most ``limit`` characters."""
     return " ".join("".join(ch for ch in text if ch.isprintable()).split())[:limit]
+
+
+class NameRefused(ValueError):
+    """A typed name that could pass for another learner (``str(error)``: why, one line)."""
 
 
 @dataclass(frozen=True)
@@ -223,12 +229,17 @@ class ClassDatabase:
     # ----- learners -----------------------------------------------------------------------------------------
 
     def join(self, name: str = "") -> tuple[Learner, str] | None:
-        """A new learner of the current class and their secret; None when the class has ``MAX_LEARNERS``."""
+        """A new learner of the current class and their secret; None when the class has ``MAX_LEARNERS``.
+        ``NameRefused`` for a name that looks like an unnamed learner's or like a classmate's without being it
+        (``tutor.classroom.names``)."""
         name = clean_text(name, MAX_NAME)
         secret = secrets.token_urlsafe(18)
         now = self.clock()
         with self._writing():
             class_id = self.current_class()["id"]
+            problem = self.name_problem(name)
+            if problem:
+                raise NameRefused(problem)
             row = self._one("SELECT COUNT(*) AS n, COALESCE(MAX(number), 0) AS top FROM learners WHERE class_id = ?",
                             class_id)
             assert row is not None
@@ -240,6 +251,15 @@ class ClassDatabase:
                 (class_id, number, name or None, _hash(secret), now, now)).lastrowid
         assert learner_id is not None
         return Learner(learner_id, class_id, number, name or None), secret
+
+    def name_problem(self, name: str) -> str:
+        """Why the current class refuses ``name`` (cleaned: ``clean_text``); "" when it takes it."""
+        name = clean_text(name, MAX_NAME)
+        if not name:
+            return ""
+        names = [row["name"] for row in self._db.execute(
+            "SELECT name FROM learners WHERE class_id = ? AND name IS NOT NULL", (self.current_class()["id"],))]
+        return name_problem(name, names)
 
     def learner(self, secret: str) -> Learner | None:
         """The current class's learner with this secret (None for an unknown one or a learner of an archived

@@ -8,6 +8,8 @@
 - ``RateLimit``: a token bucket per key (a page key, or a client's address), over a bounded table of the most
   recent keys.
 - ``ClientCounts``: how many learners each client (source address) has joined to the current class, bounded.
+- ``device_of``: the device a request comes from, as the class counts devices: an IPv4 address, or the /64
+  network of an IPv6 address (one machine takes any address of its /64 at will: privacy addresses).
 - ``parse_body``: a learner's JSON body, or why it is refused (one line): not JSON, nested too deep, not
   UTF-8-encodable text (a lone surrogate), not an object.
 """
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import json
 import secrets
 import time
@@ -27,6 +30,23 @@ PAGE_KEY_TTL_S = 12 * 3600.0
 """A page key works this long after its page was served: a school day, not a week."""
 MAX_DEPTH = 4
 """The deepest nesting a learner's post needs (an object of plain values)."""
+
+
+def device_of(address: str | None) -> str:
+    """The device a request from ``address`` (``request.remote_ip``) counts as: the IPv4 address itself (an
+    IPv4-mapped IPv6 address is that IPv4 address), the /64 network of an IPv6 address, the text itself for
+    anything else ("?" for none). A machine with several IPv4 addresses counts as several devices."""
+    if not address:
+        return "?"
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return address[:64]
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((int(ip) >> 64 << 64, 64)))
+    return str(ip)
 
 
 class PageKeys:

@@ -11,6 +11,11 @@ the learner's secret; see ``tutor.classroom.guard``):
   once);
 - ``POST rules-tutor/class/state`` ``{page, learner?}`` -> ``{joined, name, paused, closed, progress}``: the class's
   pause and closed lessons, and only this learner's own progress;
+- ``POST rules-tutor/class/verdict`` ``{kernel, key, quiz, right, choice, id}`` -> 204 (202: kept until the page's
+  learner joins): a quiz's verdict from the lesson's kernel (``tutor.classroom.kernel_report``), signed with the key
+  the server gave that kernel in its environment; recorded for the learner whose page holds the kernel. In a real
+  server (``Classroom.kernel_verdicts``) this is what the class records: an ``answered`` event from a page (its
+  ``right``) is a hint only, checked (400, 409) but not recorded;
 - ``GET rules-tutor/class/open?lesson=...`` -> ``{open}``: what the "Not open yet" page (``tutor.classroom.pages``)
   asks while it waits, in place of the lesson that has no page key yet. It answers at once for an open lesson, and
   for a closed one when the teacher opens it (or after ``OPEN_WAIT_S``), so the lesson comes within a second or two
@@ -35,6 +40,8 @@ import json
 import logging
 import re
 import secrets
+import signal
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,8 +50,9 @@ import tornado.web
 
 from tutor.lesson_languages import lesson_key
 
-from .database import ClassDatabase, Learner, Lesson
-from .guard import ClientCounts, PageKeys, RateLimit, parse_body
+from .database import ClassDatabase, Learner, Lesson, NameRefused
+from .kernel_report import kernel_environment, kernel_key
+from .guard import ClientCounts, PageKeys, RateLimit, device_of, parse_body
 
 MAX_BODY = 2048
 PAGE_COOKIE = "rules_tutor_page"
@@ -59,13 +67,17 @@ OPEN_RECHECK_S = 2.0
 JOINS_PER_CLIENT = 4
 """Learners one device (source address) may join to a class: a reload after the browser closed, a shared laptop;
 never the class."""
+TEACHER_SESSIONS = 20
+"""Teacher views kept open at once (each link opened in a browser is one)."""
+NEW_LINK_SIGNAL = getattr(signal, "SIGUSR1", None)
+"""``kill -USR1 <pid of rules-tutor serve>`` prints a new link for the teacher's view (POSIX only)."""
 log = logging.getLogger("tutor.classroom")
 
 
 def lessons_of(directory: Path) -> list[Lesson]:
-    """The lessons served from ``directory``, with their titles, quiz ids and quiz titles: each registered game's lesson folder
-    (``tutor.core.games``, in its order), then the pages at the top but the contents page (``index.ipynb``); keys
-    relative to ``directory``; hidden and ``_`` files left out. A lesson in another language
+    """The lessons served from ``directory``, with their titles, quiz ids and quiz titles: each registered game's
+    lesson folder (``tutor.core.games``, in its order), then the pages at the top but the contents page
+    (``index.ipynb``); keys relative to ``directory``; hidden and ``_`` files left out. A lesson in another language
     (``ca/flamme_rouge/02_energy_phase.ipynb``) is the same lesson as the English one, with the same key and
     quizzes (``tutor.lesson_languages``): it is not listed again."""
     from tutor.core.games import GAMES
@@ -86,6 +98,22 @@ def new_teacher_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+MAX_KERNELS = 2000
+"""Kernels (and their pages) the class remembers: many more than a class's places."""
+MAX_WAITING_VERDICTS = 50
+"""Verdicts a kernel may send before its page's learner has joined (kept until then)."""
+
+
+@dataclass
+class KernelPlace:
+    """A lesson kernel handed to a page: its lesson, the page's key and, once the page has said so, the learner."""
+
+    lesson: str
+    page: str
+    learner: Learner | None = None
+    waiting: list[dict[str, Any]] = field(default_factory=list)
+
+
 @dataclass
 class Classroom:
     """Everything the endpoints share: the database, the teacher's token, page keys and the limits (per page key,
@@ -93,6 +121,13 @@ class Classroom:
 
     db: ClassDatabase
     teacher_token: str
+    """The token of the teacher's link: it opens the view once (``open_teacher_link``)."""
+    teacher_address: str = ""
+    """The teacher view's address without the token (``http://host:port/rules-tutor/teacher``): a new link is
+    printed with it."""
+    teacher_link_used: bool = False
+    teacher_sessions: OrderedDict[str, None] = field(default_factory=OrderedDict)
+    """The cookies' values the teacher's links were exchanged for (the newest ``TEACHER_SESSIONS``)."""
     keys: PageKeys = field(init=False)
     posts: RateLimit = field(default_factory=RateLimit)
     client_posts: RateLimit = field(default_factory=lambda: RateLimit(per_second=10.0, burst=60.0))
@@ -102,9 +137,61 @@ class Classroom:
     waiting: dict[str, int] = field(default_factory=dict)
     """Client address -> its "Not open yet" questions waiting now."""
     _pace_changed: set[asyncio.Future[None]] = field(default_factory=set)
+    kernel_verdicts: bool = False
+    """Whether the lesson kernels post the quiz verdicts (``kernel_report``; the server gave them their keys): then
+    a page's "answered" is only a hint, and the class records the kernel's verdict."""
+    kernels: OrderedDict[str, KernelPlace] = field(default_factory=OrderedDict)
+    """Kernel id -> its lesson, its page's key and the learner of that page (the newest ``MAX_KERNELS``)."""
+    page_kernels: OrderedDict[str, str] = field(default_factory=OrderedDict)
+    """Page key -> the kernel that page was served with."""
+    verdicts: RateLimit = field(default_factory=lambda: RateLimit(per_second=2.0, burst=20.0))
 
     def __post_init__(self) -> None:
         self.keys = PageKeys(self.db.page_secret)
+
+    def kernel_environment(self, kernel_id: str, url: str) -> dict[str, str]:
+        """What a lesson kernel's environment gets at its start (``kernel_report``)."""
+        return kernel_environment(self.db.page_secret, kernel_id, url)
+
+    def valid_kernel_key(self, kernel_id: object, key: object) -> bool:
+        return (isinstance(kernel_id, str) and isinstance(key, str) and kernel_id.isascii() and key.isascii()
+                and 0 < len(kernel_id) <= 64 and hmac.compare_digest(key, kernel_key(self.db.page_secret,
+                                                                                     kernel_id)))
+
+    def page_served(self, page: str, kernel_id: str, lesson: str) -> None:
+        """The lesson page with key ``page`` was served with the kernel ``kernel_id``."""
+        self.kernels[kernel_id] = KernelPlace(lesson_key(lesson), page)
+        self.page_kernels[page] = kernel_id
+        for table in (self.kernels, self.page_kernels):
+            while len(table) > MAX_KERNELS:
+                table.popitem(last=False)
+
+    def page_learner(self, page: str, learner: Learner) -> None:
+        """The page with key ``page`` is ``learner``'s: its kernel's verdicts are theirs (and those it sent before
+        the learner joined are recorded now)."""
+        place = self.kernels.get(self.page_kernels.get(page, ""))
+        if place is None or place.learner == learner:
+            return
+        place.learner = learner
+        waiting, place.waiting = place.waiting, []
+        for verdict in waiting:
+            self.record_verdict(place, verdict)
+
+    def record_verdict(self, place: KernelPlace, verdict: dict[str, Any]) -> str:
+        """Record a kernel's verdict for its page's learner; why not ("" when recorded or kept until the learner
+        joins)."""
+        settings = self.db.settings()
+        if place.lesson in settings["closed"]:
+            return "this lesson is not open"
+        if settings["paused"]:
+            return "the class is paused"
+        if place.learner is None:
+            if len(place.waiting) < MAX_WAITING_VERDICTS:
+                place.waiting.append(verdict)
+            return ""
+        self.db.answered(place.learner, place.lesson, verdict["quiz"], verdict["right"], verdict["choice"],
+                         verdict["id"])
+        return ""
 
     def pace_changed(self) -> None:
         """The teacher opened or closed lessons: the waiting "Not open yet" pages look again at once."""
@@ -125,8 +212,47 @@ class Classroom:
             self._pace_changed.discard(waiter)
 
     def is_teacher(self, token: str | None) -> bool:
-        return bool(token) and str(token).isascii() and hmac.compare_digest(str(token).encode(),
-                                                                           self.teacher_token.encode())
+        """Whether ``token`` (an ``X-Teacher-Token`` header or the teacher's cookie) lets the teacher in: one of the
+        sessions the teacher's link was exchanged for, or the link's token itself until it has been opened."""
+        if not token or not str(token).isascii():
+            return False
+        token = str(token)
+        if not self.teacher_link_used and hmac.compare_digest(token.encode(), self.teacher_token.encode()):
+            return True
+        return any(hmac.compare_digest(token.encode(), session.encode()) for session in self.teacher_sessions)
+
+    def open_teacher_link(self, token: str) -> str | None:
+        """The teacher's link opened with ``token``: a new session (the cookie's value) the first time; None for a
+        link used already, an old one or a made-up one."""
+        if self.teacher_link_used or not token.isascii() or not hmac.compare_digest(
+                token.encode(), self.teacher_token.encode()):
+            return None
+        self.teacher_link_used = True
+        session = secrets.token_urlsafe(24)
+        self.teacher_sessions[session] = None
+        while len(self.teacher_sessions) > TEACHER_SESSIONS:
+            self.teacher_sessions.popitem(last=False)
+        return session
+
+    def new_teacher_link(self) -> str:
+        """A new link for the teacher's view (the old one stops working; the views opened stay open)."""
+        self.teacher_token, self.teacher_link_used = new_teacher_token(), False
+        return teacher_link_at(self.teacher_address, self.teacher_token)
+
+    def page_token(self, session: str) -> str:
+        """A token for one teacher page of ``session``: the page's actions carry it (``X-Teacher-Page``), which a
+        page of another site (or of another port of this machine) cannot read."""
+        nonce = secrets.token_urlsafe(9)
+        return f"{nonce}.{self._page_mac(session, nonce)}"
+
+    def valid_page_token(self, session: str, token: object) -> bool:
+        if not isinstance(token, str) or not token.isascii() or len(token) > 80 or token.count(".") != 1:
+            return False
+        nonce, mac = token.split(".")
+        return hmac.compare_digest(mac, self._page_mac(session, nonce))
+
+    def _page_mac(self, session: str, nonce: str) -> str:
+        return hmac.new(self.db.page_secret, f"teacher.{session}.{nonce}".encode(), "sha256").hexdigest()[:32]
 
     def new_page_key(self) -> str:
         return self.keys.issue(self.db.current_class()["id"])
@@ -168,6 +294,11 @@ class ClassHandler(tornado.web.RequestHandler):
             self.write(json.dumps(data))
         self.finish()
 
+    def _request_summary(self) -> str:
+        """The request as the access log shows it: a teacher's token in the address never reaches the log."""
+        uri = re.sub(r"(?i)((?:^|[?&])token=)[^&]*", r"\1…", self.request.uri or "")
+        return f"{self.request.method} {uri[:300]} ({self.request.remote_ip})"
+
     def log_exception(self, typ: Any, value: Any, tb: Any) -> None:
         """One line, never a traceback (a learner's odd post must not fill the log)."""
         if isinstance(value, tornado.web.HTTPError):
@@ -187,7 +318,7 @@ class _LearnerHandler(ClassHandler):
         data, problem = parse_body(bytes(self.body))
         if data is None:
             return self.reply(400, {"error": problem})
-        page, client = data.get("page"), self.request.remote_ip or "?"
+        page, client = data.get("page"), device_of(self.request.remote_ip)
         if not self.classroom.keys.valid(page, self.classroom.db.current_class()["id"]):
             return self.reply(403, {"error": "not a page of this class: reload the page"})
         assert isinstance(page, str)
@@ -200,7 +331,10 @@ class _LearnerHandler(ClassHandler):
         secret = data.get("learner")
         if not isinstance(secret, str) or not 10 <= len(secret) <= 64:
             return None
-        return self.classroom.db.learner(secret)
+        learner = self.classroom.db.learner(secret)
+        if learner is not None:
+            self.classroom.page_learner(data["page"], learner)  # this page's kernel answers for this learner
+        return learner
 
     def handle(self, data: dict[str, Any]) -> None:
         raise NotImplementedError
@@ -216,12 +350,19 @@ class JoinHandler(_LearnerHandler):
         name = data.get("name", "")
         if not isinstance(name, str):
             return self.reply(400, {"error": "bad name"})
-        if not self.classroom.joined.add(self.request.remote_ip or "?", self.classroom.db.current_class()["id"]):
+        problem = self.classroom.db.name_problem(name)
+        if problem:  # before the device's count of joins: a refused name does not use one up
+            return self.reply(400, {"error": problem, "name": True})
+        if not self.classroom.joined.add(device_of(self.request.remote_ip), self.classroom.db.current_class()["id"]):
             return self.reply(429, {"error": "this device has joined enough learners"})
-        joined = self.classroom.db.join(name)
+        try:
+            joined = self.classroom.db.join(name)
+        except NameRefused as refused:
+            return self.reply(400, {"error": str(refused), "name": True})
         if joined is None:
             return self.reply(429, {"error": "the class is full"})
         learner, secret = joined
+        self.classroom.page_learner(data["page"], learner)
         self.reply(200, {"learner": secret, "name": learner.shown_name})
 
 
@@ -257,10 +398,41 @@ class EventHandler(_LearnerHandler):
                 return self.reply(400, {"error": "not a quiz of this lesson"})
             if settings["paused"]:
                 return self.reply(409, {"error": "the class is paused"})
-            db.answered(learner, lesson, quiz, right, choice, event)
+            if not self.classroom.kernel_verdicts:  # a server whose kernels do not post (tests, a bare Classroom)
+                db.answered(learner, lesson, quiz, right, choice, event)
+            # else a hint only: the lesson's kernel has posted (or posts) its own verdict (VerdictHandler)
         else:
             return self.reply(400, {"error": "unknown kind"})
         self.reply(204)
+
+
+class VerdictHandler(ClassHandler):
+    """``POST class/verdict`` ``{kernel, key, quiz, right, choice, id}`` from a lesson kernel (``kernel_report``):
+    recorded for the learner whose page holds the kernel (204; 202 while that learner has not joined yet)."""
+
+    def post(self) -> None:
+        data, problem = parse_body(bytes(self.body))
+        if data is None:
+            return self.reply(400, {"error": problem})
+        room, kernel = self.classroom, data.get("kernel")
+        if not room.valid_kernel_key(kernel, data.get("key")):
+            return self.reply(403, {"error": "not a lesson kernel of this server"})
+        assert isinstance(kernel, str)
+        if not room.verdicts.allow(kernel):
+            return self.reply(429, {"error": "too many"})
+        place = room.kernels.get(kernel)
+        if place is None:
+            return self.reply(409, {"error": "no page has this kernel"})  # a pooled kernel not handed out yet
+        quiz, right, choice, event = (data.get(name) for name in ("quiz", "right", "choice", "id"))
+        if not (isinstance(quiz, str) and QUIZ_ID.fullmatch(quiz) and isinstance(right, bool)
+                and isinstance(choice, str) and isinstance(event, str) and EVENT_ID.fullmatch(event)):
+            return self.reply(400, {"error": "bad verdict"})
+        if quiz not in room.db.quiz_ids.get(place.lesson, ()):
+            return self.reply(400, {"error": "not a quiz of this lesson"})
+        refused = room.record_verdict(place, {"quiz": quiz, "right": right, "choice": choice, "id": event})
+        if refused:
+            return self.reply(409, {"error": refused})
+        self.reply(204 if place.learner is not None else 202)
 
 
 class StateHandler(_LearnerHandler):
@@ -284,7 +456,7 @@ class OpenHandler(ClassHandler):
         self.gone = True  # the page went away: its question stops at its next look (OPEN_RECHECK_S)
 
     async def get(self) -> None:
-        room, client = self.classroom, self.request.remote_ip or "?"
+        room, client = self.classroom, device_of(self.request.remote_ip)
         lesson = lesson_key(self.get_query_argument("lesson", "")[:200])
         if lesson not in room.db.lesson_keys:
             return self.reply(400, {"error": "unknown lesson"})
@@ -312,23 +484,59 @@ def routes(classroom: Classroom, base_url: str = "/") -> list[tuple[str, type[to
     base = base_url.rstrip("/") + "/rules-tutor/"
     paths: dict[str, type[tornado.web.RequestHandler]] = {
         "class/join": JoinHandler, "class/event": EventHandler, "class/state": StateHandler,
-        "class/open": OpenHandler, **teacher_routes()}
+        "class/open": OpenHandler, "class/verdict": VerdictHandler, **teacher_routes()}
     return [(base + path, handler, {"classroom": classroom}) for path, handler in paths.items()]
 
 
-def stamp_page(handler: tornado.web.RequestHandler, classroom: Classroom) -> None:
-    """Give the lesson page ``handler`` is about to send its key (a session cookie that the page's script reads)."""
-    handler.set_cookie(PAGE_COOKIE, classroom.new_page_key(), path="/", samesite="Strict")
+def stamp_page(handler: tornado.web.RequestHandler, classroom: Classroom) -> str:
+    """Give the lesson page ``handler`` is about to send its key (a session cookie that the page's script reads);
+    the key."""
+    key = classroom.new_page_key()
+    handler.set_cookie(PAGE_COOKIE, key, path="/", samesite="Strict")
+    return key
 
 
-def class_mode_settings(settings: dict[str, Any], class_db: Path, teacher_token: str) -> dict[str, Any]:
-    """``settings`` (voila.json's) with the class's database and the teacher's token for ``ClassroomVoila``, and
-    ``resources.rules_tutor_class`` that makes the template load the learners' class script."""
+def verdicts_url(ip: str, port: int, base_url: str = "/") -> str:
+    """Where the lesson kernels post their verdicts: the server on this machine (``ip``, the address it listens
+    on; any address: the loopback one)."""
+    host = {"": "127.0.0.1", "0.0.0.0": "127.0.0.1", "::": "::1", "localhost": "127.0.0.1"}.get(ip, ip)
+    host = f"[{host}]" if ":" in host else host
+    return f"http://{host}:{port}{base_url.rstrip('/')}/rules-tutor/class/verdict"
+
+
+def class_mode_settings(settings: dict[str, Any], class_db: Path, teacher_token: str,
+                        address: str = "") -> dict[str, Any]:
+    """``settings`` (voila.json's) with the class's database, the teacher's token and the teacher view's address
+    (``teacher_address``) for ``ClassroomVoila``, and ``resources.rules_tutor_class`` that makes the template load
+    the learners' class script."""
     settings = json.loads(json.dumps(settings))
-    settings.setdefault("ClassroomVoila", {}).update(class_db=str(class_db), teacher_token=teacher_token)
+    settings.setdefault("ClassroomVoila", {}).update(class_db=str(class_db), teacher_token=teacher_token,
+                                                     teacher_address=address)
     settings.setdefault("VoilaConfiguration", {}).setdefault("resources", {})["rules_tutor_class"] = True
     return settings
 
 
+def teacher_address(host: str, port: int, base_url: str = "/") -> str:
+    return f"http://{host}:{port}{base_url.rstrip('/')}/rules-tutor/teacher"
+
+
+def teacher_link_at(address: str, teacher_token: str) -> str:
+    return f"{address}?token={teacher_token}"
+
+
 def teacher_link(host: str, port: int, teacher_token: str, base_url: str = "/") -> str:
-    return f"http://{host}:{port}{base_url.rstrip('/')}/rules-tutor/teacher?token={teacher_token}"
+    return teacher_link_at(teacher_address(host, port, base_url), teacher_token)
+
+
+TEACHER_LINK_LINE = "Teacher view (keep this link to yourself): {link}"
+
+
+def print_new_links_on_signal(classroom: Classroom) -> None:
+    """On ``NEW_LINK_SIGNAL`` the server prints a new link for the teacher's view (the old one stops working)."""
+    if NEW_LINK_SIGNAL is None:
+        return
+
+    def print_a_new_link(signum: int, frame: object) -> None:
+        print(TEACHER_LINK_LINE.format(link=classroom.new_teacher_link()), flush=True)
+
+    signal.signal(NEW_LINK_SIGNAL, print_a_new_link)

@@ -1,5 +1,5 @@
-"""The short pages class mode sends instead of a lesson, with no kernel started (``tutor.server.class_mode``'s lesson page
-handler): a device with too many lesson pages open (``PAGES_PER_CLIENT``), and a lesson the teacher has not opened
+"""The short pages class mode sends instead of a lesson, with no kernel started (``tutor.server.class_mode``'s lesson
+page handler): a device with too many lesson pages open (``PAGES_PER_CLIENT``), and a lesson the teacher has not opened
 yet (Pace). Both try again by themselves: the first every 30 s; the second asks the class's server whether its
 lesson is open (``rules-tutor/class/open``, which answers as soon as the teacher opens it) and opens it then, within
 a second or two of the teacher's click (a page without scripts reloads every ``NOT_OPEN_REFRESH_S``).
@@ -15,8 +15,8 @@ import urllib.parse
 from tutor.i18n import N_, gettext_in, language_of_path
 
 _STYLE = """<style>body{font-family:sans-serif;max-width:36em;margin:4em auto;padding:0 1em;color:#1a1a1a;
-line-height:1.5} a{display:inline-block;margin-top:1em;padding:.5em 1.2em;background:#1f4e9c;color:#fff;border-radius:4px;
-text-decoration:none}</style>"""
+line-height:1.5} a{display:inline-block;margin-top:1em;padding:.5em 1.2em;background:#1f4e9c;color:#fff;
+border-radius:4px;text-decoration:none}</style>"""
 NOT_OPEN_REFRESH_S = 30
 """Without scripts, the "Not open yet" page reloads this often (with them, it opens its lesson when it opens)."""
 _WAIT_FOR_THE_LESSON = """<script>

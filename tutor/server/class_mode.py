@@ -14,6 +14,7 @@ import asyncio
 import contextvars
 import json
 import os
+import signal
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -22,6 +23,7 @@ from typing import Any
 from jupyter_core.utils import ensure_async
 
 from . import bounds, pupil_requests
+from ..classroom.guard import device_of
 from . import voila_adapter as voila
 from .kernel_launcher import LIMIT_VARIABLE as KERNEL_LIMIT_VARIABLE
 from .process import with_template_path
@@ -31,15 +33,22 @@ MAX_CLASS_SIZE = 200
 """Largest ``--class-size`` (each learner's kernel takes about 84 MiB)."""
 CLASS_MARGIN = 2
 """Lesson pages served beyond the class size: reloads and the teacher's own tab."""
-PAGES_PER_CLIENT = 4
-"""In class mode, lesson pages one device (source address) may run at once: a learner's lesson, the next one and
-a reload; never the class's places."""
+PAGES_PER_CLIENT = CLASS_MARGIN
+"""In class mode, lesson pages one device (``tutor.classroom.guard.device_of``: an IPv4 address, an IPv6 /64) may
+run at once: a learner's lesson and the next one (a closed or reloaded page gives its place back at once with its
+unload beacon, a crashed one after ``PAGE_GONE_AFTER_S``); at most the class's margin, never a learner's place."""
+THE_SERVERS_OWN = ("127.0.0.1", "::1", "::ffff:127.0.0.1")
+"""The machine the server runs on (the teacher's): its pages count in the class's limit, not in a device's share."""
 UNCONNECTED_PER_CLIENT = 2
 """Of those, pages not yet connected to their kernel (a browser connects within seconds; a ``curl`` loop never
 does): such a loop holds at most this many places, within ``CLASS_MARGIN``."""
 PAGE_CONNECT_TIMEOUT_S = 30.0
 """In class mode, a kernel whose page has not connected this long after it was sent is shut down: a plain fetch
 (curl, a chat app's link preview) never opens the page's websocket and must not hold a learner's place."""
+PAGE_GONE_AFTER_S = 90.0
+"""In class mode, a kernel whose every websocket has been closed this long is shut down and its place given back:
+a browser that crashed or lost its network (no unload beacon), a script that exited. A page that reconnects
+within it (a short network cut, a laptop's lid) keeps its kernel."""
 PREPARE_TIMEOUT_S = 180.0
 """In class mode, a pooled kernel that has not started and run its lesson this long after it began is reported
 as not ready, and a refill holding the turn passes it on (one stuck lesson must not stop every refill)."""
@@ -246,29 +255,46 @@ def _take_only_ready_kernels(kernel_manager: VoilaKernelManager) -> None:
 
 class PageDoor:
     """Shuts a page's kernel down unless the page opens the kernel's websocket within ``timeout_s`` of being
-    sent (see ``PAGE_CONNECT_TIMEOUT_S``). It keeps only the pages still within that time."""
+    sent (see ``PAGE_CONNECT_TIMEOUT_S``), and once every websocket of a kernel has been closed for
+    ``gone_after_s`` (a crashed browser sends no unload beacon; a script exits): its place comes back (see
+    ``PAGE_GONE_AFTER_S``). It keeps only the pages still within those times."""
 
-    def __init__(self, kernel_manager: VoilaKernelManager, timeout_s: float) -> None:
+    def __init__(self, kernel_manager: VoilaKernelManager, timeout_s: float,
+                 gone_after_s: float = 0.0) -> None:
         self.kernel_manager = kernel_manager
         self.timeout_s = timeout_s
+        self.gone_after_s = gone_after_s
         self.opened: dict[str, bool] = {}  # kernel id -> whether its page has connected, until the timeout
+        self.gone: dict[str, float] = {}  # kernel id -> when its last websocket closed, until it reconnects
         self._timers: set[asyncio.Future[None]] = set()  # the loop keeps only weak references to tasks
         voila.on_page_connect(kernel_manager, self._connected)
+        if gone_after_s > 0:
+            voila.on_page_disconnect(kernel_manager, self._disconnected)
 
     def expect(self, kernel_id: str) -> None:
         """A page request got ``kernel_id`` (its page may connect before the page is fully sent)."""
         self.opened.setdefault(kernel_id, False)
 
     def _connected(self, kernel_id: str) -> None:
+        self.gone.pop(kernel_id, None)
         if kernel_id in self.opened:
             self.opened[kernel_id] = True
+
+    def _disconnected(self, kernel_id: str, connections: int) -> None:
+        if connections > 0 or kernel_id not in self.kernel_manager.list_kernel_ids():
+            return
+        since = self.gone[kernel_id] = asyncio.get_running_loop().time()
+        self._later(self._release_gone(kernel_id, since))
+
+    def _later(self, work: Awaitable[None]) -> None:
+        timer = asyncio.ensure_future(work)
+        self._timers.add(timer)
+        timer.add_done_callback(self._timers.discard)
 
     def watch(self, kernel_id: str) -> None:
         """The page of ``kernel_id`` has been sent: start its ``timeout_s``."""
         self.expect(kernel_id)
-        timer = asyncio.ensure_future(self._release(kernel_id))
-        self._timers.add(timer)
-        timer.add_done_callback(self._timers.discard)
+        self._later(self._release(kernel_id))
 
     async def _release(self, kernel_id: str) -> None:
         await asyncio.sleep(self.timeout_s)
@@ -277,6 +303,17 @@ class PageDoor:
         await ensure_async(self.kernel_manager.shutdown_kernel(kernel_id))
         print(f"A page was fetched but never opened (no connection in {self.timeout_s:.0f} s): its place is free "
               "again.", flush=True)
+
+    async def _release_gone(self, kernel_id: str, since: float) -> None:
+        await asyncio.sleep(self.gone_after_s)
+        if self.gone.get(kernel_id) != since:
+            return  # it reconnected (and maybe went again: that later going has its own timer)
+        del self.gone[kernel_id]
+        if voila.connections(self.kernel_manager, kernel_id) or kernel_id not in self.kernel_manager.list_kernel_ids():
+            return
+        await ensure_async(self.kernel_manager.shutdown_kernel(kernel_id))
+        print(f"A page went away without closing (no connection for {self.gone_after_s:.0f} s): its kernel is "
+              "stopped and its place is free again.", flush=True)
 
 
 _PAGE_REQUEST: contextvars.ContextVar[Any] = contextvars.ContextVar("page_request", default=None)
@@ -306,16 +343,17 @@ class ClassMode:
         return bool(self.max_kernels) and in_use >= self.max_kernels
 
     def client_is_full(self, client: str) -> bool:
-        """With a class limit: whether ``client`` already has ``pages_per_client`` lesson pages (running, or
-        waiting for their kernel), or ``UNCONNECTED_PER_CLIENT`` pages that have not connected (yet), so that one
-        device cannot hold the class's places."""
-        if not self.max_kernels or not self.pages_per_client:
+        """With a class limit: whether the device of address ``client`` (``device_of``) already has
+        ``pages_per_client`` lesson pages (running, or waiting for their kernel), or ``UNCONNECTED_PER_CLIENT``
+        pages that have not connected (yet), so that one device cannot hold the class's places."""
+        if not self.max_kernels or not self.pages_per_client or client in THE_SERVERS_OWN:
             return False
+        client = device_of(client)
         running = set(self.kernel_manager.list_kernel_ids())
         for kernel_id in [k for k in self.client_of if k not in running]:
             del self.client_of[kernel_id]
         mine = [kernel_id for kernel_id, address in self.client_of.items() if address == client]
-        waiting = sum(1 for request in self.waiting if request.request.remote_ip == client)
+        waiting = sum(1 for request in self.waiting if device_of(request.request.remote_ip) == client)
         opened = self.door.opened if self.door is not None else {}
         unconnected = waiting + sum(1 for kernel_id in mine if opened.get(kernel_id) is False)
         return len(mine) + waiting >= self.pages_per_client or unconnected >= UNCONNECTED_PER_CLIENT
@@ -334,7 +372,9 @@ class ClassMode:
                 if request is not None and request in self.waiting:  # this request's own kernel (not a refill)
                     self.waiting.discard(request)
                     request.kernel_id = kernel_id_of(result)
-                    self.client_of[request.kernel_id] = request.request.remote_ip
+                    self.client_of[request.kernel_id] = device_of(request.request.remote_ip)
+                    if getattr(request, "given_kernel", None) is not None:
+                        request.given_kernel(request.kernel_id)  # the class: this page's kernel
                     if self.door is not None:
                         self.door.expect(request.kernel_id)
                 return result
@@ -398,6 +438,7 @@ def lesson_page_handler_class() -> type:
 
     class LessonPageHandler(voila.lesson_page_handler()):  # type: ignore[misc]
         kernel_id: str | None = None
+        given_kernel: Callable[[str], None] | None = None
 
         async def get(self, path: str | None = None) -> None:
             voila.set_xsrf_cookie_for_the_unload_request(self)
@@ -408,7 +449,8 @@ def lesson_page_handler_class() -> type:
             classroom = self.settings.get("rules_tutor_classroom")
             if classroom is not None:
                 from ..classroom.handlers import stamp_page
-                stamp_page(self, classroom)
+                page_key = stamp_page(self, classroom)
+                self.given_kernel = lambda kernel_id: classroom.page_served(page_key, kernel_id, path or "")
             class_mode.waiting.add(self)
             token = _PAGE_REQUEST.set(self)
             try:
@@ -444,15 +486,20 @@ def class_mode_state(app: Any) -> dict[str, Any]:
                                       refill_at_once=1 if app.refill_one_at_a_time else MAX_CLASS_SIZE)
         if app.max_kernels:
             preparation.report_first_fill()
-    door = PageDoor(manager, app.page_connect_timeout) if app.max_kernels and app.page_connect_timeout > 0 else None
+    door = PageDoor(manager, app.page_connect_timeout, app.page_gone_after) if (
+        app.max_kernels and app.page_connect_timeout > 0) else None
     state: dict[str, Any] = {"rules_tutor_class": ClassMode(manager, app.max_kernels, preparation, door,
                                                             app.pages_per_client)}
     if app.class_db and app.teacher_token:
         from ..classroom.database import ClassDatabase
-        from ..classroom.handlers import Classroom, lessons_of
+        from ..classroom.handlers import Classroom, lessons_of, print_new_links_on_signal, verdicts_url
 
-        state["rules_tutor_classroom"] = Classroom(ClassDatabase(app.class_db, lessons_of(Path(app.root_dir))),
-                                                   app.teacher_token)
+        state["rules_tutor_classroom"] = classroom = Classroom(
+            ClassDatabase(app.class_db, lessons_of(Path(app.root_dir))), app.teacher_token, app.teacher_address)
+        print_new_links_on_signal(classroom)
+        classroom.kernel_verdicts = True
+        url = verdicts_url(app.ip, app.port, app.base_url)
+        voila.add_kernel_environment(manager, lambda kernel_id: classroom.kernel_environment(kernel_id, url))
     return state
 
 
@@ -513,9 +560,15 @@ def classroom_voila_class() -> Any:
                                     "no limit.")
         class_db = Unicode("", config=True, help="Class mode: the class's SQLite file (see tutor.classroom).")
         teacher_token = Unicode("", config=True, help="Class mode: the teacher view's secret token.")
+        teacher_address = Unicode("", config=True, help="Class mode: the teacher view's address, for new links.")
         page_connect_timeout = Float(PAGE_CONNECT_TIMEOUT_S, config=True,
                                      help="With a class limit: seconds a sent page has to connect to its kernel "
                                           "before the kernel is shut down; 0 to keep every kernel.")
+
+        page_gone_after = Float(PAGE_GONE_AFTER_S, config=True,
+                                help="With a class limit: seconds a page that connected may stay with no websocket "
+                                     "to its kernel before the kernel is shut down and its place given back; 0 to "
+                                     "keep it (until the unload beacon or the cull).")
 
         def init_settings(self) -> dict[str, Any]:
             voila.prepare_pooled_kernels_through_a_hook()  # before Voila makes its kernel manager
@@ -536,6 +589,8 @@ def launch_voila(argv: list[str]) -> int:
     os.environ.setdefault(KERNEL_LIMIT_VARIABLE, str(bounds.KERNEL_DATA_LIMIT_MIB))
     bounds.raise_open_file_limit()
     voila.accept_connections_without_spinning(lambda line: print(line, file=sys.stderr, flush=True))
+    if hasattr(signal, "SIGUSR1"):  # "a new teacher link", forwarded by rules-tutor serve: only a class answers it
+        signal.signal(signal.SIGUSR1, signal.SIG_IGN)
     sys.argv = ["voila", *argv]
     classroom_voila_class().launch_instance()
     return 0

@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import json
+import os
+import signal
 import socket
 import sys
 import tempfile
@@ -77,12 +79,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
             config_file = directory.parent / "voila.json"
             base = json.loads(config_file.read_text()) if config_file.is_file() else {}
             from ..classroom.database import default_path
-            from ..classroom.handlers import class_mode_settings, new_teacher_token, teacher_link
+            from ..classroom.handlers import (TEACHER_LINK_LINE, class_mode_settings, new_teacher_token,
+                                              teacher_address, teacher_link_at)
 
             class_db = Path(args.class_db).resolve() if getattr(args, "class_db", None) else default_path()
             teacher_token = new_teacher_token()
+            address = teacher_address("localhost" if not ip or ip in ("127.0.0.1", "localhost") else ip, args.port)
             folder = write_settings(class_mode_settings(classroom_settings(base, class_size, lessons), class_db,
-                                                        teacher_token), Path(tmp))
+                                                        teacher_token, address), Path(tmp))
             command.append(f"--Voila.config_file_paths={folder}")
             preheated = f"{class_size} kernels preheated for {', '.join(lessons)}; " if lessons else ""
             print(f"A class of {class_size}: {preheated}at most {class_size + CLASS_MARGIN} pages at once", flush=True)
@@ -93,6 +97,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"Serving the lessons at http://{host}:{args.port}/  (Ctrl+C stops)", flush=True)
         if class_size:
             print(f"Results of this class are kept in {class_db}", flush=True)
-            print(f"Teacher view (keep this link to yourself): {teacher_link(host, args.port, teacher_token)}",
-                  flush=True)
+            print(TEACHER_LINK_LINE.format(link=teacher_link_at(address, teacher_token)), flush=True)
+            if hasattr(signal, "SIGUSR1"):
+                print(f"The link works once; for a new one: kill -USR1 {os.getpid()}", flush=True)
         return run(command, cwd=directory.parent)

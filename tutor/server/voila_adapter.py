@@ -18,6 +18,7 @@ needs the generator Voila renders a page from (``end_lesson_pages_that_fail_to_s
 from __future__ import annotations
 
 import asyncio
+import os
 import inspect
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -315,6 +316,37 @@ def on_page_connect(kernel_manager: VoilaKernelManager, connected: Callable[[str
         return notify_connect(kernel_id)
 
     kernel_manager.notify_connect = noting_connect
+
+
+def add_kernel_environment(kernel_manager: VoilaKernelManager, variables: Callable[[str], dict[str, str]]) -> None:
+    """Start every kernel (pooled ones too) with ``variables(kernel_id)`` added to its environment (Jupyter
+    Client's ``pre_start_kernel``, which names the kernel and hands on the keyword arguments its start gets)."""
+    pre_start_kernel = kernel_manager.pre_start_kernel
+
+    def with_variables(kernel_name: str | None, kwargs: dict[str, Any]) -> Any:
+        started = pre_start_kernel(kernel_name, kwargs)
+        kwargs["env"] = {**kwargs.get("env", os.environ), **variables(started[2])}
+        return started
+
+    kernel_manager.pre_start_kernel = with_variables
+
+
+def on_page_disconnect(kernel_manager: VoilaKernelManager, disconnected: Callable[[str, int], None]) -> None:
+    """Call ``disconnected(kernel_id, connections)`` each time a kernel's websocket closes (Jupyter Server's
+    ``notify_disconnect``), with the kernel's websockets still open after it."""
+    notify_disconnect = kernel_manager.notify_disconnect
+
+    def noting_disconnect(kernel_id: str) -> Any:
+        result = notify_disconnect(kernel_id)
+        disconnected(kernel_id, connections(kernel_manager, kernel_id))
+        return result
+
+    kernel_manager.notify_disconnect = noting_disconnect
+
+
+def connections(kernel_manager: VoilaKernelManager, kernel_id: str) -> int:
+    """The kernel's open websockets, as Jupyter Server counts them (``notify_connect``/``notify_disconnect``)."""
+    return int(getattr(kernel_manager, "_kernel_connections", {}).get(kernel_id, 0))
 
 
 # ----- Pages without a board (tutor.text_pages): rendered once with a kernel, then served without one --------

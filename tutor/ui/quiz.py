@@ -39,6 +39,7 @@ from typing import Any, Sequence
 
 import ipywidgets as widgets
 
+from tutor.classroom.kernel_report import report
 from tutor.core.events import Rule
 from tutor.i18n import N_, _
 
@@ -164,6 +165,7 @@ class RevealQuiz(Focusing, widgets.VBox):
         answer = self.answer
         verdict = self.play_out(answer)
         self.is_right = verdict.right
+        report(self.id, verdict.right, str(answer)[:80])  # to the class's server, from the kernel (class mode)
         cited: set[Rule] = set()  # each rule is cited once: under the verdict, or else in the story
         self.feedback.value = self._feedback_html(verdict, cited) + (
             f"<span class='tutor-quiz-result' data-quiz='{self.id}' data-right='{int(verdict.right)}' "

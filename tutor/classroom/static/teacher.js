@@ -4,13 +4,15 @@
   // The secret is in an HttpOnly cookie the server set when the teacher's link was opened; the address stays clean.
   if (location.search) history.replaceState(null, "", location.pathname);
   const base = location.pathname.replace(/\/teacher\/?$/, "/teacher");
-  const headers = {"Content-Type": "application/json"};
+  // The page's own token goes with every action (and the CSV): a page of another site cannot read it (CSRF).
+  const pageToken = document.querySelector('meta[name="rules-tutor-page"]').content;
+  const headers = {"Content-Type": "application/json", "X-Teacher-Page": pageToken};
   const $ = (id) => document.getElementById(id);
   const WORDS = {"not-yet": ["·", "not yet"], "opened": ["○", "opened"], "finished": ["✓ done", "finished"],
                  "right-first": ["✓", "right first time"], "right-after": ["✓", "right after"],
                  "wrong": ["✗", "wrong so far"]};
   let data = null;
-  $("csv").href = base + "/results.csv";
+  $("csv").href = base + "/results.csv?page=" + encodeURIComponent(pageToken);
 
   function el(tag, attrs, text) {
     const node = document.createElement(tag);
@@ -65,7 +67,9 @@
     const body = el("tbody");
     data.learners.forEach(function (learner) {
       const row = el("tr");
-      row.appendChild(el("th", {scope: "row", class: "name", title: learner.name}, learner.name));
+      // Each learner's number beside the name: a typed name cannot pass for an unnamed learner or a classmate.
+      const shown = learner.name === "Learner " + learner.number ? learner.name : learner.number + " · " + learner.name;
+      row.appendChild(el("th", {scope: "row", class: "name", title: shown}, shown));
       row.appendChild(el("td", {class: "seen"}, ago(data.now - learner.last_seen)));
       learner.cells.forEach((value, i) => row.appendChild(cell(columns[i], value)));
       body.appendChild(row);
@@ -123,8 +127,8 @@
     try {
       const reply = await fetch(base + "/data", {headers: headers, cache: "no-store"});
       if (reply.ok) { data = await reply.json(); draw(); }
-      else $("summary").textContent = reply.status === 403 ? "This view needs the link rules-tutor serve " +
-        "printed when it started (a new start prints a new link)." : "The server answered " + reply.status + ".";
+      else $("summary").textContent = reply.status === 403 ? "This view needs the teacher's link: open it from " +
+        "the link rules-tutor serve printed (each link works once; it prints a new one on request)." : "The server answered " + reply.status + ".";
     } catch (e) { $("summary").textContent = "The server cannot be reached; trying again …"; }
   }
 

@@ -35,7 +35,8 @@
       const reply = await fetch(base + path, {method: "POST", body: JSON.stringify(body), keepalive: true,
                                               headers: {"Content-Type": "application/json"}});
       if (reply.status === 200) return await reply.json();
-      return {status: reply.status};
+      const refused = reply.status === 400 ? await reply.json().catch(() => ({})) : {};
+      return {status: reply.status, name: refused.name === true};
     } catch (e) { return {status: 0}; }
   }
   function send(event) {
@@ -109,7 +110,9 @@
       event.preventDefault();
       const reply = await post("join", {name: box.querySelector("input").value});
       if (!reply.learner) {
-        box.querySelector("[role=status]").textContent = reply.status === 429 ?
+        box.querySelector("[role=status]").textContent = reply.name ?
+          _("This name looks like a classmate's, or like a number: add a letter or an initial.") :
+          reply.status === 429 ?
           _("The class is full or busy: try again in a minute.") : _("The server did not answer: try again.");
         return;
       }
