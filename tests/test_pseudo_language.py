@@ -21,6 +21,7 @@ import os
 import re
 import sys
 from collections import defaultdict
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -43,14 +44,27 @@ MAX_CLICKS = 400
 GRID = 7
 """A board is clicked at GRID x GRID points, each round."""
 
-PROPER_NAMES = re.compile(
-    r"^(?:Flamme|Rouge|In|Flanders|Field|Peloton|Voila|Jupyter|CSV|URL|HTML|OK|PDF"
-    r"|Paris|Roubaix|Nord|Corso|Paseo|du"  # stage names as printed
-    r")$")
-"""Words a pseudo page may show as they are: game names and the names printed on the games' cards and stages."""
-RIDER = re.compile(r"\b(?:red|blue|green|black|white|pink|peloton|muscle)-(?:[RS]|\d+)\b")
+
+
+def proper_names() -> set[str]:
+    """Words a pseudo page may show as they are: the games' names, the rider kinds (the same word in every
+    language), the names printed on In Flanders Field's cards and the stages' names (places)."""
+    from tutor.flamme_rouge.track import STAGES
+
+    names = {"Flamme", "Rouge", "In", "Flanders", "Field", "Peloton", "sprinteur", "rouleur", "sprinteurs",
+             "rouleurs"}
+    cards = json.loads((Path(i18n.__file__).parent / "flanders" / "data" / "cards.json").read_text("utf-8"))
+    for card in cards["cards"]:
+        names |= set(re.findall(r"[A-Za-z]+", card["name"]))
+    for title, _tiles in STAGES.values():
+        names |= set(re.findall(r"[A-Za-z]+", title))
+    return names
+
+
+PROPER_NAMES = proper_names()
+RIDER = re.compile(r"\b(?:red|blue|green|black|white|pink|yellow|orange|purple|teal|brown|grey|peloton|muscle)"
+                   r"-(?:[RS]\d*|\d+)\b")
 """Rider ids (``red-R``, ``peloton-2``): the names printed on the riders."""
-SKIPPED_TAGS = re.compile(r"<(style|script)\b.*?</\1>", re.S | re.I)
 TEXT_TRAITS = ("description", "tooltip", "placeholder", "_options_labels", "titles", "tooltips")
 VALUE_WIDGETS = (widgets.HTML, widgets.HTMLMath, widgets.Label, widgets.Text, widgets.Textarea)
 ENGLISH_WORD = re.compile(r"(?<![\w'’&#-])[A-Za-z][a-z]*[A-Za-z](?:'[a-z]+)?(?![\w])")
@@ -87,16 +101,44 @@ def without_lesson_texts(text: str) -> tuple[str, list[str]]:
     return text, found
 
 
+HIDDEN_TAGS = ("style", "script", "code")
+"""Tags whose text is not a learner's words: styles, scripts, and code (a file format's keys, a command)."""
+
+
+class _Reader(HTMLParser):
+    """The text of an HTML fragment as a reader sees it: no tag, attribute, style or script."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.words: list[str] = []
+        self.hidden = 0
+
+    def handle_starttag(self, tag: str, attrs: Any) -> None:
+        self.hidden += tag in HIDDEN_TAGS
+        self.words.append(" ")
+
+    def handle_endtag(self, tag: str) -> None:
+        self.hidden -= tag in HIDDEN_TAGS and self.hidden > 0
+        self.words.append(" ")
+
+    def handle_data(self, data: str) -> None:
+        if not self.hidden:
+            self.words.append(data)
+
+
 def plain_text(text: str) -> str:
     """``text`` as read: no tag, style or script, entities decoded, no link or file name, no rider id."""
-    plain = html.unescape(re.sub(r"<[^>]*>", " ", SKIPPED_TAGS.sub(" ", text)))
+    reader = _Reader()
+    reader.feed(text)
+    reader.close()
+    plain = "".join(reader.words)
     plain = re.sub(r"https?://\S+|\b[\w-]+\.(?:ipynb|json|csv|py)\b", " ", plain)  # links and file names
     return RIDER.sub(" ", plain)
 
 
 def english_words(text: str) -> list[str]:
     """The English words of ``text`` (HTML stripped, rider ids and proper names left out)."""
-    return [w for w in ENGLISH_WORD.findall(plain_text(text)) if not PROPER_NAMES.match(w)]
+    return [w for w in ENGLISH_WORD.findall(plain_text(text)) if w not in PROPER_NAMES]
 
 
 def english_places(text: str) -> list[str]:
@@ -104,7 +146,7 @@ def english_places(text: str) -> list[str]:
     plain = re.sub(r"\s+", " ", plain_text(text))
     places = []
     for match in ENGLISH_WORD.finditer(plain):
-        if not PROPER_NAMES.match(match.group(0)):
+        if match.group(0) not in PROPER_NAMES:
             places.append(plain[max(0, match.start() - 30):match.end() + 30])
     return places
 
