@@ -68,7 +68,7 @@ def _team_entries(race: Race) -> list[str]:
         kinds = {token_label(race, r) for r in team.riders}
         letter = next(iter(kinds)) if len(kinds) == 1 else ""  # riders told apart by number: no one letter
         mark = style.mark_name(team.colour)
-        name = team.name if team.name != team.colour else _("{colour} team").format(
+        name = style.team_name(team.name) if team.name != team.colour else _("{colour} team").format(
             colour=style.team_name(team.colour))
         if team.kind is TeamKind.PELOTON:
             name = _("{team} (Peloton, bot)").format(team=name)

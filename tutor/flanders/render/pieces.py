@@ -175,7 +175,7 @@ def empty_space(canvas: Canvas, r: Rect, space: int) -> None:
     canvas.stroke()
     canvas.set_line_dash([])
     text(canvas, str(space), r.x + 8, r.y + 13, size=15, bold=True, colour=MUTED)
-    text(canvas, "empty", r.x + r.w / 2, r.y + r.h / 2 + 4, size=12, colour=MUTED, align="center")
+    text(canvas, _("empty"), r.x + r.w / 2, r.y + r.h / 2 + 4, size=12, colour=MUTED, align="center")
 
 
 def outline(canvas: Canvas, r: Rect, colour: str, width: float = 4, pad: float = 3) -> None:
