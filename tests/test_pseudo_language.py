@@ -61,13 +61,15 @@ def proper_names() -> set[str]:
     return names
 
 
-PROPER_NAMES = proper_names()
+FORMAT_WORDS = {"again", "resolve", "roll", "phase", "on_nine", "expect", "game", "flanders"}
+"""A scenario file's keys and values, named as they are typed in the file when the workbench refuses one."""
+PROPER_NAMES = proper_names() | FORMAT_WORDS
 RIDER = re.compile(r"\b(?:red|blue|green|black|white|pink|yellow|orange|purple|teal|brown|grey|peloton|muscle)"
                    r"-(?:[RS]\d*|\d+)\b")
 """Rider ids (``red-R``, ``peloton-2``): the names printed on the riders."""
 TEXT_TRAITS = ("description", "tooltip", "placeholder", "_options_labels", "titles", "tooltips")
 VALUE_WIDGETS = (widgets.HTML, widgets.HTMLMath, widgets.Label, widgets.Text, widgets.Textarea)
-ENGLISH_WORD = re.compile(r"(?<![\w'’&#-])[A-Za-z][a-z]*[A-Za-z](?:'[a-z]+)?(?![\w])")
+ENGLISH_WORD = re.compile(r"(?<![A-Za-z'’&#-])[A-Za-z][a-z]*[A-Za-z](?:'[a-z]+)?(?![\w])")
 """A word of two ASCII letters or more: in the pseudo-language every letter of a message is accented."""
 
 
@@ -133,12 +135,17 @@ def plain_text(text: str) -> str:
     reader.close()
     plain = "".join(reader.words)
     plain = re.sub(r"https?://\S+|\b[\w-]+\.(?:ipynb|json|csv|py)\b", " ", plain)  # links and file names
+    plain = re.sub(r"\b[a-z_]+(?:\[\d+\])+", " ", plain)  # a place in a scenario file: spaces[11]
+    plain = re.sub(r"\b[A-Z]{2}\d-[A-Z0-9]+\b", " ", plain)  # a position code: FR3-J40R0GG
     return RIDER.sub(" ", plain)
 
 
 def english_words(text: str) -> list[str]:
-    """The English words of ``text`` (HTML stripped, rider ids and proper names left out)."""
-    return [w for w in ENGLISH_WORD.findall(plain_text(text)) if w not in PROPER_NAMES]
+    """The English words of ``text`` (HTML stripped, rider ids and proper names left out, a proper name cut short
+    to fit, "Artiller…", too)."""
+    plain = re.sub(r"[A-Za-z]+…", lambda m: " " if any(n.startswith(m.group(0)[:-1]) for n in PROPER_NAMES)
+                   else m.group(0), plain_text(text))
+    return [w for w in ENGLISH_WORD.findall(plain) if w not in PROPER_NAMES]
 
 
 def english_places(text: str) -> list[str]:

@@ -235,4 +235,5 @@ class Workbench(widgets.VBox):
         note = ("" if code else " <span class='tutor-why'>(this position has no code: its players have other "
                 "names, or it gives its own draw pile: share the file)</span>")
         seed = html.escape(str(data.get("seed", 0)))
-        self.download.value = f"{download_html(data)}{note} · shuffle number {seed}"
+        number = _("shuffle number {number}").format(number=seed)
+        self.download.value = f"{download_html(data)}{note} · {html.escape(number)}"
