@@ -231,7 +231,7 @@ def test_no_pawn_moves_past_the_objective_line():
     game.stop()
     card = ids(game, "Artillery Barrage")[0]
     assert [a for a in game.legal_actions() if isinstance(a, Play)] == [Play(card, 1)]
-    unchanged(game, IllegalMoveError, Play(card, 2), "1 space\\(s\\) from the Objective line")
+    unchanged(game, IllegalMoveError, Play(card, 2), "1 space from the Objective line")
 
 
 # ----- end of turn: retain, discard, refill, rows, reshuffle --------------------------------------------------

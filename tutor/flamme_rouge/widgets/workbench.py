@@ -263,8 +263,8 @@ class Workbench(LessonShell, BoardEditing, widgets.VBox):
                 "finish": data.get("finish"), "riders": riders}
         squares = len(data["track"].split())
         self._track_title = ngettext("{n} square", "{n} squares", squares).format(n=squares)
-        opened = (ngettext("Opened «{name}»: {n} rider. Click a rider to pick it, then a free lane to move it.",
-                           "Opened «{name}»: {n} riders. Click a rider to pick it, then a free lane to move it.",
+        opened = (ngettext("Opened “{name}”: {n} rider. Click a rider to pick it, then a free lane to move it.",
+                           "Opened “{name}”: {n} riders. Click a rider to pick it, then a free lane to move it.",
                            len(riders)) if data.get("name") else
                   ngettext("Position opened: {n} rider. Click a rider to pick it, then a free lane to move it.",
                            "Position opened: {n} riders. Click a rider to pick it, then a free lane to move it.",
@@ -445,7 +445,7 @@ class Workbench(LessonShell, BoardEditing, widgets.VBox):
         track = self._track_title
         phase = race.phase.title if race.riders else _("no riders yet")
         number = _("shuffle number {number}").format(number=self.seed.value)
-        title = _("Teacher’s workbench")
+        title = _("Teacher's workbench")
         self.header.value = (f"<div class='tutor-header'><b>{html.escape(title)}</b> · "
                              f"{html.escape(track)} · <span class='tutor-phase'>{html.escape(phase)}</span> · "
                              f"{html.escape(number)}</div>")
