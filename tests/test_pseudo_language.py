@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 import ipywidgets as widgets
+import ipywidgets.widgets.widget as widget_module
 import nbformat
 import pytest
 from ipycanvas import Canvas
@@ -170,7 +171,7 @@ def widget_texts(widget: widgets.Widget) -> Iterable[str]:
 
 
 def active() -> dict[str, widgets.Widget]:
-    return dict(widgets.Widget._active_widgets)  # every widget alive, shown or not
+    return dict(widget_module._instances)  # every widget alive, shown or not
 
 
 class Page:
@@ -278,7 +279,7 @@ def test_the_pseudo_language_brackets_accents_and_lengthens_every_message_and_ke
     said = pseudo("{rider} moves {n} squares, %(who)s and <b>all</b> &amp; {{braces}}.")
     assert said.startswith("⟦") and said.endswith("⟧")
     assert "{rider}" in said and "{n}" in said and "%(who)s" in said and "<b>" in said and "</b>" in said
-    assert "&amp;" in said and "{{braces}}" in said
+    assert "&amp;" in said and "{{" in said and "}}" in said
     assert english_words(said) == []
     assert said.format(rider="red-R", n=3).startswith("⟦red-R ɱöṽéš 3 šǫûáŕéš")
     plain = "Where does red-R end?"

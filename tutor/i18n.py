@@ -160,7 +160,8 @@ def _rule(pattern: str, replace: str | Callable[[re.Match[str]], str]) -> tuple[
 
 def _elide(match: re.Match[str]) -> str:
     word = match.group(1)
-    return f"{word[0]}'{match.group(2)}"
+    elided = "d" if word.lower() == "de" else "l"
+    return f"{elided.upper() if word[0].isupper() else elided}'{match.group(2)}"
 
 
 def _contract(match: re.Match[str]) -> str:
