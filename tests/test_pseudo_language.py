@@ -280,8 +280,8 @@ def test_the_pseudo_language_brackets_accents_and_lengthens_every_message_and_ke
     assert said.startswith("⟦") and said.endswith("⟧")
     assert "{rider}" in said and "{n}" in said and "%(who)s" in said and "<b>" in said and "</b>" in said
     assert "&amp;" in said and "{{" in said and "}}" in said
-    assert english_words(said) == []
-    assert said.format(rider="red-R", n=3).startswith("⟦red-R ɱöṽéš 3 šǫûáŕéš")
+    filled = said.format(rider="red-R", n=3) % {"who": "p1"}
+    assert filled.startswith("⟦red-R ɱöṽéš 3 šǫûáŕéš, p1 áñð <b>áļļ</b>") and english_words(filled) == []
     plain = "Where does red-R end?"
     assert len(pseudo(plain)) >= 1.35 * len(plain)
 
