@@ -112,12 +112,12 @@ class _Cards:
     def take(self, name: Any, where: str) -> CardId:
         if not isinstance(name, str) or name not in self.free:
             known = ", ".join(self.free)
-            raise ScenarioError(_("{where}: unknown card “{name}” (the card set has: {known})").format(
+            raise ScenarioError(_("{where}: unknown card {name} (the card set has: {known})").format(
                 where=where, name=name, known=known))
         if not self.free[name]:
             count = self.cards.by_name[name].count
-            raise ScenarioError(ngettext("{where}: no copy of “{name}” is left (the set has {n}, placed already)",
-                                         "{where}: no copy of “{name}” is left (the set has {n}, all placed already)",
+            raise ScenarioError(ngettext("{where}: no copy of {name} is left (the set has {n}, placed already)",
+                                         "{where}: no copy of {name} is left (the set has {n}, all placed already)",
                                          count).format(where=where, name=name, n=count))
         return self.free[name].pop(0)
 
