@@ -307,6 +307,15 @@ def test_every_word_of_a_played_lesson_comes_from_the_catalog(path: Path, pseudo
     assert english == {}, "\n".join(f"{word}: {texts[0][:160]!r}" for word, texts in sorted(english.items()))
 
 
+@pytest.mark.parametrize("path", LESSONS, ids=[f"{p.parent.name}/{p.stem}" for p in LESSONS])
+def test_every_message_a_played_lesson_looks_up_has_its_catalan_translation(path: Path):
+    """The same play in Catalan: no message looked up falls back to English (``i18n.missed``)."""
+    i18n.use_language("ca")
+    i18n.clear_missed()
+    Page(path).run()
+    assert i18n.missed() == []
+
+
 def main(names: list[str]) -> None:
     i18n.use_language(PSEUDO)
     total: dict[str, int] = defaultdict(int)

@@ -115,8 +115,7 @@ class PredictQuiz(RevealQuiz):
         self.lane_input: widgets.ToggleButtons | None = None
         self.choice_input: widgets.ToggleButtons | None = None
         self.rider_checks: dict[str, widgets.Checkbox] = {}
-        self.prompt = _("Look at the positions and the played cards, {what}, then choose Reveal.").format(
-            what=_(PROMPTS[ask]))
+
         self.legend = widgets.HTML(legend_html(self.race, folding=False))
         self.key = Disclosure(_("Key"), [self.legend], tooltip=_("What the colours and marks on the board mean"))
         self.inputs_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
@@ -204,6 +203,10 @@ class PredictQuiz(RevealQuiz):
             self.lane_input.observe(lambda _: self.redraw(), "value")
             row.append(self.lane_input)
         return row
+
+    def prompt_text(self) -> str:
+        return _("Look at the positions and the played cards, {what}, then choose Reveal.").format(
+            what=_(PROMPTS[self.ask]))
 
     @staticmethod
     def _square_options(start: int, last: int) -> list[tuple[str, int | None]]:
