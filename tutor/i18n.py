@@ -19,12 +19,18 @@ from __future__ import annotations
 
 import gettext
 import io
+import re
 from functools import cache
 from pathlib import Path
-from typing import Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
+
+if TYPE_CHECKING:
+    from babel.messages.catalog import Catalog as BabelCatalog
 
 LOCALE_DIR = Path(__file__).parent / "locale"
 DOMAIN = "tutor"
+PSEUDO = "en_XA"
+"""The pseudo-language (``tutor/pseudo.py``): made from the template when asked for, never a file to keep."""
 TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
 SOURCE_LANGUAGE = "en"
 
@@ -69,16 +75,26 @@ def catalog_path(code: str) -> Path:
 @cache
 def catalog_for(code: str) -> Catalog:
     """The catalog of ``code``, read from its ``.po`` file (English: none, the messages are English)."""
+    from babel.messages.pofile import read_po
+
+    from tutor.pseudo import pseudo_catalog
+
+    if code == PSEUDO:  # made from the template, never kept as a file (tutor/pseudo.py)
+        with TEMPLATE.open("rb") as pot:
+            return compiled_catalog(pseudo_catalog(read_po(pot, domain=DOMAIN)))
     if code not in (spoken := language_codes()):
         raise ValueError(f"unknown language {code!r}; known: {', '.join(spoken)}")
     path = catalog_path(code)
     if code == SOURCE_LANGUAGE or not path.exists():
         return Catalog(gettext.NullTranslations(), frozenset())
-    from babel.messages.mofile import write_mo
-    from babel.messages.pofile import read_po
-
     with path.open("rb") as po:
-        messages = read_po(po, locale=code, domain=DOMAIN)
+        return compiled_catalog(read_po(po, locale=code, domain=DOMAIN))
+
+
+def compiled_catalog(messages: "BabelCatalog") -> Catalog:
+    """``messages`` (a Babel catalog) compiled for gettext in memory, with the ids it translates."""
+    from babel.messages.mofile import write_mo
+
     compiled = io.BytesIO()
     write_mo(compiled, messages, use_fuzzy=False)
     compiled.seek(0)
@@ -114,18 +130,67 @@ def language() -> str:
     return _language
 
 
+class Message(str):
+    """A message in the kernel's language: ``format`` fills its placeholders, then applies the language's rules for
+    the words next to them (``tidy``), so that ``_("from {a} to {b}")`` reads "de l'1 a l'11" in Catalan."""
+
+    __slots__ = ()
+
+    def format(self, *args: object, **kwargs: object) -> str:
+        return tidy(str.format(self, *args, **kwargs))
+
+
 def _(message: str) -> str:
     """``message`` in the kernel's language."""
     if _language != SOURCE_LANGUAGE and message not in _catalog.known:
         _missed.setdefault(message)
-    return _catalog.translations.gettext(message)
+    return Message(_catalog.translations.gettext(message))
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form of ``singular``/``plural`` for ``n`` in the kernel's language."""
     if _language != SOURCE_LANGUAGE and (singular, plural) not in _catalog.known:
         _missed.setdefault((singular, plural))
-    return _catalog.translations.ngettext(singular, plural, n)
+    return Message(_catalog.translations.ngettext(singular, plural, n))
+
+
+def _rule(pattern: str, replace: str | Callable[[re.Match[str]], str]) -> tuple[re.Pattern[str], Any]:
+    return re.compile(pattern), replace
+
+
+def _elide(match: re.Match[str]) -> str:
+    word = match.group(1)
+    elided = "d" if word.lower() == "de" else "l"
+    return f"{elided.upper() if word[0].isupper() else elided}'{match.group(2)}"
+
+
+def _contract(match: re.Match[str]) -> str:
+    preposition, article = match.group(1), match.group(2)
+    joined = {"a": "a", "de": "de", "per": "pe"}[preposition.lower()] + article[1:]
+    return (joined[0].upper() + joined[1:] if preposition[0].isupper() else joined)
+
+
+_START = r"(?:(?<=^)|(?<=[.!?:]\s)|(?<=\n))"
+TIDY_RULES: dict[str, list[tuple[re.Pattern[str], Any]]] = {
+    "ca": [
+        # "la 1", "el 11", "de 1" → "l'1", "l'11", "d'1" (un, onze: a vowel sound); not "la 1a", "de 10"
+        _rule(r"(?<![\w'’])(de|la|el)\s(1|11)(?![\w'’])", _elide),
+        _rule(_START + r"(De|La|El)\s(1|11)(?![\w'’])", _elide),
+        # "a el", "de els", "per el" → "al", "dels", "pel"
+        _rule(r"(?<![\w'’])(a|de|per)\s(els?)\b", _contract),
+        _rule(_START + r"(A|De|Per)\s(els?)\b", _contract),
+    ],
+}
+"""Each language's rules for the words a placeholder's value lands next to, applied by ``tidy`` to every message
+filled with ``format`` (the README's "Numbers and words inside sentences" tells translators what they do)."""
+
+
+def tidy(text: str, code: str | None = None) -> str:
+    """``text`` with the rules of ``code`` (else the kernel's language) applied: in Catalan "de 1" → "d'1",
+    "la 11" → "l'11", "a el" → "al", "per els" → "pels"."""
+    for pattern, replace in TIDY_RULES.get(_language if code is None else code, ()):
+        text = pattern.sub(replace, text)
+    return text
 
 
 def gettext_in(code: str, message: str) -> str:
@@ -159,7 +224,7 @@ def number(value: float) -> str:
         return str(value)
     from babel.numbers import format_decimal
 
-    return str(format_decimal(value, locale=_language))
+    return str(format_decimal(value, locale=_babel_locale()))
 
 
 def percent(fraction: float, digits: int = 0) -> str:
@@ -169,7 +234,7 @@ def percent(fraction: float, digits: int = 0) -> str:
     from babel.numbers import format_percent
 
     pattern = "#,##0" + ("." + "0" * digits if digits else "") + "%"
-    return str(format_percent(fraction, pattern, locale=_language))
+    return str(format_percent(fraction, pattern, locale=_babel_locale()))
 
 
 def and_list(items: Iterable[object], empty: str | None = None) -> str:
@@ -178,11 +243,17 @@ def and_list(items: Iterable[object], empty: str | None = None) -> str:
     words = [str(i) for i in items]
     if not words:
         return _("nobody") if empty is None else empty
-    if _language == SOURCE_LANGUAGE:  # no comma before "and", as the English lessons always wrote it
-        return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    if _language in (SOURCE_LANGUAGE, PSEUDO):  # no comma before "and", as the English lessons always wrote it
+        joined = " and " if _language == SOURCE_LANGUAGE else " áñð "
+        return words[0] if len(words) == 1 else ", ".join(words[:-1]) + joined + words[-1]
     from babel.lists import format_list
 
-    return str(format_list(words, locale=_language))
+    return str(format_list(words, locale=_babel_locale()))
+
+
+def _babel_locale() -> str:
+    """The locale whose numbers and lists the kernel's language uses (the pseudo-language writes them as English)."""
+    return "en" if _language == PSEUDO else _language
 
 
 if __name__ == "__main__":

@@ -31,7 +31,8 @@ from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
-from tutor.i18n import DOMAIN, LOCALE_DIR, SOURCE_LANGUAGE, TEMPLATE, catalog_path, language_codes, languages, own_name
+from tutor.i18n import (DOMAIN, LOCALE_DIR, PSEUDO, SOURCE_LANGUAGE, TEMPLATE, catalog_path, language_codes, languages,
+                         own_name)
 from tutor.lesson_languages import notebook_words, shown_scenario_keys
 
 PACKAGE = Path(__file__).parent
@@ -40,6 +41,8 @@ LESSONS = REPO / "lessons"
 PAGE_SCRIPTS = PACKAGE / "voila_template" / "voila" / "templates" / "rules-tutor"
 PAGE_MESSAGES = PAGE_SCRIPTS / "messages"
 """``<language>.json``: the page scripts' messages, translated (the lesson template puts them in the page)."""
+PSEUDO_OUT = REPO / "build" / "pseudo" / PSEUDO / "LC_MESSAGES" / f"{DOMAIN}.po"
+"""Where ``--pseudo`` writes the pseudo-language by default (a build product, never committed)."""
 LANGUAGE_LIST = "languages"
 """``languages.json``: every language by code with its own name, for the pages' language links."""
 SCRIPT_METHODS = [("**/messages/**", "ignore"), ("**.js", "javascript")]
@@ -308,9 +311,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              f"{', '.join(c for c in language_codes() if c != SOURCE_LANGUAGE)})")
     parser.add_argument("--new", action="store_true", help="start the catalogs of new languages from the template")
     parser.add_argument("--no-write", action="store_true", help="report only, change no file")
+    parser.add_argument("--pseudo", nargs="?", const=str(PSEUDO_OUT), metavar="FILE",
+                        help=f"write the pseudo-language {PSEUDO} (every message bracketed, accented, 35%% longer), "
+                             f"made from the template, to FILE (default: {PSEUDO_OUT.relative_to(REPO)})")
 
 
 def run(args: argparse.Namespace) -> int:
+    if getattr(args, "pseudo", None):
+        from tutor.pseudo import write_pseudo_catalog
+
+        if not args.no_write:
+            write_catalog(extract(), TEMPLATE)
+        out = write_pseudo_catalog(TEMPLATE, Path(args.pseudo))
+        print(f"{PSEUDO}: {out}")
+        return 0
     codes = args.codes or [c for c in language_codes() if c != SOURCE_LANGUAGE]
     status = 0
     for code in codes:

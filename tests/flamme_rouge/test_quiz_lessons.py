@@ -122,7 +122,8 @@ def test_fr02_asks_about_the_energy_phase_and_the_engine_answers_each_question()
         assert quiz.feedback.value == "" and quiz.correct_answer not in quiz.status.text  # nothing told before Reveal
         quiz.reveal_button.click()
         assert quiz.is_right is None and "Choose your answer first" in quiz.status.text
-        quiz.choice_input.value = next(choice for choice in quiz.choice_input.options if choice != quiz.correct_answer)
+        quiz.choice_input.value = next(choice for _label, choice in quiz.choice_input.options
+                                       if choice != quiz.correct_answer)
         quiz.reveal_button.click()
         assert quiz.is_right is False and f"The answer is: {quiz.correct_answer}." in quiz.feedback.value
         assert "The rule that decided it" in quiz.feedback.value and "data-right='0'" in quiz.feedback.value
@@ -163,7 +164,7 @@ def test_fr02_try_again_asks_the_same_question_and_the_progress_counts_every_que
     quiz, marks = EnergyQuiz(), []
 
     def reveal(right: bool) -> None:
-        quiz.choice_input.value = next(choice for choice in quiz.choice_input.options
+        quiz.choice_input.value = next(choice for _label, choice in quiz.choice_input.options
                                        if (choice == quiz.correct_answer) == right)
         quiz.reveal_button.click()
         assert quiz.is_right is right

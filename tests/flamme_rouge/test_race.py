@@ -466,7 +466,7 @@ def test_setup_placement_rules():
     _assert_unchanged(race, lambda: race.place("red-R", 4, 0), PlacementError, "start area is squares 0 to 3")
     _assert_unchanged(race, lambda: race.place("red-R", 2, 1), PlacementError, "square 2, lane 1",
                       "on an empty square a rider takes the right-hand lane")
-    _assert_unchanged(race, lambda: race.place("red-R", 3, 2), PlacementError, "square 3 has 2 lane(s)")
+    _assert_unchanged(race, lambda: race.place("red-R", 3, 2), PlacementError, "square 3 has 2 lanes")
     _assert_unchanged(race, lambda: race.place("blue-S", 2, 0), PlacementError, "red's turn", "not blue's")
     _assert_unchanged(race, lambda: race.place("red-S", 2, 0), PlacementError, "red-S is already placed")
     race.place("red-R", 3, 1)  # the left lane of a square whose right lane is taken

@@ -13,7 +13,7 @@ from tutor.flamme_rouge import scenario as sc
 from tutor.flamme_rouge.errors import ScenarioError
 from tutor.flamme_rouge.track import stage
 from tutor.flamme_rouge.widgets import RaceTutor, Workbench
-from tutor.flamme_rouge.widgets.workbench import TRACKS
+from tutor.flamme_rouge.widgets.workbench import TRACK_NAMES
 from tutor.flamme_rouge.widgets.workbench_editing import BOT_TEAMS, CARD_CHOICES, MAX_RIDERS, TEAMS
 
 SCENARIOS = sorted((Path(__file__).resolve().parents[2] / "lessons" / "flamme_rouge" / "scenarios").glob("*.json"))
@@ -93,7 +93,7 @@ def test_the_workbench_shows_the_short_code_with_a_copy_button_and_a_lesson_open
 def workbench_positions(draw: st.DrawFn) -> dict:
     """A position the workbench can make: a track of its list, up to MAX_RIDERS riders of its teams on free lanes,
     named as it names them (``red-R``, ``red-R2``, ... the first free), every card or none."""
-    track = stage(draw(st.sampled_from([key for _, key in TRACKS])))
+    track = stage(draw(st.sampled_from(TRACK_NAMES)))
     cells = [(s, lane) for s, lanes in enumerate(track.lanes) for lane in range(lanes)]
     chosen = draw(st.lists(st.sampled_from(cells), min_size=1, max_size=MAX_RIDERS, unique=True))
     riders: list[dict] = []

@@ -59,7 +59,7 @@ def test_the_track_chooser_names_the_track_on_the_board_and_a_chosen_track_shows
     assert opened.track_input.value == "" and opened.track_input.label == "This position's track (16 squares)"
     opened.new_button.click()  # the position's own track, empty
     assert len(opened.race.track) == 16 and opened.riders == [] and opened.track_input.value == ""
-    assert "An empty track (16 squares)" in opened.status.value
+    assert "The position's track, empty (16 squares)" in opened.status.text
     opened.open_scenario(sc.load("lessons/flamme_rouge/scenarios/movement_rulebook_example.json"))
     opened.track_input.value = "la-haute-montagne"  # riders on the board: they stay until the teacher starts it
     assert len(opened.race.track) == 16 and len(opened.riders) == 3
@@ -86,7 +86,7 @@ def test_clicking_the_canvas_adds_picks_and_moves_riders(bench):
     assert bench.selected == "red-R" and bench.rider_input.value == "red-R"
     assert (bench.team_input.value, bench.kind_input.value) == ("red", "rouleur")
     click(bench, 7, 0)  # ... and a click on a free lane moves it
-    assert bench.race.positions()["red-R"] == (7, 0) and "Moved red-R to square 7" in bench.status.text
+    assert bench.race.positions()["red-R"] == (7, 0) and "red-R moved: square 7" in bench.status.text
     bench.remove_button.click()
     assert [r["id"] for r in bench.riders] == ["blue-S"] and bench.selected is None
 

@@ -198,7 +198,7 @@ def test_sacrifice_a_troop_for_one_more_space():
     game.stop()
     card = ids(game, "Bayonet Charge")[0]
     assert Play(card, 2) in game.legal_actions()
-    unchanged(game, IllegalMoveError, Play(card, 3), "1 to 1 space\\(s\\), or 2 by sacrificing a troop piece")
+    unchanged(game, IllegalMoveError, Play(card, 3), "moves the pawn 1 space, or 2 by sacrificing a troop piece")
     lost, moved = game.play(card, 2)
     assert isinstance(lost, TroopsLost) and (lost.cause, lost.count, lost.troops) == ("sacrifice", 1, 1)
     assert isinstance(moved, PawnMoved) and moved.sacrifice and moved.to == 2
@@ -231,7 +231,7 @@ def test_no_pawn_moves_past_the_objective_line():
     game.stop()
     card = ids(game, "Artillery Barrage")[0]
     assert [a for a in game.legal_actions() if isinstance(a, Play)] == [Play(card, 1)]
-    unchanged(game, IllegalMoveError, Play(card, 2), "1 space\\(s\\) from the Objective line")
+    unchanged(game, IllegalMoveError, Play(card, 2), "1 space from the Objective line")
 
 
 # ----- end of turn: retain, discard, refill, rows, reshuffle --------------------------------------------------

@@ -114,7 +114,8 @@ def teacher_plan_html(folder: Path, link_to: str = "") -> str:
                     f"<td>{html.escape(lesson.summary)}</td><td>{said}</td></tr>")
     head = "".join(f"<th scope='col'>{html.escape(word)}</th>"
                    for word in (_("Lesson"), _("Time"), _("What it teaches"), _("Questions and answers")))
-    return (f"<div class='tutor-teacher-plan'><p><b>{html.escape(_('A 50-minute class'))}</b></p><ol>{plan}</ol>"
+    title = _("A 50-minute class")
+    return (f"<div class='tutor-teacher-plan'><p><b>{html.escape(title)}</b></p><ol>{plan}</ol>"
             f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>")
 
 

@@ -14,7 +14,7 @@ from typing import Any, Iterable, Sequence
 
 from tutor.core.events import Rule
 from tutor.core.state import SeededState
-from tutor.i18n import N_, _
+from tutor.i18n import N_, _, ngettext
 
 from . import rules
 from .cards import Card, RiderKind
@@ -464,7 +464,9 @@ class RaceModel(SeededState):
         if not 0 <= square < self.track.start:
             return _("the start area is squares 0 to {last}").format(last=self.track.start - 1)
         if not 0 <= lane < self.track.lanes[square]:
-            return _("square {square} has {n} lane(s)").format(square=square, n=self.track.lanes[square])
+            lanes = self.track.lanes[square]
+            return ngettext("square {square} has {n} lane", "square {square} has {n} lanes", lanes).format(
+                square=square, n=lanes)
         return _lane_problem(lane, [r.lane for r in self.riders.values() if r.square == square])
 
     def __repr__(self) -> str:

@@ -17,7 +17,7 @@ from typing import Any, Iterable
 
 from tutor.core.data import first_difference, is_int, load_json, reject_unknown_keys
 from tutor.core.schema import MAX_FILE_BYTES, integer, parse_json, strict_object, text, validate
-from tutor.i18n import _
+from tutor.i18n import _, ngettext
 
 from . import position_code
 from .cards import ATTACK, RIDER_KINDS, Card, energy
@@ -147,8 +147,9 @@ def _riders(riders: object, track: Track) -> list[dict[str, Any]]:
                 number=len(track) - 1))
         if not is_int(lane) or not 0 <= lane < track.lanes[square]:
             raise ScenarioError(
-                _(
-                "{label}: lane {lane} does not exist on square {square}, which has {track} lane(s)").format(
+                ngettext("{label}: lane {lane} does not exist on square {square}, which has {track} lane",
+                         "{label}: lane {lane} does not exist on square {square}, which has {track} lanes",
+                         track.lanes[square]).format(
                 label=label,
                 lane=repr(lane),
                 square=square,

@@ -13,6 +13,8 @@ import functools
 from dataclasses import dataclass, field
 from typing import Any
 
+from tutor.i18n import N_, _
+
 from .errors import TrackError
 
 
@@ -204,22 +206,31 @@ STAGES: dict[str, tuple[str, str]] = {
 
 # Short tracks for lessons: (title, scenario-format squares, start, finish).
 TEACHING_TRACKS: dict[str, tuple[str, str, int, int]] = {
-    "sprint-20": ("Sprint (20 flat squares)", " ".join(["2"] * 20), 4, 16),
-    "hill-24": ("Little hill (24 squares)",
+    "sprint-20": (N_("Sprint (20 flat squares)"), " ".join(["2"] * 20), 4, 16),
+    "hill-24": (N_("Little hill (24 squares)"),
                 " ".join(["2"] * 9 + ["2u"] * 4 + ["2d"] * 3 + ["2"] * 8), 4, 20),
-    "cobbles-24": ("Cobbles and supply (24 squares, Peloton expansion)",
+    "cobbles-24": (N_("Cobbles and supply (24 squares, Peloton expansion)"),
                    " ".join(["2"] * 6 + ["1c"] * 3 + ["2"] * 3 + ["3s"] * 3 + ["3"] * 3 + ["2"] * 6), 4, 20),
-    "narrow-22": ("Narrow road (22 squares, Peloton expansion)",
+    "narrow-22": (N_("Narrow road (22 squares, Peloton expansion)"),
                   " ".join(["2"] * 7 + ["1"] * 4 + ["2"] * 2 + ["3"] * 2 + ["2"] * 7), 4, 18),
-    "cobbles-22": ("Cobblestones (22 squares, Peloton expansion)",
+    "cobbles-22": (N_("Cobblestones (22 squares, Peloton expansion)"),
                    " ".join(["2"] * 7 + ["2c"] * 3 + ["1c"] * 2 + ["2"] * 10), 4, 18),
-    "supply-22": ("Supply zone (22 squares, Peloton expansion)",
+    "supply-22": (N_("Supply zone (22 squares, Peloton expansion)"),
                   " ".join(["2"] * 7 + ["3s"] * 4 + ["2"] * 11), 4, 18),
-    "paves-du-nord": ("Pavés du Nord (a full stage of the tutor's own design, Peloton expansion)",
+    "paves-du-nord": (N_("Pavés du Nord (a full stage of the tutor's own design, Peloton expansion)"),
                       " ".join(["2"] * 5 + ["2"] * 10 + ["1"] * 4 + ["2"] * 6 + ["2c"] * 5 + ["1c"] * 3
                                + ["2"] * 6 + ["3s"] * 4 + ["3"] * 2 + ["2"] * 4 + ["2u"] * 5 + ["2d"] * 3
                                + ["2"] * 9 + ["2c"] * 2 + ["2"] * 4 + ["2"] * 6), 5, 73),
 }
+
+TEACHING_TITLES = frozenset(title for title, *_rest in TEACHING_TRACKS.values())
+
+
+def title(track: Track) -> str:
+    """The track's name as the learner reads it: a teaching track's title translated, a stage's name (a place) as
+    printed."""
+    name = track.name or ""
+    return _(name) if name in TEACHING_TITLES else name
 
 
 def stage(name: str | Track) -> Track:

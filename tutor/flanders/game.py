@@ -75,7 +75,7 @@ from typing import Iterable, Self, Sequence
 
 from tutor.core.events import Event, Rule
 
-from tutor.i18n import N_, _
+from tutor.i18n import N_, _, ngettext
 
 from . import rules as R
 from .battlefield import Battlefield, load_battlefield
@@ -312,16 +312,21 @@ class Game(GameState):
         pos, objective = player.pawn, field_.objective
         most = kind.move + (1 if kind.extra_space else 0)
         if not isinstance(spaces, int) or isinstance(spaces, bool) or not 1 <= spaces <= most:
-            words = (_("{name} moves the pawn 1 to {move} space(s), or {most} by sacrificing a troop piece, not "
-                       "{spaces}") if kind.extra_space else
-                     _("{name} moves the pawn 1 to {move} space(s), not {spaces}"))
+            words = (ngettext("{name} moves the pawn {move} space, or {most} by sacrificing a troop piece, not "
+                              "{spaces}",
+                              "{name} moves the pawn 1 to {move} spaces, or {most} by sacrificing a troop piece, not "
+                              "{spaces}", kind.move) if kind.extra_space else
+                     ngettext("{name} moves the pawn {move} space, not {spaces}",
+                              "{name} moves the pawn 1 to {move} spaces, not {spaces}", kind.move))
             raise IllegalMoveError(words.format(name=kind.name, move=kind.move, most=most, spaces=repr(spaces)))
         if spaces > kind.move and player.troops == 0:
             raise IllegalMoveError(_("{name}: the extra space needs a troop piece to sacrifice, and {player} has none "
                                      "left").format(name=kind.name, player=player.id))
         if pos + spaces > objective:
-            raise IllegalMoveError(_("the pawn on space {pos} is {left} space(s) from the Objective line (space "
-                                     "{objective}); it cannot move {spaces}").format(
+            raise IllegalMoveError(ngettext("the pawn on space {pos} is {left} space from the Objective line (space "
+                                            "{objective}); it cannot move {spaces}",
+                                            "the pawn on space {pos} is {left} spaces from the Objective line (space "
+                                            "{objective}); it cannot move {spaces}", objective - pos).format(
                 pos=pos, left=objective - pos, objective=objective, spaces=spaces))
         for m in mines:
             if m not in hand or m == FIXED:
@@ -335,13 +340,19 @@ class Game(GameState):
         need = self._lines_to_clear(kind, spaces)
         if len(mines) < len(need):
             where = need[len(mines)]
-            words = (_("the pawn is halted on the defensive line at space {space}: moving on needs a Mines card for "
-                       "it, or a Tank ({need} Mines card(s) needed, {given} given)") if self.halted and where == pos
-                     else _("the pawn would pass the defensive line at space {space}: moving on needs a Mines card "
-                            "for it, or a Tank ({need} Mines card(s) needed, {given} given)"))
+            words = (ngettext("the pawn is halted on the defensive line at space {space}: moving on needs a Mines card "
+                              "for it, or a Tank ({need} Mines card needed, {given} given)",
+                              "the pawn is halted on the defensive line at space {space}: moving on needs a Mines card "
+                              "for it, or a Tank ({need} Mines cards needed, {given} given)", len(need))
+                     if self.halted and where == pos else
+                     ngettext("the pawn would pass the defensive line at space {space}: moving on needs a Mines card "
+                              "for it, or a Tank ({need} Mines card needed, {given} given)",
+                              "the pawn would pass the defensive line at space {space}: moving on needs a Mines card "
+                              "for it, or a Tank ({need} Mines cards needed, {given} given)", len(need)))
             raise IllegalMoveError(words.format(space=where, need=len(need), given=len(mines)))
         if len(mines) > len(need):
-            raise IllegalMoveError(_("this move needs {need} Mines card(s), not {given}").format(
+            raise IllegalMoveError(ngettext("this move needs {need} Mines card, not {given}",
+                                            "this move needs {need} Mines cards, not {given}", len(need)).format(
                 need=len(need), given=len(mines)))
         lines = field_.lines
         crossed = tuple(s for s in range(pos, pos + spaces) if lines[s])

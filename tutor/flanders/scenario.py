@@ -45,6 +45,7 @@ from typing import Any
 
 from tutor.core.data import first_difference, is_int, load_json, reject_unknown_keys
 from tutor.core.schema import integer, strict_object, text, validate
+from tutor.i18n import _, ngettext
 
 from .battlefield import Battlefield, load_battlefield
 from .cards import FIXED, CardId, load_cards
@@ -111,15 +112,18 @@ class _Cards:
     def take(self, name: Any, where: str) -> CardId:
         if not isinstance(name, str) or name not in self.free:
             known = ", ".join(self.free)
-            raise ScenarioError(f"{where}: unknown card {name!r} (the card set has: {known})")
+            raise ScenarioError(_("{where}: unknown card {name} (the card set has: {known})").format(
+                where=where, name=name, known=known))
         if not self.free[name]:
-            raise ScenarioError(f"{where}: no copy of {name!r} is left (the set has "
-                                f"{self.cards.by_name[name].count}, all placed already)")
+            count = self.cards.by_name[name].count
+            raise ScenarioError(ngettext("{where}: no copy of {name} is left (the set has {n}, placed already)",
+                                         "{where}: no copy of {name} is left (the set has {n}, all placed already)",
+                                         count).format(where=where, name=name, n=count))
         return self.free[name].pop(0)
 
     def names(self, names: Any, where: str) -> list[CardId]:
         if not isinstance(names, list):
-            raise ScenarioError(f"key {where!r} must be a list of card names")
+            raise ScenarioError(_("key “{key}” must be a list of card names").format(key=where))
         return [self.take(n, f"{where}[{i}]") for i, n in enumerate(names)]
 
     def rest(self) -> list[CardId]:
@@ -207,14 +211,15 @@ def _set_turn(game: Game, data: dict[str, Any], cards: _Cards) -> None:
     game.taken = cards.names(data.get("taken", []), "taken")
     on_nine = data.get("on_nine", False)
     if not isinstance(on_nine, bool):
-        raise ScenarioError(f"key 'on_nine' must be true or false, not {on_nine!r}")
+        raise ScenarioError(_("key “on_nine” must be true or false, not {value}").format(value=json.dumps(on_nine)))
     game.on_nine = on_nine
     phase = data.get("phase", "again" if game.taken or on_nine else "roll")
     if phase not in _START_PHASES:
-        raise ScenarioError(f"key 'phase': {phase!r} is not one of {', '.join(_START_PHASES)}")
+        raise ScenarioError(_("key “phase”: {value} is not one of {phases}").format(
+            value=json.dumps(phase), phases=", ".join(_START_PHASES)))
     if phase == "roll" and (game.taken or on_nine):
-        raise ScenarioError("key 'phase': a turn with cards taken (or the pawn on 9) is past its first roll; "
-                            "use \"again\" or \"resolve\"")
+        raise ScenarioError(_("key “phase”: a turn with cards taken (or the pawn on 9) is past its first roll; use "
+                              "{again} or {resolve}").format(again="“again”", resolve="“resolve”"))
     game.phase = Phase(phase)
 
 

@@ -209,7 +209,11 @@ class RevealQuiz(Focusing, widgets.VBox):
         self.redraw()  # the board first: it is what the learner looks at
         self.feedback.value = self.narration.value = ""
         self._set_inputs_disabled(False)
-        self.status.show(_(self.prompt))
+        self.status.show(self.prompt_text())
+
+    def prompt_text(self) -> str:
+        """What the quiz asks the learner to do, in the kernel's language."""
+        return _(self.prompt)
 
     def _feedback_html(self, verdict: Verdict, cited: set[Rule] | None = None) -> str:
         """The verdict on screen, the rules that decided it (added to ``cited``) and the explanation (``status``

@@ -74,12 +74,13 @@ def copy_button_html(code: str) -> str:
     """A Copy button that puts ``code`` on the clipboard (the older copy command where the clipboard API is
     missing) and says so."""
     safe = html.escape(code, quote=True)
-    return (f"<button class='tutor-copy jupyter-button' data-code='{safe}' title='Copy the code' onclick=\""
-            "const b = this, code = b.dataset.code; const done = () => { b.textContent = 'Copied ✓'; };"
+    title, copied = html.escape(_("Copy the code"), quote=True), html.escape(_("Copied ✓"), quote=True)
+    return (f"<button class='tutor-copy jupyter-button' data-code='{safe}' data-copied='{copied}' title='{title}' "
+            "onclick=\"const b = this, code = b.dataset.code; const done = () => { b.textContent = b.dataset.copied; };"
             "const old = () => { const t = document.createElement('textarea'); t.value = code;"
             " document.body.appendChild(t); t.select(); document.execCommand('copy'); t.remove(); done(); };"
             "if (navigator.clipboard) navigator.clipboard.writeText(code).then(done, old); else old();\">"
-            "Copy</button>")
+            + html.escape(_("Copy")) + "</button>")
 
 
 def file_name(name: str) -> str:
@@ -92,8 +93,8 @@ def download_html(data: Mapping[str, Any]) -> str:
     text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     href = "data:application/json;charset=utf-8;base64," + base64.b64encode(text.encode("utf-8")).decode()
     filename = file_name(str(data.get("name", "")))
-    return (f"<a class='tutor-download' download='{filename}' href='{href}' target='_blank'>"
-            f"⬇ Download the scenario file ({filename})</a>")
+    said = html.escape(_("⬇ Download the scenario file ({file})").format(file=filename))
+    return f"<a class='tutor-download' download='{filename}' href='{href}' target='_blank'>{said}</a>"
 
 
 class CheckFileBox(widgets.VBox):
@@ -103,16 +104,17 @@ class CheckFileBox(widgets.VBox):
     "malformed"), ``status`` says it in words."""
 
     def __init__(self) -> None:
-        self.upload = widgets.FileUpload(accept=".json", multiple=False, description="Check a file",
-                                         tooltip="Choose a scenario file: the rules check its expected answer",
+        self.upload = widgets.FileUpload(accept=".json", multiple=False, description=_("Check a file"),
+                                         tooltip=_("Choose a scenario file: the rules check its expected answer"),
                                          layout=widgets.Layout(width="auto"))
         self.upload.add_class(f"tutor-max-bytes-{MAX_FILE_BYTES}")  # the page refuses a larger file unsent
         self.upload.add_class("tutor-check-file")
         self.status = StatusLine()
         self.verdict = ""
         self.upload.observe(self._on_upload, "value")
-        intro = widgets.HTML("<span class='tutor-why'>Check a puzzle file you wrote: choose it, and the rules say "
-                             "whether they give the answer in its <code>expect</code> block.</span>")
+        said = _("Check a puzzle file you wrote: choose it, and the rules say whether they give the answer in its "
+                 "{expect} block.").format(expect="<code>expect</code>")
+        intro = widgets.HTML(f"<span class='tutor-why'>{said}</span>")
         super().__init__([intro, widgets.HBox([self.upload]), self.status])
         self.add_class("tutor-check-box")
 
@@ -121,14 +123,15 @@ class CheckFileBox(widgets.VBox):
         if not files:
             return
         upload = files[0]
-        self.check(bytes(upload["content"]), str(upload.get("name", "the file"))[:80])
+        self.check(bytes(upload["content"]), str(upload.get("name") or _("the file"))[:80])
         self.upload.value = ()  # the same file can be checked again after an edit
 
     def check(self, content: bytes, name: str) -> str:
         too_big = size_error(len(content))
         if too_big:
             self.verdict = "malformed"
-            self.status.show(f"{name} is {too_big}: choose the scenario file itself.", "warning")
+            self.status.show(_("{file} is {problem}: choose the scenario file itself.").format(
+                file=name, problem=too_big), "warning")
             return self.verdict
         result = check_upload(content, name)
         self.verdict = result.verdict

@@ -54,7 +54,7 @@ class TextView(widgets.VBox):
         plain = []
         if happened:
             said = _each_rule_once(happened)
-            parts.append(f"<p><b>{html.escape(_('What just happened:'))}</b></p><ul>"
+            parts.append("<p><b>" + html.escape(_("What just happened:")) + "</b></p><ul>"
                          + "".join(f"<li>{html.escape(sentence)}</li>" for sentence in said) + "</ul>")
             plain += [_("What just happened:"), *said]
         items = "".join(f"<li>{html.escape(sentence)}</li>" for sentence in board)

@@ -189,7 +189,7 @@ def _draw_played_row(canvas: Canvas, view: View, race: Race, panel: CardPanel) -
         draw_card(canvas, middle - 5, top + 26, card, accent=colours[rid], face_down=rid in panel.secret)
         write(canvas, rid, middle, top + 86, size=12, bold=True, align="center", max_width=step - 4)
         if rid in panel.moved:
-            write(canvas, "moved", middle, top + 101, size=MIN_TEXT, colour=style.MUTED, align="center")
+            write(canvas, _("moved"), middle, top + 101, size=MIN_TEXT, colour=style.MUTED, align="center")
 
 
 def draw_card(canvas: Canvas, x: float, y: float, card: Card | None, *, w: float = CARD_W, h: float = CARD_H,

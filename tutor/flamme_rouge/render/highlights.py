@@ -7,6 +7,7 @@ from typing import Iterable, Mapping
 
 from tutor.flamme_rouge.cards import Card
 from tutor.flamme_rouge.race import Phase, Race
+from tutor.i18n import _
 from tutor.flamme_rouge.events import (Blocked, BreakawayCost, Event, ExhaustionTaken, PacksFound, Position,
                                        RiderMoved, Slipstreamed)
 
@@ -44,7 +45,7 @@ class Chip:
             return str(self.cards[0])  # "E2": the card itself, whatever it moves
         if self.value is not None:
             return str(self.value)
-        return "+".join(str(card) for card in self.cards) or "bid"
+        return "+".join(str(card) for card in self.cards) or _("bid")
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from tutor.ui.drawing import text_colour_on
 
 from . import style
 from .labels import BADGE_OFFSET, BADGE_SIZE, MARK_SIZE
-from .riders import token_label
+from .riders import ordinal, token_label
 
 LEGEND_CSS = """<style>
 .fr-legend { font-size: 14px; line-height: 1.5; color: #222; margin: 2px 0 6px; max-width: 960px; }
@@ -68,7 +68,7 @@ def _team_entries(race: Race) -> list[str]:
         kinds = {token_label(race, r) for r in team.riders}
         letter = next(iter(kinds)) if len(kinds) == 1 else ""  # riders told apart by number: no one letter
         mark = style.mark_name(team.colour)
-        name = team.name if team.name != team.colour else _("{colour} team").format(
+        name = style.team_name(team.name) if team.name != team.colour else _("{colour} team").format(
             colour=style.team_name(team.colour))
         if team.kind is TeamKind.PELOTON:
             name = _("{team} (Peloton, bot)").format(team=name)
@@ -161,8 +161,8 @@ def _mark_entries(race: Race) -> list[str]:
         + html.escape(_("squares gained by slipstream")),
         _svg(e2) + html.escape(_("took an exhaustion card")),
         _svg(f"<rect x='1' y='4' width='26' height='14' rx='4' fill='{style.WINNER}'/><text x='14' y='15' "
-             "font-size='11' font-weight='bold' text-anchor='middle' fill='#000'>1st</text>", 28)
-        + html.escape(_("finishing place (the winner is 1st)")),
+             f"font-size='11' font-weight='bold' text-anchor='middle' fill='#000'>{html.escape(ordinal(1))}</text>", 28)
+        + html.escape(_("finishing place (the winner is {first})").format(first=ordinal(1))),
         _svg(f"<rect x='2' y='2' width='22' height='18' fill='none' stroke='{style.ANSWER}' stroke-width='3' "
              "stroke-dasharray='5 3'/>") + html.escape(_("a quiz: the answer, and your guess")),
         _svg(f"<rect x='1' y='4' width='26' height='14' rx='4' fill='{style.INK}'/><text x='14' y='15' "

@@ -17,7 +17,7 @@ from ipycanvas import Canvas
 
 from tutor.flamme_rouge.events import Position
 from tutor.flamme_rouge.race import Race
-from tutor.i18n import language
+from tutor.i18n import N_, _
 from tutor.ui.drawing import font, needs_outline, rgb_array, rounded_rect, tag, text_colour_on
 from tutor.ui.drawing import text as write
 
@@ -293,12 +293,15 @@ def _draw_labels(canvas: Canvas, view: View, highlights: Highlights, positions: 
                   align="center")
 
 
+ORDINALS = {1: N_("1st"), 2: N_("2nd"), 3: N_("3rd"), 4: N_("4th"), 5: N_("5th"), 6: N_("6th"), 7: N_("7th"),
+            8: N_("8th"), 9: N_("9th"), 10: N_("10th"), 11: N_("11th"), 12: N_("12th"), 13: N_("13th")}
+"""A finishing place, one message each (a race has at most 13 riders): each language writes its own (Catalan:
+1r, 2n, 3r, 4t, 5è)."""
+
+
 def ordinal(n: int) -> str:
-    """1st, 2nd, 3rd, 4th, ... 11th, 12th, 13th, 21st (Catalan: 1r, 2n, 3r, 4t, 5è)."""
-    if language() == "ca":
-        return str(n) + {1: "r", 2: "n", 3: "r", 4: "t"}.get(n, "è")
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+    """1st, 2nd, 3rd, 4th, ... 12th, 13th, in the kernel's language."""
+    return _(ORDINALS[n]) if n in ORDINALS else _("{n}th").format(n=n)
 
 
 def _mini_card(canvas: Canvas, box: Box, label: str, face: str, ink: str) -> None:

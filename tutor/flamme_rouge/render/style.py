@@ -183,7 +183,9 @@ WORD_NAMES = {
 
 def team_name(colour: str) -> str:
     """A team's colour in the kernel's language (a team named otherwise keeps its name)."""
-    return _(COLOUR_NAMES[colour]) if colour in COLOUR_NAMES else colour
+    if colour in COLOUR_NAMES:
+        return _(COLOUR_NAMES[colour])
+    return _(WORD_NAMES[colour]) if colour in WORD_NAMES else colour  # the Peloton's team
 
 
 def kind_name(word: str) -> str:

@@ -26,7 +26,7 @@ from tutor.flamme_rouge.cards import Card
 from tutor.flamme_rouge.errors import RiderOrderError
 from tutor.flamme_rouge.events import CardsRemoved, Event
 from tutor.flamme_rouge.race import Phase, Race
-from tutor.i18n import _
+from tutor.i18n import N_, _, ngettext
 from tutor.ui.controls import label
 from tutor.ui.narration import Line
 from tutor.ui.quiz import RevealQuiz, Verdict, quiz_id
@@ -35,6 +35,19 @@ from .narration import narrate
 
 RIDER, OTHER = "red-S", "red-R"
 STAGE = "sprint-20"
+
+ON_TOP, UNDER_DECK = N_("back on top of its deck"), N_("face up under its deck")
+OUT_OF_GAME, IN_HAND = N_("out of the game"), N_("back in its hand")
+ELSEWHERE, EXHAUSTION_CARD = N_("somewhere else"), N_("an exhaustion card")
+YES, NO = N_("Yes"), N_("No")
+"""The answers the questions offer (English: what the engine's action returns), shown translated."""
+
+
+
+def shown(choice: str) -> str:
+    """An answer as the learner reads it: a number as it is, words translated."""
+    return choice if choice.isdigit() else _(choice)
+
 
 Action = Callable[[Race], tuple[str, list[Event], list[Line]]]
 """Does the question's action on the race; returns the answer read from the race, the engine's events and any
@@ -60,17 +73,17 @@ def _where_cards_go(race: Race) -> tuple[str, list[Event], list[Line]]:
     played_events = race.play(RIDER, played)
     others = [card for card in hand if card is not played]
     deck = race.riders[RIDER].deck
-    places = {"face up under its deck": deck.recycled[-len(others):] == others,
-              "out of the game": all(card in deck.removed for card in others),
-              "back on top of its deck": deck.face_down[-len(others):] == others}
-    found = next((place for place, there in places.items() if there), "somewhere else")
+    places = {UNDER_DECK: deck.recycled[-len(others):] == others,
+              OUT_OF_GAME: all(card in deck.removed for card in others),
+              ON_TOP: deck.face_down[-len(others):] == others}
+    found = next((place for place, there in places.items() if there), ELSEWHERE)
     return found, events + played_events, narrate(played_events)
 
 
 def _how_many_drawn(race: Race) -> tuple[str, list[Event], list[Line]]:
     events = race.draw(RIDER)
     hand = race.riders[RIDER].hand
-    drawn = "an exhaustion card" if len(hand) == 1 and hand[0].is_exhaustion else str(len(hand))
+    drawn = EXHAUSTION_CARD if len(hand) == 1 and hand[0].is_exhaustion else str(len(hand))
     return drawn, events, narrate(events)
 
 
@@ -78,8 +91,9 @@ def _second_rider_now(race: Race) -> tuple[str, list[Event], list[Line]]:
     try:
         events = race.draw(OTHER)
     except RiderOrderError:
-        return "No", [], [Line(f"{OTHER} must wait until {RIDER} has played one of its cards.", (rules.ROUND,))]
-    return "Yes", events, narrate(events)
+        return NO, [], [Line(_("{other} must wait until {rider} has played one of its cards.").format(
+            other=OTHER, rider=RIDER), (rules.ROUND,))]
+    return YES, events, narrate(events)
 
 
 def _played_card_after_round(race: Race) -> tuple[str, list[Event], list[Line]]:
@@ -90,26 +104,26 @@ def _played_card_after_round(race: Race) -> tuple[str, list[Event], list[Line]]:
     played = race.riders[RIDER].played
     events += race.resolve(Phase.END_EXHAUSTION)
     deck = race.riders[RIDER].deck
-    places = {"out of the game": played in deck.removed, "face up under its deck": played in deck.recycled,
-              "back in its hand": played in deck.hand}
-    found = next((place for place, there in places.items() if there), "somewhere else")
+    places = {OUT_OF_GAME: played in deck.removed, UNDER_DECK: played in deck.recycled, IN_HAND: played in deck.hand}
+    found = next((place for place, there in places.items() if there), ELSEWHERE)
     return found, events, narrate([e for e in events if isinstance(e, CardsRemoved)])
 
 
 QUESTIONS = (
-    EnergyQuestion("red-S draws 9, 5, 3 and 2 and plays the 9. Where do the other three cards go?",
-                   ("back on top of its deck", "face up under its deck", "out of the game"), _where_cards_go,
+    EnergyQuestion(N_("red-S draws 9, 5, 3 and 2 and plays the 9. Where do the other three cards go?"),
+                   (ON_TOP, UNDER_DECK, OUT_OF_GAME), _where_cards_go,
                    face_down=("9", "5", "3", "2", "4", "4", "3")),
-    EnergyQuestion("red-S has only 2 cards left face down, and 6 recycled cards. How many cards does it draw?",
+    EnergyQuestion(N_("red-S has only 2 cards left face down, and 6 recycled cards. How many cards does it draw?"),
                    ("2", "4", "8"), _how_many_drawn, face_down=("5", "3"), recycled=("2", "9", "4", "4", "3", "2")),
-    EnergyQuestion("red-S has drawn its 4 cards but not played one yet. May you draw for red-R now?",
-                   ("Yes", "No"), _second_rider_now, drawn=True),
-    EnergyQuestion("red-S draws 9, 5, 3 and 2 and plays the 9. Where is that 9 when the next round begins?",
-                   ("back in its hand", "face up under its deck", "out of the game"), _played_card_after_round,
+    EnergyQuestion(N_("red-S has drawn its 4 cards but not played one yet. May you draw for red-R now?"),
+                   (YES, NO), _second_rider_now, drawn=True),
+    EnergyQuestion(N_("red-S draws 9, 5, 3 and 2 and plays the 9. Where is that 9 when the next round begins?"),
+                   (IN_HAND, UNDER_DECK, OUT_OF_GAME), _played_card_after_round,
                    face_down=("9", "5", "3", "2", "4", "4", "3")),
-    EnergyQuestion("red-S has just 3 cards left in all: 4, 3 and 2 face down, none recycled. How many does it "
-                   "draw?", ("3", "4", "an exhaustion card"), _how_many_drawn, face_down=("4", "3", "2")),
+    EnergyQuestion(N_("red-S has just 3 cards left in all: 4, 3 and 2 face down, none recycled. How many does it "
+                      "draw?"), ("3", "4", EXHAUSTION_CARD), _how_many_drawn, face_down=("4", "3", "2")),
 )
+"""The questions and their choices in English (the quiz ids are made from the English words), shown translated."""
 
 
 def _race(question: EnergyQuestion) -> Race:
@@ -130,22 +144,24 @@ def deck_html(race: Race) -> str:
     deck, played = race.riders[RIDER].deck, race.riders[RIDER].played
 
     def cards(found: list[Card]) -> str:
-        return html.escape(", ".join(str(card) for card in found)) if found else "none"
+        return html.escape(", ".join(str(card) for card in found)) if found else html.escape(_("none"))
 
-    rows = (("Face down", f"{len(deck.face_down)} cards" if len(deck.face_down) != 1 else "1 card"),
-            ("Drawn, in hand", cards(deck.hand)), ("Recycled, face up under the deck", cards(deck.recycled)),
-            ("Played this round", cards([played] if played else [])),
-            ("Out of the game", cards(deck.removed)))
-    body = "".join(f"<tr><th scope='row' style='text-align:left;padding-right:12px'>{name}</th><td>{value}</td></tr>"
-                   for name, value in rows)
-    return (f"<table class='tutor-deck' aria-label=\"{RIDER}'s cards\"><caption style='text-align:left'>"
-            f"<b>{RIDER}'s cards</b></caption>{body}</table>")
+    face_down = len(deck.face_down)
+    rows = ((_("Face down"), ngettext("{n} card", "{n} cards", face_down).format(n=face_down)),
+            (_("Drawn, in hand"), cards(deck.hand)), (_("Recycled, face up under the deck"), cards(deck.recycled)),
+            (_("Played this round"), cards([played] if played else [])),
+            (_("Out of the game"), cards(deck.removed)))
+    body = "".join(f"<tr><th scope='row' style='text-align:left;padding-right:12px'>{html.escape(name)}</th>"
+                   f"<td>{value}</td></tr>" for name, value in rows)
+    title = html.escape(_("The cards of {rider}").format(rider=RIDER), quote=True)
+    return (f"<table class='tutor-deck' aria-label=\"{title}\"><caption style='text-align:left'>"
+            f"<b>{title}</b></caption>{body}</table>")
 
 
 class EnergyQuiz(RevealQuiz):
     """Questions on the energy phase; ``choice_input`` takes the answer; ``correct_answer`` is the engine's."""
 
-    prompt = "Choose your answer, then choose Reveal."
+    prompt = N_("Choose your answer, then choose Reveal.")
 
     def __init__(self, questions: tuple[EnergyQuestion, ...] = QUESTIONS, title: str = ""):
         if not questions:
@@ -166,7 +182,7 @@ class EnergyQuiz(RevealQuiz):
         if self.correct_answer not in question.choices:
             raise ValueError(f"the engine's answer {self.correct_answer!r} is not among {question.choices}")
         with self.choice_input.hold_sync():
-            self.choice_input.options = list(question.choices)
+            self.choice_input.options = [(shown(choice), choice) for choice in question.choices]
             self.choice_input.value = None
 
     @property
@@ -177,13 +193,14 @@ class EnergyQuiz(RevealQuiz):
         return [self.choice_input]
 
     def missing_answer(self) -> str | None:
-        return "Choose your answer first." if self.answer is None else None
+        return _("Choose your answer first.") if self.answer is None else None
 
     def play_out(self, answer: Any) -> Verdict:
         question = self.questions[self.position]
         found, events, why = question.action(self.race)
         right = answer == found
-        told = f"The answer is: {found}." + ("" if right else f" You said: {answer}.")
+        told = (_("The answer is: {answer}.").format(answer=shown(found)) if right else
+                _("The answer is: {answer}. You said: {chosen}.").format(answer=shown(found), chosen=shown(answer)))
         # The story tells the rest: each rule is said once on the screen.
         return Verdict(right, told, why, [line for line in narrate(events) if line not in why])
 

@@ -115,8 +115,7 @@ class PredictQuiz(RevealQuiz):
         self.lane_input: widgets.ToggleButtons | None = None
         self.choice_input: widgets.ToggleButtons | None = None
         self.rider_checks: dict[str, widgets.Checkbox] = {}
-        self.prompt = _("Look at the positions and the played cards, {what}, then choose Reveal.").format(
-            what=_(PROMPTS[ask]))
+
         self.legend = widgets.HTML(legend_html(self.race, folding=False))
         self.key = Disclosure(_("Key"), [self.legend], tooltip=_("What the colours and marks on the board mean"))
         self.inputs_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
@@ -171,7 +170,7 @@ class PredictQuiz(RevealQuiz):
             assert start is not None
             last = min(len(race.track) - 1, start + SQUARES_OFFERED)
             with self.square_input.hold_sync():
-                self.square_input.options = [("choose…", None)] + [(f"square {s}", s) for s in range(start, last + 1)]
+                self.square_input.options = self._square_options(start, last)
                 self.square_input.value = None
             if self.lane_input is not None:
                 self.lane_input.value = None
@@ -180,10 +179,11 @@ class PredictQuiz(RevealQuiz):
             self.rider_checks = {rid: widgets.Checkbox(description=rid, value=False, indent=False,
                                                        layout=widgets.Layout(width="auto"))
                                  for rid in race.riders}
-            return [label("Exhausted riders:"), *self.rider_checks.values()]
+            return [label(_("Exhausted riders:")), *self.rider_checks.values()]
         if self.ask in ("first", "winner", "card"):
             options = [(c, c) for c in self.choices] if self.ask == "card" else [(r, r) for r in sorted(race.riders)]
-            what = {"first": "Moves first:", "winner": "Wins:", "card": f"{self.rider} plays:"}[self.ask]
+            what = {"first": _("Moves first:"), "winner": _("Wins:"),
+                    "card": _("{rider} plays:").format(rider=self.rider)}[self.ask]
             self.choice_input = widgets.ToggleButtons(options=options, value=None,
                                                       style={"button_width": "auto"})
             self.choice_input.observe(lambda _: self.redraw(), "value")
@@ -191,25 +191,33 @@ class PredictQuiz(RevealQuiz):
         start = race.riders[self.rider].square
         assert start is not None
         last = min(len(race.track) - 1, start + SQUARES_OFFERED)
-        self.square_input = widgets.Dropdown(options=[("choose…", None)] + [(f"square {s}", s)
-                                                                             for s in range(start, last + 1)],
-                                             value=None, description=f"{self.rider} ends on",
+        self.square_input = widgets.Dropdown(options=self._square_options(start, last),
+                                             value=None, description=_("{rider} ends on:").format(rider=self.rider),
                                              style={"description_width": "initial"})
         self.square_input.observe(lambda _: self._on_square_chosen(), "value")
         row: list[widgets.Widget] = [self.square_input]
         if self.with_lane:
             lanes = max(race.track.lanes)
             self.lane_input = widgets.ToggleButtons(options=[(lane_name(lane), lane) for lane in range(lanes)],
-                                                    value=None, description="lane")
+                                                    value=None, description=_("Lane:"))
             self.lane_input.observe(lambda _: self.redraw(), "value")
             row.append(self.lane_input)
         return row
+
+    def prompt_text(self) -> str:
+        return _("Look at the positions and the played cards, {what}, then choose Reveal.").format(
+            what=_(PROMPTS[self.ask]))
+
+    @staticmethod
+    def _square_options(start: int, last: int) -> list[tuple[str, int | None]]:
+        return [(_("choose…"), None)] + [(_("square {square}").format(square=s), s) for s in range(start, last + 1)]
 
     def _on_square_chosen(self) -> None:
         """A square chosen in the list (by keyboard, say) is confirmed in the status line, as a click is."""
         self.redraw()
         if self.is_right is None and self.square_input is not None and self.square_input.value is not None:
-            self.status.show(f"Your answer: square {self.square_input.value}. Choose Reveal to check it.")
+            self.status.show(_("Your answer: square {square}. Choose '{reveal}' to check it.").format(
+                square=self.square_input.value, reveal=_("Reveal")))
 
     def answer_widgets(self) -> list[widgets.Widget]:
         return [w for w in (self.square_input, self.lane_input, self.choice_input, *self.rider_checks.values())
@@ -230,33 +238,38 @@ class PredictQuiz(RevealQuiz):
         square = view.first + column
         if not (0 <= column < view.visible and square <= view.last_visible
                 and view.road_top - 20 <= y <= view.road_bottom + 20):
-            self.status.show("Click a square of the road.", "warning")
+            self.status.show(_("Click a square of the road."), "warning")
             return
         offered = [value for _, value in self.square_input.options if value is not None]
         if square not in offered:
-            self.status.show(f"{self.rider} never moves backwards: click a square from {offered[0]} on.", "warning")
+            self.status.show(_("{rider} never moves backwards: click square {square} or a square after it.").format(
+                rider=self.rider, square=offered[0]), "warning")
             return
         self.square_input.value = square
         if self.with_lane and self.lane_input is not None:
             cell = view.cell_at(x, y)
             if cell is not None:
                 self.lane_input.value = cell[1]
-        self.status.show(f"Your answer: square {square}. Choose Reveal to check it (or click another square).")
+        self.status.show(_("Your answer: square {square}. Choose '{reveal}' to check it (or click another "
+                           "square).").format(square=square, reveal=_("Reveal")))
 
     def _pick_rider(self, x: float, y: float) -> None:
         cell = self.scene.view.cell_at(x, y)
         at = {position: rid for rid, position in self.race.positions().items()}
         rider = at.get(cell) if cell is not None else None
         if rider is None:
-            self.status.show("Click a rider on the board (or its name under the board).", "warning")
+            self.status.show(_("Click a rider on the board (or its name under the board)."), "warning")
         elif self.ask == "exhausted":
             box = self.rider_checks[rider]
             box.value = not box.value
-            self.status.show(f"{rider} {'ticked' if box.value else 'unticked'}. Choose Reveal when you are done.")
+            said = (_("{rider} ticked. Choose '{reveal}' when you are done.") if box.value else
+                    _("{rider} unticked. Choose '{reveal}' when you are done."))
+            self.status.show(said.format(rider=rider, reveal=_("Reveal")))
         else:
             assert self.choice_input is not None
             self.choice_input.value = rider
-            self.status.show(f"Your answer: {rider}. Choose Reveal to check it (or click another rider).")
+            self.status.show(_("Your answer: {rider}. Choose '{reveal}' to check it (or click another rider).").format(
+                rider=rider, reveal=_("Reveal")))
 
     @property
     def answer(self) -> Any:
@@ -278,9 +291,9 @@ class PredictQuiz(RevealQuiz):
         answer = self.answer
         if answer is None or (self.with_lane and None in answer):
             if self.ask == "square":
-                return (f"Choose a square first{' and a lane' if self.with_lane else ''} (in the list, or click it "
-                        "on the board).")
-            return "Choose your answer first."
+                return (_("Choose a square and a lane first (in the list, or click it on the board).") if self.with_lane
+                        else _("Choose a square first (in the list, or click it on the board)."))
+            return _("Choose your answer first.")
         return None
 
     def _correct_answer(self) -> Any:
@@ -379,13 +392,13 @@ class PredictQuiz(RevealQuiz):
         marks: list[Mark] = []
         if self.ask == "square":
             square, lane = self.correct_answer if self.with_lane else (self.correct_answer, None)
-            marks.append(Mark(square, lane, f"answer: {square}", ANSWER))
+            marks.append(Mark(square, lane, _("answer: {square}").format(square=square), ANSWER))
             guess = self.answer[0] if self.with_lane else self.answer
             if not self.is_right and guess is not None and guess != square:
-                marks.append(Mark(guess, None, f"guess: {guess}", GUESS, below=True))
+                marks.append(Mark(guess, None, _("guess: {square}").format(square=guess), GUESS, below=True))
         else:
             assert self.target is not None
-            marks.append(Mark(self.target, None, f"target: {self.target}", ANSWER))
+            marks.append(Mark(self.target, None, _("target: {square}").format(square=self.target), ANSWER))
         moves = [e for e in self._events if isinstance(e, RiderMoved) and e.rider == self.rider]
         trails = {self.rider: (moves[-1].frm, moves[-1].to)} if moves and self.after == "movement" else {}
         # The full squares the rider fell back over, only while the position shown is the one after its move
@@ -397,8 +410,9 @@ class PredictQuiz(RevealQuiz):
     def _guess_marks(self) -> list[Mark]:
         marks = []
         if self.ask == "card" and self.target is not None:
-            marks.append(Mark(self.target, None, f"target: {self.target}", ANSWER))
+            marks.append(Mark(self.target, None, _("target: {square}").format(square=self.target), ANSWER))
         if self.ask == "square" and self.square_input is not None and self.square_input.value is not None:
             lane = self.lane_input.value if self.with_lane and self.lane_input is not None else None
-            marks.append(Mark(self.square_input.value, lane, f"your answer: {self.square_input.value}", GUESS))
+            guess = self.square_input.value
+            marks.append(Mark(guess, lane, _("your answer: {square}").format(square=guess), GUESS))
         return marks

@@ -35,7 +35,7 @@ class RaceChooser(widgets.VBox):
         super().__init__()
         self.human_team, self.bot_colours = human_team, tuple(bots)
         stages = [(title, key) for key, (title, _spec) in STAGES.items()]
-        stages += [(_("{track} (teaching track)").format(track=title), key)
+        stages += [(_("{track} (teaching track)").format(track=_(title)), key)
                    for key, (title, spec, *_rest) in TEACHING_TRACKS.items() if expansion or not uses_expansion(spec)]
         self.stage_input = widgets.Dropdown(options=stages, value=stage, description=_("Stage"))
         self.bots_input = widgets.Dropdown(options=[(str(n), n) for n in range(1, len(self.bot_colours) + 1)],

@@ -49,6 +49,7 @@ from tutor.flamme_rouge.race import Draw, Phase, Place, Race
 from tutor.flamme_rouge.render import CardPanel, Highlights, Scene, highlights_for, legend_html
 from tutor.flamme_rouge.render.describe import describe_race
 from tutor.flamme_rouge.render.scene import StepRecord
+from tutor.flamme_rouge.render.style import team_name
 from tutor.i18n import N_, _, ngettext
 from tutor.ui.controls import CSS, button, label
 from tutor.ui.narration import NarrationLog
@@ -275,7 +276,7 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
         self._events = []
         self._round_end = None
         goes_on = (_("The race goes on: you ride {team}; the other teams are played by the computer.").format(
-            team=learner) if learner else _("The race goes on: the computer plays every team."))
+            team=team_name(learner)) if learner else _("The race goes on: the computer plays every team."))
         self._show([Line(goes_on)] + self._intro() + self._opening_bots())
 
     def _on_next_round(self) -> None:

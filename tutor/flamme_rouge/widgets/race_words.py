@@ -18,10 +18,11 @@ from tutor.flamme_rouge.events import BreakawayDecided, Event
 from tutor.flamme_rouge.race import Phase, Race
 from tutor.flamme_rouge.render import Highlights
 from tutor.flamme_rouge.render.riders import ordinal
+from tutor.flamme_rouge.track import title as track_title
 from tutor.i18n import _, ngettext
 from tutor.ui.narration import and_list
 
-from .narration import TERRAIN_LIMITS, Line, rider_cards
+from .narration import Line, rider_cards
 
 TAUGHT = ("slipstream", "exhaustion")
 """The end-of-round marks a lesson before lessons 4 and 5 leaves unnamed (``RaceTutor(..., taught=...)``): the
@@ -171,7 +172,7 @@ class RaceTutorWords:
     def _header_html(self) -> str:
         race = self.race
         title = f"<b>{html.escape(self.title)}</b> · " if self.title else ""
-        name = race.track.name
+        name = track_title(race.track)
         shown = name and name.split(" (")[0].lower() not in self.title.lower()  # a stage is named once
         track = f"{html.escape(name)} · " if shown else ""
         waiting = [r for r in race.waiting_riders() if race.riders[r].team in self.human_teams]
@@ -295,8 +296,19 @@ def move_words(race: Race, rider_id: str) -> str:
     square = race.riders[rider_id].square
     assert square is not None
     terrain = rules.move_distance(race.track, square, value)[1]
-    why = TERRAIN_LIMITS[terrain] if terrain else _("changed by the terrain")
-    return _("{n} squares: its {value} is {why}").format(n=distance, value=value, why=why)
+    if terrain == rules.ASCENT:
+        said = ngettext("{n} square: its {value} is capped by the climb",
+                        "{n} squares: its {value} is capped by the climb", distance)
+    elif terrain == rules.DESCENT:
+        said = ngettext("{n} square: its {value} is raised by the descent",
+                        "{n} squares: its {value} is raised by the descent", distance)
+    elif terrain == rules.SUPPLY:
+        said = ngettext("{n} square: its {value} is raised by the supply zone",
+                        "{n} squares: its {value} is raised by the supply zone", distance)
+    else:
+        said = ngettext("{n} square: its {value} is changed by the terrain",
+                        "{n} squares: its {value} is changed by the terrain", distance)
+    return said.format(n=distance, value=value)
 
 
 def results_html(race: Race, learners: Sequence[str] = ()) -> str:

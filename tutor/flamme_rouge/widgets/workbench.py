@@ -44,7 +44,8 @@ from tutor.flamme_rouge.race import Phase, Race
 from tutor.flamme_rouge.render import Highlights, Scene, highlights_for
 from tutor.flamme_rouge.render.scene import StepRecord
 from tutor.flamme_rouge.track import STAGES, TEACHING_TRACKS, Track, stage
-from tutor.i18n import _
+from tutor.flamme_rouge.track import title as track_title
+from tutor.i18n import _, and_list, ngettext
 from tutor.ui.controls import CSS, button
 from tutor.ui.narration import NarrationLog
 from tutor.ui.share import CheckFileBox, copy_button_html, download_html
@@ -52,11 +53,16 @@ from tutor.ui.share import PositionBox as SharedPositionBox
 from tutor.ui.shell import LessonShell
 
 from .narration import Line, narrate
-from .workbench_editing import TEAMS, BoardEditing
+from .workbench_editing import BoardEditing, team_choices
 
-TRACKS: list[tuple[str, str]] = ([(title, key) for key, (title, *_) in TEACHING_TRACKS.items()]
-                                 + [(f"Stage: {title}", key) for key, (title, _) in STAGES.items()])
-"""The tracks a position can start from: (label, name for ``track.stage``)."""
+TRACK_NAMES: list[str] = [*TEACHING_TRACKS, *STAGES]
+"""The tracks a position can start from: names for ``track.stage``."""
+
+
+def track_choices() -> list[tuple[str, str]]:
+    """The tracks a position can start from, as the chooser shows them: (label, name for ``track.stage``)."""
+    return ([(_(title), key) for key, (title, *_rest) in TEACHING_TRACKS.items()]
+            + [(_("Stage: {name}").format(name=title), key) for key, (title, _tiles) in STAGES.items()])
 OWN_TRACK = ""
 """The track chooser's value for the track of an opened position that is no stage or teaching track."""
 
@@ -103,7 +109,7 @@ class Workbench(LessonShell, BoardEditing, widgets.VBox):
     def _make_loading(self, track: str) -> None:
         """Where a position comes from: a track, a scenario file, a position code; and the board it is set on."""
         self.header = widgets.HTML()
-        self.track_input = widgets.Dropdown(options=TRACKS, value=track, description=_("Track"),
+        self.track_input = widgets.Dropdown(options=track_choices(), value=track, description=_("Track"),
                                             layout=widgets.Layout(width="380px"))
         self.track_input.observe(lambda _change: self._on_track_chosen(), "value")
         self.new_button = button(_("Start from the empty track"), _("An empty position on the chosen track"))
@@ -119,7 +125,7 @@ class Workbench(LessonShell, BoardEditing, widgets.VBox):
     def _make_editing(self) -> None:
         """The picked rider (or a new one: its team and kind), Remove, and each rider's card."""
         self.rider_input = widgets.Dropdown(description=_("Rider"), layout=widgets.Layout(width="200px"))
-        self.team_input = widgets.Dropdown(options=TEAMS, value="red", description=_("team"),
+        self.team_input = widgets.Dropdown(options=team_choices(), value="red", description=_("team"),
                                            layout=widgets.Layout(width="170px"))
         self.kind_input = widgets.ToggleButtons(options=list(RIDER_KINDS), value="rouleur",
                                                 style={"button_width": "84px"},
@@ -166,10 +172,10 @@ class Workbench(LessonShell, BoardEditing, widgets.VBox):
             widgets.HBox([self.rider_input, self.team_input, self.kind_input, self.remove_button],
                          layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
             self.cards_row, self.stepper,
-            widgets.HTML(f"<b>{html.escape(_('Share this position'))}</b>"), self.name_input,
+            widgets.HTML("<b>" + html.escape(_("Share this position")) + "</b>"), self.name_input,
             widgets.HBox([self.code_output, self.copy_button], layout=widgets.Layout(align_items="center")),
             self.download,
-            widgets.HTML(f"<b>{html.escape(_('Check a puzzle file'))}</b>"), self.check_box,
+            widgets.HTML("<b>" + html.escape(_("Check a puzzle file")) + "</b>"), self.check_box,
             self.story,
         ]
 
@@ -206,13 +212,13 @@ class Workbench(LessonShell, BoardEditing, widgets.VBox):
     def _show_track_in_chooser(self, data: dict[str, Any]) -> None:
         """The track chooser names the track on the board: a stage or teaching track, or else the position's own
         track (first in the list while it is on the board)."""
-        named = next((key for _label, key in TRACKS if stage(key).spec == data["track"]
+        named = next((key for key in TRACK_NAMES if stage(key).spec == data["track"]
                       and data.get("finish") in (None, stage(key).finish)), None)
         own = [] if named else [(_("This position's track ({count} squares)").format(
             count=len(data["track"].split())), OWN_TRACK)]
         self._syncing = True
         try:
-            self.track_input.options = [*own, *TRACKS]
+            self.track_input.options = [*own, *track_choices()]
             self.track_input.value = named or OWN_TRACK
         finally:
             self._syncing = False
@@ -227,36 +233,44 @@ class Workbench(LessonShell, BoardEditing, widgets.VBox):
             self.start_empty(name)
         else:
             self.status.show(_("Choose '{start}' to put {track} on the board: its riders are removed.").format(
-                start=self.new_button.description, track=stage(name).name))
+                start=self.new_button.description, track=track_title(stage(name))))
 
     def start_empty(self, name: str) -> None:
         """An empty position on a stage or teaching track (``track.stage`` names), or on the position's own track
         (``OWN_TRACK``)."""
         if name == OWN_TRACK and self._data:
             track = Track.parse(self._data["track"], finish=self._data.get("finish"))
-            title = f"track ({self._track_title})"
+            said = _("The position's track, empty ({track}): pick a team and kind, then click a lane to add a "
+                     "rider.").format(track=self._track_title)
         else:
             track = stage(name or "sprint-20")
-            self._track_title = title = track.name
+            self._track_title = track_title(track)
+            said = _("{track}, empty: pick a team and kind, then click a lane to add a rider.").format(
+                track=self._track_title)
         self._set({"name": "", "description": "", "track": track.spec, "finish": track.finish, "riders": []}, {},
-                  None, f"An empty {title}: pick a team and kind, then click a lane to add a rider.")
+                  None, said)
 
     def open_scenario(self, data: dict[str, Any]) -> None:
         """Show a scenario's position (a loaded file or an opened code); a malformed one raises ``ScenarioError``
         and changes nothing."""
         if not isinstance(data, dict):
-            raise ScenarioError(f"a scenario is a JSON object, not {type(data).__name__}")
+            raise ScenarioError(_("a scenario is a JSON object, not {kind}").format(kind=type(data).__name__))
         scenarios.build(data)  # validate first: nothing changes when it raises
         if "expect" in data:
             scenarios.check(data)  # a malformed expect block raises too
         riders = [dict(r) for r in data["riders"]]
         base = {"name": data.get("name", ""), "description": data.get("description", ""), "track": data["track"],
                 "finish": data.get("finish"), "riders": riders}
-        name = data.get("name") or "the position"
-        self._track_title = f"{len(data['track'].split())} squares"
+        squares = len(data["track"].split())
+        self._track_title = ngettext("{n} square", "{n} squares", squares).format(n=squares)
+        opened = (ngettext("Opened “{name}”: {n} rider. Click a rider to pick it, then a free lane to move it.",
+                           "Opened “{name}”: {n} riders. Click a rider to pick it, then a free lane to move it.",
+                           len(riders)) if data.get("name") else
+                  ngettext("Position opened: {n} rider. Click a rider to pick it, then a free lane to move it.",
+                           "Position opened: {n} riders. Click a rider to pick it, then a free lane to move it.",
+                           len(riders)))
         self._set(base, dict(data.get("cards", {})), data.get("expect"),
-                  f"Opened {name}: {len(riders)} rider{'s' if len(riders) != 1 else ''}. Click a rider to pick it, "
-                  "then a free lane to move it.")
+                  opened.format(name=data.get("name", ""), n=len(riders)))
 
     def _set(self, data: dict[str, Any], cards: dict[str, Any], expect: dict[str, Any] | None, message: str) -> None:
         race = self._build({**data, **({"cards": cards} if cards else {})}, self.seed.value)
@@ -280,7 +294,7 @@ class Workbench(LessonShell, BoardEditing, widgets.VBox):
         try:
             race = self._build({**data, **({"cards": cards} if complete else {})}, self.seed.value)
         except ScenarioError as err:
-            self.warn(f"Not changed: {err}.")
+            self.warn(_("Not changed: {problem}.").format(problem=err))
             return False
         self._data, self._cards = data, cards
         self._start(race)
@@ -307,16 +321,19 @@ class Workbench(LessonShell, BoardEditing, widgets.VBox):
         assert race is not None
         missing = self._missing_cards()
         if missing:
-            self.warn(f"Choose a card for {', '.join(missing)} first: every rider plays a card, or none (the "
-                       "round then starts at the end phase).")
+            self.warn(ngettext("Choose a card for {riders} first: every rider plays a card, or none (the round then "
+                               "starts at the end phase).",
+                               "Choose a card for {riders} first: every rider plays a card, or none (the round then "
+                               "starts at the end phase).", len(missing)).format(riders=and_list(missing)))
             return
         if not race.riders:
-            self.warn("Put riders on the board first: click a lane.")
+            self.warn(_("Put riders on the board first: click a lane."))
             return
         if not race.phase.automatic:
-            self.warn(f"The race is over: {race.winner} won. Click Restart to see it again." if
-                       race.phase is Phase.FINISHED else "The round is resolved. Click Restart to see it again, "
-                       "or 'Edit from here' to make the board the new position.")
+            self.warn(_("The race is over: {rider} won. Choose '{restart}' to see it again.").format(
+                rider=race.winner, restart=self.restart_button.description) if race.phase is Phase.FINISHED else
+                _("The round is resolved. Choose '{restart}' to see it again, or '{keep}' to make the board the new "
+                  "position.").format(restart=self.restart_button.description, keep=self.keep_button.description))
             return
         start_round = race.round
         records: list[StepRecord] = []
@@ -329,7 +346,7 @@ class Workbench(LessonShell, BoardEditing, widgets.VBox):
 
         self.control.act(resolve)  # one undo step; a refused step is told and the steps before it stay
         self._events = list(records[-1].events) if records else []
-        self.story.add(lines, f"Round {start_round}")
+        self.story.add(lines, _("Round {n}").format(n=start_round))
         self._refresh()
         self.status.show(self._hint())
         self.scene.animate_steps(race, records, self._highlights(), speed=1.0)
@@ -338,25 +355,25 @@ class Workbench(LessonShell, BoardEditing, widgets.VBox):
         if not self.back_step(_("Nothing to undo: the board shows the position.")):
             return
         self._events = []
-        self._show("Back one step.")
+        self._show(_("Back one step."))
 
     def _on_restart(self) -> None:
         self._edit()
-        self._show(f"Back to the position (shuffle number {self.seed.value}).")
+        self._show(_("Back to the position (shuffle number {number}).").format(number=self.seed.value))
 
     def _keep(self) -> None:
         """The board as it is now becomes the position (the cards are played: none is kept)."""
         race = self.race
         assert race is not None
         if not self.control.can_back:
-            self.warn("The board already shows the position: resolve a step first.")
+            self.warn(_("The board already shows the position: resolve a step first."))
             return
         positions = race.positions()
         riders = [dict(r, square=positions[r["id"]][0], lane=positions[r["id"]][1]) for r in self.riders]
         self._expect = None
         if self._edit(riders=riders, cards={}):
             self._sync_inputs()
-            self._show("The board is the new position: choose the cards for the next round.")
+            self._show(_("The board is the new position: choose the cards for the next round."))
 
     # ----- loading -----------------------------------------------------------------------------------------
 
@@ -365,23 +382,26 @@ class Workbench(LessonShell, BoardEditing, widgets.VBox):
         if not files:
             return
         upload = files[0]
-        name = upload.get("name", "the file")
+        name = upload.get("name") or _("the file")
         try:
             data = parse_json(bytes(upload["content"]), name, ScenarioError)  # size first, then JSON
         except ScenarioError as err:
-            self.warn(f"{err}. Nothing changed.")
+            self.warn(_("{problem}. Nothing changed.").format(problem=err))
         else:
             self.load_data(data, source=name)
         self.upload.value = ()  # the same file can be loaded again
 
-    def load_data(self, data: object, *, source: str = "the file") -> bool:
-        """Show a scenario read from ``source``; a malformed one shows why and changes nothing (False)."""
+    def load_data(self, data: object, *, source: str = "") -> bool:
+        """Show a scenario read from ``source`` (a file's name); a malformed one shows why and changes nothing
+        (False)."""
         try:
             if not isinstance(data, dict):
-                raise ScenarioError(f"a scenario is a JSON object, not {type(data).__name__}")
+                raise ScenarioError(_("a scenario is a JSON object, not {kind}").format(kind=type(data).__name__))
             self.open_scenario(data)
         except ValueError as err:
-            self.warn(f"{source} is not a valid scenario: {err}. Nothing changed.")
+            said = (_("{file} is not a valid scenario: {problem}. Nothing changed.") if source else
+                    _("This is not a valid scenario: {problem}. Nothing changed."))
+            self.warn(said.format(file=source, problem=err))
             return False
         return True
 
@@ -405,12 +425,15 @@ class Workbench(LessonShell, BoardEditing, widgets.VBox):
         race = self.race
         assert race is not None
         if race.phase is Phase.MOVEMENT and race.to_move:
-            return f"Next step: {race.to_move[0]} moves ({race.move_values[race.to_move[0]]})."
+            return _("Next step: {rider} moves {n}.").format(rider=race.to_move[0],
+                                                              n=race.move_values[race.to_move[0]])
         if race.phase is Phase.FINISHED:
-            return f"{race.winner} wins. Restart to see it again."
+            return _("{rider} wins. Choose '{restart}' to see it again.").format(rider=race.winner,
+                                                                               restart=self.restart_button.description)
         if race.phase.automatic:
-            return f"Next step: {race.phase.title}."
-        return "The round is resolved. Restart to see it again, or 'Edit from here'."
+            return _("Next step: {phase}.").format(phase=race.phase.title)
+        return _("The round is resolved. Choose '{restart}' to see it again, or '{keep}'.").format(
+            restart=self.restart_button.description, keep=self.keep_button.description)
 
     def _refresh(self) -> None:
         """The header, the stepper's buttons and the export, for the position and the race as they are."""
@@ -420,28 +443,34 @@ class Workbench(LessonShell, BoardEditing, widgets.VBox):
         self.stepper.update(can_step=stepping, can_undo=self.control.can_back)
         self.keep_button.disabled = not self.control.can_back
         track = self._track_title
-        phase = race.phase.title if race.riders else "no riders yet"
-        self.header.value = (f"<div class='tutor-header'><b>Teacher's workbench</b> · {html.escape(track)} · "
-                             f"<span class='tutor-phase'>{html.escape(phase)}</span> · shuffle number "
-                             f"{self.seed.value}</div>")
+        phase = race.phase.title if race.riders else _("no riders yet")
+        number = _("shuffle number {number}").format(number=self.seed.value)
+        title = _("Teacher's workbench")
+        self.header.value = (f"<div class='tutor-header'><b>{html.escape(title)}</b> · "
+                             f"{html.escape(track)} · <span class='tutor-phase'>{html.escape(phase)}</span> · "
+                             f"{html.escape(number)}</div>")
         self._refresh_export()
 
     def _refresh_export(self) -> None:
         if not self.riders:
             self.code_output.value = self.copy_button.value = ""
-            self.download.value = "<span class='tutor-why'>Put a rider on the board to export the position.</span>"
+            said = _("Put a rider on the board to export the position.")
+            self.download.value = f"<span class='tutor-why'>{html.escape(said)}</span>"
             return
         data = self.position()
         try:
             code = scenarios.to_code(data)
         except ScenarioError as err:
             self.code_output.value = self.copy_button.value = ""
-            self.download.value = f"<span class='tutor-why'>Cannot export: {html.escape(str(err))}</span>"
+            said = _("Cannot export: {problem}").format(problem=err)
+            self.download.value = f"<span class='tutor-why'>{html.escape(said)}</span>"
             return
         short = scenarios.short_code(data)
         self.code_output.value = code = short or code  # the short one to read aloud; the long one keeps the name
         self.copy_button.value = copy_button_html(code)
         missing = self._missing_cards()
-        note = (f" (the cards are left out: {html.escape(', '.join(missing))} ha{'s' if len(missing) == 1 else 've'} "
-                "none yet)" if missing else "")
-        self.download.value = f"{download_html(data)}{note} · shuffle number {self.seed.value}"
+        note = (" " + html.escape(ngettext("(the cards are left out: {riders} has none yet)",
+                                           "(the cards are left out: {riders} have none yet)",
+                                           len(missing)).format(riders=and_list(missing))) if missing else "")
+        number = _("shuffle number {number}").format(number=self.seed.value)
+        self.download.value = f"{download_html(data)}{note} · {html.escape(number)}"

@@ -220,9 +220,9 @@ def draw_battlefield(canvas: Canvas, geo: Geometry, pic: Picture, field: Battlef
         pawn(canvas, x, y, i, r=PAWN_R)
         if i == pic.current and pic.halted and field.lines[p.pawn]:
             if geo.names_beside:
-                text(canvas, "halted", x, y + 16, size=12, bold=True, colour=LOST, align="center")
+                text(canvas, _("halted"), x, y + 16, size=12, bold=True, colour=LOST, align="center")
             else:  # under the pawn is the next row: on the name's line, at the row's end
-                text(canvas, "halted", row.x + row.w - 6, geo.name_y(i), size=12, bold=True, colour=LOST,
+                text(canvas, _("halted"), row.x + row.w - 6, geo.name_y(i), size=12, bold=True, colour=LOST,
                      align="right")
         if p.id in pic.winners:
             set_attr(canvas, "stroke_style", AVAILABLE)
@@ -283,9 +283,10 @@ def draw_hand(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet) -> No
             set_attr(canvas, "fill_style", "#ffffff")
             canvas.fill_rect(m.x, m.y, m.w, m.h)
             set_attr(canvas, "global_alpha", 1.0)
-            word = "discard" if card in pic.discarding else "used"
+            discarded = card in pic.discarding
+            word = _("discard") if discarded else _("used")
             text(canvas, word, m.x + m.w / 2, m.y + m.h / 2, size=12, bold=True,
-                 colour=LOST if word == "discard" else MUTED, align="center")
-            set_attr(canvas, "stroke_style", (LOST if word == "discard" else MUTED))
+                 colour=LOST if discarded else MUTED, align="center")
+            set_attr(canvas, "stroke_style", (LOST if discarded else MUTED))
             set_attr(canvas, "line_width", 2)
             canvas.stroke_line(m.x + 4, m.y + m.h - 4, m.x + m.w - 4, m.y + 4)

@@ -100,6 +100,11 @@ class Picture:
 
 
 BOT_NAMES = {"cautious": N_("cautious"), "bold": N_("bold"), "threshold": N_("threshold")}
+
+
+def bot_name(kind: str | None) -> str:
+    """A bot's name in the kernel's language (Catalan: the bold bot is "agosarat")."""
+    return _(BOT_NAMES[kind]) if kind in BOT_NAMES else (kind or "")
 """The bots' names as a learner reads them (tutor.flanders.bots.BOTS)."""
 
 

@@ -56,10 +56,15 @@ SYMBOL_R = 9
 
 
 def symbol(canvas: Canvas, x: float, y: float, black: bool, r: float = SYMBOL_R) -> None:
-    """A troop symbol: grey (lost at a bust) with a G, black (lost when applied) with a B."""
+    """A troop symbol: grey (lost at a bust) with a G, black (lost when applied) with a B (the letters are the
+    language's: Catalan G and N)."""
     set_attr(canvas, "fill_style", BLACK_SYMBOL if black else GREY_SYMBOL)
     canvas.fill_circle(x, y, r)
-    text(canvas, "B" if black else "G", x, y + 0.5, size=r * 1.35, bold=True,
+    # Translators: the one letter on a black troop symbol (the first letter of "black"; Catalan: N, negre)
+    black_letter = _("B")
+    # Translators: the one letter on a grey troop symbol (the first letter of "grey"; Catalan: G, gris)
+    grey_letter = _("G")
+    text(canvas, black_letter if black else grey_letter, x, y + 0.5, size=r * 1.35, bold=True,
          colour="#ffffff" if black else "#000000", align="center")
 
 
@@ -175,7 +180,7 @@ def empty_space(canvas: Canvas, r: Rect, space: int) -> None:
     canvas.stroke()
     canvas.set_line_dash([])
     text(canvas, str(space), r.x + 8, r.y + 13, size=15, bold=True, colour=MUTED)
-    text(canvas, "empty", r.x + r.w / 2, r.y + r.h / 2 + 4, size=12, colour=MUTED, align="center")
+    text(canvas, _("empty"), r.x + r.w / 2, r.y + r.h / 2 + 4, size=12, colour=MUTED, align="center")
 
 
 def outline(canvas: Canvas, r: Rect, colour: str, width: float = 4, pad: float = 3) -> None:

@@ -19,6 +19,7 @@ from tutor.core.events import Event
 from tutor.flanders.events import Busted, GameOver, TroopsLost
 from tutor.flanders.game import NINE, Game, Phase, Play
 from tutor.flanders.odds import SPACES
+from tutor.flanders.render.picture import bot_name
 from tutor.i18n import _, ngettext
 from tutor.ui.narration import Line, and_list, cite
 
@@ -131,7 +132,7 @@ def caption(game: Game, human_turn: bool) -> str:
         return won.format(players=and_list(game.winners))
     if human_turn:
         return _("{player} (you): {phase}.").format(player=game.player.id, phase=game.phase.title)
-    return _("{player} ({bot} bot): {phase}.").format(player=game.player.id, bot=game.player.bot,
+    return _("{player} ({bot} bot): {phase}.").format(player=game.player.id, bot=bot_name(game.player.bot),
                                                        phase=game.phase.title)
 
 
@@ -212,7 +213,8 @@ class GameTutorWords:
                      "see the end at once.")
         if not self.human_turn:
             return _("{player} ({bot} bot) plays next: choose 'Bots play' to watch the bots' turns up to yours "
-                     "('Next step': one action at a time).").format(player=game.player.id, bot=game.player.bot)
+                     "('Next step': one action at a time).").format(player=game.player.id,
+                                                                     bot=bot_name(game.player.bot))
         if phase is Phase.ROLL:
             return _("Your turn: choose 'Roll the dice'.") + (
                 " " + _("Or choose 'Finish the game': you still play your turns, the bots' turns are done at once.")
@@ -257,7 +259,7 @@ class GameTutorWords:
         if not self.human_turn:
             return _("Not your turn: it is {player}'s turn ({bot}). Choose 'Bots play' to let the bots play until "
                      "your turn, or 'Next step' for one action.").format(
-                         player=game.player.id, bot=game.player.bot or _("another player"))
+                         player=game.player.id, bot=bot_name(game.player.bot) or _("another player"))
         wrong = {"roll": phase not in (Phase.ROLL, Phase.AGAIN), "stop": phase is not Phase.AGAIN,
                  "take": phase is not Phase.CHOOSE or game.dice is None, "end": phase is not Phase.RESOLVE}
         if not wrong.get(kind, False):

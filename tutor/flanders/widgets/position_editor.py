@@ -17,6 +17,7 @@ import ipywidgets as widgets
 
 from tutor.flanders.game import CARD_SPACES
 from tutor.flanders.position_code import CARD_NAMES, DEFAULT_TROOPS
+from tutor.i18n import N_, _, ngettext
 from tutor.ui.controls import label
 
 MAX_PLAYERS = 4
@@ -29,8 +30,10 @@ MAX_HAND = 8
 """Most cards taken in one turn on the workbench (each roll takes one)."""
 MAX_SEED = 99_999
 AUTO = "auto"
-PHASE_CHOICES: list[tuple[str, str]] = [("as the hand says", AUTO), ("before the first roll", "roll"),
-                                        ("may roll again", "again"), ("stopped: carry out the cards", "resolve")]
+PHASE_CHOICES: list[tuple[str, str]] = [(N_("as the hand says"), AUTO), (N_("before the first roll"), "roll"),
+                                        (N_("may roll again"), "again"),
+                                        (N_("stopped: carry out the cards"), "resolve")]
+"""Where the turn is: (label, the scenario's ``phase``); the labels are translated where the list is shown."""
 """The phase input: the format's default (roll, or again once a card is taken), or a phase given."""
 EMPTY = ""
 
@@ -47,13 +50,17 @@ def _number(description: str, maximum: int, tooltip: str, value: int = 0) -> wid
 class PlayerRow(widgets.HBox):
     def __init__(self, player_id: str):
         self.player_id = player_id
-        self.pawn = _number("pawn on space", OBJECTIVE, f"{player_id}'s pawn: 0 is the starting line, "
-                            f"{OBJECTIVE} the objective")
-        self.troops = _number("troops", DEFAULT_TROOPS, f"{player_id}'s troop pieces", DEFAULT_TROOPS)
+        self.pawn = _number(_("pawn on space"), OBJECTIVE, _(
+            "The pawn of {player}: 0 is the starting line, {objective} the Objective line").format(
+            player=player_id, objective=OBJECTIVE))
+        self.troops = _number(_("troops"), DEFAULT_TROOPS, _("The troop pieces of {player}").format(player=player_id),
+                              DEFAULT_TROOPS)
         self.retained = widgets.TagsInput(allowed_tags=list(RETAINABLE), allow_duplicates=True,
-                                          placeholder="May Retain cards kept", tooltip="Mines or Reserves")
+                                          placeholder=_("“May Retain” cards kept"),
+                                          tooltip=_("{first} or {second}").format(first=RETAINABLE[0],
+                                                                                  second=RETAINABLE[1]))
         self.pawn.layout.width = "170px"
-        super().__init__([bold(player_id), self.pawn, self.troops, label("kept:"), self.retained],
+        super().__init__([bold(player_id), self.pawn, self.troops, label(_("kept:")), self.retained],
                          layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
 
     def value(self) -> dict[str, Any]:
@@ -76,24 +83,26 @@ class PositionEditor(widgets.VBox):
         self._on_change, self._on_refused = on_change, on_refused
         self._syncing = False
         self._last: dict[str, Any] = {}
-        self.count_input = widgets.ToggleButtons(options=[2, 3, 4], value=3, description="Players",
+        self.count_input = widgets.ToggleButtons(options=[2, 3, 4], value=3, description=_("Players"),
                                                  style={"button_width": "42px"},
-                                                 tooltips=["2 players", "3 players", "4 players"])
+                                                 tooltips=[ngettext("{n} player", "{n} players", n).format(n=n)
+                                                           for n in (2, 3, 4)])
         self.player_rows = [PlayerRow(f"p{n}") for n in range(1, MAX_PLAYERS + 1)]
-        self.current_input = widgets.Dropdown(description="Whose turn", style={"description_width": "initial"},
+        self.current_input = widgets.Dropdown(description=_("Whose turn"), style={"description_width": "initial"},
                                               layout=widgets.Layout(width="180px"))
-        self.space_inputs = {space: widgets.Dropdown(options=[("empty", EMPTY), *((n, n) for n in CARD_NAMES)],
-                                                     value=EMPTY, description=f"space {space}",
+        self.space_inputs = {space: widgets.Dropdown(options=[(_("empty"), EMPTY), *((n, n) for n in CARD_NAMES)],
+                                                     value=EMPTY, description=_("space {space}").format(space=space),
                                                      style={"description_width": "initial"},
                                                      layout=widgets.Layout(width="230px"))
                              for space in CARD_SPACES}
         self.hand_input = widgets.TagsInput(allowed_tags=list(CARD_NAMES), allow_duplicates=True,
-                                            placeholder="type a card name", tooltip="The cards taken this turn")
-        self.on_nine_input = widgets.Checkbox(description="second pawn on space 9", indent=False,
+                                            placeholder=_("type a card name"), tooltip=_("The cards taken this turn"))
+        self.on_nine_input = widgets.Checkbox(description=_("second pawn on space 9"), indent=False,
                                               layout=widgets.Layout(width="auto"))
-        self.phase_input = widgets.Dropdown(options=PHASE_CHOICES, value=AUTO, description="Phase",
+        self.phase_input = widgets.Dropdown(options=[(_(said), phase) for said, phase in PHASE_CHOICES], value=AUTO,
+                                            description=_("Phase"),
                                             layout=widgets.Layout(width="320px"))
-        self.seed_input = _number("Shuffle number", MAX_SEED, "The shuffle number deals the draw pile")
+        self.seed_input = _number(_("Shuffle number"), MAX_SEED, _("The shuffle number deals the draw pile"))
         self.seed_input.layout.width = "200px"
         inputs: list[widgets.Widget] = [self.count_input, self.current_input, self.hand_input, self.on_nine_input,
                                         self.phase_input, self.seed_input, *self.space_inputs.values()]
@@ -105,9 +114,9 @@ class PositionEditor(widgets.VBox):
         super().__init__([
             widgets.HBox([self.count_input, self.current_input], layout=wrap),
             widgets.VBox(self.player_rows),
-            bold("The cards on the spaces"),
+            bold(_("The cards on the spaces")),
             widgets.HBox(list(self.space_inputs.values()), layout=wrap),
-            widgets.HBox([bold("Cards taken this turn"), label("(the hand):"), self.hand_input], layout=wrap),
+            widgets.HBox([bold(_("Cards taken this turn (the hand):")), self.hand_input], layout=wrap),
             widgets.HBox([self.on_nine_input, self.phase_input, self.seed_input], layout=wrap),
         ])
         self.add_class("iff-position-editor")

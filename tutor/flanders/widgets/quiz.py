@@ -42,9 +42,9 @@ from tutor.flanders.odds import DICE, ROLLS, SPACES
 from tutor.flanders.render import Board, frames_for, percent, picture_of
 from tutor.flanders.render.board import Frame
 from tutor.flanders.render.describe import describe_picture
-from tutor.i18n import N_, _
+from tutor.i18n import N_, _, ngettext
 from tutor.ui.controls import label
-from tutor.ui.narration import Line, and_list, plural
+from tutor.ui.narration import Line, and_list
 from tutor.ui.quiz import RevealQuiz, Verdict
 from tutor.ui.screen import Disclosure, board_frame
 from tutor.ui.text_view import TextView
@@ -135,12 +135,12 @@ class FlandersQuiz(RevealQuiz):
 
     def _set_position(self) -> None:
         n = len(self.positions)
-        where = f"Position {self.index + 1} of {n}: " if n > 1 else ""
+        where = _("Position {n} of {m}:").format(n=self.index + 1, m=n) + " " if n > 1 else ""
         self.choice.options = self._options()
         self.choice.value = None
         self.correct_answer = self._correct()
         several = self.ask == "take" and len(self.correct_answer) > 1
-        note = " <i>Several answers are right here: choose one.</i>" if several else ""
+        note = " <i>" + html.escape(_("Several answers are right here: choose one.")) + "</i>" if several else ""
         self.position_text.value = (f"<div class='tutor-header'>{html.escape(where)}"
                                     f"{html.escape(self.scenario.get('description', ''))}{note}</div>")
 
@@ -186,7 +186,7 @@ class FlandersQuiz(RevealQuiz):
 
     def missing_answer(self) -> str | None:
         if self.choice.value is None:
-            return "Choose a card space first." if self.ask == "take" else "Choose an answer first."
+            return _("Choose a card space first.") if self.ask == "take" else _("Choose an answer first.")
         return None
 
     def _on_canvas_click(self, x: float, y: float) -> None:
@@ -195,7 +195,8 @@ class FlandersQuiz(RevealQuiz):
         space = self.board.geometry.space_at(x, y)
         if space is not None:
             self.choice.value = space
-            self.status.show(f"You chose space {space}. Choose 'Reveal' to check.")
+            self.status.show(_("You chose space {space}. Choose '{reveal}' to check.").format(
+                space=space, reveal=self.reveal_button.description))
 
     def play_out(self, answer: Any) -> Verdict:
         before = picture_of(self.game, show_odds=False, show_offers=False)
@@ -232,7 +233,7 @@ class FlandersQuiz(RevealQuiz):
         elif self.is_right is not None and self._frames:  # revealed: the end of the reveal
             self.board.draw(self._frames[-1][0], static=static)
         else:
-            caption = "Your prediction?" if self.is_right is None else ""
+            caption = _("Your prediction?") if self.is_right is None else ""
             self.board.draw(picture_of(self.game, caption=caption, show_odds=False,
                                        show_offers=self.is_right is not None), static=static)
         assert self.board.picture is not None
@@ -244,31 +245,34 @@ class FlandersQuiz(RevealQuiz):
         p = self.player
         c = self.correct_answer
         if self.ask == "take":
-            names = and_list(f"space {s} ({self._space_name(s)})" for s in c)
-            told = (f"{names} is the only space offered: it must be taken." if len(c) == 1
-                    else f"The spaces offered are {names}.")
+            names = and_list(_("space {space} ({card})").format(space=s, card=self._space_name(s)) for s in c)
+            told = (_("{space} is the only space offered: it must be taken.").format(space=names) if len(c) == 1
+                    else _("The spaces offered are {spaces}.").format(spaces=names))
         elif self.ask == "lost":
-            told = f"{p} loses {plural(c, 'troop piece')}."
+            told = ngettext("{player} loses {n} troop piece.", "{player} loses {n} troop pieces.", c).format(
+                player=p, n=c)
         elif self.ask == "pawn":
-            told = f"{p}'s pawn ends on space {c}."
+            told = _("{player}'s pawn ends on space {space}.").format(player=p, space=c)
         elif self.ask == "troops":
-            told = f"{p} has {plural(c, 'troop piece')} left."
+            told = ngettext("{player} has {n} troop piece left.", "{player} has {n} troop pieces left.", c).format(
+                player=p, n=c)
         elif self.ask == "winners":
-            told = f"{and_list(c)} {'win together' if len(c) > 1 else 'wins'}."
+            told = (_("{players} win together.").format(players=and_list(c)) if len(c) > 1 else
+                    _("{player} wins.").format(player=c[0]))
         else:
-            told = "The roll is a bust." if c else "The roll is not a bust."
+            told = _("The roll is a bust.") if c else _("The roll is not a bust.")
         if right:
             return told
         mine = dict((v, k) for k, v in self._options()).get(answer, str(answer))
-        return f"{told} You chose: {mine}."
+        return told + " " + _("You chose: {answer}.").format(answer=mine)
 
     def _space_name(self, space: int) -> str:
         if space == 9:
-            return "the fixed card"
+            return _("the fixed card")
         card = self.game.spaces.get(space) if self.is_right is None else None
         if card is None:
             card = scenarios.build(self.scenario).spaces.get(space)
-        return self.game.cards[card].name if card is not None else "empty"
+        return self.game.cards[card].name if card is not None else _("empty")
 
     def _why(self, events: list[Event]) -> list[Line]:
         cards = self.game.cards
@@ -299,13 +303,13 @@ class RiskQuiz(RevealQuiz):
         boards = widgets.HBox([widgets.VBox([self.labels[k], self.boards[k].canvas],
                                             layout=widgets.Layout(margin="0 24px 0 0", width="360px"))
                                for k in range(2)])
-        self.choice = widgets.ToggleButtons(options=[("A is riskier", "A"), ("B is riskier", "B"),
-                                                     ("Same risk", "same")], value=None)
+        self.choice = widgets.ToggleButtons(options=[(_("A is riskier"), "A"), (_("B is riskier"), "B"),
+                                                     (_("Same risk"), "same")], value=None)
         self.text_view = TextView()
         super().__init__(question=question, board=boards, inputs=[label(_("Your answer:")), self.choice],
                          title=title, explain=explain)
         add_board_words(self, self.text_view)
-        self.rolls = Disclosure("Which sums come up most?", [widgets.HTML(rolls_picture())],
+        self.rolls = Disclosure(_("Which sums come up most?"), [widgets.HTML(rolls_picture())],
                                 tooltip=_("How many of the {rolls} rolls of {dice} dice give each sum").format(
                                     rolls=ROLLS, dice=DICE))
         self.secondary.children, self.below.children = ([*self.secondary.children, self.rolls.button],
@@ -337,7 +341,7 @@ class RiskQuiz(RevealQuiz):
         return [self.choice]
 
     def missing_answer(self) -> str | None:
-        return "Choose A, B or the same first." if self.choice.value is None else None
+        return _("Choose A, B or the same first.") if self.choice.value is None else None
 
     def play_out(self, answer: Any) -> Verdict:
         right = answer == self.correct_answer
@@ -345,10 +349,11 @@ class RiskQuiz(RevealQuiz):
         words = [_("{name}: {n} of the {rolls} rolls bust, {percent}").format(
             name=name, n=bust_rolls(p), rolls=ROLLS, percent=percent(float(p))) for name, p in zip("AB", odds)]
         c = self.correct_answer
-        told = ("Both have the same chance of a bust" if c == "same" else f"{c} is riskier") + \
-            f" ({'; '.join(words)})."
+        odds_said = "; ".join(words)
+        told = (_("Both have the same chance of a bust ({odds}).").format(odds=odds_said) if c == "same" else
+                _("{position} is riskier ({odds}).").format(position=c, odds=odds_said))
         if not right:
-            told += f" You chose: {dict((v, k) for k, v in self.choice.options)[answer]}."
+            told += " " + _("You chose: {answer}.").format(answer=dict((v, k) for k, v in self.choice.options)[answer])
         why = [Line(_("{name}: the spaces a roll can take are {spaces}; {n} of the {rolls} rolls offer none of them."
                       ).format(name=name, spaces=and_list(g.available()), n=bust_rolls(p), rolls=ROLLS), (R.BUST,))
                for name, g, p in zip("AB", self.games, odds)]
@@ -365,5 +370,6 @@ class RiskQuiz(RevealQuiz):
         for name, board, game in zip("AB", self.boards, self.games):
             board.draw(picture_of(game, show_odds=revealed), static=static)
             assert board.picture is not None
-            board_words += [f"Position {name}:", *describe_picture(board.picture, game.cards, game.battlefield)]
+            board_words += [_("Position {name}:").format(name=name),
+                            *describe_picture(board.picture, game.cards, game.battlefield)]
         self.text_view.show(board_words)

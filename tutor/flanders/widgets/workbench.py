@@ -143,7 +143,7 @@ class Workbench(widgets.VBox):
         """Show a scenario's position (a loaded file or an opened code); a malformed one raises ``ScenarioError``
         and changes nothing."""
         if not isinstance(data, dict):
-            raise ScenarioError(f"a scenario is a JSON object, not {type(data).__name__}")
+            raise ScenarioError(_("a scenario is a JSON object, not {kind}").format(kind=type(data).__name__))
         scenarios.build(data)
         if "expect" in data:
             scenarios.check(data)  # a malformed expect block (or actions the rules refuse) raises too
@@ -159,7 +159,7 @@ class Workbench(widgets.VBox):
 
     def _show_position(self, data: dict[str, Any]) -> None:
         """Make ``data`` the position and show it played (raises ``ValueError`` when the rules refuse it)."""
-        tutor = GameTutor.from_scenario(data, title=data.get("name") or "The position",
+        tutor = GameTutor.from_scenario(data, title=data.get("name") or _("The position"),
                                         intro=data.get("description", ""), open_codes=False)  # the page has its own
         self._data = data
         self.play.children = [tutor]
@@ -214,11 +214,11 @@ class Workbench(widgets.VBox):
         if not files:
             return
         upload = files[0]
-        name = str(upload.get("name", "the file"))[:80]
+        name = str(upload.get("name") or _("the file"))[:80]
         try:
             data = parse_json(bytes(upload["content"]), name, ScenarioError)
             if not isinstance(data, dict) or data.get("game") != "flanders":
-                raise ScenarioError("it is not an In Flanders Field scenario (its \"game\" is not \"flanders\")")
+                raise ScenarioError(_("it is not an In Flanders Field scenario (its “game” is not “flanders”)"))
             self.open_scenario(data)
         except ValueError as err:
             self.status.show(_("{file} does not open: {reason}. Nothing changed.").format(
@@ -235,4 +235,5 @@ class Workbench(widgets.VBox):
         note = ("" if code else " <span class='tutor-why'>(this position has no code: its players have other "
                 "names, or it gives its own draw pile: share the file)</span>")
         seed = html.escape(str(data.get("seed", 0)))
-        self.download.value = f"{download_html(data)}{note} · shuffle number {seed}"
+        number = _("shuffle number {number}").format(number=seed)
+        self.download.value = f"{download_html(data)}{note} · {html.escape(number)}"
