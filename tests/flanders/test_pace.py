@@ -8,6 +8,7 @@ from tests.manual_clock import ManualClock
 from tutor.flanders import Phase
 from tutor.flanders.widgets import GameTutor
 from tutor.ui.pace import BOT_TURN_MS, SKIP_WORDS, STEP_FLOOR_MS
+from tutor.ui.screen import SecondaryRow
 
 
 def full_game(**kwargs) -> GameTutor:
@@ -79,7 +80,8 @@ def test_bots_play_replays_three_bot_turns_in_a_few_seconds_each_step_still_show
 def test_watch_each_step_sits_in_the_secondary_row_and_is_off_at_first():
     t = full_game()
     assert t.watch.description == "Watch each step" and not t.watch.value
-    assert t.watch in t.children[1].children[1].children[3].children
+    rows = [w for w in t.children[1].children[1].children if isinstance(w, SecondaryRow)]
+    assert len(rows) == 1 and t.watch in rows[0].children and t.skip_button in rows[0].children
 
 
 def test_the_header_shows_the_round_of_the_step_the_replay_is_at():
