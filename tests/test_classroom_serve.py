@@ -136,6 +136,12 @@ class Sockets:
             connection.protocol.stream.close()  # type: ignore[union-attr]
         self.run(drop)
 
+    def close(self, connection: tornado.websocket.WebSocketClientConnection) -> None:
+        """Close the connection on the sockets' loop (its futures belong there, not to the test's thread)."""
+        async def close() -> None:
+            connection.close()
+        self.run(close)
+
     def stop(self) -> None:
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(10)
@@ -160,7 +166,7 @@ def reveal(server: Server, page: bytes, times: int = 1) -> None:
                        "channel": "shell"}
             sockets.run(lambda: connection.write_message(json.dumps(message)))
         sockets.run(lambda: asyncio.sleep(0.2))
-        connection.close()
+        sockets.close(connection)
     finally:
         sockets.stop()
 

@@ -9,6 +9,8 @@ from voila_page import canvas_fingerprint, error_outputs, open_lesson, wait_for_
 
 from tutor.flamme_rouge import Race
 from tutor.flamme_rouge.render import CardPanel, make_view
+from tutor.flamme_rouge.render.geometry import WIDTH, narrowed
+from tutor.flamme_rouge.render.scene import SCALE
 
 pytestmark = pytest.mark.browser
 
@@ -25,18 +27,19 @@ def test_clicking_a_drawn_card_on_the_board_plays_it(page, page_errors, voila_se
     race.get_by_role("button", name="Draw 4 for red-S").click()
     expect(race.locator(".tutor-card-button").first).to_be_enabled()
     played = race.locator(".tutor-card-button").nth(2).inner_text().strip()
-    # Where the panel draws red-S's third card (the same geometry the kernel maps the click through)
+    # Where the panel draws red-S's third card: the board laid out for its column (as wide as its canvas, in CSS
+    # pixels), the same geometry the kernel maps the click through
+    board = race.locator("canvas").last
+    board.scroll_into_view_if_needed()
     lesson_race = Race.new("sprint-20", ["red", "blue"])
-    view = make_view(lesson_race.track)
+    view = narrowed(make_view(lesson_race.track), board.evaluate("canvas => canvas.width") // SCALE)
     slots = {(rid, k): box for rid, k, box in CardPanel(("red-S", "red-R"), active="red-S").hand_slots(lesson_race,
                                                                                                          view)}
     x, y, w, h = slots[("red-S", 2)]
-    board = race.locator("canvas").last
-    board.scroll_into_view_if_needed()
     box = board.bounding_box()
     assert box is not None
     scale = box["width"] / view.width
-    assert width > 1000 or scale < 0.6, "the phone-wide page shows the board CSS-scaled"
+    assert width > 1000 or view.width < WIDTH, "the phone-wide page lays the board out for its column"
     page.mouse.click(box["x"] + (x + w / 2) * scale, box["y"] + (y + h / 2) * scale)
     expect(narration).to_contain_text(f"red-S plays {played}", timeout=30_000)
     expect(race.get_by_role("button", name="Draw 4 for red-R")).to_be_enabled()

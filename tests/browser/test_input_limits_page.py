@@ -37,7 +37,7 @@ def test_a_file_over_the_limit_is_refused_in_the_page_and_the_upload_still_works
                                  f"{MAX_FILE_BYTES // 1024} KB). Nothing was loaded.")
     _choose_file(page, "good.json", json.dumps(GOOD).encode())
     status = page.locator(".tutor-workbench > .widget-html .tutor-status").first
-    expect(status).to_contain_text("Opened Uploaded after the refusal: 2 riders")
+    expect(status).to_contain_text("Opened “Uploaded after the refusal”: 2 riders")
     expect(refused).to_be_hidden()
 
 

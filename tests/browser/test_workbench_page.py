@@ -46,19 +46,19 @@ def test_a_position_set_up_by_clicking_the_board_opens_from_its_code_on_another_
     track.select_option(label="Sprint (20 flat squares)")
     expect(status).to_contain_text("Choose 'Start from the empty track' to put Sprint (20 flat squares) on the board")
     teacher.get_by_role("button", name="Start from the empty track").click()
-    expect(status).to_contain_text("An empty Sprint (20 flat squares)")
+    expect(status).to_contain_text("Sprint (20 flat squares), empty: pick a team and kind")
 
     before = canvas_fingerprint(teacher)
     _click_cell(teacher, 6, 0)
-    expect(status).to_contain_text("Added red-R on square 6, right lane")
+    expect(status).to_contain_text("red-R added: square 6, right lane")
     assert wait_for_canvas_change(teacher, before) != before, "the new rider is not drawn"
     _dropdown(teacher, "team").select_option("blue")
     _click_cell(teacher, 6, 1)
-    expect(status).to_contain_text("Added blue-R on square 6, left lane")
+    expect(status).to_contain_text("blue-R added: square 6, left lane")
     _click_cell(teacher, 6, 0)  # pick red-R ...
     expect(status).to_contain_text("red-R picked")
     _click_cell(teacher, 4, 0)  # ... and move it
-    expect(status).to_contain_text("Moved red-R to square 4")
+    expect(status).to_contain_text("red-R moved: square 4")
     _dropdown(teacher, "red-R").select_option("5")
     _dropdown(teacher, "blue-R").select_option("3")
     expect(teacher.locator(".tutor-header")).to_contain_text("Movement")
