@@ -6,6 +6,7 @@ another device is still served, and that the server's log holds no traceback."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import sys
 import time
@@ -184,3 +185,31 @@ def test_a_kernel_that_reaches_its_limit_fails_its_allocation_and_goes_on(tmp_pa
     finally:
         client.stop_channels()
         manager.shutdown_kernel(now=True)
+
+
+def test_a_write_to_a_page_that_went_is_one_line_not_a_traceback() -> None:
+    """A page closed while its kernel still sends: Tornado's unawaited write fails; the server says one line (once
+    a minute), and any other unretrieved error is still reported in full."""
+    from tornado.websocket import WebSocketClosedError
+
+
+    said: list[str] = []
+    reported: list[dict] = []
+    loop = asyncio.new_event_loop()
+    try:
+        loop.set_exception_handler(lambda _loop, context: reported.append(context))
+        bounds.quiet_closed_websocket_writes(loop, said.append)
+
+        async def write_to_a_gone_page() -> None:
+            raise WebSocketClosedError()
+
+        async def fail() -> None:
+            raise ValueError("a real bug")
+
+        for work in (write_to_a_gone_page, write_to_a_gone_page, fail):
+            loop.run_until_complete(asyncio.wait([loop.create_task(work())]))  # never retrieved
+        gc.collect()  # asyncio reports an unretrieved exception when its task is collected
+        assert said == ["A message to a page that had gone was dropped"]
+        assert [type(context["exception"]) for context in reported] == [ValueError]
+    finally:
+        loop.close()

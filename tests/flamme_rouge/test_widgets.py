@@ -603,6 +603,9 @@ def test_a_prepared_position_restarts_as_itself_and_shows_no_seed():
     tutor.restart_button.click()
     assert "Back to the starting position." in tutor.narration.value and "seed" not in tutor.narration.value
     assert tutor.seed.layout.display == "none" and tutor.race.to_move[0] == "green-S"
+    tutor.teachers.open = True  # For teachers does not open onto nothing
+    said = [child.value for child in tutor.teachers.body.children if child.layout.display != "none"]
+    assert said and "same position and the same cards" in said[0]
 
 
 def test_try_another_position_goes_through_the_positions(tmp_path):

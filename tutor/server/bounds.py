@@ -336,3 +336,25 @@ def raise_open_file_limit() -> tuple[int, int] | None:
         except (ValueError, OSError):
             pass
     return resource.getrlimit(resource.RLIMIT_NOFILE)
+
+
+def quiet_closed_websocket_writes(loop: Any, log: Callable[[str], None]) -> None:
+    """A page that goes while its kernel still talks to it: Tornado's write to the closed websocket fails in a task
+    nobody awaits, and asyncio prints a traceback for each ("Task exception was never retrieved"). On ``loop``,
+    those are counted instead (one line through ``log`` at most once a minute); any other error is reported as
+    before."""
+    from tornado.iostream import StreamClosedError
+    from tornado.websocket import WebSocketClosedError
+
+    previous = loop.get_exception_handler()
+    said = Said(log)
+
+    def handler(loop: Any, context: dict[str, Any]) -> None:
+        if isinstance(context.get("exception"), (WebSocketClosedError, StreamClosedError)):
+            said("closed", "A message to a page that had gone was dropped")
+        elif previous is not None:
+            previous(loop, context)
+        else:
+            loop.default_exception_handler(context)
+
+    loop.set_exception_handler(handler)

@@ -542,6 +542,7 @@ def classroom_voila_class() -> Any:
     instead of a page that hangs while the machine runs out of memory or CPU. Without a limit and pools it is
     plain Voila with the project's lesson page handler (which also lets a closed page free its kernel).
     """
+    from tornado.ioloop import IOLoop
     from traitlets import Bool, Float, Int, Unicode
     from voila.app import Voila
 
@@ -573,6 +574,8 @@ def classroom_voila_class() -> Any:
         def init_settings(self) -> dict[str, Any]:
             voila.prepare_pooled_kernels_through_a_hook()  # before Voila makes its kernel manager
             voila.note_lessons_that_do_not_run_to_their_end()
+            IOLoop.current().add_callback(lambda: bounds.quiet_closed_websocket_writes(asyncio.get_running_loop(),
+                                                                                       self.log.info))
             settings: dict[str, Any] = super().init_settings()
             return {**settings, **class_mode_state(self), **bounded_settings(self.log.warning)}
 

@@ -132,6 +132,10 @@ class Disclosure:
     def open(self, value: bool) -> None:
         self.button.value = value
 
+    def add(self, *children: widgets.Widget) -> None:
+        """Show ``children`` too, after what the body shows."""
+        self.body.children = (*self.body.children, *children)
+
     def _shown(self) -> None:
         self.body.layout.display = None if self.button.value else "none"
         marker = "▾" if self.button.value else "▸"

@@ -150,6 +150,8 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
         self.restart_button.tooltip = _("Start again (a new deal: the shuffle number under For teachers)")
         if self._stop is not None:
             self.seed.layout.display = "none"  # a prepared position: nothing is shuffled
+            self.teachers.add(label(_("Every learner gets this same position and the same cards, so a class can "
+                                      "talk about one board. Restart shows it again.")))
         self.another_button = button(_("Try another position ▸"), _("A new position to practise the same rule"),
                                      style="primary")
         self.continue_button = button(_("Continue as a race"), _("Play on from here: you ride the first team, "
