@@ -70,7 +70,7 @@ def test_check_reads_the_game_key_and_runs_the_third_games_check(third_game, tmp
 
 
 def test_a_file_without_a_game_key_is_still_flamme_rouge(third_game, tmp_path, capsys):
-    """SCENARIOS.md's format has no "game" key: such a file stays a Flamme Rouge scenario with a third game."""
+    """docs/scenario_format.md has no "game" key: such a file stays a Flamme Rouge scenario with a third game."""
     path = tmp_path / "blocked.json"
     path.write_text((REPO / "lessons" / "flamme_rouge" / "scenarios" / "bots_never_tire_quiz.json").read_text())
     assert "game" not in json.loads(path.read_text())
