@@ -5,16 +5,17 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import tutor.flamme_rouge.rules as flamme_rouge_rules
-import tutor.flanders.rules as flanders_rules
 from tutor.core.events import Rule
+from tutor.core.games import GAMES
 
 PAGE = Path(__file__).resolve().parents[1] / "docs" / "rule_decisions.md"
 
 
 def _rules() -> dict[str, Rule]:
-    return {rule.id: rule for module in (flamme_rouge_rules, flanders_rules)
-            for rule in vars(module).values() if isinstance(rule, Rule)}
+    """Every ``Rule`` of every registered game's ``rules`` module (README, "Adding a game")."""
+    modules = [game.module("rules") for game in GAMES.values()]
+    assert {module.__name__ for module in modules} >= {"tutor.flamme_rouge.rules", "tutor.flanders.rules"}
+    return {rule.id: rule for module in modules for rule in vars(module).values() if isinstance(rule, Rule)}
 
 
 def test_every_decision_is_on_the_teachers_page_and_every_id_there_is_a_decision():

@@ -1,8 +1,8 @@
 """The ``rules-tutor`` command: check scenario files, simulate games, serve the lessons.
 
 Every game of the registry (``tutor.core.games``): ``check`` reads each file's ``"game"`` key (absent: the
-SCENARIOS.md format, ``UNMARKED_SCENARIOS``), ``simulate --game`` picks the game (default: the first) and offers
-the options each game's ``cli.add_options`` declares.
+docs/scenario_format.md format, ``UNMARKED_SCENARIOS``), ``simulate --game`` picks the game (default: the first)
+and offers the options each game's ``cli.add_options`` declares.
 """
 
 from __future__ import annotations

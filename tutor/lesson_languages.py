@@ -43,7 +43,7 @@ TRANSLATED_SCENARIO_KEYS = ("name", "description")
 SHOWN_SCENARIO_KEYS = {"flanders": ("name", "description")}
 """The keys of a game's scenario files that a learner reads (so the catalog has them): In Flanders Field's quizzes
 and games show a scenario's description; a Flamme Rouge scenario's description is the author's note
-(``SCENARIOS.md``), shown nowhere, so only its name is."""
+(``docs/scenario_format.md``), shown nowhere, so only its name is."""
 
 
 def shown_scenario_keys(game: str) -> tuple[str, ...]:

@@ -1,7 +1,7 @@
 """Count to Ten's engine: players in turn add 1 or 2 to a total that starts at 0; whoever makes it 10 wins.
 
 Pure, as every engine here: a seeded ``random.Random`` in the state (the bots' choices), every action returns its
-events, an illegal action raises ``IllegalAdd`` and changes nothing.
+events, an illegal action raises ``IllegalAdd`` (its reason through gettext, as every engine's) and changes nothing.
 """
 
 from __future__ import annotations
@@ -12,10 +12,11 @@ from typing import Any
 from tutor.core.errors import RuleError
 from tutor.core.events import Event, Rule
 from tutor.core.state import SeededState
+from tutor.i18n import N_, _
 
 TARGET = 10
-ADD = Rule("ct.add", "Your turn", "Add 1 or 2 to the total.")
-TEN = Rule("ct.ten", "Winning", f"Whoever makes the total {TARGET} wins.")
+ADD = Rule("ct.add", N_("Your turn"), N_("Add 1 or 2 to the total; it may not pass 10."))
+TEN = Rule("ct.ten", N_("Winning"), N_("Whoever makes the total 10 wins."))
 
 
 class IllegalAdd(RuleError):
@@ -48,7 +49,7 @@ class CountGame(SeededState):
 
     def add(self, amount: int) -> list[Event]:
         if amount not in self.legal_actions():
-            raise IllegalAdd(f"cannot add {amount} to {self.total} (allowed: {self.legal_actions()})")
+            raise IllegalAdd(self.why_not(amount))
         self._save()
         player = self.turn
         self.total += amount
@@ -59,6 +60,16 @@ class CountGame(SeededState):
         else:
             self.turn = (self.turn + 1) % self.players
         return events
+
+    def why_not(self, amount: int) -> str:
+        """Why adding ``amount`` is refused now (the same cases as ``legal_actions``)."""
+        if self.winner is not None:
+            return _("the game is over: player {n} has made the total {target}").format(n=self.winner + 1,
+                                                                                       target=TARGET)
+        if amount not in (1, 2):
+            return _("cannot add {amount} to {total}: add 1 or 2").format(amount=amount, total=self.total)
+        return _("cannot add {amount} to {total}: the total may not pass {target}").format(
+            amount=amount, total=self.total, target=TARGET)
 
     def bot_add(self) -> list[Event]:
         return self.add(self.rng.choice(self.legal_actions()))

@@ -47,7 +47,7 @@ def first_difference(expect: Mapping[str, Any], result: Mapping[str, Any], keys:
                      partial: bool) -> str | None:
     """How a scenario's result first differs from its ``expect`` block, key by key in ``keys`` (a key ``expect``
     leaves out is not checked), or None. Objects are compared entry by entry; with ``partial`` only the entries
-    ``expect`` names count (SCENARIOS.md says which each game's format does)."""
+    ``expect`` names count (docs/scenario_format.md and docs/flanders_scenarios.md say which)."""
     for key in keys:
         if key not in expect or expect[key] == result[key]:
             continue

@@ -31,7 +31,7 @@ class Rule:
     text_message: str
     """The rule in one plain English sentence (the gettext message id)."""
     decision: bool = False
-    """True when the rulebook is silent and this is the tutor's decision (RULES.md)."""
+    """True when the rulebook is silent and this is the tutor's decision (docs/rule_decisions.md)."""
 
     @property
     def section(self) -> str:

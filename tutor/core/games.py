@@ -56,7 +56,7 @@ GAMES: dict[str, GameEntry] = {g.id: g for g in (
 """Games by id, in the order the landing page lists them; the first is ``rules-tutor simulate``'s default."""
 
 UNMARKED_SCENARIOS = "flamme-rouge"
-"""The game of a scenario file without a ``"game"`` key: the format of SCENARIOS.md, older than the key. Every
+"""The game of a scenario file without a ``"game"`` key: docs/scenario_format.md's format, older than the key. Every
 other game's files name their game."""
 
 

@@ -1,4 +1,5 @@
-"""Flamme Rouge: a pure rules engine (base game, mountains and the Peloton terrain; RULES.md sections 1-2).
+"""Flamme Rouge: a pure rules engine (base game, mountains and the Peloton terrain;
+docs/rules.md: Flamme Rouge, Peloton expansion).
 
 Engine modules here import no UI library; ``render/`` draws a race on ipycanvas and
 ``widgets/`` wires it to ipywidgets for the lessons.

@@ -1,9 +1,9 @@
-"""The breakaway bid of the Peloton expansion (RULES.md 2), as pure functions.
+"""The breakaway bid of the Peloton expansion (docs/rules.md, Peloton expansion: Breakaway), as pure functions.
 
 Each player picks one rider and bids twice (draw 4, play 1 face down, recycle 3).
 The two cards' total ranks the riders, and a tie goes to the rider further back on
-the grid (the seed). Tutor decisions (RULES.md 2, "Tutor decisions for the expansion";
-the seed speaks of 2-6 players only): with 2-4 bidders the top rider joins the
+the grid (the expansion's rulebook). Tutor decisions (docs/rule_decisions.md,
+``fr.breakaway.tie``; the rulebook speaks of 2-6 players only): with 2-4 bidders the top rider joins the
 breakaway, with 5 or more (up to 12 single riders) the top two; the tie rule applies
 all the way down the ranking.
 """

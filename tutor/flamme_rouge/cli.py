@@ -6,7 +6,7 @@
 ``simulate(args)`` reads ``args.stage``, ``args.teams``, ``args.bot``, ``args.races``, ``args.seed``,
 ``args.single_riders``, ``args.peloton``, ``args.muscle`` and ``args.breakaway``, and prints one line per race.
 ``check_file(data)`` checks a scenario already loaded from a file whose ``"game"`` is ``"flamme-rouge"`` (or
-absent: the SCENARIOS.md format).
+absent: the format of docs/scenario_format.md).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A Flamme Rouge race: the state, the phases and the actions (RULES.md sections 1 and 2).
+"""A Flamme Rouge race: the state, the phases and the actions (docs/rules.md: Flamme Rouge, Peloton expansion).
 
 ``Race`` is one point of a playthrough (a ``tutor.core.SeededState``): it holds its
 seeded ``random.Random`` (shuffles) and a second one for bots (``bot_rng``, so a bot's
@@ -30,10 +30,10 @@ Identity is data: a ``Rider`` has a kind (sprinteur or rouleur), a team and a co
 separately, a controller (None for a person, else a bot policy). Cards live in ``Deck``
 objects owned by a rider (or, in the Peloton expansion, by a team).
 
-Tutor decisions (RULES.md; also in ``rules``, where each is a ``Rule`` with ``decision=True``):
+Tutor decisions (docs/rule_decisions.md; also in ``rules``, where each is a ``Rule`` with ``decision=True``):
 - a move past the last square stops on the last square; once a rider crosses the
-  finish, that round's end phase is skipped (section 1);
-- Peloton expansion (section 2, "Tutor decisions for the expansion"): the Peloton and
+  finish, that round's end phase is skipped;
+- Peloton expansion: the Peloton and
   Muscle teams place first, at the front of the start area, a team's second rider
   behind its first; a start area too small for everyone extends backwards by squares
   of the start's width; the breakaway takes the top bidder with 2-4 bidders and the

@@ -37,10 +37,10 @@ class RaceSetup(RacePhases):
         two-rider teams, or with ``single_riders`` 1 to 12 players with one rider each
         (``kinds`` maps a colour to ``"sprinteur"`` or ``"rouleur"``; by default they
         alternate). ``bots`` maps a player colour to a bot name. ``peloton`` adds the
-        Peloton bot team and ``muscle`` that many Muscle bot teams (RULES.md 2); they
+        Peloton bot team and ``muscle`` that many Muscle bot teams (docs/rules.md); they
         place first, at the front of the start area. ``breakaway`` plays the two
         breakaway bids before the first round. A start area too small for everyone is
-        extended backwards (RULES.md 2, tutor decision). ``place="auto"`` places the
+        extended backwards (docs/rule_decisions.md). ``place="auto"`` places the
         players' riders in a seeded random order; ``place="manual"`` starts in the
         setup phase. ``handicap`` maps a colour to the exhaustion cards shuffled into
         each of its riders' decks (rulebook: handicap variant for experienced players).
@@ -119,7 +119,7 @@ class RaceSetup(RacePhases):
             r.deck.face_down = shuffled(self.rng, _starting_cards(self.teams[r.team], r))
 
     def _auto_place(self) -> None:
-        """Bot teams at the front (RULES.md 2, tutor decision), then the players' riders in a seeded random order."""
+        """Bot teams at the front (docs/rule_decisions.md), then the players' riders in a seeded random order."""
         bots: list[str] = []
         players: list[str] = []
         for team in self.teams.values():
@@ -245,7 +245,8 @@ def _player_team(name: str, riders: tuple[str, ...], controller: str | None) -> 
     return Team(name, riders, name, controller=controller)
 
 def _starting_cards(team: Team, rider: Rider) -> list[Card]:
-    """The cards a rider's (or the Peloton team's) deck starts with (RULES.md 1-2)."""
+    """The cards a rider's (or the Peloton team's) deck starts with
+    (docs/rules.md: Components and data, Peloton team)."""
     if team.kind is TeamKind.PELOTON:
         return starting_deck(ROULEUR) + [ATTACK, ATTACK]
     if team.kind is TeamKind.MUSCLE:

@@ -1,11 +1,11 @@
-"""The positional rules of Flamme Rouge as pure functions (RULES.md sections 1-2).
+"""The positional rules of Flamme Rouge as pure functions (docs/rules.md: Flamme Rouge, Peloton expansion).
 
 ``Race`` calls these for every move, so the game, the scenarios and the bots
 share one implementation. Positions are ``{rider: (square, lane)}``. Simulations
 call them millions of times, so loops stand where comprehensions would read better
 (in Python 3.11 a comprehension is a function call).
 
-Tutor decisions (RULES.md leaves these open; the lessons say so too):
+Tutor decisions (the rulebooks leave these open; docs/rule_decisions.md):
 - Slipstream on mountains and cobbles: a pack with a rider on an ascent or
   cobblestone square does not move, and a pack whose rearmost square is ascent
   or cobblestones gives no slipstream to the pack behind it.

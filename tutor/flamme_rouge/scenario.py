@@ -1,4 +1,4 @@
-"""Scenarios: one position plus, optionally, the cards played (``../shared/SCENARIOS.md``).
+"""Scenarios: one position plus, optionally, the cards played (``docs/scenario_format.md``).
 
 ``resolve_round`` runs the same ``Race`` code the game uses: it builds a race at
 the movement phase (or, without ``cards``, at the end phase) and steps it to
@@ -52,9 +52,10 @@ SCHEMA = strict_object({
                              "exhausted": {"type": "array", "maxItems": MAX_RIDERS, "items": _ID},
                              "winner": {"type": ["string", "null"], "maxLength": 40}}),
 }, ("track",))
-"""The scenario format of SCENARIOS.md as a JSON Schema: types, keys and sizes (``build`` checks the rest)."""
+"""The scenario format (docs/scenario_format.md) as a JSON Schema: types, keys and sizes (``build`` checks the
+rest)."""
 SCENARIO_KEYS = set(SCHEMA["properties"])
-"""The tutor's additions to SCENARIOS.md (files without them work as specified): ``start`` (optional: the first
+"""The tutor's additions to the original format (files without them work as specified): ``start`` (optional: the first
 square past the start line, drawn on the board), and a rider's ``kind`` ("sprinteur" or "rouleur", default
 rouleur) and ``team_kind`` ("player", "peloton" or "muscle", default player; the same for every rider of a
 team; a bot team's riders take no exhaustion unless ``exhaustion`` says otherwise), which pick the rider's
@@ -244,7 +245,7 @@ def _positions(race: Race) -> dict[str, list[int]]:
 
 
 def resolve_round(scenario: dict[str, Any]) -> dict[str, Any]:
-    """Resolve one round of a scenario (SCENARIOS.md): movement if ``cards`` is given, then the end phase."""
+    """Resolve one round of a scenario (docs/scenario_format.md): movement if ``cards`` is given, then the end phase."""
     race = build(scenario)
     race.resolve(Phase.MOVEMENT)
     after_movement = _positions(race)
@@ -401,7 +402,7 @@ def to_code(scenario: dict[str, Any]) -> str:
     """The position code of a scenario (``from_code`` reads it back to an equal dict).
 
     The scenario is validated first (``build``): an invalid one raises ``ScenarioError`` instead of a code
-    that no lesson could open. Every key of SCENARIOS.md travels, ``expect`` and ``description`` included.
+    that no lesson could open. Every key of docs/scenario_format.md travels, ``expect`` and ``description`` included.
     """
     build(scenario)
     text = json.dumps(scenario, separators=(",", ":"), ensure_ascii=False)

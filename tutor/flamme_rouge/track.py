@@ -1,7 +1,7 @@
 """Tracks: squares with 1-3 lanes and a terrain, a start area and a finish line.
 
-Data from RULES.md section 1 (tile faces, the seven stages) and section 2
-(Peloton expansion: 1-3 lanes, cobblestones, supply zones).
+Data from docs/rules.md, Flamme Rouge: Components and data (tile faces, the seven stages), and Peloton
+expansion: Squares (1-3 lanes, cobblestones, supply zones).
 Squares are numbered from 0 at the back of the start tile; lane 0 is the
 right-hand lane ("first" lane), then 1, then 2.
 """
@@ -123,7 +123,7 @@ class Track:
     def with_start_places(self, riders: int) -> Track:
         """This track, its start area extended backwards by squares of the start's width until ``riders`` fit.
 
-        Tutor decision (RULES.md 2): with more riders than the start area holds, extra
+        Tutor decision (docs/rule_decisions.md): with more riders than the start area holds, extra
         squares are added behind it; riders there start further behind the line.
         """
         width = self.squares[0].lanes if self.squares else 2
@@ -176,7 +176,7 @@ class Track:
 _TERRAIN_LETTERS = {t.value: t for t in Terrain}
 F, U, D = Terrain.FLAT, Terrain.ASCENT, Terrain.DESCENT
 
-# Terrain of every tile face, square by square (RULES.md section 1).
+# Terrain of every tile face, square by square (docs/rules.md, Flamme Rouge: Components and data).
 TILES: dict[str, tuple[Terrain, ...]] = {
     **{c: (F,) * 6 for c in "abcdflmnuA"},
     **{c: (F,) * 2 for c in "eghijkopqrstIJST"},
@@ -234,7 +234,7 @@ def title(track: Track) -> str:
 
 
 def stage(name: str | Track) -> Track:
-    """A stage of RULES.md (``"la-haute-montagne"``) or a teaching track (``"sprint-20"``)."""
+    """A stage of the rulebook (docs/rules.md; ``"la-haute-montagne"``) or a teaching track (``"sprint-20"``)."""
     if isinstance(name, Track):
         return name
     return _named_track(name)

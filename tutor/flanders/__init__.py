@@ -1,4 +1,4 @@
-"""In Flanders Field: a pure rules engine (seed 003; RULES.md section 3).
+"""In Flanders Field: a pure rules engine (docs/rules.md, In Flanders Field).
 
 A push-your-luck game for 2-4 players: roll three dice, take the card on the
 sum of two of them, roll again or stop, and carry the cards out to advance a

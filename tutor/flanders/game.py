@@ -1,4 +1,4 @@
-"""In Flanders Field: the state, the phases and the actions (seed 003; RULES.md section 3).
+"""In Flanders Field: the state, the phases and the actions (docs/rules.md, In Flanders Field).
 
 ``Game`` is one point of a playthrough. It subclasses ``SeededState``: the dice
 and the shuffles come from its own seeded ``random.Random``, it copies with
@@ -29,19 +29,19 @@ discard pile when the draw pile runs out), the all-German row rule, the end of
 game checks, then the next player's ``ROLL``.
 
 "If all players lose all of their troop pieces, the game ends immediately and
-the player who has the most 'advanced' is the winner" (RULES.md section 3: "the
+the player who has the most 'advanced' is the winner" (docs/rules.md, In Flanders Field: "the
 game ends at once"): the moment a loss (grey symbols at a bust, a German card,
 a sacrifice) leaves every player without troop pieces, ``GameOver`` is the last
 event and nothing after it is carried out: no further card of that turn, no
 move paid for by that sacrifice, no discard or refill.
 
-Following RULES.md section 3: the rulebook gives neither the card list nor the
+As docs/rules.md says (In Flanders Field): the rulebook gives neither the card list nor the
 map, so the card set and the battlefield are the tutor's illustrative data
 (``data/cards.json``, ``data/battlefield.json``); a teacher can replace them
 with their edition's cards and map. The rows checked by the all-German rule are
 3-5 and 6-8 (the row 9-11 always holds the fixed British card).
 
-Tutor decisions (the seed and RULES.md are silent; the ``rules`` with ``decision=True``):
+Tutor decisions (the rulebook is silent; docs/rule_decisions.md; the ``rules`` with ``decision=True``):
 
 - ``iff.d.out``: with three or four players, a player with no troop pieces left
   takes no more turns (otherwise busts and German cards would cost nothing); the

@@ -1,4 +1,4 @@
-"""The rules of In Flanders Field as ``Rule`` constants, cited by every event (RULES.md section 3, seed 003).
+"""The rules of In Flanders Field as ``Rule`` constants, cited by every event (docs/rules.md, In Flanders Field).
 
 Ids are short and stable (``"iff.bust"``); lessons and tests refer to them.
 Rules with ``decision=True`` are the tutor's where the rulebook is silent; the
@@ -66,8 +66,8 @@ TWO_PLAYERS = Rule("iff.end.two-players", _END,
                    N_("With two players the game also ends when a player has no troop pieces left."))
 TIE = Rule("iff.end.tie", _END, N_("Tied players are joint winners."))
 
-# Tutor decisions (RULES.md section 3 and the seed are silent). Each sits in the part of the rules it belongs to, so a
-# learner reads it as the rule that is played; its ``decision=True`` flag names it for teachers.
+# Tutor decisions (the rulebook is silent; docs/rule_decisions.md). Each sits in the part of the rules it belongs
+# to, so a learner reads it as the rule that is played; its ``decision=True`` flag names it for teachers.
 OUT_OF_TROOPS = Rule("iff.d.out", _PLAY,
                      N_("With three or four players, a player with no troop pieces left takes no more turns; "
                      "the pawn stays where it is."), decision=True)

@@ -3,7 +3,7 @@
     BreakawayBid("cobbles-24", teams=("red", "blue", "green"), learner="red", seed=0)
 
 The learner picks the rider that bids for its team ("Draw 4 for red-S": the first
-rider to draw bids, RULES.md 2), clicks one of the four cards to bid it face down
+rider to draw bids, docs/rules.md), clicks one of the four cards to bid it face down
 (the other three are recycled), and does the same a second time with the same
 rider. The bots bid at once; after each round of bids every bid is revealed in the
 table. "Decide the breakaway" ranks the totals (ties go to the rider further back on

@@ -8,7 +8,7 @@ The board is the editor. Pick a rider in ``rider_input`` (or "+ new rider", with
 the team and kind beside it), then click a lane: a new rider is added there, a
 picked rider moves there. A click on a rider picks it. ``card_inputs`` chooses
 each rider's card (every rider a card, or none: the round then starts at the
-end phase, as in SCENARIOS.md). Next step / Finish round resolve the round with
+end phase, as in docs/scenario_format.md). Next step / Finish round resolve the round with
 ``Race.step()``, animated and told in the log; Restart goes back to the position
 (with the seed shown beside it), "Edit from here" makes the board the new
 position. The position is exported live as a scenario file (``download``: a
@@ -81,7 +81,7 @@ class Workbench(LessonShell, BoardEditing, widgets.VBox):
     def __init__(self, scenario: dict[str, Any] | str | None = None, *, track: str = "sprint-20", seed: int = 0):
         super().__init__()
         self._data: dict[str, Any] = {}
-        """The position without its cards: name, description, track, finish, riders (SCENARIOS.md keys)."""
+        """The position without its cards: name, description, track, finish, riders (docs/scenario_format.md's keys)."""
         self._cards: dict[str, Any] = {}
         self._expect: dict[str, Any] | None = None
         self._events: list[Event] = []
@@ -182,8 +182,8 @@ class Workbench(LessonShell, BoardEditing, widgets.VBox):
     # ----- the position ----------------------------------------------------------------------------------
 
     def position(self) -> dict[str, Any]:
-        """The position as a scenario (SCENARIOS.md): cards when every rider has one, ``expect`` when it still
-        holds (a loaded file's expected result, dropped once an edit changes the result)."""
+        """The position as a scenario (docs/scenario_format.md): cards when every rider has one, ``expect`` when
+        it still holds (a loaded file's expected result, dropped once an edit changes the result)."""
         data = {key: value for key, value in self._data.items() if value not in (None, "")}
         data["riders"] = [dict(r) for r in self.riders]
         cards = {r["id"]: self._cards[r["id"]] for r in self.riders if self._cards.get(r["id"]) is not None}

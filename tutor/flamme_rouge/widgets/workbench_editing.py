@@ -43,7 +43,7 @@ def card_choices() -> list[tuple[str, Any]]:
 def team_choices() -> list[tuple[str, str]]:
     """The teams a new rider can ride for, by their colour's name in the learner's language."""
     return [(kind_name(team) if team in BOT_TEAMS else team_name(team), team) for team in TEAMS]
-"""Cards a rider can be given (SCENARIOS.md: an energy card's value, or the Peloton team's Attack!)."""
+"""Cards a rider can be given (docs/scenario_format.md: an energy card's value, or the Peloton team's Attack!)."""
 
 
 class BoardEditing:
