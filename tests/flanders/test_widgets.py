@@ -530,3 +530,16 @@ def test_a_learner_opens_the_code_the_teacher_reads_out_from_the_lessons_row():
     box.button.click()
     assert "does not open" in box.status.text and "3 players" in box.status.text
     assert t.game.to_dict() == before
+
+
+def test_a_quiz_board_has_no_live_odds_and_on_a_phone_is_that_much_shorter():
+    """Issue 37: a quiz asks about a position, never about the odds of rolling on (taught in lesson 3): its board
+    paints no "Live odds" and keeps no room for them, so on a phone its Reveal is on the screen with the grid."""
+    q = FlandersQuiz([SCENARIOS / "forced_a.json"], ask="take", question="Which space does p1 take?")
+    game = GameTutor.from_scenario(str(SCENARIOS / "forced_a.json"))
+    for board in (q.board, game.board):
+        board.fit_column(390)
+    with recorded_commands() as log:
+        q.redraw()
+    assert "Live odds" not in log.texts() and "Machine Gun" in log.texts()
+    assert q.board.height < game.board.height - 60

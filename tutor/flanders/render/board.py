@@ -33,8 +33,10 @@ Frame = tuple[Picture, float]
 
 
 class Board(LayeredScene):
-    def __init__(self, cards: CardSet, battlefield: Battlefield, players: int, *, compact: bool = False):
-        self.geometry = Geometry(players, len(battlefield.spaces), compact)
+    def __init__(self, cards: CardSet, battlefield: Battlefield, players: int, *, compact: bool = False,
+                 odds: bool = True):
+        """``odds=False``: no place for the live odds (a quiz's board)."""
+        self.geometry = Geometry(players, len(battlefield.spaces), compact, odds=odds)
         super().__init__(2, self.geometry.width, self.geometry.height, scale=SCALE, fit=True)
         self.cards, self.battlefield = cards, battlefield
         self.retain = any(card.retainable for card in cards.kinds)

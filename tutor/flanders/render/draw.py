@@ -159,7 +159,8 @@ def draw_picture(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet, fi
         draw_dice(canvas, geo, pic, cards)
         draw_hand(canvas, geo, pic, cards)
     draw_grid(canvas, geo, pic, cards)
-    draw_odds(canvas, geo, pic)
+    if geo.odds:
+        draw_odds(canvas, geo, pic)
 
 
 def draw_caption(canvas: Canvas, geo: Geometry, pic: Picture) -> None:

@@ -103,6 +103,8 @@ class Geometry:
     compact: bool = False
     """A small board with the card grid and the odds only (for quizzes that compare two positions)."""
     column: int = WIDTH
+    odds: bool = True
+    """The live odds have their place (a quiz's board has none: on a phone it is that much shorter)."""
 
     def fit(self, column: float) -> Geometry:
         """This board laid out for a column ``column`` CSS px wide (a compact board keeps its size)."""
@@ -197,8 +199,8 @@ class Geometry:
         if self.compact:
             return self.grid_y + GRID_H + 60
         if self.key_above:
-            odds = self.odds_rect
-            return int(odds.y + odds.h) + 8
+            last = self.odds_rect if self.odds else self.pair_rect(2)
+            return int(last.y + last.h) + 8
         return self.legend_y + self.legend_h
 
     @property

@@ -94,7 +94,7 @@ class FlandersQuiz(RevealQuiz):
         self._frames: list[Frame] = []
         self._events: list[Event] = []
         self.game = self._build()
-        self.board = Board(self.game.cards, self.game.battlefield, len(self.game.players))
+        self.board = Board(self.game.cards, self.game.battlefield, len(self.game.players), odds=False)
         self.position_text = widgets.HTML()
         self.choice = widgets.ToggleButtons(options=[], value=None, style={"button_width": "auto"})
         self.prompt = (N_("Choose a card space (on the board, or its number above), then 'Reveal'.") if ask == "take"
