@@ -213,3 +213,51 @@ def test_a_write_to_a_page_that_went_is_one_line_not_a_traceback() -> None:
         assert [type(context["exception"]) for context in reported] == [ValueError]
     finally:
         loop.close()
+
+
+def test_out_of_open_files_the_server_pauses_accepting_says_so_once_and_accepts_again(monkeypatch) -> None:
+    """Issue 39: when the process has no file descriptor left, Tornado's own accept loop logs a traceback and is
+    called again at once, for ever. Patched (``accept_connections_without_spinning``), it stops accepting for a
+    moment, says so in one line, and takes the waiting connection once a descriptor is free."""
+    import errno
+    import socket
+
+    import tornado.tcpserver
+
+    lines: list[str] = []
+    monkeypatch.setattr(tornado.tcpserver, "add_accept_handler", tornado.tcpserver.add_accept_handler)  # put back after
+    bounds.voila.accept_connections_without_spinning(lines.append, pause_s=0.2)
+
+    class OutOfFiles(socket.socket):
+        failures = 3
+        accepts = 0
+
+        def accept(self):  # type: ignore[no-untyped-def]
+            type(self).accepts += 1
+            if type(self).failures:
+                type(self).failures -= 1
+                raise OSError(errno.EMFILE, "Too many open files")
+            return super().accept()
+
+    async def scene() -> list[object]:
+        server = OutOfFiles(socket.AF_INET, socket.SOCK_STREAM)
+        server.bind(("127.0.0.1", 0))
+        server.listen(8)
+        server.setblocking(False)
+        accepted: list[object] = []
+        remove = tornado.tcpserver.add_accept_handler(server, lambda connection, _address: accepted.append(connection))
+        client = socket.create_connection(server.getsockname())
+        try:
+            deadline = time.monotonic() + 10
+            while not accepted and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)  # the loop runs: the handler pauses, then accepts
+            return accepted
+        finally:
+            remove()
+            client.close()
+            server.close()
+
+    accepted = asyncio.run(scene())
+    assert len(accepted) == 1  # the waiting connection was taken once a descriptor was free
+    assert OutOfFiles.accepts <= 6  # three failures, each followed by a pause: no spinning
+    assert lines == ["Out of open files (EMFILE): new connections wait 0.2 s (seen 1x in the last minute)"]

@@ -556,7 +556,7 @@ def accept_connections_without_spinning(log: Callable[[str], None], pause_s: flo
                     now = time.monotonic()
                     if now - said["at"] >= 60:
                         log(f"Out of open files ({errno.errorcode.get(error.errno, error.errno)}): new connections "
-                            f"wait {pause_s:g} s ({said['count']} times in the last minute)")
+                            f"wait {pause_s:g} s (seen {said['count']}x in the last minute)")
                         said["at"], said["count"] = now, 0
                     io_loop.remove_handler(sock)
                     state["watching"] = False
