@@ -48,7 +48,7 @@ from typing import Any
 
 import tornado.web
 
-from tutor.lesson_languages import lesson_key
+from tutor.i18n.lesson_languages import lesson_key
 
 from .database import ClassDatabase, Learner, Lesson, NameRefused
 from .kernel_report import kernel_environment, kernel_key
@@ -79,7 +79,7 @@ def lessons_of(directory: Path) -> list[Lesson]:
     lesson folder (``tutor.core.games``, in its order), then the pages at the top but the contents page
     (``index.ipynb``); keys relative to ``directory``; hidden and ``_`` files left out. A lesson in another language
     (``ca/flamme_rouge/02_energy_phase.ipynb``) is the same lesson as the English one, with the same key and
-    quizzes (``tutor.lesson_languages``): it is not listed again."""
+    quizzes (``tutor.i18n.lesson_languages``): it is not listed again."""
     from tutor.core.games import GAMES
     from tutor.ui.lessons import lesson_info
 

@@ -8,5 +8,5 @@
 - ``command``: ``cmd_serve``, which checks the options, writes class mode's settings and runs the process.
 
 The template the pages use is its own folder, ``tutor/voila_template`` (``process.template_dir``); the class's
-data and endpoints are ``tutor.classroom``, the pages without a board ``tutor.text_pages``.
+data and endpoints are ``tutor.classroom``, the pages without a board ``tutor.server.text_pages``.
 """
