@@ -7,8 +7,8 @@
    ``--before`` also times the crowd of 20 on Voila's own path with a kernel per learner (``?theme=light``: what
    every page cost before tutor.server.text_pages), for the landing page and a rules summary; those kernels are
    shut down after each page. Routes: ``--route serve`` (``rules-tutor serve``, the default), ``class``
-   (``--class-size 30``), ``hub`` (Jupyter Server with the learner servers' settings and the server extension, as on JupyterHub and
-   Binder: each page is rendered when first asked for, so one request per page comes first).
+   (``--class-size 30``), ``hub`` (Jupyter Server with the learner servers' settings and the server extension, as
+   on JupyterHub and Binder: each page is rendered when first asked for, so one request per page comes first).
 2. ``--browser``: the page-load part of ``bench_browser.py`` for these pages only: for each, and for an empty
    notebook, the seconds from the request to Voila's ``#loading`` gone, median of N loads after one warm-up.
 
