@@ -508,7 +508,7 @@ def class_mode_routes(app: Any, voila_routes: list[Any], handler: type) -> list[
     kernel: ``tutor.server.text_pages``; a lesson closed by Pace in any language by ``handler``, which says "Not open
     yet"), the kernel websockets bounded (``bounded_routes``), every route quiet about what a pupil sends
     (``pupil_requests``), and the class's endpoints (``tutor.classroom``) when the teacher view is on."""
-    from ..classroom.handlers import routes
+    from ..classroom.endpoints import routes
     from .text_pages import start_text_pages, with_text_pages
 
     classroom = app.app.settings.get("rules_tutor_classroom")
