@@ -205,14 +205,12 @@ def test_the_package_top_holds_only_the_command_line_and_the_packages():
 
 
 def test_the_graph_sees_the_imports_the_layers_rest_on():
-    """The reading itself: module-level, lazy and relative imports are all found (else the tests above pass on
-    an empty graph)."""
+    """The reading itself, on the package (else the tests above would pass on an empty graph; the planted package
+    below shows the lazy and the typing imports found too)."""
     graph = _tutor()
     assert graph["tutor.flamme_rouge.bots"]["tutor.flamme_rouge.race"] == "top"  # from .race import ...
     assert graph["tutor.flamme_rouge.bots"]["tutor.flamme_rouge.rules"] == "top"  # from . import rules
-    assert graph["tutor.server.class_mode"]["tutor.classroom.endpoints"] == "function"
-    assert graph["tutor.ui"]["tutor.ui.quiz"] == "type"
-    assert "tutor.i18n" in graph["tutor.core.events"]
+    assert "tutor.i18n" in graph["tutor.core.events"]  # from tutor.i18n import ...
     assert sum(len(imported) for imported in graph.values()) > 300
 
 
