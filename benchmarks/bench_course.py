@@ -8,7 +8,7 @@ painted, notes the figures, and leaves for the next one (as a learner clicking o
 server and every process under it (the kernels). mybinder.org gives a server 1-2 GB: the end must stay under 1 GB.
 
 Run: ``python benchmarks/bench_course.py [--today-settings]``; ``--today-settings`` runs without what postBuild
-writes from tutor/server_settings.py (the Binder route before issue 29), to compare.
+writes from tutor/server/server_settings.py (the Binder route before issue 29), to compare.
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ def main() -> int:
             page.goto(landing, timeout=LOAD_TIMEOUT_MS)
             page.wait_for_selector("a[href$='.ipynb']", timeout=LOAD_TIMEOUT_MS)
             links = list(dict.fromkeys(page.eval_on_selector_all("a[href$='.ipynb']", "a => a.map(l => l.href)")))
-            print(f"settings: {'today (none written)' if args.today_settings else 'tutor/server_settings.py'}; "
+            print(f"settings: {'today (none written)' if args.today_settings else 'tutor/server/server_settings.py'}; "
                   f"{len(links)} pages; server pid {binder.process.pid}")
             print(f"{'page':<44} {'kernels':>7} {'MB':>7} {'s':>6}", flush=True)
             for number, link in enumerate(links, 1):

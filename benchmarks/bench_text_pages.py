@@ -5,10 +5,10 @@
    the kernels started meanwhile (from the server's log), and the requests that failed. Targets: worst under 2 s,
    no kernel started.
    ``--before`` also times the crowd of 20 on Voila's own path with a kernel per learner (``?theme=light``: what
-   every page cost before tutor.text_pages), for the landing page and a rules summary; those kernels are shut down
-   after each page. Routes: ``--route serve`` (``rules-tutor serve``, the default), ``class`` (``--class-size 30``),
-   ``hub`` (Jupyter Server with the learner servers' settings and the server extension, as on JupyterHub and
-   Binder: each page is rendered when first asked for, so one request per page comes first).
+   every page cost before tutor.server.text_pages), for the landing page and a rules summary; those kernels are
+   shut down after each page. Routes: ``--route serve`` (``rules-tutor serve``, the default), ``class``
+   (``--class-size 30``), ``hub`` (Jupyter Server with the learner servers' settings and the server extension, as
+   on JupyterHub and Binder: each page is rendered when first asked for, so one request per page comes first).
 2. ``--browser``: the page-load part of ``bench_browser.py`` for these pages only: for each, and for an empty
    notebook, the seconds from the request to Voila's ``#loading`` gone, median of N loads after one warm-up.
 
@@ -38,7 +38,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 LESSONS = REPO / "lessons"
 sys.path.insert(0, str(REPO))
-from tutor.text_pages import text_pages_in  # noqa: E402
+from tutor.server.text_pages import text_pages_in  # noqa: E402
 
 TEXT_PAGES = text_pages_in(LESSONS)
 BEFORE_PAGES = ["index.ipynb", "flamme_rouge/rules_summary.ipynb"]

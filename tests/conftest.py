@@ -21,7 +21,7 @@ from tutor import i18n
 def pytest_configure(config: pytest.Config) -> None:
     from pathlib import Path
 
-    from tutor.lesson_languages import build_languages
+    from tutor.i18n.lesson_languages import build_languages
 
     build_languages(Path(__file__).resolve().parents[1] / "lessons")
 

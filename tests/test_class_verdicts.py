@@ -1,5 +1,5 @@
 """Answers judged where the page cannot reach (issue 39), against a real ``rules-tutor serve``: the class records
-the quiz verdict the lesson's kernel posts (``tutor.classroom.kernel_report``), for the learner whose page holds
+the quiz verdict the lesson's kernel posts (``tutor.ui.kernel_report``), for the learner whose page holds
 that kernel; a page's ``right`` is only a hint (a pupil's ``curl`` with ``right: true`` records nothing), and a
 verdict without the kernel's own key is refused (403, one line)."""
 

@@ -19,7 +19,8 @@ from tornado.testing import AsyncHTTPTestCase
 
 from tutor.classroom.database import MAX_LEARNERS, ClassDatabase, Lesson, default_path
 from tutor.classroom.guard import PageKeys, RateLimit
-from tutor.classroom.handlers import MAX_BODY, PAGE_COOKIE, Classroom, lessons_of, routes, stamp_page
+from tutor.classroom.endpoints import routes
+from tutor.classroom.handlers import MAX_BODY, PAGE_COOKIE, Classroom, lessons_of, stamp_page
 
 REPO = Path(__file__).resolve().parent.parent
 LESSONS = [Lesson("index.ipynb", "Rules tutor"), Lesson("fr/01_a.ipynb", "1. Track", ("q1", "q2", "q3")),

@@ -14,7 +14,8 @@ import tornado.web
 from tornado.testing import AsyncHTTPTestCase
 
 from tutor.classroom.database import ClassDatabase, Lesson
-from tutor.classroom.handlers import JOINS_PER_CLIENT, Classroom, routes, stamp_page
+from tutor.classroom.endpoints import routes
+from tutor.classroom.handlers import JOINS_PER_CLIENT, Classroom, stamp_page
 from tutor.classroom.teacher import TEACHER_COOKIE
 
 LESSON, CLOSED = "fr/01_a.ipynb", "fr/02_b.ipynb"

@@ -37,7 +37,7 @@ def _free_port() -> int:
 
 
 REVEAL = """import ipywidgets as widgets
-from tutor.classroom.kernel_report import report
+from tutor.ui.kernel_report import report
 reveal = widgets.Button(description="Reveal")
 choice = {"n": 3}
 def revealed(_):
@@ -46,7 +46,7 @@ def revealed(_):
 reveal.on_click(revealed)
 reveal"""
 """A lesson's quiz as its kernel sees it: each Reveal (a click) posts the verdict to the class's server, wrong ("3")
-the first time, right ("4") after (``tutor.classroom.kernel_report``, as ``tutor.ui.quiz.RevealQuiz`` does)."""
+the first time, right ("4") after (``tutor.ui.kernel_report``, as ``tutor.ui.quiz.RevealQuiz`` does)."""
 
 
 @pytest.fixture

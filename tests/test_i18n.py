@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from tutor import i18n, languages
+from tutor import i18n
+from tutor.i18n import catalogs
 from tutor.flamme_rouge import Race
 from tutor.flamme_rouge.bots import autoplay
 from tutor.flamme_rouge.render.describe import describe_race
@@ -47,8 +48,8 @@ def _catalog():
 
 def test_the_catalan_catalog_has_no_missing_empty_or_fuzzy_message_and_keeps_every_placeholder():
     catalog = _catalog()
-    report = languages.Report("ca")
-    languages.check_catalog(catalog, report)
+    report = catalogs.Report("ca")
+    catalogs.check_catalog(catalog, report)
     assert report.untranslated == [] and report.fuzzy == [] and report.placeholders == []
     assert catalog.num_plurals == 2
     for message in catalog:
@@ -57,7 +58,7 @@ def test_the_catalan_catalog_has_no_missing_empty_or_fuzzy_message_and_keeps_eve
 
 
 def test_every_message_of_the_code_is_in_the_catalan_catalog():
-    extracted = {m.id if isinstance(m.id, str) else tuple(m.id) for m in languages.extract() if m.id}
+    extracted = {m.id if isinstance(m.id, str) else tuple(m.id) for m in catalogs.extract() if m.id}
     translated = {m.id if isinstance(m.id, str) else tuple(m.id) for m in _catalog() if m.id}
     assert sorted(map(str, extracted - translated)) == []
 
@@ -65,8 +66,8 @@ def test_every_message_of_the_code_is_in_the_catalan_catalog():
 def test_a_lost_placeholder_is_reported():
     catalog = _catalog()
     catalog["{rider} plays a card face down."].string = "{corredor} juga una carta cap per avall."
-    report = languages.Report("ca")
-    languages.check_catalog(catalog, report)
+    report = catalogs.Report("ca")
+    catalogs.check_catalog(catalog, report)
     assert report.placeholders == ["{rider} plays a card face down.  →  {corredor} juga una carta cap per avall."]
 
 
@@ -141,7 +142,7 @@ def test_the_language_check_reports_an_untranslated_message_and_a_lesson_paragra
     (lessons / "flamme_rouge").mkdir(parents=True)
     lesson = {"cells": [{"cell_type": "markdown", "metadata": {}, "source": "# A made-up lesson\n\n- Its one item."}]}
     (lessons / "flamme_rouge" / "01_a.ipynb").write_text(json.dumps(lesson))
-    report = languages.check("ca", source=source, lessons=lessons, write=False)
+    report = catalogs.check("ca", source=source, lessons=lessons, write=False)
     assert report.untranslated == ["A made-up message for the check.", "A made-up lesson", "Its one item."]
     assert report.lesson_messages == {"A made-up lesson", "Its one item."} and report.total == 3
     assert not report.complete
@@ -162,11 +163,11 @@ def test_the_command_line_check_exits_1_when_something_is_left(capsys):
 def test_the_lesson_pages_carry_the_catalan_messages_of_their_scripts():
     """messages/ca.json (put in each Catalan page by the template) is the catalog's translation of every message the
     page scripts (connection banner, class overlays, labels) say; the template names the page's language."""
-    written = json.loads((languages.PAGE_MESSAGES / "ca.json").read_text(encoding="utf-8"))
-    assert written == languages.page_messages(_catalog())
+    written = json.loads((catalogs.PAGE_MESSAGES / "ca.json").read_text(encoding="utf-8"))
+    assert written == catalogs.page_messages(_catalog())
     assert written["This lesson has stopped."] == "Aquesta lliçó s'ha aturat."
     assert written["Reload"] == "Torna a carregar" and written["Eyes on your teacher"]
-    template = (languages.PAGE_SCRIPTS / "index.html.j2").read_text()
+    template = (catalogs.PAGE_SCRIPTS / "index.html.j2").read_text()
     assert "resources.update({'language_code': tutor_language})" in template
     assert "'messages/' ~ resources.language_code ~ '.json'" in template
 
@@ -267,7 +268,7 @@ def test_a_language_is_added_by_its_catalog_alone(tmp_path: Path, monkeypatch):
 
 
 def test_a_catalan_lesson_built_in_the_test_process_speaks_catalan_until_the_test_ends():
-    from tutor.lesson_languages import language_line
+    from tutor.i18n.lesson_languages import language_line
 
     exec(language_line("ca"), {})  # as a browser test does when it builds a Catalan lesson's widgets here
     assert i18n.language() == "ca"

@@ -1,5 +1,5 @@
 """Issues 32 and 38: each lesson is written once, in English; the lessons in Catalan (``lessons/ca/``) are made from
-it and the catalog (``tutor.lesson_languages``) and are never committed.
+it and the catalog (``tutor.i18n.lesson_languages``) and are never committed.
 
 The words of a lesson are catalog messages, one per paragraph, heading or list item, in the lesson's order, each
 naming its lesson and cell; a Catalan page is the English one with those words translated: the same notebooks,
@@ -22,8 +22,8 @@ import pytest
 
 from tutor import i18n
 from tutor.i18n import languages
-from tutor.languages import extract_notebook, extract_scenario
-from tutor.lesson_languages import (build_language, english_notebooks, english_scenarios,
+from tutor.i18n.catalogs import extract_notebook, extract_scenario
+from tutor.i18n.lesson_languages import (build_language, english_notebooks, english_scenarios,
                                     language_line, lesson_key, markdown_blocks, notebook_words, split_language,
                                     translate_markdown)
 from tutor.ui.landing import landing_html

@@ -15,7 +15,7 @@ from nbclient import NotebookClient
 
 from tutor.core.games import GAMES
 from tutor.flamme_rouge import scenario
-from tutor.lesson_languages import english_notebooks, language_line, translations
+from tutor.i18n.lesson_languages import english_notebooks, language_line, translations
 from tutor.ui.landing import landing_html
 from tutor.ui.lessons import lesson_info, lesson_list, lessons_in, nav_html
 

@@ -18,7 +18,7 @@ import pytest
 from test_classroom_serve import Server
 
 from tutor import i18n
-from tutor.languages import LANGUAGE_LIST, PAGE_MESSAGES, write_language_list
+from tutor.i18n.pages import LANGUAGE_LIST, PAGE_MESSAGES, write_language_list
 
 REPO = Path(__file__).resolve().parents[1]
 CODE = "eo"

@@ -1,6 +1,6 @@
 """Issue 38: every word a learner or teacher sees comes from the catalog, proved with the pseudo-language.
 
-In the pseudo-language ``en_XA`` (``tutor/pseudo.py``, made from the template) every message reads
+In the pseudo-language ``en_XA`` (``tutor/i18n/pseudo.py``, made from the template) every message reads
 ``⟦Ŵĥéŕé ðöéš … ·····⟧``: accented, so a plain ASCII word on the page came from code that never went through
 gettext. Each lesson's code cells run as Voila runs them (in the lesson's folder, in order); then every widget is
 played: each button clicked (quizzes revealed with and without an answer, Back, Finish, Try again, "For teachers",
@@ -33,7 +33,7 @@ from ipycanvas import Canvas
 
 from tutor import i18n
 from tutor.i18n import PSEUDO
-from tutor.pseudo import pseudo
+from tutor.i18n.pseudo import pseudo
 from tutor.ui.testing import recorded_commands
 
 ROOT = Path(__file__).resolve().parents[1] / "lessons"
@@ -54,7 +54,7 @@ def proper_names() -> set[str]:
 
     names = {"Flamme", "Rouge", "In", "Flanders", "Field", "Peloton", "sprinteur", "rouleur", "sprinteurs",
              "rouleurs"}
-    cards = json.loads((Path(i18n.__file__).parent / "flanders" / "data" / "cards.json").read_text("utf-8"))
+    cards = json.loads((Path(i18n.__file__).parents[1] / "flanders" / "data" / "cards.json").read_text("utf-8"))
     for card in cards["cards"]:
         names |= set(re.findall(r"[A-Za-z]+", card["name"]))
     for title, _tiles in STAGES.values():

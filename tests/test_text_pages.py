@@ -1,4 +1,4 @@
-"""Pages without a board (tutor.text_pages): marked in their metadata, rendered once, served without a kernel.
+"""Pages without a board (tutor.server.text_pages): marked in their metadata, rendered once, served without a kernel.
 
 Each route is tried on a real server serving the repository's lessons: ``rules-tutor serve`` alone and with a class,
 and Jupyter Server with the learner servers' settings (deploy/jupyterhub/singleuser, as on JupyterHub and Binder).
@@ -27,7 +27,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from tutor.text_pages import TextPages, needs_no_kernel, text_pages_in, why_not_kernel_free
+from tutor.server.text_pages import TextPages, needs_no_kernel, text_pages_in, why_not_kernel_free
 from tutor.server.voila_adapter import NO_KERNEL_ID
 
 REPO = Path(__file__).resolve().parents[1]
@@ -120,9 +120,9 @@ def test_a_page_asked_for_is_rendered_next_and_an_edited_page_again(tmp_path):
 
 
 def test_a_page_whose_rendering_hangs_is_given_up_and_served_with_a_kernel(tmp_path, monkeypatch):
-    import tutor.text_pages
+    import tutor.server.text_pages
 
-    monkeypatch.setattr(tutor.text_pages, "RENDER_TIMEOUT_S", 0.2)
+    monkeypatch.setattr(tutor.server.text_pages, "RENDER_TIMEOUT_S", 0.2)
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("while True: pass")])
     notebook.metadata["tutor"] = {"kernel": False}
     nbformat.write(notebook, tmp_path / "stuck.ipynb")
@@ -302,7 +302,7 @@ def test_a_learner_server_behind_jupyterhub_or_binder_sends_the_pages_without_a_
     try:
         _wait_for(lambda: "successfully loaded" in server.log() and "Jupyter Server" in server.log()
                   and _answers(server.url + "/api/status"), "the learner server")
-        assert "tutor.text_pages_extension | extension was successfully loaded" in server.log()
+        assert "tutor.server.text_pages_extension | extension was successfully loaded" in server.log()
         _open_at_once(server, SERVED, 2)  # first asked for: rendered
         assert server.kernels_started() == len(SERVED)
         assert json.loads(server.get("/api/kernels")[1]) == []  # each shut down once its page was rendered
@@ -322,12 +322,12 @@ def _answers(url: str) -> bool:
 
 def test_binder_and_the_learner_servers_enable_the_server_extension(tmp_path):
     """Behind JupyterHub and on Binder, Voila is a Jupyter server extension: ours must be enabled beside it
-    (binder/postBuild writes tutor.server_settings' files, the hub's singleuser folder holds the same)."""
-    from tutor.server_settings import write_jupyter_config
+    (binder/postBuild writes tutor.server.server_settings' files, the hub's singleuser folder holds the same)."""
+    from tutor.server.server_settings import write_jupyter_config
 
     config = json.loads((REPO / "deploy/jupyterhub/singleuser/jupyter_server_config.json").read_text())
-    assert config["ServerApp"]["jpserver_extensions"]["tutor.text_pages_extension"] is True
-    assert "python -m tutor.server_settings" in (REPO / "binder/postBuild").read_text()
+    assert config["ServerApp"]["jpserver_extensions"]["tutor.server.text_pages_extension"] is True
+    assert "python -m tutor.server.server_settings" in (REPO / "binder/postBuild").read_text()
     write_jupyter_config(tmp_path)
     binder = json.loads((tmp_path / "jupyter_server_config.json").read_text())
-    assert binder["ServerApp"]["jpserver_extensions"]["tutor.text_pages_extension"] is True
+    assert binder["ServerApp"]["jpserver_extensions"]["tutor.server.text_pages_extension"] is True

@@ -206,13 +206,14 @@ def test_a_double_click_adds_once():
 
 
 def test_the_language_check_reports_its_messages_until_every_catalog_translates_them(tmp_path, monkeypatch):
-    """What a new game asks of translators: ``rules-tutor languages`` (``tutor.languages.check``, here pointed at
+    """What a new game asks of translators: ``rules-tutor languages`` (``tutor.i18n.catalogs.check``, here pointed at
     the game's folder, as the game lives outside ``tutor/``) extracts its messages (engine, rules, widgets,
     lesson) and reports them as left in every catalog; once a catalog translates them it says "complete", and the
     game plays in that language with no message left in English."""
     from babel.messages.pofile import read_po
 
-    from tutor import i18n, languages
+    from tutor import i18n
+    from tutor.i18n import catalogs as languages
 
     game = REPO / "tests" / "third_game"
     codes = [code for code in i18n.language_codes() if code != i18n.SOURCE_LANGUAGE]

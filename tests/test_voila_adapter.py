@@ -271,10 +271,10 @@ def test_the_unload_request_passes_the_xsrf_check_with_the_cookie_the_page_set(p
 
 def test_tornadovoilahandler_get_sets_the_xsrf_cookie_under_a_jupyter_server(tmp_path):
     """Under a Jupyter server (hub, Binder), Voila's own ``TornadoVoilaHandler.get`` serves the lesson pages; with
-    the settings of tutor.server_settings (its extension wraps that ``get``) the page gets the ``_xsrf`` cookie and
-    its closing request frees its kernel."""
+    the settings of tutor.server.server_settings (its extension wraps that ``get``) the page gets the ``_xsrf`` cookie
+    and its closing request frees its kernel."""
     from tutor.server.process import stop
-    from tutor.server_settings import write_jupyter_config
+    from tutor.server.server_settings import write_jupyter_config
 
     root = tmp_path / "root"
     root.mkdir()
@@ -322,7 +322,7 @@ def test_tornadovoilahandler_get_sets_the_xsrf_cookie_under_a_jupyter_server(tmp
         assert kernel_id not in kernels()
     finally:
         stop(server)
-# ----- Pages without a board (tutor.text_pages) ---------------------------------------------------------------
+# ----- Pages without a board (tutor.server.text_pages) ---------------------------------------------------------------
 
 
 def test_voila_init_handlers_gives_the_lesson_page_route_its_arguments(served):

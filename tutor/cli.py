@@ -17,8 +17,8 @@ from .core.check import check_scenario
 from .core.data import load_json
 from .core.games import GAMES, GameEntry
 from .core.options import count
-from .languages import add_arguments as add_language_arguments
-from .languages import run as check_languages
+from .i18n.catalogs import add_arguments as add_language_arguments
+from .i18n.catalogs import run as check_languages
 from .server.class_mode import CLASS_MARGIN, MAX_CLASS_SIZE
 from .server.command import cmd_serve
 from .server.process import DEFAULT_PORT

@@ -111,8 +111,8 @@ def configure(c) -> None:  # noqa: ANN001 - JupyterHub's config object
 
     def copy_lessons(spawner) -> None:  # noqa: ANN001
         """Refresh the learner's copy of the lessons (their other files stay) before their server starts, with the
-        lessons in each other language made from the English ones and the catalogs (tutor.lesson_languages)."""
-        from tutor.lesson_languages import build_languages
+        lessons in each other language made from the English ones and the catalogs (tutor.i18n.lesson_languages)."""
+        from tutor.i18n.lesson_languages import build_languages
 
         copy = Path(spawner.format_string(spawner.notebook_dir))
         shutil.copytree(lessons, copy, dirs_exist_ok=True)

@@ -186,14 +186,14 @@ def _alive(pid: int, began: bytes) -> bool:
 def start_binder(work: Path, server_settings: bool = True) -> BinderServer:
     """Build (or reuse) the environment, run postBuild, and start the server; logs go to ``work``.
 
-    ``server_settings=False`` removes what postBuild wrote from tutor/server_settings.py (to compare with the
+    ``server_settings=False`` removes what postBuild wrote from tutor/server/server_settings.py (to compare with the
     Binder route before those settings: no culling, no kernel freed by a closing page)."""
     work.mkdir(parents=True, exist_ok=True)
     log = work / "binder-build.log"
     prefix = binder_environment(log)
     post_build(prefix, log)
     if not server_settings:
-        from tutor.server_settings import jupyter_server_files
+        from tutor.server.server_settings import jupyter_server_files
 
         for name in jupyter_server_files():
             (prefix / "etc" / "jupyter" / name).unlink(missing_ok=True)

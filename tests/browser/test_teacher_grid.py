@@ -16,7 +16,8 @@ import pytest
 from conftest import LESSONS, NOT_LOCAL, _free_port
 
 from tutor.classroom.database import ClassDatabase
-from tutor.classroom.handlers import Classroom, lessons_of, routes
+from tutor.classroom.endpoints import routes
+from tutor.classroom.handlers import Classroom, lessons_of
 
 pytestmark = pytest.mark.browser
 TOKEN = "teacher-token-for-the-grid-test-0123"

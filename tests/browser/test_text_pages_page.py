@@ -1,5 +1,5 @@
 """Issue 30 in a real browser: the landing page and a welcome page, rendered once and served without a kernel
-(tutor.text_pages), still fill their progress badges from what the learner did in a lesson, lead to each other,
+(tutor.server.text_pages), still fill their progress badges from what the learner did in a lesson, lead to each other,
 open no kernel connection, and never show the "lesson has stopped" banner."""
 
 from __future__ import annotations

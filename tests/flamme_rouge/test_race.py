@@ -726,3 +726,11 @@ def test_hand_to_bots_is_an_action_with_an_event_and_back_undoes_it():
 def test_hand_to_bots_refuses_an_unknown_team_or_bot(keep, bot, message):
     race = new_race()
     _assert_unchanged(race, lambda: race.hand_to_bots(keep, bot), UnknownTeamError, message)
+
+
+def test_the_bots_a_race_names_are_the_bots_that_play():
+    """The race knows the bots by name only (``BOT_NAMES``: the bots import the race); each is one of ``BOTS``."""
+    from tutor.flamme_rouge.bots import BOTS
+    from tutor.flamme_rouge.race_model import BOT_NAMES
+
+    assert tuple(BOTS) == BOT_NAMES

@@ -6,11 +6,10 @@
   per device, joins per device, what a device is (``device_of``), and the checks of a learner's JSON body.
 - ``handlers``: the tornado handlers Voila's server registers in class mode (learners' join, events and state).
 - ``teacher``: the teacher's view, data, CSV and actions behind a secret token (kept in an HttpOnly cookie).
+- ``endpoints``: ``routes``, the learners' and the teacher's endpoints together, for Voila's server.
 - ``names``: what a typed name looks like (a skeleton), so that it cannot pass for a classmate or an unnamed
   learner.
-- ``kernel_report``: the lesson kernel's side of the quiz verdicts (posted to the class server with the kernel's
-  own key).
 - ``pages``: what class mode sends instead of a lesson ("Too many lessons open", "Not open yet").
 - ``static/``: the teacher's page (HTML, CSS, JS; nothing from the internet). The learners' side is the Voila
-  template's ``classroom.js``.
+  template's ``classroom.js``, and the lesson kernel's is ``tutor.ui.kernel_report`` (the quiz verdicts).
 """

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tutor.lesson_languages import lesson_key
+from tutor.i18n.lesson_languages import lesson_key
 
 from .names import name_problem
 

@@ -1,4 +1,4 @@
-"""The class's HTTP endpoints, registered by Voila's server in class mode only (``routes``).
+"""The class's HTTP endpoints, registered by Voila's server in class mode only (``endpoints.routes``).
 
 Learners (posts from a lesson page, JSON of at most ``MAX_BODY`` bytes, carrying the page's key and, once joined,
 the learner's secret; see ``tutor.classroom.guard``):
@@ -12,7 +12,7 @@ the learner's secret; see ``tutor.classroom.guard``):
 - ``POST rules-tutor/class/state`` ``{page, learner?}`` -> ``{joined, name, paused, closed, progress}``: the class's
   pause and closed lessons, and only this learner's own progress;
 - ``POST rules-tutor/class/verdict`` ``{kernel, key, quiz, right, choice, id}`` -> 204 (202: kept until the page's
-  learner joins): a quiz's verdict from the lesson's kernel (``tutor.classroom.kernel_report``), signed with the key
+  learner joins): a quiz's verdict from the lesson's kernel (``tutor.ui.kernel_report``), signed with the key
   the server gave that kernel in its environment; recorded for the learner whose page holds the kernel. In a real
   server (``Classroom.kernel_verdicts``) this is what the class records: an ``answered`` event from a page (its
   ``right``) is a hint only, checked (400, 409) but not recorded;
@@ -48,10 +48,10 @@ from typing import Any
 
 import tornado.web
 
-from tutor.lesson_languages import lesson_key
+from tutor.i18n.lesson_languages import lesson_key
 
 from .database import ClassDatabase, Learner, Lesson, NameRefused
-from .kernel_report import kernel_environment, kernel_key
+from tutor.ui.kernel_report import kernel_environment, kernel_key
 from .guard import ClientCounts, PageKeys, RateLimit, device_of, parse_body
 
 MAX_BODY = 2048
@@ -79,7 +79,7 @@ def lessons_of(directory: Path) -> list[Lesson]:
     lesson folder (``tutor.core.games``, in its order), then the pages at the top but the contents page
     (``index.ipynb``); keys relative to ``directory``; hidden and ``_`` files left out. A lesson in another language
     (``ca/flamme_rouge/02_energy_phase.ipynb``) is the same lesson as the English one, with the same key and
-    quizzes (``tutor.lesson_languages``): it is not listed again."""
+    quizzes (``tutor.i18n.lesson_languages``): it is not listed again."""
     from tutor.core.games import GAMES
     from tutor.ui.lessons import lesson_info
 
@@ -474,18 +474,6 @@ class OpenHandler(ClassHandler):
                 del room.waiting[client]
         if not self.gone:
             self.reply(200, {"open": lesson not in room.db.settings()["closed"]})
-
-
-def routes(classroom: Classroom, base_url: str = "/") -> list[tuple[str, type[tornado.web.RequestHandler],
-                                                                   dict[str, Any]]]:
-    """The class's endpoints below ``base_url`` (Voila's)."""
-    from .teacher import teacher_routes
-
-    base = base_url.rstrip("/") + "/rules-tutor/"
-    paths: dict[str, type[tornado.web.RequestHandler]] = {
-        "class/join": JoinHandler, "class/event": EventHandler, "class/state": StateHandler,
-        "class/open": OpenHandler, "class/verdict": VerdictHandler, **teacher_routes()}
-    return [(base + path, handler, {"classroom": classroom}) for path, handler in paths.items()]
 
 
 def stamp_page(handler: tornado.web.RequestHandler, classroom: Classroom) -> str:

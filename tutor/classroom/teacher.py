@@ -1,4 +1,4 @@
-"""The teacher's endpoints (registered with the learners' by ``tutor.classroom.handlers.routes``).
+"""The teacher's endpoints (registered with the learners' by ``tutor.classroom.endpoints.routes``).
 
 The teacher's secret token opens them. ``rules-tutor serve`` prints a link ``rules-tutor/teacher?token=...``;
 the link works once: opening it exchanges the token for a session in an HttpOnly, SameSite=Strict cookie scoped to

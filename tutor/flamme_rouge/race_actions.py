@@ -22,8 +22,8 @@ from .events import (BidsRevealed, Blocked, BotDeckRefilled, BotTeamsFlip, Break
                      CardsRevealed, DecksReshuffled, Event, ExhaustionChecked, ExhaustionTaken, Finished,
                      NoSlipstream, PacksFound, Position, Reshuffled, RiderMoved, RiderPlaced, Slipstreamed,
                      TeamsHandedToBots)
-from .race_model import (AUTOMATIC_PHASES, BREAKAWAY_EXHAUSTION, ROUND_ORDER, Action, Draw, Phase, Place, Play,
-                         Rider, Step, TeamKind, _tokens)
+from .race_model import (AUTOMATIC_PHASES, BOT_NAMES, BREAKAWAY_EXHAUSTION, ROUND_ORDER, Action, Draw, Phase, Place,
+                         Play, Rider, Step, TeamKind, _tokens)
 from .race_setup import RaceSetup
 
 
@@ -81,13 +81,11 @@ class RaceActions(RaceSetup):
     def hand_to_bots(self, keep: Collection[str] = (), bot: str = "heuristic") -> list[Event]:
         """Every team a person plays, except those in ``keep``, is played by the bot ``bot`` from now on (a
         position played on as a race). Undoable like any action; an unknown team or bot changes nothing."""
-        from .bots import BOTS  # the bots import the race
-
         unknown = [name for name in keep if name not in self.teams]
         if unknown:
             raise UnknownTeamError(f"no team {unknown[0]!r} in this race (teams: {', '.join(self.teams)})")
-        if bot not in BOTS:
-            raise UnknownTeamError(f"no bot {bot!r} (bots: {', '.join(BOTS)})")
+        if bot not in BOT_NAMES:
+            raise UnknownTeamError(f"no bot {bot!r} (bots: {', '.join(BOT_NAMES)})")
         handed = [name for name, team in self.teams.items() if team.controller is None and name not in keep]
         self._save()
         for name in handed:

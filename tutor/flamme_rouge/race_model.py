@@ -217,6 +217,11 @@ def _cards(tokens: Iterable[str]) -> list[Card]:
     return [Card.parse(t) for t in tokens]
 
 
+BOT_NAMES = ("random", "heuristic")
+"""The bot policies a team may be handed to (``bots.BOTS`` plays them; the race needs only their names, so the bots,
+which import the race, are not imported here)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Team:
     name: str

@@ -6,7 +6,10 @@
   the class limit, preheated kernel pools and the door for pages that never connect (``classroom_voila_class``).
 - ``voila_adapter``: every use of Voila's private internals, each with its own test (tests/test_voila_adapter.py).
 - ``command``: ``cmd_serve``, which checks the options, writes class mode's settings and runs the process.
+- ``text_pages``: the pages without a board, rendered once and served without a kernel; under a Jupyter server
+  (a hub, Binder) through the extensions ``text_pages_extension`` and ``leaving_page_extension`` (a closing page
+  frees its kernel), which ``server_settings`` enables with the settings all three routes share.
 
 The template the pages use is its own folder, ``tutor/voila_template`` (``process.template_dir``); the class's
-data and endpoints are ``tutor.classroom``, the pages without a board ``tutor.text_pages``.
+data and endpoints are ``tutor.classroom``.
 """

@@ -388,7 +388,7 @@ class ClassMode:
 
 def _closed_by_pace(handler: Any, path: str | None) -> bool:
     """Whether the teacher has closed the lesson at ``path`` (Pace), in whatever language its address names."""
-    from ..lesson_languages import lesson_key
+    from ..i18n.lesson_languages import lesson_key
 
     classroom = handler.settings.get("rules_tutor_classroom")
     return classroom is not None and lesson_key((path or "").strip("/")) in classroom.db.settings()["closed"]
@@ -505,11 +505,11 @@ def class_mode_state(app: Any) -> dict[str, Any]:
 
 def class_mode_routes(app: Any, voila_routes: list[Any], handler: type) -> list[Any]:
     """Voila's routes with the lesson pages served by ``handler`` (the pages without a board first, without a
-    kernel: ``tutor.text_pages``; a lesson closed by Pace in any language by ``handler``, which says "Not open
+    kernel: ``tutor.server.text_pages``; a lesson closed by Pace in any language by ``handler``, which says "Not open
     yet"), the kernel websockets bounded (``bounded_routes``), every route quiet about what a pupil sends
     (``pupil_requests``), and the class's endpoints (``tutor.classroom``) when the teacher view is on."""
-    from ..classroom.handlers import routes
-    from ..text_pages import start_text_pages, with_text_pages
+    from ..classroom.endpoints import routes
+    from .text_pages import start_text_pages, with_text_pages
 
     classroom = app.app.settings.get("rules_tutor_classroom")
     own = routes(classroom, app.server_url or app.base_url) if classroom else []

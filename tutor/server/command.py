@@ -43,9 +43,9 @@ def serve_problem(directory: Path, ip: str | None, port: int, lessons: list[str]
 
 def make_languages(directory: Path) -> str:
     """Make the lessons in each language with a catalog (``directory/<language>/``, from the English lessons and
-    the catalog: ``tutor.lesson_languages``) before the server starts; what was done, or why it could not be."""
-    from ..languages import write_language_list
-    from ..lesson_languages import build_languages
+    the catalog: ``tutor.i18n.lesson_languages``) before the server starts; what was done, or why it could not be."""
+    from ..i18n.lesson_languages import build_languages
+    from ..i18n.pages import write_language_list
 
     try:
         made = build_languages(directory)

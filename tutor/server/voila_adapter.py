@@ -10,7 +10,7 @@ Voila's own page handler, which must set the cookie that request needs. Each fun
 it relies on; tests/test_voila_adapter.py has one test per internal, named after it, so that a Voila upgrade that
 changes one fails a test saying which (the closing page's own request is also checked in a real browser,
 tests/browser/test_connection.py and, on the Binder route, tests/browser/test_binder.py). The pages without a board
-(``tutor.text_pages``) need Voila's page rendering itself (``render_page_once``) and the arguments of its lesson
+(``tutor.server.text_pages``) need Voila's page rendering itself (``render_page_once``) and the arguments of its lesson
 page route, in Voila and in its server extension. On every route, a lesson whose kernel fails before it runs
 needs the generator Voila renders a page from (``end_lesson_pages_that_fail_to_start``).
 """
@@ -349,7 +349,7 @@ def connections(kernel_manager: VoilaKernelManager, kernel_id: str) -> int:
     return int(getattr(kernel_manager, "_kernel_connections", {}).get(kernel_id, 0))
 
 
-# ----- Pages without a board (tutor.text_pages): rendered once with a kernel, then served without one --------
+# ----- Pages without a board (tutor.server.text_pages): rendered once with a kernel, then served without one --------
 
 NO_KERNEL_ID = "00000000-0000-0000-0000-000000000000"
 """The kernel id a page rendered once names instead of its (shut down) rendering kernel: well-formed, never a

@@ -12,7 +12,8 @@
   stepper, Back through the ``controller``, the one click rule ``ClickGuard``, focus moves, motion, the board in
   words, "For teachers", the secondary row).
 - ``controller``: ``UndoController``, act and Back over the state's own history; ``text_view``: the board in words.
-- ``quiz``: ``RevealQuiz``, the predict-then-reveal shell, and its ``Verdict``.
+- ``quiz``: ``RevealQuiz``, the predict-then-reveal shell, and its ``Verdict``; ``kernel_report``: its verdicts
+  posted from the lesson's kernel to the class's server (which checks them with the same key: ``kernel_key``).
 - ``landing``: the landing page listing the games of ``tutor.core.games`` and their lessons.
 - ``testing``: ``recorded_commands()``, the canvas commands a test would send to the browser.
 

@@ -51,7 +51,7 @@ class LessonInfo:
     @property
     def key(self) -> str:
         """``flamme_rouge/03_movement.ipynb``: the lesson's name in the progress store and the class's data, the
-        same in every language (``ca/flamme_rouge/03_movement.ipynb`` too: ``tutor.lesson_languages.lesson_key``),
+        same in every language (``ca/flamme_rouge/03_movement.ipynb`` too: ``tutor.i18n.lesson_languages.lesson_key``),
         so that a quiz answered in Catalan counts as the same quiz."""
         return f"{self.path.parent.name}/{self.path.name}"
 

@@ -39,7 +39,7 @@ from typing import Any, Sequence
 
 import ipywidgets as widgets
 
-from tutor.classroom.kernel_report import report
+from tutor.ui.kernel_report import report
 from tutor.core.events import Rule
 from tutor.i18n import N_, _
 

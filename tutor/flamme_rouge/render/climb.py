@@ -1,7 +1,7 @@
 """The picture of the climb rule: the squares a rider below a climb may move, numbered, with the count.
 
-Mountains (rules.ASCENT): a rider moves at most 5 on or into an ascent; below a climb it may go as far as the
-square before the climb, and never fewer than 5. The engine works this out once, in ``Track.ceiling`` (the most
+Mountains (rules.ASCENT): a rider moves at most 5 (``track.ASCENT_MAXIMUM``) on or into an ascent; below a climb
+it may go as far as the square before the climb, and never fewer than 5. The engine works this out once, in ``Track.ceiling`` (the most
 squares a rider starting on each square may move); this module only asks it, and the track's terrain
 (``Track.ascent``) to tell flat squares from climbing ones. A quiz's Reveal (``PredictQuiz``) shows it when the
 rider's move cites the climb (``RiderMoved.terrain``):
@@ -65,10 +65,10 @@ def climb_lines(race: Race, events: Sequence[Event], rider: str) -> list[Line]:
     flat, limit = counted_squares(race, move.frm[0])
     n = len(flat)
     if limit > n:
-        words = ngettext("{n} flat square before the climb (numbered on the board): fewer than 5, so {rider} may "
-                         "still move 5, into the climb.",
-                         "{n} flat squares before the climb (numbered on the board): fewer than 5, so {rider} may "
-                         "still move 5, into the climb.", n).format(n=n, rider=rider)
+        words = ngettext("{n} flat square before the climb (numbered on the board): fewer than {limit}, so {rider} "
+                         "may still move {limit}, into the climb.",
+                         "{n} flat squares before the climb (numbered on the board): fewer than {limit}, so {rider} "
+                         "may still move {limit}, into the climb.", n).format(n=n, rider=rider, limit=limit)
     else:
         words = ngettext("{n} flat square before the climb (numbered +1 to +{n} on the board): {rider} may move "
                          "{limit}, up to the foot of the climb.",

@@ -1,4 +1,4 @@
-/* The lessons' languages (tutor/lesson_languages.py): the English lessons are served at /voila/render/<path>, the
+/* The lessons' languages (tutor/i18n/lesson_languages.py): the English lessons are served at /voila/render/<path>, the
  * same lessons in another language at /voila/render/<language>/<path> (under /user/<name>/ behind JupyterHub).
  * - Every page links to the same page in the other languages ("English · Català"), at the top of the lesson.
  * - A click on one of those links remembers the choice in the browser (localStorage): the landing page

@@ -6,13 +6,13 @@ Three routes run the lessons, each reading its settings from a different place:
 - a school's JupyterHub: each learner's Jupyter server reads ``deploy/jupyterhub/singleuser/`` (Voila's part in
   ``voila.json``, the server's in ``jupyter_server_config.json``): ``jupyter_server_files()``;
 - Binder: ``binder/postBuild`` writes the same two files into the environment's ``etc/jupyter``
-  (``python -m tutor.server_settings <folder>``), where the Jupyter server repo2docker starts reads them.
+  (``python -m tutor.server.server_settings <folder>``), where the Jupyter server repo2docker starts reads them.
 
 What all three share: the lesson pages' Voila settings, and the same kernel life (an idle kernel is culled after
 ``CULL_IDLE_S``; a crashed kernel is not restarted blank but reported dead, so the page shows "This lesson has
 stopped" with a Reload button). A Jupyter server (hub, Binder) also gets the extensions in ``SERVER_EXTENSIONS``
 (Voila, and the one that lets a closing page free its kernel), no MathJax from a CDN, and no terminals.
-The committed files are generated from here (``python -m tutor.server_settings --write-repository``);
+The committed files are generated from here (``python -m tutor.server.server_settings --write-repository``);
 tests/test_server_settings.py keeps them in step.
 """
 
@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-REPOSITORY = Path(__file__).resolve().parent.parent
+REPOSITORY = Path(__file__).resolve().parents[2]
 CULL_IDLE_S = 1800
 """An idle kernel (no message, no page connected or not) is shut down after this long (half an hour)."""
 CULL_INTERVAL_S = 60
@@ -33,8 +33,8 @@ SERVER_IDLE_SHUTDOWN_S = 3600
 
 SERVER_EXTENSIONS: list[str] = [
     "voila",  # the lesson pages (/voila/render/...)
-    "tutor.leaving_page_extension",  # a closing page frees its kernel (the _xsrf cookie)
-    "tutor.text_pages_extension",  # the pages without a board, rendered once and served without a kernel
+    "tutor.server.leaving_page_extension",  # a closing page frees its kernel (the _xsrf cookie)
+    "tutor.server.text_pages_extension",  # the pages without a board, rendered once and served without a kernel
 ]
 """The Jupyter server extensions a learner's server (hub, Binder) enables; add one per line."""
 
@@ -124,7 +124,8 @@ def write_jupyter_config(folder: Path) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tutor.server_settings", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m tutor.server.server_settings",
+                                     description=__doc__.split("\n\n")[0])
     group = parser.add_mutually_exclusive_group(required=True)
     group.add_argument("folder", nargs="?", type=Path,
                        help="write a Jupyter server's voila.json and jupyter_server_config.json here")

@@ -1,8 +1,8 @@
-"""A Jupyter server extension: the pages without a board (``tutor.text_pages``) without a kernel, where Voila runs
-as a Jupyter server extension (JupyterHub's single-user servers, Binder: ``/voila/render/...``).
+"""A Jupyter server extension: the pages without a board (``tutor.server.text_pages``) without a kernel, where Voila
+runs as a Jupyter server extension (JupyterHub's single-user servers, Binder: ``/voila/render/...``).
 
-Enable it with ``jupyter server extension enable tutor.text_pages_extension`` (Binder's postBuild) or in the
-server's configuration, ``{"ServerApp": {"jpserver_extensions": {"tutor.text_pages_extension": true}}}``
+Enable it with ``jupyter server extension enable tutor.server.text_pages_extension`` (Binder's postBuild) or in the
+server's configuration, ``{"ServerApp": {"jpserver_extensions": {"tutor.server.text_pages_extension": true}}}``
 (deploy/jupyterhub/singleuser/jupyter_server_config.json). It serves ``/voila/render/<page>`` for the marked pages
 and hands every other notebook to Voila's own handler. Jupyter loads extensions in alphabetical order and Tornado
 tries routes in the order they were added, so this route (``tutor...``) comes before Voila's (``voila``).
@@ -15,7 +15,7 @@ from typing import Any
 
 from jupyter_server.utils import url_path_join
 
-from .server import voila_adapter as voila
+from . import voila_adapter as voila
 from .text_pages import SETTING, TextPages, start_text_pages, with_text_pages
 
 ROUTE_ARGUMENTS = "rules_tutor_text_pages_route"
@@ -23,7 +23,7 @@ ROUTE_ARGUMENTS = "rules_tutor_text_pages_route"
 
 
 def _jupyter_server_extension_points() -> list[dict[str, str]]:
-    return [{"module": "tutor.text_pages_extension"}]
+    return [{"module": "tutor.server.text_pages_extension"}]
 
 
 def _load_jupyter_server_extension(server_app: Any) -> None:

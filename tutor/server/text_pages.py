@@ -18,7 +18,7 @@ of CPU while 20 learners arrive at once).
   the request takes Voila's usual path, with a kernel.
 
 Used by class mode's Voila (``tutor.server.class_mode``) and, behind JupyterHub and on Binder, by the server extension
-``tutor.text_pages_extension``.
+``tutor.server.text_pages_extension``.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from typing import Any
 
 import tornado.web
 
-from .server import voila_adapter as voila
+from . import voila_adapter as voila
 
 SETTING = "rules_tutor_text_pages"
 """The web application's setting that holds the server's ``TextPages``."""
@@ -191,7 +191,7 @@ async def serve_text_page(handler: tornado.web.RequestHandler, path: str | None)
         return False
     voila.set_xsrf_cookie_for_the_unload_request(handler)
     if classroom is not None:
-        from .classroom.handlers import stamp_page
+        from ..classroom.handlers import stamp_page
 
         stamp_page(handler, classroom)
     handler.set_header("Content-Type", "text/html; charset=UTF-8")

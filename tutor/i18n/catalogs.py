@@ -14,7 +14,7 @@ When it writes, it also makes the language's lessons (``lessons/<language>/``, n
 
 Exit status 0 when a language is complete, 1 when something is left. Adding a language is one file,
 ``tutor/locale/<code>/LC_MESSAGES/tutor.po`` (``rules-tutor languages --new xx`` starts it from the template): its
-lessons are made from the English ones where they are served (``tutor.lesson_languages``).
+lessons are made from the English ones where they are served (``tutor.i18n.lesson_languages``).
 """
 
 from __future__ import annotations
@@ -31,22 +31,18 @@ from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
-from tutor.i18n import (DOMAIN, LOCALE_DIR, PSEUDO, SOURCE_LANGUAGE, TEMPLATE, catalog_path, language_codes, languages,
-                         own_name)
-from tutor.lesson_languages import notebook_words, shown_scenario_keys
+from tutor.i18n import (DOMAIN, LOCALE_DIR, PSEUDO, SOURCE_LANGUAGE, TEMPLATE, catalog_for, catalog_path,
+                        language_codes, languages, own_name)
+from tutor.i18n.lesson_languages import build_language, notebook_words, shown_scenario_keys
+from tutor.i18n.pages import LANGUAGE_LIST, PACKAGE, PAGE_MESSAGES, PAGE_SCRIPTS
+from tutor.i18n.pseudo import pseudo_catalog
 
-PACKAGE = Path(__file__).parent
 REPO = PACKAGE.parent
 LESSONS = REPO / "lessons"
-PAGE_SCRIPTS = PACKAGE / "voila_template" / "voila" / "templates" / "rules-tutor"
-PAGE_MESSAGES = PAGE_SCRIPTS / "messages"
-"""``<language>.json``: the page scripts' messages, translated (the lesson template puts them in the page)."""
 PSEUDO_OUT = REPO / "build" / "pseudo" / PSEUDO / "LC_MESSAGES" / f"{DOMAIN}.po"
 """Where ``--pseudo`` writes the pseudo-language by default (a build product, never committed)."""
-LANGUAGE_LIST = "languages"
-"""``languages.json``: every language by code with its own name, for the pages' language links."""
 SCRIPT_METHODS = [("**/messages/**", "ignore"), ("**.js", "javascript")]
-METHODS = [("**/locale/**", "ignore"), ("**/data/*.json", "tutor.languages:extract_data_names"),
+METHODS = [("**/locale/**", "ignore"), ("**/data/*.json", "tutor.i18n.catalogs:extract_data_names"),
            ("**/voila_template/**/messages/**", "ignore"), ("**/voila_template/**.js", "javascript"),
            ("**.py", "python")]
 """Where messages are: the Python code, the lesson page's scripts, and the names in the game data files (cards,
@@ -89,7 +85,7 @@ def _lesson_name(fileobj: IO[bytes], options: Any) -> str:
 def extract_notebook(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
                      ) -> Iterator[tuple[int, str, str, list[str]]]:
     """Babel extractor for the English lessons (``.ipynb``), in the lesson's order: its title and summary, each
-    paragraph, heading and list item of its text cells (``tutor.lesson_languages.notebook_words``), the
+    paragraph, heading and list item of its text cells (``tutor.i18n.lesson_languages.notebook_words``), the
     ``question=`` and ``explain=`` strings of its code cells, and the teacher's notes of its metadata
     (``QUIZ_NOTES``: the quizzes' titles and answers). Each message names the lesson and the cell (a comment) and
     has the cell's number as its line."""
@@ -127,7 +123,7 @@ def extract_notebook(fileobj: IO[bytes], keywords: Any, comment_tags: Any, optio
 def extract_scenario(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
                      ) -> Iterator[tuple[int, str, str, list[str]]]:
     """Babel extractor for the lessons' scenario files: their ``name`` and, where the game shows it (In Flanders
-    Field), their ``description`` (``tutor.lesson_languages.shown_scenario_keys``)."""
+    Field), their ``description`` (``tutor.i18n.lesson_languages.shown_scenario_keys``)."""
     name = _lesson_name(fileobj, options)
     text = fileobj.read().decode("utf-8")
     data = json.loads(text)
@@ -142,8 +138,8 @@ def lesson_methods(others: Iterable[str]) -> list[tuple[str, str]]:
     """Babel's mapping for the lessons folder: the English lessons and scenario files, language folders left out
     (the same as ``babel.cfg``'s ``[lessons/...]`` sections)."""
     return [*((f"{code}/**", "ignore") for code in others), ("**/.ipynb_checkpoints/**", "ignore"),
-            ("**/scenarios/*.json", "tutor.languages:extract_scenario"),
-            ("**.ipynb", "tutor.languages:extract_notebook")]
+            ("**/scenarios/*.json", "tutor.i18n.catalogs:extract_scenario"),
+            ("**.ipynb", "tutor.i18n.catalogs:extract_notebook")]
 
 
 def extract(source: Path = PACKAGE, lessons: Path | None = LESSONS) -> Catalog:
@@ -182,21 +178,18 @@ def write_page_messages(code: str, catalog: Catalog) -> None:
         (PAGE_MESSAGES / f"{name}.json").write_text(text.replace("</", "<\\/") + "\n", encoding="utf-8")
 
 
-def write_language_list() -> bool:
-    """Write ``languages.json`` (the languages the pages link to) when a catalog was added or removed since it was
-    written, so that a language added as one ``.po`` file is linked before its check runs. True when written."""
-    path = PAGE_MESSAGES / f"{LANGUAGE_LIST}.json"
-    text = json.dumps(languages(), ensure_ascii=False, indent=1).replace("</", "<\\/") + "\n"
-    if path.is_file() and path.read_text(encoding="utf-8") == text:
-        return False
-    path.write_text(text, encoding="utf-8")
-    return True
-
-
 def write_catalog(catalog: Catalog, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("wb") as out:
         write_po(out, catalog, width=120, sort_output=False, omit_header=False, ignore_obsolete=True)
+
+
+def write_pseudo_catalog(template: Path, out: Path) -> Path:
+    """The pseudo catalog of the template at ``template``, written as a ``.po`` file at ``out``."""
+    with template.open("rb") as pot:
+        catalog = pseudo_catalog(read_po(pot, domain="tutor"))
+    write_catalog(catalog, out)
+    return out
 
 
 def update(code: str, template: Catalog) -> Catalog:
@@ -318,8 +311,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if getattr(args, "pseudo", None):
-        from tutor.pseudo import write_pseudo_catalog
-
         if not args.no_write:
             write_catalog(extract(), TEMPLATE)
         out = write_pseudo_catalog(TEMPLATE, Path(args.pseudo))
@@ -337,9 +328,6 @@ def run(args: argparse.Namespace) -> int:
         report = check(code, write=not args.no_write)
         print("\n".join(report.lines()))
         if not args.no_write and (LESSONS / "index.ipynb").is_file():  # the translator sees the lessons at once
-            from tutor.i18n import catalog_for
-            from tutor.lesson_languages import build_language
-
             catalog_for.cache_clear()
             build_language(LESSONS, code)
             print(f"Lessons in {code}: {(LESSONS / code).relative_to(REPO)}/ (made from the English lessons and the "

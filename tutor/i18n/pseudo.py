@@ -17,12 +17,10 @@ from __future__ import annotations
 
 import math
 import re
-from pathlib import Path
 
 from babel.messages.catalog import Catalog
-from babel.messages.pofile import read_po
 
-from tutor.i18n import PSEUDO
+from tutor.i18n.codes import PSEUDO
 
 OPEN, CLOSE = "⟦", "⟧"
 GROWTH = 0.35
@@ -70,14 +68,4 @@ def pseudo_catalog(template: Catalog) -> Catalog:
     return catalog
 
 
-def write_pseudo_catalog(template: Path, out: Path) -> Path:
-    """The pseudo catalog of the template at ``template``, written as a ``.po`` file at ``out``."""
-    from tutor.languages import write_catalog
-
-    with template.open("rb") as pot:
-        catalog = pseudo_catalog(read_po(pot, domain="tutor"))
-    write_catalog(catalog, out)
-    return out
-
-
-__all__ = ["PSEUDO", "accent", "pseudo", "pseudo_catalog", "write_pseudo_catalog"]
+__all__ = ["PSEUDO", "accent", "pseudo", "pseudo_catalog"]

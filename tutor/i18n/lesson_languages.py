@@ -1,7 +1,7 @@
 """The lessons in other languages, made from the English ones and the language's catalog: each lesson is written once.
 
 The repository holds the English lessons only (``lessons/<game>/*.ipynb`` and their ``scenarios/*.json``). Their
-words a learner reads are messages of the gettext catalog (``tutor.languages`` extracts them with Babel):
+words a learner reads are messages of the gettext catalog (``tutor.i18n.catalogs`` extracts them with Babel):
 
 - each paragraph, heading and list item of a text (Markdown) cell, one message each, without its Markdown marks
   (``## ``, ``- ``, ``1. ``) and with its lines joined by spaces; the words of a line of HTML without its tags
@@ -20,7 +20,7 @@ class's data and the learner's progress know it by the same key as the English o
 
     build_languages(Path("lessons"))   # lessons/ca/ (and every other language with a catalog)
     lesson_key("ca/flamme_rouge/02_energy_phase.ipynb")   # "flamme_rouge/02_energy_phase.ipynb"
-    python -m tutor.lesson_languages lessons   # the same from a shell (Binder, the Docker image)
+    python -m tutor.i18n.lesson_languages lessons   # the same from a shell (Binder, the Docker image)
 
 This module imports nothing from the widget libraries (the landing page and the class server use it).
 """
@@ -35,7 +35,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from tutor.i18n import language_codes
+from tutor.i18n import language_codes, translations_for
+from tutor.i18n.pages import write_language_list
 
 ENGLISH = "en"
 TRANSLATED_SCENARIO_KEYS = ("name", "description")
@@ -270,14 +271,13 @@ def build_language(root: Path, language: str, translate: Translate | None = None
     Returns the files written (those already up to date are not)."""
     root = Path(root)
     if translate is None:
-        from tutor.i18n import translations_for
-
         translate = translations_for(language).gettext
     folder = root / language
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / ".generated").write_text("Made from the English lessons and the catalog by tutor.lesson_languages: "
+    (folder / ".generated").write_text("Made from the English lessons and the catalog by tutor.i18n.lesson_languages: "
                                        "do not edit, translate the catalog (tutor/locale).\n", encoding="utf-8")
-    _write(folder / ".gitignore", "# made where the lessons are served (tutor.lesson_languages): never committed\n*\n")
+    _write(folder / ".gitignore",
+           "# made where the lessons are served (tutor.i18n.lesson_languages): never committed\n*\n")
     written, wanted = [], set()
     for relative in english_notebooks(root):
         english = _read(root / relative)
@@ -314,25 +314,23 @@ def build_languages(root: Path, languages: list[str] | None = None) -> dict[str,
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m tutor.lesson_languages [LESSONS] [LANGUAGE ...]``: make the lessons in each language."""
+    """``python -m tutor.i18n.lesson_languages [LESSONS] [LANGUAGE ...]``: make the lessons in each language."""
     words = list(sys.argv[1:] if argv is None else argv)
     root = Path(words[0]) if words else Path("lessons")
     if not (root / "index.ipynb").is_file():
-        print(f"tutor.lesson_languages: no lessons at {root} (a folder with index.ipynb)", file=sys.stderr)
+        print(f"tutor.i18n.lesson_languages: no lessons at {root} (a folder with index.ipynb)", file=sys.stderr)
         return 2
     unknown = [code for code in words[1:] if code not in translations()]
     if unknown:
-        print(f"tutor.lesson_languages: no catalog for {', '.join(unknown)}; known: {', '.join(translations())}",
+        print(f"tutor.i18n.lesson_languages: no catalog for {', '.join(unknown)}; known: {', '.join(translations())}",
               file=sys.stderr)
         return 2
     for code, count in build_languages(root, words[1:] or None).items():
         print(f"{root / code}: the lessons in {code} ({count} files updated)")
-    from tutor.languages import write_language_list
-
     try:
         write_language_list()  # the pages link to each language with a catalog
     except OSError as exc:
-        print(f"tutor.lesson_languages: the list of languages could not be written: {exc}", file=sys.stderr)
+        print(f"tutor.i18n.lesson_languages: the list of languages could not be written: {exc}", file=sys.stderr)
     return 0
 
 

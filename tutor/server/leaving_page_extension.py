@@ -6,18 +6,18 @@ Voila's page, when it closes, asks the server to shut its kernel down with the `
 Voila's page handler never sets that cookie, so under a Jupyter server the request is refused (403, "'_xsrf'
 argument missing") and the kernel lives on until culled. ``rules-tutor serve`` sets the cookie in its own page
 handler; this extension makes Voila's handler do the same (``voila_adapter``). Enabled by
-``tutor.server_settings.SERVER_EXTENSIONS``.
+``tutor.server.server_settings.SERVER_EXTENSIONS``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .server import voila_adapter
+from . import voila_adapter
 
 
 def _jupyter_server_extension_points() -> list[dict[str, str]]:
-    return [{"module": "tutor.leaving_page_extension"}]
+    return [{"module": "tutor.server.leaving_page_extension"}]
 
 
 def _load_jupyter_server_extension(server_app: Any) -> None:

@@ -24,15 +24,11 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
+from tutor.i18n.codes import DOMAIN as DOMAIN, LOCALE_DIR as LOCALE_DIR, PSEUDO as PSEUDO  # re-exported
+from tutor.i18n.codes import SOURCE_LANGUAGE as SOURCE_LANGUAGE, TEMPLATE as TEMPLATE
+
 if TYPE_CHECKING:
     from babel.messages.catalog import Catalog as BabelCatalog
-
-LOCALE_DIR = Path(__file__).parent / "locale"
-DOMAIN = "tutor"
-PSEUDO = "en_XA"
-"""The pseudo-language (``tutor/pseudo.py``): made from the template when asked for, never a file to keep."""
-TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
-SOURCE_LANGUAGE = "en"
 
 
 def languages() -> dict[str, str]:
@@ -75,11 +71,11 @@ def catalog_path(code: str) -> Path:
 @cache
 def catalog_for(code: str) -> Catalog:
     """The catalog of ``code``, read from its ``.po`` file (English: none, the messages are English)."""
-    from babel.messages.pofile import read_po
+    from babel.messages.pofile import read_po  # Babel loads only when a language is chosen (English needs none)
 
-    from tutor.pseudo import pseudo_catalog
+    from tutor.i18n.pseudo import pseudo_catalog  # imports Babel, so loaded lazily too
 
-    if code == PSEUDO:  # made from the template, never kept as a file (tutor/pseudo.py)
+    if code == PSEUDO:  # made from the template, never kept as a file (tutor/i18n/pseudo.py)
         with TEMPLATE.open("rb") as pot:
             return compiled_catalog(pseudo_catalog(read_po(pot, domain=DOMAIN)))
     if code not in (spoken := language_codes()):
@@ -254,11 +250,3 @@ def and_list(items: Iterable[object], empty: str | None = None) -> str:
 def _babel_locale() -> str:
     """The locale whose numbers and lists the kernel's language uses (the pseudo-language writes them as English)."""
     return "en" if _language == PSEUDO else _language
-
-
-if __name__ == "__main__":
-    import sys
-
-    from tutor.languages import main
-
-    sys.exit(main(sys.argv[1:]))

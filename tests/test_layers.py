@@ -1,0 +1,257 @@
+"""Layers you can see: no import loop in ``tutor`` and no import up a layer (the engines' purity tests,
+tests/flanders/test_purity.py and tests/test_ui.py, extended to the whole package).
+
+The graph is read from the source with ``ast``: every ``import`` and ``from ... import`` of a ``tutor`` module, at a
+module's top, inside a function (a lazy import is still a dependency) or under ``if TYPE_CHECKING``.
+``from package import name`` depends on the module ``package.name`` when there is one, else on ``package``; that
+importing ``package.module`` runs ``package/__init__.py`` first is not counted (no module here relies on it).
+
+The layers, each importing only from those below it (and from its own):
+
+- ``languages`` (``tutor.i18n``): the gettext helpers, the catalogs, the lessons in other languages;
+- ``core``: what no game owns;
+- ``engines`` (each game's package but its ``render``, ``widgets`` and ``cli``) and, beside them, ``ui`` (the
+  shared widgets and canvas pieces): neither imports the other;
+- ``render``, then ``widgets`` (each game's);
+- ``classroom`` (the class's data and endpoints), ``server`` (``rules-tutor serve``, the Jupyter server
+  extensions), ``cli`` (the command line, each game's ``cli`` module, the package's top).
+
+One game never imports another, and the package's top holds only the command line and the packages.
+"""
+
+from __future__ import annotations
+
+import ast
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "tutor"
+
+BELOW: dict[str, tuple[str, ...]] = {
+    "languages": (), "core": ("languages",), "engines": ("core",), "ui": ("core",), "render": ("engines", "ui"),
+    "widgets": ("render",), "classroom": ("widgets",), "server": ("classroom",), "cli": ("server",)}
+"""Each layer and the layers right below it (what it may import: those and everything below them)."""
+LAYERS: dict[str, str] = {
+    "tutor.i18n": "languages", "tutor.core": "core", "tutor.flamme_rouge": "engines", "tutor.flanders": "engines",
+    "tutor.ui": "ui", "tutor.flamme_rouge.render": "render", "tutor.flanders.render": "render",
+    "tutor.flamme_rouge.widgets": "widgets", "tutor.flanders.widgets": "widgets", "tutor.classroom": "classroom",
+    "tutor.server": "server", "tutor.flamme_rouge.cli": "cli", "tutor.flanders.cli": "cli"}
+"""Where each module is: the layer of the longest of these names it starts with (or is)."""
+TOP_MODULES = {"tutor": "cli", "tutor.__main__": "cli", "tutor.cli": "cli"}
+"""The modules at the package's top, each by itself (anything else there is in no layer)."""
+GAMES = ("tutor.flamme_rouge", "tutor.flanders")
+TOP = {"__init__.py", "__main__.py", "cli.py"}
+
+Graph = dict[str, dict[str, str]]
+"""module -> {module it imports: how ("top", "function" or "type")}."""
+
+
+def modules(package: Path = PACKAGE) -> dict[str, Path]:
+    """Every module of ``package`` by dotted name (a package by its own name: its ``__init__.py``)."""
+    found = {}
+    for path in sorted(package.rglob("*.py")):
+        parts = path.relative_to(package.parent).with_suffix("").parts
+        found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return found
+
+
+def import_graph(package: Path = PACKAGE) -> Graph:
+    """The imports between the modules of ``package`` (see the module's docstring for what counts)."""
+    known = modules(package)
+    graph: Graph = {name: {} for name in known}
+
+    def owner(name: str) -> str:
+        while name not in known:
+            name = name.rpartition(".")[0]
+        return name
+
+    for name, path in known.items():
+        here = name if path.name == "__init__.py" else name.rpartition(".")[0]
+
+        def visit(node: ast.AST, how: str) -> None:
+            for child in ast.iter_child_nodes(node):
+                inner = how
+                if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) and how == "top":
+                    inner = "function"
+                elif isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+                    inner = "type"
+                targets: list[str] = []
+                if isinstance(child, ast.Import):
+                    targets = [alias.name for alias in child.names]
+                elif isinstance(child, ast.ImportFrom):
+                    base = child.module or ""
+                    if child.level:
+                        start = here.split(".")[: len(here.split(".")) - (child.level - 1)]
+                        base = ".".join(start + ([base] if base else []))
+                    targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in known else base for a in child.names]
+                for target in targets:
+                    if target.split(".")[0] == package.name and (imported := owner(target)) != name:
+                        graph[name].setdefault(imported, how)
+                visit(child, inner)
+
+        visit(ast.parse(path.read_text(encoding="utf-8")), "top")
+    return graph
+
+
+def import_loops(graph: Graph) -> list[list[str]]:
+    """One loop through each group of modules that import each other (``[a, b, c, a]``), by Tarjan's strongly
+    connected components; none when the graph layers."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    groups: list[set[str]] = []
+
+    def connect(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for other in graph.get(node, {}):
+            if other not in index:
+                connect(other)
+                low[node] = min(low[node], low[other])
+            elif other in stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            group = set()
+            while True:
+                member = stack.pop()
+                group.add(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                groups.append(group)
+
+    for node in sorted(graph):
+        if node not in index:
+            connect(node)
+    return [_loop_in(group, graph) for group in groups]
+
+
+def _loop_in(group: set[str], graph: Graph) -> list[str]:
+    """A shortest path from the group's first module back to itself, inside the group."""
+    start = min(group)
+    paths = {start: [start]}
+    frontier = [start]
+    while frontier:
+        following = []
+        for node in frontier:
+            for other in sorted(graph.get(node, {})):
+                if other == start:
+                    return paths[node] + [start]
+                if other in group and other not in paths:
+                    paths[other] = paths[node] + [other]
+                    following.append(other)
+        frontier = following
+    raise AssertionError(f"no loop in {group}")
+
+
+def layer_of(module: str) -> str:
+    if module in TOP_MODULES:
+        return TOP_MODULES[module]
+    home = max((name for name in LAYERS if module == name or module.startswith(name + ".")), key=len, default=None)
+    assert home is not None, f"{module} is in no layer: put it in a package of one (tests/test_layers.py LAYERS)"
+    return LAYERS[home]
+
+
+def allowed(layer: str) -> set[str]:
+    """``layer`` and every layer below it."""
+    reach, todo = {layer}, [layer]
+    while todo:
+        for lower in BELOW[todo.pop()]:
+            if lower not in reach:
+                reach.add(lower)
+                todo.append(lower)
+    return reach
+
+
+def _game(module: str) -> str | None:
+    return next((game for game in GAMES if module == game or module.startswith(game + ".")), None)
+
+
+def imports_up(graph: Graph) -> list[str]:
+    """Each import that runs up (or across) the layers, or from one game into another."""
+    wrong = []
+    for module, imported in sorted(graph.items()):
+        for other, how in sorted(imported.items()):
+            here, there = layer_of(module), layer_of(other)
+            if there not in allowed(here):
+                wrong.append(f"{module} ({here}) imports {other} ({there}) [{how}]")
+            elif _game(module) and _game(other) and _game(module) != _game(other):
+                wrong.append(f"{module} imports another game's {other} [{how}]")
+    return wrong
+
+
+# ----- the package ------------------------------------------------------------------------------------------
+
+@cache
+def _tutor() -> Graph:
+    return import_graph()
+
+
+def test_no_module_of_tutor_is_in_an_import_loop():
+    loops = import_loops(_tutor())
+    assert loops == [], "\n".join(" -> ".join(loop) for loop in loops)
+
+
+def test_no_import_runs_up_a_layer():
+    assert imports_up(_tutor()) == []
+
+
+def test_the_package_top_holds_only_the_command_line_and_the_packages():
+    loose = sorted(path.name for path in PACKAGE.glob("*.py") if path.name not in TOP)
+    assert loose == []
+
+
+def test_the_graph_sees_the_imports_the_layers_rest_on():
+    """The reading itself, on the package (else the tests above would pass on an empty graph; the planted package
+    below shows the lazy and the typing imports found too)."""
+    graph = _tutor()
+    assert graph["tutor.flamme_rouge.bots"]["tutor.flamme_rouge.race"] == "top"  # from .race import ...
+    assert graph["tutor.flamme_rouge.bots"]["tutor.flamme_rouge.rules"] == "top"  # from . import rules
+    assert "tutor.i18n" in graph["tutor.core.events"]  # from tutor.i18n import ...
+    assert sum(len(imported) for imported in graph.values()) > 300
+
+
+# ----- the checks can fail: a tiny package with a planted loop and an import up a layer ---------------------
+
+def _write(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    return root / "tutor"
+
+
+def test_a_planted_loop_is_found_at_the_top_in_a_function_or_for_types(tmp_path: Path):
+    package = _write(tmp_path, {
+        "tutor/__init__.py": "", "tutor/flamme_rouge/__init__.py": "",
+        "tutor/flamme_rouge/race.py": "from .race_actions import Actions\n",
+        "tutor/flamme_rouge/race_actions.py": "def hand_to_bots():\n    from . import bots\n",
+        "tutor/flamme_rouge/bots.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                                      "    from tutor.flamme_rouge.race import Race\n",
+        "tutor/flamme_rouge/cards.py": "import tutor.flamme_rouge.rules\n", "tutor/flamme_rouge/rules.py": ""})
+    graph = import_graph(package)
+    assert graph["tutor.flamme_rouge.race_actions"] == {"tutor.flamme_rouge.bots": "function"}
+    assert graph["tutor.flamme_rouge.bots"] == {"tutor.flamme_rouge.race": "type"}
+    assert import_loops(graph) == [["tutor.flamme_rouge.bots", "tutor.flamme_rouge.race",
+                                    "tutor.flamme_rouge.race_actions", "tutor.flamme_rouge.bots"]]
+    del graph["tutor.flamme_rouge.bots"]["tutor.flamme_rouge.race"]
+    assert import_loops(graph) == []
+
+
+def test_an_import_up_a_layer_across_or_into_another_game_is_named():
+    graph: Graph = {
+        "tutor.ui.quiz": {"tutor.classroom.kernel_report": "top"},  # up: the widgets' kit into the class server
+        "tutor.flamme_rouge.rules": {"tutor.ui.drawing": "function"},  # across: an engine into the widgets' kit
+        "tutor.flanders.render.draw": {"tutor.flamme_rouge.render.style": "top"},  # another game's
+        "tutor.classroom.handlers": {"tutor.ui.lessons": "function", "tutor.i18n": "top"},  # down: fine
+        "tutor.cli": {"tutor.server.command": "top"}}
+    assert imports_up(graph) == [
+        "tutor.flamme_rouge.rules (engines) imports tutor.ui.drawing (ui) [function]",
+        "tutor.flanders.render.draw imports another game's tutor.flamme_rouge.render.style [top]",
+        "tutor.ui.quiz (ui) imports tutor.classroom.kernel_report (classroom) [top]"]
+
+
+def test_a_module_in_no_layer_fails():
+    with pytest.raises(AssertionError, match="tutor.third.engine is in no layer"):
+        imports_up({"tutor.third.engine": {"tutor.core": "top"}})
