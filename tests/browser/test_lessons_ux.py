@@ -29,7 +29,8 @@ def test_the_landing_page_lists_every_lesson_by_title_in_order_with_summaries_an
     titles = page.locator(".tutor-lesson-list a[href^='flamme_rouge/']").all_inner_texts()
     assert titles == expected
     assert page.locator("a[href*='scenarios']").count() == 0
-    assert "a rider alone on a square takes the right-hand lane" in page.locator(".tutor-lesson-list").first.inner_text()
+    lesson_list = page.locator(".tutor-lesson-list").first.inner_text()
+    assert "a rider alone on a square takes the right-hand lane" in lesson_list
     badge = page.locator("[data-lesson='flamme_rouge/01_track_and_setup.ipynb']")
     expect(badge).to_have_text("not started")  # filled in by the page's script from localStorage
     assert page.title() == "Rules tutor: lessons"
