@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
 import re
 from pathlib import Path
 
 import pytest
 
 from tests.flanders.helpers import position
+from tests.manual_clock import ManualClock
 from tutor.flanders import Phase
 from tutor.flanders.events import DiceRolled
 from tutor.flanders.widgets import FlandersQuiz, GameTutor, RiskQuiz
@@ -192,22 +192,19 @@ def test_bots_play_replays_each_bot_step_on_the_board_with_its_sentence_in_the_p
 
 
 def test_the_replay_plays_from_the_kernel_shows_only_skip_and_skip_jumps_to_the_learners_turn():
-    async def replay():
-        t = after_p1s_bust()
-        t.board.clock = asyncio.get_running_loop()  # paced as in a kernel
-        t.finish_button.click()
-        assert t.replaying and t.board.playing and t.focused is t.skip_button and not t.skip_button.disabled
-        shown = [b for b in (t.roll_button, t.stop_button, t.end_button, t.finish_button, t.next_button,
-                             *t.pair_buttons) if b.layout.display != "none"]
-        assert shown == [] and "The bots play" in t.header.value
-        first = t.status.text
-        assert first.startswith("p2 rolls")
-        await asyncio.sleep(1.6)  # a roll (5 x 70 ms) and its step (650 ms): the next step is told
-        assert t.replaying and t.status.text != first and t.status.text.startswith("p2 ")
-        t.skip_button.click()
-        return t
-
-    t = asyncio.run(replay())
+    t = after_p1s_bust()
+    t.board.clock = clock = ManualClock()  # paced frame by frame, as in a kernel; time moves when told
+    t.finish_button.click()
+    assert t.replaying and t.board.playing and t.focused is t.skip_button and not t.skip_button.disabled
+    shown = [b for b in (t.roll_button, t.stop_button, t.end_button, t.finish_button, t.next_button,
+                         *t.pair_buttons) if b.layout.display != "none"]
+    assert shown == [] and "The bots play" in t.header.value
+    first = t.status.text
+    assert first.startswith("p2 rolls")
+    while t.status.text == first and clock.now < 5:  # the replay's own time moves on to its next step
+        clock.advance(0.05)
+    assert t.replaying and t.board.playing and t.status.text != first and t.status.text.startswith("p2 ")
+    t.skip_button.click()
     assert not t.replaying and not t.board.playing and t.human_turn
     assert t.focused is t.roll_button and t.status.text == "Your turn: choose 'Roll the dice'."
     assert t.board.picture is not None and t.board.picture.current == 0
@@ -444,18 +441,15 @@ def test_a_take_quiz_board_shows_the_dice_and_the_cards_but_not_which_sums_have_
 
 
 def test_try_again_right_after_reveal_drops_the_reveal_animation_for_the_new_position():
-    async def reveal_then_retry():
-        q = FlandersQuiz([SCENARIOS / "bust_a.json", SCENARIOS / "bust_b.json"], ask="lost", question="?")
-        q.board.clock = asyncio.get_running_loop()  # paced as in a kernel
-        q.choice.value = 0
-        q.reveal_button.click()
-        assert q.board.playing  # the reveal plays, frame by frame, from the kernel
-        q.retry_button.click()
-        assert not q.board.playing and q.board.picture is not None
-        await asyncio.sleep(0.3)  # the dropped frames never come back
-        return q
-
-    q = asyncio.run(reveal_then_retry())
+    q = FlandersQuiz([SCENARIOS / "bust_a.json", SCENARIOS / "bust_b.json"], ask="lost", question="?")
+    q.board.clock = clock = ManualClock()  # paced frame by frame, as in a kernel; time moves when told
+    q.choice.value = 0
+    q.reveal_button.click()
+    assert q.board.playing and clock.pending  # the reveal plays, frame by frame, from the kernel
+    q.retry_button.click()
+    assert not q.board.playing and q.board.picture is not None
+    assert clock.pending == []  # the reveal's next frame is called off ...
+    clock.advance(10)  # ... so no dropped frame comes back, however long it waits
     assert q.index == 1 and q.board.picture is not None and q.board.picture.caption == "Your prediction?"
 
 
