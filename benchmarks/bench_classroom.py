@@ -232,7 +232,8 @@ def class_load(with_class: bool, learners: int, browsers: int, work_s: float) ->
                         if self.page is not None and "painted" not in self.marks:
                             print(f"browser {self.number} after 60 s:", await self.page.evaluate(
                                 "() => [document.readyState, !!document.querySelector('#loading'), "
-                                "!!document.querySelector('.tutor-class-overlay'), document.body.innerText.slice(0, 300)]"),
+                                "!!document.querySelector('.tutor-class-overlay'), "
+                                "document.body.innerText.slice(0, 300)]"),
                                 self.console[-5:], flush=True)
                             await self.page.screenshot(path=f"/tmp/classroom-shots/stuck_{self.number}.png")
                     self.console: list[str] = []

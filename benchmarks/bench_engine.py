@@ -29,8 +29,8 @@ the random bot and playing 20%; moving (``_ride`` with ``rules.move_distance`` a
 loop and calls the rest. What made it faster (Python 3.11): loops instead of
 comprehensions on the hot path (a comprehension is a function call), plain loops rather than ``map`` with
 ``attrgetter``, ``math.floor`` rather than ``int()``, one ``_ride`` call for a whole movement phase, the
-positions and the occupancy map carried from round to round, player ``Team`` values shared between races (a frozen dataclass is
-slow to build), and a ``Track.ceiling`` of one-digit ints (``sys.maxsize`` kept ``move_distance``'s
+positions and the occupancy map carried from round to round, player ``Team`` values shared between races (a frozen
+dataclass is slow to build), and a ``Track.ceiling`` of one-digit ints (``sys.maxsize`` kept ``move_distance``'s
 comparison off the interpreter's fast integer path).
 
 It also times the Peloton expansion's biggest race (issue 8): 12 single riders

@@ -38,7 +38,8 @@ WATCH_JS = """(() => {
         const canvas = document.querySelector('canvas');
         if (!canvas || !canvas.width) return;
         const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
-        for (let i = 3; i < data.length; i += 4) if (data[i]) { window.__paintedAt = Date.now(); clearInterval(timer); return; }
+        for (let i = 3; i < data.length; i += 4)
+            if (data[i]) { window.__paintedAt = Date.now(); clearInterval(timer); return; }
     }, 50);
 })()"""
 

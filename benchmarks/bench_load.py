@@ -454,8 +454,8 @@ def report(args: argparse.Namespace, result: dict, ready_s: float) -> bool:
         print(f"  {'painted (Chromium, every canvas)':<38}{column('painted', browsers)}")
         print(f"  {'painted (all learners)':<38}{column('painted')}")
         worst = max(learner.marks["painted"] for learner in painted)
-        print(f"all painted within {TARGET_S:.0f} s: {'yes' if worst <= TARGET_S and len(painted) + len(away) == args.learners else 'NO'}"
-              f" (last painted at {worst:.2f} s)")
+        everyone = worst <= TARGET_S and len(painted) + len(away) == args.learners
+        print(f"all painted within {TARGET_S:.0f} s: {'yes' if everyone else 'NO'} (last painted at {worst:.2f} s)")
     clicks = [c for learner in learners if isinstance(learner, BrowserLearner) for c in learner.clicks]
     server_clicks = [c for learner in learners if isinstance(learner, SimulatedLearner) for c in learner.clicks]
     if clicks:

@@ -154,18 +154,31 @@ def kernel_of(page: bytes) -> str:
 
 
 def reveal(server: Server, page: bytes, times: int = 1) -> None:
-    """Press the lesson page's Reveal ``times`` through its kernel's websocket, as the browser does."""
+    """Press the lesson page's Reveal ``times`` through its kernel's websocket, as the browser does, and wait until
+    the kernel has handled each press (its "idle" status for that message)."""
     sockets = Sockets(server.port)
     try:
         connection = sockets.open(kernel_of(page), "127.0.0.1")
         model = re.findall(rb'"model_id": "([0-9a-f]+)"', page)[0].decode()
+        pressed: set[str] = set()
         for _ in range(times):
             message = {"header": {"msg_id": uuid.uuid4().hex, "username": "", "session": uuid.uuid4().hex,
                                   "msg_type": "comm_msg", "version": "5.3"}, "parent_header": {}, "metadata": {},
                        "content": {"comm_id": model, "data": {"method": "custom", "content": {"event": "click"}}},
                        "channel": "shell"}
+            pressed.add(message["header"]["msg_id"])
             sockets.run(lambda: connection.write_message(json.dumps(message)))
-        sockets.run(lambda: asyncio.sleep(0.2))
+
+        async def handled() -> None:
+            while pressed:
+                text = await connection.read_message()
+                assert text is not None, "the kernel's websocket closed before the presses were handled"
+                if isinstance(text, str):
+                    reply = json.loads(text)
+                    if reply["header"]["msg_type"] == "status" and reply["content"]["execution_state"] == "idle":
+                        pressed.discard(reply["parent_header"].get("msg_id", ""))
+
+        sockets.run(handled)  # within Sockets.run's 60 s
         sockets.close(connection)
     finally:
         sockets.stop()

@@ -6,11 +6,12 @@ What a child reads is a lesson's Markdown without its closed "For teachers" note
 - no rulebook-lawyer phrase: the tutor's decisions are named for teachers, not for the child.
 The welcome pages and the landing page are read by the child too: the grade and the phrases hold there as well.
 
-The same pages in Catalan (``lessons/ca/``, made from the English ones and the catalog) keep the same word limit before the board and have no rulebook-lawyer
-phrase either (the same phrases, in Catalan). Flesch-Kincaid is a formula for English; a Catalan page is measured
-with Fernández Huerta's reading ease (Flesch's formula fitted to Spanish, the nearest language textstat measures),
-counting syllables with Catalan hyphenation (pyphen's ``ca`` dictionary): at least 80, "easy", the level of a
-sixth grade (Fernández Huerta's table; the English pages are at grade 6 or lower).
+The same pages in Catalan (``lessons/ca/``, made from the English ones and the catalog) keep the same word limit
+before the board and have no rulebook-lawyer phrase either (the same phrases, in Catalan). Flesch-Kincaid is a
+formula for English; a Catalan page is measured with Fernández Huerta's reading ease (Flesch's formula fitted to
+Spanish, the nearest language textstat measures), counting syllables with Catalan hyphenation (pyphen's ``ca``
+dictionary): at least 80, "easy", the level of a sixth grade (Fernández Huerta's table; the English pages are at grade 6
+or lower).
 
 Run as a script (``python tests/test_lesson_text.py``) it prints each page's figures.
 """

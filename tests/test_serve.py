@@ -332,7 +332,10 @@ def _first_fill(outcomes: dict[str, list[str]], sizes: dict[str, int], at_once: 
         deadline = loop.time() + 60
         while not any(line.startswith("The class can come in") for line in lines) and loop.time() < deadline:
             await asyncio.sleep(0.02)
-        await asyncio.sleep(0.1)  # the failed items' replacements are scheduled
+        # The failed items' replacements and the stopped kernels' shutdowns: every other task has ended.
+        while (pending := asyncio.all_tasks() - {asyncio.current_task()}) and loop.time() < deadline:
+            await asyncio.sleep(0.02)
+        assert not pending, f"still running after the class came in: {pending}"
         return manager
 
     return asyncio.run(scenario()), lines

@@ -280,7 +280,8 @@ def test_a_class_gets_the_pages_without_a_kernel_and_beyond_its_places(tmp_path)
         # Closed by the teacher's Pace: not the page rendered once (the lesson page handler answers)
         token = re.search(r"teacher\?token=(\S+)", server.log())[1]
         closing = urllib.request.Request(f"{server.url}/rules-tutor/teacher/action", method="POST",
-                                         data=json.dumps({"action": "pace", "closed": ["flamme_rouge/rules_summary.ipynb"]}).encode(),
+                                         data=json.dumps({"action": "pace",
+                                                          "closed": ["flamme_rouge/rules_summary.ipynb"]}).encode(),
                                          headers={"X-Teacher-Token": token})
         urllib.request.urlopen(closing, timeout=60).close()
         _, closed, _ = server.get("/voila/render/flamme_rouge/rules_summary.ipynb")

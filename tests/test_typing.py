@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_mypy_strict_tutor_is_clean():
     if shutil.which("mypy") is None and subprocess.run([sys.executable, "-m", "mypy", "--version"],
                                                        capture_output=True).returncode:
-        pytest.fail("mypy is missing: pip install -e '.[test]'")
+        pytest.fail("mypy is missing: pip install -e '.[test]' -c constraints.txt")
     result = subprocess.run([sys.executable, "-m", "mypy", "--strict", "tutor"], cwd=ROOT, capture_output=True,
                             text=True)
     assert result.returncode == 0, result.stdout + result.stderr

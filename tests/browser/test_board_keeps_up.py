@@ -128,7 +128,8 @@ _PIXELS_JS = """([points]) => {
     const canvas = document.querySelectorAll('canvas')[0];
     const context = canvas.getContext('2d');
     const scale = canvas.width / %d;
-    return points.map(([x, y]) => Array.from(context.getImageData(Math.floor(x * scale), Math.floor(y * scale), 1, 1).data).slice(0, 3));
+    return points.map(([x, y]) =>
+        Array.from(context.getImageData(Math.floor(x * scale), Math.floor(y * scale), 1, 1).data).slice(0, 3));
 }"""
 
 

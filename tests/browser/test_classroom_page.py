@@ -114,7 +114,8 @@ def test_two_learners_and_the_teacher_view(browser, class_server, tmp_path):
         if tries > 1:
             expect(ana_cell).to_contain_text(f"right after {tries} tries")
         share = 50 * (tries == 1) + 50 * results[1]
-        expect(teacher.locator("#grid tfoot td").nth(2)).to_have_text(str(share))  # the footer row is headed "Right first time, %"
+        # the footer row is headed "Right first time, %"
+        expect(teacher.locator("#grid tfoot td").nth(2)).to_have_text(str(share))
         teacher.screenshot(path=str(shots / "teacher_two_learners.png"), full_page=True)
 
         # Anonymize: numbers instead of names, and back

@@ -1,6 +1,7 @@
 """Keyboard only: one lesson of each game is played with Tab, Enter, Space and the arrow keys, to its quiz and
-its answer, on the real page (then axe-core checks the page with its feedback). Tab visits every control in page order, and the control with the focus shows a
-focus ring; each widget's one live region says what each step changed, and the board in words follows it."""
+its answer, on the real page (then axe-core checks the page with its feedback). Tab visits every control in page
+order, and the control with the focus shows a focus ring; each widget's one live region says what each step changed,
+and the board in words follows it."""
 
 from __future__ import annotations
 

@@ -86,7 +86,8 @@ def rider_pixels(page, index: int, view, race) -> dict[str, tuple[list[tuple[int
     scale = view.device_scale(page.evaluate(_PIXELS_JS, [index, []])["width"])
     flat = [[x * scale, y * scale] for rid in shown for x, y in points[rid]]
     pixels = iter(page.evaluate(_PIXELS_JS, [index, flat])["pixels"])
-    return {rid: ([tuple(next(pixels)[:3]) for _ in points[rid]], hex_to_rgb(style.token_colour(race.riders[rid].colour)))
+    return {rid: ([tuple(next(pixels)[:3]) for _ in points[rid]],
+                  hex_to_rgb(style.token_colour(race.riders[rid].colour)))
             for rid in shown}
 
 

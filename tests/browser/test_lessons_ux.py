@@ -6,12 +6,13 @@ from __future__ import annotations
 import re
 
 import pytest
-from voila_page import LOAD_TIMEOUT_MS, canvas_fingerprint, error_outputs, open_lesson, wait_for_canvas_change, \
-    wait_for_paint
+from voila_page import KERNEL_ACTIVITY_JS, LOAD_TIMEOUT_MS, canvas_fingerprint, error_outputs, kernel_activity, \
+    open_lesson, wait_for_canvas_change, wait_for_paint
 
 from tutor.flamme_rouge import scenario
 from tutor.flamme_rouge.render import Scene
 from tutor.ui.lessons import lessons_in
+from tutor.ui.shell import LessonShell
 from test_lessons import LESSONS, open_race
 
 pytestmark = pytest.mark.browser
@@ -29,7 +30,8 @@ def test_the_landing_page_lists_every_lesson_by_title_in_order_with_summaries_an
     titles = page.locator(".tutor-lesson-list a[href^='flamme_rouge/']").all_inner_texts()
     assert titles == expected
     assert page.locator("a[href*='scenarios']").count() == 0
-    assert "a rider alone on a square takes the right-hand lane" in page.locator(".tutor-lesson-list").first.inner_text()
+    lesson_list = page.locator(".tutor-lesson-list").first.inner_text()
+    assert "a rider alone on a square takes the right-hand lane" in lesson_list
     badge = page.locator("[data-lesson='flamme_rouge/01_track_and_setup.ipynb']")
     expect(badge).to_have_text("not started")  # filled in by the page's script from localStorage
     assert page.title() == "Rules tutor: lessons"
@@ -42,7 +44,10 @@ def test_the_landing_page_lists_every_lesson_by_title_in_order_with_summaries_an
     assert nav.get_by_role("link", name=re.compile("6. Mountains")).count() == 1
     # The page counts its quizzes once they are drawn (left sooner, lessons.py would count none: "finished").
     expect(page.locator(".tutor-quiz").first).to_be_visible(timeout=LOAD_TIMEOUT_MS)
-    page.wait_for_timeout(500)  # the page's progress script records 200 ms after the last change
+    page.wait_for_function(  # the page's progress script has recorded the visit and the lesson's quizzes
+        "() => { const s = JSON.parse(localStorage.getItem('rules-tutor-progress') || '{}');"
+        " const e = s['flamme_rouge/05_exhaustion.ipynb']; return !!(e && e.visited && e.total > 0); }",
+        timeout=30_000)
     nav.get_by_role("link", name=re.compile("All lessons")).click()
     expect(page.locator("[data-lesson='flamme_rouge/05_exhaustion.ipynb']")).to_contain_text(
         "opened", timeout=LOAD_TIMEOUT_MS)
@@ -80,12 +85,19 @@ def test_a_quiz_is_answered_by_clicking_the_board_and_scored_in_the_browser(page
 def test_a_double_click_runs_one_step_and_the_log_keeps_every_step(page, page_errors, voila_server):
     from playwright.sync_api import expect
 
+    page.add_init_script(KERNEL_ACTIVITY_JS)  # counts the kernel's busy and idle messages
     race = open_race(page, voila_server, "flamme_rouge/03_movement.ipynb")
     log = race.locator(".tutor-log")
+    page.wait_for_function("() => window.tutorWalkKernel.state === 'idle'", timeout=30_000)  # the page has loaded
+    busy = kernel_activity(page)["busy"]
     race.get_by_role("button", name="Next step").dblclick()
     expect(log).to_contain_text("green-S moves 2 squares")
-    page.wait_for_timeout(1_000)
+    # The kernel has handled both clicks (a busy and an idle around each) before the log is read again.
+    page.wait_for_function("(n) => window.tutorWalkKernel.busy >= n + 2 && window.tutorWalkKernel.state === 'idle'",
+                           arg=busy, timeout=30_000)
     assert "blue-S moves" not in log.inner_text(), "a double click ran two steps"
+    # A person's next click: a click within debounce_s of the last one's end would be the same double click.
+    page.wait_for_timeout(LessonShell.debounce_s * 1000 + 50)
     race.get_by_role("button", name="Next step").click()
     expect(log).to_contain_text("blue-S moves 5 squares")
     text = log.inner_text()

@@ -1,7 +1,7 @@
 """A class on one server: a lesson opened from a preheated pool, and the "class is full" page beyond the limit.
 
-The server runs with `rules-tutor serve --class-size`'s settings (``tutor.server.class_mode.classroom_settings``), on a folder
-with one small lesson, so that the test does not depend on how heavy the real lessons are.
+The server runs with `rules-tutor serve --class-size`'s settings (``tutor.server.class_mode.classroom_settings``), on a
+folder with one small lesson, so that the test does not depend on how heavy the real lessons are.
 """
 
 from __future__ import annotations

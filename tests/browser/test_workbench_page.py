@@ -70,7 +70,8 @@ def test_a_position_set_up_by_clicking_the_board_opens_from_its_code_on_another_
     assert data["cards"] == {"red-R": 5, "blue-R": 3}
     assert teacher.locator("a.tutor-download[download='position.json']").count() == 1
     before = canvas_fingerprint(teacher)
-    _dropdown(teacher, "Rider").select_option(label="+ new rider")  # "+ new rider": no rider picked, as on a page just opened
+    # "+ new rider": no rider picked, as on a page just opened
+    _dropdown(teacher, "Rider").select_option(label="+ new rider")
     board = wait_for_canvas_change(teacher, before)
     assert board != before
     teacher.screenshot(path=str(tmp_path / "workbench.png"), full_page=True)  # to look at when it fails
@@ -78,7 +79,7 @@ def test_a_position_set_up_by_clicking_the_board_opens_from_its_code_on_another_
     learner = browser.new_context(viewport={"width": 1280, "height": 1000}).new_page()
     learner.on("pageerror", lambda error: page_errors.append(f"pageerror: {error}"))
     open_lesson(learner, voila_server, WORKBENCH)
-    example = wait_for_paint(learner) and canvas_fingerprint(learner)
+    wait_for_paint(learner)
     box = learner.locator(".tutor-position-box")
     box.locator("input").fill(code)
     box.get_by_role("button", name="Open a position").click()

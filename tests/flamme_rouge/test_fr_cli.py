@@ -32,6 +32,7 @@ def test_simulate_prints_a_line_per_race_and_refuses_bad_input(capsys):
                               single_riders=False, peloton=False, muscle=0, breakaway=False)
     assert simulate(args) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert [line.split(":")[0] for line in lines] == ["seed 3", "seed 4"] and all("wins after" in l for l in lines)
+    assert [line.split(":")[0] for line in lines] == ["seed 3", "seed 4"]
+    assert all("wins after" in line for line in lines)
     assert simulate(argparse.Namespace(**{**vars(args), "teams": 9})) == 2
     assert "rules-tutor simulate:" in capsys.readouterr().err

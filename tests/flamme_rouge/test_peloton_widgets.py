@@ -174,7 +174,8 @@ def test_race_tutor_bids_then_steps_the_breakaway_and_the_flip():
     assert tutor.race.phase is Phase.FLIP and "the bot teams flip" in tutor.status.text
     tutor.next_button.click()
     assert tutor.race.phase is Phase.MOVEMENT
-    assert "peloton flips" in tutor.narration.value and "muscle-1 flips one card for each rider" in tutor.narration.value
+    assert "peloton flips" in tutor.narration.value
+    assert "muscle-1 flips one card for each rider" in tutor.narration.value
     assert "never takes exhaustion" in tutor.narration.value
 
 
@@ -194,7 +195,8 @@ def test_finish_round_in_the_breakaway_step_stops_at_round_one():
 def test_scenario_bot_teams_take_the_bot_colours():
     """Engine: scenario teams named peloton and muscle-1 are drawn in the bot teams' colours."""
     race = Race.from_positions("sprint-20", [
-        {"id": "p1", "team": "peloton", "square": 3, "lane": 0}, {"id": "p2", "team": "peloton", "square": 2, "lane": 0},
+        {"id": "p1", "team": "peloton", "square": 3, "lane": 0},
+        {"id": "p2", "team": "peloton", "square": 2, "lane": 0},
         {"id": "m1", "team": "muscle-1", "square": 1, "lane": 0}, {"id": "x", "square": 0, "lane": 0}])
     assert [race.riders[r].colour for r in ("p1", "p2", "m1")] == ["silver", "silver", "gold"]
 

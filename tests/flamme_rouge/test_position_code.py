@@ -52,7 +52,8 @@ def test_every_key_of_the_format_travels_and_the_code_is_short():
 
 @st.composite
 def valid_scenarios(draw):
-    tokens = [draw(st.sampled_from(["1", "2", "3", "2u", "2d", "1c", "2c", "3s"])) for _ in range(draw(st.integers(3, 30)))]
+    length = draw(st.integers(3, 30))
+    tokens = [draw(st.sampled_from(["1", "2", "3", "2u", "2d", "1c", "2c", "3s"])) for _ in range(length)]
     slots = [(s, lane) for s, t in enumerate(tokens) for lane in range(int(t[0]))]
     chosen = draw(st.lists(st.sampled_from(slots), min_size=1, max_size=min(9, len(slots)), unique=True))
     riders = []

@@ -9,10 +9,9 @@ from collections import Counter
 
 import pytest
 
-from tutor.flamme_rouge import (EXHAUSTION, TeamKind, CardNotInHandError, Draw, Phase, Place, PlacementError, Play, Race,
-                                RiderOrderError, Step, UnknownRiderError, UnknownTeamError, WrongPhaseError, energy,
-                                simulate_race,
-                                starting_deck)
+from tutor.flamme_rouge import (EXHAUSTION, TeamKind, CardNotInHandError, Draw, Phase, Place, PlacementError, Play,
+                                Race, RiderOrderError, Step, UnknownRiderError, UnknownTeamError, WrongPhaseError,
+                                energy, simulate_race, starting_deck)
 from tutor.flamme_rouge import rules
 from tutor.flamme_rouge.bots import heuristic_bot, random_bot
 from tutor.flamme_rouge.events import (Blocked, CardPlayed, CardsDrawn, CardsRecycled, CardsRemoved, CardsRevealed,
@@ -649,8 +648,10 @@ def test_handicap_shuffles_exhaustion_cards_into_the_experienced_team_decks():
     race = Race.new("sprint-20", ("red", "blue"), handicap={"red": 3}, seed=5)
     for rid in ("red-S", "red-R"):
         rider = race.riders[rid]
-        assert len(rider.deck.face_down) == 18 and rider.deck.face_down.count(EXHAUSTION) == 3 and rider.handicap == 3 and rider.exhaustion == 0
-    assert all(r.deck.face_down.count(EXHAUSTION) == 0 and len(r.deck.face_down) == 15 for r in map(race.riders.get, ("blue-S", "blue-R")))
+        assert len(rider.deck.face_down) == 18 and rider.deck.face_down.count(EXHAUSTION) == 3
+        assert rider.handicap == 3 and rider.exhaustion == 0
+    assert all(r.deck.face_down.count(EXHAUSTION) == 0 and len(r.deck.face_down) == 15
+               for r in map(race.riders.get, ("blue-S", "blue-R")))
     with pytest.raises(ValueError, match="handicap: 'green'"):
         Race.new("sprint-20", ("red", "blue"), handicap={"green": 1})
 

@@ -797,7 +797,8 @@ def test_who_moves_first():
     assert q.correct_answer == "green-S" and set(q.choice_input.options) >= {("red-R", "red-R")}
     q.choice_input.value = "red-R"
     q.reveal_button.click()
-    assert q.is_right is False and "green-S moves first" in q.feedback.value and "closest to the finish" in q.feedback.value
+    assert q.is_right is False
+    assert "green-S moves first" in q.feedback.value and "closest to the finish" in q.feedback.value
 
 
 def test_which_card_reaches_a_square():

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import asyncio
 import re
 from pathlib import Path
 
 import pytest
 
 from tests.flanders.helpers import position
+from tests.manual_clock import ManualClock
 from tutor.flanders import Phase
 from tutor.flanders.events import DiceRolled
 from tutor.flanders.widgets import FlandersQuiz, GameTutor, RiskQuiz
-from tutor.ui.pace import BOT_TURN_MS, SKIP_WORDS
+from tutor.ui.pace import SKIP_WORDS
 from tutor.ui.narration import NarrationLog
 from tutor.ui.testing import recorded_commands
 
@@ -122,7 +122,8 @@ def test_a_bust_stays_on_the_board_until_continue_then_the_turn_passes():
     t = lesson("push_your_luck", bots={"p2": "threshold"}, dice=[(1, 1, 1)])
     t.roll_button.click()
     assert t.game.player.id == "p2" and t.game.get_player("p1").troops == 2
-    assert "Bust!" in t.narration.value and "loses 4 troop pieces for the 4 grey symbols on its British cards (2 left)" in t.narration.value
+    assert "Bust!" in t.narration.value
+    assert "loses 4 troop pieces for the 4 grey symbols on its British cards (2 left)" in t.narration.value
     shown = t.board.picture
     assert shown is not None and shown.bust and shown.current == 0 and shown.lost == {"p1": 4}
     assert shown.players[0].troops == 2 and shown.caption.startswith("Bust: p1 loses 4 troop pieces")
@@ -191,22 +192,19 @@ def test_bots_play_replays_each_bot_step_on_the_board_with_its_sentence_in_the_p
 
 
 def test_the_replay_plays_from_the_kernel_shows_only_skip_and_skip_jumps_to_the_learners_turn():
-    async def replay():
-        t = after_p1s_bust()
-        t.board.clock = asyncio.get_running_loop()  # paced as in a kernel
-        t.finish_button.click()
-        assert t.replaying and t.board.playing and t.focused is t.skip_button and not t.skip_button.disabled
-        shown = [b for b in (t.roll_button, t.stop_button, t.end_button, t.finish_button, t.next_button,
-                             *t.pair_buttons) if b.layout.display != "none"]
-        assert shown == [] and "The bots play" in t.header.value
-        first = t.status.text
-        assert first.startswith("p2 rolls")
-        await asyncio.sleep(1.6)  # a roll (5 x 70 ms) and its step (650 ms): the next step is told
-        assert t.replaying and t.status.text != first and t.status.text.startswith("p2 ")
-        t.skip_button.click()
-        return t
-
-    t = asyncio.run(replay())
+    t = after_p1s_bust()
+    t.board.clock = clock = ManualClock()  # paced frame by frame, as in a kernel; time moves when told
+    t.finish_button.click()
+    assert t.replaying and t.board.playing and t.focused is t.skip_button and not t.skip_button.disabled
+    shown = [b for b in (t.roll_button, t.stop_button, t.end_button, t.finish_button, t.next_button,
+                         *t.pair_buttons) if b.layout.display != "none"]
+    assert shown == [] and "The bots play" in t.header.value
+    first = t.status.text
+    assert first.startswith("p2 rolls")
+    while t.status.text == first and clock.now < 5:  # the replay's own time moves on to its next step
+        clock.advance(0.05)
+    assert t.replaying and t.board.playing and t.status.text != first and t.status.text.startswith("p2 ")
+    t.skip_button.click()
     assert not t.replaying and not t.board.playing and t.human_turn
     assert t.focused is t.roll_button and t.status.text == "Your turn: choose 'Roll the dice'."
     assert t.board.picture is not None and t.board.picture.current == 0
@@ -260,7 +258,8 @@ def test_only_the_controls_the_prompt_names_are_on_the_page():
 def test_stop_then_play_cards_in_order_and_keep_a_may_retain_card():
     t = lesson("troops_retain", bots={"p2": "cautious"})
     labels = [b.description for b in t.play_buttons]
-    assert "Play Bayonet Charge: move 2 (sacrifice 1 troop piece)" in labels and "Play Machine Gun: lose 1 troop piece" in labels
+    assert "Play Bayonet Charge: move 2 (sacrifice 1 troop piece)" in labels
+    assert "Play Machine Gun: lose 1 troop piece" in labels
     next(b for b in t.play_buttons if b.description == "Play Bayonet Charge: move 2 (sacrifice 1 troop piece)").click()
     assert t.game.get_player("p1").pawn == 6 and t.game.get_player("p1").troops == 3
     assert "sacrifices a troop piece" in t.narration.value
@@ -386,7 +385,8 @@ def test_the_risk_quiz_compares_exact_bust_chances():
     assert q.correct_answer == ("A" if a > b else "B")
     q.choice.value = q.correct_answer
     q.reveal_button.click()
-    assert q.is_right and f"B: {int(b * 216)} of the 216 rolls bust" in q.feedback.value and "/" not in q.feedback.value.split("B:")[1].split(")")[0]
+    assert q.is_right and f"B: {int(b * 216)} of the 216 rolls bust" in q.feedback.value
+    assert "/" not in q.feedback.value.split("B:")[1].split(")")[0]
 
 
 def test_the_game_ends_at_the_learners_own_german_card_and_the_results_cite_the_rule_that_ended_it():
@@ -441,18 +441,15 @@ def test_a_take_quiz_board_shows_the_dice_and_the_cards_but_not_which_sums_have_
 
 
 def test_try_again_right_after_reveal_drops_the_reveal_animation_for_the_new_position():
-    async def reveal_then_retry():
-        q = FlandersQuiz([SCENARIOS / "bust_a.json", SCENARIOS / "bust_b.json"], ask="lost", question="?")
-        q.board.clock = asyncio.get_running_loop()  # paced as in a kernel
-        q.choice.value = 0
-        q.reveal_button.click()
-        assert q.board.playing  # the reveal plays, frame by frame, from the kernel
-        q.retry_button.click()
-        assert not q.board.playing and q.board.picture is not None
-        await asyncio.sleep(0.3)  # the dropped frames never come back
-        return q
-
-    q = asyncio.run(reveal_then_retry())
+    q = FlandersQuiz([SCENARIOS / "bust_a.json", SCENARIOS / "bust_b.json"], ask="lost", question="?")
+    q.board.clock = clock = ManualClock()  # paced frame by frame, as in a kernel; time moves when told
+    q.choice.value = 0
+    q.reveal_button.click()
+    assert q.board.playing and clock.pending  # the reveal plays, frame by frame, from the kernel
+    q.retry_button.click()
+    assert not q.board.playing and q.board.picture is not None
+    assert clock.pending == []  # the reveal's next frame is called off ...
+    clock.advance(10)  # ... so no dropped frame comes back, however long it waits
     assert q.index == 1 and q.board.picture is not None and q.board.picture.caption == "Your prediction?"
 
 

@@ -27,9 +27,8 @@ def race_ids(teams: int) -> list[str]:
 
 __all__ = [
     "ATTACK", "EXHAUSTION", "MUSCLE", "ROULEUR", "SPRINTEUR", "Card", "CardKind", "RiderKind", "energy",
-    "starting_deck",
-    "CardNotInHandError", "PlacementError", "RiderOrderError", "RuleError", "ScenarioError", "TrackError",
-    "UnknownRiderError", "UnknownTeamError", "WrongPhaseError", "TEAM_COLOURS", "Deck", "Draw", "Phase", "Place", "Play", "Race",
-    "Rider", "Step", "Team", "TeamKind", "RaceResult", "simulate_race", "STAGES", "TEACHING_TRACKS", "Square", "Terrain", "Track",
-    "stage", "race_ids",
+    "starting_deck", "CardNotInHandError", "PlacementError", "RiderOrderError", "RuleError", "ScenarioError",
+    "TrackError", "UnknownRiderError", "UnknownTeamError", "WrongPhaseError", "TEAM_COLOURS", "Deck", "Draw", "Phase",
+    "Place", "Play", "Race", "Rider", "Step", "Team", "TeamKind", "RaceResult", "simulate_race", "STAGES",
+    "TEACHING_TRACKS", "Square", "Terrain", "Track", "stage", "race_ids",
 ]

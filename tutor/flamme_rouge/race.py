@@ -12,8 +12,8 @@ automatic step at a time, through the handlers of ``PHASE_STEPS``: one rider's m
 (frontmost first), then the end phase's three parts (remove played cards, slipstream,
 exhaustion). ``resolve_steps`` yields those steps one by one for a canvas to animate
 (``ResolvedStep``: the positions before, the cards still to move, the events), and
-``hand_to_bots`` gives the teams of people to bots. ``resolve(through)`` steps to the end of a phase; ``play_round`` (and
-``play_rounds``, to the finish) is the fast path for simulations and calls the same phase
+``hand_to_bots`` gives the teams of people to bots. ``resolve(through)`` steps to the end of a phase;
+``play_round`` (and ``play_rounds``, to the finish) is the fast path for simulations and calls the same phase
 functions (``_deal``, ``_play``, ``_reveal``, ``_ride``, ``_check_finish``,
 ``_remove_played``, ``_slipstream``, ``_exhaustion``) without events or history. On that
 path, which simulations run millions of times, loops stand where comprehensions would
@@ -54,8 +54,8 @@ from .race_model import (AUTOMATIC_PHASES, BOT_SEED_SALT, BREAKAWAY_EXHAUSTION, 
                          Play, Rider, Step, Team, TeamKind)
 
 __all__ = ["Race", "ResolvedStep", "PHASE_STEPS", "AUTOMATIC_PHASES", "BOT_SEED_SALT", "BREAKAWAY_EXHAUSTION",
-           "HAND_SIZE", "MAX_MUSCLE", "MUSCLE_COLOURS", "PAIR_TEAMS", "PELOTON_COLOUR", "ROUND_ORDER", "TEAM_COLOURS", "Action",
-           "Deck", "Draw", "Move", "Phase", "Place", "Play", "Rider", "Step", "Team", "TeamKind"]
+           "HAND_SIZE", "MAX_MUSCLE", "MUSCLE_COLOURS", "PAIR_TEAMS", "PELOTON_COLOUR", "ROUND_ORDER", "TEAM_COLOURS",
+           "Action", "Deck", "Draw", "Move", "Phase", "Place", "Play", "Rider", "Step", "Team", "TeamKind"]
 
 
 class Race(RaceActions, RaceFastPath, RaceJson):

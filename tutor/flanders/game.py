@@ -466,7 +466,7 @@ class Game(GameState):
     def _german_rows(self) -> list[Event]:
         events: list[Event] = []
         deck = self.cards.deck
-        for _ in range(_MAX_REDRAWS):
+        for _redraw in range(_MAX_REDRAWS):
             row = next((r for r in ROWS if self._all_german(r)), None)
             if row is None or not any(deck[c].british for c in self.draw + self.discard):
                 break

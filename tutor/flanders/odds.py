@@ -65,7 +65,8 @@ def _bust_counts() -> tuple[int, ...]:
 
 
 _BUSTS = _bust_counts()
-"""``_BUSTS[mask]``: rolls out of 216 that bust when the spaces in ``mask`` (bit ``s`` for space ``s``) are available."""
+"""``_BUSTS[mask]``: rolls out of 216 that bust when the spaces in ``mask`` (bit ``s`` for space ``s``) are
+available."""
 
 
 def bust_count(available_mask: int) -> int:

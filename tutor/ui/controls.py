@@ -45,9 +45,10 @@ def _button_css() -> str:
         rules.append(f"{selector} {{ background-color: {background}; color: {ink}; }}")
     background, ink = DISABLED_COLOURS
     rules.append("button.jupyter-button:hover:enabled { filter: brightness(0.92); }")
-    rules.append(f"button.jupyter-button:disabled, button.jupyter-button.mod-disabled {{ background-color: {background} "
-                 f"!important; color: {ink} !important; opacity: 1 !important; border: 1px dashed #9aa0a6 "
-                 "!important; box-shadow: none !important; cursor: not-allowed !important; }")
+    rules.append("button.jupyter-button:disabled, button.jupyter-button.mod-disabled { "
+                 f"background-color: {background} !important; color: {ink} !important; opacity: 1 !important; "
+                 "border: 1px dashed #9aa0a6 !important; box-shadow: none !important; "
+                 "cursor: not-allowed !important; }")
     rules.append(FOCUS_CSS)
     return "\n".join(rules)
 

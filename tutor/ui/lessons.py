@@ -165,8 +165,9 @@ PROGRESS_JS = r"""<script>
     if (document.querySelector('[data-lesson], [data-finish-quizzes]')) badges();
     else if (tries++ < 100) setTimeout(fill, 100);
   })();
-  new MutationObserver(function () { clearTimeout(window.__tutorProgress); window.__tutorProgress = setTimeout(record, 200); })
-    .observe(document.body, {childList: true, subtree: true});
+  new MutationObserver(function () {
+    clearTimeout(window.__tutorProgress); window.__tutorProgress = setTimeout(record, 200);
+  }).observe(document.body, {childList: true, subtree: true});
 })();
 </script>"""
 

@@ -5,9 +5,9 @@ as ``Rule`` references and are cited here from their ``section`` and ``text``:
 
     >>> from tutor.core.events import Rule
     >>> a = Rule("x.move", "Movement phase", "a rider moves exactly the value of its card")
-    >>> b = Rule("x.empty", "Movement phase", "a rider landing on an empty square takes the right-hand lane")
+    >>> b = Rule("x.empty", "Movement phase", "it takes the right-hand lane of an empty square")
     >>> cite((a, b))
-    'Movement phase: a rider moves exactly the value of its card. A rider landing on an empty square takes the right-hand lane.'
+    'Movement phase: a rider moves exactly the value of its card. It takes the right-hand lane of an empty square.'
 """
 
 from __future__ import annotations

@@ -27,6 +27,6 @@ from .track import draw_minimap, draw_track
 __all__ = [
     "Frame", "frame_ms", "frames_for", "thin", "CardPanel", "draw_card", "draw_card_panel", "View", "canvas_height",
     "follow", "make_view", "Chip", "Highlights", "Mark", "highlights_for", "revealed_cards", "current_positions",
-    "draw_minimap_riders", "draw_riders", "draw_tokens", "rider_colours", "token_label", "Scene", "StepRecord", "legend_html", "draw_minimap",
-    "draw_track",
+    "draw_minimap_riders", "draw_riders", "draw_tokens", "rider_colours", "token_label", "Scene", "StepRecord",
+    "legend_html", "draw_minimap", "draw_track",
 ]

@@ -3,7 +3,8 @@
 A move slides the token square by square (and, when blocked, up to the full
 square and back); a rider placed anew (the breakaway) glides to its square;
 slipstream first outlines every pack and holds, then slides each pack that moves, one at a time, one square
-in quarter steps, and holds again with the merged packs (``Slipstreamed.packs``) and the "+1" chips; an exhaustion holds the "E2" icons.
+in quarter steps, and holds again with the merged packs (``Slipstreamed.packs``) and the "+1" chips; an exhaustion
+holds the "E2" icons.
 ``frame_ms`` keeps a step's sliding to about a second; the holds are what let a
 class see each sub-step.
 """

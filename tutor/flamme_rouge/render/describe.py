@@ -150,8 +150,8 @@ def _packs(race: Race) -> str:
     """``"a (square 1); b, c and d (squares 4 to 5)"``: the packs (``rules.packs``), rearmost first."""
     positions = race.positions()
     words = []
-    for lo, hi in rules.packs(square for square, _ in positions.values()):
-        members = [rid for rid, (square, _) in positions.items() if lo <= square <= hi]
+    for lo, hi in rules.packs(square for square, _lane in positions.values()):
+        members = [rid for rid, (square, _lane) in positions.items() if lo <= square <= hi]
         where = _("square {square}").format(square=lo) if lo == hi else _squares(lo, hi)
         words.append(f"{', '.join(members)} ({where})")
     return "; ".join(words)

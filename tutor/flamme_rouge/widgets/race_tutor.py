@@ -8,7 +8,8 @@
 
 The screen is the lesson shell (``tutor.ui.shell.LessonShell``); this module says what Flamme Rouge does on it.
 The learner draws for each of its riders ("Draw 4 for red-S"), clicks one of the four card buttons (or the card
-drawn on the board's card panel) to play it (the other three are recycled under the deck), then resolves the round with "Next step" (one rider's move, or
+drawn on the board's card panel) to play it (the other three are recycled under the deck), then resolves the round
+with "Next step" (one rider's move, or
 one part of the end phase) or "Finish round", which animates the rest of the round step by step at the chosen
 ``speed``, fitted to a few seconds (``race_pace``; "Skip animation" shows its end at once; a new click never
 waits for an animation). A full race offers "Finish the race" from round 3 (``race_pace``). When a round (or

@@ -134,8 +134,8 @@ def picture_of(game: Game, *, humans: Sequence[str] | None = None, caption: str 
     odds = Odds.of(game) if show_odds else None
     available = game.offered() if game.phase is Phase.CHOOSE and show_offers else ()
     return Picture(players, game.current, dict(game.spaces), tuple(game.player.retained), tuple(game.taken),
-                   frozenset(game.used), game.on_nine, game.dice or last_dice, tuple(available), chosen, chosen_space, odds,
-                   game.halted, caption, rule, winners=tuple(game.winners), phase=game.phase, judged=show_offers)
+                   frozenset(game.used), game.on_nine, game.dice or last_dice, tuple(available), chosen, chosen_space,
+                   odds, game.halted, caption, rule, winners=tuple(game.winners), phase=game.phase, judged=show_offers)
 
 
 def _with_player(picture: Picture, player_id: str, **changes: object) -> Picture:

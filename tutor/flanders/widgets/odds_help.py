@@ -51,7 +51,6 @@ def rolls_picture(available: Iterable[int] = ()) -> str:
     """HTML: a bar for each card space, the rolls out of ``ROLLS`` that offer it (spaces in ``available``
     green), and why the middle sums come up most."""
     counts, marked = rolls_with_sum(), set(available)
-    most = max(counts.values())
     rows = "".join(
         f"<div class='row'><span class='sum'>{space}</span><span class='track'><div class='bar"
         f"{' card' if space in marked else ''}' style='width:{100 * n / ROLLS:.1f}%'></div></span>"

@@ -62,7 +62,7 @@ def step_rounds(events: Sequence[Event], cards: CardSet, first: int) -> list[int
     """The round of each told step of ``events`` (``Picture.step`` counts them from 1): ``first`` until a
     ``TurnStarted`` names another."""
     rounds, current = [], first
-    for event, (text, _) in zip(events, captions(events, cards)):
+    for event, (text, _rule) in zip(events, captions(events, cards)):
         if isinstance(event, TurnStarted):
             current = event.round
         if text:
