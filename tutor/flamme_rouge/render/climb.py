@@ -1,8 +1,9 @@
 """The picture of the climb rule: the squares a rider below a climb may move, numbered, with the count.
 
 Mountains (rules.ASCENT): a rider moves at most 5 (``track.ASCENT_MAXIMUM``) on or into an ascent; below a climb
-it may go as far as the square before the climb, and never fewer than 5. The engine works this out once, in ``Track.ceiling`` (the most
-squares a rider starting on each square may move); this module only asks it, and the track's terrain
+it may go as far as the square before the climb, and never fewer than 5. The engine works this out once, in
+``Track.ceiling`` (the most squares a rider starting on each square may move); this module only asks it, and the
+track's terrain
 (``Track.ascent``) to tell flat squares from climbing ones. A quiz's Reveal (``PredictQuiz``) shows it when the
 rider's move cites the climb (``RiderMoved.terrain``):
 
