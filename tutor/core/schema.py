@@ -181,6 +181,11 @@ def _kind(value: Any) -> str:
     return "null"
 
 
+def kind_of(value: Any) -> str:
+    """What a JSON value is, in words of the learner's language ("a list", "a string"), for a refusal."""
+    return _kind(value)
+
+
 def where_in(root: Any, path: Any, nouns: Mapping[str, str]) -> str:
     """``rider 'red-S'``, ``players[1]``, ``expect.after_movement``: a place in the data, for a message.
 
@@ -273,7 +278,7 @@ def validate(data: Any, schema: Mapping[str, Any], error: type[DataError] = Data
     if problem is not None:
         raise error(_message(problem, data, nouns or {}))
     if any(_SURROGATE.search(s) for s in _strings(data)):
-        raise error("a text holds a lone surrogate character (\\ud800-\\udfff), which is not Unicode")
+        raise error(_("a text holds a lone surrogate character (\\ud800-\\udfff), which is not Unicode"))
 
 
 def _jsonschema() -> ModuleType:
