@@ -224,5 +224,15 @@ def test_the_view_in_catalan_has_no_english_word(browser, classroom):
         assert len(english) > 50
         left = sorted({w for w in re.findall(r"[A-Za-z]{3,}", shown) if w in english})
         assert left == [], left
+
+        # the other language is one link away, and the choice is kept (as the lesson pages keep it)
+        page.get_by_role("link", name="English").click()
+        expect(page.get_by_role("button", name="Pace: open lessons")).to_be_visible()
+        page.goto(url + "/rules-tutor/teacher")  # a Catalan browser, the choice English
+        expect(page.locator("html")).to_have_attribute("lang", "en")
+        expect(page).to_have_title("Class view · Rules tutor")
+        page.evaluate("() => localStorage.removeItem('rules-tutor-language')")
+        page.goto(url + "/rules-tutor/teacher")  # no choice: the browser's language
+        expect(page).to_have_title("Vista de la classe · Tutor de regles")
     finally:
         context.close()

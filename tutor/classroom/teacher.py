@@ -26,7 +26,7 @@ from typing import Any
 
 import tornado.web
 
-from tutor.i18n import N_, SOURCE_LANGUAGE, gettext_in, language_codes
+from tutor.i18n import N_, SOURCE_LANGUAGE, gettext_in, language_codes, languages
 
 from .guard import parse_body
 from .handlers import MAX_BODY, ClassHandler
@@ -44,7 +44,8 @@ WORDS = re.compile(r"\[\[(.*?)\]\]", re.S)
 """A message in ``teacher.html``: ``[[Class view]]``, written in the teacher's language."""
 PAGE_WORDS = (
     # teacher.html
-    N_("Class view · Rules tutor"), N_("Class view"), N_("Loading the class …"), N_("Class tools"), N_("Anonymize"),
+    N_("Class view · Rules tutor"), N_("Language"), N_("Class view"), N_("Loading the class …"), N_("Class tools"),
+    N_("Anonymize"),
     N_("Pause every screen"), N_("Pace: open lessons"), N_("Download CSV"), N_("Print report"),
     N_("Start a new class"), N_("Open lessons"),
     N_("Learners see “Not open yet” on a closed lesson. A lesson you open reaches a waiting learner within seconds."),
@@ -127,6 +128,8 @@ def teacher_page(language: str, page_token: str) -> str:
     words = {message: gettext_in(language, message) for message in PAGE_WORDS}
     script = json.dumps({k: v for k, v in words.items() if v != k}, ensure_ascii=False).replace("</", "<\\/")
     page = page.replace("<!-- words -->", script).replace("<!-- language -->", html.escape(language))
+    names = json.dumps(languages(), ensure_ascii=False).replace("</", "<\\/")
+    page = page.replace("<!-- languages -->", names)
     return page.replace(PAGE_TOKEN, html.escape(page_token))
 
 

@@ -9,7 +9,31 @@
     const text = WORDS_IN[message] || message;
     return text.replace(/[{](\w+)[}]/g, (whole, name) => (values && name in values ? String(values[name]) : whole));
   }
-  if (location.search) history.replaceState(null, "", location.pathname + (lang !== "en" ? "?lang=" + lang : ""));
+  // The language the teacher chose on a lesson page or here (language.js keeps it in the browser) wins over the
+  // browser's own; each language has its link at the top.
+  const LANGUAGES = window.RULES_TUTOR_TEACHER_LANGUAGES || {}, CHOICE = "rules-tutor-language";
+  const asked = new URLSearchParams(location.search).get("lang");
+  let stored = null;
+  try { stored = localStorage.getItem(CHOICE); } catch (e) { /* storage refused: the browser's language */ }
+  if (!asked && stored && stored !== lang && Object.prototype.hasOwnProperty.call(LANGUAGES, stored)) {
+    location.replace(location.pathname + "?lang=" + encodeURIComponent(stored));
+    return;
+  }
+  if (location.search) history.replaceState(null, "", location.pathname + (asked ? "?lang=" + lang : ""));
+  Object.keys(LANGUAGES).forEach(function (code, k) {
+    const nav = document.getElementById("languages");
+    if (k) nav.append(" · ");
+    const item = document.createElement(code === lang ? "span" : "a");
+    item.textContent = LANGUAGES[code];
+    item.lang = code;
+    if (code === lang) item.setAttribute("aria-current", "page");
+    else {
+      item.href = location.pathname + "?lang=" + encodeURIComponent(code);
+      item.hreflang = code;
+      item.addEventListener("click", function () { try { localStorage.setItem(CHOICE, code); } catch (e) { /* */ } });
+    }
+    nav.appendChild(item);
+  });
   const base = location.pathname.replace(/\/teacher\/?$/, "/teacher");
   // The page's own token goes with every action (and the CSV): a page of another site cannot read it (CSRF).
   const pageToken = document.querySelector('meta[name="rules-tutor-page"]').content;
