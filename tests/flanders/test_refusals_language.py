@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from tutor import i18n
+from tutor.core.schema import parse_json
 from tutor.flanders import Phase, ScenarioError, position_code, scenario
 from tutor.flanders.battlefield import SpaceKind
 from tutor.flanders.position_code import CARD_NAMES
@@ -49,12 +50,14 @@ SCENARIOS: list[dict[str, Any]] = [
     {"battlefield": {"spaces": "none"}},
     {"game": None},
 ]
+UPLOADS = ['{"a" 1}', '{"a": 1,}', '[1 2]', '[1] x', '"abc', '"a\tb"', '"\\q"', '"\\u12"', ' ', '{"a": NaN}']
+"""Files that are not JSON, as the workbench reads an uploaded file (``parse_json``)."""
 CODES = ["", "hello", "FR3-0MHSR031MV", "IF2-0000", "IF1-!!", "IF1-0", "IF1-0000000", "IF1-" + "7" * 300, 42]
 
 TYPED = ({*scenario.SCENARIO_KEYS, *scenario.OUTPUT_KEYS, "id", "pawn", "troops", "retained", "roll", "take",
           "stop", "play", "mines", "end_turn", "fixed", "name", "kind", "description", "hat", "score", "jump", "fly",
           "lake", "none", "flanders", "Zeppelin", "hello", "true", "false", "null", "In", "Flanders", "Field",
-          "Flamme", "Rouge"}
+          "Flamme", "Rouge", "json", "NaN"}
          | {k.value for k in SpaceKind} | {p.value for p in Phase} | {w for name in CARD_NAMES for w in name.split()})
 """What a refusal may show as it is: the keys and values the teacher typed (phases as the format names them, as in
 ``"phase": "choose"``), card names, the games' names."""
@@ -62,9 +65,11 @@ WORD = re.compile(r"(?<![\w'’-])[A-Za-z][a-z]*[A-Za-z](?:_[a-z]+)*(?![\w])")
 
 
 def refusal(case: dict[str, Any] | str | int) -> str:
-    """What the workbench says about a scenario file (``case`` a dict) or a pasted code."""
+    """What the workbench says about a scenario file (``case`` a dict, or its text), or a pasted code."""
     with pytest.raises(ScenarioError) as caught:
-        if isinstance(case, dict):
+        if case in UPLOADS:
+            parse_json(str(case).encode(), "p1.json", ScenarioError)
+        elif isinstance(case, dict):
             data = {**BASE, **case, "expect": case.get("expect", {})}
             if data["game"] is None:
                 del data["game"]
@@ -88,8 +93,8 @@ def language(request):
     i18n.use_language(i18n.SOURCE_LANGUAGE)
 
 
-CASES = [*SCENARIOS, *CODES]
-IDS = [json.dumps(c)[:40] for c in CASES]
+CASES = [*SCENARIOS, *UPLOADS, *CODES]
+IDS = [f"{n}-{json.dumps(c)[:40]}" for n, c in enumerate(CASES)]
 
 
 @pytest.mark.parametrize("language", [i18n.PSEUDO], indirect=True)

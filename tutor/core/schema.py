@@ -146,8 +146,9 @@ def parse_json(text: str | bytes, where: str, error: type[DataError] = DataError
         data = json.loads(text, object_pairs_hook=_object, parse_int=_parse_int, parse_float=_parse_float,
                           parse_constant=_refuse_constant)
     except json.JSONDecodeError as exc:
+        reason = _(JSON_REASONS[exc.msg]) if exc.msg in JSON_REASONS else exc.msg
         raise error(_("{where}: not valid JSON: {reason} at line {line}, column {column}").format(
-            where=where, reason=exc.msg, line=exc.lineno, column=exc.colno)) from None
+            where=where, reason=reason, line=exc.lineno, column=exc.colno)) from None
     except (ValueError, RecursionError) as exc:
         raise error(_("{where}: not valid here: {reason}").format(where=where, reason=exc)) from None
     if any(_SURROGATE.search(s) for s in _strings(data)):
@@ -162,6 +163,19 @@ def load_json(path: str | Path, error: type[DataError] = DataError) -> Any:
 
 
 # ----- schemas -------------------------------------------------------------------------------------------------
+
+JSON_REASONS = {
+    "Expecting value": N_("a value is missing"),
+    "Expecting ',' delimiter": N_("a comma is missing"),
+    "Expecting ':' delimiter": N_("a colon is missing"),
+    "Expecting property name enclosed in double quotes": N_("a key must be in double quotes"),
+    "Extra data": N_("something follows the end of the data"),
+    "Unterminated string starting at": N_("a text in quotes is not closed"),
+    "Invalid control character at": N_("a text in quotes holds a line break or a tab"),
+    "Invalid \\escape": N_("a text in quotes holds a backslash that escapes nothing"),
+    "Invalid \\uXXXX escape": N_("a text in quotes holds a wrong \\uXXXX code"),
+}
+"""What Python's JSON parser says (``JSONDecodeError.msg``, English) in words of the learner's language."""
 
 _TYPE_WORDS = {"object": N_("an object"), "array": N_("a list"), "string": N_("a string"), "integer": N_("an integer"),
                "boolean": N_("true or false"), "null": "null", "number": N_("a number")}
