@@ -52,6 +52,7 @@ SCENARIOS: list[dict[str, Any]] = [
 ]
 UPLOADS = ['{"a" 1}', '{"a": 1,}', '[1 2]', '[1] x', '"abc', '"a\tb"', '"\\q"', '"\\u12"', ' ', '{"a": NaN}']
 """Files that are not JSON, as the workbench reads an uploaded file (``parse_json``)."""
+UPLOADS += ["\udcff", "a\udcc3"]  # bytes that are not UTF-8 (surrogate-escaped here, sent as the bytes)
 CODES = ["", "hello", "FR3-0MHSR031MV", "IF2-0000", "IF1-!!", "IF1-0", "IF1-0000000", "IF1-" + "7" * 300, 42]
 
 TYPED = ({*scenario.SCENARIO_KEYS, *scenario.OUTPUT_KEYS, "id", "pawn", "troops", "retained", "roll", "take",
@@ -68,7 +69,7 @@ def refusal(case: dict[str, Any] | str | int) -> str:
     """What the workbench says about a scenario file (``case`` a dict, or its text), or a pasted code."""
     with pytest.raises(ScenarioError) as caught:
         if case in UPLOADS:
-            parse_json(str(case).encode(), "p1.json", ScenarioError)
+            parse_json(str(case).encode("utf-8", "surrogateescape"), "p1.json", ScenarioError)
         elif isinstance(case, dict):
             data = {**BASE, **case, "expect": case.get("expect", {})}
             if data["game"] is None:

@@ -77,7 +77,7 @@ def read_text(path: str | Path, error: type[DataError] = DataError, limit: int =
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise error(_("{where}: not UTF-8 text ({reason} at byte {byte})").format(
-            where=path, reason=exc.reason, byte=exc.start)) from None
+            where=path, reason=_utf8_reason(exc), byte=exc.start)) from None
 
 
 def _refuse_constant(name: str) -> Any:
@@ -137,7 +137,7 @@ def parse_json(text: str | bytes, where: str, error: type[DataError] = DataError
             text = text.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise error(_("{where}: not UTF-8 text ({reason} at byte {byte})").format(
-                where=where, reason=exc.reason, byte=exc.start)) from None
+                where=where, reason=_utf8_reason(exc), byte=exc.start)) from None
     depth = _depth(text)
     if depth > MAX_DEPTH:
         raise error(_("{where}: nested {depth} levels deep (a scenario needs at most {limit})").format(
@@ -163,6 +163,16 @@ def load_json(path: str | Path, error: type[DataError] = DataError) -> Any:
 
 
 # ----- schemas -------------------------------------------------------------------------------------------------
+
+UTF8_REASONS = {"invalid start byte": N_("no character starts"),
+                "invalid continuation byte": N_("a character is cut short"),
+                "unexpected end of data": N_("the text ends inside a character")}
+"""What Python's UTF-8 decoder says (``UnicodeDecodeError.reason``, English) in words of the learner's language."""
+
+
+def _utf8_reason(exc: UnicodeDecodeError) -> str:
+    return _(UTF8_REASONS[exc.reason]) if exc.reason in UTF8_REASONS else exc.reason
+
 
 JSON_REASONS = {
     "Expecting value": N_("a value is missing"),
