@@ -174,3 +174,66 @@ def _wait(condition, timeout_s: float = 30.0) -> None:
     while not condition():
         assert time.monotonic() < deadline, "the server never got the teacher's action"
         time.sleep(0.05)
+
+
+def test_the_view_in_catalan_has_no_english_word(browser, classroom):
+    """Issue 38: ``?lang=ca`` (or a Catalan browser): every heading, button, verdict, tooltip and lesson title in
+    Catalan; no word of the page's English messages is left on screen or in a tooltip."""
+    import re
+
+    from playwright.sync_api import expect
+
+    from tutor.classroom.teacher import PAGE_WORDS
+    from tutor.i18n import gettext_in
+
+    room, url = classroom
+    lesson = next(lesson for lesson in room.db.lessons if lesson.quizzes)
+    ana, _ = room.db.join("Ana")
+    other, _ = room.db.join("")
+    for learner in (ana, other):
+        room.db.opened(learner, lesson.key)
+    room.db.answered(ana, lesson.key, lesson.quizzes[0], False, "7")
+    room.db.answered(ana, lesson.key, lesson.quizzes[0], True, "8")
+    room.db.answered(other, lesson.key, lesson.quizzes[0], False, "3")
+    context = browser.new_context(viewport={"width": 1366, "height": 768}, locale="ca-ES")
+    context.route(NOT_LOCAL, lambda route: route.abort())
+    page = context.new_page()
+    try:
+        page.goto(url + f"/rules-tutor/teacher?lang=ca&token={TOKEN}")
+        expect(page).to_have_title("Vista de la classe · Tutor de regles")
+        expect(page.locator("#summary")).to_contain_text("Alumnes: 2")
+        expect(page.locator("#grid tbody th")).to_have_text(["1 · Ana", "Alumne 2"])
+        quiz = gettext_in("ca", lesson.quiz_titles[0])
+        assert quiz != lesson.quiz_titles[0]
+        expect(page.locator("#grid thead th.up").nth(1)).to_have_text(quiz)
+        expect(page.locator("#grid thead th.up").first).to_have_text(gettext_in("ca", lesson.title))
+        expect(page.locator("#grid tbody tr").first.locator("td").nth(2)).to_have_attribute(
+            "title", re.compile("encertada després de 2 intents · primera resposta: 7"))
+        expect(page.locator("#grid tfoot th")).to_have_text("Encertada a la primera, %")
+        page.get_by_role("button", name="Atura totes les pantalles").click()
+        expect(page.get_by_role("button", name="Reprèn totes les pantalles")).to_be_visible()
+        page.get_by_role("button", name="Ritme: lliçons obertes").click()
+        expect(page.locator("#pace")).to_be_visible()
+        # the lessons' keys beside their titles in Pace are file names ("flanders/01_board_and_goal"): left out
+        page.evaluate("() => document.querySelectorAll('#pace-list small').forEach((key) => key.remove())")
+        shown = page.evaluate("""() => document.body.innerText + ' ' + Array.from(document.querySelectorAll(
+            '[title], [aria-label]')).map((e) => (e.title || '') + ' ' + (e.getAttribute('aria-label') || '')).join(' ')
+            + ' ' + document.title""")
+        catalan = " ".join(gettext_in("ca", m) for m in PAGE_WORDS)
+        english = {w for m in PAGE_WORDS for w in re.findall(r"[A-Za-z]{3,}", re.sub(r"\{\w+\}", "", m))}
+        english -= set(re.findall(r"[A-Za-z]{3,}", catalan)) | {"CSV", "rules", "tutor", "serve"}
+        assert len(english) > 50
+        left = sorted({w for w in re.findall(r"[A-Za-z]{3,}", shown) if w in english})
+        assert left == [], left
+
+        # the other language is one link away, and the choice is kept (as the lesson pages keep it)
+        page.get_by_role("link", name="English").click()
+        expect(page.get_by_role("button", name="Pace: open lessons")).to_be_visible()
+        page.goto(url + "/rules-tutor/teacher")  # a Catalan browser, the choice English
+        expect(page.locator("html")).to_have_attribute("lang", "en")
+        expect(page).to_have_title("Class view · Rules tutor")
+        page.evaluate("() => localStorage.removeItem('rules-tutor-language')")
+        page.goto(url + "/rules-tutor/teacher")  # no choice: the browser's language
+        expect(page).to_have_title("Vista de la classe · Tutor de regles")
+    finally:
+        context.close()

@@ -346,5 +346,5 @@ def test_load_rejects_a_non_object(tmp_path):
     """A scenario is a JSON object."""
     path = tmp_path / "list.json"
     path.write_text("[1, 2]", encoding="utf-8")
-    with pytest.raises(ScenarioError, match="JSON object, not list"):
+    with pytest.raises(ScenarioError, match="JSON object, not a list"):
         sc.load(path)

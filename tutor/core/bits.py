@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import zlib
 
+from tutor.i18n import _
+
 B32 = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 _READ = {**{c: i for i, c in enumerate(B32)}, "I": 1, "L": 1, "O": 0, "U": 27}
 # U is not in the alphabet: read as V (the usual Crockford mistake) and caught by the check character if wrong
@@ -40,7 +42,7 @@ class BitReader:
 
     def take(self, size: int) -> int:
         if self.width < size:
-            raise self.error("the position code is damaged: characters are missing (copy the whole code)")
+            raise self.error(_("the position code is damaged: characters are missing (copy the whole code)"))
         self.width -= size
         return (self.number >> self.width) & ((1 << size) - 1)
 
@@ -49,7 +51,7 @@ class BitReader:
         while self.take(1) == 0:
             zeros += 1
             if zeros > 24:
-                raise self.error("the position code is damaged: a character is missing or changed")
+                raise self.error(_("the position code is damaged: a character is missing or changed"))
         return (1 << zeros) | self.take(zeros)
 
     def finished(self) -> bool:
@@ -72,13 +74,13 @@ def decode(text: str, prefix: str, error: type[ValueError]) -> BitReader:
     body = body.replace("-", "")
     strange = sorted(set(body) - set(_READ))
     if strange:
-        raise error(f"not a position code: it contains {', '.join(map(repr, strange[:3]))} (a code has only "
-                    "digits and capital letters)")
+        raise error(_("not a position code: it contains {items} (a code has only digits and capital letters)").format(
+            items=", ".join(map(repr, strange[:3]))))
     if len(body) < 2:
-        raise error("the position code is too short: copy the whole code")
+        raise error(_("the position code is too short: copy the whole code"))
     body = "".join(B32[_READ[c]] for c in body)
     if B32[zlib.crc32(body[:-1].encode()) & 31] != body[-1]:
-        raise error("the position code is damaged: a character is missing or changed (check it again)")
+        raise error(_("the position code is damaged: a character is missing or changed (check it again)"))
     number = 0
     for c in body[:-1]:
         number = (number << 5) | _READ[c]

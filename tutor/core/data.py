@@ -11,6 +11,8 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any, TypeGuard
 
+from tutor.i18n import _
+
 from .errors import DataError
 from .schema import load_json
 
@@ -27,19 +29,20 @@ def reject_unknown_keys(data: Mapping[str, Any], allowed: Iterable[str], where: 
     allowed = sorted(allowed)
     unknown = sorted(set(data) - set(allowed))
     if unknown:
-        raise error(f"{where}unknown key {unknown[0]!r} (allowed: {', '.join(allowed)})")
+        raise error(_("{where}unknown key {key} (allowed: {allowed})").format(
+            where=where, key=repr(unknown[0]), allowed=", ".join(allowed)))
 
 
 def require_keys(data: Mapping[str, Any], required: Iterable[str], where: str = "",
                  error: type[DataError] = DataError) -> None:
     for key in required:
         if key not in data:
-            raise error(f"{where}missing key {key!r}")
+            raise error(_("{where}missing key {key}").format(where=where, key=repr(key)))
 
 
 def positive_int(value: Any, where: str, error: type[DataError] = DataError) -> int:
     if not is_int(value) or value < 1:
-        raise error(f"{where}: {value!r} is not a positive integer")
+        raise error(_("{where}: {value} is not a positive integer").format(where=where, value=repr(value)))
     return int(value)
 
 

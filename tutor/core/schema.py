@@ -77,7 +77,7 @@ def read_text(path: str | Path, error: type[DataError] = DataError, limit: int =
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise error(_("{where}: not UTF-8 text ({reason} at byte {byte})").format(
-            where=path, reason=exc.reason, byte=exc.start)) from None
+            where=path, reason=_utf8_reason(exc), byte=exc.start)) from None
 
 
 def _refuse_constant(name: str) -> Any:
@@ -137,7 +137,7 @@ def parse_json(text: str | bytes, where: str, error: type[DataError] = DataError
             text = text.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise error(_("{where}: not UTF-8 text ({reason} at byte {byte})").format(
-                where=where, reason=exc.reason, byte=exc.start)) from None
+                where=where, reason=_utf8_reason(exc), byte=exc.start)) from None
     depth = _depth(text)
     if depth > MAX_DEPTH:
         raise error(_("{where}: nested {depth} levels deep (a scenario needs at most {limit})").format(
@@ -146,8 +146,9 @@ def parse_json(text: str | bytes, where: str, error: type[DataError] = DataError
         data = json.loads(text, object_pairs_hook=_object, parse_int=_parse_int, parse_float=_parse_float,
                           parse_constant=_refuse_constant)
     except json.JSONDecodeError as exc:
+        reason = _(JSON_REASONS[exc.msg]) if exc.msg in JSON_REASONS else exc.msg
         raise error(_("{where}: not valid JSON: {reason} at line {line}, column {column}").format(
-            where=where, reason=exc.msg, line=exc.lineno, column=exc.colno)) from None
+            where=where, reason=reason, line=exc.lineno, column=exc.colno)) from None
     except (ValueError, RecursionError) as exc:
         raise error(_("{where}: not valid here: {reason}").format(where=where, reason=exc)) from None
     if any(_SURROGATE.search(s) for s in _strings(data)):
@@ -162,6 +163,29 @@ def load_json(path: str | Path, error: type[DataError] = DataError) -> Any:
 
 
 # ----- schemas -------------------------------------------------------------------------------------------------
+
+UTF8_REASONS = {"invalid start byte": N_("no character starts"),
+                "invalid continuation byte": N_("a character is cut short"),
+                "unexpected end of data": N_("the text ends inside a character")}
+"""What Python's UTF-8 decoder says (``UnicodeDecodeError.reason``, English) in words of the learner's language."""
+
+
+def _utf8_reason(exc: UnicodeDecodeError) -> str:
+    return _(UTF8_REASONS[exc.reason]) if exc.reason in UTF8_REASONS else exc.reason
+
+
+JSON_REASONS = {
+    "Expecting value": N_("a value is missing"),
+    "Expecting ',' delimiter": N_("a comma is missing"),
+    "Expecting ':' delimiter": N_("a colon is missing"),
+    "Expecting property name enclosed in double quotes": N_("a key must be in double quotes"),
+    "Extra data": N_("something follows the end of the data"),
+    "Unterminated string starting at": N_("a text in quotes is not closed"),
+    "Invalid control character at": N_("a text in quotes holds a line break or a tab"),
+    "Invalid \\escape": N_("a text in quotes holds a backslash that escapes nothing"),
+    "Invalid \\uXXXX escape": N_("a text in quotes holds a wrong \\uXXXX code"),
+}
+"""What Python's JSON parser says (``JSONDecodeError.msg``, English) in words of the learner's language."""
 
 _TYPE_WORDS = {"object": N_("an object"), "array": N_("a list"), "string": N_("a string"), "integer": N_("an integer"),
                "boolean": N_("true or false"), "null": "null", "number": N_("a number")}
@@ -179,6 +203,11 @@ def _kind(value: Any) -> str:
         if isinstance(value, kinds):
             return _(_TYPE_WORDS[name])
     return "null"
+
+
+def kind_of(value: Any) -> str:
+    """What a JSON value is, in words of the learner's language ("a list", "a string"), for a refusal."""
+    return _kind(value)
 
 
 def where_in(root: Any, path: Any, nouns: Mapping[str, str]) -> str:
@@ -273,7 +302,7 @@ def validate(data: Any, schema: Mapping[str, Any], error: type[DataError] = Data
     if problem is not None:
         raise error(_message(problem, data, nouns or {}))
     if any(_SURROGATE.search(s) for s in _strings(data)):
-        raise error("a text holds a lone surrogate character (\\ud800-\\udfff), which is not Unicode")
+        raise error(_("a text holds a lone surrogate character (\\ud800-\\udfff), which is not Unicode"))
 
 
 def _jsonschema() -> ModuleType:

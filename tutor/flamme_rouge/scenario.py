@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from tutor.core.data import first_difference, is_int, load_json, reject_unknown_keys
-from tutor.core.schema import MAX_FILE_BYTES, integer, parse_json, strict_object, text, validate
+from tutor.core.schema import MAX_FILE_BYTES, integer, kind_of, parse_json, strict_object, text, validate
 from tutor.i18n import _, ngettext
 
 from . import position_code
@@ -71,14 +71,14 @@ def load(path: str | Path) -> dict[str, Any]:
     data = load_json(path, ScenarioError)
     if not isinstance(data, dict):
         raise ScenarioError(_(
-            "{path}: a scenario is a JSON object, not {kind}").format(path=path, kind=type(data).__name__))
+            "{path}: a scenario is a JSON object, not {kind}").format(path=path, kind=kind_of(data)))
     return data
 
 
 def build(scenario: dict[str, Any], *, seed: int = 0, history: bool = False) -> Race:
     """Validate a scenario and return the race it describes (movement phase, or end phase without cards)."""
     if not isinstance(scenario, dict):
-        raise ScenarioError(_("a scenario is an object (dict), not {kind}").format(kind=type(scenario).__name__))
+        raise ScenarioError(_("a scenario is an object (dict), not {kind}").format(kind=kind_of(scenario)))
     validate(scenario, SCHEMA, ScenarioError, nouns={"riders": "rider"})
     finish = scenario.get("finish")
     if finish is not None and not is_int(finish):
@@ -352,9 +352,11 @@ def short_code_v2(scenario: dict[str, Any]) -> str | None:
 def _from_short_code(text: str) -> dict[str, Any]:
     body = text[len(SHORT_PREFIX) - 1:].replace("-", "").upper()
     strange = sorted(set(body) - set(_B32_READ))
-    if strange or len(body) < 2:
-        raise ScenarioError(f"not a position code: it contains {', '.join(map(repr, strange[:3]))} (a short code "
-                            "has only digits and capital letters)" if strange else "the position code is too short")
+    if strange:
+        raise ScenarioError(_("not a position code: it contains {items} (a short code has only digits and capital "
+                              "letters)").format(items=", ".join(map(repr, strange[:3]))))
+    if len(body) < 2:
+        raise ScenarioError(_("the position code is too short: copy the whole code"))
     body = "".join(_B32[_B32_READ[c]] for c in body)
     if _B32[zlib.crc32(body[:-1].encode()) & 31] != body[-1]:
         raise ScenarioError(_("the position code is damaged: a character is missing or changed (check it again)"))
@@ -417,14 +419,15 @@ def from_code(code: str) -> dict[str, Any]:
     White space anywhere in the code is ignored (a code wrapped over two lines still opens).
     """
     if not isinstance(code, str):
-        raise ScenarioError(_("a position code is text, not {kind}").format(kind=type(code).__name__))
+        raise ScenarioError(_("a position code is text, not {kind}").format(kind=kind_of(code)))
     if len(code) > MAX_CODE_CHARS:
         raise ScenarioError(_(
             "the position code is far too long ({count} characters; a code has at most {max_code_chars}): copy "
             "only the code").format(count=format(len(code), ','), max_code_chars=format(MAX_CODE_CHARS, ',')))
     text = "".join(code.split())
     if not text:
-        raise ScenarioError("the position code is empty: paste a code that starts with " + CODE_PREFIX)
+        raise ScenarioError(_("the position code is empty: paste a code that starts with {prefix}").format(
+            prefix=CODE_PREFIX))
     upper = text.upper()
     if upper.startswith(SHORT_PREFIX[:3]) or upper.startswith(position_code.PREFIX[:3]):  # dashes optional
         short = _from_short_code(text) if upper.startswith(SHORT_PREFIX[:3]) else position_code.decode_position(text)
@@ -458,8 +461,8 @@ def from_code(code: str) -> dict[str, Any]:
             items=', '.join(map(repr, strange[:3]))))
     if len(body) % 4 == 1:
         raise ScenarioError(_("the position code is damaged: characters are missing or extra (copy the whole code)"))
-    damaged = ScenarioError("the position code is damaged: a character is missing or changed (copy the whole "
-                            "code again)")
+    damaged = ScenarioError(_("the position code is damaged: a character is missing or changed (copy the whole "
+                              "code again)"))
     try:
         packed = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
         inflater = zlib.decompressobj(zdict=_CODE_DICTIONARY)
@@ -472,7 +475,7 @@ def from_code(code: str) -> dict[str, Any]:
             number=MAX_FILE_BYTES // 1024))
     if not inflater.eof or inflater.unused_data:
         raise damaged
-    data = parse_json(raw, "the position code", ScenarioError)
+    data = parse_json(raw, _("the position code"), ScenarioError)
     if not isinstance(data, dict):
         raise ScenarioError(_(
             "the position code does not hold a scenario (a JSON object), but a {kind}").format(

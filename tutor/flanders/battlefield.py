@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from tutor.core.data import load_json, reject_unknown_keys, require_keys
+from tutor.i18n import _
 
 from .errors import BoardDataError
 
@@ -72,44 +73,47 @@ class Battlefield:
     def from_dict(cls, data: Any, source: str = "battlefield") -> Battlefield:
         where = f"{source}: "
         if not isinstance(data, Mapping):
-            raise BoardDataError(f"{where}a battlefield is a JSON object with 'spaces'")
+            raise BoardDataError(_("{where}a battlefield is a JSON object with 'spaces'").format(where=where))
         reject_unknown_keys(data, _FILE_KEYS, where, BoardDataError)
         require_keys(data, ("spaces",), where, BoardDataError)
         entries = data["spaces"]
         if not isinstance(entries, list) or len(entries) < 2:
-            raise BoardDataError(f"{where}'spaces' must be a list of at least 2 spaces (start ... objective)")
+            raise BoardDataError(_("{where}'spaces' must be a list of at least 2 spaces (start ... objective)").format(
+                where=where))
         spaces: list[Space] = []
         for i, entry in enumerate(entries):
             label = f"{where}spaces[{i}]: "
             if not isinstance(entry, dict):
-                raise BoardDataError(f"{label}a space is an object with name and kind")
+                raise BoardDataError(_("{where}a space is an object with name and kind").format(where=label))
             reject_unknown_keys(entry, _SPACE_KEYS, label, BoardDataError)
             require_keys(entry, ("kind",), label, BoardDataError)
             try:
                 kind = SpaceKind(entry["kind"])
             except ValueError:
                 known = ", ".join(k.value for k in SpaceKind)
-                raise BoardDataError(f"{label}unknown kind {entry['kind']!r} (known: {known})") from None
+                raise BoardDataError(_("{where}unknown kind {kind} (known: {known})").format(
+                    where=label, kind=repr(entry["kind"]), known=known)) from None
             name = entry.get("name", kind.value)
             if not isinstance(name, str):
-                raise BoardDataError(f"{label}'name' must be a string")
+                raise BoardDataError(_("{where}'name' must be a string").format(where=label))
             spaces.append(Space(name, kind))
         kinds = [s.kind for s in spaces]
         if SpaceKind.OBJECTIVE not in kinds:
-            raise BoardDataError(f"{where}no space has kind 'objective': the map needs an Objective line "
-                                 "as its last space")
+            raise BoardDataError(_("{where}no space has kind 'objective': the map needs an Objective line as its "
+                                   "last space").format(where=where))
         if kinds.count(SpaceKind.OBJECTIVE) > 1 or kinds[-1] is not SpaceKind.OBJECTIVE:
             i = kinds.index(SpaceKind.OBJECTIVE)
-            raise BoardDataError(f"{where}spaces[{i}]: the Objective line must be the last space, and the only one")
+            raise BoardDataError(_("{where}: the Objective line must be the last space, and the only one").format(
+                where=f"{where}spaces[{i}]"))
         if kinds[0] is not SpaceKind.START or kinds.count(SpaceKind.START) > 1:
-            raise BoardDataError(f"{where}spaces[0]: the first space must be the starting line (kind 'start'), "
-                                 "and the only one")
+            raise BoardDataError(_("{where}: the first space must be the starting line (kind 'start'), and the "
+                                   "only one").format(where=f"{where}spaces[0]"))
         description = data.get("description", data.get("_doc", ""))
         if isinstance(description, list):
             description = " ".join(str(line) for line in description)
         name = data.get("name", source)
         if not isinstance(name, str) or not isinstance(description, str):
-            raise BoardDataError(f"{where}'name' and 'description' must be strings")
+            raise BoardDataError(_("{where}'name' and 'description' must be strings").format(where=where))
         return cls(name, tuple(spaces), description)
 
 

@@ -17,7 +17,8 @@ from __future__ import annotations
 from typing import Any
 
 from tutor.core.bits import BitReader, BitWriter, decode, encode
-from tutor.i18n import _
+from tutor.core.schema import kind_of
+from tutor.i18n import N_, _
 
 from . import scenario as scenarios
 from .errors import ScenarioError
@@ -33,7 +34,7 @@ PHASES = (None, "roll", "again", "resolve")
 DEFAULT_TROOPS = 6
 _POSITION_KEYS = {"game", "name", "description", "players", "current", "spaces", "taken", "on_nine", "phase",
                   "round", "seed", "actions", "expect"}
-_DAMAGED = "the position code is damaged: a character is missing or changed (check it again)"
+_DAMAGED = N_("the position code is damaged: a character is missing or changed (check it again)")
 
 
 def position(data: dict[str, Any]) -> dict[str, Any]:
@@ -89,7 +90,7 @@ def _put_names(bits: BitWriter, names: list[str]) -> None:
 def from_code(code: object) -> dict[str, Any]:
     """The scenario (position only) of a code; a malformed code raises ``ScenarioError`` saying what is wrong."""
     if not isinstance(code, str):
-        raise ScenarioError(_("a position code is text, not {kind}").format(kind=type(code).__name__))
+        raise ScenarioError(_("a position code is text, not {kind}").format(kind=kind_of(code)))
     if len(code) > MAX_CODE_CHARS:
         raise ScenarioError(_(
             "the position code is far too long ({count} characters; a code has at most {max_code_chars}): copy "
@@ -105,15 +106,15 @@ def from_code(code: object) -> dict[str, Any]:
                 "tutor").format(
                 text=text[2:].split('-')[0],
                 prefix=PREFIX))
-        hint = " (that one is a Flamme Rouge code)" if text.upper().startswith("FR") else ""
-        raise ScenarioError(_(
-            "not an In Flanders Field position code: a code starts with {prefix}{hint}").format(
-            prefix=PREFIX,
-            hint=hint))
+        if text.upper().startswith("FR"):
+            raise ScenarioError(_("this is a Flamme Rouge code: open it in a Flamme Rouge lesson (an In Flanders "
+                                  "Field code starts with {prefix})").format(prefix=PREFIX))
+        raise ScenarioError(_("not an In Flanders Field position code: a code starts with {prefix}").format(
+            prefix=PREFIX))
     try:
         data = _read(decode(text, PREFIX, ScenarioError))
     except (IndexError, KeyError):
-        raise ScenarioError(_DAMAGED) from None
+        raise ScenarioError(_(_DAMAGED)) from None
     try:
         scenarios.build(data)
     except ValueError as exc:
@@ -124,7 +125,7 @@ def from_code(code: object) -> dict[str, Any]:
 def _names(bits: BitReader) -> list[str]:
     count = bits.gamma() - 1
     if count > 37:
-        raise ScenarioError(_DAMAGED)
+        raise ScenarioError(_(_DAMAGED))
     return [CARD_NAMES[bits.take(4)] for _step in range(count)]
 
 

@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from tutor.core.data import first_difference, is_int, load_json, reject_unknown_keys
-from tutor.core.schema import integer, strict_object, text, validate
+from tutor.core.schema import integer, kind_of, strict_object, text, validate
 from tutor.i18n import _, ngettext
 
 from .battlefield import Battlefield, load_battlefield
@@ -57,6 +57,9 @@ GAME = "flanders"
 OUTPUT_KEYS = ("phase", "current", "pawns", "troops", "lost", "retained", "held", "on_nine", "spaces", "bust",
                "events", "rules", "winners", "bust_probability")
 _START_PHASES = ("roll", "again", "resolve")
+ACTION_FORMS = ('"roll", {"roll": [d1, d2, d3]}, {"take": 5}, "stop", {"play": "Tank", "spaces": 2, "mines": [...]}, '
+                '"end_turn", {"end_turn": [...]}')
+"""The forms of an action, in JSON (the same in every language), for a refusal."""
 
 MAX_ACTIONS = 2000
 """Most actions a scenario may carry out (a whole game takes a few hundred)."""
@@ -96,7 +99,7 @@ def load(path: str | Path) -> dict[str, Any]:
     """Read a scenario file; bad JSON raises ``ScenarioError`` naming the file, line and column."""
     data = load_json(path, ScenarioError)
     if not isinstance(data, dict):
-        raise ScenarioError(f"{path}: a scenario is a JSON object, not {type(data).__name__}")
+        raise ScenarioError(_("{path}: a scenario is a JSON object, not {kind}").format(path=path, kind=kind_of(data)))
     return data
 
 
@@ -138,7 +141,7 @@ def build(data: dict[str, Any], *, history: bool = False) -> Game:
     _check_header(data)
     seed = data.get("seed", 0)
     if not is_int(seed):
-        raise ScenarioError(f"key 'seed' must be an integer, not {seed!r}")
+        raise ScenarioError(_("key 'seed' must be an integer, not {value}").format(value=repr(seed)))
     battlefield = _battlefield(data)
     players = _players(data.get("players"), battlefield)
     game = Game(load_cards(), battlefield, players, seed=seed, history=history)
@@ -150,7 +153,7 @@ def build(data: dict[str, Any], *, history: bool = False) -> Game:
     _deal_piles(game, data, cards)
     rnd = data.get("round", 1)
     if not is_int(rnd) or rnd < 1:
-        raise ScenarioError(f"key 'round' must be a positive integer, not {rnd!r}")
+        raise ScenarioError(_("key 'round' must be a positive integer, not {value}").format(value=repr(rnd)))
     game.round = rnd
     return game
 
@@ -158,9 +161,10 @@ def build(data: dict[str, Any], *, history: bool = False) -> Game:
 def _check_header(data: Any) -> None:
     """An object with the key ``game``, valid against ``SCHEMA``."""
     if not isinstance(data, dict):
-        raise ScenarioError(f"a scenario is an object (dict), not {type(data).__name__}")
+        raise ScenarioError(_("a scenario is an object (dict), not {kind}").format(kind=kind_of(data)))
     if "game" not in data:
-        raise ScenarioError("missing key 'game' (it must be \"flanders\" for an In Flanders Field scenario)")
+        raise ScenarioError(_("missing key 'game' (it must be {value} for an In Flanders Field scenario)").format(
+            value=json.dumps(GAME)))
     validate(data, SCHEMA, ScenarioError)
 
 
@@ -171,7 +175,7 @@ def _battlefield(data: dict[str, Any]) -> Battlefield:
     try:
         return Battlefield.from_dict(data["battlefield"], "battlefield")
     except BoardDataError as exc:
-        raise ScenarioError(f"key {exc}") from None
+        raise ScenarioError(_("key {problem}").format(problem=exc)) from None
 
 
 def _deal_retained(game: Game, entries: list[dict[str, Any]], cards: _Cards) -> None:
@@ -180,7 +184,8 @@ def _deal_retained(game: Game, entries: list[dict[str, Any]], cards: _Cards) -> 
         p.retained = cards.names(entry.get("retained", []), f"players[{i}].retained")
         for c in p.retained:
             if not game.cards[c].retainable:
-                raise ScenarioError(f"players[{i}].retained: {game.cards[c].name!r} is not a \"May Retain\" card")
+                raise ScenarioError(_("{where}: {name} is not a \"May Retain\" card").format(
+                    where=f"players[{i}].retained", name=repr(game.cards[c].name)))
 
 
 def _current(data: dict[str, Any], players: list[Player]) -> int:
@@ -188,19 +193,22 @@ def _current(data: dict[str, Any], players: list[Player]) -> int:
     ids = [p.id for p in players]
     current = data.get("current", ids[0])
     if current not in ids:
-        raise ScenarioError(f"key 'current': {current!r} is not a player ({', '.join(ids)})")
+        raise ScenarioError(_("key 'current': {value} is not a player ({players})").format(
+            value=repr(current), players=", ".join(ids)))
     return ids.index(current)
 
 
 def _deal_spaces(game: Game, spaces: Any, cards: _Cards) -> None:
     """The cards on the card spaces (3 to 11; space 9's card is fixed)."""
     if not isinstance(spaces, dict):
-        raise ScenarioError("key 'spaces' must be an object: space (\"3\" to \"11\", not \"9\") -> card name")
+        raise ScenarioError(_("key 'spaces' must be an object: card space (\"3\" to \"11\", not \"9\") -> card "
+                              "name"))
     for key, name in spaces.items():
         if str(key) == str(NINE):
-            raise ScenarioError("spaces: space 9 holds the fixed card; use \"on_nine\" for the second pawn")
+            raise ScenarioError(_("spaces: space 9 holds the fixed card; use {key} for the second pawn").format(
+                key="\"on_nine\""))
         if int(key) not in CARD_SPACES:
-            raise ScenarioError(f"spaces: {key!r} is not a card space (3 to 11, except 9)")
+            raise ScenarioError(_("spaces: {key} is not a card space (3 to 11, except 9)").format(key=repr(key)))
         if name is not None:
             game.spaces[int(key)] = cards.take(name, f"spaces[{key!r}]")
 
@@ -237,21 +245,23 @@ def _deal_piles(game: Game, data: dict[str, Any], cards: _Cards) -> None:
 
 def _players(entries: Any, battlefield: Battlefield) -> list[Player]:
     if not isinstance(entries, list) or not 2 <= len(entries) <= 4:
-        raise ScenarioError("key 'players' must be a list of 2 to 4 players")
+        raise ScenarioError(_("key 'players' must be a list of 2 to 4 players"))
     players: list[Player] = []
     for i, entry in enumerate(entries):
         where = f"players[{i}]"
         if not isinstance(entry, dict):
-            raise ScenarioError(f"{where} must be an object with id, pawn and troops")
+            raise ScenarioError(_("{where} must be an object with id, pawn and troops").format(where=where))
         pid = entry.get("id")
         if not isinstance(pid, str) or not pid or any(p.id == pid for p in players):
-            raise ScenarioError(f"{where}: 'id' must be a non-empty string used once, not {pid!r}")
+            raise ScenarioError(_("{where}: 'id' must be a non-empty string used once, not {value}").format(
+                where=where, value=repr(pid)))
         pawn, troops = entry.get("pawn", 0), entry.get("troops", 6)
         if not is_int(pawn) or not 0 <= pawn <= battlefield.objective:
-            raise ScenarioError(f"{where} ({pid}): pawn {pawn!r} is not a battlefield space "
-                                f"(0 to {battlefield.objective})")
+            raise ScenarioError(_("{where} ({player}): pawn {value} is not a battlefield space (0 to {last})").format(
+                where=where, player=pid, value=repr(pawn), last=battlefield.objective))
         if not is_int(troops) or troops < 0:
-            raise ScenarioError(f"{where} ({pid}): troops {troops!r} is not a count of troop pieces (>= 0)")
+            raise ScenarioError(_("{where} ({player}): troops {value} is not a count of troop pieces (0 or more)"
+                                  ).format(where=where, player=pid, value=repr(troops)))
         players.append(Player(pid, troops, pawn))
     return players
 
@@ -265,33 +275,36 @@ def _action(game: Game, entry: Any, where: str) -> Action:
     if entry == "end_turn":
         return EndTurn()
     if not isinstance(entry, dict) or (len(entry) != 1 and "play" not in entry):
-        raise ScenarioError(f"{where}: {entry!r} is not an action (\"roll\", {{\"roll\": [d1, d2, d3]}}, "
-                            "{\"take\": space}, \"stop\", {\"play\": name, \"spaces\": n, \"mines\": [...]}, "
-                            "\"end_turn\", {\"end_turn\": [names to keep]})")
+        raise ScenarioError(_("{where}: {entry} is not an action (the actions are {actions})").format(
+            where=where, entry=repr(entry), actions=ACTION_FORMS))
     if "roll" in entry:
         dice = entry["roll"]
         if dice is None:
             return Roll()
         if not isinstance(dice, list) or len(dice) != 3:
-            raise ScenarioError(f"{where}: 'roll' takes three dice values, not {dice!r}")
+            raise ScenarioError(_("{where}: 'roll' takes three dice values, not {value}").format(
+                where=where, value=repr(dice)))
         return Roll((dice[0], dice[1], dice[2]))
     if "take" in entry:
         if not is_int(entry["take"]):
-            raise ScenarioError(f"{where}: 'take' takes a space number, not {entry['take']!r}")
+            raise ScenarioError(_("{where}: 'take' takes a space number, not {value}").format(
+                where=where, value=repr(entry["take"])))
         return Take(entry["take"])
     if "end_turn" in entry:
         keep = entry["end_turn"]
         if not isinstance(keep, list):
-            raise ScenarioError(f"{where}: 'end_turn' takes a list of card names to keep, not {keep!r}")
+            raise ScenarioError(_("{where}: 'end_turn' takes a list of card names to keep, not {value}").format(
+                where=where, value=repr(keep)))
         return EndTurn(tuple(_in_hand(game, name, f"{where}.end_turn", set()) for name in keep))
     if "play" in entry:
         reject_unknown_keys(entry, ("play", "spaces", "mines"), f"{where}: ", ScenarioError)
         spaces = entry.get("spaces", 0)
         if not is_int(spaces):
-            raise ScenarioError(f"{where}: 'spaces' must be an integer, not {spaces!r}")
+            raise ScenarioError(_("{where}: 'spaces' must be an integer, not {value}").format(
+                where=where, value=repr(spaces)))
         mines = entry.get("mines", [])
         if not isinstance(mines, list):
-            raise ScenarioError(f"{where}: 'mines' must be a list of card names")
+            raise ScenarioError(_("{where}: 'mines' must be a list of card names").format(where=where))
         card = _in_hand(game, entry["play"], f"{where}.play", set())
         chosen = {card}
         spent = []
@@ -300,7 +313,7 @@ def _action(game: Game, entry: Any, where: str) -> Action:
             chosen.add(m)
             spent.append(m)
         return Play(card, spaces, tuple(spent))
-    raise ScenarioError(f"{where}: unknown action {next(iter(entry))!r}")
+    raise ScenarioError(_("{where}: unknown action {action}").format(where=where, action=repr(next(iter(entry)))))
 
 
 def _in_hand(game: Game, name: Any, where: str, exclude: set[CardId]) -> CardId:
@@ -309,8 +322,9 @@ def _in_hand(game: Game, name: Any, where: str, exclude: set[CardId]) -> CardId:
     for c in game.hand():
         if c != FIXED and c not in exclude and game.cards[c].name == name:
             return c
-    held = ", ".join(game.cards[c].name for c in game.hand() if c != FIXED) or "none"
-    raise ScenarioError(f"{where}: {game.player.id} holds no unused {name!r} (cards in hand: {held})")
+    held = ", ".join(game.cards[c].name for c in game.hand() if c != FIXED) or _("none")
+    raise ScenarioError(_("{where}: {player} holds no unused {name} (cards in hand: {held})").format(
+        where=where, player=game.player.id, name=repr(name), held=held))
 
 
 def run(data: dict[str, Any]) -> tuple[Game, list[Event], dict[str, int]]:
@@ -319,7 +333,7 @@ def run(data: dict[str, Any]) -> tuple[Game, list[Event], dict[str, int]]:
     start = {p.id: p.troops for p in game.players}
     actions = data.get("actions", [])
     if not isinstance(actions, list):
-        raise ScenarioError("key 'actions' must be a list of actions")
+        raise ScenarioError(_("key 'actions' must be a list of actions"))
     events: list[Event] = []
     for i, entry in enumerate(actions):
         where = f"actions[{i}]"
@@ -327,7 +341,7 @@ def run(data: dict[str, Any]) -> tuple[Game, list[Event], dict[str, int]]:
         try:
             events += game.apply(action)
         except RuleError as exc:
-            raise ScenarioError(f"{where} ({json.dumps(entry)}): {exc}") from None
+            raise ScenarioError(f"{where} ({json.dumps(entry)}): {exc}") from None  # exc: a sentence in the language
     return game, events, start
 
 
@@ -363,7 +377,7 @@ def check(data: dict[str, Any]) -> str | None:
     """None when the scenario's ``expect`` block matches ``resolve``, else the first difference."""
     expect = data.get("expect")
     if not isinstance(expect, dict):
-        raise ScenarioError("key 'expect' must be an object with the expected result")
+        raise ScenarioError(_("key 'expect' must be an object with the expected result"))
     reject_unknown_keys(expect, OUTPUT_KEYS, "expect: ", ScenarioError)
     # A partial object checks only the players (or spaces) it names.
     return first_difference(expect, resolve(data), OUTPUT_KEYS, partial=True)
