@@ -13,7 +13,7 @@ import re
 import urllib.request
 
 from tutor import i18n
-from tutor.lesson_languages import english_notebooks
+from tutor.i18n.lesson_languages import english_notebooks
 
 from tests.test_text_pages import LESSONS, START_TIMEOUT_S, _rules_tutor_serve
 
