@@ -117,7 +117,7 @@ def test_a_message_missing_from_the_catalog_falls_back_to_english_and_is_recorde
 def test_lists_numbers_and_percentages_follow_the_language(catalan):
     assert i18n.and_list(["a", "b", "c"]) == "a, b i c"
     assert i18n.and_list([]) == "ningú"
-    assert i18n.percent(0.255, 1) == "25,5%"
+    assert i18n.percent(0.255, 1) == "25,5\u00a0%"  # a (no-break) space before the sign, as Catalan writes it
     i18n.use_language("en")
     assert i18n.and_list(["a", "b", "c"]) == "a, b and c"
     assert i18n.percent(0.255, 1) == f"{0.255 * 100:.1f}%"
@@ -277,3 +277,16 @@ def test_a_catalan_lesson_built_in_the_test_process_speaks_catalan_until_the_tes
 def test_the_next_test_speaks_english_again():
     """The previous test left Catalan on; conftest sets English back, or every later label would be Catalan."""
     assert i18n.language() == "en" and i18n._("Next step") == "Next step"
+
+
+@pytest.mark.parametrize("spec, words", [("2 3c 2", "casella 1: les llambordes tenen 1 o 2 carrils, no 3"),
+                                         ("2 9 2", "casella 1: codi incorrecte '9'"),
+                                         ("", "un recorregut necessita com a mínim una casella")])
+def test_a_bad_track_a_teacher_types_is_refused_in_catalan(catalan, spec, words):
+    """Issue 38: the Flamme Rouge workbench shows a track's refusal (``key 'track': ...``) in the page's language."""
+    from tutor.flamme_rouge.errors import TrackError
+    from tutor.flamme_rouge.track import Track
+
+    with pytest.raises(TrackError) as refused:
+        Track.parse(spec)
+    assert str(refused.value).startswith(words) and not ENGLISH.search(str(refused.value)), str(refused.value)

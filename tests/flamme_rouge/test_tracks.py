@@ -143,7 +143,7 @@ def test_parse_rejects_bad_tokens(spec, fragments):
 
 def test_parse_rejects_a_non_string():
     """The track is a string of tokens, not a list."""
-    with pytest.raises(TrackError, match="must be a string.*not list"):
+    with pytest.raises(TrackError, match="must be a string.*not a list"):
         Track.parse(["2", "2"])
 
 

@@ -13,6 +13,7 @@ import functools
 from dataclasses import dataclass, field
 from typing import Any
 
+from tutor.core.schema import kind_of
 from tutor.i18n import N_, _
 
 from .errors import TrackError
@@ -58,18 +59,22 @@ class Track:
 
     def __post_init__(self) -> None:
         if not self.squares:
-            raise TrackError("a track needs at least one square")
+            raise TrackError(_("a track needs at least one square"))
         if not 0 <= self.start <= len(self.squares):
-            raise TrackError(f"start {self.start} is outside the track (0..{len(self.squares)})")
+            raise TrackError(_("start {start} is outside the track (0..{last})").format(start=self.start,
+                                                                                 last=len(self.squares)))
         if self.finish is not None and not 0 < self.finish <= len(self.squares):
-            raise TrackError(f"finish {self.finish} is outside the track (1..{len(self.squares)})")
+            raise TrackError(_("finish {finish} is outside the track (1..{last})").format(finish=self.finish,
+                                                                                   last=len(self.squares)))
         for i, square in enumerate(self.squares):
             if not 1 <= square.lanes <= MAX_LANES:
-                raise TrackError(f"square {i}: {square.lanes} lanes (a square has 1 to {MAX_LANES})")
+                raise TrackError(_("square {i}: {lanes} lanes (a square has 1 to {most})").format(
+                    i=i, lanes=square.lanes, most=MAX_LANES))
             if square.terrain is Terrain.COBBLES and square.lanes == 3:
-                raise TrackError(f"square {i}: cobblestones have 1 or 2 lanes, not 3 (Peloton expansion)")
+                raise TrackError(_("square {i}: cobblestones have 1 or 2 lanes, not 3 (Peloton expansion)").format(i=i))
             if square.terrain is Terrain.SUPPLY and square.lanes != 3:
-                raise TrackError(f"square {i}: a supply zone has 3 lanes, not {square.lanes} (Peloton expansion)")
+                raise TrackError(_("square {i}: a supply zone has 3 lanes, not {lanes} (Peloton expansion)").format(
+                    i=i, lanes=square.lanes))
         # Per-square lookups used on the hot path of simulations.
         object.__setattr__(self, "lanes", tuple(s.lanes for s in self.squares))
         object.__setattr__(self, "ascent", tuple(s.terrain is Terrain.ASCENT for s in self.squares))
@@ -145,13 +150,13 @@ class Track:
     def parse(cls, spec: str, *, start: int = 0, finish: int | None = None, name: str = "") -> Track:
         """A track from the scenario format: one token per square, lanes then terrain letter."""
         if not isinstance(spec, str):
-            raise TrackError(f"track must be a string of square tokens, not {type(spec).__name__}")
+            raise TrackError(_("track must be a string of square tokens, not {kind}").format(kind=kind_of(spec)))
         squares = []
         for i, token in enumerate(spec.split()):
             lanes, letter = token[:1], token[1:]
             if lanes not in ("1", "2", "3") or letter not in _TERRAIN_LETTERS:
-                raise TrackError(
-                    f"square {i}: bad token {token!r} (lanes 1-3, then optionally u, d, c or s)")
+                raise TrackError(_("square {i}: bad token {token} (lanes 1-3, then optionally u, d, c or s)").format(
+                    i=i, token=repr(token)))
             squares.append(Square(int(lanes), _TERRAIN_LETTERS[letter]))
         return cls(tuple(squares), start=start, finish=finish, name=name)
 
@@ -162,14 +167,14 @@ class Track:
         start = finish = None
         for letter in tiles.split():
             if letter not in TILES:
-                raise TrackError(f"unknown tile face {letter!r}")
+                raise TrackError(_("unknown tile face {letter}").format(letter=repr(letter)))
             if letter in "aA":
                 start = len(squares) + START_AREA[letter]
             if letter in "uU":
                 finish = len(squares) + FINISH_RUN_UP[letter]
             squares.extend(Square(2, t) for t in TILES[letter])
         if start is None or finish is None:
-            raise TrackError("a stage needs a start tile (a/A) and a finish tile (u/U)")
+            raise TrackError(_("a stage needs a start tile (a/A) and a finish tile (u/U)"))
         return cls(tuple(squares), start=start, finish=finish, name=name)
 
 
@@ -249,4 +254,4 @@ def _named_track(name: str) -> Track:
         title, spec, start, finish = TEACHING_TRACKS[name]
         return Track.parse(spec, start=start, finish=finish, name=title)
     known = ", ".join([*STAGES, *TEACHING_TRACKS])
-    raise TrackError(f"unknown stage {name!r}; known: {known}")
+    raise TrackError(_("unknown stage {name}; known: {known}").format(name=repr(name), known=known))

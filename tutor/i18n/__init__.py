@@ -227,10 +227,14 @@ def percent(fraction: float, digits: int = 0) -> str:
     """``fraction`` as a percentage (``"25%"``; Catalan ``"25 %"``)."""
     if _language == SOURCE_LANGUAGE:
         return f"{fraction * 100:.{digits}f}%"
+    from babel import Locale
     from babel.numbers import format_percent
 
-    pattern = "#,##0" + ("." + "0" * digits if digits else "") + "%"
-    return str(format_percent(fraction, pattern, locale=_babel_locale()))
+    locale = Locale.parse(_babel_locale())
+    pattern = locale.percent_formats[None].pattern  # the language's own (Catalan "#,##0 %": a space before %)
+    if digits:
+        pattern = pattern.replace("#,##0", "#,##0." + "0" * digits, 1)
+    return str(format_percent(fraction, pattern, locale=locale))
 
 
 def and_list(items: Iterable[object], empty: str | None = None) -> str:
