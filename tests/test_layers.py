@@ -255,3 +255,31 @@ def test_an_import_up_a_layer_across_or_into_another_game_is_named():
 def test_a_module_in_no_layer_fails():
     with pytest.raises(AssertionError, match="tutor.third.engine is in no layer"):
         imports_up({"tutor.third.engine": {"tutor.core": "top"}})
+
+
+def private_uses(package: Path = PACKAGE) -> list[str]:
+    """``module._name`` where ``module`` is another ``tutor`` module imported by name (``from tutor.x import y``,
+    ``import tutor.x as y``): a widget reaching into an engine's private function."""
+    found = []
+    for name, path in modules(package).items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        imported = {alias.asname or alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+                    and (node.level or (node.module or "").startswith("tutor")) for alias in node.names}
+        imported |= {alias.asname for node in ast.walk(tree) if isinstance(node, ast.Import)
+                     for alias in node.names if alias.asname and alias.name.startswith("tutor")}
+        found += [f"{name}:{node.lineno}: {node.value.id}.{node.attr}" for node in ast.walk(tree)
+                  if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                  and node.value.id in imported and node.attr.startswith("_") and not node.attr.startswith("__")]
+    return found
+
+
+def test_no_module_calls_another_modules_private_names():
+    """Issue 40: every change of a game goes through its public actions and queries (a quiz once called
+    ``scenarios._action``)."""
+    assert private_uses() == []
+
+
+def test_a_planted_private_use_is_named(tmp_path: Path):
+    root = _write(tmp_path, {"tutor/__init__.py": "", "tutor/engine.py": "def _secret():\n    pass\n",
+                             "tutor/widget.py": "from . import engine\nengine._secret()\n"})
+    assert private_uses(root) == ["tutor.widget:2: engine._secret"]

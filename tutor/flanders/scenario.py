@@ -329,20 +329,33 @@ def _in_hand(game: Game, name: Any, where: str, exclude: set[CardId]) -> CardId:
 
 def run(data: dict[str, Any]) -> tuple[Game, list[Event], dict[str, int]]:
     """Build the scenario and carry out its ``actions``: (game, events, troops at the start)."""
+    game, events, start, _actions = _play(data)
+    return game, events, start
+
+
+def actions(data: dict[str, Any]) -> list[Action]:
+    """The scenario's ``actions`` as engine actions, in order (card names become the ids of the cards in hand
+    when each is played), checked by carrying them out on the scenario's position."""
+    return _play(data)[3]
+
+
+def _play(data: dict[str, Any]) -> tuple[Game, list[Event], dict[str, int], list[Action]]:
     game = build(data)
     start = {p.id: p.troops for p in game.players}
-    actions = data.get("actions", [])
-    if not isinstance(actions, list):
+    entries = data.get("actions", [])
+    if not isinstance(entries, list):
         raise ScenarioError(_("key 'actions' must be a list of actions"))
     events: list[Event] = []
-    for i, entry in enumerate(actions):
+    done: list[Action] = []
+    for i, entry in enumerate(entries):
         where = f"actions[{i}]"
         action = _action(game, entry, where)
         try:
             events += game.apply(action)
         except RuleError as exc:
             raise ScenarioError(f"{where} ({json.dumps(entry)}): {exc}") from None  # exc: a sentence in the language
-    return game, events, start
+        done.append(action)
+    return game, events, start, done
 
 
 def resolve(data: dict[str, Any]) -> dict[str, Any]:

@@ -118,20 +118,11 @@ class FlandersQuiz(RevealQuiz):
         """The position shown: for ``take``, after the scenario's first roll."""
         game = scenarios.build(self.scenario, history=True)
         if self.ask == "take":
-            for action in self._actions():
+            for action in scenarios.actions(self.scenario):
                 game.apply(action)
                 if game.phase is Phase.CHOOSE:
                     break
         return game
-
-    def _actions(self) -> list[Any]:
-        game = scenarios.build(self.scenario)
-        out = []
-        for i, entry in enumerate(self.scenario.get("actions", [])):
-            action = scenarios._action(game, entry, f"actions[{i}]")
-            game.apply(action)
-            out.append(action)
-        return out
 
     def _set_position(self) -> None:
         n = len(self.positions)
@@ -213,7 +204,7 @@ class FlandersQuiz(RevealQuiz):
                 shown = {"last_dice": dice, "chosen": chosen, "chosen_space": space}
         else:
             events = []
-            for action in self._actions():
+            for action in scenarios.actions(self.scenario):
                 events += game.apply(action)
             right = answer == self.correct_answer
         self._events = list(events)
