@@ -16,6 +16,7 @@ from voila_page import error_outputs, open_lesson, wait_for_all_painted, wait_fo
     wait_for_paint
 
 from tutor.flamme_rouge.render import style
+from tutor.flamme_rouge.render.riders import rider_labels
 from tutor.ui.drawing import hex_to_rgb
 
 pytestmark = pytest.mark.browser
@@ -118,12 +119,6 @@ def test_back_and_skip_show_the_engine_positions_at_once_and_the_end_of_the_roun
     assert page_errors == []
 
 
-def chip_pixel(view, positions, rid, dx, dy):
-    """A point inside a chip drawn beside rider ``rid`` (offsets from its token's centre, in token radii/px)."""
-    square, lane = positions[rid]
-    return view.cx(square) + dx, view.cy(lane) + dy
-
-
 _PIXELS_JS = """([points]) => {
     const canvas = document.querySelectorAll('canvas')[0];
     const context = canvas.getContext('2d');
@@ -149,10 +144,10 @@ def test_the_end_phase_stays_on_the_board_with_its_exhaustion_cards_and_slipstre
     view, marks = tutor.scene.view, tutor.highlights()
     assert marks.exhausted and marks.slipstreamed
     assert wait_for_riders(page, 0, view, tutor.race, timeout_ms=2000) == {}
-    positions = tutor.race.positions()
-    r = view.token_r
-    e2 = [chip_pixel(view, positions, rid, r * 0.45 + 2, -r - 2) for rid in marks.exhausted]
-    gains = [chip_pixel(view, positions, rid, r + 1 - 8, -r + 1 - 5) for rid in marks.slipstreamed]
+    labels = rider_labels(view, marks, tutor.race.positions())  # where the renderer puts each chip, clear of others
+    e2 = [(x + 2, y + 2) for label in labels if label.kind == "exhaustion" for x, y, _w, _h in [label.box]]
+    gains = [(x + w / 2, y + 1.5) for label in labels if label.kind == "slipstream" for x, y, w, _h in [label.box]]
+    assert len(e2) == len(marks.exhausted) and len(gains) == len(marks.slipstreamed)
     pixels = page.evaluate(_PIXELS_JS % view.width, [e2 + gains])
     assert all(close(p, style.EXHAUSTION_FACE) for p in pixels[:len(e2)]), pixels
     assert all(close(p, style.SLIPSTREAM) for p in pixels[len(e2):]), pixels
