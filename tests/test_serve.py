@@ -19,6 +19,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from tests.test_classroom_serve import wait_for
 from tutor.server.process import descendants
 
 REPO = Path(__file__).resolve().parents[1]
@@ -166,14 +167,6 @@ def _status(url: str) -> int:
         return int(error.code)
 
 
-def _wait_for(condition, what: str, timeout_s: float):
-    deadline = time.monotonic() + timeout_s
-    while not (result := condition()):
-        assert time.monotonic() < deadline, f"{what} did not happen in {timeout_s} s"
-        time.sleep(0.5)
-    return result
-
-
 def test_a_class_says_when_it_is_ready_and_plain_fetches_do_not_hold_places(site, tmp_path):
     """Class mode prints its preparation ("1/2 kernels ready for tiny") and when the class can come in; page
     fetches that never connect (curl, link previews) fill a class of 2 (2 + 2 pages) only until
@@ -192,7 +185,7 @@ def test_a_class_says_when_it_is_ready_and_plain_fetches_do_not_hold_places(site
                                    cwd=REPO, stdin=subprocess.DEVNULL,
                                    stdout=log, stderr=subprocess.STDOUT)
     try:
-        _wait_for(lambda: "The class can come in:" in log_path.read_text() or process.poll() is not None,
+        wait_for(lambda: "The class can come in:" in log_path.read_text() or process.poll() is not None,
                   "the class preparation", START_TIMEOUT_S)
         lines = [line for line in log_path.read_text().splitlines()
                  if "ready for" in line or line.startswith("The class")]
@@ -202,7 +195,7 @@ def test_a_class_says_when_it_is_ready_and_plain_fetches_do_not_hold_places(site
         assert _status(lesson) == 200
         first_sent = time.monotonic()  # the first page's connection time runs from (just before) here
         assert [_status(lesson) for _ in range(4)] == [200, 200, 200, 503]
-        _wait_for(lambda: _status(lesson) == 200, "a free place", PAGE_CONNECT_TIMEOUT_S + 120)
+        wait_for(lambda: _status(lesson) == 200, "a free place", PAGE_CONNECT_TIMEOUT_S + 120)
         assert time.monotonic() - first_sent >= PAGE_CONNECT_TIMEOUT_S - 1
         assert "never opened" in log_path.read_text()
     finally:
@@ -238,7 +231,7 @@ def test_a_class_hears_which_lesson_is_not_ready_and_why(site, tmp_path):
         def verdicts() -> list[str]:
             return [line for line in log_path.read_text().splitlines() if line.startswith("The class can come in")]
 
-        _wait_for(lambda: verdicts() or process.poll() is not None, "the class preparation", START_TIMEOUT_S)
+        wait_for(lambda: verdicts() or process.poll() is not None, "the class preparation", START_TIMEOUT_S)
         lines = log_path.read_text().splitlines()
         assert "1/1 kernels ready for tiny" in lines
         assert any(line.startswith("A kernel for broken is not ready: its kernel did not start") for line in lines)

@@ -6,12 +6,11 @@ teacher's grid shows no "no board" mark for a learner whose board showed."""
 
 from __future__ import annotations
 
-import time
 
 import pytest
 from conftest import LESSONS
 from test_classroom_page import _context, _join
-from test_classroom_serve import Server
+from test_classroom_serve import Server, wait_for
 from voila_page import LOAD_TIMEOUT_MS
 
 pytestmark = pytest.mark.browser
@@ -26,11 +25,11 @@ def class_of_25(tmp_path_factory):
     server = Server(LESSONS, folder / "serve.log", "--class-size=25", *(f"--lesson={lesson}" for lesson in PREPARED),
                     f"--class-db={folder / 'class.sqlite3'}")
     try:
-        deadline = time.monotonic() + PREPARE_WITHIN_S
-        while not any(line.startswith("The class can come in") for line in server.log.read_text().splitlines()):
+        def ready() -> bool:
             assert server.process.poll() is None, server.log.read_text()[-3000:]
-            assert time.monotonic() < deadline, server.log.read_text()[-3000:]
-            time.sleep(1)
+            return any(line.startswith("The class can come in") for line in server.log.read_text().splitlines())
+
+        wait_for(ready, "the class can come in", PREPARE_WITHIN_S)
         yield server
     finally:
         server.stop()
