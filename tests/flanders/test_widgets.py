@@ -540,3 +540,13 @@ def test_a_quiz_board_has_no_live_odds_and_on_a_phone_is_that_much_shorter():
         q.redraw()
     assert "Live odds" not in log.texts() and "Machine Gun" in log.texts()
     assert q.board.height < game.board.height - 60
+
+
+def test_the_odds_in_the_status_are_written_as_the_language_writes_them():
+    """Issue 38: a Catalan page says "17,6 %" in the prompt as on the board, not "17.6 %"."""
+    from tutor import i18n
+
+    i18n.use_language("ca")  # conftest sets English back
+    t = lesson("push_your_luck")
+    p = float(t.game.bust_probability())
+    assert f"probabilitat de fallada {p * 100:.1f}\u00a0%".replace(".", ",") in t.status.text, t.status.text

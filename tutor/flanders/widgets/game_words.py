@@ -20,7 +20,7 @@ from tutor.flanders.events import Busted, GameOver, TroopsLost
 from tutor.flanders.game import NINE, Game, Phase, Play
 from tutor.flanders.odds import SPACES
 from tutor.flanders.render.picture import bot_name
-from tutor.i18n import _, ngettext
+from tutor.i18n import _, ngettext, percent
 from tutor.ui.narration import Line, and_list, cite
 
 from .narration import dice_words
@@ -230,8 +230,8 @@ class GameTutorWords:
         if phase is Phase.AGAIN:
             if "odds" not in self.taught:
                 return _("'Roll again' for another card, or 'Stop' and carry out your cards.")
-            return _("'Roll again' (bust chance {percent}%, {pieces} at stake), or 'Stop' and carry out your "
-                     "cards.").format(percent=f"{float(game.bust_probability()) * 100:.1f}",
+            return _("'Roll again' (bust chance {percent}, {pieces} at stake), or 'Stop' and carry out your "
+                     "cards.").format(percent=percent(float(game.bust_probability()), 1),
                                       pieces=troop_pieces(game.at_stake()))
         if self.play_buttons:
             return _("Play your cards in the order you choose, then choose 'End turn'. German cards you leave are "
