@@ -227,14 +227,20 @@ def percent(fraction: float, digits: int = 0) -> str:
     """``fraction`` as a percentage (``"25%"``; Catalan ``"25 %"``)."""
     if _language == SOURCE_LANGUAGE:
         return f"{fraction * 100:.{digits}f}%"
-    from babel import Locale
     from babel.numbers import format_percent
 
-    locale = Locale.parse(_babel_locale())
-    pattern = locale.percent_formats[None].pattern  # the language's own (Catalan "#,##0 %": a space before %)
-    if digits:
-        pattern = pattern.replace("#,##0", "#,##0." + "0" * digits, 1)
-    return str(format_percent(fraction, pattern, locale=locale))
+    locale = _babel_locale()
+    return str(format_percent(fraction, _percent_pattern(locale, digits), locale=locale))
+
+
+@cache
+def _percent_pattern(locale: str, digits: int) -> str:
+    """The language's own percent pattern (Catalan ``"#,##0 %"``: a space before the sign) with ``digits``
+    decimals (read once: a board draws its odds at every frame)."""
+    from babel import Locale
+
+    pattern = str(Locale.parse(locale).percent_formats[None].pattern)
+    return pattern.replace("#,##0", "#,##0." + "0" * digits, 1) if digits else pattern
 
 
 def and_list(items: Iterable[object], empty: str | None = None) -> str:
