@@ -1,11 +1,12 @@
 """Issue 37: every numbered lesson of both games played to its end in a real browser, as a learner would.
 
 Each lesson runs at one of three screens, rotated across the lessons (a phone and a tablet held upright, both
-tapped; a laptop, clicked). In each lesson widget (``.tutor-lesson``) the walk presses the control the lesson
-names next (the focused button, which the lesson moves on after each action, else the first enabled button of the
-prompt row), answers each quiz before its Reveal, presses Skip whenever an animation plays, and presses every
-other enabled button once (the log, the key, the speeds, Back, Restart, "Finish ..."), until all were pressed and
-the next control was pressed a few times. The walk fails, naming the lesson, the screen and the button, on:
+tapped; a laptop, clicked); ``WALK_EVERY_SCREEN=1`` runs every lesson at all three. In each lesson widget
+(``.tutor-lesson``) the walk presses the control the lesson names next (the focused button, which the lesson moves
+on after each action, else the first enabled button of the prompt row), answers each quiz before its Reveal,
+presses Skip whenever an animation plays, and presses every other enabled button once (the log, the key, the
+speeds, Back, Restart, "Finish ..."), until all were pressed and the next control was pressed a few times.
+The walk fails, naming the lesson, the screen and the button, on:
 
 - a kernel error: an error output on the page, or a traceback in the Voila log;
 - a press that changes nothing: the widget's status text, its boards' pixels, its log and its visible text,
@@ -21,6 +22,7 @@ Every failure of a lesson is collected and reported together.
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from dataclasses import dataclass, field
@@ -63,7 +65,11 @@ class Screen:
 SCREENS = [Screen("phone 390x844 (touch)", 390, 844, True), Screen("tablet 768x950 (touch)", 768, 950, True),
            Screen("laptop 1366x680 (mouse)", 1366, 680, False)]
 GAME_IDS = {"flamme_rouge": "fr", "flanders": "if"}
-CASES = [(notebook, SCREENS[k % len(SCREENS)]) for k, notebook in enumerate(WALKED)]
+EVERY_SCREEN = os.environ.get("WALK_EVERY_SCREEN", "") not in ("", "0")
+CASES = ([(notebook, screen) for notebook in WALKED for screen in SCREENS] if EVERY_SCREEN
+         else [(notebook, SCREENS[k % len(SCREENS)]) for k, notebook in enumerate(WALKED)])
+"""Each lesson at one screen, rotated (the suite's default, within CI's time), or with ``WALK_EVERY_SCREEN=1`` at
+all three (about three times as long)."""
 
 KERNEL_TIMEOUT_MS = 60_000
 """How long the kernel may take to answer a press (generous: the machine may be busy)."""
