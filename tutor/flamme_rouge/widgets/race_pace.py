@@ -57,7 +57,6 @@ class RacePace:
     _events: list[Event]
     _narrate: Callable[[Sequence[Event]], None]
     _show: Callable[..., None]
-    _hint: Callable[[], str]
 
     def warn(self, text: str) -> None:
         raise NotImplementedError

@@ -19,7 +19,7 @@ from tutor.i18n import _
 
 from .narration import Line
 from .race_pace import FINISH_FROM_ROUND
-from .race_words import learner_teams
+from .race_words import RaceWords, learner_teams
 
 STOPS = {"setup": Phase.SETUP, "movement": Phase.MOVEMENT, "slipstream": Phase.END_SLIPSTREAM,
          "round": Phase.END_EXHAUSTION}
@@ -54,6 +54,7 @@ class PreparedPositions:
 
     if TYPE_CHECKING:  # the host's, declared for the type checker only (at run time the host's own run)
         finish_from_round: int | None
+        words: RaceWords
 
         def __init__(self, *args: Any, **kwargs: Any) -> None:  # RaceTutor(race, ...)
             ...
@@ -65,9 +66,6 @@ class PreparedPositions:
             ...
 
         def _show(self, lines: list[Line]) -> None:
-            ...
-
-        def _intro(self) -> list[Line]:
             ...
 
         def _opening_bots(self) -> list[Line]:
@@ -135,7 +133,7 @@ class PreparedPositions:
         if data and data.get("name"):
             self.title = data["name"]
         again = _("A new position.") if len(self._positions) > 1 else _("The same position again.")
-        self._show([Line(opened or again), *self._intro(), *self._opening_bots()])
+        self._show([Line(opened or again), *self.words.intro(), *self._opening_bots()])
 
     def _enter(self, race: Race) -> None:
         """Show ``race``, a new position: the teams the lesson gave (when this race has them, else every team

@@ -62,7 +62,7 @@ from .race_controls import HandControls, PlaceControls, SetupPlacing
 from .race_log import RoundLog, section_title
 from .race_positions import STOPS, PreparedPositions, phase_order
 from .race_pace import RacePace, round_budget
-from .race_words import RaceTutorWords, learner_teams, results_html, taught_marks
+from .race_words import RaceWords, learner_teams, results_html, taught_marks
 from .workbench import PositionBox
 
 END_MARKS = (PacksFound, Slipstreamed, ExhaustionTaken, BreakawayCost)
@@ -73,7 +73,7 @@ SPEEDS = {N_("Slow"): 1.8, N_("Normal"): 1.0, N_("Fast"): 0.45}
 """Animation speed: how long each frame is held, relative to normal."""
 
 
-class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTutorWords, widgets.VBox):
+class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, widgets.VBox):
     """A race on a canvas with the controls of a learner who plays ``human_teams``."""
 
     def __init__(self, race: Race, *, human_teams: Iterable[str] | None = None, focus: Iterable[str] | None = None,
@@ -86,6 +86,8 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
         end-of-round marks the prompt may name (``race_words.TAUGHT``; None: all)."""
         super().__init__()
         self.taught = taught_marks(taught)
+        self.words = RaceWords(self)
+        """What the tutor says: the prompt, the tooltips, the header (``race_words``)."""
         if stop_after is not None and stop_after not in STOPS:
             raise ValueError(f"stop_after must be one of {tuple(STOPS)}, not {stop_after!r}")
         self._keep_state(race, human_teams, focus, title, rebuild, stop_after, positions)
@@ -104,7 +106,7 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
         self.add_class("tutor-race")
         self.add_class("tutor-lesson")  # the template's rules for every lesson widget (a11y.css)
         self.scene.on_client_ready(lambda: self.redraw(redraw_track=True))
-        self._show(self._intro() + self._opening_bots())
+        self._show(self.words.intro() + self._opening_bots())
 
     def _keep_state(self, race: Race, human_teams: Iterable[str] | None, focus: Iterable[str] | None, title: str,
                     rebuild: Callable[[int], Race] | None, stop_after: str | None,
@@ -177,6 +179,11 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
         return self._round_end is not None
 
     @property
+    def stops_after_setup(self) -> bool:
+        """The lesson stops once the riders are placed (lesson 1): the race itself is for the next lessons."""
+        return self._stop is Phase.SETUP
+
+    @property
     def focus(self) -> tuple[str, ...]:
         """Riders whose cards the panel shows: the learner's (or those given)."""
         if self._focus is not None:
@@ -216,7 +223,7 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
     def _on_card(self, index: int) -> None:
         rider = self.active_rider
         if rider is None:
-            self.warn(self._why_no_cards())
+            self.warn(self.words.why_no_cards())
             return
         hand = self.race.riders[rider].hand
         if index >= len(hand):
@@ -237,11 +244,11 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
             self.guard(f"card{slot}", lambda: self._on_card(slot))
 
     def _on_next(self) -> None:
-        if not self._refuse_steps():
+        if not self.words.refuse_steps():
             self._resolve(one=True)
 
     def _on_finish(self) -> None:
-        if not self._refuse_steps():
+        if not self.words.refuse_steps():
             self._resolve(one=False)
 
     def _on_back(self) -> None:
@@ -265,7 +272,7 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
         self._reset()
         start = (_("Back to the starting position.") if self.seed.disabled else
                  _("A new race (shuffle number {seed}).").format(seed=seed))
-        self._show([Line(start), *self._intro(), *self._opening_bots()])
+        self._show([Line(start), *self.words.intro(), *self._opening_bots()])
 
     def _on_continue(self) -> None:
         """Play on as a race: the learner keeps the first team, the other teams become bots."""
@@ -280,7 +287,7 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
         self._round_end = None
         goes_on = (_("The race goes on: you ride {team}; the other teams are played by the computer.").format(
             team=team_name(learner)) if learner else _("The race goes on: the computer plays every team."))
-        self._show([Line(goes_on)] + self._intro() + self._opening_bots())
+        self._show([Line(goes_on)] + self.words.intro() + self._opening_bots())
 
     def _on_next_round(self) -> None:
         """The learner has looked at the end of the round (or the breakaway): the next round starts."""
@@ -289,7 +296,7 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
             return
         self._round_end = None
         self._events = []
-        self._show(self._intro() + self._play_bots())
+        self._show(self.words.intro() + self._play_bots())
 
     def _end_pause(self) -> None:
         """Forget a pause and the marks kept for it (Back, Restart, a new position)."""
@@ -313,7 +320,7 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
         """Run an engine action and the bots' replies as one undo step; a refused action shows why and changes
         nothing."""
         if self.paused:
-            self.warn(self._hint())
+            self.warn(self.words.hint())
             return
         self.control.act(action, then=lambda events: self._acted(events, active))
 
@@ -397,9 +404,9 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
         self.round_log.write(tagged)
         self._refresh_controls()  # the hint reads the buttons' new state
         if self.done and self.race.phase is not Phase.FINISHED:
-            self.status.show(self.done_words(), "success", changed=changed_words(self.narration_lines))
+            self.status.show(self.words.done_words(), "success", changed=changed_words(self.narration_lines))
         else:
-            self.status.show(self._with_skip(self._prompt(self._hint()), planned),
+            self.status.show(self._with_skip(self._prompt(self.words.hint()), planned),
                              changed=changed_words(self.narration_lines))
         self.text_view.show(describe_race(self.race, secret=self._panel().secret, hands=[self.active_rider or ""]),
                             self.narration_lines)
@@ -445,9 +452,9 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
         """Show the controls the prompt may name now, each enabled as the engine's legal actions allow."""
         race, done, paused = self.race, self.done, self.paused
         legal = race.legal_actions() if race.phase.choosing and not done else []
-        self.hand.show_draws({a.rider for a in legal if isinstance(a, Draw)}, self._why_no_draw)
+        self.hand.show_draws({a.rider for a in legal if isinstance(a, Draw)}, self.words.why_no_draw)
         rider = self.active_rider
-        self.hand.show_hand(rider, race.riders[rider].hand if rider else [], self._why_no_cards())
+        self.hand.show_hand(rider, race.riders[rider].hand if rider else [], self.words.why_no_cards())
         placing = self.placing_rider
         self.placing.show(placing, [(a.square, a.lane) for a in race.legal_actions()
                                     if isinstance(a, Place) and a.rider == placing] if placing else [])
@@ -460,13 +467,13 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
             b.layout.display = None if resolving else "none"
         self.stepper.show_continue(_("Start round {n} ▸").format(n=race.round) if paused else None,
                                    lambda: self.guard("next-round", self._on_next_round))
-        why = "" if resolving else self._why_no_step()
+        why = "" if resolving else self.words.why_no_step()
         self.next_button.tooltip = why or _("Resolve the next step: one rider's move or one part of the end phase")
         self.finish_button.tooltip = why or _("Resolve the rest of the round, rider by rider")
         self.back_button.tooltip = _("Undo the last action") if self.control.can_back else _("Nothing to undo yet")
         self.done_row.layout.display = None if done else "none"
         self.continue_button.layout.display = "none" if self.stops_after_setup else None  # lesson 2 goes on
-        self.another_button.description = f"{self.another_words} ▸"
-        self.header.value = self._header_html()
+        self.another_button.description = f"{self.words.another_words} ▸"
+        self.header.value = self.words.header_html()
         self._show_finish_offer()
         self.results.value = results_html(race, self.human_teams) if race.phase is Phase.FINISHED else ""
