@@ -73,7 +73,7 @@ SPEEDS = {N_("Slow"): 1.8, N_("Normal"): 1.0, N_("Fast"): 0.45}
 """Animation speed: how long each frame is held, relative to normal."""
 
 
-class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, widgets.VBox):
+class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, widgets.VBox):
     """A race on a canvas with the controls of a learner who plays ``human_teams``."""
 
     def __init__(self, race: Race, *, human_teams: Iterable[str] | None = None, focus: Iterable[str] | None = None,
@@ -100,7 +100,12 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, widgets.
                          finish_tooltip=_("Resolve the rest of the round, rider by rider"),
                          position_box=self.open_box)
         self._make_controls(hand_size=max((race.teams[t].hand_size for t in self.human_teams), default=4))
-        self._pace_setup()
+        self.pace = RacePace(self, scene=self.scene, status=self.status, control=self.control,
+                             start_next_round=self._on_next_round, show=self._show, narrate=self._narrate,
+                             forget_marks=self._forget_marks)
+        """"Finish the race" and the Skip sentence (``race_pace``)."""
+        self.finish_race_button = self.pace.finish_race_button
+        self.on_click(self.finish_race_button, "finish-race", self.pace.finish_race)
         self.children = self._layout()
         self._set_draw_buttons()
         self.add_class("tutor-race")
@@ -177,6 +182,29 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, widgets.
     def round_ended(self) -> bool:
         """The board shows the end of a round (or the breakaway): its marks stay until the learner moves on."""
         return self._round_end is not None
+
+    @property
+    def finish_from_round(self) -> int | None:
+        """Round from which "Finish the race" is offered (None: never; ``new_race`` sets it)."""
+        return self.pace.finish_from_round
+
+    @finish_from_round.setter
+    def finish_from_round(self, round_: int | None) -> None:
+        self.pace.finish_from_round = round_
+
+    @property
+    def finishing(self) -> bool:
+        """"Finish the race" was chosen: each round resolves at once after the learner's cards."""
+        return self.pace.finishing
+
+    @finishing.setter
+    def finishing(self, finishing: bool) -> None:
+        self.pace.finishing = finishing
+
+    @property
+    def offers_finish(self) -> bool:
+        """"Finish the race" is offered now (``RacePace.offers_finish``)."""
+        return self.pace.offers_finish
 
     @property
     def stops_after_setup(self) -> bool:
@@ -298,6 +326,10 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, widgets.
         self._events = []
         self._show(self.words.intro() + self._play_bots())
 
+    def _forget_marks(self) -> None:
+        """No marks stay on the board: neither the last step's nor a round's end (the pace resolved on at once)."""
+        self._round_end, self._round_events, self._events = None, [], []
+
     def _end_pause(self) -> None:
         """Forget a pause and the marks kept for it (Back, Restart, a new position)."""
         self._round_end, self._round_events = None, []
@@ -329,7 +361,7 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, widgets.
             self._active = active
         self._events = events
         self._narrate(events)
-        self._show(self._play_on() or self._play_bots())  # finishing: the round resolves at once
+        self._show(self.pace.resolve_rest() or self._play_bots())  # finishing: the round resolves at once
 
     def _resolve(self, one: bool) -> None:
         """Next step (``one``) or the rest of the round, one step at a time, each animated after the other: one
@@ -406,7 +438,7 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, widgets.
         if self.done and self.race.phase is not Phase.FINISHED:
             self.status.show(self.words.done_words(), "success", changed=changed_words(self.narration_lines))
         else:
-            self.status.show(self._with_skip(self._prompt(self.words.hint()), planned),
+            self.status.show(self.pace.with_skip(self.pace.prompt(self.words.hint()), planned),
                              changed=changed_words(self.narration_lines))
         self.text_view.show(describe_race(self.race, secret=self._panel().secret, hands=[self.active_rider or ""]),
                             self.narration_lines)
@@ -475,5 +507,5 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, widgets.
         self.continue_button.layout.display = "none" if self.stops_after_setup else None  # lesson 2 goes on
         self.another_button.description = f"{self.words.another_words} ▸"
         self.header.value = self.words.header_html()
-        self._show_finish_offer()
+        self.pace.show_offer()
         self.results.value = results_html(race, self.human_teams) if race.phase is Phase.FINISHED else ""
