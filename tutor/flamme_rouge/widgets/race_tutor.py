@@ -46,7 +46,7 @@ from tutor.flamme_rouge import scenario as scenarios
 from tutor.flamme_rouge.bots import autoplay
 from tutor.flamme_rouge.errors import RuleError
 from tutor.flamme_rouge.events import BreakawayCost, Event, ExhaustionTaken, PacksFound, Slipstreamed
-from tutor.flamme_rouge.race import Draw, Phase, Place, Race
+from tutor.flamme_rouge.race import Draw, Phase, Race
 from tutor.flamme_rouge.render import CardPanel, Highlights, Scene, highlights_for, legend_html
 from tutor.flamme_rouge.render.describe import describe_race
 from tutor.flamme_rouge.render.scene import StepRecord
@@ -58,7 +58,7 @@ from tutor.ui.screen import Disclosure, board_frame, changed_words, prompt_row
 from tutor.ui.shell import LessonShell
 
 from .narration import Line, computer_plays
-from .race_controls import HandControls, PlaceControls, SetupPlacing
+from .race_controls import HandControls, SetupPlacing
 from .race_log import RoundLog, section_title
 from .race_positions import STOPS, PreparedPositions, phase_order
 from .race_pace import RacePace, round_budget
@@ -73,7 +73,7 @@ SPEEDS = {N_("Slow"): 1.8, N_("Normal"): 1.0, N_("Fast"): 0.45}
 """Animation speed: how long each frame is held, relative to normal."""
 
 
-class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, widgets.VBox):
+class RaceTutor(LessonShell, PreparedPositions, widgets.VBox):
     """A race on a canvas with the controls of a learner who plays ``human_teams``."""
 
     def __init__(self, race: Race, *, human_teams: Iterable[str] | None = None, focus: Iterable[str] | None = None,
@@ -147,9 +147,10 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, widgets.VBox):
         self.results = widgets.HTML()
         self.hand = HandControls(self.guard, cards=hand_size, on_draw=self._on_draw, on_card=self._on_card)
         self.card_buttons = self.hand.card_buttons
-        self.placing = PlaceControls(self.guard, self._on_place)
+        self.placing = SetupPlacing(self, scene=self.scene, act=self._act, on_panel_click=self._on_panel_click)
+        """The setup: placing the learner's riders, with its controls or on the board (``race_controls``)."""
         self.place_input, self.place_button = self.placing.place_input, self.placing.place_button
-        self.scene.on_click(self._on_canvas_click)
+        self.scene.on_click(self.placing.on_canvas_click)
         self.speed = widgets.ToggleButtons(options=[(_(name), name) for name in SPEEDS], value="Normal",
                                            tooltips=[_("Slower animations"), _("Normal speed"),
                                                      _("Faster animations")],
@@ -205,6 +206,11 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, widgets.VBox):
     def offers_finish(self) -> bool:
         """"Finish the race" is offered now (``RacePace.offers_finish``)."""
         return self.pace.offers_finish
+
+    @property
+    def placing_rider(self) -> str | None:
+        """The learner's next rider to place (setup phase, the learner's turn)."""
+        return self.placing.rider
 
     @property
     def stops_after_setup(self) -> bool:
@@ -487,9 +493,7 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, widgets.VBox):
         self.hand.show_draws({a.rider for a in legal if isinstance(a, Draw)}, self.words.why_no_draw)
         rider = self.active_rider
         self.hand.show_hand(rider, race.riders[rider].hand if rider else [], self.words.why_no_cards())
-        placing = self.placing_rider
-        self.placing.show(placing, [(a.square, a.lane) for a in race.legal_actions()
-                                    if isinstance(a, Place) and a.rider == placing] if placing else [])
+        self.placing.show()
         # The draw and card buttons only show while the learner has cards to play.
         self.energy_row.layout.display = (None if race.phase.choosing and self.draw_buttons and not done
                                           and not paused else "none")
