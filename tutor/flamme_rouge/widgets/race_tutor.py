@@ -38,7 +38,8 @@ beside the controls it names). After each action focus goes to ``next_control()`
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Sequence
+from types import MappingProxyType
+from typing import Any, Callable, Iterable, Mapping, Self, Sequence
 
 import ipywidgets as widgets
 
@@ -60,8 +61,8 @@ from tutor.ui.shell import LessonShell
 from .narration import Line, computer_plays
 from .race_controls import HandControls, SetupPlacing
 from .race_log import RoundLog, section_title
-from .race_positions import STOPS, PreparedPositions, phase_order
-from .race_pace import RacePace, round_budget
+from .race_pace import FINISH_FROM_ROUND, RacePace, round_budget
+from .race_positions import STOPS, PreparedPositions, ScenarioSource, full_race, phase_order, scenario_race
 from .race_words import RaceWords, learner_teams, results_html, taught_marks
 from .workbench import PositionBox
 
@@ -73,8 +74,39 @@ SPEEDS = {N_("Slow"): 1.8, N_("Normal"): 1.0, N_("Fast"): 0.45}
 """Animation speed: how long each frame is held, relative to normal."""
 
 
-class RaceTutor(LessonShell, PreparedPositions, widgets.VBox):
+class RaceTutor(LessonShell, widgets.VBox):
     """A race on a canvas with the controls of a learner who plays ``human_teams``."""
+
+    @classmethod
+    def new_race(cls, stage: str = "avenue-corso-paseo", teams: Sequence[str] = ("red", "blue"),
+                 bots: Mapping[str, str] = MappingProxyType({"blue": "heuristic"}), seed: int = 0,
+                 human_teams: Iterable[str] | None = ("red",), place: str = "auto", peloton: bool = False,
+                 muscle: int = 0, breakaway: bool = False, single_riders: bool = False, **kwargs: Any) -> Self:
+        """A new race on a stage or teaching track (``tutor.flamme_rouge.track.stage``).
+
+        Teams in neither ``bots`` nor ``human_teams`` are played by the heuristic bot.
+        ``place="auto"`` places the riders at random; with ``place="manual"`` the teams
+        place their riders in turn, in the order of ``teams`` (the learner on the board).
+        ``peloton``, ``muscle``, ``breakaway`` and ``single_riders`` go to ``Race.new`` (Peloton
+        expansion): bot teams flip on "Next step", bids use the draw and card buttons.
+        """
+        rebuild = full_race(stage, teams, bots, human_teams, place=place, peloton=peloton, muscle=muscle,
+                            breakaway=breakaway, single_riders=single_riders)
+        tutor = cls(rebuild(seed), human_teams=human_teams, rebuild=rebuild, seed=seed, **kwargs)
+        tutor.finish_from_round = FINISH_FROM_ROUND  # a full race: "Finish the race" from round 3
+        return tutor
+
+    @classmethod
+    def from_scenario(cls, scenario: ScenarioSource | list[ScenarioSource] | tuple[ScenarioSource, ...], *,
+                      stop_after: str = "round", **kwargs: Any) -> Self:
+        """A tutor at the movement phase (or end phase) of a scenario: a file path, a dict, or a list of them
+        ("Try another position" goes through the list). It stops after ``stop_after`` (``STOPS``)."""
+        datas, rebuild = scenario_race(scenario)
+        kwargs.setdefault("title", datas[0].get("name", ""))
+        kwargs.setdefault("cards", "cards" in datas[0])
+        seed = kwargs.pop("seed", 0)
+        return cls(rebuild(seed), rebuild=rebuild, seed=seed, stop_after=stop_after, positions=datas,
+                   seed_enabled=False, **kwargs)
 
     def __init__(self, race: Race, *, human_teams: Iterable[str] | None = None, focus: Iterable[str] | None = None,
                  title: str = "", rebuild: Callable[[int], Race] | None = None, seed: int = 0,
@@ -121,8 +153,6 @@ class RaceTutor(LessonShell, PreparedPositions, widgets.VBox):
         self.human_teams = learner_teams(race, human_teams)
         self._focus = tuple(focus) if focus is not None else None
         self.title = title
-        self._rebuild = rebuild
-        self._start = race.to_dict()
         self._active: str | None = None
         self._events: list[Event] = []
         self._round_events: list[Event] = []
@@ -130,12 +160,11 @@ class RaceTutor(LessonShell, PreparedPositions, widgets.VBox):
         self._round_end: list[Event] | None = None
         """Set when a step ended a round or the breakaway: its marks stay on the board, and the next round's
         lines wait (``RoundLog``), until the learner moves on."""
-        self._stop = STOPS[stop_after] if stop_after else None
-        self._stop_round = race.round
-        self._positions = list(positions)
-        self._position = 0
-        self._initial = (self.human_teams, self._focus, self._stop)
-        self._asked = (tuple(human_teams) if human_teams is not None else None, self._focus)
+        self.positions = PreparedPositions(race, stop_after=stop_after, scenarios=positions, rebuild=rebuild,
+                                           shown=(self.human_teams, self._focus),
+                                           asked=(tuple(human_teams) if human_teams is not None else None,
+                                                  self._focus))
+        """Where the position stops and which comes next (``race_positions``)."""
         self.narration_lines: list[Line] = []
 
     def _make_controls(self, hand_size: int) -> None:
@@ -157,7 +186,7 @@ class RaceTutor(LessonShell, PreparedPositions, widgets.VBox):
                                            style={"button_width": "auto"})
         self.next_round_button = self.stepper.continue_button  # "Start round N" at the end of a round
         self.restart_button.tooltip = _("Start again (a new deal: the shuffle number under For teachers)")
-        if self._stop is not None:
+        if self.positions.stop is not None:
             self.seed.layout.display = "none"  # a prepared position: nothing is shuffled
             self.teachers.add(label(_("Every learner gets this same position and the same cards, so a class can "
                                       "talk about one board. Restart shows it again.")))
@@ -213,9 +242,19 @@ class RaceTutor(LessonShell, PreparedPositions, widgets.VBox):
         return self.placing.rider
 
     @property
+    def done(self) -> bool:
+        """A prepared position has reached the end of its lesson."""
+        return self.positions.done(self.race)
+
+    @property
+    def more_positions(self) -> bool:
+        """A prepared position with another to try ("Try another position")."""
+        return self.positions.more_positions
+
+    @property
     def stops_after_setup(self) -> bool:
         """The lesson stops once the riders are placed (lesson 1): the race itself is for the next lessons."""
-        return self._stop is Phase.SETUP
+        return self.positions.stops_after_setup
 
     @property
     def focus(self) -> tuple[str, ...]:
@@ -297,11 +336,8 @@ class RaceTutor(LessonShell, PreparedPositions, widgets.VBox):
 
     def _on_restart(self) -> None:
         seed = self.seed.value
-        if self._positions:
-            self.race = scenarios.build(self._positions[self._position], history=True)
-        else:
-            self.race = self._rebuild(seed) if self._rebuild else Race.from_dict(self._start)
-        self.human_teams, self._focus, self._stop = self._initial
+        self.race = self.positions.restart(seed)
+        self.human_teams, self._focus = self.positions.initial[:2]
         self._set_draw_buttons()
         self._reset()
         start = (_("Back to the starting position.") if self.seed.disabled else
@@ -315,13 +351,41 @@ class RaceTutor(LessonShell, PreparedPositions, widgets.VBox):
         race.hand_to_bots(keep=(learner,) if learner else (), bot="heuristic")
         self.human_teams = (learner,) if learner else ()
         self._focus = None
-        self._stop = None
+        self.positions.race_on()
         self._set_draw_buttons()
         self._events = []
         self._round_end = None
         goes_on = (_("The race goes on: you ride {team}; the other teams are played by the computer.").format(
             team=team_name(learner)) if learner else _("The race goes on: the computer plays every team."))
         self._show([Line(goes_on)] + self.words.intro() + self._opening_bots())
+
+    def _on_another(self, opened: str = "") -> None:
+        """The next prepared position (the same one again when there is only one); ``opened`` starts the log.
+        Its race comes with its own riders, teams, draw buttons, track and title; Restart comes back to it."""
+        race, name = self.positions.next_position()
+        self._enter(race)
+        if name:
+            self.title = name
+        again = _("A new position.") if self.positions.more_positions else _("The same position again.")
+        self._show([Line(opened or again), *self.words.intro(), *self._opening_bots()])
+
+    def _enter(self, race: Race) -> None:
+        """Show ``race``, a new position (``PreparedPositions.enter``: its teams, focus and stop); its track, draw
+        buttons and key; Back starts here."""
+        self.human_teams, self._focus = self.positions.enter(race)
+        self.race = race
+        self.scene.set_track(race.track)  # the track may differ: the board repaints it
+        self._set_draw_buttons()
+        self._new_key()
+        self._reset()
+
+    def _open_position(self, scenario: dict[str, Any]) -> None:
+        """A pasted position code: its scenario becomes the position shown, as ``from_scenario`` shows one (an
+        invalid one raises ``ScenarioError``, which the box shows; nothing changes)."""
+        race = scenarios.build(scenario, history=True)
+        self.positions.open(scenario)  # _on_another steps to it; Restart comes back to it
+        self.title = scenario.get("name") or _("A shared position")
+        self._on_another(opened=_("Opened {name}: {n} riders.").format(name=self.title, n=len(race.riders)))
 
     def _on_next_round(self) -> None:
         """The learner has looked at the end of the round (or the breakaway): the next round starts."""
@@ -376,7 +440,7 @@ class RaceTutor(LessonShell, PreparedPositions, widgets.VBox):
 
     def _resolve_steps(self, one: bool) -> None:
         race = self.race
-        limit = self._limit()
+        limit = self.positions.limit(race)
         records: list[StepRecord] = []
         round_ = race.round
         try:
