@@ -23,13 +23,24 @@ A prepared position (``from_scenario``) stops where its lesson stops (``stop_aft
 or "round") and offers "Try another position" (the next of its scenarios) and "Continue as a race" (the other
 teams become bots). A finished race shows its results table (``results``).
 
+The tutor is the lesson shell and a VBox; it keeps the race, the learner's teams, the marks on the board and the
+controls, and owns four parts, each a plain object with a small state of its own that meets the tutor through
+public names only (the tutor's public properties, or callables the tutor passes in; ``tests/test_layers.py``
+checks that no module here reads another object's private name): ``words`` (``race_words.RaceWords``: the
+prompt, the tooltips, the header, the opening lines), ``pace`` (``race_pace.RacePace``: "Finish the race" and
+the Skip sentence), ``placing`` (``race_controls.SetupPlacing``: the setup's controls and clicks on the board)
+and ``positions`` (``race_positions.PreparedPositions``: where a position stops, the next position, Restart's
+race). The tutor asks the parts and sets what they return; its public properties (``done``, ``placing_rider``,
+``finishing``, ``offers_finish`` ...) read them.
+
 Attributes for lessons and tests: ``race`` (restored in place by Back, through the race's own undo history;
 replaced by Restart and a new position), ``scene`` (``scene.canvas`` is the MultiCanvas), ``header``,
 ``status`` (with ``status.kind`` and ``status.text``), ``story`` (a ``tutor.ui.narration.NarrationLog``: the
 whole story, round by round), ``narration`` (its HTML widget), ``narration_lines`` (the newest lines),
 ``card_buttons`` (4), ``draw_buttons`` (rider -> Button), ``place_input``, ``place_button``, ``next_button``,
 ``finish_button``, ``skip_button``, ``next_round_button``, ``back_button``, ``restart_button``, ``seed``,
-``speed``, ``another_button``, ``continue_button``, ``results``; ``redraw()`` repaints everything.
+``speed``, ``another_button``, ``continue_button``, ``finish_race_button``, ``results``, the parts (``words``,
+``pace``, ``placing``, ``positions``); ``redraw()`` repaints everything.
 
 On screen: ``secondary`` above the board (Back, Restart, Speed, Skip, "No animation", the board in words, the
 log, the ``key``, "Open a position code", "For teachers": the shuffle number), the board, then ``prompt`` (the status
