@@ -283,3 +283,48 @@ def test_a_planted_private_use_is_named(tmp_path: Path):
     root = _write(tmp_path, {"tutor/__init__.py": "", "tutor/engine.py": "def _secret():\n    pass\n",
                              "tutor/widget.py": "from . import engine\nengine._secret()\n"})
     assert private_uses(root) == ["tutor.widget:2: engine._secret"]
+
+
+WIDGET_BOXES = {"widgets.VBox", "widgets.HBox", "widgets.Box"}
+
+
+def reaches_into_parts(package: Path = PACKAGE) -> list[str]:
+    """``a._name`` or ``self.part._name`` in a Flamme Rouge widget module, where ``a`` is not ``self`` or ``cls``:
+    one object reading another's private state (a part its host's, a host its part's)."""
+    found = []
+    for name, path in modules(package).items():
+        if not name.startswith("tutor.flamme_rouge.widgets"):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        found += [f"{name}:{node.lineno}: {ast.unparse(node)}" for node in ast.walk(tree)
+                  if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")
+                  and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))]
+    return found
+
+
+def race_tutor_bases(package: Path = PACKAGE) -> list[str]:
+    """The bases of ``RaceTutor`` as written (race_tutor.py)."""
+    tree = ast.parse((package / "flamme_rouge" / "widgets" / "race_tutor.py").read_text(encoding="utf-8"))
+    tutor = next(node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == "RaceTutor")
+    return [ast.unparse(base) for base in tutor.bases]
+
+
+def test_the_race_tutor_is_composed_of_parts_not_mixins():
+    """Issue 40, "Composition, not mixins": ``RaceTutor`` is the lesson shell and a box; its words, pace, placing and
+    positions are parts (``tutor.words`` ...) that meet it through public names only."""
+    bases = race_tutor_bases()
+    assert bases[0] == "LessonShell" and len(bases) == 2 and bases[1] in WIDGET_BOXES, bases
+    assert reaches_into_parts() == []
+
+
+def test_a_planted_mixin_or_private_reach_is_named(tmp_path: Path):
+    pace = "class RacePace:\n    def f(self):\n        self.tutor._round_end = None\n"
+    tutor = ("class RaceTutor(LessonShell, RacePace, widgets.VBox):\n"
+             "    def g(self, t):\n        return self._ok, t._events\n")
+    root = _write(tmp_path, {"tutor/__init__.py": "", "tutor/flamme_rouge/__init__.py": "",
+                             "tutor/flamme_rouge/widgets/__init__.py": "",
+                             "tutor/flamme_rouge/widgets/race_pace.py": pace,
+                             "tutor/flamme_rouge/widgets/race_tutor.py": tutor})
+    assert reaches_into_parts(root) == ["tutor.flamme_rouge.widgets.race_pace:3: self.tutor._round_end",
+                                        "tutor.flamme_rouge.widgets.race_tutor:3: t._events"]
+    assert race_tutor_bases(root) == ["LessonShell", "RacePace", "widgets.VBox"]

@@ -119,7 +119,7 @@ def test_the_log_opens_onto_what_happened_on_every_prepared_position(path: Path)
     boards = lesson_boards(path, r"^RaceTutor\.from_scenario\(")
     assert boards
     for tutor in boards:
-        for _ in range(len(tutor._positions)):
+        for _ in range(len(tutor.positions.scenarios)):
             assert tutor.story.toggle.value is False and tutor.story.toggle.description.startswith("▸")
             tutor.story.toggle.value = True  # "▸ Log"
             assert tutor.narration.layout.display is None and "<li" in tutor.narration.value, tutor.title

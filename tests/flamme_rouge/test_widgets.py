@@ -482,11 +482,11 @@ def test_the_learner_places_riders_by_clicking_the_board_after_the_bot_team():
     assert tutor.placing_rider == "red-S" and "Place red-S: choose a square and lane" in tutor.status.text
     view = tutor.scene.view
     before = race.to_dict()
-    tutor._on_canvas_click(view.cx(2), view.cy(1))  # left lane of an empty square: not allowed
+    tutor.placing.on_canvas_click(view.cx(2), view.cy(1))  # left lane of an empty square: not allowed
     assert tutor.status.kind == "warning" and "takes the right-hand lane" in tutor.status.text
     assert "square 2, left lane" in tutor.status.text and "lane 1" not in tutor.status.text  # no internal names
     assert race.to_dict() == before
-    tutor._on_canvas_click(view.cx(2), view.cy(0))
+    tutor.placing.on_canvas_click(view.cx(2), view.cy(0))
     assert race.riders["red-S"].position == (2, 0) and "red-S starts on square 2, right lane" in tutor.narration.value
     assert tutor.place_input.value == (2, 1) and tutor.place_button.description == "Place red-R"
     tutor.place_button.click()
@@ -498,7 +498,7 @@ def test_the_learner_places_riders_by_clicking_the_board_after_the_bot_team():
 def test_board_clicks_outside_the_setup_change_nothing(tutor):
     before = tutor.race.to_dict()
     view = tutor.scene.view
-    tutor._on_canvas_click(view.cx(1), view.cy(0))
+    tutor.placing.on_canvas_click(view.cx(1), view.cy(0))
     tutor.place_button.click()
     assert tutor.race.to_dict() == before
     assert "Riders are placed during the setup" in tutor.status.text

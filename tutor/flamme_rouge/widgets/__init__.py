@@ -10,6 +10,11 @@
     BreakawayBid("cobbles-24", teams=("red", "blue", "green"), learner="red")   # bid for the breakaway
 
 See ``race_tutor`` and ``quiz`` for the attributes (``race``, ``status``, ``narration``, the buttons).
+``RaceTutor`` is the lesson shell (``tutor.ui.shell.LessonShell``) and a VBox composed of parts it owns, each
+a plain object in its own module that sees the tutor only through public names (its properties, or callables
+it is given): ``words`` (``race_words``: what it says), ``pace`` (``race_pace``: "Finish the race", Skip),
+``placing`` (``race_controls``: the setup) and ``positions`` (``race_positions``: where a position stops and
+which comes next).
 Every handler returns at once; animations play in the browser from one message. What no game owns (the
 status line, the stepper, the quiz shell, the narration panel) is in ``tutor.ui``.
 """

@@ -1,6 +1,6 @@
 """The Flamme Rouge controls a prompt names: a rider's hand (``HandControls``: "Draw 4 for red-S" and the four
-card buttons, in the energy phase and the breakaway bids) and the setup's placing (``PlaceControls``, and the
-handlers of ``SetupPlacing``).
+card buttons, in the energy phase and the breakaway bids) and the setup's placing (``PlaceControls``, and
+``SetupPlacing``, the part ``RaceTutor.placing`` that owns them and handles their clicks and the board's).
 
 The controls hold no race: their owner (``RaceTutor``, ``BreakawayBid``) asks the engine what is legal and passes it in,
 and each click goes through the owner's click rule (``tutor.ui.shell.LessonShell.guard``).
@@ -8,7 +8,7 @@ and each click goes through the owner's click rule (``tutor.ui.shell.LessonShell
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Iterable, Sequence
+from typing import Callable, Iterable, Protocol, Sequence
 
 import ipywidgets as widgets
 
@@ -111,37 +111,71 @@ class PlaceControls:
             self.place_button.description = _("Place {rider}").format(rider=rider)
 
 
-class SetupPlacing:
-    """Setup (a mixin of ``RaceTutor``): the learner places its riders in turn, with ``PlaceControls`` or a click
-    on a lane of the board; the engine says where a rider may start (``Race.placement_problem``)."""
-
-    race: Race
-    scene: Scene
-    human_teams: tuple[str, ...]
-
-    if TYPE_CHECKING:  # the host's, declared for the type checker only
-        def warn(self, text: str) -> None:
-            ...
-
-        def guard(self, control: str, handler: Callable[[], None]) -> None:
-            ...
-
-        def _on_panel_click(self, x: float, y: float) -> None:
-            ...
-
-        def _act(self, action: Callable[[], list[Event]], *, active: str | None = None) -> None:
-            ...
+class PlacingView(Protocol):
+    """What the setup's placing reads of the tutor: its public state (``RaceTutor`` is one)."""
 
     @property
-    def placing_rider(self) -> str | None:
+    def race(self) -> Race: ...
+
+    @property
+    def human_teams(self) -> tuple[str, ...]: ...
+
+    def warn(self, text: str) -> None: ...
+
+    def guard(self, control: str, handler: Callable[[], None]) -> None: ...
+
+
+class SetupPlacing:
+    """Setup (the part ``RaceTutor.placing``): the learner places its riders in turn, with its ``PlaceControls``
+    (``controls``; ``row``, ``place_input``, ``place_button``) or a click on a lane of the board; the engine says
+    where a rider may start (``Race.placement_problem``). It keeps no state: it reads the tutor's public state
+    (``PlacingView``) and places a rider through ``act`` (the tutor's one way to run a learner's action)."""
+
+    def __init__(self, tutor: PlacingView, *, scene: Scene, act: Callable[[Callable[[], list[Event]]], None],
+                 on_panel_click: Callable[[float, float], None]) -> None:
+        """``act(action)`` runs an engine action as the learner's step; ``on_panel_click(x, y)`` is a click on the
+        board after the setup (on the card panel)."""
+        self.tutor, self.scene = tutor, scene
+        self._act, self._on_panel_click = act, on_panel_click
+        self.controls = PlaceControls(tutor.guard, self.place)
+        self.row, self.place_input, self.place_button = (self.controls.row, self.controls.place_input,
+                                                         self.controls.place_button)
+
+    # ----- what the placing reads of the tutor -----------------------------------------------------------
+
+    @property
+    def race(self) -> Race:
+        return self.tutor.race
+
+    @property
+    def human_teams(self) -> tuple[str, ...]:
+        return self.tutor.human_teams
+
+    def warn(self, text: str) -> None:
+        self.tutor.warn(text)
+
+    def guard(self, control: str, handler: Callable[[], None]) -> None:
+        self.tutor.guard(control, handler)
+
+    # ----- placing ---------------------------------------------------------------------------------------
+
+    @property
+    def rider(self) -> str | None:
         """The learner's next rider to place (setup phase, the learner's turn)."""
         team = self.race.placing_team if self.race.phase is Phase.SETUP else None
         if team is None or team.name not in self.human_teams:
             return None
         return next(r for r in team.riders if self.race.riders[r].square is None)
 
-    def _on_place(self, spot: tuple[int, int] | None) -> None:
-        rider = self.placing_rider
+    def show(self) -> None:
+        """The controls offer the engine's legal places for ``rider`` (hidden when the learner has none to place)."""
+        placing = self.rider
+        self.controls.show(placing, [(a.square, a.lane) for a in self.race.legal_actions()
+                                     if isinstance(a, Place) and a.rider == placing] if placing else [])
+
+    def place(self, spot: tuple[int, int] | None) -> None:
+        """Place the learner's next rider on ``spot`` (square, lane); a wrong spot or turn warns why."""
+        rider = self.rider
         if rider is None:
             placing = self.race.placing_team if self.race.phase is Phase.SETUP else None
             self.warn(_("Not your turn: {team} is placing its riders.").format(team=placing.name) if placing else
@@ -159,9 +193,9 @@ class SetupPlacing:
             return
         self._act(lambda: self.race.place(rider, *spot))
 
-    def _on_canvas_click(self, x: float, y: float) -> None:
+    def on_canvas_click(self, x: float, y: float) -> None:
         """Setup: a click on a lane of the board (CSS pixels) places the learner's next rider there; later, a click
-        on a drawn card of the card panel plays it (``_on_panel_click``)."""
+        on a drawn card of the card panel plays it (``on_panel_click``)."""
         if self.race.phase is not Phase.SETUP:
             self._on_panel_click(x, y)
             return
@@ -169,5 +203,5 @@ class SetupPlacing:
         if spot is None:
             self.warn(_("Click on a lane of the road, behind the start line."))
             return
-        self.guard("board", lambda: self._on_place(spot))
+        self.guard("board", lambda: self.place(spot))
 

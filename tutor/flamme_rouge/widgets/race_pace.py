@@ -1,4 +1,4 @@
-"""The pace of a race (``RacePace``, a mixin of ``RaceTutor``): a short "Finish round", and "Finish the race".
+"""The pace of a race (``RacePace``, the part ``RaceTutor.pace``): a short "Finish round", and "Finish the race".
 
 "Finish round" plays the rest of a round in about ``tutor.ui.pace.ROUND_MS`` at normal speed (``round_budget``:
 the riders' slides shrink, each held picture stays visible); "Next step" keeps its own pace. While an animation
@@ -14,7 +14,7 @@ keeps every round, Back undoes each step (Back to a position before "Finish the 
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Callable, Protocol, Sequence
 
 import ipywidgets as widgets
 
@@ -44,44 +44,38 @@ def play_on(race: Race) -> list[Event]:
     return autoplay(race)
 
 
+class PaceView(Protocol):
+    """What the pace reads of the tutor: its public state (``RaceTutor`` is one)."""
+
+    @property
+    def race(self) -> Race: ...
+
+    @property
+    def done(self) -> bool: ...
+
+    @property
+    def paused(self) -> bool: ...
+
+    @property
+    def draw_buttons(self) -> dict[str, widgets.Button]: ...
+
+    def warn(self, text: str) -> None: ...
+
+
 class RacePace:
-    """"Finish the race" and the Skip sentence, on the state ``RaceTutor`` declares here."""
+    """"Finish the race" and the Skip sentence (the part ``RaceTutor.pace``): its state is ``finish_from_round``,
+    ``finishing`` and the note said once before the prompt; it reads the tutor's public state (``PaceView``) and
+    changes the tutor's only through the callables it is built with."""
 
-    race: Race
-    scene: Scene
-    status: StatusLine
-    control: UndoController
-    human_teams: tuple[str, ...]
-    _round_end: list[Event] | None
-    _round_events: list[Event]
-    _events: list[Event]
-    _narrate: Callable[[Sequence[Event]], None]
-    _show: Callable[..., None]
-    _hint: Callable[[], str]
-
-    def warn(self, text: str) -> None:
-        raise NotImplementedError
-
-    def _on_next_round(self) -> None:
-        raise NotImplementedError
-
-    def on_click(self, button: widgets.Button, control: str, handler: Callable[[], None]) -> None:
-        raise NotImplementedError
-
-    @property
-    def done(self) -> bool:
-        raise NotImplementedError
-
-    @property
-    def paused(self) -> bool:
-        raise NotImplementedError
-
-    @property
-    def draw_buttons(self) -> dict[str, widgets.Button]:
-        raise NotImplementedError
-
-    def _pace_setup(self) -> None:
-        """The controls of this mixin (called once by ``RaceTutor.__init__``)."""
+    def __init__(self, tutor: PaceView, *, scene: Scene, status: StatusLine, control: UndoController,
+                 start_next_round: Callable[[], None], show: Callable[[list[Line]], None],
+                 narrate: Callable[[Sequence[Event]], None], forget_marks: Callable[[], None]) -> None:
+        """``start_next_round()`` is "Start round N"; ``show(lines)`` logs the lines and repaints; ``narrate(events)``
+        keeps events for the log; ``forget_marks()`` drops the marks of the last step and of the round's end. The
+        tutor places ``finish_race_button`` and sends its clicks to ``finish_race``."""
+        self.tutor, self.scene, self.status, self.control = tutor, scene, status, control
+        self._start_next_round, self._show, self._narrate = start_next_round, show, narrate
+        self._forget_marks = forget_marks
         self.finish_from_round: int | None = None
         """Round from which "Finish the race" is offered (None: never; ``new_race`` sets it)."""
         self.finishing = False
@@ -91,9 +85,31 @@ class RacePace:
         self.finish_race_button = button(_("Finish the race ▸▸"),
                                          _("Play on quickly: you still choose your riders' cards, the computer "
                                            "does the rest at once"))
-        self.on_click(self.finish_race_button, "finish-race", self._on_finish_race)
         self.finish_race_button.layout.display = "none"
         self.scene.on_playing(self._animation_playing)
+
+    # ----- what the pace reads of the tutor --------------------------------------------------------------
+
+    @property
+    def race(self) -> Race:
+        return self.tutor.race
+
+    @property
+    def done(self) -> bool:
+        return self.tutor.done
+
+    @property
+    def paused(self) -> bool:
+        return self.tutor.paused
+
+    @property
+    def draw_buttons(self) -> dict[str, widgets.Button]:
+        return self.tutor.draw_buttons
+
+    def warn(self, text: str) -> None:
+        self.tutor.warn(text)
+
+    # ----- "Finish the race" -----------------------------------------------------------------------------
 
     @property
     def offers_finish(self) -> bool:
@@ -103,10 +119,12 @@ class RacePace:
                 and not self.finishing and bool(self.draw_buttons) and race.phase is not Phase.FINISHED
                 and (self.paused or race.phase is Phase.ENERGY or race.phase.automatic))
 
-    def _show_finish_offer(self) -> None:
+    def show_offer(self) -> None:
+        """Show "Finish the race" while it is offered."""
         self.finish_race_button.layout.display = None if self.offers_finish else "none"
 
-    def _on_finish_race(self) -> None:
+    def finish_race(self) -> None:
+        """The learner chose "Finish the race"."""
         if not self.offers_finish:
             self.warn(_("Each round is already resolved at once: you choose your riders' cards.") if self.finishing
                       else _("'Finish the race' is offered from round {n} of a race, while you ride.").format(
@@ -116,7 +134,7 @@ class RacePace:
         note = _("From now on each round is resolved at once, after your cards.")
         if self.paused:  # the round's end was on the board: the next round starts, the bots play their cards
             self._pace_note = note
-            self._on_next_round()
+            self._start_next_round()
             return
         if self.race.phase is Phase.ENERGY:
             self._pace_note = note
@@ -125,7 +143,7 @@ class RacePace:
         round_ = self.race.round
 
         def play() -> list[Event]:
-            self._round_end, self._round_events, self._events = None, [], []
+            self._forget_marks()
             return play_on(self.race)
 
         events = self.control.act(play) or []
@@ -134,7 +152,7 @@ class RacePace:
         self._pace_note = self._quick_words(round_) if over else f"{self._quick_words(round_)} {note}"
         self._show([Line(self._pace_note)])
 
-    def _play_on(self) -> list[Line]:
+    def resolve_rest(self) -> list[Line]:
         """While finishing: the rest of the round once the learner's cards are played (inside the learner's undo
         step); what it did, in a line (none when the learner still has to choose)."""
         race = self.race
@@ -143,7 +161,7 @@ class RacePace:
         round_ = race.round
         events = play_on(race)
         self._narrate(events)
-        self._events, self._round_events = [], []
+        self._forget_marks()  # no round's end is kept: the learner acted, so the race was not paused
         self._pace_note = self._quick_words(round_)
         return [Line(self._pace_note)]
 
@@ -152,12 +170,12 @@ class RacePace:
             return _("Round {n} was resolved at once: the race is over.").format(n=round_)
         return _("Round {n} was resolved at once: the log has each move.").format(n=round_)
 
-    def _prompt(self, hint: str) -> str:
+    def prompt(self, hint: str) -> str:
         """The prompt: what was just resolved at once (said once), then ``hint``."""
         note, self._pace_note = self._pace_note, ""
         return f"{note} {hint}" if note else hint
 
-    def _with_skip(self, text: str, planned_ms: float) -> str:
+    def with_skip(self, text: str, planned_ms: float) -> str:
         """``text``, and the sentence about Skip when the animation just started runs long."""
         hint = pace.skip_hint(planned_ms) if self.scene.playing else ""
         return f"{text} {hint}" if hint else text

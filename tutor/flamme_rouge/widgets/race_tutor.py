@@ -23,13 +23,24 @@ A prepared position (``from_scenario``) stops where its lesson stops (``stop_aft
 or "round") and offers "Try another position" (the next of its scenarios) and "Continue as a race" (the other
 teams become bots). A finished race shows its results table (``results``).
 
+The tutor is the lesson shell and a VBox; it keeps the race, the learner's teams, the marks on the board and the
+controls, and owns four parts, each a plain object with a small state of its own that meets the tutor through
+public names only (the tutor's public properties, or callables the tutor passes in; ``tests/test_layers.py``
+checks that no module here reads another object's private name): ``words`` (``race_words.RaceWords``: the
+prompt, the tooltips, the header, the opening lines), ``pace`` (``race_pace.RacePace``: "Finish the race" and
+the Skip sentence), ``placing`` (``race_controls.SetupPlacing``: the setup's controls and clicks on the board)
+and ``positions`` (``race_positions.PreparedPositions``: where a position stops, the next position, Restart's
+race). The tutor asks the parts and sets what they return; its public properties (``done``, ``placing_rider``,
+``finishing``, ``offers_finish`` ...) read them.
+
 Attributes for lessons and tests: ``race`` (restored in place by Back, through the race's own undo history;
 replaced by Restart and a new position), ``scene`` (``scene.canvas`` is the MultiCanvas), ``header``,
 ``status`` (with ``status.kind`` and ``status.text``), ``story`` (a ``tutor.ui.narration.NarrationLog``: the
 whole story, round by round), ``narration`` (its HTML widget), ``narration_lines`` (the newest lines),
 ``card_buttons`` (4), ``draw_buttons`` (rider -> Button), ``place_input``, ``place_button``, ``next_button``,
 ``finish_button``, ``skip_button``, ``next_round_button``, ``back_button``, ``restart_button``, ``seed``,
-``speed``, ``another_button``, ``continue_button``, ``results``; ``redraw()`` repaints everything.
+``speed``, ``another_button``, ``continue_button``, ``finish_race_button``, ``results``, the parts (``words``,
+``pace``, ``placing``, ``positions``); ``redraw()`` repaints everything.
 
 On screen: ``secondary`` above the board (Back, Restart, Speed, Skip, "No animation", the board in words, the
 log, the ``key``, "Open a position code", "For teachers": the shuffle number), the board, then ``prompt`` (the status
@@ -38,7 +49,8 @@ beside the controls it names). After each action focus goes to ``next_control()`
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Sequence
+from types import MappingProxyType
+from typing import Any, Callable, Iterable, Mapping, Self, Sequence
 
 import ipywidgets as widgets
 
@@ -46,7 +58,7 @@ from tutor.flamme_rouge import scenario as scenarios
 from tutor.flamme_rouge.bots import autoplay
 from tutor.flamme_rouge.errors import RuleError
 from tutor.flamme_rouge.events import BreakawayCost, Event, ExhaustionTaken, PacksFound, Slipstreamed
-from tutor.flamme_rouge.race import Draw, Phase, Place, Race
+from tutor.flamme_rouge.race import Draw, Phase, Race
 from tutor.flamme_rouge.render import CardPanel, Highlights, Scene, highlights_for, legend_html
 from tutor.flamme_rouge.render.describe import describe_race
 from tutor.flamme_rouge.render.scene import StepRecord
@@ -58,11 +70,11 @@ from tutor.ui.screen import Disclosure, board_frame, changed_words, prompt_row
 from tutor.ui.shell import LessonShell
 
 from .narration import Line, computer_plays
-from .race_controls import HandControls, PlaceControls, SetupPlacing
+from .race_controls import HandControls, SetupPlacing
 from .race_log import RoundLog, section_title
-from .race_positions import STOPS, PreparedPositions, phase_order
-from .race_pace import RacePace, round_budget
-from .race_words import RaceTutorWords, learner_teams, results_html, taught_marks
+from .race_pace import FINISH_FROM_ROUND, RacePace, round_budget
+from .race_positions import STOPS, PreparedPositions, ScenarioSource, full_race, phase_order, scenario_race
+from .race_words import RaceWords, learner_teams, results_html, taught_marks
 from .workbench import PositionBox
 
 END_MARKS = (PacksFound, Slipstreamed, ExhaustionTaken, BreakawayCost)
@@ -73,8 +85,39 @@ SPEEDS = {N_("Slow"): 1.8, N_("Normal"): 1.0, N_("Fast"): 0.45}
 """Animation speed: how long each frame is held, relative to normal."""
 
 
-class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTutorWords, widgets.VBox):
+class RaceTutor(LessonShell, widgets.VBox):
     """A race on a canvas with the controls of a learner who plays ``human_teams``."""
+
+    @classmethod
+    def new_race(cls, stage: str = "avenue-corso-paseo", teams: Sequence[str] = ("red", "blue"),
+                 bots: Mapping[str, str] = MappingProxyType({"blue": "heuristic"}), seed: int = 0,
+                 human_teams: Iterable[str] | None = ("red",), place: str = "auto", peloton: bool = False,
+                 muscle: int = 0, breakaway: bool = False, single_riders: bool = False, **kwargs: Any) -> Self:
+        """A new race on a stage or teaching track (``tutor.flamme_rouge.track.stage``).
+
+        Teams in neither ``bots`` nor ``human_teams`` are played by the heuristic bot.
+        ``place="auto"`` places the riders at random; with ``place="manual"`` the teams
+        place their riders in turn, in the order of ``teams`` (the learner on the board).
+        ``peloton``, ``muscle``, ``breakaway`` and ``single_riders`` go to ``Race.new`` (Peloton
+        expansion): bot teams flip on "Next step", bids use the draw and card buttons.
+        """
+        rebuild = full_race(stage, teams, bots, human_teams, place=place, peloton=peloton, muscle=muscle,
+                            breakaway=breakaway, single_riders=single_riders)
+        tutor = cls(rebuild(seed), human_teams=human_teams, rebuild=rebuild, seed=seed, **kwargs)
+        tutor.finish_from_round = FINISH_FROM_ROUND  # a full race: "Finish the race" from round 3
+        return tutor
+
+    @classmethod
+    def from_scenario(cls, scenario: ScenarioSource | list[ScenarioSource] | tuple[ScenarioSource, ...], *,
+                      stop_after: str = "round", **kwargs: Any) -> Self:
+        """A tutor at the movement phase (or end phase) of a scenario: a file path, a dict, or a list of them
+        ("Try another position" goes through the list). It stops after ``stop_after`` (``STOPS``)."""
+        datas, rebuild = scenario_race(scenario)
+        kwargs.setdefault("title", datas[0].get("name", ""))
+        kwargs.setdefault("cards", "cards" in datas[0])
+        seed = kwargs.pop("seed", 0)
+        return cls(rebuild(seed), rebuild=rebuild, seed=seed, stop_after=stop_after, positions=datas,
+                   seed_enabled=False, **kwargs)
 
     def __init__(self, race: Race, *, human_teams: Iterable[str] | None = None, focus: Iterable[str] | None = None,
                  title: str = "", rebuild: Callable[[int], Race] | None = None, seed: int = 0,
@@ -86,6 +129,8 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
         end-of-round marks the prompt may name (``race_words.TAUGHT``; None: all)."""
         super().__init__()
         self.taught = taught_marks(taught)
+        self.words = RaceWords(self)
+        """What the tutor says: the prompt, the tooltips, the header (``race_words``)."""
         if stop_after is not None and stop_after not in STOPS:
             raise ValueError(f"stop_after must be one of {tuple(STOPS)}, not {stop_after!r}")
         self._keep_state(race, human_teams, focus, title, rebuild, stop_after, positions)
@@ -98,13 +143,18 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
                          finish_tooltip=_("Resolve the rest of the round, rider by rider"),
                          position_box=self.open_box)
         self._make_controls(hand_size=max((race.teams[t].hand_size for t in self.human_teams), default=4))
-        self._pace_setup()
+        self.pace = RacePace(self, scene=self.scene, status=self.status, control=self.control,
+                             start_next_round=self._on_next_round, show=self._show, narrate=self._narrate,
+                             forget_marks=self._forget_marks)
+        """"Finish the race" and the Skip sentence (``race_pace``)."""
+        self.finish_race_button = self.pace.finish_race_button
+        self.on_click(self.finish_race_button, "finish-race", self.pace.finish_race)
         self.children = self._layout()
         self._set_draw_buttons()
         self.add_class("tutor-race")
         self.add_class("tutor-lesson")  # the template's rules for every lesson widget (a11y.css)
         self.scene.on_client_ready(lambda: self.redraw(redraw_track=True))
-        self._show(self._intro() + self._opening_bots())
+        self._show(self.words.intro() + self._opening_bots())
 
     def _keep_state(self, race: Race, human_teams: Iterable[str] | None, focus: Iterable[str] | None, title: str,
                     rebuild: Callable[[int], Race] | None, stop_after: str | None,
@@ -114,8 +164,6 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
         self.human_teams = learner_teams(race, human_teams)
         self._focus = tuple(focus) if focus is not None else None
         self.title = title
-        self._rebuild = rebuild
-        self._start = race.to_dict()
         self._active: str | None = None
         self._events: list[Event] = []
         self._round_events: list[Event] = []
@@ -123,12 +171,11 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
         self._round_end: list[Event] | None = None
         """Set when a step ended a round or the breakaway: its marks stay on the board, and the next round's
         lines wait (``RoundLog``), until the learner moves on."""
-        self._stop = STOPS[stop_after] if stop_after else None
-        self._stop_round = race.round
-        self._positions = list(positions)
-        self._position = 0
-        self._initial = (self.human_teams, self._focus, self._stop)
-        self._asked = (tuple(human_teams) if human_teams is not None else None, self._focus)
+        self.positions = PreparedPositions(race, stop_after=stop_after, scenarios=positions, rebuild=rebuild,
+                                           shown=(self.human_teams, self._focus),
+                                           asked=(tuple(human_teams) if human_teams is not None else None,
+                                                  self._focus))
+        """Where the position stops and which comes next (``race_positions``)."""
         self.narration_lines: list[Line] = []
 
     def _make_controls(self, hand_size: int) -> None:
@@ -140,16 +187,17 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
         self.results = widgets.HTML()
         self.hand = HandControls(self.guard, cards=hand_size, on_draw=self._on_draw, on_card=self._on_card)
         self.card_buttons = self.hand.card_buttons
-        self.placing = PlaceControls(self.guard, self._on_place)
+        self.placing = SetupPlacing(self, scene=self.scene, act=self._act, on_panel_click=self._on_panel_click)
+        """The setup: placing the learner's riders, with its controls or on the board (``race_controls``)."""
         self.place_input, self.place_button = self.placing.place_input, self.placing.place_button
-        self.scene.on_click(self._on_canvas_click)
+        self.scene.on_click(self.placing.on_canvas_click)
         self.speed = widgets.ToggleButtons(options=[(_(name), name) for name in SPEEDS], value="Normal",
                                            tooltips=[_("Slower animations"), _("Normal speed"),
                                                      _("Faster animations")],
                                            style={"button_width": "auto"})
         self.next_round_button = self.stepper.continue_button  # "Start round N" at the end of a round
         self.restart_button.tooltip = _("Start again (a new deal: the shuffle number under For teachers)")
-        if self._stop is not None:
+        if self.positions.stop is not None:
             self.seed.layout.display = "none"  # a prepared position: nothing is shuffled
             self.teachers.add(label(_("Every learner gets this same position and the same cards, so a class can "
                                       "talk about one board. Restart shows it again.")))
@@ -175,6 +223,49 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
     def round_ended(self) -> bool:
         """The board shows the end of a round (or the breakaway): its marks stay until the learner moves on."""
         return self._round_end is not None
+
+    @property
+    def finish_from_round(self) -> int | None:
+        """Round from which "Finish the race" is offered (None: never; ``new_race`` sets it)."""
+        return self.pace.finish_from_round
+
+    @finish_from_round.setter
+    def finish_from_round(self, round_: int | None) -> None:
+        self.pace.finish_from_round = round_
+
+    @property
+    def finishing(self) -> bool:
+        """"Finish the race" was chosen: each round resolves at once after the learner's cards."""
+        return self.pace.finishing
+
+    @finishing.setter
+    def finishing(self, finishing: bool) -> None:
+        self.pace.finishing = finishing
+
+    @property
+    def offers_finish(self) -> bool:
+        """"Finish the race" is offered now (``RacePace.offers_finish``)."""
+        return self.pace.offers_finish
+
+    @property
+    def placing_rider(self) -> str | None:
+        """The learner's next rider to place (setup phase, the learner's turn)."""
+        return self.placing.rider
+
+    @property
+    def done(self) -> bool:
+        """A prepared position has reached the end of its lesson."""
+        return self.positions.done(self.race)
+
+    @property
+    def more_positions(self) -> bool:
+        """A prepared position with another to try ("Try another position")."""
+        return self.positions.more_positions
+
+    @property
+    def stops_after_setup(self) -> bool:
+        """The lesson stops once the riders are placed (lesson 1): the race itself is for the next lessons."""
+        return self.positions.stops_after_setup
 
     @property
     def focus(self) -> tuple[str, ...]:
@@ -216,7 +307,7 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
     def _on_card(self, index: int) -> None:
         rider = self.active_rider
         if rider is None:
-            self.warn(self._why_no_cards())
+            self.warn(self.words.why_no_cards())
             return
         hand = self.race.riders[rider].hand
         if index >= len(hand):
@@ -237,11 +328,11 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
             self.guard(f"card{slot}", lambda: self._on_card(slot))
 
     def _on_next(self) -> None:
-        if not self._refuse_steps():
+        if not self.words.refuse_steps():
             self._resolve(one=True)
 
     def _on_finish(self) -> None:
-        if not self._refuse_steps():
+        if not self.words.refuse_steps():
             self._resolve(one=False)
 
     def _on_back(self) -> None:
@@ -256,16 +347,13 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
 
     def _on_restart(self) -> None:
         seed = self.seed.value
-        if self._positions:
-            self.race = scenarios.build(self._positions[self._position], history=True)
-        else:
-            self.race = self._rebuild(seed) if self._rebuild else Race.from_dict(self._start)
-        self.human_teams, self._focus, self._stop = self._initial
+        self.race = self.positions.restart(seed)
+        self.human_teams, self._focus = self.positions.initial[:2]
         self._set_draw_buttons()
         self._reset()
         start = (_("Back to the starting position.") if self.seed.disabled else
                  _("A new race (shuffle number {seed}).").format(seed=seed))
-        self._show([Line(start), *self._intro(), *self._opening_bots()])
+        self._show([Line(start), *self.words.intro(), *self._opening_bots()])
 
     def _on_continue(self) -> None:
         """Play on as a race: the learner keeps the first team, the other teams become bots."""
@@ -274,13 +362,41 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
         race.hand_to_bots(keep=(learner,) if learner else (), bot="heuristic")
         self.human_teams = (learner,) if learner else ()
         self._focus = None
-        self._stop = None
+        self.positions.race_on()
         self._set_draw_buttons()
         self._events = []
         self._round_end = None
         goes_on = (_("The race goes on: you ride {team}; the other teams are played by the computer.").format(
             team=team_name(learner)) if learner else _("The race goes on: the computer plays every team."))
-        self._show([Line(goes_on)] + self._intro() + self._opening_bots())
+        self._show([Line(goes_on)] + self.words.intro() + self._opening_bots())
+
+    def _on_another(self, opened: str = "") -> None:
+        """The next prepared position (the same one again when there is only one); ``opened`` starts the log.
+        Its race comes with its own riders, teams, draw buttons, track and title; Restart comes back to it."""
+        race, name = self.positions.next_position()
+        self._enter(race)
+        if name:
+            self.title = name
+        again = _("A new position.") if self.positions.more_positions else _("The same position again.")
+        self._show([Line(opened or again), *self.words.intro(), *self._opening_bots()])
+
+    def _enter(self, race: Race) -> None:
+        """Show ``race``, a new position (``PreparedPositions.enter``: its teams, focus and stop); its track, draw
+        buttons and key; Back starts here."""
+        self.human_teams, self._focus = self.positions.enter(race)
+        self.race = race
+        self.scene.set_track(race.track)  # the track may differ: the board repaints it
+        self._set_draw_buttons()
+        self._new_key()
+        self._reset()
+
+    def _open_position(self, scenario: dict[str, Any]) -> None:
+        """A pasted position code: its scenario becomes the position shown, as ``from_scenario`` shows one (an
+        invalid one raises ``ScenarioError``, which the box shows; nothing changes)."""
+        race = scenarios.build(scenario, history=True)
+        self.positions.open(scenario)  # _on_another steps to it; Restart comes back to it
+        self.title = scenario.get("name") or _("A shared position")
+        self._on_another(opened=_("Opened {name}: {n} riders.").format(name=self.title, n=len(race.riders)))
 
     def _on_next_round(self) -> None:
         """The learner has looked at the end of the round (or the breakaway): the next round starts."""
@@ -289,7 +405,11 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
             return
         self._round_end = None
         self._events = []
-        self._show(self._intro() + self._play_bots())
+        self._show(self.words.intro() + self._play_bots())
+
+    def _forget_marks(self) -> None:
+        """No marks stay on the board: neither the last step's nor a round's end (the pace resolved on at once)."""
+        self._round_end, self._round_events, self._events = None, [], []
 
     def _end_pause(self) -> None:
         """Forget a pause and the marks kept for it (Back, Restart, a new position)."""
@@ -313,7 +433,7 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
         """Run an engine action and the bots' replies as one undo step; a refused action shows why and changes
         nothing."""
         if self.paused:
-            self.warn(self._hint())
+            self.warn(self.words.hint())
             return
         self.control.act(action, then=lambda events: self._acted(events, active))
 
@@ -322,7 +442,7 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
             self._active = active
         self._events = events
         self._narrate(events)
-        self._show(self._play_on() or self._play_bots())  # finishing: the round resolves at once
+        self._show(self.pace.resolve_rest() or self._play_bots())  # finishing: the round resolves at once
 
     def _resolve(self, one: bool) -> None:
         """Next step (``one``) or the rest of the round, one step at a time, each animated after the other: one
@@ -331,7 +451,7 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
 
     def _resolve_steps(self, one: bool) -> None:
         race = self.race
-        limit = self._limit()
+        limit = self.positions.limit(race)
         records: list[StepRecord] = []
         round_ = race.round
         try:
@@ -397,9 +517,9 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
         self.round_log.write(tagged)
         self._refresh_controls()  # the hint reads the buttons' new state
         if self.done and self.race.phase is not Phase.FINISHED:
-            self.status.show(self.done_words(), "success", changed=changed_words(self.narration_lines))
+            self.status.show(self.words.done_words(), "success", changed=changed_words(self.narration_lines))
         else:
-            self.status.show(self._with_skip(self._prompt(self._hint()), planned),
+            self.status.show(self.pace.with_skip(self.pace.prompt(self.words.hint()), planned),
                              changed=changed_words(self.narration_lines))
         self.text_view.show(describe_race(self.race, secret=self._panel().secret, hands=[self.active_rider or ""]),
                             self.narration_lines)
@@ -445,12 +565,10 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
         """Show the controls the prompt may name now, each enabled as the engine's legal actions allow."""
         race, done, paused = self.race, self.done, self.paused
         legal = race.legal_actions() if race.phase.choosing and not done else []
-        self.hand.show_draws({a.rider for a in legal if isinstance(a, Draw)}, self._why_no_draw)
+        self.hand.show_draws({a.rider for a in legal if isinstance(a, Draw)}, self.words.why_no_draw)
         rider = self.active_rider
-        self.hand.show_hand(rider, race.riders[rider].hand if rider else [], self._why_no_cards())
-        placing = self.placing_rider
-        self.placing.show(placing, [(a.square, a.lane) for a in race.legal_actions()
-                                    if isinstance(a, Place) and a.rider == placing] if placing else [])
+        self.hand.show_hand(rider, race.riders[rider].hand if rider else [], self.words.why_no_cards())
+        self.placing.show()
         # The draw and card buttons only show while the learner has cards to play.
         self.energy_row.layout.display = (None if race.phase.choosing and self.draw_buttons and not done
                                           and not paused else "none")
@@ -460,13 +578,13 @@ class RaceTutor(LessonShell, PreparedPositions, SetupPlacing, RacePace, RaceTuto
             b.layout.display = None if resolving else "none"
         self.stepper.show_continue(_("Start round {n} ▸").format(n=race.round) if paused else None,
                                    lambda: self.guard("next-round", self._on_next_round))
-        why = "" if resolving else self._why_no_step()
+        why = "" if resolving else self.words.why_no_step()
         self.next_button.tooltip = why or _("Resolve the next step: one rider's move or one part of the end phase")
         self.finish_button.tooltip = why or _("Resolve the rest of the round, rider by rider")
         self.back_button.tooltip = _("Undo the last action") if self.control.can_back else _("Nothing to undo yet")
         self.done_row.layout.display = None if done else "none"
         self.continue_button.layout.display = "none" if self.stops_after_setup else None  # lesson 2 goes on
-        self.another_button.description = f"{self.another_words} ▸"
-        self.header.value = self._header_html()
-        self._show_finish_offer()
+        self.another_button.description = f"{self.words.another_words} ▸"
+        self.header.value = self.words.header_html()
+        self.pace.show_offer()
         self.results.value = results_html(race, self.human_teams) if race.phase is Phase.FINISHED else ""

@@ -1,7 +1,8 @@
-"""What the race tutor says (``RaceTutorWords``, a mixin of ``RaceTutor``): the prompt that names the next step,
+"""What the race tutor says (``RaceWords``, the part ``RaceTutor.words``): the prompt that names the next step,
 why a control is off (its tooltip), the header line, the opening lines of a phase, and the results table.
 
-It reads the race and the tutor's public properties (declared in ``RaceTutorWords``) and changes nothing;
+``RaceWords`` keeps no state: it reads the race and the tutor's public properties (``RaceView``, the narrow
+interface it is built with) and changes nothing but the status (a refused step's warning, through ``warn``);
 ``RaceTutor`` (race_tutor.py) owns the state and the controls. The results table asks the engine for the order
 (``Race.standings``).
 """
@@ -9,7 +10,7 @@ It reads the race and the tutor's public properties (declared in ``RaceTutorWord
 from __future__ import annotations
 
 import html
-from typing import Iterable, Sequence
+from typing import Iterable, Protocol, Sequence
 
 import ipywidgets as widgets
 
@@ -40,53 +41,123 @@ def taught_marks(taught: Iterable[str] | None) -> frozenset[str]:
     return marks
 
 
-class RaceTutorWords:
-    """The sentences of ``RaceTutor``, from the race and the tutor's public state, declared here."""
+class RaceView(Protocol):
+    """What the words read of the tutor: its public state (``RaceTutor`` is one)."""
 
-    race: Race
-    title: str
-    human_teams: tuple[str, ...]
-    taught: frozenset[str]
-    """The end-of-round marks the words may name (``TAUGHT``)."""
-    _stop: Phase | None
+    @property
+    def race(self) -> Race: ...
 
-    def warn(self, text: str) -> None:
-        raise NotImplementedError
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def human_teams(self) -> tuple[str, ...]: ...
+
+    @property
+    def taught(self) -> frozenset[str]: ...
+
+    @property
+    def draw_buttons(self) -> dict[str, widgets.Button]: ...
+
+    @property
+    def done(self) -> bool: ...
+
+    @property
+    def paused(self) -> bool: ...
+
+    @property
+    def round_ended(self) -> bool: ...
+
+    @property
+    def more_positions(self) -> bool: ...
+
+    @property
+    def stops_after_setup(self) -> bool: ...
+
+    @property
+    def last_events(self) -> Sequence[Event]: ...
+
+    @property
+    def active_rider(self) -> str | None: ...
+
+    @property
+    def placing_rider(self) -> str | None: ...
+
+    def highlights(self) -> Highlights: ...
+
+    def warn(self, text: str) -> None: ...
+
+
+class RaceWords:
+    """The sentences of ``RaceTutor`` (its part ``words``), from the race and the tutor's public state
+    (``RaceView``): it keeps no state of its own."""
+
+    def __init__(self, tutor: RaceView) -> None:
+        self.tutor = tutor
+
+    # ----- what the words read of the tutor --------------------------------------------------------------
+
+    @property
+    def race(self) -> Race:
+        return self.tutor.race
+
+    @property
+    def title(self) -> str:
+        return self.tutor.title
+
+    @property
+    def human_teams(self) -> tuple[str, ...]:
+        return self.tutor.human_teams
+
+    @property
+    def taught(self) -> frozenset[str]:
+        """The end-of-round marks the words may name (``TAUGHT``)."""
+        return self.tutor.taught
 
     @property
     def draw_buttons(self) -> dict[str, widgets.Button]:
-        raise NotImplementedError
+        return self.tutor.draw_buttons
 
     @property
     def done(self) -> bool:
-        raise NotImplementedError
+        return self.tutor.done
 
     @property
     def paused(self) -> bool:
-        raise NotImplementedError
+        return self.tutor.paused
 
     @property
     def round_ended(self) -> bool:
-        raise NotImplementedError
+        return self.tutor.round_ended
 
     @property
     def more_positions(self) -> bool:
-        raise NotImplementedError
+        return self.tutor.more_positions
+
+    @property
+    def stops_after_setup(self) -> bool:
+        """The lesson stops once the riders are placed (lesson 1): the race itself is for the next lessons."""
+        return self.tutor.stops_after_setup
 
     @property
     def last_events(self) -> Sequence[Event]:
-        raise NotImplementedError
+        return self.tutor.last_events
 
     @property
     def active_rider(self) -> str | None:
-        raise NotImplementedError
+        return self.tutor.active_rider
 
     @property
     def placing_rider(self) -> str | None:
-        raise NotImplementedError
+        return self.tutor.placing_rider
 
     def highlights(self) -> Highlights:
-        raise NotImplementedError
+        return self.tutor.highlights()
+
+    def warn(self, text: str) -> None:
+        self.tutor.warn(text)
+
+    # ----- the sentences ---------------------------------------------------------------------------------
 
     @property
     def another_words(self) -> str:
@@ -94,11 +165,6 @@ class RaceTutorWords:
         if self.stops_after_setup:
             return _("Place them again")
         return _("Try another position") if self.more_positions else _("Watch it again")
-
-    @property
-    def stops_after_setup(self) -> bool:
-        """The lesson stops once the riders are placed (lesson 1): the race itself is for the next lessons."""
-        return self._stop is Phase.SETUP
 
     def done_words(self) -> str:
         """What the prompt says when the position is done (its lesson's rule has been shown)."""
@@ -108,7 +174,7 @@ class RaceTutorWords:
         return _("This position is done: that is the rule of this lesson. Choose '{another}', or continue as a "
                  "race.").format(another=self.another_words)
 
-    def _why_no_step(self) -> str:
+    def why_no_step(self) -> str:
         race = self.race
         if self.done:
             return _("This position is done: choose '{another}', or continue as a race").format(
@@ -127,12 +193,12 @@ class RaceTutorWords:
             return _("Draw and play a card for {riders} first").format(riders=and_list(waiting))
         return _("Waiting for the other players")
 
-    def _refuse_steps(self) -> bool:
+    def refuse_steps(self) -> bool:
         """Warn (and return True) when there is nothing to resolve: a pause, energy phase not over, or race
         over."""
         race = self.race
         if self.paused:
-            self.warn(self._hint())
+            self.warn(self.hint())
             return True
         if race.phase.choosing:
             waiting = race.waiting_riders()
@@ -154,7 +220,7 @@ class RaceTutorWords:
             return True
         return False
 
-    def _why_no_draw(self, rider_id: str) -> str:
+    def why_no_draw(self, rider_id: str) -> str:
         race = self.race
         rider = race.riders[rider_id]
         if not race.phase.choosing:
@@ -169,7 +235,7 @@ class RaceTutorWords:
             return _("{rider} has drawn: choose one of its cards").format(rider=rider_id)
         return _("{rider} cannot draw now").format(rider=rider_id)
 
-    def _header_html(self) -> str:
+    def header_html(self) -> str:
         race = self.race
         title = f"<b>{html.escape(self.title)}</b> · " if self.title else ""
         name = track_title(race.track)
@@ -191,7 +257,7 @@ class RaceTutorWords:
         return (f"<div class='tutor-header'>{title}{track}{round_}"
                 f"<span class='tutor-phase'>{html.escape(phase)}</span>{todo}</div>")
 
-    def _hint(self) -> str:
+    def hint(self) -> str:
         race = self.race
         if self.paused:
             return self._pause_hint()
@@ -256,7 +322,7 @@ class RaceTutorWords:
             return _("{phase}: choose 'Draw 4 for {rider}'.").format(phase=phase, rider=free[0])
         return _("Energy phase: waiting for the other players.")
 
-    def _intro(self) -> list[Line]:
+    def intro(self) -> list[Line]:
         race = self.race
         if race.phase is Phase.MOVEMENT:
             cards = rider_cards({rid: race.riders[rid].played for rid in race.to_move})
@@ -275,7 +341,7 @@ class RaceTutorWords:
             return [Line(_("The movement phase is over: step through the end phase."))]
         return []
 
-    def _why_no_cards(self) -> str:
+    def why_no_cards(self) -> str:
         race = self.race
         if not race.phase.choosing:
             if race.phase is Phase.FINISHED:
