@@ -141,7 +141,8 @@ class RaceTutorWords:
                                "Not yet: the {phase} is not over. {riders} still have to play a card (draw {hand}, "
                                "then choose one).", len(waiting)).format(phase=race.phase.name_in_words,
                                                                          riders=and_list(waiting),
-                                                                         hand=race.hand_size(waiting[0])))
+                                                                         hand=race.hand_size(waiting[0]) if waiting
+                                                                         else rules.hand_numbers()["hand"]))
             return True
         if race.phase is Phase.FINISHED:
             self.warn(_("The race is over: {rider} won. Choose Back or Restart.").format(rider=race.winner))
