@@ -53,7 +53,8 @@ class Phase(enum.Enum):
 
     @property
     def title(self) -> str:
-        return _(_PHASE_TITLES[self])
+        """``"Energy phase: draw 4, play 1, recycle 3"``: the numbers are the engine's (``HAND_SIZE``)."""
+        return _(_PHASE_TITLES[self]).format(hand=HAND_SIZE, recycled=HAND_SIZE - 1)
 
     @property
     def name_in_words(self) -> str:
@@ -73,10 +74,10 @@ class Phase(enum.Enum):
 
 _PHASE_TITLES = {
     Phase.SETUP: N_("Setup: place the riders behind the start line"),
-    Phase.BID_1: N_("Breakaway, first bid: draw 4, bid 1 face down, recycle 3"),
-    Phase.BID_2: N_("Breakaway, second bid: draw 4, bid 1 face down, recycle 3"),
+    Phase.BID_1: N_("Breakaway, first bid: draw {hand}, bid 1 face down, recycle {recycled}"),
+    Phase.BID_2: N_("Breakaway, second bid: draw {hand}, bid 1 face down, recycle {recycled}"),
     Phase.BREAKAWAY: N_("Breakaway: the highest bids join the breakaway"),
-    Phase.ENERGY: N_("Energy phase: draw 4, play 1, recycle 3"),
+    Phase.ENERGY: N_("Energy phase: draw {hand}, play 1, recycle {recycled}"),
     Phase.FLIP: N_("Movement phase: the bot teams flip their cards"),
     Phase.MOVEMENT: N_("Movement phase: frontmost rider first"),
     Phase.END_CARDS: N_("End phase 1: played cards leave the game"),
@@ -388,6 +389,11 @@ class RaceModel(SeededState):
             if any(self.riders[r].square is None for r in team.riders):
                 return team
         return None
+
+    def hand_size(self, rider_id: str) -> int:
+        """Cards ``rider_id`` draws in the energy phase and the breakaway bids (its team's ``Team.hand_size``: the
+        number ``draw`` deals; 0 for a bot team's rider, which flips)."""
+        return self.teams[self.rider(rider_id).team].hand_size
 
     def drawing_rider(self, team: str) -> str | None:
         """The team's rider holding drawn cards, if any (it must play before the team draws again)."""

@@ -16,13 +16,45 @@ Tutor decisions (the rulebooks leave these open; docs/rule_decisions.md):
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from operator import itemgetter
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 from tutor.core.events import Rule as Rule  # re-exported: ``rules.Rule`` is the type of every constant here
-from tutor.i18n import N_
+from tutor.i18n import N_, _
 
+from . import track as terrain
 from .track import DESCENT_MINIMUM, MAX_LANES, Track
+
+
+def _no_numbers() -> Mapping[str, int]:
+    return {}
+
+
+@dataclass(frozen=True, slots=True)
+class CountedRule(Rule):
+    """A rule whose text names numbers the engine holds ("draw {hand} cards"): ``numbers`` asks the engine for
+    them each time the text is shown, so the sentence always says what the engine does."""
+
+    numbers: Callable[[], Mapping[str, int]] = _no_numbers
+
+    @property
+    def text(self) -> str:
+        return _(self.text_message).format(**self.numbers())
+
+
+def hand_numbers() -> Mapping[str, int]:
+    """``{hand}``: the cards a rider draws (``race_model.HAND_SIZE``, the default of every player team's
+    ``Team.hand_size``); ``{recycled}``: the cards it recycles after playing one."""
+    from .race_model import HAND_SIZE  # race_model imports this module
+
+    return {"hand": HAND_SIZE, "recycled": HAND_SIZE - 1}
+
+
+def terrain_numbers() -> Mapping[str, int]:
+    """The terrain's limits the engine moves riders by (``track``): ``{limit}`` on or into an ascent, ``{minimum}``
+    from a descent, ``{supply}`` from a supply zone."""
+    return {"limit": terrain.ASCENT_MAXIMUM, "minimum": terrain.DESCENT_MINIMUM, "supply": terrain.SUPPLY_MINIMUM}
 
 # The rules events cite (``Event.rules``); ids are stable, texts are what learners read.
 SECTION_SETUP, SECTION_ENERGY, SECTION_MOVEMENT = N_("Setup"), N_("Energy phase"), N_("Movement phase")
@@ -32,10 +64,12 @@ SECTION_BREAKAWAY = N_("Breakaway (Peloton expansion)")
 
 SETUP_PLACE = Rule("fr.setup.place", SECTION_SETUP, N_("riders start in free lanes behind the start line, the "
                    "right-hand lane first on an empty square"))
-ROUND = Rule("fr.round", SECTION_ENERGY, N_("a new round: each player draws 4 and plays 1 for one rider, then the same "
-             "for the other"))
-DRAW = Rule("fr.energy.draw", SECTION_ENERGY, N_("draw 4 cards from the rider's energy deck"))
-DRAW_FEWER = Rule("fr.energy.draw-fewer", SECTION_ENERGY, N_("with fewer than 4 cards left, the rider draws them all"))
+ROUND: Rule = CountedRule("fr.round", SECTION_ENERGY, N_("a new round: each player draws {hand} and plays 1 for "
+                          "one rider, then the same for the other"), numbers=hand_numbers)
+DRAW: Rule = CountedRule("fr.energy.draw", SECTION_ENERGY, N_("draw {hand} cards from the rider's energy deck"),
+                         numbers=hand_numbers)
+DRAW_FEWER: Rule = CountedRule("fr.energy.draw-fewer", SECTION_ENERGY, N_("with fewer than {hand} cards left, the "
+                               "rider draws them all"), numbers=hand_numbers)
 DRAW_NONE = Rule("fr.energy.no-cards", SECTION_ENERGY, N_("a rider with no cards left plays an exhaustion card "
                  "(value 2)"))
 RESHUFFLE = Rule("fr.energy.reshuffle", SECTION_ENERGY, N_("when the face-down deck runs out, the recycled cards are "
@@ -54,10 +88,12 @@ EMPTY_SQUARE = Rule("fr.move.empty-square", SECTION_MOVEMENT, N_("a rider landin
                     "right-hand lane"))
 FULL_SQUARE = Rule("fr.move.full-square", SECTION_MOVEMENT, N_("a rider that would end on a full square stops in the "
                    "first square behind it with a free lane"))
-ASCENT = Rule("fr.mountain.ascent", SECTION_MOUNTAINS, N_("on or into an ascent a rider moves at most 5 (it may still "
-              "ride the flat up to the climb)"))
-DESCENT = Rule("fr.mountain.descent", SECTION_MOUNTAINS, N_("a rider starting on a descent moves at least 5"))
-SUPPLY = Rule("fr.peloton.supply", SECTION_PELOTON, N_("a rider starting in a supply zone moves at least 4"))
+ASCENT: Rule = CountedRule("fr.mountain.ascent", SECTION_MOUNTAINS, N_("on or into an ascent a rider moves at "
+                           "most {limit} (it may still ride the flat up to the climb)"), numbers=terrain_numbers)
+DESCENT: Rule = CountedRule("fr.mountain.descent", SECTION_MOUNTAINS, N_("a rider starting on a descent moves at "
+                            "least {minimum}"), numbers=terrain_numbers)
+SUPPLY: Rule = CountedRule("fr.peloton.supply", SECTION_PELOTON, N_("a rider starting in a supply zone moves at "
+                           "least {supply}"), numbers=terrain_numbers)
 ATTACK = Rule("fr.peloton.attack", SECTION_PELOTON, N_("Attack!: the Peloton team's front rider moves 2 and its back "
               "rider 9"))
 PELOTON_FLIP = Rule("fr.peloton.flip", SECTION_PELOTON, N_("the Peloton bot team flips one card of its deck in the "
@@ -68,8 +104,9 @@ BOT_DECK_REFILL = Rule("fr.peloton.bot-deck-refill", SECTION_PELOTON, N_("when a
                        "played cards are shuffled into a new deck"), decision=True)
 BOT_PLACEMENT = Rule("fr.peloton.bot-placement", SECTION_PELOTON, N_("the Peloton and Muscle teams place first, at the "
                      "front of the start area, a team's second rider behind its first"), decision=True)
-BID = Rule("fr.breakaway.bid", SECTION_BREAKAWAY, N_("each player picks one rider, draws 4 from its deck, bids one "
-           "card face down and recycles the other 3; then a second bid the same way"))
+BID: Rule = CountedRule("fr.breakaway.bid", SECTION_BREAKAWAY, N_("each player picks one rider, draws {hand} "
+                        "from its deck, bids one card face down and recycles the others; then a second bid the same "
+                        "way"), numbers=hand_numbers)
 BID_REVEAL = Rule("fr.breakaway.reveal", SECTION_BREAKAWAY, N_("the bids are revealed"))
 BREAKAWAY_RANK = Rule("fr.breakaway.rank", SECTION_BREAKAWAY, N_("the two bid cards' total ranks the riders: the top "
                       "one joins the breakaway with 2-4 bidders, the top two with 5 or more"))
@@ -240,7 +277,7 @@ def exhausted(track: Track, positions: dict[str, tuple[int, int]]) -> list[str]:
     """Riders with an empty square directly in front of them (an empty lane does not count)."""
     taken = set(map(_SQUARE, positions.values()))
     fronted = []
-    for r, (s, _) in positions.items():
+    for r, (s, _lane) in positions.items():
         if s + 1 not in taken:
             fronted.append(r)
     return fronted

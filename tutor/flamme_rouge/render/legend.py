@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 
+from tutor.flamme_rouge import rules
 from tutor.flamme_rouge.race import Race, TeamKind
 from tutor.flamme_rouge.track import Terrain
 from tutor.i18n import _, and_list
@@ -125,15 +126,15 @@ def _chip_words(race: Race) -> str:
     """What a card chip by a rider means, with what the terrain of this track does to it."""
     terrains = {sq.terrain for sq in race.track.squares}
     if Terrain.ASCENT in terrains and Terrain.DESCENT in terrains:
-        words = _("its revealed card: the squares it will move (on a climb it moves at most 5 and from a descent at "
-                  "least 5)")
+        words = _("its revealed card: the squares it will move (on a climb it moves at most {limit} and from a "
+                  "descent at least {minimum})")
     elif Terrain.ASCENT in terrains:
-        words = _("its revealed card: the squares it will move (on a climb it moves at most 5)")
+        words = _("its revealed card: the squares it will move (on a climb it moves at most {limit})")
     elif Terrain.DESCENT in terrains:
-        words = _("its revealed card: the squares it will move (from a descent at least 5)")
+        words = _("its revealed card: the squares it will move (from a descent at least {minimum})")
     else:
         words = _("its revealed card: the squares it will move")
-    return html.escape(words)
+    return html.escape(words.format(**rules.terrain_numbers()))  # the engine's limits (track.ASCENT_MAXIMUM ...)
 
 
 def _mark_entries(race: Race) -> list[str]:

@@ -3,8 +3,8 @@
     BreakawayBid("cobbles-24", teams=("red", "blue", "green"), learner="red", seed=0)
 
 The learner picks the rider that bids for its team ("Draw 4 for red-S": the first
-rider to draw bids, docs/rules.md), clicks one of the four cards to bid it face down
-(the other three are recycled), and does the same a second time with the same
+rider to draw bids, docs/rules.md), clicks one of the cards it drew (``Race.hand_size``) to bid it face down
+(the others are recycled), and does the same a second time with the same
 rider. The bots bid at once; after each round of bids every bid is revealed in the
 table. "Decide the breakaway" ranks the totals (ties go to the rider further back on
 the grid), and the canvas shows the winners paying 2 exhaustion cards and riding past
@@ -13,7 +13,7 @@ the start line. A click at the wrong time shows a warning and changes nothing.
 Attributes for lessons and tests: ``race``, ``scene``, ``status``, ``story`` (the
 log of every step, a ``tutor.ui.narration.NarrationLog``), ``narration`` (its HTML; ``narration_lines``, the
 last step's lines), ``bids_table`` (HTML), ``draw_buttons`` (rider ->
-Button), ``card_buttons`` (4), ``decide_button``, ``back_button``,
+Button), ``card_buttons`` (one per card drawn), ``decide_button``, ``back_button``,
 ``restart_button``, ``seed``, ``decision`` (the ``BreakawayDecided`` event, once
 decided), ``teachers`` (the shuffle number, closed), ``focused`` (where focus went after the last action:
 ``next_control()``). Built from ``tutor.ui`` pieces and ``tutor.flamme_rouge.render``.
@@ -97,7 +97,9 @@ class BreakawayBid(LessonShell, widgets.VBox):
         self.narration = self.story.html
         self.bids_table = widgets.HTML()
         self.legend = widgets.HTML(legend_html(self.race, folding=False))
-        self.hand = HandControls(self.guard, cards=4, on_draw=self._on_draw, on_card=self._on_card, bidding=True)
+        hand_size = max(map(self.race.hand_size, self.race.teams[self.learner].riders))
+        self.hand = HandControls(self.guard, cards=hand_size, on_draw=self._on_draw, on_card=self._on_card,
+                                 bidding=True)
         self.hand.set_riders(self.race.teams[self.learner].riders)
         self.draw_buttons, self.card_buttons = self.hand.draw_buttons, self.hand.card_buttons
         self.decide_button = button(_("Decide the breakaway ▸"),
@@ -144,7 +146,7 @@ class BreakawayBid(LessonShell, widgets.VBox):
         rider = self.holding
         if rider is None:
             free = self.hand.free
-            self.warn(_("Draw first: choose 'Draw 4 for {rider}'.").format(rider=free[0]) if free else
+            self.warn(_("Draw first: choose '{draw}'.").format(draw=self.draw_buttons[free[0]].description) if free else
                       _("No cards to bid now: {hint}").format(hint=self._hint()))
             return
         hand = self.race.riders[rider].hand
@@ -244,16 +246,19 @@ class BreakawayBid(LessonShell, widgets.VBox):
         if race.phase in (Phase.BID_1, Phase.BID_2):
             holder = self.holding
             if holder:
-                return _("Bid for {rider}: choose one of its {n} cards. It goes face down; the other 3 are recycled "
-                         "under the deck.").format(rider=holder, n=len(race.riders[holder].hand))
+                held = len(race.riders[holder].hand)
+                return ngettext("Bid for {rider}: choose one of its {cards} cards. It goes face down; the other one "
+                                "is recycled under the deck.",
+                                "Bid for {rider}: choose one of its {cards} cards. It goes face down; the other {n} "
+                                "are recycled under the deck.", held - 1).format(rider=holder, cards=held, n=held - 1)
             free = self.hand.free
             if race.phase is Phase.BID_1 and len(free) > 1:
-                others = and_list([_("'Draw 4 for {rider}'").format(rider=r) for r in free[1:]])
-                return _("Pick the rider that bids for your team: choose 'Draw 4 for {rider}' or {others}.").format(
-                    rider=free[0], others=others)
+                others = and_list([_("'{draw}'").format(draw=self.draw_buttons[r].description) for r in free[1:]])
+                return _("Pick the rider that bids for your team: choose '{draw}' or {others}.").format(
+                    draw=self.draw_buttons[free[0]].description, others=others)
             if free:
-                return _("{phase}: choose 'Draw 4 for {rider}'.").format(phase=race.phase.name_in_words.capitalize(),
-                                                                         rider=free[0])
+                return _("{phase}: choose '{draw}'.").format(phase=race.phase.name_in_words.capitalize(),
+                                                             draw=self.draw_buttons[free[0]].description)
             return _("Waiting for the other players' bids.")
         if race.phase is Phase.BREAKAWAY:
             return _("Both bids are in and revealed: choose 'Decide the breakaway'.")
@@ -265,8 +270,9 @@ class BreakawayBid(LessonShell, widgets.VBox):
                             riders=and_list(winners, empty=_("nobody")))
 
     def _intro(self) -> list[Line]:
-        return [Line(_("The breakaway bid: your team picks one rider, who draws 4 cards and bids 1 face down, "
-                       "twice. The two bids' total decides who starts ahead of everyone, at a price."),
+        return [Line(_("The breakaway bid: your team picks one rider, who draws {hand} cards and bids 1 face down, "
+                       "twice. The two bids' total decides who starts ahead of everyone, at a price.").format(
+                           hand=len(self.card_buttons)),
                      (rules.BID, rules.BREAKAWAY_RANK))]
 
     # ----- the bids table --------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from tutor.flamme_rouge.events import Event
 from tutor.flamme_rouge.race import Phase, Place, Race
 from tutor.flamme_rouge.render import Scene
 from tutor.flamme_rouge.render.style import lane_name
-from tutor.i18n import _
+from tutor.i18n import _, ngettext
 from tutor.ui.controls import button, label
 
 Guard = Callable[[str, Callable[[], None]], None]
@@ -68,9 +68,12 @@ class HandControls:
                 b.disabled = not held
 
     def _draw_tooltip(self, rider: str) -> str:
+        hand = len(self.card_buttons)  # the engine's hand size, which the owner passed as ``cards``
         if self._bidding:
-            return _("Breakaway bid: draw 4 cards for {rider}").format(rider=rider)
-        return _("Energy phase: draw 4 cards for {rider}").format(rider=rider)
+            return ngettext("Breakaway bid: draw {hand} card for {rider}",
+                            "Breakaway bid: draw {hand} cards for {rider}", hand).format(hand=hand, rider=rider)
+        return ngettext("Energy phase: draw {hand} card for {rider}",
+                        "Energy phase: draw {hand} cards for {rider}", hand).format(hand=hand, rider=rider)
 
     def _card_tooltip(self, card: Card, rider: str) -> str:
         if self._bidding:
@@ -78,7 +81,8 @@ class HandControls:
         return _("Play {card} for {rider}").format(card=card, rider=rider)
 
     def _draw_button(self, rider: str) -> widgets.Button:
-        b = button(_("Draw 4 for {rider}").format(rider=rider), self._draw_tooltip(rider), style="info")
+        b = button(_("Draw {hand} for {rider}").format(hand=len(self.card_buttons), rider=rider),
+                   self._draw_tooltip(rider), style="info")
         b.on_click(lambda _b: self._guard(f"draw-{rider}", lambda: self._on_draw(rider)))
         return b
 

@@ -202,11 +202,13 @@ class RaceWords:
             return True
         if race.phase.choosing:
             waiting = race.waiting_riders()
-            self.warn(ngettext("Not yet: the {phase} is not over. {riders} still has to play a card (draw 4, then "
-                               "choose one).",
-                               "Not yet: the {phase} is not over. {riders} still have to play a card (draw 4, then "
-                               "choose one).", len(waiting)).format(phase=race.phase.name_in_words,
-                                                                     riders=and_list(waiting)))
+            self.warn(ngettext("Not yet: the {phase} is not over. {riders} still has to play a card (draw {hand}, "
+                               "then choose one).",
+                               "Not yet: the {phase} is not over. {riders} still have to play a card (draw {hand}, "
+                               "then choose one).", len(waiting)).format(phase=race.phase.name_in_words,
+                                                                         riders=and_list(waiting),
+                                                                         hand=race.hand_size(waiting[0]) if waiting
+                                                                         else rules.hand_numbers()["hand"]))
             return True
         if race.phase is Phase.FINISHED:
             self.warn(_("The race is over: {rider} won. Choose Back or Restart.").format(rider=race.winner))
@@ -316,10 +318,10 @@ class RaceWords:
         free = [rid for rid, b in self.draw_buttons.items() if not b.disabled]
         phase = race.phase.name_in_words.capitalize()
         if len(free) > 1:
-            return _("{phase}: choose 'Draw 4 for {rider}' (or for {others}).").format(
-                phase=phase, rider=free[0], others=and_list(free[1:]))
+            return _("{phase}: choose '{draw}' (or for {others}).").format(
+                phase=phase, draw=self.draw_buttons[free[0]].description, others=and_list(free[1:]))
         if free:
-            return _("{phase}: choose 'Draw 4 for {rider}'.").format(phase=phase, rider=free[0])
+            return _("{phase}: choose '{draw}'.").format(phase=phase, draw=self.draw_buttons[free[0]].description)
         return _("Energy phase: waiting for the other players.")
 
     def intro(self) -> list[Line]:
@@ -332,11 +334,17 @@ class RaceWords:
             return [Line(_("Setup: the players place their riders in turn, both riders each, in free lanes behind "
                            "the start line."), (rules.SETUP_PLACE,))]
         if race.phase is Phase.ENERGY and self.draw_buttons:
-            return [Line(_("Round {n}. Each of your riders draws 4 cards, plays 1 and recycles the other 3.").format(
-                n=race.round), (rules.DRAW, rules.PLAY, rules.RECYCLE))]
+            hand = race.hand_size(next(iter(self.draw_buttons)))
+            return [Line(ngettext("Round {round}. Each of your riders draws {hand} cards, plays 1 and recycles the "
+                                  "other one.",
+                                  "Round {round}. Each of your riders draws {hand} cards, plays 1 and recycles the "
+                                  "other {n}.", hand - 1).format(round=race.round, hand=hand, n=hand - 1),
+                         (rules.DRAW, rules.PLAY, rules.RECYCLE))]
         if race.phase is Phase.BID_1:
-            return [Line(_("The breakaway bids: draw 4 for the rider you pick, bid 1 card face down, recycle 3; then "
-                           "a second bid with the same rider."), (rules.BID,))]
+            hand = race.hand_size(next(iter(self.draw_buttons))) if self.draw_buttons else rules.hand_numbers()["hand"]
+            return [Line(_("The breakaway bids: draw {hand} for the rider you pick, bid 1 card face down, recycle "
+                           "{recycled}; then a second bid with the same rider.").format(hand=hand, recycled=hand - 1),
+                         (rules.BID,))]
         if race.phase in (Phase.END_CARDS, Phase.END_SLIPSTREAM, Phase.END_EXHAUSTION):  # a position may start there
             return [Line(_("The movement phase is over: step through the end phase."))]
         return []
@@ -350,7 +358,8 @@ class RaceWords:
                 phase=race.phase.name_in_words)
         free = [rid for rid, b in self.draw_buttons.items() if not b.disabled]
         if free:
-            return _("Draw first: choose 'Draw 4 for {rider}' to see its cards.").format(rider=free[0])
+            return _("Draw first: choose '{draw}' to see its cards.").format(
+                draw=self.draw_buttons[free[0]].description)
         return _("All your riders have played this round: choose 'Next step' when the energy phase is over.")
 
 
