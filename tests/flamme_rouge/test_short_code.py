@@ -65,6 +65,21 @@ def test_an_old_code_typed_into_the_workbench_says_what_to_do_and_changes_nothin
     assert bench.position() == before and bench.code_output.value == code
 
 
+def test_the_refusal_is_said_in_the_learners_language():
+    from tutor.i18n import use_language
+
+    use_language("ca")
+    tutor = RaceTutor.new_race("sprint-20", teams=("red", "blue"), seed=1)
+    before = tutor.race.to_dict()
+    tutor.open_box.text.value = FR2_CODE
+    tutor.open_box.button.click()
+    assert tutor.status.text == (
+        "Aquest codi no s'obre: aquest és un tipus antic de codi de posició (FR2-...) que aquesta versió del tutor ja "
+        "no llegeix; demana un codi nou (obre la posició al taller d'aquesta versió i copia'n el codi). No ha canviat "
+        "res.")
+    assert tutor.race.to_dict() == before
+
+
 def test_a_second_red_rouleur_keeps_the_code_short():
     """The report of issue 30: a second red rouleur made a 30-character code about 400 long."""
     bench = Workbench(track="sprint-20")

@@ -211,6 +211,15 @@ def test_a_peloton_pair_plays_attack_and_takes_no_exhaustion(bench):
                                                                                "peloton-R2": "attack"}
 
 
+def test_a_position_with_riders_named_otherwise_has_no_code_and_says_to_share_the_file():
+    bench = Workbench({"track": "2 2 2 2 2 2", "riders": [{"id": "Alice", "team": "red", "square": 1, "lane": 0}]})
+    assert bench.code_output.value == "" and bench.copy_button.value == ""
+    assert "this position has no code: a rider or team has a name of its own; share the file" in bench.download.value
+    assert "tutor-download" in bench.download.value
+    click(bench, 3, 0)  # a new red rider: still no code while Alice is on the board
+    assert bench.code_output.value == ""
+
+
 def test_the_position_box_calls_back_with_the_scenario_and_says_when_the_board_refuses_it():
     got: list[dict] = []
     box = PositionBox(got.append)
