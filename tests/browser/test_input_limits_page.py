@@ -49,7 +49,7 @@ def test_a_pasted_code_far_over_the_limit_is_refused_in_the_page(page, voila_ser
     box.focus()
     sent = box.evaluate("""(input, length) => {
         const data = new DataTransfer();
-        data.setData('text/plain', 'FR1-' + 'A'.repeat(length));
+        data.setData('text/plain', 'FR3-' + 'A'.repeat(length));
         return input.dispatchEvent(new ClipboardEvent('paste', {clipboardData: data, bubbles: true,
                                                                 cancelable: true}));
     }""", 30 << 20)

@@ -1,5 +1,6 @@
-"""Issues 15 and 30: the short position code a teacher reads aloud or writes on the board (``FR3-``; ``FR2-``
-codes of before are still read): at most 40 characters for a lesson's position, 80 for any workbench position."""
+"""Issues 15, 30 and 40: the short position code a teacher reads aloud or writes on the board (``FR3-``, the only
+version the tutor reads): at most 40 characters for a lesson's position, 80 for any workbench position; a code of
+an older tutor is refused in one sentence and changes nothing."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ def position(data: dict) -> dict:
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
 def test_every_lesson_position_has_a_code_of_at_most_40_characters_typed_in_any_case(path: Path):
     data = sc.load(path)
-    code = sc.short_code(data)
+    code = sc.to_code(data)
     assert code is not None and code.startswith("FR3-") and set(code[4:]) <= ALPHABET
     assert len(code) <= 40, f"{path.name}: {len(code)} characters"
     assert position(sc.from_code(code)) == position(data)
@@ -39,13 +40,44 @@ def test_every_lesson_position_has_a_code_of_at_most_40_characters_typed_in_any_
     assert position(sc.from_code(spaced)) == position(data)
 
 
-def test_the_old_version_2_codes_still_open():
-    for path in SCENARIOS[:10]:
-        data = sc.load(path)
-        old = sc.short_code_v2(data)
-        assert old is not None and old.startswith("FR2-")
-        without_start = {k: v for k, v in data.items() if k != "start"}  # version 2 left the start out
-        assert position(sc.from_code(old)) == position(without_start)
+FR2_CODE = "FR2-09FN-2015-M1H4-DGA9-801G-A108-2GA"
+"""The version 2 code of the first lesson position, as the tutor wrote it until issue 40."""
+REFUSAL = ("That code does not open: this is an older kind of position code (FR2-...) that this version of the "
+           "tutor no longer reads; ask for a new code (open the position in this version's workbench and copy its "
+           "code). Nothing changed.")
+
+
+def test_an_old_code_typed_into_a_lesson_says_what_to_do_and_changes_nothing():
+    tutor = RaceTutor.new_race("sprint-20", teams=("red", "blue"), seed=1)
+    before, header = tutor.race.to_dict(), tutor.header.value
+    tutor.open_box.text.value = FR2_CODE
+    tutor.open_box.button.click()
+    assert tutor.status.text == REFUSAL and tutor.status.kind == "warning"
+    assert tutor.race.to_dict() == before and tutor.header.value == header
+
+
+def test_an_old_code_typed_into_the_workbench_says_what_to_do_and_changes_nothing():
+    bench = Workbench(str(SCENARIOS[1]))
+    before, code = bench.position(), bench.code_output.value
+    bench.open_box.text.value = FR2_CODE.lower()
+    bench.open_box.button.click()
+    assert bench.open_box.status.text == REFUSAL and bench.open_box.status.kind == "warning"
+    assert bench.position() == before and bench.code_output.value == code
+
+
+def test_the_refusal_is_said_in_the_learners_language():
+    from tutor.i18n import use_language
+
+    use_language("ca")
+    tutor = RaceTutor.new_race("sprint-20", teams=("red", "blue"), seed=1)
+    before = tutor.race.to_dict()
+    tutor.open_box.text.value = FR2_CODE
+    tutor.open_box.button.click()
+    assert tutor.status.text == (
+        "Aquest codi no s'obre: aquest és un tipus antic de codi de posició (FR2-...) que aquesta versió del tutor ja "
+        "no llegeix; demana un codi nou (obre la posició al taller d'aquesta versió i copia'n el codi). No ha canviat "
+        "res.")
+    assert tutor.race.to_dict() == before
 
 
 def test_a_second_red_rouleur_keeps_the_code_short():
@@ -62,7 +94,7 @@ def test_a_second_red_rouleur_keeps_the_code_short():
 
 
 def test_a_mistyped_code_is_refused_with_one_line_and_the_board_does_not_change():
-    code = sc.short_code(sc.load(SCENARIOS[0]))
+    code = sc.to_code(sc.load(SCENARIOS[0]))
     assert code
     changed = code[:-3] + ("0" if code[-3] != "0" else "1") + code[-2:]
     for bad, words in [(changed, "damaged"), (code[:8], "damaged"), ("FR3-!!", "contains"), ("FR3-", "short"),
@@ -117,7 +149,7 @@ def workbench_positions(draw: st.DrawFn) -> dict:
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 @given(workbench_positions())
 def test_every_workbench_position_round_trips_in_at_most_80_characters(data: dict):
-    code = sc.short_code(data)
+    code = sc.to_code(data)
     assert code is not None and len(code) <= 80, code
     assert position(sc.from_code(code)) == position(data)
 

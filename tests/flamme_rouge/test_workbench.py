@@ -175,7 +175,8 @@ def test_a_malformed_file_shows_why_and_changes_nothing(bench, content, words):
     assert "Nothing changed" in bench.status.text
 
 
-@pytest.mark.parametrize("code, words", [("hello", "starts with FR1-"), ("FR1-abc", "damaged"), ("", "empty")])
+@pytest.mark.parametrize("code, words", [("hello", "starts with FR3-"), ("FR3-abc", "damaged"), ("", "empty"),
+                                         ("FR2-09FN-2015-M1H4-DGA9-801G-A108-2GA", "older kind of position code")])
 def test_a_malformed_code_shows_why_and_changes_nothing(bench, code, words):
     click(bench, 2, 0)
     before = state(bench)
@@ -210,11 +211,22 @@ def test_a_peloton_pair_plays_attack_and_takes_no_exhaustion(bench):
                                                                                "peloton-R2": "attack"}
 
 
+def test_a_position_with_riders_named_otherwise_has_no_code_and_says_to_share_the_file():
+    bench = Workbench({"track": "2 2 2 2 2 2", "riders": [{"id": "Alice", "team": "red", "square": 1, "lane": 0}]})
+    assert bench.code_output.value == "" and bench.copy_button.value == ""
+    assert "this position has no code: a rider or team has a name of its own; share the file" in bench.download.value
+    assert "tutor-download" in bench.download.value
+    click(bench, 3, 0)  # a new red rider: still no code while Alice is on the board
+    assert bench.code_output.value == ""
+
+
 def test_the_position_box_calls_back_with_the_scenario_and_says_when_the_board_refuses_it():
     got: list[dict] = []
     box = PositionBox(got.append)
     code = sc.to_code(BLOCKED)
-    assert box.open_code(code) and got == [BLOCKED] and box.status.kind == "success"
+    assert code and box.open_code(code) and box.status.kind == "success"
+    assert len(got) == 1 and "name" not in got[0]  # the name stays in the file
+    assert sc.build(got[0]).positions() == sc.build(BLOCKED).positions() and got[0]["cards"] == BLOCKED["cards"]
 
     def refuse(_):
         raise ValueError("this lesson shows two-lane tracks only")
@@ -231,8 +243,9 @@ def test_a_lesson_board_opens_a_pasted_code_on_its_own_track_and_restart_comes_b
                    "riders": [{"id": "red-R", "square": 2, "lane": 2, "team": "red"},
                               {"id": "blue-S", "square": 1, "lane": 0, "team": "blue", "kind": "sprinteur"}]}
     before = tutor.race.to_dict()
-    assert not tutor.open_box.open_code("FR1-nonsense") and tutor.race.to_dict() == before
-    assert tutor.open_box.open_code(sc.to_code(three_lanes))
+    assert not tutor.open_box.open_code("FR3-nonsense") and tutor.race.to_dict() == before
+    code = sc.to_code(three_lanes)
+    assert code and tutor.open_box.open_code(code)
     assert tutor.race.positions() == {"red-R": (2, 2), "blue-S": (1, 0)} and tutor.race.phase is Phase.MOVEMENT
     assert tutor.scene.view.max_lanes == 3 and tutor.scene.canvas.height == 2 * tutor.scene.view.height
     tutor.finish_button.click()

@@ -4,10 +4,14 @@ character, so a teacher can read a position out or write it on the board.
 ``BitWriter`` packs fixed-width numbers and Elias-gamma numbers (small numbers in few bits); ``encode`` turns them
 into ``PREFIX + body + check``; ``decode`` checks the characters and the check character and returns a
 ``BitReader``. A malformed code raises the caller's error class with one sentence a teacher reads.
+
+Each game reads one version of its code (``FR3-``, ``IF1-``); ``refuse_other_version`` says, in the same words for
+every game, what to do with a code of another version (an older one: ask for a new code; a newer one: update).
 """
 
 from __future__ import annotations
 
+import re
 import zlib
 
 from tutor.i18n import _
@@ -64,6 +68,32 @@ def encode(prefix: str, bits: BitWriter) -> str:
     number = bits.number << (chars * 5 - bits.width)
     body = "".join(B32[(number >> (5 * (chars - 1 - k))) & 31] for k in range(chars))
     return prefix + body + B32[zlib.crc32(body.encode()) & 31]
+
+
+def refuse_other_version(text: str, prefix: str, error: type[ValueError]) -> None:
+    """Raise ``error`` (the game's ``CodeVersionError``) with one sentence when ``text`` is a code of this game in
+    another version than ``prefix``'s (``FR2-...`` where the tutor reads ``FR3-``): an older code asks for a new
+    one, a newer one for an update of the tutor. Nothing happens for a code of ``prefix``'s version or of no
+    version of this game (text that starts as ``prefix`` does is its version, as ``decode`` reads it)."""
+    stem = prefix.rstrip("-")
+    letters = stem.rstrip("0123456789")
+    text = "".join(text.split())
+    if text.upper().startswith(stem.upper()):  # this version's code, its dash left out or not
+        return
+    name = re.escape(letters)
+    match = re.match(rf"{name}(\d+)-|{name}(\d)", text, re.IGNORECASE)
+    if match is None:
+        return
+    version = int(match.group(1) or match.group(2))
+    current = int(stem[len(letters):])
+    code = f"{letters}{version}-..."
+    if version < current:
+        raise error(_("this is an older kind of position code ({code}) that this version of the tutor no longer "
+                      "reads; ask for a new code (open the position in this version's workbench and copy its "
+                      "code)").format(code=code))
+    raise error(_("this position code ({code}) comes from a newer version of the tutor than this one (which reads "
+                  "{prefix}...); update the tutor, or ask for a code made with this version").format(
+        code=code, prefix=prefix))
 
 
 def decode(text: str, prefix: str, error: type[ValueError]) -> BitReader:

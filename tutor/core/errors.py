@@ -18,3 +18,8 @@ class WrongPhaseError(RuleError):
 
 class DataError(TutorError):
     """A malformed data file (cards, board, track, scenario): the message names the file and the entry."""
+
+
+class CodeVersionError(DataError):
+    """A position code of another version than the one this tutor writes (``tutor.core.bits.refuse_other_version``):
+    the message says what to do (ask for a new code, or update the tutor)."""

@@ -4,10 +4,11 @@ All are ``ValueError`` subclasses whose message names the rider, card or square
 that was wrong. An action that raises leaves the race unchanged.
 """
 
+from tutor.core import errors as core
 from tutor.core.errors import DataError, RuleError, WrongPhaseError
 
 __all__ = ["RuleError", "WrongPhaseError", "UnknownRiderError", "CardNotInHandError", "RiderOrderError",
-           "PlacementError", "UnknownTeamError", "TrackError", "ScenarioError"]
+           "PlacementError", "UnknownTeamError", "TrackError", "ScenarioError", "CodeVersionError"]
 
 
 class UnknownRiderError(RuleError):
@@ -36,3 +37,8 @@ class TrackError(DataError):
 
 class ScenarioError(DataError):
     """A malformed scenario: bad key, rider, square, lane or card."""
+
+
+class CodeVersionError(ScenarioError, core.CodeVersionError):
+    """A position code of another version than this tutor's (an older one: ask for a new code; a newer one:
+    update the tutor). Both a ``ScenarioError`` and the shared ``tutor.core.errors.CodeVersionError``."""

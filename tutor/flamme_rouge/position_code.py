@@ -8,7 +8,9 @@ its card) and, when they differ from the team's usual, a rider's name, exhaustio
 
 Riders are written in board order (square, then lane), each as the gap from the one before, so a bunched
 position costs a bit or two per rider; they come back in that order. The format is fixed: a change is
-a new version (``FR4-``); ``FR2-`` (version 2) codes are still read by ``scenario.from_code``.
+a new version (``FR4-``). It is the only code the tutor writes and reads (``scenario.to_code``,
+``scenario.from_code``): a code of an older tutor (``FR1-``, ``FR2-``) is refused with a sentence saying to ask for
+a new one (``tutor.core.bits.refuse_other_version``).
 """
 
 from __future__ import annotations

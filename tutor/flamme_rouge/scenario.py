@@ -8,22 +8,19 @@ result, for teachers' puzzle files and for the tests.
 
 from __future__ import annotations
 
-import base64
-import binascii
-import json
-import zlib
 from pathlib import Path
 from typing import Any, Iterable
 
+from tutor.core.bits import refuse_other_version
 from tutor.core.data import first_difference, is_int, load_json, reject_unknown_keys
-from tutor.core.schema import MAX_FILE_BYTES, integer, kind_of, parse_json, strict_object, text, validate
+from tutor.core.schema import integer, kind_of, strict_object, text, validate
 from tutor.i18n import _, ngettext
 
 from . import position_code
 from .cards import ATTACK, RIDER_KINDS, Card, energy
-from .errors import ScenarioError, TrackError
+from .errors import CodeVersionError, ScenarioError, TrackError
 from .events import ExhaustionTaken
-from .race import MAX_MUSCLE, TEAM_COLOURS, Phase, Race, TeamKind
+from .race import MAX_MUSCLE, Phase, Race, TeamKind
 from .track import Track
 
 OUTPUT_KEYS = ("after_movement", "after_slipstream", "exhausted", "winner")
@@ -269,157 +266,32 @@ def check(scenario: dict[str, Any]) -> str | None:
     return first_difference(expect, resolve_round(scenario), OUTPUT_KEYS, partial=False)
 
 
-# ----- position codes: a scenario as a short text a class can paste ----------------------------------------
+# ----- position codes: a position as a short text a class can paste -------------------------------------
 
-CODE_PREFIX = "FR1-"
-"""Version 1 of the position code: ``FR1-`` then the scenario as compact JSON, zlib-compressed, in base64url
-without padding (letters, digits, ``-`` and ``_``: it survives e-mail, chat and a projector's copy-paste)."""
-_CODE_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-MAX_CODE_CHARS = 20_000
-"""A pasted code longer than this is refused before it is read (a real position's code has a few hundred)."""
-_CODE_DICTIONARY = (
-    '{"name":"","description":"","track":"2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2u 2u 2d 2d 3s 3s 1c 1c 2c '
-    '2c 3 3 1 1","finish":,"riders":[{"id":"red-S","square":,"lane":0,"team":"red","kind":"sprinteur"},{"id":'
-    '"blue-R","square":,"lane":1,"team":"blue","kind":"rouleur","exhaustion":false},{"id":"green-S","team":"green"},'
-    '{"id":"black-R","team":"black"},{"id":"white-S","team":"white"},{"id":"pink-R","team":"pink"},{"id":"peloton",'
-    '"team":"peloton"}],"cards":{"red-S":"attack","blue-R":2,"green-S":3,"black-R":4,"white-S":5,"pink-R":6,"a":7,'
-    '"b":9},"expect":{"after_movement":{},"after_slipstream":{},"exhausted":[],"winner":null}}').encode()
-"""zlib's preset dictionary for version 1 (the usual words of a scenario): it halves a small position's code.
-Part of the format: never change it; a new dictionary is a new version (``FR2-``)."""
+MAX_CODE_CHARS = 1_000
+"""A pasted code longer than this is refused before it is read (a workbench position's code has at most 80; the
+largest position a scenario may hold, 30 riders on 300 squares of changing terrain, fewer than 800)."""
 
 
-SHORT_PREFIX = "FR2-"
-"""The short position code: the position only (track, finish, riders, cards), in digits and capital letters
-(Crockford's base 32: no I, L, O or U), in groups of four with a check character at the end. About 40
-characters for a lesson's position: short enough to read aloud or write on the board."""
-_B32 = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
-_B32_READ = {**{c: i for i, c in enumerate(_B32)}, "I": 1, "L": 1, "O": 0}
-_TERRAINS = ("", "u", "d", "c", "s")
-
-
-def _short_teams() -> tuple[str, ...]:
-    return (*TEAM_COLOURS, "peloton", *(f"muscle-{n}" for n in range(1, 5)))
-
-
-def short_code(scenario: dict[str, Any]) -> str | None:
-    """The compact code (``position_code.PREFIX``, version 3) of ``scenario``'s position, or None when it has
-    what no code carries (``to_code`` keeps every key). ``name``, ``description`` and ``expect`` do not travel."""
+def to_code(scenario: dict[str, Any]) -> str | None:
+    """The position code (``position_code.PREFIX``) of a scenario's position, or None when it has what no code
+    carries (a team or rider named otherwise, a card above 99). ``name``, ``description`` and ``expect`` do not
+    travel. The scenario is validated first (``build``): an invalid one raises ``ScenarioError``."""
     build(scenario)
     return position_code.encode_position(scenario)
 
 
-def short_code_v2(scenario: dict[str, Any]) -> str | None:
-    """Version 2 of the short code (``SHORT_PREFIX``), still read by ``from_code``: None when it does not fit one
-    (rider ids other than ``<team>-S``/``<team>-R``, teams, cards or squares out of its range)."""
-    build(scenario)
-    teams = _short_teams()
-    bits: list[tuple[int, int]] = []  # (value, width)
-    runs: list[tuple[int, int]] = []
-    for token in scenario["track"].split():
-        kind = (int(token[0]) - 1) * 5 + _TERRAINS.index(token[1:])
-        if runs and runs[-1][0] == kind and runs[-1][1] < 16:
-            runs[-1] = (kind, runs[-1][1] + 1)
-        else:
-            runs.append((kind, 1))
-    riders, cards = scenario["riders"], scenario.get("cards")
-    finish = scenario.get("finish")
-    if len(runs) > 255 or len(riders) > 31 or (finish is not None and not 0 <= finish < 255):
-        return None
-    bits += [(len(runs), 8), *((v, 4) for run in runs for v in (run[0], run[1] - 1))]
-    bits += [(0 if finish is None else finish + 1, 8), (len(riders), 5), (cards is not None, 1)]
-    for rider in riders:
-        kind = rider.get("kind", "")
-        if (set(rider) - {"exhaustion"} != {"id", "team", "kind", "square", "lane"} or rider["team"] not in teams
-                or kind not in ("sprinteur", "rouleur") or rider["id"] != f"{rider['team']}-{kind[0].upper()}"
-                or not 0 <= rider["square"] < 256):
-            return None
-        card = cards.get(rider["id"]) if cards else None
-        value = 0 if card is None else 1 if card == "attack" else card
-        if not isinstance(value, int) or not 0 <= value < 16:
-            return None
-        bits += [(teams.index(rider["team"]), 5), (kind == "rouleur", 1), (rider["square"], 8), (rider["lane"], 2),
-                 ({None: 0, True: 1, False: 2}[rider.get("exhaustion")], 2), (value, 4)]
-    number = width = 0
-    for value, size in bits:
-        number, width = (number << size) | int(value), width + size
-    chars = -(-width // 5)
-    number <<= chars * 5 - width
-    body = "".join(_B32[(number >> (5 * (chars - 1 - k))) & 31] for k in range(chars))
-    body += _B32[zlib.crc32(body.encode()) & 31]
-    return SHORT_PREFIX + "-".join(body[k:k + 4] for k in range(0, len(body), 4))
-
-
-def _from_short_code(text: str) -> dict[str, Any]:
-    body = text[len(SHORT_PREFIX) - 1:].replace("-", "").upper()
-    strange = sorted(set(body) - set(_B32_READ))
-    if strange:
-        raise ScenarioError(_("not a position code: it contains {items} (a short code has only digits and capital "
-                              "letters)").format(items=", ".join(map(repr, strange[:3]))))
-    if len(body) < 2:
-        raise ScenarioError(_("the position code is too short: copy the whole code"))
-    body = "".join(_B32[_B32_READ[c]] for c in body)
-    if _B32[zlib.crc32(body[:-1].encode()) & 31] != body[-1]:
-        raise ScenarioError(_("the position code is damaged: a character is missing or changed (check it again)"))
-    number = 0
-    for c in body[:-1]:
-        number = (number << 5) | _B32_READ[c]
-    width = 5 * (len(body) - 1)
-
-    def take(size: int) -> int:
-        nonlocal number, width
-        if width < size:
-            raise ScenarioError(_("the position code is damaged: characters are missing (copy the whole code)"))
-        width -= size
-        return (number >> width) & ((1 << size) - 1)
-
-    try:
-        tokens = []
-        for _step in range(take(8)):
-            kind, length = take(4), take(4) + 1
-            tokens += [f"{kind // 5 + 1}{_TERRAINS[kind % 5]}"] * length
-        finish, count, with_cards = take(8), take(5), take(1)
-        teams, riders, cards = _short_teams(), [], {}
-        for _step in range(count):
-            team, rouleur = teams[take(5)], take(1)
-            rider: dict[str, Any] = {"id": f"{team}-{'R' if rouleur else 'S'}", "team": team,
-                           "kind": "rouleur" if rouleur else "sprinteur", "square": take(8), "lane": take(2)}
-            exhaustion = take(2)
-            if exhaustion:
-                rider["exhaustion"] = exhaustion == 1
-            riders.append(rider)
-            card = take(4)
-            if with_cards:
-                cards[rider["id"]] = "attack" if card == 1 else card
-    except (IndexError, ValueError):
-        raise ScenarioError(_("the position code is damaged: a character is missing or changed")) from None
-    data: dict[str, Any] = {"track": " ".join(tokens), "riders": riders}
-    if finish:
-        data["finish"] = finish - 1
-    if with_cards:
-        data["cards"] = cards
-    return data
-
-
-def to_code(scenario: dict[str, Any]) -> str:
-    """The position code of a scenario (``from_code`` reads it back to an equal dict).
-
-    The scenario is validated first (``build``): an invalid one raises ``ScenarioError`` instead of a code
-    that no lesson could open. Every key of docs/scenario_format.md travels, ``expect`` and ``description`` included.
-    """
-    build(scenario)
-    text = json.dumps(scenario, separators=(",", ":"), ensure_ascii=False)
-    deflater = zlib.compressobj(9, zdict=_CODE_DICTIONARY)
-    packed = deflater.compress(text.encode("utf-8")) + deflater.flush()
-    return CODE_PREFIX + base64.urlsafe_b64encode(packed).decode("ascii").rstrip("=")
-
-
 def from_code(code: str) -> dict[str, Any]:
-    """The scenario of a position code; a malformed code raises ``ScenarioError`` saying what is wrong.
+    """The scenario (position only) of a position code; a malformed code raises ``ScenarioError`` saying what is
+    wrong, a code of another version (``FR1-``, ``FR2-``: older tutors) ``CodeVersionError`` saying what to do.
 
-    White space anywhere in the code is ignored (a code wrapped over two lines still opens).
+    White space anywhere in the code is ignored (a code wrapped over two lines still opens), and so are dashes
+    and the case of the letters.
     """
+    prefix = position_code.PREFIX
     if not isinstance(code, str):
         raise ScenarioError(_("a position code is text, not {kind}").format(kind=kind_of(code)))
+    refuse_other_version(code[:40], prefix, CodeVersionError)  # an old code may be long: its start says enough
     if len(code) > MAX_CODE_CHARS:
         raise ScenarioError(_(
             "the position code is far too long ({count} characters; a code has at most {max_code_chars}): copy "
@@ -427,61 +299,19 @@ def from_code(code: str) -> dict[str, Any]:
     text = "".join(code.split())
     if not text:
         raise ScenarioError(_("the position code is empty: paste a code that starts with {prefix}").format(
-            prefix=CODE_PREFIX))
+            prefix=prefix))
     upper = text.upper()
-    if upper.startswith(SHORT_PREFIX[:3]) or upper.startswith(position_code.PREFIX[:3]):  # dashes optional
-        short = _from_short_code(text) if upper.startswith(SHORT_PREFIX[:3]) else position_code.decode_position(text)
-        try:
-            build(short)
-        except (ValueError, TypeError, KeyError) as exc:
-            raise ScenarioError(_("the position code holds an invalid position: {exc}").format(exc=exc)) from None
-        return short
-    if not text.startswith(CODE_PREFIX):
-        version = text.split("-", 1)[0]
-        if len(version) > 2 and version[:2] == "FR" and version[2:].isdigit() and "-" in text:
-            raise ScenarioError(_(
-                "this position code is version {version}; this tutor reads versions 1 to 3 ({code_prefix}..., "
-                "{short_prefix}..., {prefix}...): update the tutor").format(
-                version=version[2:],
-                code_prefix=CODE_PREFIX,
-                short_prefix=SHORT_PREFIX,
-                prefix=position_code.PREFIX))
+    if not upper.startswith(prefix[:3]):
         if upper.startswith("IF1"):
             raise ScenarioError(_("this is an In Flanders Field position code: open it on the In Flanders Field "
-                                "workbench"))
+                                  "workbench"))
         raise ScenarioError(_(
             "not a position code: a code starts with {code_prefix}, this one with {text}").format(
-            code_prefix=CODE_PREFIX,
+            code_prefix=prefix,
             text=repr(text[:6])))
-    body = text[len(CODE_PREFIX):]
-    strange = sorted(set(body) - _CODE_ALPHABET)
-    if strange:
-        raise ScenarioError(_(
-            "not a position code: it contains {items} (a code has only letters, digits, - and _)").format(
-            items=', '.join(map(repr, strange[:3]))))
-    if len(body) % 4 == 1:
-        raise ScenarioError(_("the position code is damaged: characters are missing or extra (copy the whole code)"))
-    damaged = ScenarioError(_("the position code is damaged: a character is missing or changed (copy the whole "
-                              "code again)"))
-    try:
-        packed = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
-        inflater = zlib.decompressobj(zdict=_CODE_DICTIONARY)
-        raw = inflater.decompress(packed, MAX_FILE_BYTES)
-    except (binascii.Error, ValueError, zlib.error):
-        raise damaged from None
-    if inflater.unconsumed_tail:
-        raise ScenarioError(_(
-            "the position code holds more than a scenario (over {number} KB unpacked): refused").format(
-            number=MAX_FILE_BYTES // 1024))
-    if not inflater.eof or inflater.unused_data:
-        raise damaged
-    data = parse_json(raw, _("the position code"), ScenarioError)
-    if not isinstance(data, dict):
-        raise ScenarioError(_(
-            "the position code does not hold a scenario (a JSON object), but a {kind}").format(
-            kind=type(data).__name__))
+    data = position_code.decode_position(text)
     try:
         build(data)
     except (ValueError, TypeError, KeyError) as exc:  # ScenarioError, or an engine error the checks missed
-        raise ScenarioError(_("the position code holds an invalid scenario: {exc}").format(exc=exc)) from None
+        raise ScenarioError(_("the position code holds an invalid position: {exc}").format(exc=exc)) from None
     return data

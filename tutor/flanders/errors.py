@@ -7,11 +7,12 @@ quotes the space, card or key that was wrong. An action that raises a
 
 from __future__ import annotations
 
+from tutor.core import errors as core
 from tutor.core.errors import DataError, RuleError, WrongPhaseError
 
 __all__ = [
     "RuleError", "WrongPhaseError", "DiceError", "SpaceNotAvailableError", "CardNotHeldError", "IllegalMoveError",
-    "RetainError", "CardDataError", "BoardDataError", "ScenarioError",
+    "RetainError", "CardDataError", "BoardDataError", "ScenarioError", "CodeVersionError",
 ]
 
 
@@ -45,3 +46,8 @@ class BoardDataError(DataError):
 
 class ScenarioError(DataError):
     """A malformed scenario: the message names the key, player, space or card."""
+
+
+class CodeVersionError(ScenarioError, core.CodeVersionError):
+    """A position code of another version than this tutor's (an older one: ask for a new code; a newer one:
+    update the tutor). Both a ``ScenarioError`` and the shared ``tutor.core.errors.CodeVersionError``."""

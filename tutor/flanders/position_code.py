@@ -8,7 +8,8 @@ turn (the hand), the pawn on 9, the phase, the round and the shuffle number (``s
 with its own draw pile, discard pile or battlefield has no code (``to_code`` gives None).
 
     to_code(scenario) -> "IF1-..." or None
-    from_code(text)  -> the scenario's position (a malformed code raises ``ScenarioError``, one sentence)
+    from_code(text)  -> the scenario's position (a malformed code raises ``ScenarioError``, one sentence; a code of
+                        another version ``CodeVersionError``, saying what to do)
     position(scenario) -> the position with every default written out (two equal positions compare equal)
 """
 
@@ -16,12 +17,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from tutor.core.bits import BitReader, BitWriter, decode, encode
+from tutor.core.bits import BitReader, BitWriter, decode, encode, refuse_other_version
 from tutor.core.schema import kind_of
 from tutor.i18n import N_, _
 
 from . import scenario as scenarios
-from .errors import ScenarioError
+from .errors import CodeVersionError, ScenarioError
 from .game import CARD_SPACES
 
 PREFIX = "IF1-"
@@ -91,6 +92,7 @@ def from_code(code: object) -> dict[str, Any]:
     """The scenario (position only) of a code; a malformed code raises ``ScenarioError`` saying what is wrong."""
     if not isinstance(code, str):
         raise ScenarioError(_("a position code is text, not {kind}").format(kind=kind_of(code)))
+    refuse_other_version(code[:40], PREFIX, CodeVersionError)  # the start of a code says its version
     if len(code) > MAX_CODE_CHARS:
         raise ScenarioError(_(
             "the position code is far too long ({count} characters; a code has at most {max_code_chars}): copy "
@@ -100,12 +102,6 @@ def from_code(code: object) -> dict[str, Any]:
         raise ScenarioError(_(
             "the position code is empty: paste a code that starts with {prefix}").format(prefix=PREFIX))
     if not text.upper().startswith(PREFIX[:3]):
-        if text.upper().startswith("IF") and text[2:3].isdigit():
-            raise ScenarioError(_(
-                "this position code is version {text}; this tutor reads version 1 ({prefix}...): update the "
-                "tutor").format(
-                text=text[2:].split('-')[0],
-                prefix=PREFIX))
         if text.upper().startswith("FR"):
             raise ScenarioError(_("this is a Flamme Rouge code: open it in a Flamme Rouge lesson (an In Flanders "
                                   "Field code starts with {prefix})").format(prefix=PREFIX))

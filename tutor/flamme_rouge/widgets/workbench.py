@@ -12,8 +12,8 @@ end phase, as in docs/scenario_format.md). Next step / Finish round resolve the 
 ``Race.step()``, animated and told in the log; Restart goes back to the position
 (with the seed shown beside it), "Edit from here" makes the board the new
 position. The position is exported live as a scenario file (``download``: a
-data: link) and as a position code (``code_output``, ``scenario.to_code``) that
-a class pastes into any lesson's "Open a position" box. "Check a file" (``check_box``) runs
+data: link) and as a position code (``code_output``, ``scenario.to_code``; none for a position with riders or
+teams named otherwise) that a class pastes into any lesson's "Open a position" box. "Check a file" (``check_box``) runs
 ``rules-tutor check`` on a file the teacher chooses in the page and says the result in words.
 
 A malformed file or code, or an edit the scenario format refuses (a rider past
@@ -465,12 +465,14 @@ class Workbench(LessonShell, BoardEditing, widgets.VBox):
             said = _("Cannot export: {problem}").format(problem=err)
             self.download.value = f"<span class='tutor-why'>{html.escape(said)}</span>"
             return
-        short = scenarios.short_code(data)
-        self.code_output.value = code = short or code  # the short one to read aloud; the long one keeps the name
-        self.copy_button.value = copy_button_html(code)
+        self.code_output.value = code or ""
+        self.copy_button.value = copy_button_html(code) if code else ""
         missing = self._missing_cards()
         note = (" " + html.escape(ngettext("(the cards are left out: {riders} has none yet)",
                                            "(the cards are left out: {riders} have none yet)",
                                            len(missing)).format(riders=and_list(missing))) if missing else "")
+        if code is None:
+            said = _("(this position has no code: a rider or team has a name of its own; share the file)")
+            note += f" <span class='tutor-why'>{html.escape(said)}</span>"
         number = _("shuffle number {number}").format(number=self.seed.value)
         self.download.value = f"{download_html(data)}{note} · {html.escape(number)}"

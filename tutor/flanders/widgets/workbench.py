@@ -232,8 +232,9 @@ class Workbench(widgets.VBox):
         code = position_code.to_code(data)
         self.code_output.value = code or ""
         self.copy_button.value = copy_button_html(code) if code else ""
-        note = ("" if code else " <span class='tutor-why'>(this position has no code: its players have other "
-                "names, or it gives its own draw pile: share the file)</span>")
+        said = _("(this position has no code: its players have other names, or it gives its own draw pile; share "
+                 "the file)")
+        note = "" if code else f" <span class='tutor-why'>{html.escape(said)}</span>"
         seed = html.escape(str(data.get("seed", 0)))
         number = _("shuffle number {number}").format(number=seed)
         self.download.value = f"{download_html(data)}{note} · {html.escape(number)}"
