@@ -87,7 +87,7 @@ from .events import (Busted, CardsDiscarded, CardsRetained, CardTaken, DiceRolle
                      Stopped, TroopsLost, TurnEnded, TurnSkipped, TurnStarted)
 from .game_state import (BEGINNER_TROOPS, BOT_SEED_SALT, CARD_SPACES, NINE, PLAYER_IDS, ROWS, TROOPS, Action,
                          EndTurn, GameState, Phase, Play, Player, Roll, Stop, Take, _MovePlan)
-from .odds import pair_for, pair_sums
+from .odds import pair_sums
 
 _MAX_REDRAWS = 1000  # all-German rows redrawn in one refill (a safety net; see iff.d.full-row)
 
@@ -200,19 +200,18 @@ class Game(GameState):
         """``CHOOSE``: take the card on ``space`` (the sum of two dice), or put the second pawn on 9."""
         self._require(Phase.CHOOSE, action=N_("taking a card"))
         assert self.dice is not None
-        offered = self.offered()
         dice = self.dice
-        if space not in offered:
+        offered = self.offered()
+        chosen_pair = next((p for p in self.pairs() if p.offered and p.total == space), None)  # as legal_actions
+        if chosen_pair is None:
             raise SpaceNotAvailableError(
                 _("space {space} is not offered by the dice {dice}: their pairs make {sums} and the spaces you may "
                   "take are {offered}").format(space=repr(space), dice="-".join(map(str, dice)),
                                                sums=", ".join(map(str, pair_sums(dice))),
                                                offered=", ".join(map(str, offered))))
-        chosen = pair_for(dice, space)
-        assert chosen is not None
+        chosen = chosen_pair.dice
         self._save()
-        i, j = chosen
-        pair = (dice[i], dice[j])
+        pair = chosen_pair.values
         forced = len(offered) == 1
         must = (R.MUST_TAKE,) if forced else ()
         self.dice = None

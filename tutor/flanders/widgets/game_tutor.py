@@ -49,7 +49,6 @@ from tutor.flanders.cards import CardId
 from tutor.flanders.errors import ScenarioError
 from tutor.flanders.events import CardTaken, DiceRolled, GameOver, PawnPlacedOnNine
 from tutor.flanders.game import NINE, EndTurn, Game, Phase, Play, Roll, Stop, Take
-from tutor.flanders.odds import PAIRS
 from tutor.flanders.render import Board, Odds, Picture, frames_for, picture_of
 from tutor.flanders.render.describe import describe_picture
 from tutor.i18n import _
@@ -279,9 +278,9 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
             self._act(Stop())
 
     def _on_pair(self, index: int) -> None:
-        if self._allowed("take") and self.game.dice is not None:
-            i, j = PAIRS[index]
-            self._act(Take(self.game.dice[i] + self.game.dice[j]))
+        pairs = self.game.pairs()
+        if self._allowed("take") and index < len(pairs):
+            self._act(Take(pairs[index].total))
 
     def take(self, space: int) -> None:
         """Take the card on ``space`` (what a pair button or a click on the board does)."""
