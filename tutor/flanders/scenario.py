@@ -48,7 +48,7 @@ from tutor.core.schema import integer, kind_of, strict_object, text, validate
 from tutor.i18n import _, ngettext
 
 from .battlefield import Battlefield, load_battlefield
-from .cards import FIXED, CardId, load_cards
+from .cards import FIXED, CardId, CardSet, load_cards
 from .errors import BoardDataError, RuleError, ScenarioError
 from .events import Busted, Event, TroopsLost
 from .game import CARD_SPACES, NINE, Action, EndTurn, Game, Phase, Play, Player, Roll, Stop, Take
@@ -142,9 +142,9 @@ def build(data: dict[str, Any], *, history: bool = False) -> Game:
     seed = data.get("seed", 0)
     if not is_int(seed):
         raise ScenarioError(_("key 'seed' must be an integer, not {value}").format(value=repr(seed)))
-    battlefield = _battlefield(data)
+    cards, battlefield = cards_and_battlefield(data)
     players = _players(data.get("players"), battlefield)
-    game = Game(load_cards(), battlefield, players, seed=seed, history=history)
+    game = Game(cards, battlefield, players, seed=seed, history=history)
     cards = _Cards(game)
     _deal_retained(game, data["players"], cards)
     game.current = _current(data, players)
@@ -166,6 +166,13 @@ def _check_header(data: Any) -> None:
         raise ScenarioError(_("missing key 'game' (it must be {value} for an In Flanders Field scenario)").format(
             value=json.dumps(GAME)))
     validate(data, SCHEMA, ScenarioError)
+
+
+def cards_and_battlefield(data: dict[str, Any]) -> tuple[CardSet, Battlefield]:
+    """The card set and the battlefield a scenario is played with: the tutor's data files (``data/cards.json`` and
+    ``data/battlefield.json``, which a teacher may replace), or the scenario's own ``battlefield``. What the
+    workbench's inputs allow (the pawns' last space, the cards a player may keep) comes from here."""
+    return load_cards(), _battlefield(data)
 
 
 def _battlefield(data: dict[str, Any]) -> Battlefield:
