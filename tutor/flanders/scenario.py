@@ -142,9 +142,9 @@ def build(data: dict[str, Any], *, history: bool = False) -> Game:
     seed = data.get("seed", 0)
     if not is_int(seed):
         raise ScenarioError(_("key 'seed' must be an integer, not {value}").format(value=repr(seed)))
-    cards, battlefield = cards_and_battlefield(data)
+    card_set, battlefield = cards_and_battlefield(data)
     players = _players(data.get("players"), battlefield)
-    game = Game(cards, battlefield, players, seed=seed, history=history)
+    game = Game(card_set, battlefield, players, seed=seed, history=history)
     cards = _Cards(game)
     _deal_retained(game, data["players"], cards)
     game.current = _current(data, players)
