@@ -203,10 +203,7 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
         data = load_scenario(scenario)
 
         def rebuild(new_seed: int) -> Game:
-            game = scenarios.build({**data, "seed": new_seed}, history=True)
-            for p in game.players:
-                p.bot = (bots or {}).get(p.id)
-            return game
+            return scenarios.build({**data, "seed": new_seed}, history=True, bots=bots)  # who plays: set up
 
         kwargs.setdefault("title", data.get("name", ""))
         kwargs.setdefault("intro", data.get("description", ""))
@@ -230,13 +227,11 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
     def _open_position(self, data: dict[str, Any]) -> None:
         """A position code the teacher reads out: the whole class plays the same position, from its start. A code
         for another board (another number of players) is refused with a ``ScenarioError`` and changes nothing."""
-        bots = {p.id: p.bot for p in self.game.players}
+        ids = {p["id"] for p in data["players"]}  # a code's position is valid (``position_code.from_code``)
+        bots = {p.id: p.bot for p in self.game.players if p.bot and p.id in ids}  # the same bots play the position
 
         def rebuild(seed: int) -> Game:
-            game = scenarios.build({**data, "seed": seed}, history=True)
-            for p in game.players:
-                p.bot = bots.get(p.id)
-            return game
+            return scenarios.build({**data, "seed": seed}, history=True, bots=bots)
 
         game = rebuild(data.get("seed", 0))
         if len(game.players) != len(self.game.players):
