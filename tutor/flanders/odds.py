@@ -81,11 +81,6 @@ def pair_sums(dice: Sequence[int]) -> tuple[int, ...]:
     return tuple(sorted(p.total for p in dice_pairs(dice) if not p.repeat))
 
 
-def pair_for(dice: Sequence[int], space: int) -> tuple[int, int] | None:
-    """The first pair of ``dice`` (indices) whose sum is ``space``: the pair a take of ``space`` uses."""
-    return next((p.dice for p in dice_pairs(dice) if p.total == space and not p.repeat), None)
-
-
 def mask_of(spaces: Iterable[int]) -> int:
     """The bit mask of a set of spaces (bit ``s`` for space ``s``), as ``bust_count`` takes it."""
     mask = 0
