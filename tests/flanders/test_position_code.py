@@ -13,8 +13,7 @@ from tutor.flanders import position_code as pc
 from tutor.flanders import scenario as sc
 from tutor.flanders.errors import ScenarioError
 from tutor.flanders.game import CARD_SPACES
-from tutor.flanders.widgets.position_editor import (AUTO, MAX_HAND, MAX_RETAINED, MAX_SEED, OBJECTIVE, PHASE_CHOICES,
-                                                    RETAINABLE)
+from tutor.flanders.widgets.position_editor import AUTO, MAX_HAND, MAX_RETAINED, MAX_SEED, PHASE_CHOICES
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSON_POSITIONS = sorted((ROOT / "lessons" / "flanders" / "scenarios").glob("*.json"))
@@ -70,14 +69,16 @@ def test_a_changed_character_is_caught_by_the_check_character():
 
 
 NAMES = st.sampled_from(pc.CARD_NAMES)
+CARDS, BATTLEFIELD = sc.cards_and_battlefield({})
+"""The tutor's data files, as the workbench's editor reads them (its pawns' range, the cards it lets a player keep)."""
 
 
 @st.composite
 def workbench_positions(draw: st.DrawFn) -> dict:
     """A position the workbench's inputs can make (position_editor: its ranges and limits)."""
     count = draw(st.integers(2, 4))
-    players = [{"id": f"p{n}", "pawn": draw(st.integers(0, OBJECTIVE)), "troops": draw(st.integers(0, 6)),
-                "retained": draw(st.lists(st.sampled_from(RETAINABLE), max_size=MAX_RETAINED))}
+    players = [{"id": f"p{n}", "pawn": draw(st.integers(0, BATTLEFIELD.objective)), "troops": draw(st.integers(0, 6)),
+                "retained": draw(st.lists(st.sampled_from(CARDS.retainable), max_size=MAX_RETAINED))}
                for n in range(1, count + 1)]
     data = {"game": "flanders", "players": players, "current": f"p{draw(st.integers(1, count))}",
             "spaces": {str(s): name for s in CARD_SPACES if (name := draw(st.none() | NAMES))},

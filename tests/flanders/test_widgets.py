@@ -550,3 +550,48 @@ def test_the_odds_in_the_status_are_written_as_the_language_writes_them():
     t = lesson("push_your_luck")
     p = float(t.game.bust_probability())
     assert f"probabilitat de fallada {p * 100:.1f}\u00a0%".replace(".", ",") in t.status.text, t.status.text
+
+
+# ----- issue 40: who plays is part of the setup; the tutor never writes on the engine's players ----------------
+
+@pytest.fixture
+def players_written(monkeypatch):
+    """Every write of ``bot`` on a player that already had one (a widget changing who plays after the setup)."""
+    from tutor.flanders.game_state import Player
+    writes: list[tuple[str, object]] = []
+    plain = object.__setattr__
+
+    def guarded(self, name, value):
+        if name == "bot" and hasattr(self, "bot"):
+            writes.append((self.id, value))
+        plain(self, name, value)
+
+    monkeypatch.setattr(Player, "__setattr__", guarded)
+    return writes
+
+
+def test_a_lessons_bots_are_set_up_by_the_engine_not_written_on_its_players(players_written):
+    from tutor.flanders import position_code
+    from tutor.ui.share import PositionBox
+    t = lesson("push_your_luck", bots={"p2": "threshold"})
+    assert [(p.id, p.bot) for p in t.game.players] == [("p1", None), ("p2", "threshold")]
+    t.seed.value = 3
+    t.restart_button.click()
+    assert [(p.id, p.bot) for p in t.game.players] == [("p1", None), ("p2", "threshold")]
+    [box] = [w for w in t.position_code.body.children if isinstance(w, PositionBox)]
+    code = position_code.to_code({"game": "flanders", "players": [{"id": "p1", "pawn": 2}, {"id": "p2", "pawn": 5}]})
+    assert box.open_code(code)
+    assert [(p.id, p.pawn, p.bot) for p in t.game.players] == [("p1", 2, None), ("p2", 5, "threshold")]
+    assert players_written == []
+
+
+def test_scenario_build_sets_up_the_bots_and_refuses_a_bot_for_no_player():
+    from tutor.flanders import scenario
+    data = {"game": "flanders", "players": [{"id": "p1"}, {"id": "p2"}, {"id": "p3"}]}
+    game = scenario.build(data, bots={"p3": "bold"})
+    assert [p.bot for p in game.players] == [None, None, "bold"]
+    assert [p.bot for p in scenario.build(data).players] == [None, None, None]
+    with pytest.raises(ValueError, match="'p9' is not a player of this game"):
+        scenario.build(data, bots={"p9": "bold"})
+    with pytest.raises(ValueError, match="a bot is given by its name"):
+        scenario.build(data, bots={"p2": ""})

@@ -154,3 +154,56 @@ def test_check_a_file_refuses_a_file_over_the_size_limit_unread():
     box = CheckFileBox()
     box.check(b" " * (300 * 1024) + b"{}", "huge.json")
     assert box.verdict == "malformed" and "too large" in box.status.text
+
+
+# ----- issue 40: what the inputs allow comes from the engine's data, which a teacher may replace -----------------
+
+def _replace_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, spaces: int, also_kept: str) -> None:
+    """The tutor's data files replaced by a teacher's: a battlefield of ``spaces`` spaces, and a card set where
+    ``also_kept`` may be retained too."""
+    from tutor.flanders import battlefield, cards
+    board = json.loads((cards.DATA / "battlefield.json").read_text("utf-8"))
+    board["spaces"] = board["spaces"][:spaces - 1] + board["spaces"][-1:]
+    card_set = json.loads((cards.DATA / "cards.json").read_text("utf-8"))
+    for kind in card_set["cards"]:
+        if kind["name"] == also_kept:
+            kind["effects"]["may_retain"] = True
+    (tmp_path / "battlefield.json").write_text(json.dumps(board), "utf-8")
+    (tmp_path / "cards.json").write_text(json.dumps(card_set), "utf-8")
+    monkeypatch.setattr(battlefield, "DATA", tmp_path)
+    monkeypatch.setattr(cards, "DATA", tmp_path)
+
+
+def test_a_replaced_battlefield_and_card_set_show_in_the_editor(tmp_path, monkeypatch):
+    _replace_data(tmp_path, monkeypatch, 11, "Bayonet Charge")
+    bench = Workbench()
+    row = bench.editor.player_rows[1]
+    assert row.pawn.max == 10 and "10 the Objective line" in row.pawn.tooltip
+    assert row.retained.allowed_tags == ["Bayonet Charge", "Mines", "Reserves"]
+    assert row.retained.tooltip == "Bayonet Charge or Mines or Reserves"
+    row.pawn.value = 10
+    row.retained.value = ["Bayonet Charge"]
+    assert bench.tutor.game.get_player("p2").pawn == 10 == bench.tutor.game.battlefield.objective
+    assert bench.position()["players"][1]["retained"] == ["Bayonet Charge"]
+    row.pawn.value = 11  # past the teacher's Objective line: the input stops at it
+    assert row.pawn.value == 10
+
+
+def test_the_tutors_data_files_give_the_editor_its_objective_and_kept_cards(bench):
+    row = bench.editor.player_rows[0]
+    assert row.pawn.max == 14 == bench.tutor.game.battlefield.objective
+    assert row.retained.allowed_tags == ["Mines", "Reserves"] and row.retained.tooltip == "Mines or Reserves"
+
+
+def test_a_scenario_with_its_own_battlefield_sets_the_pawns_range_and_keeps_its_map_through_edits():
+    from tutor.flanders.battlefield import load_battlefield
+    spaces = load_battlefield().to_dict()["spaces"]
+    own = {"name": "A short front", "spaces": spaces[:6] + spaces[-1:]}
+    bench = Workbench({"game": "flanders", "players": [{"id": "p1", "pawn": 6}, {"id": "p2"}], "battlefield": own})
+    row = bench.editor.player_rows[1]
+    assert row.pawn.max == 6 and bench.editor.player_rows[0].pawn.value == 6
+    row.troops.value = 4
+    assert bench.tutor.game.get_player("p2").troops == 4 and bench.tutor.game.battlefield.objective == 6
+    assert bench.position()["battlefield"] == own and bench.code_output.value == ""  # a map of its own: no code
+    bench.open_scenario({"game": "flanders", "players": [{"id": "p1"}, {"id": "p2"}]})
+    assert row.pawn.max == 14 and "battlefield" not in bench.position()

@@ -117,10 +117,14 @@ class Battlefield:
         return cls(name, tuple(spaces), description)
 
 
+DATA = resources.files(__package__) / "data"
+"""Where the tutor's battlefield file is (a teacher may replace ``battlefield.json`` there)."""
+
+
 def load_battlefield(path: str | Path | None = None) -> Battlefield:
     """Load and validate a battlefield file (default: the tutor's illustrative ``data/battlefield.json``)."""
     if path is None:
-        with resources.as_file(resources.files(__package__) / "data" / "battlefield.json") as default:
+        with resources.as_file(DATA / "battlefield.json") as default:
             return Battlefield.from_dict(load_json(default, BoardDataError), "battlefield.json")
     path = Path(path)
     return Battlefield.from_dict(load_json(path, BoardDataError), path.name)

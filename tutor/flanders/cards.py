@@ -177,6 +177,11 @@ class CardSet:
     def __iter__(self) -> Iterator[Card]:
         return iter(self.deck)
 
+    @cached_property
+    def retainable(self) -> tuple[str, ...]:
+        """The names of the kinds a player may keep with "May Retain" (``Card.retainable``), in the set's order."""
+        return tuple(kind.name for kind in self.kinds if kind.retainable)
+
     def ids(self, name: str) -> list[CardId]:
         """The ids of every copy of the card called ``name``."""
         return [i for i, card in enumerate(self.deck) if card.name == name]

@@ -7,7 +7,8 @@ history (``history=False`` is the fast path for simulations). The bots'
 randomness is in the state too (``bot_rng``, ``bot_draw``), apart from the
 dice. Every action returns the events it caused, each citing its ``rules``; an
 illegal action raises a ``RuleError`` subclass and changes nothing. Who plays
-a player (``Player.bot``, a bot's name) is recorded here and acted on above the
+a player (``Player.bot``, a bot's name) is part of the setup (the ``bots`` of
+``Game.new`` and ``scenario.build``), recorded here and acted on above the
 game, by ``tutor.flanders.bots.autoplay``.
 
 The turn is a state machine; ``legal_actions()`` lists what the phase allows:
@@ -71,7 +72,7 @@ actions and the automatic steps.
 
 from __future__ import annotations
 
-from typing import Iterable, Self, Sequence
+from typing import Iterable, Mapping, Self, Sequence
 
 from tutor.core.events import Event, Rule
 
@@ -87,12 +88,24 @@ from .events import (Busted, CardsDiscarded, CardsRetained, CardTaken, DiceRolle
                      Stopped, TroopsLost, TurnEnded, TurnSkipped, TurnStarted)
 from .game_state import (BEGINNER_TROOPS, BOT_SEED_SALT, CARD_SPACES, NINE, PLAYER_IDS, ROWS, TROOPS, Action,
                          EndTurn, GameState, Phase, Play, Player, Roll, Stop, Take, _MovePlan)
-from .odds import pair_for, pair_sums
+from .odds import pair_sums
 
 _MAX_REDRAWS = 1000  # all-German rows redrawn in one refill (a safety net; see iff.d.full-row)
 
-__all__ = ["Game", "BEGINNER_TROOPS", "BOT_SEED_SALT", "CARD_SPACES", "NINE", "PLAYER_IDS", "ROWS", "TROOPS",
-           "Action", "EndTurn", "Phase", "Play", "Player", "Roll", "Stop", "Take"]
+__all__ = ["Game", "checked_bots", "BEGINNER_TROOPS", "BOT_SEED_SALT", "CARD_SPACES", "NINE", "PLAYER_IDS", "ROWS",
+           "TROOPS", "Action", "EndTurn", "Phase", "Play", "Player", "Roll", "Stop", "Take"]
+
+
+def checked_bots(bots: Mapping[str, str] | None, ids: Sequence[str]) -> dict[str, str]:
+    """``bots`` of a setup (``Game.new``, ``scenario.build``): player id -> bot name, each id a player of ``ids``;
+    a bad entry raises ``ValueError``. The name is checked by ``bots.make_bot`` when the bot plays."""
+    bots = dict(bots or {})
+    unknown = [b for b in bots if b not in ids]
+    if unknown:
+        raise ValueError(f"bots: {unknown[0]!r} is not a player of this game ({', '.join(ids)})")
+    if not all(isinstance(name, str) and name for name in bots.values()):
+        raise ValueError(f"bots: a bot is given by its name, not {bots!r}")
+    return bots
 
 
 class Game(GameState):
@@ -111,12 +124,7 @@ class Game(GameState):
         ids = [f"p{i + 1}" for i in range(players)] if isinstance(players, int) else list(players)
         if not 2 <= len(ids) <= 4 or len(set(ids)) != len(ids) or not all(isinstance(i, str) and i for i in ids):
             raise ValueError(f"In Flanders Field is for 2 to 4 players with distinct ids, got {ids!r}")
-        bots = dict(bots or {})
-        unknown = [b for b in bots if b not in ids]
-        if unknown:
-            raise ValueError(f"bots: {unknown[0]!r} is not a player of this game ({', '.join(ids)})")
-        if not all(isinstance(name, str) and name for name in bots.values()):
-            raise ValueError(f"bots: a bot is given by its name, not {bots!r}")
+        bots = checked_bots(bots, ids)
         novices = set(ids) if beginners is True else set() if beginners is False else set(beginners)
         if novices - set(ids):
             raise ValueError(f"beginners: {sorted(novices - set(ids))[0]!r} is not a player of this game")
@@ -200,19 +208,18 @@ class Game(GameState):
         """``CHOOSE``: take the card on ``space`` (the sum of two dice), or put the second pawn on 9."""
         self._require(Phase.CHOOSE, action=N_("taking a card"))
         assert self.dice is not None
-        offered = self.offered()
         dice = self.dice
-        if space not in offered:
+        offered = self.offered()
+        chosen_pair = next((p for p in self.pairs() if p.offered and p.total == space), None)  # as legal_actions
+        if chosen_pair is None:
             raise SpaceNotAvailableError(
                 _("space {space} is not offered by the dice {dice}: their pairs make {sums} and the spaces you may "
                   "take are {offered}").format(space=repr(space), dice="-".join(map(str, dice)),
                                                sums=", ".join(map(str, pair_sums(dice))),
                                                offered=", ".join(map(str, offered))))
-        chosen = pair_for(dice, space)
-        assert chosen is not None
+        chosen = chosen_pair.dice
         self._save()
-        i, j = chosen
-        pair = (dice[i], dice[j])
+        pair = chosen_pair.values
         forced = len(offered) == 1
         must = (R.MUST_TAKE,) if forced else ()
         self.dice = None

@@ -19,7 +19,7 @@ from tutor.i18n import N_, _
 from . import odds
 from .battlefield import Battlefield
 from .cards import FIXED, Card, CardId, CardSet
-from .odds import SPACES, pair_sums
+from .odds import SPACES, DicePair, dice_pairs
 
 NINE = 9
 """The card space that holds the fixed card."""
@@ -203,15 +203,25 @@ class GameState(SeededState):
                 mask |= 1 << s
         return mask
 
+    def pairs(self, dice: Sequence[int] | None = None) -> tuple[DicePair, ...]:
+        """The three pairs of ``dice`` (by default the roll to choose from; none before a roll), in ``odds.PAIRS``
+        order, each with its sum and whether it is offered now: ``Take(pair.total)`` is legal and uses that pair.
+
+        The one query a panel, a button or a refusal asks about a roll; ``offered`` and ``legal_actions`` are built
+        on it. For other dice than the roll (a roll to come), ``offered`` says what they would offer now.
+        """
+        if dice is None:
+            dice = self.dice
+            if dice is None:
+                return ()
+        return dice_pairs(dice, self._available_mask())
+
     def offered(self) -> tuple[int, ...]:
-        """``CHOOSE`` phase: the spaces the roll lets the player take (at least one)."""
-        if self.dice is None:
-            return ()
-        return self._offered(self.dice)
+        """``CHOOSE`` phase: the spaces the roll lets the player take (at least one), in order."""
+        return tuple(sorted(p.total for p in self.pairs() if p.offered)) if self.dice is not None else ()
 
     def _offered(self, dice: tuple[int, int, int]) -> tuple[int, ...]:
-        mask = self._available_mask()
-        return tuple(s for s in pair_sums(dice) if mask >> s & 1)
+        return tuple(sorted(p.total for p in self.pairs(dice) if p.offered))
 
     def held(self) -> list[CardId]:
         """The current player's cards: retained from earlier turns, then those taken this turn."""
@@ -253,7 +263,7 @@ class GameState(SeededState):
         if phase is Phase.ROLL:
             return [Roll()]
         if phase is Phase.CHOOSE:
-            return [Take(s) for s in self.offered()]
+            return [Take(s) for s in self.offered()]  # built on ``pairs()``
         if phase is Phase.AGAIN:
             return [Roll(), Stop()]
         if phase is Phase.FINISHED:

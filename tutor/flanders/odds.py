@@ -16,6 +16,7 @@ lessons ask it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations_with_replacement
 
@@ -34,15 +35,50 @@ PAIRS: tuple[tuple[int, int], ...] = ((0, 1), (0, 2), (1, 2))
 """The three pairs of a roll, as indices of its dice."""
 
 
+@dataclass(frozen=True, slots=True)
+class DicePair:
+    """One of the three pairs of a roll, as ``dice_pairs`` (and ``Game.pairs``) give it."""
+
+    dice: tuple[int, int]
+    """Which two dice of the roll (indices, as ``PAIRS``)."""
+    values: tuple[int, int]
+    """Their values."""
+    total: int
+    """Their sum: the space a take with them names."""
+    repeat: bool
+    """An earlier pair of the roll has the same sum (a take of that space uses the earlier pair)."""
+    offered: bool
+    """Taking the space ``total`` now is legal, and uses this pair (``Take(total)`` is in ``legal_actions``)."""
+
+    @property
+    def space(self) -> bool:
+        """The sum names a card space (3 to 11)."""
+        return self.total in _SPACE_SET
+
+
+def dice_pairs(dice: Sequence[int], available_mask: int = 0) -> tuple[DicePair, ...]:
+    """The three pairs of ``dice`` in ``PAIRS`` order, with their sums and whether each is offered when the spaces
+    in ``available_mask`` (bit ``s`` for space ``s``, as ``mask_of`` makes it) may be taken (none by default).
+
+    The one place a pair of dice is added up: ``Game.pairs``, ``Game.offered`` and ``legal_actions`` are built on it.
+
+    >>> [(p.total, p.repeat, p.offered) for p in dice_pairs((2, 4, 4), mask_of({6}))]
+    [(6, False, True), (6, True, False), (8, False, False)]
+    """
+    pairs = []
+    seen = 0
+    for i, j in PAIRS:
+        total = dice[i] + dice[j]
+        repeat = bool(seen >> total & 1)
+        seen |= 1 << total
+        offered = not repeat and bool(available_mask >> total & 1)
+        pairs.append(DicePair((i, j), (dice[i], dice[j]), total, repeat, offered))
+    return tuple(pairs)
+
+
 def pair_sums(dice: Sequence[int]) -> tuple[int, ...]:
     """The sums of the pairs of three dice, sorted, without repeats."""
-    a, b, c = dice  # the three PAIRS
-    return tuple(sorted({a + b, a + c, b + c}))
-
-
-def pair_for(dice: Sequence[int], space: int) -> tuple[int, int] | None:
-    """The first pair of ``dice`` (indices) whose sum is ``space``: the pair a take of ``space`` uses."""
-    return next(((i, j) for i, j in PAIRS if dice[i] + dice[j] == space), None)
+    return tuple(sorted(p.total for p in dice_pairs(dice) if not p.repeat))
 
 
 def mask_of(spaces: Iterable[int]) -> int:

@@ -40,18 +40,19 @@ Cards are named by their card-set name; a name picks the first free copy.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from tutor.core.data import first_difference, is_int, load_json, reject_unknown_keys
 from tutor.core.schema import integer, kind_of, strict_object, text, validate
 from tutor.i18n import _, ngettext
 
 from .battlefield import Battlefield, load_battlefield
-from .cards import FIXED, CardId, load_cards
+from .cards import FIXED, CardId, CardSet, load_cards
 from .errors import BoardDataError, RuleError, ScenarioError
 from .events import Busted, Event, TroopsLost
-from .game import CARD_SPACES, NINE, Action, EndTurn, Game, Phase, Play, Player, Roll, Stop, Take
+from .game import CARD_SPACES, NINE, Action, EndTurn, Game, Phase, Play, Player, Roll, Stop, Take, checked_bots
 
 GAME = "flanders"
 OUTPUT_KEYS = ("phase", "current", "pawns", "troops", "lost", "retained", "held", "on_nine", "spaces", "bust",
@@ -133,8 +134,11 @@ class _Cards:
         return sorted(c for ids in self.free.values() for c in ids)
 
 
-def build(data: dict[str, Any], *, history: bool = False) -> Game:
+def build(data: dict[str, Any], *, history: bool = False, bots: Mapping[str, str] | None = None) -> Game:
     """Validate a scenario and return the game at its position (before its ``actions``).
+
+    ``bots`` (player id -> bot name, as ``Game.new`` takes it) says which players are bots: who plays is part of
+    the setup, never written on the players afterwards (the scenario format itself has every player a person).
 
     The cards are dealt from one pool in a fixed order (retained, spaces, taken, discard, draw), so a card
     named twice is an error wherever the second one is."""
@@ -142,9 +146,11 @@ def build(data: dict[str, Any], *, history: bool = False) -> Game:
     seed = data.get("seed", 0)
     if not is_int(seed):
         raise ScenarioError(_("key 'seed' must be an integer, not {value}").format(value=repr(seed)))
-    battlefield = _battlefield(data)
+    card_set, battlefield = cards_and_battlefield(data)
     players = _players(data.get("players"), battlefield)
-    game = Game(load_cards(), battlefield, players, seed=seed, history=history)
+    chosen = checked_bots(bots, [p.id for p in players])
+    players = [replace(p, bot=chosen.get(p.id)) for p in players]  # still being set up: no game holds them yet
+    game = Game(card_set, battlefield, players, seed=seed, history=history)
     cards = _Cards(game)
     _deal_retained(game, data["players"], cards)
     game.current = _current(data, players)
@@ -166,6 +172,13 @@ def _check_header(data: Any) -> None:
         raise ScenarioError(_("missing key 'game' (it must be {value} for an In Flanders Field scenario)").format(
             value=json.dumps(GAME)))
     validate(data, SCHEMA, ScenarioError)
+
+
+def cards_and_battlefield(data: dict[str, Any]) -> tuple[CardSet, Battlefield]:
+    """The card set and the battlefield a scenario is played with: the tutor's data files (``data/cards.json`` and
+    ``data/battlefield.json``, which a teacher may replace), or the scenario's own ``battlefield``. What the
+    workbench's inputs allow (the pawns' last space, the cards a player may keep) comes from here."""
+    return load_cards(), _battlefield(data)
 
 
 def _battlefield(data: dict[str, Any]) -> Battlefield:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from tutor.flanders.battlefield import Battlefield
 from tutor.flanders.cards import FIXED, CardId, CardSet
 from tutor.flanders.game import NINE
-from tutor.flanders.odds import PAIRS, ROLLS, SPACES
+from tutor.flanders.odds import ROLLS, SPACES
 from tutor.i18n import _, and_list, ngettext
 from tutor.i18n import percent as language_percent
 
@@ -89,12 +89,11 @@ def _dice_words(picture: Picture) -> str:
 
 def _pair_words(picture: Picture) -> str:
     """``"2 + 4 = 6 (chosen), 2 + 4 = 6, 4 + 4 = 8"``: each pair of the dice and its sum."""
-    assert picture.dice is not None
-    dice = picture.dice
     words = []
-    for i, j in PAIRS:
-        pair = f"{dice[i]} + {dice[j]} = {dice[i] + dice[j]}"
-        words.append(_("{pair} (chosen)").format(pair=pair) if picture.chosen == (i, j) else pair)
+    for p in picture.pairs:
+        a, b = p.values
+        pair = f"{a} + {b} = {p.total}"
+        words.append(_("{pair} (chosen)").format(pair=pair) if picture.chosen == p.dice else pair)
     return ", ".join(words)
 
 

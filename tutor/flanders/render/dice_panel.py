@@ -8,7 +8,7 @@ from ipycanvas import Canvas
 
 from tutor.flanders.cards import CardSet
 from tutor.flanders.game import NINE
-from tutor.flanders.odds import DICE, PAIRS, ROLLS, SPACES
+from tutor.flanders.odds import DICE, ROLLS
 from tutor.i18n import _, ngettext
 from tutor.ui.drawing import INK, rounded_rect
 
@@ -43,14 +43,10 @@ def draw_dice(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet) -> No
         text(canvas, _("Add two of the dice:"), geo.pair_rect(0).x + 6, note_y, size=12, colour=MUTED)
         text(canvas, _("which card is taken?"), geo.pair_rect(0).x + 6, note_y + 18, size=12, colour=MUTED)
         return
-    seen: set[int] = set()
-    for k, (i, j) in enumerate(PAIRS):
-        total = pic.dice[i] + pic.dice[j]
+    for k, pair in enumerate(pic.pairs):  # the engine's pairs (``Game.pairs``): this panel only draws them
+        total, repeat, offered = pair.total, pair.repeat, pair.offered
         r = geo.pair_rect(k)
-        repeat = total in seen
-        seen.add(total)
-        offered = total in pic.available and not repeat
-        is_chosen = pic.chosen == (i, j)
+        is_chosen = pic.chosen == pair.dice
         neutral = pic.chosen is not None and not is_chosen  # after a take: only the chosen pair stands out
         set_attr(canvas, "fill_style", "#fff6d6" if offered else ("#f1e6f7" if is_chosen else "#f3f3f3"))
         canvas.fill_rect(r.x, r.y, r.w, r.h)
@@ -64,13 +60,14 @@ def draw_dice(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet) -> No
             where = _("the same sum")
         elif total == NINE:
             where = _("fixed card (2nd pawn)")
-        elif total in SPACES:
+        elif pair.space:
             card = pic.spaces.get(total)
             where = cards[card].name if card is not None else _("empty space")
         else:
             where = _("no space")
         mark = "" if neutral else "✓ " if offered else ("● " if is_chosen else "✗ ")
-        words = f"{mark}{pic.dice[i]} + {pic.dice[j]} = {total}: {where}"
+        a, b = pair.values
+        words = f"{mark}{a} + {b} = {total}: {where}"
         bold = offered or is_chosen
         text(canvas, lines(words, r.w - 10, 12, bold=bold, most=1)[0], r.x + 6, r.y + r.h / 2 + 0.5, size=12,
              bold=bold, colour=INK if offered or is_chosen or neutral else MUTED, max_width=r.w - 10)

@@ -21,7 +21,7 @@ from tutor.flanders.events import (Busted, CardsDiscarded, CardsRetained, CardTa
                                    PawnMoved, PawnPlacedOnNine, PawnRemovedFromNine, RowRedrawn,
                                    SpaceFilled, Stopped, TroopsLost, TurnEnded, TurnStarted)
 from tutor.flanders.game import Game, Phase
-from tutor.flanders.odds import pair_sums
+from tutor.flanders.odds import DicePair, dice_pairs, mask_of, pair_sums
 from tutor.i18n import N_, _
 
 STEP_MS = 650
@@ -65,8 +65,9 @@ class Picture:
     used: frozenset[CardId] = frozenset()
     on_nine: bool = False
     dice: tuple[int, int, int] | None = None
-    available: tuple[int, ...] = ()
-    """Sums of the dice that name a space with a card (highlighted)."""
+    pairs: tuple[DicePair, ...] = ()
+    """The pairs of ``dice`` as the engine judges them (``Game.pairs``): their sums, and which are offered now
+    (none offered once a card is taken, at a bust, or in a quiz before Reveal)."""
     chosen: tuple[int, int] | None = None
     """Indices of the two dice chosen, once a card was taken with them."""
     chosen_space: int | None = None
@@ -97,6 +98,16 @@ class Picture:
     @property
     def held(self) -> tuple[CardId, ...]:
         return self.retained + self.taken
+
+    @property
+    def available(self) -> tuple[int, ...]:
+        """The spaces the dice offer now (highlighted): the sums of the ``pairs`` offered, in order."""
+        return tuple(sorted(p.total for p in self.pairs if p.offered))
+
+
+def _judged_by_none(dice: tuple[int, int, int] | None) -> tuple[DicePair, ...]:
+    """The pairs of ``dice`` with none offered (the dice of a card just taken, a bust, a quiz before Reveal)."""
+    return () if dice is None else dice_pairs(dice)
 
 
 BOT_NAMES = {"cautious": N_("cautious"), "bold": N_("bold"), "threshold": N_("threshold")}
@@ -132,9 +143,10 @@ def picture_of(game: Game, *, humans: Sequence[str] | None = None, caption: str 
     if show_odds is None:
         show_odds = game.phase is Phase.AGAIN
     odds = Odds.of(game) if show_odds else None
-    available = game.offered() if game.phase is Phase.CHOOSE and show_offers else ()
+    dice = game.dice or last_dice
+    pairs = game.pairs() if game.phase is Phase.CHOOSE and show_offers else _judged_by_none(dice)
     return Picture(players, game.current, dict(game.spaces), tuple(game.player.retained), tuple(game.taken),
-                   frozenset(game.used), game.on_nine, game.dice or last_dice, tuple(available), chosen, chosen_space,
+                   frozenset(game.used), game.on_nine, dice, pairs, chosen, chosen_space,
                    odds, game.halted, caption, rule, winners=tuple(game.winners), phase=game.phase, judged=show_offers)
 
 
@@ -172,7 +184,7 @@ def _frames_on_the_way(pic: Picture, event: Event, captioned: bool) -> list[tupl
     """The pictures shown before ``event``'s own: the tumbling dice, a pawn's steps, cards on their way out."""
     if isinstance(event, DiceRolled):
         rng = random.Random(hash(event.dice))
-        tumbling = replace(pic, available=(), chosen=None, chosen_space=None, odds=None, rolling=True)
+        tumbling = replace(pic, pairs=(), chosen=None, chosen_space=None, odds=None, rolling=True)
         return [(replace(tumbling, dice=(rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6))), ROLL_FRAME_MS)
                 for _ in range(ROLL_FRAMES)]
     if isinstance(event, PawnMoved):
@@ -188,13 +200,14 @@ def _frames_on_the_way(pic: Picture, event: Event, captioned: bool) -> list[tupl
 def _hand_changed(pic: Picture, event: Event) -> Picture | None:
     """The picture after an event of the player's turn (dice, cards, pawn, troops); None for another event."""
     if isinstance(event, DiceRolled):
-        return replace(pic, dice=event.dice, available=event.available, chosen=None, chosen_space=None,
+        pairs = dice_pairs(event.dice, mask_of(event.available))  # the engine's verdict, as ``Game.pairs`` gave it
+        return replace(pic, dice=event.dice, pairs=pairs, chosen=None, chosen_space=None,
                        odds=None, lost={}, fresh=frozenset(), discarding=())
     if isinstance(event, CardTaken):
         return replace(pic, chosen=event.chosen, chosen_space=event.space, taken=pic.taken + (event.card,),
-                       spaces={**pic.spaces, event.space: None}, available=(), judged=True)
+                       spaces={**pic.spaces, event.space: None}, pairs=_judged_by_none(pic.dice), judged=True)
     if isinstance(event, PawnPlacedOnNine):
-        return replace(pic, chosen=event.chosen, chosen_space=9, on_nine=True, available=())
+        return replace(pic, chosen=event.chosen, chosen_space=9, on_nine=True, pairs=_judged_by_none(pic.dice))
     if isinstance(event, TroopsLost):
         pic = _with_player(pic, event.player, troops=event.troops)
         pic = replace(pic, lost={**pic.lost, event.player: pic.lost.get(event.player, 0) + event.count})
@@ -218,11 +231,11 @@ def _board_changed(pic: Picture, event: Event, final: Picture) -> Picture:
     """The picture after an event of the board and the turns (a bust, a stop, the card spaces, whose turn, the
     end); ``final`` gives the hand of the player whose turn it is at the end."""
     if isinstance(event, Busted):
-        return replace(pic, available=(), odds=None, bust=True)
+        return replace(pic, pairs=_judged_by_none(pic.dice), odds=None, bust=True)
     if isinstance(event, Stopped):
-        return replace(pic, odds=None, dice=None)
+        return replace(pic, odds=None, dice=None, pairs=())
     if isinstance(event, TurnEnded):
-        return replace(pic, dice=None, available=(), chosen=None, chosen_space=None, taken=(), used=frozenset(),
+        return replace(pic, dice=None, pairs=(), chosen=None, chosen_space=None, taken=(), used=frozenset(),
                        halted=False, odds=None)
     if isinstance(event, RowRedrawn):
         return replace(pic, spaces={**pic.spaces, **{s: None for s in event.row}})
@@ -231,7 +244,7 @@ def _board_changed(pic: Picture, event: Event, final: Picture) -> Picture:
     if isinstance(event, TurnStarted):
         index = next(k for k, p in enumerate(pic.players) if p.id == event.player)
         return replace(pic, current=index, retained=final.retained if index == final.current else (),
-                       lost={}, taken=(), used=frozenset(), bust=False, dice=None)
+                       lost={}, taken=(), used=frozenset(), bust=False, dice=None, pairs=())
     if isinstance(event, GameOver):
         return replace(pic, winners=event.winners)
     return pic  # ObjectiveReached and the rest: the caption alone

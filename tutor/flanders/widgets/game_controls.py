@@ -2,7 +2,7 @@
 three pairs, "Stop", the cards to carry out, the May Retain cards to keep and "End turn"; and the screen's style
 sheet (``EXTRA_CSS``).
 
-The controls hold no game: ``refresh(game, mine)`` shows those the engine allows now (``Game.offered``,
+The controls hold no game: ``refresh(game, mine)`` shows those the engine allows now (``Game.pairs``,
 ``legal_actions``, ``keepable``) and names them with ``game_words``; each click goes through the owner's click
 rule (``tutor.ui.shell.LessonShell.guard``).
 """
@@ -15,7 +15,6 @@ import ipywidgets as widgets
 
 from tutor.flanders.cards import CardId
 from tutor.flanders.game import Game, Phase, Play
-from tutor.flanders.odds import PAIRS, SPACES
 from tutor.i18n import _
 from tutor.ui.controls import button, label
 
@@ -132,18 +131,16 @@ class TurnControls:
 
     def _show_pairs(self, game: Game, choosing: bool) -> None:
         """The three pairs of the roll, each naming the card its sum takes (a sum offered twice: once)."""
-        dice = game.dice if choosing else None
-        offered = set(game.offered()) if dice is not None else set()
-        seen: set[int] = set()
-        for k, (i, j) in enumerate(PAIRS):
-            b = self.pair_buttons[k]
+        pairs = game.pairs() if choosing else ()
+        takes = {p.total for p in pairs if p.offered}  # a sum offered twice: its repeat's tooltip says so too
+        for k, b in enumerate(self.pair_buttons):
             show_if(b, choosing)
-            if dice is None:
+            if k >= len(pairs):
                 continue
-            total = dice[i] + dice[j]
-            b.disabled = total not in offered or total in seen
-            b.description = _("{a} + {b} = {total}: {does}").format(a=dice[i], b=dice[j], total=total,
-                                                                    does=pair_words(game, total, offered, seen))
-            b.tooltip = (_("Take the card on space {n}").format(n=total) if total in offered else
-                         _("No card to take on space {n}").format(n=total) if total in SPACES else _("No space"))
-            seen.add(total)
+            pair = pairs[k]
+            a, c = pair.values
+            total = pair.total
+            b.disabled = not pair.offered
+            b.description = _("{a} + {b} = {total}: {does}").format(a=a, b=c, total=total, does=pair_words(game, pair))
+            b.tooltip = (_("Take the card on space {n}").format(n=total) if total in takes else
+                         _("No card to take on space {n}").format(n=total) if pair.space else _("No space"))

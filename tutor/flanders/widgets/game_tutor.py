@@ -49,10 +49,10 @@ from tutor.flanders.cards import CardId
 from tutor.flanders.errors import ScenarioError
 from tutor.flanders.events import CardTaken, DiceRolled, GameOver, PawnPlacedOnNine
 from tutor.flanders.game import NINE, EndTurn, Game, Phase, Play, Roll, Stop, Take
-from tutor.flanders.odds import PAIRS
 from tutor.flanders.render import Board, Odds, Picture, frames_for, picture_of
 from tutor.flanders.render.describe import describe_picture
 from tutor.i18n import _
+from tutor.ui import pace
 from tutor.ui.controls import CSS, button, label
 from tutor.ui.narration import Line, NarrationLog
 from tutor.ui.screen import board_frame, changed_words, prompt_row
@@ -81,7 +81,7 @@ def load_scenario(name: str | Path | dict[str, Any]) -> dict[str, Any]:
     return scenarios.load(path)
 
 
-class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
+class GameTutor(LessonShell, GameTutorWords, widgets.VBox):
     """In Flanders Field on a canvas, with the controls of a learner who plays ``humans``."""
 
     def __init__(self, game: Game, *, humans: Iterable[str] | None = None, title: str = "",
@@ -91,7 +91,6 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
         super().__init__()
         self._keep_state(game, humans, title, intro, rebuild, dice, goal)
         self.taught = taught_parts(taught)
-        self._replay_setup()
         self.board = Board(shown_cards(game.cards, self.taught), game.battlefield, len(game.players))
         self.build_shell(lambda: self.game, [self.board], on_next=self._on_next, on_finish=self._on_finish,
                          on_back=self._on_back, on_restart=self._on_restart, seed=seed,
@@ -103,6 +102,14 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
                          position_box=PositionBox(self._open_position, decode=position_code.from_code,
                                                   prefix=position_code.PREFIX, max_chars=position_code.MAX_CODE_CHARS)
                          if open_codes else None)  # a learner opens the code the teacher reads out
+        self.bots = BotReplay(game=lambda: self.game, humans=self.humans, board=self.board, control=self.control,
+                              status=self.status, skip_button=self.skip_button, next_button=self.next_button,
+                              bot_turn=lambda: self.bot_turn, human_turn=lambda: self.human_turn,
+                              paused=lambda: self._paused is not None, picture=self._picture,
+                              snapshot=self._snapshot, record=self._record, note_take=self._note_take,
+                              after=self._after, show=self._show, header=self._show_header, hint=self._hint,
+                              warn=self.warn, focus_next=self.focus_next, move_focus=self.move_focus)
+        """The bots' turns replayed, and "Finish the game" (replay.py)."""
         self._make_controls(odds_picture)
         self.children = self._layout()
         self.add_class("tutor-flanders")
@@ -131,7 +138,6 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
         self._paused: tuple[list[Event], Picture] | None = None  # a bust: the events still to show, the board
         self.goal = goal
         self._goal_reached = False
-        self._replay, self._replay_lines = False, []  # "Bots play" replays (``replaying``) and what it said
 
     def _make_controls(self, odds_picture: bool) -> None:
         """The game's own controls: the turn's (``TurnControls``), Continue after a bust, the log, the odds."""
@@ -144,8 +150,8 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
         self.continue_button = button(_("Continue ▸"), _("Go on to the next player's turn"), style="primary")
         self.continue_button.layout.display = "none"
         self.on_click(self.continue_button, "continue", self._on_continue)
-        self.on_click(self.finish_game_button, "finish-game", self._on_finish_game)
-        self.on_click(self.finish_now_button, "finish-now", self._on_finish_now)
+        self.on_click(self.finish_game_button, "finish-game", self.bots.on_finish_game)
+        self.on_click(self.finish_now_button, "finish-now", self.bots.on_finish_now)
         self.board.on_click(self._on_canvas_click)
         self.finish_button.description = _("Bots play ▸▸")
         self.finish_button.button_style = "primary"
@@ -179,6 +185,45 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
         """The board stays on a bust until Continue."""
         return self._paused is not None
 
+    # ----- the bots' part (replay.py), as lessons and tests name it -----------------------------------------
+    @property
+    def watch(self) -> pace.WatchSetting:
+        return self.bots.watch  # "Watch each step": the slow replay
+
+    @property
+    def finish_game_button(self) -> widgets.Button:
+        return self.bots.finish_game_button
+
+    @property
+    def finish_now_button(self) -> widgets.Button:
+        return self.bots.finish_now_button
+
+    @property
+    def finish_from_round(self) -> int | None:
+        """Round from which "Finish the game" is offered (None: never; ``new_game`` sets it)."""
+        return self.bots.finish_from_round
+
+    @finish_from_round.setter
+    def finish_from_round(self, value: int | None) -> None:
+        self.bots.finish_from_round = value
+
+    @property
+    def finishing(self) -> bool:
+        """"Finish the game" was chosen: the bots' turns are played at once; the learner still plays theirs."""
+        return self.bots.finishing
+
+    @property
+    def offers_finish(self) -> bool:
+        return self.bots.offers_finish
+
+    @property
+    def offers_finish_now(self) -> bool:
+        return self.bots.offers_finish_now
+
+    @property
+    def everyone_out(self) -> bool:
+        return self.bots.everyone_out
+
     # ----- constructors ----------------------------------------------------------------------------------
     @classmethod
     def new_game(cls, players: int | Sequence[str] = 3, *, bots: Mapping[str, str] | None = None, seed: int = 0,
@@ -204,10 +249,7 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
         data = load_scenario(scenario)
 
         def rebuild(new_seed: int) -> Game:
-            game = scenarios.build({**data, "seed": new_seed}, history=True)
-            for p in game.players:
-                p.bot = (bots or {}).get(p.id)
-            return game
+            return scenarios.build({**data, "seed": new_seed}, history=True, bots=bots)  # who plays: set up
 
         kwargs.setdefault("title", data.get("name", ""))
         kwargs.setdefault("intro", data.get("description", ""))
@@ -231,13 +273,11 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
     def _open_position(self, data: dict[str, Any]) -> None:
         """A position code the teacher reads out: the whole class plays the same position, from its start. A code
         for another board (another number of players) is refused with a ``ScenarioError`` and changes nothing."""
-        bots = {p.id: p.bot for p in self.game.players}
+        ids = {p["id"] for p in data["players"]}  # a code's position is valid (``position_code.from_code``)
+        bots = {p.id: p.bot for p in self.game.players if p.bot and p.id in ids}  # the same bots play the position
 
         def rebuild(seed: int) -> Game:
-            game = scenarios.build({**data, "seed": seed}, history=True)
-            for p in game.players:
-                p.bot = bots.get(p.id)
-            return game
+            return scenarios.build({**data, "seed": seed}, history=True, bots=bots)
 
         game = rebuild(data.get("seed", 0))
         if len(game.players) != len(self.game.players):
@@ -279,9 +319,9 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
             self._act(Stop())
 
     def _on_pair(self, index: int) -> None:
-        if self._allowed("take") and self.game.dice is not None:
-            i, j = PAIRS[index]
-            self._act(Take(self.game.dice[i] + self.game.dice[j]))
+        pairs = self.game.pairs()
+        if self._allowed("take") and index < len(pairs):
+            self._act(Take(pairs[index].total))
 
     def take(self, space: int) -> None:
         """Take the card on ``space`` (what a pair button or a click on the board does)."""
@@ -309,17 +349,17 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
 
     def _on_next(self) -> None:
         if self._allowed("bots"):
-            self._bots_play(limit=1)
+            self.bots.bots_play(limit=1)
 
     def _on_finish(self) -> None:
         if self._allowed("bots"):
-            self._bots_play(replay=True)
+            self.bots.bots_play(replay=True)
 
     def _on_back(self) -> None:
         if not self.back_step():
             return
         self._chosen, self._last_dice, self._paused = (None, None), None, None
-        self.finishing = self.finishing and not self.bot_turn  # before "Finish the game": the bots' turns replay
+        self.bots.finishing = self.finishing and not self.bot_turn  # before "Finish the game": bots' turns replay
         log_lines(self.story, [Line(_("Back: the position before the last action is restored."))], _("Back"))
         self._show()
         self.focus_next()
@@ -332,7 +372,7 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
         self._start_troops = {p.id: p.troops for p in self.game.players}
         self.story.clear()
         self._paused, self._goal_reached, self._over = None, False, None
-        self.finishing = False
+        self.bots.finishing = False
         self.results.value = ""
         start = _("Back to the starting position.") if "seed" not in self._start else \
             _("A new game (shuffle number {seed}).").format(seed=seed)
@@ -352,7 +392,7 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
 
         def run() -> list[Event]:
             events = list(self.game.apply(action))
-            quick.extend(filter(None, [self._quickly(events)]))  # finishing: the bots' turns follow at once
+            quick.extend(filter(None, [self.bots.quickly(events)]))  # finishing: the bots' turns follow at once
             return events
 
         events = self.control.act(run)
@@ -360,7 +400,7 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
             return
         self._note_take(events, dice)
         if quick:
-            self._after_quickly(events, snapshot, *quick[0])
+            self.bots.after_quickly(events, snapshot, *quick[0])
         else:
             self._after(events, snapshot)
 
@@ -405,7 +445,7 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
         self.board.animate(frames_for(held, rest, captions(rest, self.game.cards), self._picture()))
         self._show(draw=False, changed=narrate(rest, self.game.cards))
         if self.finishing and self.bot_turn:
-            self._bots_at_once(_(QUICK_WORDS))  # the bots' turns that follow the bust, at once
+            self.bots.bots_at_once(_(QUICK_WORDS))  # the bots' turns that follow the bust, at once
             return
         self.focus_next()
 
@@ -420,6 +460,11 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
             log_lines(self.story, [Line(words)], self._turn_heading())
             self.story.refresh()
             self.status.show(f"{words} {self._hint()}", "success")
+
+    def _record(self, events: list[Event]) -> None:
+        """Note the end of the game if ``events`` end it, and log them (the bots' part shows its events so)."""
+        self._over = next((e for e in events if isinstance(e, GameOver)), self._over)
+        self._group(events)
 
     def _group(self, events: list[Event]) -> None:
         """Add the events' lines to the log, one section per turn."""
@@ -451,14 +496,14 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
     @property
     def replaying(self) -> bool:
         """"Bots play" is replaying the bots' turns on the board (Skip shows the end)."""
-        return self._replay
+        return self.bots.replaying
 
     def _show(self, *, draw: bool = True, static: bool = False, changed: Sequence[Line] = ()) -> None:
         """Controls, prompt, results, log and board for the game as it is; ``changed`` (what the last action
         did) is read out before the prompt."""
         self._refresh_controls()
-        self.header.value = self._header()
-        note, self._pace_note = self._pace_note, ""  # what was just done at once, said once before the prompt
+        self._show_header()
+        note = self.bots.take_note()  # what was just done at once, said once before the prompt
         self.status.show(f"{note} {self._hint()}" if note else self._hint(),
                          "success" if self.game.phase is Phase.FINISHED else "info", changed=changed_words(changed))
         over = self.game.phase is Phase.FINISHED
@@ -466,19 +511,21 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
         self.story.refresh()  # last: once the log shows a step, the controls are set
         if draw:
             self.board.draw(self._picture(), static=static)
-        mine = self.human_turn and self.game.phase is Phase.AGAIN and not self._replay and "odds" in self.taught
+        mine = self.human_turn and self.game.phase is Phase.AGAIN and not self.replaying and "odds" in self.taught
         self.odds_help.show(Odds.of(self.game) if mine else None, self.game.available())
         self.text_view.show_since(describe_picture(self._picture(), self.board.cards, self.game.battlefield),
                                   self.story.every_line)
 
-    def _header(self) -> str:
-        phase = _("Bust") if self._paused else _("The bots play") if self._replay else self.game.phase.title
-        return header_html(self.title, self._shown_round or self.game.round, phase)
+    def _show_header(self) -> None:
+        """The header: the title, the round (while the bots' turns replay, the round of the step on the board) and
+        the phase."""
+        phase = _("Bust") if self._paused else _("The bots play") if self.replaying else self.game.phase.title
+        self.header.value = header_html(self.title, self.bots.shown_round or self.game.round, phase)
 
     def next_control(self) -> widgets.Widget:
         """The control the prompt names now: focus goes there after each action."""
         game = self.game
-        if self._replay:
+        if self.replaying:
             return self.skip_button
         if self._paused is not None:
             return self.continue_button
@@ -496,7 +543,7 @@ class GameTutor(LessonShell, BotReplay, GameTutorWords, widgets.VBox):
 
     def _refresh_controls(self) -> None:
         """Show only the controls the learner may use now (the others leave the page and the Tab order)."""
-        free = self._paused is None and not self._replay
+        free = self._paused is None and not self.replaying
         bots = self.bot_turn and free
         self.stepper.update(can_step=bots, can_undo=self.control.can_back)
         show_if(self.continue_button, self._paused is not None)

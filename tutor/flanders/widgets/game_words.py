@@ -18,7 +18,7 @@ from tutor.flanders.cards import FIXED
 from tutor.core.events import Event
 from tutor.flanders.events import Busted, GameOver, TroopsLost
 from tutor.flanders.game import NINE, Game, Phase, Play
-from tutor.flanders.odds import SPACES
+from tutor.flanders.odds import SPACES, DicePair
 from tutor.flanders.render.picture import bot_name
 from tutor.i18n import _, ngettext, percent
 from tutor.ui.narration import Line, and_list, cite
@@ -40,16 +40,18 @@ def space_words(game: Game, total: int) -> str:
     return _("no space")
 
 
-def pair_words(game: Game, total: int, offered: set[int], seen: set[int]) -> str:
-    """What a pair button does: ``"take Infantry"``, ``"empty"``, ``"same sum"``."""
-    if total in seen:
+def pair_words(game: Game, pair: DicePair) -> str:
+    """What a pair button does (``pair``: one of ``game.pairs()``): ``"take Infantry"``, ``"empty"``,
+    ``"same sum"``."""
+    total = pair.total
+    if pair.repeat:
         return _("same sum")
-    if total in offered:
+    if pair.offered:
         return _("second pawn on the fixed card") if total == NINE else \
             _("take {card}").format(card=space_words(game, total))
     if total == NINE:
         return _("second pawn already there")
-    return _("empty") if total in SPACES else _("no space")
+    return _("empty") if pair.space else _("no space")
 
 
 def play_words(game: Game, action: Play) -> str:

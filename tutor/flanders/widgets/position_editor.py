@@ -3,7 +3,9 @@
 One input per key of the scenario format (docs/flanders_scenarios.md): the number of players, each player's pawn
 (0 = the starting line), troops and "May Retain" cards kept, whose turn it is, the card on each space, the cards
 taken this turn (the hand), the second pawn on 9, the phase and the shuffle number. ``value()`` is the position
-as a scenario; ``show(data)`` fills the inputs without calling back. Any change calls ``on_change(data)``;
+as a scenario; ``show(data)`` fills the inputs without calling back. The pawns' last space (the Objective line)
+and the cards a player may keep come from the engine's data (``scenario.cards_and_battlefield``: the data files a
+teacher may replace, or a scenario's own battlefield, which ``value()`` keeps). Any change calls ``on_change(data)``;
 when that raises a ``ValueError`` (the rules refuse the position), the inputs go back to the last position
 taken and the error is returned to the caller through ``on_refused``.
 """
@@ -11,19 +13,20 @@ taken and the error is returned to the caller through ``on_refused``.
 from __future__ import annotations
 
 import html
+from functools import reduce
 from typing import Any, Callable
 
 import ipywidgets as widgets
 
+from tutor.flanders import scenario as scenarios
+from tutor.flanders.battlefield import Battlefield
+from tutor.flanders.cards import CardSet
 from tutor.flanders.game import CARD_SPACES
 from tutor.flanders.position_code import CARD_NAMES, DEFAULT_TROOPS
 from tutor.i18n import N_, _, ngettext
 from tutor.ui.controls import label
 
 MAX_PLAYERS = 4
-OBJECTIVE = 14
-"""The battlefield's last space (the objective) on the tutor's map."""
-RETAINABLE = ("Mines", "Reserves")
 MAX_RETAINED = 3
 """Most cards a player keeps with May Retain on the workbench (the set has six such cards)."""
 MAX_HAND = 8
@@ -48,20 +51,28 @@ def _number(description: str, maximum: int, tooltip: str, value: int = 0) -> wid
 
 
 class PlayerRow(widgets.HBox):
+    """One player's pawn, troops and kept cards; ``use`` sets what the engine's data allow (``PositionEditor``)."""
+
     def __init__(self, player_id: str):
         self.player_id = player_id
-        self.pawn = _number(_("pawn on space"), OBJECTIVE, _(
-            "The pawn of {player}: 0 is the starting line, {objective} the Objective line").format(
-            player=player_id, objective=OBJECTIVE))
+        self.pawn = _number(_("pawn on space"), 0, "")
         self.troops = _number(_("troops"), DEFAULT_TROOPS, _("The troop pieces of {player}").format(player=player_id),
                               DEFAULT_TROOPS)
-        self.retained = widgets.TagsInput(allowed_tags=list(RETAINABLE), allow_duplicates=True,
-                                          placeholder=_("“May Retain” cards kept"),
-                                          tooltip=_("{first} or {second}").format(first=RETAINABLE[0],
-                                                                                  second=RETAINABLE[1]))
+        self.retained = widgets.TagsInput(allowed_tags=[], allow_duplicates=True,
+                                          placeholder=_("“May Retain” cards kept"))
         self.pawn.layout.width = "170px"
         super().__init__([bold(player_id), self.pawn, self.troops, label(_("kept:")), self.retained],
                          layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
+
+    def use(self, objective: int, retainable: tuple[str, ...]) -> None:
+        """The pawn's last space (the battlefield's Objective line) and the cards that may be kept."""
+        self.pawn.max = objective
+        self.pawn.tooltip = _("The pawn of {player}: 0 is the starting line, {objective} the Objective line").format(
+            player=self.player_id, objective=objective)
+        self.retained.allowed_tags = list(retainable)
+        self.retained.tooltip = reduce(lambda first, second: _("{first} or {second}").format(first=first,
+                                                                                             second=second),
+                                       retainable) if retainable else ""
 
     def value(self) -> dict[str, Any]:
         entry: dict[str, Any] = {"id": self.player_id, "pawn": self.pawn.value, "troops": self.troops.value}
@@ -120,6 +131,20 @@ class PositionEditor(widgets.VBox):
             widgets.HBox([self.on_nine_input, self.phase_input, self.seed_input], layout=wrap),
         ])
         self.add_class("iff-position-editor")
+        self._battlefield: dict[str, Any] | None = None
+        """A shown scenario's own battlefield (kept in ``value()``); None: the tutor's data file."""
+        self._use_rules({})
+
+    def _use_rules(self, data: dict[str, Any]) -> None:
+        """Take what the inputs allow from the engine's data for ``data`` (``scenario.cards_and_battlefield``: the
+        data files a teacher may replace, or the scenario's own battlefield)."""
+        cards, battlefield = scenarios.cards_and_battlefield(data)
+        self.cards: CardSet = cards
+        """The card set the position is played with."""
+        self.battlefield: Battlefield = battlefield
+        """The battlefield the position is played on (its ``objective`` is the pawns' last space)."""
+        for row in self.player_rows:
+            row.use(battlefield.objective, cards.retainable)
 
     def value(self) -> dict[str, Any]:
         """The inputs as a scenario (the format's defaults left out)."""
@@ -136,12 +161,16 @@ class PositionEditor(widgets.VBox):
         if self.phase_input.value != AUTO:
             data["phase"] = self.phase_input.value
         data["seed"] = self.seed_input.value
+        if self._battlefield is not None:
+            data["battlefield"] = self._battlefield
         return data
 
     def show(self, data: dict[str, Any]) -> None:
         """Fill the inputs with a valid position (no call back)."""
         self._syncing = True
         try:
+            self._battlefield = data.get("battlefield")
+            self._use_rules(data)
             players = data["players"]
             self.count_input.value = len(players)
             for row, entry in zip(self.player_rows, players):
