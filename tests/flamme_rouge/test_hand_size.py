@@ -1,5 +1,5 @@
 """The numbers a learner reads about drawing and the terrain are the engine's (issue 40, item 3): the hand size
-(``race_model.HAND_SIZE``, each team's ``Team.hand_size``) and the climb's and descent's limits (``track``) fill the
+(``cards.HAND_SIZE``, each team's ``Team.hand_size``) and the climb's and descent's limits (``track``) fill the
 rules' texts, the phase titles, the buttons, the prompts and the key. With the engine's own numbers the words are as
 before ("Draw 4 for red-S"); with other numbers they follow, in English and in Catalan."""
 
@@ -8,7 +8,7 @@ import html
 import pytest
 
 from tutor.flamme_rouge import Phase, Race, rules
-from tutor.flamme_rouge import race_model, track
+from tutor.flamme_rouge import cards, track
 from tutor.flamme_rouge.render.legend import legend_html
 from tutor.flamme_rouge.widgets import RaceTutor
 from tutor.flamme_rouge.widgets.breakaway import BreakawayBid
@@ -24,7 +24,7 @@ def clicks_at_any_pace(monkeypatch):
 @pytest.fixture
 def hand_of_3(monkeypatch):
     """An engine whose riders draw 3 cards (and recycle 2)."""
-    monkeypatch.setattr(race_model, "HAND_SIZE", 3)
+    monkeypatch.setattr(cards, "HAND_SIZE", 3)
 
 
 def tutor():
@@ -34,7 +34,7 @@ def tutor():
 
 def test_the_engine_own_hand_size_reads_as_before():
     t = tutor()
-    assert race_model.HAND_SIZE == 4 and t.race.hand_size("red-S") == 4
+    assert cards.HAND_SIZE == 4 and t.race.hand_size("red-S") == 4
     assert t.draw_buttons["red-S"].description == "Draw 4 for red-S"
     assert t.draw_buttons["red-S"].tooltip == "Energy phase: draw 4 cards for red-S"
     assert "choose 'Draw 4 for red-S' (or for red-R)" in t.status.text
@@ -80,7 +80,7 @@ def test_the_breakaway_bid_names_the_engine_hand_size(hand_of_3):
 
 
 def test_in_catalan_the_count_sets_the_grammar(monkeypatch):
-    monkeypatch.setattr(race_model, "HAND_SIZE", 2)
+    monkeypatch.setattr(cards, "HAND_SIZE", 2)
     use_language("ca")
     t = tutor()
     assert t.draw_buttons["red-S"].description == "Roba 2 per a red-S"

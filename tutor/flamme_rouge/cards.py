@@ -12,6 +12,9 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Callable
 
+HAND_SIZE = 4
+"""Cards a player's rider draws in the energy phase (each player team's ``Team.hand_size``)."""
+
 
 class CardKind(enum.Enum):
     ENERGY = "energy"

@@ -17,7 +17,8 @@ from tutor.core.state import SeededState
 from tutor.i18n import N_, _, ngettext
 
 from . import rules
-from .cards import Card, RiderKind
+from . import cards
+from .cards import HAND_SIZE, Card, RiderKind
 from .errors import UnknownRiderError, WrongPhaseError
 from .track import Track
 
@@ -31,8 +32,6 @@ PELOTON_COLOUR = "silver"
 MUSCLE_COLOURS = ("gold", "bronze")
 """Colours of the Peloton team and of the (at most two) Muscle teams."""
 MAX_MUSCLE = 2
-HAND_SIZE = 4
-"""Cards a player's rider draws in the energy phase (``Team.hand_size``)."""
 BREAKAWAY_EXHAUSTION = 2
 """Exhaustion cards each breakaway rider takes for its head start (Peloton expansion)."""
 BOT_SEED_SALT = 0x5EED
@@ -53,8 +52,8 @@ class Phase(enum.Enum):
 
     @property
     def title(self) -> str:
-        """``"Energy phase: draw 4, play 1, recycle 3"``: the numbers are the engine's (``HAND_SIZE``)."""
-        return _(_PHASE_TITLES[self]).format(hand=HAND_SIZE, recycled=HAND_SIZE - 1)
+        """``"Energy phase: draw 4, play 1, recycle 3"``: the numbers are the engine's (``cards.HAND_SIZE``)."""
+        return _(_PHASE_TITLES[self]).format(hand=cards.HAND_SIZE, recycled=cards.HAND_SIZE - 1)
 
     @property
     def name_in_words(self) -> str:

@@ -12,7 +12,8 @@ from typing import Any, Iterator, Self, Sequence
 from tutor.core.data import is_int
 
 
-from . import race_model, rules
+from . import cards as card_rules
+from . import rules
 from .cards import ATTACK, EXHAUSTION, MUSCLE, RIDER_KINDS, ROULEUR, SPRINTEUR, Card, RiderKind, shuffled, starting_deck
 from .errors import PlacementError
 from .events import BidsStarted, RoundStarted
@@ -95,7 +96,7 @@ class RaceSetup(RacePhases):
                    else bot_colours.get(team) or next(spare) for team in members}
         teams = [Team(team, tuple(s["id"] for s in specs), colours[team], kinds[team],
                       None if kinds[team] is TeamKind.PLAYER else kinds[team].value,
-                      0 if kinds[team].flips else race_model.HAND_SIZE) for team, specs in members.items()]
+                      0 if kinds[team].flips else card_rules.HAND_SIZE) for team, specs in members.items()]
         decks = {team.name: Deck(team.name) for team in teams if team.kind is TeamKind.PELOTON}
         built = [Rider(spec["id"], team, RiderKind(spec.get("kind") or ROULEUR), colours[team],
                        decks.get(team) or Deck(spec["id"]), spec["square"], spec["lane"],
@@ -235,13 +236,13 @@ def _player_team_and_riders(i: int, name: str, single_riders: bool, kinds: dict[
     if name in handicap:
         for rider in members:
             rider.handicap = handicap[name]
-    return _player_team(name, ids, bots.get(name), race_model.HAND_SIZE), members
+    return _player_team(name, ids, bots.get(name), card_rules.HAND_SIZE), members
 
 
 @functools.lru_cache(maxsize=None)
 def _player_team(name: str, riders: tuple[str, ...], controller: str | None, hand_size: int) -> Team:
     """A player's team. Teams are values, so races of the same teams share them (a frozen dataclass is slow to
-    build, and simulations build thousands of races). ``hand_size``: ``race_model.HAND_SIZE``, read when the race
+    build, and simulations build thousands of races). ``hand_size``: ``card_rules.HAND_SIZE``, read when the race
     is made (the words that name it read it there too)."""
     return Team(name, riders, name, controller=controller, hand_size=hand_size)
 

@@ -23,6 +23,7 @@ from typing import Callable, Iterable, Mapping, Sequence
 from tutor.core.events import Rule as Rule  # re-exported: ``rules.Rule`` is the type of every constant here
 from tutor.i18n import N_, _
 
+from . import cards
 from . import track as terrain
 from .track import DESCENT_MINIMUM, MAX_LANES, Track
 
@@ -44,11 +45,10 @@ class CountedRule(Rule):
 
 
 def hand_numbers() -> Mapping[str, int]:
-    """``{hand}``: the cards a rider draws (``race_model.HAND_SIZE``, the default of every player team's
+    """``{hand}``: the cards a rider draws (``cards.HAND_SIZE``, the default of every player team's
     ``Team.hand_size``); ``{recycled}``: the cards it recycles after playing one."""
-    from .race_model import HAND_SIZE  # race_model imports this module
 
-    return {"hand": HAND_SIZE, "recycled": HAND_SIZE - 1}
+    return {"hand": cards.HAND_SIZE, "recycled": cards.HAND_SIZE - 1}
 
 
 def terrain_numbers() -> Mapping[str, int]:
