@@ -13,7 +13,7 @@ voila.json (its kernels import that tree's ``tutor``), and the loads alternate b
 lesson, so that a busy machine slows both alike; the table then shows before, after and the ratio of the medians.
 It prints figures and asserts nothing; note the machine's load (printed from /proc/loadavg) beside them.
 
-By default each lesson is opened from a link with no lesson open (the server's next-lesson preparation off). With
+By default each lesson is opened from a link with no lesson open (the server's voila.json alone). With
 ``--next`` each is opened as a learner alone comes to it, by Next from the page before (opened untimed, and read
 until the server has prepared the lesson, ``tutor.server.next_lesson``).
 
@@ -94,7 +94,7 @@ def free_port() -> int:
 class Tree:
     """One tree's Voila server: its code (on PYTHONPATH), a copy of its lessons/ and its voila.json."""
 
-    def __init__(self, label: str, root: Path, tmp: Path, options: list[str]) -> None:
+    def __init__(self, label: str, root: Path, tmp: Path, next_lesson: bool) -> None:
         self.label, self.root = label, root
         self.site = tmp / label / "lessons"
         shutil.copytree(root / "lessons", self.site)
@@ -109,8 +109,8 @@ class Tree:
         environment = {**os.environ, "PYTHONPATH": str(root), "IPYTHONDIR": str(ipython),
                        "TUTOR_BENCH_TIMES": str(self.times)}
         command = [sys.executable, "-m", "tutor.server", str(self.site), f"--port={port}", "--no-browser",
-                   f"--Voila.config_file_paths={root}", "--Voila.ip=127.0.0.1", "--Voila.port_retries=0",
-                   *FREE_CLOSED_PAGES, *options]
+                   f"--Voila.config_file_paths={self.settings(root, tmp / label, next_lesson)}",
+                   "--Voila.ip=127.0.0.1", "--Voila.port_retries=0", *FREE_CLOSED_PAGES]
         with self.log.open("wb") as log:
             self.process = subprocess.Popen(command, cwd=root, env=environment, stdin=subprocess.DEVNULL,
                                             stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
@@ -126,6 +126,17 @@ class Tree:
                     self.stop()
                     raise RuntimeError(f"{label}: Voila did not answer:\n{self.log.read_text()}") from None
                 time.sleep(0.2)
+
+    @staticmethod
+    def settings(root: Path, folder: Path, next_lesson: bool) -> Path:
+        """The folder of the voila.json this tree serves with: its own, or with ``--next`` what ``rules-tutor
+        serve`` adds for a learner alone (a tree without the next-lesson preparation ignores that part)."""
+        if not next_lesson:
+            return root
+        from tutor.server.next_lesson import learner_alone_settings
+        from tutor.server.process import write_settings
+
+        return write_settings(learner_alone_settings(json.loads((root / "voila.json").read_text())), folder / "config")
 
     def stop(self) -> None:
         self.process.terminate()
@@ -278,8 +289,7 @@ def main() -> int:
         trees: list[Tree] = []
         try:
             for label, root in roots:
-                options = [] if args.next else ["--ClassroomVoila.prepare_next_lesson=False"]
-                trees.append(Tree(label, root, tmp, options))
+                trees.append(Tree(label, root, tmp, args.next))
             notebooks = numbered_lessons(trees[-1].site, args.only)
             results: dict = {(tree.label, nb): [] for tree in trees for nb in notebooks}
             with sync_playwright() as playwright:
