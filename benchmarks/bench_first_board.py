@@ -13,7 +13,11 @@ voila.json (its kernels import that tree's ``tutor``), and the loads alternate b
 lesson, so that a busy machine slows both alike; the table then shows before, after and the ratio of the medians.
 It prints figures and asserts nothing; note the machine's load (printed from /proc/loadavg) beside them.
 
-Run: ``python benchmarks/bench_first_board.py [--loads 3] [--before /work/main] [--only flanders/03]``
+By default each lesson is opened from a link with no lesson open (the server's voila.json alone). With
+``--next`` each is opened as a learner alone comes to it, by Next from the page before (opened untimed, and read
+until the server has prepared the lesson, ``tutor.server.next_lesson``).
+
+Run: ``python benchmarks/bench_first_board.py [--loads 3] [--before /work/main] [--only flanders/03] [--next]``
 """
 
 from __future__ import annotations
@@ -90,7 +94,7 @@ def free_port() -> int:
 class Tree:
     """One tree's Voila server: its code (on PYTHONPATH), a copy of its lessons/ and its voila.json."""
 
-    def __init__(self, label: str, root: Path, tmp: Path) -> None:
+    def __init__(self, label: str, root: Path, tmp: Path, next_lesson: bool) -> None:
         self.label, self.root = label, root
         self.site = tmp / label / "lessons"
         shutil.copytree(root / "lessons", self.site)
@@ -105,8 +109,8 @@ class Tree:
         environment = {**os.environ, "PYTHONPATH": str(root), "IPYTHONDIR": str(ipython),
                        "TUTOR_BENCH_TIMES": str(self.times)}
         command = [sys.executable, "-m", "tutor.server", str(self.site), f"--port={port}", "--no-browser",
-                   f"--Voila.config_file_paths={root}", "--Voila.ip=127.0.0.1", "--Voila.port_retries=0",
-                   *FREE_CLOSED_PAGES]
+                   f"--Voila.config_file_paths={self.settings(root, tmp / label, next_lesson)}",
+                   "--Voila.ip=127.0.0.1", "--Voila.port_retries=0", *FREE_CLOSED_PAGES]
         with self.log.open("wb") as log:
             self.process = subprocess.Popen(command, cwd=root, env=environment, stdin=subprocess.DEVNULL,
                                             stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
@@ -122,6 +126,17 @@ class Tree:
                     self.stop()
                     raise RuntimeError(f"{label}: Voila did not answer:\n{self.log.read_text()}") from None
                 time.sleep(0.2)
+
+    @staticmethod
+    def settings(root: Path, folder: Path, next_lesson: bool) -> Path:
+        """The folder of the voila.json this tree serves with: its own, or with ``--next`` what ``rules-tutor
+        serve`` adds for a learner alone (a tree without the next-lesson preparation ignores that part)."""
+        if not next_lesson:
+            return root
+        from tutor.server.next_lesson import learner_alone_settings
+        from tutor.server.process import write_settings
+
+        return write_settings(learner_alone_settings(json.loads((root / "voila.json").read_text())), folder / "config")
 
     def stop(self) -> None:
         self.process.terminate()
@@ -177,6 +192,25 @@ def load(context, tree: Tree, notebook: str) -> dict[str, float | None]:
     return row
 
 
+def come_from(context, tree: Tree, previous: str, notebook: str) -> None:
+    """Open ``previous`` (untimed) as a learner reading it before pressing Next, and wait until the tree has
+    prepared ``notebook`` if it prepares next lessons (``tutor.server.next_lesson``); close it."""
+    page = context.new_page()
+    try:
+        page.goto(f"{tree.url}/voila/render/{previous}", timeout=LOAD_TIMEOUT_S * 1000)
+        page.wait_for_selector("#loading", state="hidden", timeout=LOAD_TIMEOUT_S * 1000)
+        deadline = time.monotonic() + LOAD_TIMEOUT_S
+        while time.monotonic() < deadline:
+            log = tree.log.read_text()
+            preparing = log.rfind(f"Preparing the next lesson: {notebook}")
+            if preparing < 0 or f"Kernel pool of {notebook} is filled" in log[preparing:]:
+                break
+            time.sleep(0.2)
+        page.evaluate(SHUTDOWN_JS)
+    finally:
+        page.close()
+
+
 def median(values: list) -> float | None:
     values = [v for v in values if v is not None]
     return statistics.median(values) if values else None
@@ -227,6 +261,14 @@ def numbered_lessons(site: Path, only: list[str]) -> list[str]:
     return [nb for nb in notebooks if not only or any(nb.startswith(prefix) for prefix in only)]
 
 
+def previous_lesson(site: Path, notebook: str) -> str:
+    """The page a learner comes from to ``notebook`` by Next: the numbered page before it (00: the welcome)."""
+    folder = Path(notebook).parent
+    names = sorted(path.name for path in (site / folder).glob("[0-9][0-9]_*.ipynb"))
+    index = names.index(Path(notebook).name)
+    return str(folder / names[index - 1]) if index else str(folder / names[0])
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--loads", type=int, default=3, help="timed loads per lesson and tree (after one warm-up)")
@@ -234,6 +276,9 @@ def main() -> int:
     parser.add_argument("--before", default=default_before, help="a tree to compare with (its tutor/ and lessons/)")
     parser.add_argument("--only", nargs="*", default=[], help="lesson prefixes, e.g. flanders/03 flamme_rouge/06")
     parser.add_argument("--no-warm-up", action="store_true", help="time the first load too")
+    parser.add_argument("--next", action="store_true",
+                        help="each lesson opened by Next from the lesson before it (read until the tree has "
+                             "prepared this one), not from a link with no lesson open")
     args = parser.parse_args()
 
     from playwright.sync_api import sync_playwright
@@ -244,7 +289,7 @@ def main() -> int:
         trees: list[Tree] = []
         try:
             for label, root in roots:
-                trees.append(Tree(label, root, tmp))
+                trees.append(Tree(label, root, tmp, args.next))
             notebooks = numbered_lessons(trees[-1].site, args.only)
             results: dict = {(tree.label, nb): [] for tree in trees for nb in notebooks}
             with sync_playwright() as playwright:
@@ -257,6 +302,8 @@ def main() -> int:
                 for run in range(args.loads):
                     for notebook in notebooks:
                         for tree in (trees if run % 2 == 0 else trees[::-1]):
+                            if args.next:
+                                come_from(context, tree, previous_lesson(tree.site, notebook), notebook)
                             results[(tree.label, notebook)].append(load(context, tree, notebook))
                     print(f"run {run + 1} of {args.loads} done", file=sys.stderr)
                 browser.close()

@@ -249,7 +249,7 @@ def _assert_same_as_voilas_own(server: Server, page: str, served: str) -> None:
 
 
 def test_rules_tutor_serve_sends_the_pages_without_a_kernel(tmp_path):
-    server = _rules_tutor_serve(tmp_path)
+    server = _rules_tutor_serve(tmp_path, "--no-next-lesson")  # kernels counted here are the pages' own
     try:
         assert server.kernels_started() == len(SERVED)  # one each, at start, shut down once rendered
         pages = _assert_served_without_kernel(server)

@@ -325,6 +325,25 @@ def test_tornadovoilahandler_get_sets_the_xsrf_cookie_under_a_jupyter_server(tmp
 # ----- Pages without a board (tutor.server.text_pages) ---------------------------------------------------------------
 
 
+def test_fill_if_needed_prepares_one_kernel_and_shutdown_kernel_stops_an_unused_one(pool_ready):
+    """``prepare_one``: Voila's ``fill_if_needed`` reads ``kernel_pools_config`` when it schedules (one kernel for
+    a notebook with no pool, and no refill after: the config is as before); ``empty_pool``: the pool's unused
+    kernel stops (``shutdown_kernel``), as the next-lesson preparation needs (tutor/server/next_lesson.py)."""
+    km = pool_ready.kernel_manager
+    other = "other.ipynb"
+    shutil.copy(Path(km.root_dir) / LESSON, Path(km.root_dir) / other)
+    config_before = json.loads(json.dumps(km.kernel_pools_config))
+    pool_ready.on_loop(voila.prepare_one, km, other)
+    assert km.kernel_pools_config == config_before
+    item = _wait_for(lambda: [i for i in voila.kernel_pools(km).get(other, []) if voila.pool_item_ready(i)],
+                     "the other lesson's kernel")[0]
+    kernel_id = voila.prepared_kernel_id(item.result())
+    assert kernel_id in km.list_kernel_ids() and len(voila.kernel_pools(km)[other]) == 1
+    pool_ready.on_loop(voila.empty_pool, km, other)
+    assert voila.kernel_pools(km)[other] == []
+    _wait_for(lambda: kernel_id not in km.list_kernel_ids(), "the unused kernel stopped")
+
+
 def test_voila_init_handlers_gives_the_lesson_page_route_its_arguments(served):
     arguments = voila.lesson_page_route_arguments(served.app.init_handlers())
     assert arguments["voila_configuration"] is served.app.voila_configuration

@@ -136,6 +136,9 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--class-db", metavar="FILE",
                        help="with --class-size: the class's results file (default: "
                             "~/.local/share/rules-tutor/class.sqlite3)")
+    serve.add_argument("--no-next-lesson", action="store_true",
+                       help="without --class-size: do not keep the lesson after the open one ready (one kernel "
+                            "less; Next then waits for its kernel)")
     serve.set_defaults(run=cmd_serve)
 
     languages = sub.add_parser("languages", help="after translating: update the catalogs, report what is left")

@@ -26,6 +26,7 @@ from . import bounds, pupil_requests
 from ..classroom.guard import device_of
 from . import voila_adapter as voila
 from .kernel_launcher import LIMIT_VARIABLE as KERNEL_LIMIT_VARIABLE
+from .next_lesson import NextLesson
 from .process import with_template_path
 from .voila_adapter import VoilaKernelManager
 
@@ -323,12 +324,13 @@ _PAGE_REQUEST: contextvars.ContextVar[Any] = contextvars.ContextVar("page_reques
 class ClassMode:
     """What class mode keeps while Voila runs (in the Tornado settings, ``rules_tutor_class``): the limit on
     lesson pages, the pages waiting for their kernel, the pools' preparation, the door for pages that never
-    connect."""
+    connect, and, for a learner alone, the next lesson's kernel (``tutor.server.next_lesson``)."""
 
     def __init__(self, kernel_manager: VoilaKernelManager, max_kernels: int,
                  preparation: PoolPreparation | None, door: PageDoor | None,
-                 pages_per_client: int = PAGES_PER_CLIENT) -> None:
+                 pages_per_client: int = PAGES_PER_CLIENT, next_lesson: NextLesson | None = None) -> None:
         self.kernel_manager = kernel_manager
+        self.next_lesson = next_lesson
         self.max_kernels = max_kernels
         self.preparation = preparation
         self.door = door
@@ -396,8 +398,9 @@ def _closed_by_pace(handler: Any, path: str | None) -> bool:
 
 def paced_handler(page_handler: type, lesson_handler: type) -> type:
     """``page_handler`` (the text pages' handler over ``lesson_handler``) sending a lesson Pace has closed, in any
-    language, to ``lesson_handler`` (which says "Not open yet"), and in class mode serving every page with the
-    server's own template and theme (``?template=``, ``?theme=`` dropped)."""
+    language, to ``lesson_handler`` (which says "Not open yet"), in class mode serving every page with the
+    server's own template and theme (``?template=``, ``?theme=`` dropped), and for a learner alone preparing the
+    lesson after the page sent (``ClassMode.next_lesson``)."""
 
     class PacedPageHandler(page_handler):
         async def get(self, path: str | None = None) -> None:
@@ -409,6 +412,9 @@ def paced_handler(page_handler: type, lesson_handler: type) -> type:
                 await lesson_handler.get(self, path)  # type: ignore[attr-defined]
                 return
             await super().get(path)
+            following = self.settings["rules_tutor_class"].next_lesson
+            if following is not None:  # a learner alone: the lesson after this page, ready before Next
+                following.opened(path or "")
 
     return PacedPageHandler
 
@@ -488,8 +494,10 @@ def class_mode_state(app: Any) -> dict[str, Any]:
             preparation.report_first_fill()
     door = PageDoor(manager, app.page_connect_timeout, app.page_gone_after) if (
         app.max_kernels and app.page_connect_timeout > 0) else None
+    following = NextLesson(manager, Path(app.root_dir), app.log.info) if (
+        preparation is not None and app.prepare_next_lesson and not app.max_kernels) else None
     state: dict[str, Any] = {"rules_tutor_class": ClassMode(manager, app.max_kernels, preparation, door,
-                                                            app.pages_per_client)}
+                                                            app.pages_per_client, following)}
     if app.class_db and app.teacher_token:
         from ..classroom.database import ClassDatabase
         from ..classroom.handlers import Classroom, lessons_of, print_new_links_on_signal, verdicts_url
@@ -559,6 +567,9 @@ def classroom_voila_class() -> Any:
         pages_per_client = Int(PAGES_PER_CLIENT, config=True,
                                help="With a class limit: lesson pages one client address may run at once; 0 for "
                                     "no limit.")
+        prepare_next_lesson = Bool(False, config=True,
+                                   help="Without a class limit and with preheat_kernel: a kernel runs the lesson "
+                                        "after the one a learner opened, so that Next shows its board at once.")
         class_db = Unicode("", config=True, help="Class mode: the class's SQLite file (see tutor.classroom).")
         teacher_token = Unicode("", config=True, help="Class mode: the teacher view's secret token.")
         teacher_address = Unicode("", config=True, help="Class mode: the teacher view's address, for new links.")

@@ -1,5 +1,6 @@
 """The command ``rules-tutor serve``: checks its options (``serve_problem``), writes class mode's settings
-(``class_mode.classroom_settings``, ``tutor.classroom``'s) and runs the server (``process.run``)."""
+(``class_mode.classroom_settings``, ``tutor.classroom``'s) or a learner alone's (``next_lesson``) and runs the
+server (``process.run``)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import tempfile
 from pathlib import Path
 
 from .class_mode import CLASS_MARGIN, classroom_settings
+from .next_lesson import learner_alone_settings
 from .process import lessons_dir, run, voila_command, write_settings
 
 
@@ -74,10 +76,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     command = [*voila_command(directory, args.port, args.open), "--Voila.port_retries=0"]
     if ip:
         command.append(f"--Voila.ip={ip}")
+    config_file = directory.parent / "voila.json"
+    base = json.loads(config_file.read_text()) if config_file.is_file() else {}
     with tempfile.TemporaryDirectory(prefix="rules-tutor-serve-") as tmp:
+        if not class_size and not getattr(args, "no_next_lesson", False):
+            command.append(f"--Voila.config_file_paths={write_settings(learner_alone_settings(base), Path(tmp))}")
         if class_size:
-            config_file = directory.parent / "voila.json"
-            base = json.loads(config_file.read_text()) if config_file.is_file() else {}
             from ..classroom.database import default_path
             from ..classroom.handlers import (TEACHER_LINK_LINE, class_mode_settings, new_teacher_token,
                                               teacher_address, teacher_link_at)

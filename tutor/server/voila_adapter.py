@@ -265,6 +265,33 @@ def fill_pool(kernel_manager: VoilaKernelManager, notebook_name: str) -> None:
     kernel_manager.fill_if_needed(delay=0, notebook_name=notebook_name)
 
 
+def prepare_one(kernel_manager: VoilaKernelManager, notebook_name: str) -> None:
+    """Start one pooled kernel for ``notebook_name`` now, and no refill after a page takes it: the pool's size
+    (``kernel_pools_config``, which ``fill_if_needed`` reads when it schedules) is 1 only while it schedules."""
+    pools_config: dict[str, Any] = kernel_manager.kernel_pools_config
+    had = pools_config.get(notebook_name)
+    pools_config[notebook_name] = {**(had or {}), "pool_size": len(kernel_pools(kernel_manager).get(notebook_name,
+                                                                                                   [])) + 1}
+    try:
+        kernel_manager.fill_if_needed(delay=0, notebook_name=notebook_name)
+    finally:
+        if had is None:
+            del pools_config[notebook_name]
+        else:
+            pools_config[notebook_name] = had
+
+
+def empty_pool(kernel_manager: VoilaKernelManager, notebook_name: str) -> None:
+    """Stop the pooled kernels of ``notebook_name`` no page has taken (one still starting, once it has)."""
+    pool = kernel_pools(kernel_manager).get(notebook_name, [])
+    items, pool[:] = list(pool), []
+    for item in items:
+        def discard(done: asyncio.Future[PreparedKernel]) -> None:
+            if pool_item_ready(done):
+                asyncio.ensure_future(discard_prepared_kernel(kernel_manager, done.result()))
+        item.add_done_callback(discard)
+
+
 async def discard_prepared_kernel(kernel_manager: VoilaKernelManager, prepared: PreparedKernel) -> None:
     """Stop a pooled kernel that will not serve: its lesson's run, then the kernel (Voila's ``shutdown_kernel``,
     after dropping the failed pool items it would trip over)."""
