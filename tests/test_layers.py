@@ -302,11 +302,16 @@ def reaches_into_parts(package: Path = PACKAGE) -> list[str]:
     return found
 
 
+def class_bases(module: str, name: str, package: Path = PACKAGE) -> list[str]:
+    """The bases of the class ``name`` as written in ``module`` (a file of tutor/flamme_rouge/widgets)."""
+    tree = ast.parse((package / "flamme_rouge" / "widgets" / f"{module}.py").read_text(encoding="utf-8"))
+    found = next(node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == name)
+    return [ast.unparse(base) for base in found.bases]
+
+
 def race_tutor_bases(package: Path = PACKAGE) -> list[str]:
     """The bases of ``RaceTutor`` as written (race_tutor.py)."""
-    tree = ast.parse((package / "flamme_rouge" / "widgets" / "race_tutor.py").read_text(encoding="utf-8"))
-    tutor = next(node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == "RaceTutor")
-    return [ast.unparse(base) for base in tutor.bases]
+    return class_bases("race_tutor", "RaceTutor", package)
 
 
 def test_the_race_tutor_is_composed_of_parts_not_mixins():
@@ -314,6 +319,17 @@ def test_the_race_tutor_is_composed_of_parts_not_mixins():
     positions are parts (``tutor.words`` ...) that meet it through public names only."""
     bases = race_tutor_bases()
     assert bases[0] == "LessonShell" and len(bases) == 2 and bases[1] in WIDGET_BOXES, bases
+    assert reaches_into_parts() == []
+
+
+def test_the_workbench_is_composed_of_parts_not_mixins():
+    """Issue 40, "Composition, not mixins": the Flamme Rouge ``Workbench`` is the lesson shell and a box; its board's
+    editing is a part (``bench.editing``, ``workbench_editing.BoardEditor``) that meets it through public names
+    only (``reaches_into_parts`` reads workbench.py and workbench_editing.py too)."""
+    bases = class_bases("workbench", "Workbench")
+    assert bases[0] == "LessonShell" and len(bases) == 2 and bases[1] in WIDGET_BOXES, bases
+    assert {"tutor.flamme_rouge.widgets.workbench", "tutor.flamme_rouge.widgets.workbench_editing"} <= set(
+        modules()), "the reach check would not read the workbench's modules"
     assert reaches_into_parts() == []
 
 
@@ -328,3 +344,14 @@ def test_a_planted_mixin_or_private_reach_is_named(tmp_path: Path):
     assert reaches_into_parts(root) == ["tutor.flamme_rouge.widgets.race_pace:3: self.tutor._round_end",
                                         "tutor.flamme_rouge.widgets.race_tutor:3: t._events"]
     assert race_tutor_bases(root) == ["LessonShell", "RacePace", "widgets.VBox"]
+
+
+def test_a_planted_workbench_mixin_is_named(tmp_path: Path):
+    editing = "class BoardEditing:\n    def f(self, bench):\n        return bench._cards\n"
+    bench = "class Workbench(LessonShell, BoardEditing, widgets.VBox):\n    pass\n"
+    root = _write(tmp_path, {"tutor/__init__.py": "", "tutor/flamme_rouge/__init__.py": "",
+                             "tutor/flamme_rouge/widgets/__init__.py": "",
+                             "tutor/flamme_rouge/widgets/workbench_editing.py": editing,
+                             "tutor/flamme_rouge/widgets/workbench.py": bench})
+    assert reaches_into_parts(root) == ["tutor.flamme_rouge.widgets.workbench_editing:3: bench._cards"]
+    assert class_bases("workbench", "Workbench", root) == ["LessonShell", "BoardEditing", "widgets.VBox"]
