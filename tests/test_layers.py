@@ -288,12 +288,16 @@ def test_a_planted_private_use_is_named(tmp_path: Path):
 WIDGET_BOXES = {"widgets.VBox", "widgets.HBox", "widgets.Box"}
 
 
+WIDGET_PACKAGES = ("tutor.flamme_rouge.widgets", "tutor.flanders.widgets")
+"""The packages whose modules ``reaches_into_parts`` reads: both games' widgets (their tutors and workbenches)."""
+
+
 def reaches_into_parts(package: Path = PACKAGE) -> list[str]:
-    """``a._name`` or ``self.part._name`` in a Flamme Rouge widget module, where ``a`` is not ``self`` or ``cls``:
+    """``a._name`` or ``self.part._name`` in a widget module of either game, where ``a`` is not ``self`` or ``cls``:
     one object reading another's private state (a part its host's, a host its part's)."""
     found = []
     for name, path in modules(package).items():
-        if not name.startswith("tutor.flamme_rouge.widgets"):
+        if not name.startswith(tuple(p + "." for p in WIDGET_PACKAGES)) and name not in WIDGET_PACKAGES:
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
         found += [f"{name}:{node.lineno}: {ast.unparse(node)}" for node in ast.walk(tree)
@@ -302,11 +306,16 @@ def reaches_into_parts(package: Path = PACKAGE) -> list[str]:
     return found
 
 
+def class_bases(module: str, name: str, package: Path = PACKAGE) -> list[str]:
+    """The bases of the class ``name`` as written in ``module`` (a file of tutor/flamme_rouge/widgets)."""
+    tree = ast.parse((package / "flamme_rouge" / "widgets" / f"{module}.py").read_text(encoding="utf-8"))
+    found = next(node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == name)
+    return [ast.unparse(base) for base in found.bases]
+
+
 def race_tutor_bases(package: Path = PACKAGE) -> list[str]:
     """The bases of ``RaceTutor`` as written (race_tutor.py)."""
-    tree = ast.parse((package / "flamme_rouge" / "widgets" / "race_tutor.py").read_text(encoding="utf-8"))
-    tutor = next(node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == "RaceTutor")
-    return [ast.unparse(base) for base in tutor.bases]
+    return class_bases("race_tutor", "RaceTutor", package)
 
 
 def test_the_race_tutor_is_composed_of_parts_not_mixins():
@@ -314,6 +323,19 @@ def test_the_race_tutor_is_composed_of_parts_not_mixins():
     positions are parts (``tutor.words`` ...) that meet it through public names only."""
     bases = race_tutor_bases()
     assert bases[0] == "LessonShell" and len(bases) == 2 and bases[1] in WIDGET_BOXES, bases
+    assert reaches_into_parts() == []
+
+
+def test_the_workbench_is_composed_of_parts_not_mixins():
+    """Issue 40, "Composition, not mixins": the Flamme Rouge ``Workbench`` is the lesson shell and a box; its board's
+    editing is a part (``bench.editing``, ``workbench_editing.BoardEditor``) that meets it through public names
+    only. ``reaches_into_parts`` reads both workbenches' modules (In Flanders Field's ``PositionEditor`` is a part
+    given callables too)."""
+    bases = class_bases("workbench", "Workbench")
+    assert bases[0] == "LessonShell" and len(bases) == 2 and bases[1] in WIDGET_BOXES, bases
+    read = [name for name in modules() if name.startswith(WIDGET_PACKAGES)]
+    assert {"tutor.flamme_rouge.widgets.workbench", "tutor.flamme_rouge.widgets.workbench_editing",
+            "tutor.flanders.widgets.workbench", "tutor.flanders.widgets.position_editor"} <= set(read), read
     assert reaches_into_parts() == []
 
 
@@ -328,3 +350,19 @@ def test_a_planted_mixin_or_private_reach_is_named(tmp_path: Path):
     assert reaches_into_parts(root) == ["tutor.flamme_rouge.widgets.race_pace:3: self.tutor._round_end",
                                         "tutor.flamme_rouge.widgets.race_tutor:3: t._events"]
     assert race_tutor_bases(root) == ["LessonShell", "RacePace", "widgets.VBox"]
+
+
+def test_a_planted_workbench_mixin_is_named(tmp_path: Path):
+    editing = "class BoardEditing:\n    def f(self, bench):\n        return bench._cards\n"
+    flanders = "class Workbench:\n    def f(self):\n        return self.editor._last\n"
+    bench = "class Workbench(LessonShell, BoardEditing, widgets.VBox):\n    pass\n"
+    root = _write(tmp_path, {"tutor/__init__.py": "", "tutor/flamme_rouge/__init__.py": "",
+                             "tutor/flamme_rouge/widgets/__init__.py": "",
+                             "tutor/flamme_rouge/widgets/workbench_editing.py": editing,
+                             "tutor/flamme_rouge/widgets/workbench.py": bench,
+                             "tutor/flanders/__init__.py": "", "tutor/flanders/widgets/__init__.py": "",
+                             "tutor/flanders/widgets/workbench.py": flanders,
+                             "tutor/flanders/game.py": "x = object()._private\n"})  # an engine: not read
+    assert reaches_into_parts(root) == ["tutor.flamme_rouge.widgets.workbench_editing:3: bench._cards",
+                                        "tutor.flanders.widgets.workbench:3: self.editor._last"]
+    assert class_bases("workbench", "Workbench", root) == ["LessonShell", "BoardEditing", "widgets.VBox"]

@@ -8,12 +8,16 @@ import datetime
 import json
 import re
 
+import ipywidgets as widgets
 import pytest
 
 from tutor.flamme_rouge import Phase, TeamKind
 from tutor.flamme_rouge import scenario as sc
-from tutor.flamme_rouge.track import stage
+from tutor.flamme_rouge.render import Scene
+from tutor.flamme_rouge.track import Track, stage
 from tutor.flamme_rouge.widgets import PositionBox, Workbench
+from tutor.flamme_rouge.widgets.workbench_editing import BoardEditor
+from tutor.ui.controls import StatusLine
 from tutor.ui.testing import recorded_commands
 from tests.flamme_rouge.positions import BLOCKED
 
@@ -270,3 +274,64 @@ def test_check_a_file_checks_a_chosen_puzzle_file_as_rules_tutor_check_does_and_
         assert bench.check_box.verdict == verdict and words in bench.check_box.status.text, bench.check_box.status.text
         assert bench.check_box.upload.value == ()
     assert state(bench) == before  # checking a file does not open it
+
+
+def test_the_board_editor_is_a_part_that_keeps_the_pick_and_reads_the_position_through_public_names(bench):
+    """Issue 40, "Composition, not mixins": ``bench.editing`` (``BoardEditor``) holds the picked rider and the
+    inputs; the workbench's ``selected`` and ``card_inputs`` are the part's, its ``cards`` a copy."""
+    click(bench, 3, 0)
+    click(bench, 5, 1)
+    assert bench.editing.selected is None and [r["id"] for r in bench.riders] == ["red-R", "red-R2"]
+    bench.editing.pick("red-R2")
+    assert bench.selected == "red-R2" == bench.rider_input.value and "red-R2 picked" in bench.status.text
+    assert bench.card_inputs is bench.editing.card_inputs and list(bench.card_inputs) == ["red-R", "red-R2"]
+    bench.card_inputs["red-R"].value = 4
+    shown = bench.cards
+    shown["red-R2"] = 9  # a copy: the position keeps its own cards
+    assert bench.cards == {"red-R": 4} and "cards" not in bench.position() and bench.missing_cards() == ["red-R2"]
+    bench.open_scenario(sc.load("lessons/flamme_rouge/scenarios/movement_rulebook_example.json"))
+    assert bench.selected is None and bench.rider_input.value == "" and bench.name_input.value
+
+
+class StubBench:
+    """A host with only ``EditorView``'s public names: the editor needs nothing else of a workbench."""
+
+    def __init__(self, scene):
+        self.scene, self.riders, self.cards, self.warnings = scene, [], {}, []
+        self.restart_button, self.keep_button = widgets.Button(description="Restart"), widgets.Button(description="K")
+
+    def missing_cards(self):
+        return []
+
+    def warn(self, text):
+        self.warnings.append(text)
+
+
+def test_the_board_editor_works_on_any_host_with_the_public_names():
+    host = StubBench(Scene(Track.parse("2 2 2 2 2 2"), cards=False))
+    shown: list[str] = []
+    resolving = type("Control", (), {"can_back": False})()
+
+    def edit(riders=None, cards=None):
+        if riders is not None and any(r["square"] == 5 for r in riders):
+            return False  # the host refuses: nothing changes
+        host.riders = riders if riders is not None else host.riders
+        host.cards = cards if cards is not None else host.cards
+        return True
+
+    editor = BoardEditor(host, control=resolving, status=StatusLine(), edit=edit, show=shown.append)
+    view = host.scene.view
+    editor.team_input.value = "blue"
+    editor.on_board(view.cx(2), view.cy(1))
+    assert host.riders == [{"id": "blue-R", "square": 2, "lane": 1, "team": "blue", "kind": "rouleur"}]
+    assert shown[-1].startswith("blue-R added: square 2") and editor.rider_input.options[-1] == ("blue-R", "blue-R")
+    editor.on_board(view.cx(2), view.cy(1))  # a click on the rider picks it
+    assert editor.selected == "blue-R" and shown[-1].startswith("blue-R picked")
+    editor.on_board(view.cx(5), view.cy(0))  # refused by the host: the rider stays
+    assert host.riders[0]["square"] == 2
+    resolving.can_back = True
+    editor.remove_button.click()
+    assert host.riders and host.warnings[-1] == "Choose 'Restart' first: the board shows the round being resolved."
+    resolving.can_back = False
+    editor.remove_button.click()
+    assert host.riders == [] and editor.selected is None and shown[-1] == "blue-R removed."

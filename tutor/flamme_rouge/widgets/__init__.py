@@ -14,7 +14,9 @@ See ``race_tutor`` and ``quiz`` for the attributes (``race``, ``status``, ``narr
 a plain object in its own module that sees the tutor only through public names (its properties, or callables
 it is given): ``words`` (``race_words``: what it says), ``pace`` (``race_pace``: "Finish the race", Skip),
 ``placing`` (``race_controls``: the setup) and ``positions`` (``race_positions``: where a position stops and
-which comes next).
+which comes next). The teacher's ``Workbench`` is made the same way: the lesson shell and a VBox, with its board's
+editing a part (``editing``, ``workbench_editing.BoardEditor``: the picked rider and the rider, team, kind and card
+inputs).
 Every handler returns at once; animations play in the browser from one message. What no game owns (the
 status line, the stepper, the quiz shell, the narration panel) is in ``tutor.ui``.
 """

@@ -20,7 +20,8 @@ A malformed file or code, or an edit the scenario format refuses (a rider past
 the finish with a card, an Attack! card for a rider alone), shows why in
 ``status`` and changes nothing.
 
-Attributes for tests: ``race``, ``position()`` (the scenario being edited), ``selected``, ``scene``,
+Attributes for tests: ``race``, ``position()`` (the scenario being edited), ``riders``, ``cards``, ``selected``,
+``editing`` (the board's editor, ``workbench_editing.BoardEditor``: ``on_board(x, y)`` is a click), ``scene``,
 ``status``, ``track_input``, ``new_button``, ``upload``, ``open_box``, ``rider_input``, ``team_input``,
 ``kind_input``, ``remove_button``, ``card_inputs``, ``name_input``, ``stepper`` (``next_button``,
 ``finish_button``, ``back_button``, ``restart_button``, ``seed``), ``keep_button``, ``code_output``,
@@ -37,7 +38,6 @@ import ipywidgets as widgets
 from tutor.core.schema import MAX_FILE_BYTES, parse_json
 from tutor.flamme_rouge import position_code
 from tutor.flamme_rouge import scenario as scenarios
-from tutor.flamme_rouge.cards import RIDER_KINDS
 from tutor.flamme_rouge.errors import ScenarioError
 from tutor.flamme_rouge.events import Event
 from tutor.flamme_rouge.race import Phase, Race
@@ -53,7 +53,7 @@ from tutor.ui.share import PositionBox as SharedPositionBox
 from tutor.ui.shell import LessonShell
 
 from .narration import Line, narrate
-from .workbench_editing import BoardEditing, team_choices
+from .workbench_editing import BoardEditor
 
 TRACK_NAMES: list[str] = [*TEACHING_TRACKS, *STAGES]
 """The tracks a position can start from: names for ``track.stage``."""
@@ -75,8 +75,10 @@ class PositionBox(SharedPositionBox):
                          max_chars=scenarios.MAX_CODE_CHARS, description=description)
 
 
-class Workbench(LessonShell, BoardEditing, widgets.VBox):
-    """The teacher's workbench: see the module docstring."""
+class Workbench(LessonShell, widgets.VBox):
+    """The teacher's workbench: see the module docstring. The board's editing is a part it owns (``editing``,
+    ``workbench_editing.BoardEditor``), which reads the position through public names and changes it through
+    ``_edit``."""
 
     def __init__(self, scenario: dict[str, Any] | str | None = None, *, track: str = "sprint-20", seed: int = 0):
         super().__init__()
@@ -86,8 +88,6 @@ class Workbench(LessonShell, BoardEditing, widgets.VBox):
         self._expect: dict[str, Any] | None = None
         self._events: list[Event] = []
         self._syncing = False
-        self.selected: str | None = None
-        """The picked rider (None: a click on a free lane adds a new rider)."""
         self.race: Race | None = None
         self._track_title = ""
         self.build_shell(lambda: self.race, [], on_next=lambda: self._resolve(one=True),
@@ -123,20 +123,12 @@ class Workbench(LessonShell, BoardEditing, widgets.VBox):
         self.scene = self._new_scene(Track.parse("2"))
 
     def _make_editing(self) -> None:
-        """The picked rider (or a new one: its team and kind), Remove, and each rider's card."""
-        self.rider_input = widgets.Dropdown(description=_("Rider"), layout=widgets.Layout(width="200px"))
-        self.team_input = widgets.Dropdown(options=team_choices(), value="red", description=_("team"),
-                                           layout=widgets.Layout(width="170px"))
-        self.kind_input = widgets.ToggleButtons(options=list(RIDER_KINDS), value="rouleur",
-                                                style={"button_width": "84px"},
-                                                tooltips=[_("R: the steady rider"), _("S: the sprinter")])
-        self.remove_button = button(_("Remove"), _("Take the picked rider off the board"))
-        self.rider_input.observe(lambda change: self._pick(change["new"]), "value")
-        self.team_input.observe(lambda _change: self._on_team_or_kind(), "value")
-        self.kind_input.observe(lambda _change: self._on_team_or_kind(), "value")
-        self.remove_button.on_click(lambda _b: self._remove())
-        self.card_inputs: dict[str, widgets.Dropdown] = {}
-        self.cards_row = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
+        """The picked rider (or a new one: its team and kind), Remove, and each rider's card: the editor's."""
+        self.editing = BoardEditor(self, control=self.control, status=self.status, edit=self._edit, show=self._show)
+        """The board as an editor: the picked rider and the inputs (``workbench_editing``)."""
+        self.rider_input, self.team_input, self.kind_input = (self.editing.rider_input, self.editing.team_input,
+                                                              self.editing.kind_input)
+        self.remove_button, self.cards_row = self.editing.remove_button, self.editing.cards_row
 
     def _make_stepping(self) -> None:
         """The shell's stepper (Next step, Finish round, Back, Restart, the shuffle number) and "Edit from here"."""
@@ -181,6 +173,27 @@ class Workbench(LessonShell, BoardEditing, widgets.VBox):
 
     # ----- the position ----------------------------------------------------------------------------------
 
+    @property
+    def riders(self) -> list[dict[str, Any]]:
+        """The position's riders (docs/scenario_format.md), in order."""
+        riders: list[dict[str, Any]] = self._data.get("riders", [])
+        return riders
+
+    @property
+    def cards(self) -> dict[str, Any]:
+        """The cards chosen so far, by rider (a copy)."""
+        return dict(self._cards)
+
+    @property
+    def selected(self) -> str | None:
+        """The picked rider (None: a click on a free lane adds a new rider)."""
+        return self.editing.selected
+
+    @property
+    def card_inputs(self) -> dict[str, widgets.Dropdown]:
+        """Each rider's card input, by rider."""
+        return self.editing.card_inputs
+
     def position(self) -> dict[str, Any]:
         """The position as a scenario (docs/scenario_format.md): cards when every rider has one, ``expect`` when
         it still holds (a loaded file's expected result, dropped once an edit changes the result)."""
@@ -197,7 +210,7 @@ class Workbench(LessonShell, BoardEditing, widgets.VBox):
                 pass
         return data
 
-    def _missing_cards(self) -> list[str]:
+    def missing_cards(self) -> list[str]:
         """Riders without a card while others have one (an incomplete choice: the round cannot start)."""
         missing = [r["id"] for r in self.riders if self._cards.get(r["id"]) is None]
         return missing if len(missing) < len(self.riders) else []
@@ -279,9 +292,9 @@ class Workbench(LessonShell, BoardEditing, widgets.VBox):
         self._show_track_in_chooser(data)
         if new_track:
             self.scene = self._new_scene(race.track)
-        self.selected = None
         self._start(race)
-        self._sync_inputs()
+        self.editing.start_over()
+        self._sync_name()
         self._show(message)
 
     def _edit(self, riders: list[dict[str, Any]] | None = None, cards: dict[str, Any] | None = None) -> bool:
@@ -308,7 +321,7 @@ class Workbench(LessonShell, BoardEditing, widgets.VBox):
 
     def _new_scene(self, track: Track) -> Scene:
         scene = Scene(track, cards=False)
-        scene.on_click(self._on_board)
+        scene.on_click(lambda x, y: self.editing.on_board(x, y))
         scene.on_client_ready(lambda: self.redraw(redraw_track=True))
         self.board.children = [scene.canvas]
         return scene
@@ -319,7 +332,7 @@ class Workbench(LessonShell, BoardEditing, widgets.VBox):
         """Next step (``one``) or the rest of the round, each step animated after the other."""
         race = self.race
         assert race is not None
-        missing = self._missing_cards()
+        missing = self.missing_cards()
         if missing:
             self.warn(ngettext("Choose a card for {riders} first: every rider plays a card, or none (the round then "
                                "starts at the end phase).",
@@ -372,10 +385,24 @@ class Workbench(LessonShell, BoardEditing, widgets.VBox):
         riders = [dict(r, square=positions[r["id"]][0], lane=positions[r["id"]][1]) for r in self.riders]
         self._expect = None
         if self._edit(riders=riders, cards={}):
-            self._sync_inputs()
+            self.editing.sync()
             self._show(_("The board is the new position: choose the cards for the next round."))
 
     # ----- loading -----------------------------------------------------------------------------------------
+
+    def _on_name(self) -> None:
+        if self._syncing:
+            return
+        self._data["name"] = self.name_input.value
+        self._refresh()
+
+    def _sync_name(self) -> None:
+        """The name input shows the position's name (without running its handler)."""
+        self._syncing = True
+        try:
+            self.name_input.value = self._data.get("name") or ""
+        finally:
+            self._syncing = False
 
     def _on_upload(self, change: Mapping[str, Any]) -> None:
         files = change["new"]
@@ -439,7 +466,7 @@ class Workbench(LessonShell, BoardEditing, widgets.VBox):
         """The header, the stepper's buttons and the export, for the position and the race as they are."""
         race = self.race
         assert race is not None
-        stepping = race.phase.automatic and bool(race.riders) and not self._missing_cards()
+        stepping = race.phase.automatic and bool(race.riders) and not self.missing_cards()
         self.stepper.update(can_step=stepping, can_undo=self.control.can_back)
         self.keep_button.disabled = not self.control.can_back
         track = self._track_title
@@ -467,7 +494,7 @@ class Workbench(LessonShell, BoardEditing, widgets.VBox):
             return
         self.code_output.value = code or ""
         self.copy_button.value = copy_button_html(code) if code else ""
-        missing = self._missing_cards()
+        missing = self.missing_cards()
         note = (" " + html.escape(ngettext("(the cards are left out: {riders} has none yet)",
                                            "(the cards are left out: {riders} have none yet)",
                                            len(missing)).format(riders=and_list(missing))) if missing else "")

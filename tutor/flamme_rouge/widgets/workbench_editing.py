@@ -1,23 +1,24 @@
-"""``BoardEditing``: the Flamme Rouge workbench's board as an editor (a mixin of ``Workbench``).
+"""``BoardEditor``: the Flamme Rouge workbench's board as an editor (the part ``Workbench.editing``).
 
 A click on the board picks the rider there, or adds a rider of the chosen team and kind on a free lane (at most
 ``MAX_RIDERS``), or moves the picked rider there; the rider, team, kind and card inputs follow the position
-(``_sync_inputs``). Every edit goes through the workbench's ``_edit``, which refuses what the scenario format
-refuses and then changes nothing.
+(``BoardEditor.sync``). Every edit goes through the ``edit`` callable the workbench gives, which refuses what the
+scenario format refuses and then changes nothing.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Callable, Protocol
 
 import ipywidgets as widgets
 
+from tutor.flamme_rouge.cards import RIDER_KINDS
 from tutor.flamme_rouge.race import TEAM_COLOURS
 from tutor.flamme_rouge.render import Scene
 from tutor.flamme_rouge.render.style import kind_name, lane_name, team_name
 from tutor.i18n import N_, _, and_list, ngettext
 from tutor.ui.controller import UndoController
-from tutor.ui.controls import StatusLine, label
+from tutor.ui.controls import StatusLine, button, label
 
 MAX_RIDERS = 12
 """Most riders a position on the workbench has (twelve single riders, the largest race of the rules): any such
@@ -46,66 +47,94 @@ def team_choices() -> list[tuple[str, str]]:
 """Cards a rider can be given (docs/scenario_format.md: an energy card's value, or the Peloton team's Attack!)."""
 
 
-class BoardEditing:
-    """The editing half of ``Workbench`` (see the module docstring); the workbench owns the attributes below."""
+class EditorView(Protocol):
+    """What the editor reads of the workbench: its public state (``Workbench`` is one)."""
 
-    _data: dict[str, Any]
-    _cards: dict[str, Any]
-    _syncing: bool
-    selected: str | None
-    scene: Scene
-    control: UndoController
-    status: StatusLine
-    rider_input: widgets.Dropdown
-    team_input: widgets.Dropdown
-    kind_input: widgets.ToggleButtons
-    remove_button: widgets.Button
-    restart_button: widgets.Button
-    keep_button: widgets.Button
-    card_inputs: dict[str, widgets.Dropdown]
-    cards_row: widgets.HBox
-    name_input: widgets.Text
+    @property
+    def scene(self) -> Scene: ...
 
-    def _edit(self, riders: list[dict[str, Any]] | None = None, cards: dict[str, Any] | None = None) -> bool:
-        raise NotImplementedError
+    @property
+    def riders(self) -> list[dict[str, Any]]: ...
 
-    def _show(self, message: str) -> None:
-        raise NotImplementedError
+    @property
+    def cards(self) -> dict[str, Any]: ...
 
-    if TYPE_CHECKING:  # the workbench's (``tutor.ui.shell.LessonShell``), declared for the type checker only
-        def warn(self, text: str) -> None:
-            ...
+    @property
+    def restart_button(self) -> widgets.Button: ...
 
-    def _refresh(self) -> None:
-        raise NotImplementedError
+    @property
+    def keep_button(self) -> widgets.Button: ...
 
-    def _missing_cards(self) -> list[str]:
-        raise NotImplementedError
+    def missing_cards(self) -> list[str]: ...
+
+    def warn(self, text: str) -> None: ...
+
+
+Edit = Callable[..., bool]
+"""The workbench's one way to change the position: ``edit(riders=..., cards=...)``, False (and nothing changed)
+when the scenario format refuses it."""
+
+
+class BoardEditor:
+    """The board as an editor (the part ``Workbench.editing``; see the module docstring). Its state is the picked
+    rider (``selected``) and its inputs: ``rider_input``, ``team_input``, ``kind_input``, ``remove_button``,
+    ``card_inputs`` (in ``cards_row``), which it makes and handles. It reads the workbench's public state
+    (``EditorView``) and changes the position only through the callables it is built with."""
+
+    def __init__(self, bench: EditorView, *, control: UndoController, status: StatusLine, edit: Edit,
+                 show: Callable[[str], None]) -> None:
+        """``edit(riders=None, cards=None)`` changes the position (False: refused, nothing changed); ``show(message)``
+        shows the position and says ``message``. The workbench places the inputs and sends the board's clicks to
+        ``on_board``."""
+        self.bench, self.control, self.status = bench, control, status
+        self._edit, self._show = edit, show
+        self.selected: str | None = None
+        """The picked rider (None: a click on a free lane adds a new rider)."""
+        self._syncing = False
+        self.rider_input = widgets.Dropdown(description=_("Rider"), layout=widgets.Layout(width="200px"))
+        self.team_input = widgets.Dropdown(options=team_choices(), value="red", description=_("team"),
+                                           layout=widgets.Layout(width="170px"))
+        self.kind_input = widgets.ToggleButtons(options=list(RIDER_KINDS), value="rouleur",
+                                                style={"button_width": "84px"},
+                                                tooltips=[_("R: the steady rider"), _("S: the sprinter")])
+        self.remove_button = button(_("Remove"), _("Take the picked rider off the board"))
+        self.rider_input.observe(lambda change: self.pick(change["new"]), "value")
+        self.team_input.observe(lambda _change: self._on_team_or_kind(), "value")
+        self.kind_input.observe(lambda _change: self._on_team_or_kind(), "value")
+        self.remove_button.on_click(lambda _b: self.remove())
+        self.card_inputs: dict[str, widgets.Dropdown] = {}
+        self.cards_row = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
+
+    # ----- what the editor reads of the workbench --------------------------------------------------------
 
     @property
     def riders(self) -> list[dict[str, Any]]:
-        riders: list[dict[str, Any]] = self._data.get("riders", [])
-        return riders
+        return self.bench.riders
 
-    def _rider_at(self, square: int, lane: int) -> str | None:
+    def warn(self, text: str) -> None:
+        self.bench.warn(text)
+
+    # ----- editing ---------------------------------------------------------------------------------------
+
+    def rider_at(self, square: int, lane: int) -> str | None:
         return next((r["id"] for r in self.riders if (r["square"], r["lane"]) == (square, lane)), None)
 
-    def _on_board(self, x: float, y: float) -> None:
+    def on_board(self, x: float, y: float) -> None:
         """A click on the board (CSS pixels): pick the rider there, or add / move a rider to the free lane."""
-        spot = self.scene.view.cell_at(x, y)
+        spot = self.bench.scene.view.cell_at(x, y)
         if spot is None:
             self.warn(_("Click on a lane of the road: on a rider to pick it, on a free lane to put a rider there."))
             return
         if self.control.can_back:
             self.warn(_("The board shows the round being resolved: choose '{restart}' to edit the position again, "
                         "or '{keep}' to edit the board as it is now.").format(
-                restart=self.restart_button.description, keep=self.keep_button.description))
+                restart=self.bench.restart_button.description, keep=self.bench.keep_button.description))
             return
         square, lane = spot
         where = _("square {square}, {lane}").format(square=square, lane=lane_name(lane))
-        occupant = self._rider_at(square, lane)
+        occupant = self.rider_at(square, lane)
         if occupant is not None:
-            self._pick(occupant)
+            self.pick(occupant)
             return
         if self.selected is None:
             if len(self.riders) >= MAX_RIDERS:
@@ -113,11 +142,11 @@ class BoardEditing:
                     n=MAX_RIDERS))
                 return
             team, kind = self.team_input.value, self.kind_input.value
-            rider: dict[str, Any] = {"id": self._new_id(team, kind), "square": square, "lane": lane, "team": team,
+            rider: dict[str, Any] = {"id": self.new_id(team, kind), "square": square, "lane": lane, "team": team,
                                      "kind": kind}
             rider.update(BOT_TEAMS.get(team, {}))
             if self._edit(riders=[*self.riders, rider]):
-                self._sync_inputs()
+                self.sync()
                 self._show(_("{rider} added: {where}. Click another lane to add one more, or click a rider to "
                              "pick it.").format(rider=rider["id"], where=where))
             return
@@ -125,17 +154,18 @@ class BoardEditing:
         if self._edit(riders=moved):
             self._show(_("{rider} moved: {where}.").format(rider=self.selected, where=where))
 
-    def _new_id(self, team: str, kind: str) -> str:
+    def new_id(self, team: str, kind: str) -> str:
+        """A new rider's id: ``red-R``, else ``red-R2``, ``red-R3`` ..."""
         base = f"{team}-{kind[0].upper()}"
         taken = {r["id"] for r in self.riders}
         return next(rid for rid in (base, *(f"{base}{n}" for n in range(2, 100))) if rid not in taken)
 
-    def _pick(self, rider_id: str | None) -> None:
+    def pick(self, rider_id: str | None) -> None:
         """Pick a rider (None or ``NEW``: the next click on a free lane adds a rider)."""
         if self._syncing:
             return
         self.selected = rider_id or None
-        self._sync_inputs()
+        self.sync()
         if self.selected is None:
             self._show(_("New rider: choose its team and kind, then click a free lane."))
         else:
@@ -159,28 +189,29 @@ class BoardEditing:
             self._show(said.format(rider=self.selected, team=team_name(team) if team not in BOT_TEAMS
                                    else kind_name(team)))
         else:
-            self._sync_inputs()
+            self.sync()
 
-    def _remove(self) -> None:
+    def remove(self) -> None:
+        """Take the picked rider off the board."""
         if self.selected is None:
             self.warn(_("Pick a rider first: click it on the board."))
             return
         if self.control.can_back:
             self.warn(_("Choose '{restart}' first: the board shows the round being resolved.").format(
-                restart=self.restart_button.description))
+                restart=self.bench.restart_button.description))
             return
         gone = self.selected
         if self._edit(riders=[r for r in self.riders if r["id"] != gone]):
             self.selected = None
-            self._sync_inputs()
+            self.sync()
             self._show(_("{rider} removed.").format(rider=gone))
 
     def _on_card(self, rider_id: str, card: Any) -> None:
         if self._syncing:
             return
         card = None if card == NO_CARD else card
-        if self._edit(cards={**self._cards, rider_id: card}):
-            missing = self._missing_cards()
+        if self._edit(cards={**self.bench.cards, rider_id: card}):
+            missing = self.bench.missing_cards()
             shown = _("Attack!") if card == "attack" else card
             self._show(_("{rider} plays {card}.").format(rider=rider_id, card=shown) if card is not None else
                        _("{rider} has no card.").format(rider=rider_id))
@@ -192,16 +223,16 @@ class BoardEditing:
                     "starts at the end phase).", len(missing)).format(
                     rider=rider_id, card=_("no card") if card is None else shown, riders=and_list(missing)))
         else:
-            self._sync_inputs()
+            self.sync()
 
-    def _on_name(self) -> None:
-        if self._syncing:
-            return
-        self._data["name"] = self.name_input.value
-        self._refresh()
+    def start_over(self) -> None:
+        """A new position: no rider picked, the inputs show it."""
+        self.selected = None
+        self.sync()
 
-    def _sync_inputs(self) -> None:
-        """Show the position in the inputs (without running their handlers)."""
+    def sync(self) -> None:
+        """Show the position in the inputs (without running their handlers); a picked rider no longer on the board
+        is dropped."""
         self._syncing = True
         try:
             ids = [r["id"] for r in self.riders]
@@ -217,12 +248,12 @@ class BoardEditing:
             if list(self.card_inputs) != ids:
                 self.card_inputs = {rid: self._card_input(rid) for rid in ids}
                 self.cards_row.children = [label(_("Cards:")), *self.card_inputs.values()] if ids else []
+            cards = self.bench.cards
             for rid, box in self.card_inputs.items():
-                value = self._cards.get(rid, NO_CARD)
+                value = cards.get(rid, NO_CARD)
                 if value not in [v for _, v in box.options]:
                     box.options = [*box.options, (str(value), value)]
                 box.value = value
-            self.name_input.value = self._data.get("name") or ""
         finally:
             self._syncing = False
 
