@@ -9,10 +9,9 @@ cards not played go, how many cards a draw brings, whether the second rider may 
 after the round. The learner picks one of the offered answers; Reveal has the engine (``Race.draw``,
 ``Race.play``, ``Race.resolve``) do the action and reads the answer from the events it returns (``CardsDrawn``,
 ``CardsRecycled``, ``CardsRemoved``: which cards went where; ``where``), so the quiz can never disagree with the
-rules. "Try again" asks the same
-question again; after Reveal, "Next question" moves on (round the questions), each question with its own id
-(``ids``), so the lesson's progress counts each one. The shell (question, Reveal, Try again, feedback,
-progress mark) is ``tutor.ui.RevealQuiz``.
+rules. "Try again" asks the same question again; after Reveal, "Next question" moves on (round the questions),
+each question with its own id (``ids``), so the lesson's progress counts each one. The shell (question, Reveal,
+Try again, feedback, progress mark) is ``tutor.ui.RevealQuiz``.
 """
 
 from __future__ import annotations
