@@ -144,6 +144,108 @@ def test_fr02_asks_about_the_energy_phase_and_the_engine_answers_each_question()
     }
 
 
+ENERGY_QUIZ_IDS = ("a3b1ea222a", "82f975b839", "5b3509d6b8", "beba0e6c59", "c53ca05b9b")
+"""The energy quiz's ids, as the teachers' records hold them (made from the English questions: never change)."""
+
+
+def energy_question(quiz, n: int) -> None:
+    """Moves the quiz to its question ``n`` (0: the first) by its own buttons."""
+    while quiz.position != n:
+        quiz.choice_input.value = quiz.choice_input.options[0][1]
+        quiz.reveal_button.click()
+        quiz.next_button.click()
+
+
+def test_fr02_energy_quiz_builds_and_plays_its_questions_without_touching_the_race_state(monkeypatch):
+    """Issue 40 (4): every question's cards are set up by the engine (``Race.stack_deck``), never by editing the
+    race's JSON, and Reveal plays the question through the engine's actions: with the race's JSON (and its copies,
+    which go through it) made to fail, every question still asks, reveals and asks again."""
+    from tutor.core.state import SeededState
+    from tutor.flamme_rouge.race import Deck, Race
+    from tutor.flamme_rouge.widgets.energy_quiz import EnergyQuiz
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the energy quiz read or wrote the race's serialized state")
+
+    for owner, name in ((SeededState, "to_dict"), (SeededState, "from_dict"), (SeededState, "copy"),
+                        (Race, "_state_dict"), (Race, "_load_state"), (Deck, "to_dict"), (Deck, "from_dict")):
+        monkeypatch.setattr(owner, name, refuse)
+    quiz = EnergyQuiz()
+    assert quiz.ids == ENERGY_QUIZ_IDS
+    for n, id in enumerate(ENERGY_QUIZ_IDS):
+        assert quiz.position == n and quiz.id == id
+        board = quiz.board.value
+        quiz.choice_input.value = quiz.correct_answer
+        quiz.reveal_button.click()
+        assert quiz.is_right is True and f"data-quiz='{id}' data-right='1'" in quiz.feedback.value
+        quiz.retry_button.click()  # the same question again, from its starting cards
+        assert quiz.is_right is None and quiz.board.value == board and quiz.id == id
+        quiz.choice_input.value = next(choice for _label, choice in quiz.choice_input.options
+                                       if choice != quiz.correct_answer)
+        quiz.reveal_button.click()
+        assert quiz.is_right is False
+        quiz.next_button.click()
+    assert quiz.position == 0
+
+
+def test_fr02_energy_verdict_follows_the_events_not_the_cards(monkeypatch):
+    """Reveal judges the answer by the events the engine's actions return (which cards went where), not by
+    looking in the deck: events that said otherwise than the deck would change the verdict."""
+    from tutor.flamme_rouge.events import CardsDrawn, CardsRecycled, CardsRemoved
+    from tutor.flamme_rouge.race import Race
+    from tutor.flamme_rouge.widgets.energy_quiz import EnergyQuiz
+
+    quiz = EnergyQuiz()
+    energy_question(quiz, 3)  # "Where is that 9 when the next round begins?"
+    assert quiz.correct_answer == "out of the game"
+    resolve = Race.resolve
+
+    def recycled_instead(self, *args, **kwargs):  # the deck still has the 9 out of the game
+        return [CardsRecycled("red-S", (event.cards["red-S"],), 4) if isinstance(event, CardsRemoved) else event
+                for event in resolve(self, *args, **kwargs)]
+
+    monkeypatch.setattr(Race, "resolve", recycled_instead)
+    quiz.retry_button.click()
+    assert quiz.correct_answer == "face up under its deck"
+    quiz.choice_input.value = "out of the game"
+    quiz.reveal_button.click()
+    assert quiz.is_right is False and "Out of the game</th><td>9" in quiz.board.value
+    assert "The answer is: face up under its deck. You said: out of the game." in quiz.feedback.value
+    monkeypatch.undo()
+
+    energy_question(quiz, 1)  # "How many cards does it draw?" (4, after a reshuffle)
+    draw = Race.draw
+
+    def eight(self, rider):
+        events = draw(self, rider)
+        return [CardsDrawn(e.rider, e.cards * 2) if isinstance(e, CardsDrawn) else e for e in events]
+
+    monkeypatch.setattr(Race, "draw", eight)
+    quiz.retry_button.click()
+    quiz.choice_input.value = "8"
+    quiz.reveal_button.click()
+    assert quiz.is_right is True and len(quiz.race.riders["red-S"].hand) == 4  # the events said 8
+
+
+def test_energy_where_reads_the_places_from_the_events():
+    from tutor.flamme_rouge.cards import energy
+    from tutor.flamme_rouge.events import CardPlayed, CardsDrawn, CardsRecycled, CardsRemoved
+    from tutor.flamme_rouge.widgets.energy_quiz import (ELSEWHERE, IN_HAND, OUT_OF_GAME, UNDER_DECK, drawn, played,
+                                                        where)
+
+    nine, five, three, two = (energy(v) for v in (9, 5, 3, 2))
+    events = [CardsDrawn("red-S", (nine, five, three, two)), CardsDrawn("red-R", (three,)),
+              CardPlayed("red-S", nine), CardsRecycled("red-S", (five, three, two), 3)]
+    assert where("red-S", [five, three, two], events) == UNDER_DECK
+    assert where("red-R", [three], events) == IN_HAND  # another rider's cards are its own
+    assert where("red-S", [nine], events) == ELSEWHERE  # played face down: none of the answers' places
+    assert where("red-S", [nine, five], events) == ELSEWHERE  # parted
+    assert where("red-S", [energy(4)], events) == ELSEWHERE  # never moved
+    assert where("red-S", [nine], events + [CardsRemoved({"red-S": nine, "red-R": three})]) == OUT_OF_GAME
+    assert drawn("red-R", events) == (three,) and drawn("blue-S", events) == ()
+    assert played("red-S", events) is nine and played("red-R", events) is None
+
+
 def first_answers(marks: list[str]) -> dict[str, bool]:
     """What the lesson page records from the marks Reveal leaves (``tutor.ui.lessons.PROGRESS_JS``): each quiz
     id's first answer, right or not."""

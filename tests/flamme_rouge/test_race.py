@@ -9,9 +9,9 @@ from collections import Counter
 
 import pytest
 
-from tutor.flamme_rouge import (EXHAUSTION, TeamKind, CardNotInHandError, Draw, Phase, Place, PlacementError, Play,
-                                Race, RiderOrderError, Step, UnknownRiderError, UnknownTeamError, WrongPhaseError,
-                                energy, simulate_race, starting_deck)
+from tutor.flamme_rouge import (EXHAUSTION, TeamKind, CardNotInHandError, DeckError, Draw, Phase, Place,
+                                PlacementError, Play, Race, RiderOrderError, Step, UnknownRiderError,
+                                UnknownTeamError, WrongPhaseError, energy, simulate_race, starting_deck)
 from tutor.flamme_rouge import rules
 from tutor.flamme_rouge.bots import heuristic_bot, random_bot
 from tutor.flamme_rouge.events import (Blocked, CardPlayed, CardsDrawn, CardsRecycled, CardsRemoved, CardsRevealed,
@@ -196,6 +196,61 @@ def test_energy_no_cards_at_all_plays_an_exhaustion_card():
     square = rider.square
     race.step()  # reveal happened on play; this moves the only rider
     assert rider.square == square + 2
+
+
+def test_stack_deck_gives_a_lesson_its_cards_top_card_first():
+    """``stack_deck``: a lesson's deck through the engine (no edited state): the draw takes the given top cards,
+    the recycled ones are reshuffled under the old ones as the rules say, and undo restores the shuffled deck."""
+    race = new_race(seed=2)
+    before = list(race.riders["red-S"].deck.face_down)
+    assert race.stack_deck("red-S", [9, "5", energy(3), 2, 4], recycled=["E2"]) is None
+    rider = race.riders["red-S"]
+    assert rider.deck.face_down == cards(4, 2, 3, 5, 9) and rider.recycled == [EXHAUSTION]
+    drawn = race.draw("red-S")
+    assert drawn == [CardsDrawn("red-S", tuple(cards(9, 5, 3, 2)), rules=(rules.DRAW,))]
+    race.undo()
+    race.undo()
+    assert race.riders["red-S"].deck.face_down == before
+
+
+def test_stack_deck_uses_no_randomness():
+    """Stacking draws nothing from the race's generator: the shuffles to come (a reshuffle) stay the race's."""
+    stacked, plain = new_race(seed=2), new_race(seed=2)
+    stacked.stack_deck("red-S", [5, 3], recycled=[2, 9, 4, 4, 3, 2])
+    assert stacked.rng.getstate() == plain.rng.getstate()
+    events = stacked.draw("red-S")
+    assert [type(e) for e in events] == [Reshuffled, CardsDrawn] and events[0].count == 6
+    assert events[1].cards[:2] == tuple(cards(5, 3)) and len(events[1].cards) == 4
+
+
+@pytest.mark.parametrize("face_down, recycled, said", [
+    ([7], [], "no card 7"), ([9, 9], [9, 9], "4 cards 9"), (["A"], [], "no card A"), (["M5"], [], "no card M5"),
+    (["x"], [], "not a card"), ([0], [], "not a card")])
+def test_stack_deck_refuses_cards_the_rider_cannot_hold(face_down, recycled, said):
+    race = new_race()
+    before = race.to_dict()
+    with pytest.raises(DeckError, match=said):
+        race.stack_deck("red-S", face_down, recycled)
+    assert race.to_dict() == before
+
+
+def test_stack_deck_only_before_the_rider_draws_in_the_energy_phase():
+    race = new_race()
+    race.stack_deck("red-R", [3, 3, 3] + ["E2"] * 5)  # a rouleur's three 3s, and any number of exhaustion cards
+    race.draw("red-S")
+    with pytest.raises(DeckError, match="already drawn"):
+        race.stack_deck("red-S", [9])
+    race.play("red-S", race.riders["red-S"].hand[0])
+    with pytest.raises(DeckError, match="already drawn"):
+        race.stack_deck("red-S", [9])
+    with pytest.raises(UnknownRiderError):
+        race.stack_deck("nobody", [9])
+    with pytest.raises(DeckError, match="movement phase"):
+        movement_race().stack_deck("red-S", [9])
+    peloton = Race.new("sprint-20", 1, peloton=True, seed=1)
+    bot_rider = next(r.id for r in peloton.riders.values() if peloton.teams[r.team].kind is TeamKind.PELOTON)
+    with pytest.raises(DeckError, match="bot team"):
+        peloton.stack_deck(bot_rider, [5])
 
 
 def test_exhaustion_card_goes_into_the_recycled_cards():

@@ -8,7 +8,7 @@ from tutor.core import errors as core
 from tutor.core.errors import DataError, RuleError, WrongPhaseError
 
 __all__ = ["RuleError", "WrongPhaseError", "UnknownRiderError", "CardNotInHandError", "RiderOrderError",
-           "PlacementError", "UnknownTeamError", "TrackError", "ScenarioError", "CodeVersionError"]
+           "PlacementError", "DeckError", "UnknownTeamError", "TrackError", "ScenarioError", "CodeVersionError"]
 
 
 class UnknownRiderError(RuleError):
@@ -21,6 +21,10 @@ class CardNotInHandError(RuleError):
 
 class RiderOrderError(RuleError):
     """A team draws for its second rider before playing for its first, or draws twice."""
+
+
+class DeckError(RuleError):
+    """A deck stacked (``Race.stack_deck``) with a card its rider cannot hold, or at a time it cannot be."""
 
 
 class UnknownTeamError(RuleError):

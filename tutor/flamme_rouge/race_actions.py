@@ -1,5 +1,5 @@
 """The actions of a Flamme Rouge race and its automatic steps: ``apply``, ``place``, ``draw``, ``play``,
-``hand_to_bots``, then
+``hand_to_bots``, ``stack_deck`` (a lesson's cards), then
 ``step`` through the handlers of ``PHASE_STEPS`` (one rider's move, one part of the end phase...), each a
 phase function (``race_phases``) followed by the events that say what it did; ``resolve_steps`` yields the
 steps one by one with what a canvas needs to animate them (``ResolvedStep``).
@@ -8,15 +8,16 @@ steps one by one with what a canvas needs to animate them (``ResolvedStep``).
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from dataclasses import dataclass
-from typing import Callable, Collection, Iterator, Mapping, Self
+from typing import Callable, Collection, Iterator, Mapping, Self, Sequence
 
 from tutor.i18n import N_, _
 
 from . import breakaway as breakaway_bids
 from . import rules
-from .cards import ATTACK, Card
-from .errors import CardNotInHandError, PlacementError, RiderOrderError, UnknownTeamError, WrongPhaseError
+from .cards import ATTACK, DECK_VALUES, Card, CardKind
+from .errors import CardNotInHandError, DeckError, PlacementError, RiderOrderError, UnknownTeamError, WrongPhaseError
 from .events import (BidsRevealed, Blocked, BotDeckRefilled, BotTeamsFlip, BreakawayCost, BreakawayDecided,
                      BreakawayStart, CardBid, CardPlayed, CardsDrawn, CardsFlipped, CardsRecycled, CardsRemoved,
                      CardsRevealed, DecksReshuffled, Event, ExhaustionChecked, ExhaustionTaken, Finished,
@@ -91,6 +92,36 @@ class RaceActions(RaceSetup):
         for name in handed:
             self.teams[name] = dataclasses.replace(self.teams[name], controller=bot)
         return [TeamsHandedToBots(tuple(handed), bot)]
+
+    def stack_deck(self, rider_id: str, face_down: Sequence[Card | int | str],
+                   recycled: Sequence[Card | int | str] = ()) -> None:
+        """Lessons and puzzles: give a rider's deck these cards before it draws, ``face_down`` top card first and
+        ``recycled`` face up under it (the cards out of the game stay; the rest of the deck is set aside). Cards
+        are ``Card``s or what ``Card.parse`` reads (``9``, ``"E2"``). Only in the energy phase, for a rider of a
+        player's team that has neither drawn nor played this round, and only with cards of its kind (three of each
+        value at most, counting those out of the game) or exhaustion cards; otherwise it raises ``DeckError`` and
+        changes nothing. Undoable like an action; it uses no randomness, so the shuffles to come stay the same."""
+        rider = self.rider(rider_id)
+        if self.phase is not Phase.ENERGY:
+            raise DeckError(f"cannot stack {rider_id}'s deck now: it is the {self.phase.value} phase, not the "
+                            "energy phase")
+        if self.teams[rider.team].kind.flips:
+            raise DeckError(f"{rider_id} rides for a bot team: its team's deck is not stacked")
+        if rider.hand or rider.played is not None:
+            raise DeckError(f"{rider_id} has already drawn this round: stack its deck before it draws")
+        try:
+            top_first, under = [Card.parse(str(c)) for c in face_down], [Card.parse(str(c)) for c in recycled]
+        except ValueError as exc:
+            raise DeckError(f"{rider_id}'s deck: {exc}") from None
+        counts = Counter(card for card in top_first + under + rider.removed if not card.is_exhaustion)
+        for card, count in counts.items():
+            if card.kind is not CardKind.ENERGY or card.value not in DECK_VALUES[rider.kind]:
+                raise DeckError(f"{rider_id} is a {rider.kind.value}: it has no card {card} (its cards: "
+                                f"{', '.join(map(str, DECK_VALUES[rider.kind]))} and exhaustion cards E2)")
+            if count > 3:
+                raise DeckError(f"{rider_id}'s deck would hold {count} cards {card}: a rider has three of each")
+        self._save()
+        rider.deck.face_down, rider.deck.recycled = top_first[::-1], under  # the engine keeps the top card last
 
     def draw(self, rider_id: str) -> list[Event]:
         """Energy phase (or a breakaway bid): draw 4 cards from the rider's deck (fewer if it has fewer; an

@@ -3,28 +3,29 @@
     from tutor.flamme_rouge.widgets.energy_quiz import EnergyQuiz
     EnergyQuiz()                       # the energy-phase questions of ``QUESTIONS``, one at a time
 
-Each question sets up red-S's energy deck (the cards face down and the recycled ones), shows it as a small card
-table, and asks what one energy-phase action does: where the three cards not played go, how many cards a draw
-brings, whether the second rider may draw yet, where the played card is after the round. The learner picks
-one of the offered answers; Reveal has the engine (``Race.draw``, ``Race.play``, ``Race.resolve``) do the action
-and reads the answer from the race, so the quiz can never disagree with the rules. "Try again" asks the same
-question again; after Reveal, "Next question" moves on (round the questions), each question with its own id
-(``ids``), so the lesson's progress counts each one. The shell (question, Reveal, Try again, feedback,
-progress mark) is ``tutor.ui.RevealQuiz``.
+Each question sets up red-S's energy deck (the cards face down and the recycled ones) with the engine's
+``Race.stack_deck``, shows it as a small card table, and asks what one energy-phase action does: where the three
+cards not played go, how many cards a draw brings, whether the second rider may draw yet, where the played card is
+after the round. The learner picks one of the offered answers; Reveal has the engine (``Race.draw``,
+``Race.play``, ``Race.resolve``) do the action and reads the answer from the events it returns (``CardsDrawn``,
+``CardsRecycled``, ``CardsRemoved``: which cards went where; ``where``), so the quiz can never disagree with the
+rules. "Try again" asks the same question again; after Reveal, "Next question" moves on (round the questions),
+each question with its own id (``ids``), so the lesson's progress counts each one. The shell (question, Reveal,
+Try again, feedback, progress mark) is ``tutor.ui.RevealQuiz``.
 """
 
 from __future__ import annotations
 
 import html
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import ipywidgets as widgets
 
 from tutor.flamme_rouge import rules
 from tutor.flamme_rouge.cards import Card
 from tutor.flamme_rouge.errors import RiderOrderError
-from tutor.flamme_rouge.events import CardsRemoved, Event
+from tutor.flamme_rouge.events import CardPlayed, CardsDrawn, CardsRecycled, CardsRemoved, Event
 from tutor.flamme_rouge.race import Phase, Race
 from tutor.i18n import N_, _, ngettext
 from tutor.ui.controls import label
@@ -50,8 +51,8 @@ def shown(choice: str) -> str:
 
 
 Action = Callable[[Race], tuple[str, list[Event], list[Line]]]
-"""Does the question's action on the race; returns the answer read from the race, the engine's events and any
-line of why the engine said so."""
+"""Does the question's action on the race with the engine's actions; returns the answer the engine's events give,
+those events and any line of why the engine said so."""
 
 
 @dataclass(frozen=True)
@@ -66,25 +67,53 @@ class EnergyQuestion:
     """red-S has drawn its cards before the question is asked."""
 
 
+def where(rider: str, cards: Sequence[Card], events: Sequence[Event]) -> str:
+    """Where ``events`` last put the rider's ``cards``, as the events say (drawn: ``IN_HAND``, recycled:
+    ``UNDER_DECK``, removed at the end of the round: ``OUT_OF_GAME``); ``ELSEWHERE`` when no event moved one of
+    them, or when they went to different places (played face down is not a place of the answers). Cards of one
+    value are alike: an event that moves a 4 moves each 4 asked about."""
+    places: dict[Card, str] = {}
+    for event in events:
+        if isinstance(event, CardsDrawn) and event.rider == rider:
+            places.update(dict.fromkeys(event.cards, IN_HAND))
+        elif isinstance(event, CardPlayed) and event.rider == rider:
+            places[event.card] = ELSEWHERE
+        elif isinstance(event, CardsRecycled) and event.rider == rider:
+            places.update(dict.fromkeys(event.cards, UNDER_DECK))
+        elif isinstance(event, CardsRemoved) and rider in event.cards:
+            places[event.cards[rider]] = OUT_OF_GAME
+    found = {places.get(card, ELSEWHERE) for card in cards}
+    return found.pop() if len(found) == 1 else ELSEWHERE
+
+
+def drawn(rider: str, events: Sequence[Event]) -> tuple[Card, ...]:
+    """The cards the rider drew, as the events say (none: it drew nothing)."""
+    return next((event.cards for event in events if isinstance(event, CardsDrawn) and event.rider == rider), ())
+
+
+def played(rider: str, events: Sequence[Event]) -> Card | None:
+    """The card the rider played, as the events say."""
+    return next((event.card for event in events if isinstance(event, CardPlayed) and event.rider == rider), None)
+
+
+def _highest(cards: Sequence[Card]) -> Card:
+    return max(cards, key=lambda card: card.value)
+
+
 def _where_cards_go(race: Race) -> tuple[str, list[Event], list[Line]]:
     events = race.draw(RIDER)
-    hand = list(race.riders[RIDER].hand)
-    played = max(hand, key=lambda card: card.value)
-    played_events = race.play(RIDER, played)
-    others = [card for card in hand if card is not played]
-    deck = race.riders[RIDER].deck
-    places = {UNDER_DECK: deck.recycled[-len(others):] == others,
-              OUT_OF_GAME: all(card in deck.removed for card in others),
-              ON_TOP: deck.face_down[-len(others):] == others}
-    found = next((place for place, there in places.items() if there), ELSEWHERE)
-    return found, events + played_events, narrate(played_events)
+    hand = list(drawn(RIDER, events))
+    chosen = _highest(hand)
+    played_events = race.play(RIDER, chosen)
+    hand.remove(chosen)
+    return where(RIDER, hand, events + played_events), events + played_events, narrate(played_events)
 
 
 def _how_many_drawn(race: Race) -> tuple[str, list[Event], list[Line]]:
     events = race.draw(RIDER)
-    hand = race.riders[RIDER].hand
-    drawn = EXHAUSTION_CARD if len(hand) == 1 and hand[0].is_exhaustion else str(len(hand))
-    return drawn, events, narrate(events)
+    hand = drawn(RIDER, events)
+    count = EXHAUSTION_CARD if len(hand) == 1 and hand[0].is_exhaustion else str(len(hand))
+    return count, events, narrate(events)
 
 
 def _second_rider_now(race: Race) -> tuple[str, list[Event], list[Line]]:
@@ -93,19 +122,17 @@ def _second_rider_now(race: Race) -> tuple[str, list[Event], list[Line]]:
     except RiderOrderError:
         return NO, [], [Line(_("{other} must wait until {rider} has played one of its cards.").format(
             other=OTHER, rider=RIDER), (rules.ROUND,))]
-    return YES, events, narrate(events)
+    return YES if drawn(OTHER, events) else NO, events, narrate(events)
 
 
 def _played_card_after_round(race: Race) -> tuple[str, list[Event], list[Line]]:
     events: list[Event] = []
-    for rider in race.riders:
+    for rider in list(race.riders):
         events += race.draw(rider)
-        events += race.play(rider, max(race.riders[rider].hand, key=lambda card: card.value))
-    played = race.riders[RIDER].played
+        events += race.play(rider, _highest(drawn(rider, events)))
+    card = played(RIDER, events)
     events += race.resolve(Phase.END_EXHAUSTION)
-    deck = race.riders[RIDER].deck
-    places = {OUT_OF_GAME: played in deck.removed, UNDER_DECK: played in deck.recycled, IN_HAND: played in deck.hand}
-    found = next((place for place, there in places.items() if there), ELSEWHERE)
+    found = where(RIDER, [card] if card else [], events)
     return found, events, narrate([e for e in events if isinstance(e, CardsRemoved)])
 
 
@@ -127,13 +154,11 @@ QUESTIONS = (
 
 
 def _race(question: EnergyQuestion) -> Race:
-    """A two-team race at its first energy phase, with red-S's deck as the question sets it."""
-    data = Race.new(STAGE, teams=("red", "blue"), seed=2).to_dict()
+    """A two-team race at its first energy phase, with red-S's deck as the question sets it (``Race.stack_deck``:
+    the engine's, so the race is never edited from outside)."""
+    race = Race.new(STAGE, teams=("red", "blue"), seed=2, history=False)
     if question.face_down or question.recycled:
-        deck = next(d for d in data["decks"] if d["owner"] == RIDER)
-        deck["face_down"] = list(reversed(question.face_down))  # the engine keeps the top card last
-        deck["recycled"] = list(question.recycled)
-    race = Race.from_dict(data)
+        race.stack_deck(RIDER, question.face_down, question.recycled)
     if question.drawn:
         race.draw(RIDER)
     return race
