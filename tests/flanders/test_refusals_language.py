@@ -17,7 +17,7 @@ import pytest
 
 from tutor import i18n
 from tutor.core.schema import parse_json
-from tutor.flanders import Phase, ScenarioError, position_code, scenario
+from tutor.flanders import ScenarioError, position_code, scenario
 from tutor.flanders.battlefield import SpaceKind
 from tutor.flanders.position_code import CARD_NAMES
 
@@ -38,6 +38,7 @@ SCENARIOS: list[dict[str, Any]] = [
     {"actions": ["jump"]},
     {"actions": [{"fly": 1}]},
     {"actions": [{"roll": [1, 2]}]},
+    {"actions": ["stop"]},  # in the roll phase: the phases named in the learner's words, not the format's
     {"actions": [{"take": "x"}]},
     {"actions": [{"take": 5}]},
     {"actions": [{"end_turn": "Tank"}]},
@@ -59,9 +60,8 @@ TYPED = ({*scenario.SCENARIO_KEYS, *scenario.OUTPUT_KEYS, "id", "pawn", "troops"
           "stop", "play", "mines", "end_turn", "fixed", "name", "kind", "description", "hat", "score", "jump", "fly",
           "lake", "none", "flanders", "Zeppelin", "hello", "true", "false", "null", "In", "Flanders", "Field",
           "Flamme", "Rouge", "json", "NaN"}
-         | {k.value for k in SpaceKind} | {p.value for p in Phase} | {w for name in CARD_NAMES for w in name.split()})
-"""What a refusal may show as it is: the keys and values the teacher typed (phases as the format names them, as in
-``"phase": "choose"``), card names, the games' names."""
+         | {k.value for k in SpaceKind} | {w for name in CARD_NAMES for w in name.split()})
+"""What a refusal may show as it is: the keys and values the teacher typed, card names, the games' names."""
 WORD = re.compile(r"(?<![\w'’-])[A-Za-z][a-z]*[A-Za-z](?:_[a-z]+)*(?![\w])")
 
 

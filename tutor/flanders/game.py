@@ -171,11 +171,11 @@ class Game(GameState):
 
     def _require(self, *phases: Phase, action: str) -> None:
         if self.phase not in phases:
-            allowed = phases[0].value
+            allowed = phases[0].word
             for other in phases[1:]:
-                allowed = _("{one} or {other}").format(one=allowed, other=other.value)
+                allowed = _("{one} or {other}").format(one=allowed, other=other.word)
             raise WrongPhaseError(_("{action} belongs to the {allowed} phase; the game is in the {phase} phase "
-                                    "({title})").format(action=_(action), allowed=allowed, phase=self.phase.value,
+                                    "({title})").format(action=_(action), allowed=allowed, phase=self.phase.word,
                                                         title=self.phase.title))
 
     def roll(self, dice: Sequence[int] | None = None) -> list[Event]:

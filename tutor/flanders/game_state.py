@@ -44,6 +44,19 @@ class Phase(enum.Enum):
     def title(self) -> str:
         return _(_PHASE_TITLES[self])
 
+    @property
+    def word(self) -> str:
+        """The phase's name in the learner's language ("choose"; never its value, an identifier)."""
+        return _(_PHASE_WORDS[self])
+
+
+_PHASE_WORDS = {
+    Phase.ROLL: N_("roll"),
+    Phase.CHOOSE: N_("choose"),
+    Phase.AGAIN: N_("roll again"),
+    Phase.RESOLVE: N_("resolve"),
+    Phase.FINISHED: N_("finished"),
+}
 
 _PHASE_TITLES = {
     Phase.ROLL: N_("Roll the three dice"),
