@@ -7,7 +7,8 @@ supplies the answer inputs and plays the position out:
 
     class MyQuiz(RevealQuiz):
         def __init__(self, ...):
-            super().__init__(question=..., board=self.scene.canvas, inputs=[...], title=..., explain=...)
+            super().__init__(question=..., board=board_frame(self.scene), inputs=[...], title=..., explain=...,
+                             scenes=[self.scene], in_words=True, disclosures=[self.key])
         @property
         def answer(self): ...                       # what the learner chose
         def missing_answer(self) -> str | None: ... # a warning when the answer is incomplete
@@ -15,11 +16,18 @@ supplies the answer inputs and plays the position out:
         def restart(self) -> None: ...              # back to the starting position, inputs cleared
         def redraw(self, *, static=False, animate=False) -> None: ...
 
+The quiz is a ``tutor.ui.shell.LessonShell`` without a state to step through: it makes only the shell's parts that
+need none (``build_parts``), so Reveal, Try again and Next question go through the lessons' one click rule
+(``clicks``: a double click is one press), and the board in words (``text_view``, ``in_words=True``), "No
+animation" (``motion``, for the ``scenes`` that animate) and "For teachers" (``teachers``, only when given
+something to hold) are the lessons' own, in the lessons' order (``shared_controls``).
+
 Attributes: ``status`` (the quiz's one live region: the prompt, warnings and the verdict, each read
 once), ``feedback``, ``narration``, ``reveal_button``, ``retry_button``, ``secondary`` (the row
-of small controls under the prompt: the subclass adds its disclosures), ``below`` (what they open),
+of small controls under the prompt, with the subclass's ``disclosures``), ``below`` (what they open),
 ``is_right`` (None before Reveal), ``id`` (names the quiz in the learner's progress), ``focused``
-(where focus went last: Try again after Reveal, the first answer control after Try again). Each
+(where focus went last: ``next_control()``, Try again or Next question after Reveal, the first answer control
+after Try again). Each
 Reveal leaves a hidden ``tutor-quiz-result`` mark in the feedback (``data-quiz``, ``data-right``,
 ``data-choice``) that the lesson page records (``tutor.ui.lessons``). ``show_question(question)`` shows
 a new question (a new position).

@@ -31,6 +31,10 @@ The parts, each usable alone (``tutor.ui.screen``, ``controls``, ``stepper``, ``
   ``position_box``, where a learner types the code the teacher reads out), in the secondary row, or None. The
   log is the game's own (its sections are its rounds or turns): it goes in ``secondary_row`` with the game's
   other disclosures.
+
+A screen with no state to step through (a quiz, ``tutor.ui.quiz.RevealQuiz``) makes only ``build_parts`` (status,
+clicks, the board in words, "No animation", "For teachers") and places ``shared_controls`` (the secondary row
+without Back and Restart).
 """
 
 from __future__ import annotations
