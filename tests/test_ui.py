@@ -139,6 +139,7 @@ class GuessQuiz(RevealQuiz):
 
 def test_the_quiz_shell_checks_reveals_and_resets():
     quiz = GuessQuiz()
+    quiz.debounce_s = 0  # a learner's pause between the clicks (a double click: test_a_double_click_on_reveal_...)
     quiz.reveal_button.click()
     assert quiz.is_right is None and quiz.status.kind == "warning" and "Type a number" in quiz.status.text
     quiz.guess.value = 4

@@ -7,7 +7,8 @@ supplies the answer inputs and plays the position out:
 
     class MyQuiz(RevealQuiz):
         def __init__(self, ...):
-            super().__init__(question=..., board=self.scene.canvas, inputs=[...], title=..., explain=...)
+            super().__init__(question=..., board=board_frame(self.scene), inputs=[...], title=..., explain=...,
+                             scenes=[self.scene], in_words=True, disclosures=[self.key])
         @property
         def answer(self): ...                       # what the learner chose
         def missing_answer(self) -> str | None: ... # a warning when the answer is incomplete
@@ -15,11 +16,18 @@ supplies the answer inputs and plays the position out:
         def restart(self) -> None: ...              # back to the starting position, inputs cleared
         def redraw(self, *, static=False, animate=False) -> None: ...
 
+The quiz is a ``tutor.ui.shell.LessonShell`` without a state to step through: it makes only the shell's parts that
+need none (``build_parts``), so Reveal, Try again and Next question go through the lessons' one click rule
+(``clicks``: a double click is one press), and the board in words (``text_view``, ``in_words=True``), "No
+animation" (``motion``, for the ``scenes`` that animate) and "For teachers" (``teachers``, only when given
+something to hold) are the lessons' own, in the lessons' order (``shared_controls``).
+
 Attributes: ``status`` (the quiz's one live region: the prompt, warnings and the verdict, each read
 once), ``feedback``, ``narration``, ``reveal_button``, ``retry_button``, ``secondary`` (the row
-of small controls under the prompt: the subclass adds its disclosures), ``below`` (what they open),
+of small controls under the prompt, with the subclass's ``disclosures``), ``below`` (what they open),
 ``is_right`` (None before Reveal), ``id`` (names the quiz in the learner's progress), ``focused``
-(where focus went last: Try again after Reveal, the first answer control after Try again). Each
+(where focus went last: ``next_control()``, Try again or Next question after Reveal, the first answer control
+after Try again). Each
 Reveal leaves a hidden ``tutor-quiz-result`` mark in the feedback (``data-quiz``, ``data-right``,
 ``data-choice``) that the lesson page records (``tutor.ui.lessons``). ``show_question(question)`` shows
 a new question (a new position).
@@ -43,9 +51,11 @@ from tutor.ui.kernel_report import report
 from tutor.core.events import Rule
 from tutor.i18n import N_, _
 
-from .controls import CSS, StatusLine, button, header
+from .controls import CSS, button, header
 from .narration import Line, to_html
-from .screen import Focusing, SecondaryRow, changed_words, prompt_row
+from .scene import LayeredScene
+from .screen import Disclosure, SecondaryRow, changed_words, prompt_row
+from .shell import LessonShell
 
 
 def quiz_id(question: str) -> str:
@@ -66,30 +76,38 @@ class Verdict:
     """Everything that happened, step by step."""
 
 
-class RevealQuiz(Focusing, widgets.VBox):
+class RevealQuiz(LessonShell, widgets.VBox):
     prompt = N_("Make your prediction, then choose Reveal.")
     """What the status line asks before Reveal."""
 
     def __init__(self, *, question: str, board: widgets.Widget, inputs: Sequence[widgets.Widget], title: str = "",
-                 explain: str = ""):
+                 explain: str = "", scenes: Sequence[LayeredScene] = (), in_words: bool = False,
+                 disclosures: Sequence[Disclosure] = (), teachers: Sequence[widgets.Widget] = ()):
+        """``scenes``: the boards whose Reveal animates ("No animation" in the secondary row, for them; none: no
+        such setting); ``in_words``: the board in words (``text_view``, which ``redraw`` fills) in the secondary
+        row; ``disclosures``: the game's own (a key, ...) after them; ``teachers``: "For teachers" (none: no such
+        section). The parts are the lesson shell's (``LessonShell.build_parts``), every button goes through its
+        one click rule."""
         super().__init__()
         self.question, self.explain = question, explain
         self.id = quiz_id(question)
         self.is_right: bool | None = None
         self.inputs = list(inputs)
-        self.status = StatusLine()
+        self.build_parts(scenes, teachers=teachers)
         self.feedback = widgets.HTML()
         self.narration = widgets.HTML()
         self.reveal_button = button(_("Reveal"), _("Play it out and check your answer"), style="primary")
         self.retry_button = button(_("Try again"), _("Reset the position and answer again"))
-        self.reveal_button.on_click(lambda _: self._on_reveal())
+        self.on_click(self.reveal_button, "reveal", self._on_reveal)
         self.next_button = button(_("Next question ▸"), _("The next question"), style="primary")
         self.next_button.layout.display = "none"  # after Reveal, in a quiz of several questions
-        self.retry_button.on_click(lambda _: self._on_retry())
-        self.next_button.on_click(lambda _: self._on_next_question())
+        self.on_click(self.retry_button, "retry", self._on_retry)
+        self.on_click(self.next_button, "next-question", self._on_next_question)
         self.question_html = widgets.HTML(self._question_html(question))
-        self.secondary = SecondaryRow([])
-        self.below = widgets.VBox([])
+        self.secondary = SecondaryRow(self.shared_controls(disclosures=[d.button for d in disclosures],
+                                                           motion=bool(scenes), in_words=in_words))
+        self.below = widgets.VBox([*([self.text_view.html] if in_words else []), *(d.body for d in disclosures),
+                                   *([self.teachers.body] if teachers else [])])
         self.children = [
             widgets.HTML(CSS),
             header(f"<b>{html.escape(title)}</b>" if title else ""),
@@ -186,17 +204,24 @@ class RevealQuiz(Focusing, widgets.VBox):
         self.status.show(said.format(retry=self.retry_button.description, next=self.next_button.description),
                          "success" if verdict.right else "warning",
                          aside=" ".join([verdict.told, changed_words(verdict.why, limit=len(verdict.why))]).strip())
-        self.move_focus(self.next_button if self.more_questions and verdict.right else self.retry_button)
+        self.focus_next()  # Reveal has disabled itself: focus goes on
 
     def _on_retry(self) -> None:
         self.restart()
         self.reset()
-        self.move_focus(self.first_input())
+        self.focus_next()
 
     def _on_next_question(self) -> None:
         self.next_question()
         self.reset()
-        self.move_focus(self.first_input())
+        self.focus_next()
+
+    def next_control(self) -> widgets.Widget | None:
+        """The control the prompt names: the first answer control before Reveal; after it, "Next question"
+        when the answer was right and there are more, else "Try again"."""
+        if self.is_right is None:
+            return self.first_input()
+        return self.next_button if self.more_questions and self.is_right else self.retry_button
 
     def first_input(self) -> widgets.Widget | None:
         """The control that takes the answer first (focus goes there after Try again)."""

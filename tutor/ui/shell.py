@@ -31,6 +31,10 @@ The parts, each usable alone (``tutor.ui.screen``, ``controls``, ``stepper``, ``
   ``position_box``, where a learner types the code the teacher reads out), in the secondary row, or None. The
   log is the game's own (its sections are its rounds or turns): it goes in ``secondary_row`` with the game's
   other disclosures.
+
+A screen with no state to step through (a quiz, ``tutor.ui.quiz.RevealQuiz``) makes only ``build_parts`` (status,
+clicks, the board in words, "No animation", "For teachers") and places ``shared_controls`` (the secondary row
+without Back and Restart).
 """
 
 from __future__ import annotations
@@ -113,10 +117,6 @@ class LessonShell(Focusing):
         (the game's "Open a position" box) opens from "Open a position code" in the secondary row. Without
         ``on_next`` and ``on_finish`` (a screen with no automatic steps) the widget does not place Next step and
         Finish round."""
-        self.status = StatusLine()
-        self.text_view = TextView()  # the board in words, on demand (the status says what each step changed)
-        self.control = UndoController(state, self.warn)
-        self.clicks = ClickGuard(lambda: self.debounce_s, run=self.learner_action, before=before_click)
         self.stepper = PhaseStepper(
             on_next=lambda: self.guard("next", on_next or _nothing),
             on_finish=lambda: self.guard("finish", on_finish or _nothing),
@@ -129,13 +129,24 @@ class LessonShell(Focusing):
         self.skip_button = stepper.skip_button
         if scenes:
             stepper.follow(scenes[0])
-        self.motion = MotionSetting(scenes)
-        self.teachers = teacher_section(self.seed, *teachers)
+        self.build_parts(scenes, teachers=(self.seed, *teachers), before_click=before_click)
+        self.control = UndoController(state, self.warn)
         if position_box is not None:
             if isinstance(position_box, PositionBox):
                 position_box.use_status(self.status)  # the widget's one live region says what a code did
             self.position_code = Disclosure(_("Open a position code"), [position_box],
                                             tooltip=_("Type the code your teacher reads out"))
+
+    def build_parts(self, scenes: Sequence[LayeredScene], *, teachers: Sequence[widgets.Widget] = (),
+                    before_click: Handler | None = None) -> None:
+        """Make the parts that need no state to step through (``build_shell`` makes them; a quiz, which has no
+        Back, Restart or steps, makes only these): ``status``, ``clicks`` (``before_click`` first), ``text_view``,
+        ``motion`` for ``scenes`` and ``teachers`` ("For teachers", holding ``teachers``)."""
+        self.status = StatusLine()
+        self.text_view = TextView()  # the board in words, on demand (the status says what each step changed)
+        self.clicks = ClickGuard(lambda: self.debounce_s, run=self.learner_action, before=before_click)
+        self.motion = MotionSetting(scenes)
+        self.teachers = teacher_section(*teachers)
 
     # ----- clicks, focus and Back ------------------------------------------------------------------------
 
@@ -174,6 +185,15 @@ class LessonShell(Focusing):
         """The one compact row: Back, Restart, the game's ``pace`` controls (speed, Skip), "No animation", the
         board in words, the game's ``disclosures`` (its log, key, ...), "Open a position code" and "For teachers".
         The widget places what they open (``self.teachers.body``, ``self.code_body()``) with the others."""
+        return SecondaryRow([self.back_button, self.restart_button,
+                             *self.shared_controls(pace=pace, disclosures=disclosures)])
+
+    def shared_controls(self, *, pace: Sequence[widgets.Widget] = (), disclosures: Sequence[widgets.Widget] = (),
+                        motion: bool = True, in_words: bool = True) -> list[widgets.Widget]:
+        """The secondary row after Back and Restart (a quiz's whole row): ``pace``, "No animation" (unless not
+        ``motion``), the board in words (unless not ``in_words``), ``disclosures``, "Open a position code" and
+        "For teachers" (when it holds something: an empty section would open onto nothing)."""
         code = [] if self.position_code is None else [self.position_code.button]
-        return SecondaryRow([self.back_button, self.restart_button, *pace, self.motion, self.text_view.toggle,
-                             *disclosures, *code, self.teachers.button])
+        teachers = [self.teachers.button] if self.teachers.body.children else []
+        return [*pace, *([self.motion] if motion else []), *([self.text_view.toggle] if in_words else []),
+                *disclosures, *code, *teachers]

@@ -52,8 +52,7 @@ from tutor.flamme_rouge.render.style import ANSWER, GUESS, lane_name
 from tutor.i18n import N_, _
 from tutor.ui.controls import label
 from tutor.ui.quiz import RevealQuiz, Verdict
-from tutor.ui.screen import Disclosure, MotionSetting, board_frame
-from tutor.ui.text_view import TextView
+from tutor.ui.screen import Disclosure, board_frame
 
 from .narration import narrate
 from .quiz_words import Asked, QuizOutcome, card_value, told, why
@@ -119,12 +118,9 @@ class PredictQuiz(RevealQuiz):
         self.legend = widgets.HTML(legend_html(self.race, folding=False))
         self.key = Disclosure(_("Key"), [self.legend], tooltip=_("What the colours and marks on the board mean"))
         self.inputs_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
-        self.text_view = TextView()  # the board in words: no answer before Reveal (judged=False)
-        self.motion = MotionSetting([self.scene])
         super().__init__(question=self.questions[0], board=board_frame(self.scene),
-                         inputs=[self.inputs_box], title=title, explain=explain)
-        self.secondary.children = [self.motion, self.text_view.toggle, self.key.button]
-        self.below.children = [self.text_view.html, self.key.body]
+                         inputs=[self.inputs_box], title=title, explain=explain,
+                         scenes=[self.scene], in_words=True, disclosures=[self.key])
         self.retry_button.description = _("Try again ▸")
         self.retry_button.tooltip = (_("A new position to answer") if len(self.positions) > 1
                                      else _("Reset the position and answer again"))

@@ -47,7 +47,6 @@ from tutor.ui.controls import label
 from tutor.ui.narration import Line, and_list
 from tutor.ui.quiz import RevealQuiz, Verdict
 from tutor.ui.screen import Disclosure, board_frame
-from tutor.ui.text_view import TextView
 
 from .game_controls import EXTRA_CSS
 from .game_tutor import load_scenario
@@ -63,16 +62,9 @@ def bust_rolls(chance: Fraction) -> int:
     return int(chance * ROLLS)
 
 
-def add_board_words(quiz: RevealQuiz, text_view: TextView) -> None:
-    """The board in words on demand: its toggle in the quiz's secondary row, its text under it."""
-    quiz.secondary.children = [*quiz.secondary.children, text_view.toggle]
-    quiz.below.children = [*quiz.below.children, text_view.html]
-
-
-def beside_the_board(quiz: RevealQuiz, text_view: TextView, *above: widgets.Widget) -> list[widgets.Widget]:
+def beside_the_board(quiz: RevealQuiz, *above: widgets.Widget) -> list[widgets.Widget]:
     """The quiz's children as one screen: its board, and beside it ``above``, the question, the answer, the
     prompt with Reveal and Try again, the secondary row (with the board in words) and the verdict."""
-    add_board_words(quiz, text_view)
     css, header, board, *rest = quiz.children
     panel = widgets.VBox([*above, *rest])
     panel.add_class("iff-panel")
@@ -99,11 +91,10 @@ class FlandersQuiz(RevealQuiz):
         self.choice = widgets.ToggleButtons(options=[], value=None, style={"button_width": "auto"})
         self.prompt = (N_("Choose a card space (on the board, or its number above), then 'Reveal'.") if ask == "take"
                        else N_("Choose your answer, then 'Reveal'."))
-        self.text_view = TextView()  # the board in words: what the picture shows, so no answer before Reveal
         super().__init__(question=question, board=board_frame(self.board),
                          inputs=[label(_("Your answer:")), self.choice],
-                         title=title, explain=explain)
-        self.children = beside_the_board(self, self.text_view, self.position_text)
+                         title=title, explain=explain, scenes=[self.board], in_words=True)
+        self.children = beside_the_board(self, self.position_text)
         self.board.on_click(self._on_canvas_click)
         self.board.on_client_ready(lambda: self.redraw(static=True))
         self._set_position()
@@ -296,15 +287,11 @@ class RiskQuiz(RevealQuiz):
                                for k in range(2)])
         self.choice = widgets.ToggleButtons(options=[(_("A is riskier"), "A"), (_("B is riskier"), "B"),
                                                      (_("Same risk"), "same")], value=None)
-        self.text_view = TextView()
-        super().__init__(question=question, board=boards, inputs=[label(_("Your answer:")), self.choice],
-                         title=title, explain=explain)
-        add_board_words(self, self.text_view)
         self.rolls = Disclosure(_("Which sums come up most?"), [widgets.HTML(rolls_picture())],
                                 tooltip=_("How many of the {rolls} rolls of {dice} dice give each sum").format(
                                     rolls=ROLLS, dice=DICE))
-        self.secondary.children, self.below.children = ([*self.secondary.children, self.rolls.button],
-                                                        [*self.below.children, self.rolls.body])
+        super().__init__(question=question, board=boards, inputs=[label(_("Your answer:")), self.choice],
+                         title=title, explain=explain, in_words=True, disclosures=[self.rolls])
         for board in self.boards:
             board.on_client_ready(lambda: self.redraw(static=True))
         self._set_labels()
