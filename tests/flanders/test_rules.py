@@ -74,7 +74,7 @@ def test_forced_german_card():
     game.roll([1, 2, 6])  # pairs: 3, 7, 8; only 7 holds a card
     assert game.legal_actions() == [Take(7)]
     unchanged(game, SpaceNotAvailableError, Take(8), r"space 8 is not offered by the dice 1-2-6")
-    unchanged(game, WrongPhaseError, Stop(), "stopping belongs to the again phase")
+    unchanged(game, WrongPhaseError, Stop(), "stopping belongs to the roll again phase")
     [taken] = game.take(7)
     assert taken.forced and taken.german and taken.cites(rules.MUST_TAKE)
 
@@ -304,4 +304,4 @@ def test_wrong_phase_actions_leave_the_state_unchanged():
     unchanged(game, WrongPhaseError, EndTurn(), "ending the turn belongs to the resolve phase")
     unchanged(game, WrongPhaseError, Play(0, 1), "playing a card belongs to the resolve phase")
     game.roll([1, 2, 3])
-    unchanged(game, WrongPhaseError, Roll(), "rolling the dice belongs to the roll or again phase")
+    unchanged(game, WrongPhaseError, Roll(), "rolling the dice belongs to the roll or roll again phase")
