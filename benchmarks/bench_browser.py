@@ -155,34 +155,46 @@ def bench_clicks(context, url: str, clicks: int) -> None:
         measure(page, "quiz retry", quiz.get_by_role("button", name="Try again"), quiz)
     page.close()
 
-    report_clicks(f"{clicks} clicks on the RaceTutor of {RACE_LESSON}, Reveal / Try again on the quiz of "
-                  f"{QUIZ_LESSON}", results, unchanged)
+    report_clicks(
+        f"{clicks} clicks on the RaceTutor of {RACE_LESSON}, Reveal / Try again on the quiz of {QUIZ_LESSON}",
+        results,
+        unchanged,
+    )
 
 
 def report_clicks(what: str, results: dict[str, list[tuple[float, float]]], unchanged: list[str]) -> None:
     """Print the click-to-canvas table (per kind of click and for all) and whether the targets are met."""
-    print(f"\nClick to canvas: {what} (ms)\n"
-          f"targets: median response < {MEDIAN_CLICK_TARGET_MS}, worst < {WORST_CLICK_TARGET_MS}")
+    print(
+        f"\nClick to canvas: {what} (ms)\n"
+        f"targets: median response < {MEDIAN_CLICK_TARGET_MS}, worst < {WORST_CLICK_TARGET_MS}"
+    )
     print(f"{'click':<13}{'n':>4}{'median first change':>21}{'worst':>8}{'median last change':>20}{'worst':>8}")
     rows = [*results.items(), ("all", [r for rs in results.values() for r in rs])]
     for kind, rs in rows:
         firsts, lasts = [f for f, _ in rs], [last for _, last in rs]
-        print(f"{kind:<13}{len(rs):>4}{statistics.median(firsts):>21.0f}{max(firsts):>8.0f}"
-              f"{statistics.median(lasts):>20.0f}{max(lasts):>8.0f}")
+        print(
+            f"{kind:<13}{len(rs):>4}{statistics.median(firsts):>21.0f}{max(firsts):>8.0f}"
+            f"{statistics.median(lasts):>20.0f}{max(lasts):>8.0f}"
+        )
     for click in unchanged:
         print("a click that left the canvas unchanged for 2 s (then the page said):", click)
     firsts = [f for f, _ in rows[-1][1]]
     verdict = statistics.median(firsts) < MEDIAN_CLICK_TARGET_MS and max(firsts) < WORST_CLICK_TARGET_MS
     print("response targets:", "met" if verdict else "NOT met")
 
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--loads", type=int, default=3, help="timed loads per page (after one warm-up)")
     parser.add_argument("--clicks", type=int, default=20)
     args = parser.parse_args()
-    run(lambda site: sorted(str(p.relative_to(site)) for p in site.rglob("*.ipynb")
-                            if ".ipynb_checkpoints" not in p.parts),  # the landing page and every game
-        lambda context, url: bench_clicks(context, url, args.clicks), args.loads)
+    run(
+        lambda site: sorted(
+            str(p.relative_to(site)) for p in site.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts
+        ),  # the landing page and every game
+        lambda context, url: bench_clicks(context, url, args.clicks),
+        args.loads,
+    )
     return 0
 
 

@@ -99,8 +99,9 @@ def serve(classroom: Classroom, port: int, server_times: dict[str, list[float]])
 
     def run() -> None:
         async def main() -> None:
-            app = tornado.web.Application([*routes(classroom), ("/page", _Page, {"classroom": classroom})],
-                                          log_function=log)
+            app = tornado.web.Application(
+                [*routes(classroom), ("/page", _Page, {"classroom": classroom})], log_function=log
+            )
             app.listen(port, "127.0.0.1")
             ready.set()
             await asyncio.Event().wait()
@@ -117,8 +118,9 @@ class Client:
     def __init__(self, port: int, address: str = "127.0.0.1") -> None:
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30, source_address=(address, 0))
 
-    def request(self, method: str, path: str, body: object = None, headers: dict[str, str] | None = None
-                ) -> tuple[int, bytes, float, http.client.HTTPResponse]:
+    def request(
+        self, method: str, path: str, body: object = None, headers: dict[str, str] | None = None
+    ) -> tuple[int, bytes, float, http.client.HTTPResponse]:
         started = time.perf_counter()
         self.connection.request(method, path, None if body is None else json.dumps(body), headers or {})
         reply = self.connection.getresponse()
@@ -135,8 +137,10 @@ class Client:
 
 def summary(values: list[float]) -> str:
     values = sorted(values)
-    return (f"median {statistics.median(values):6.2f} ms, p95 {values[int(len(values) * 0.95) - 1]:6.2f} ms, "
-            f"worst {values[-1]:6.2f} ms (n={len(values)})")
+    return (
+        f"median {statistics.median(values):6.2f} ms, p95 {values[int(len(values) * 0.95) - 1]:6.2f} ms, "
+        f"worst {values[-1]:6.2f} ms (n={len(values)})"
+    )
 
 
 def fill_class(client: Client, classroom: Classroom, learners: int, lessons: int) -> None:
@@ -146,14 +150,27 @@ def fill_class(client: Client, classroom: Classroom, learners: int, lessons: int
         key = client.page_key()
         secret = client.join(key, f"Learner name {n}")
         for lesson in chosen:
-            client.request("POST", "/rules-tutor/class/event",
-                           {"page": key, "learner": secret, "kind": "opened", "lesson": lesson.key})
+            client.request(
+                "POST",
+                "/rules-tutor/class/event",
+                {"page": key, "learner": secret, "kind": "opened", "lesson": lesson.key},
+            )
             for quiz in lesson.quizzes:
                 for _ in range(rng.choice((1, 1, 2, 3))):
                     right = rng.random() < 0.6
-                    client.request("POST", "/rules-tutor/class/event",
-                                   {"page": key, "learner": secret, "kind": "answered", "lesson": lesson.key,
-                                    "quiz": quiz, "right": right, "choice": str(rng.randint(1, 9))})
+                    client.request(
+                        "POST",
+                        "/rules-tutor/class/event",
+                        {
+                            "page": key,
+                            "learner": secret,
+                            "kind": "answered",
+                            "lesson": lesson.key,
+                            "quiz": quiz,
+                            "right": right,
+                            "choice": str(rng.randint(1, 9)),
+                        },
+                    )
                     if right:
                         break
 
@@ -169,7 +186,8 @@ def browser_refresh_ms(port: int, refreshes: int) -> tuple[list[float], list[flo
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         page.goto(f"http://127.0.0.1:{port}/rules-tutor/teacher?token={TOKEN}")
         page.wait_for_selector("#grid tbody tr")
-        times = page.evaluate("""async ([n, token]) => {
+        times = page.evaluate(
+            """async ([n, token]) => {
             const whole = [], fetched = [];
             for (let i = 0; i < n; i++) {
                 let started = performance.now();
@@ -181,7 +199,9 @@ def browser_refresh_ms(port: int, refreshes: int) -> tuple[list[float], list[flo
                 fetched.push(performance.now() - started);
             }
             return [whole, fetched];
-        }""", [refreshes, TOKEN])
+        }""",
+            [refreshes, TOKEN],
+        )
         rows = page.locator("#grid tbody tr").count()
         browser.close()
     assert rows > 0
@@ -198,7 +218,7 @@ def profile(what: str, work, top: int = 12) -> None:
     lines = [line for line in out.getvalue().splitlines() if line.strip()]
     start = next(i for i, line in enumerate(lines) if line.lstrip().startswith("ncalls"))
     print(f"\n{what} (cProfile, by own time):")
-    for line in lines[start:start + top + 1]:
+    for line in lines[start : start + top + 1]:
         print("  " + line[:150])
 
 
@@ -213,29 +233,48 @@ def class_load(with_class: bool, learners: int, browsers: int, work_s: float) ->
 
     from tutor.classroom.guard import PageKeys
 
-    args = argparse.Namespace(learners=learners, browsers=browsers, lesson=bl.LESSON, pool=learners, fill_delay=None,
-                              refill_all_at_once=False, max_kernels=learners + 2, set=[], work=work_s, think=1.5,
-                              deadline=180.0)
+    args = argparse.Namespace(
+        learners=learners,
+        browsers=browsers,
+        lesson=bl.LESSON,
+        pool=learners,
+        fill_delay=None,
+        refill_all_at_once=False,
+        max_kernels=learners + 2,
+        set=[],
+        work=work_s,
+        think=1.5,
+        deadline=180.0,
+    )
     with tempfile.TemporaryDirectory(prefix="bench-classroom-load-") as tmp:
         class_db = Path(tmp) / "class.sqlite3"
         if with_class:
-            args.set = [f"ClassroomVoila.class_db={json.dumps(str(class_db))}",
-                        f"ClassroomVoila.teacher_token={json.dumps(TOKEN)}",
-                        'VoilaConfiguration.resources={"rules_tutor_class": true}']
+            args.set = [
+                f"ClassroomVoila.class_db={json.dumps(str(class_db))}",
+                f"ClassroomVoila.teacher_token={json.dumps(TOKEN)}",
+                'VoilaConfiguration.resources={"rules_tutor_class": true}',
+            ]
         polls: list[float] = []
 
         class ClassBrowserLearner(bl.BrowserLearner):  # type: ignore[misc, name-defined]
             async def open(self, start: float) -> None:
                 if os.environ.get("BENCH_DEBUG"):
+
                     async def look() -> None:
                         await asyncio.sleep(60)
                         if self.page is not None and "painted" not in self.marks:
-                            print(f"browser {self.number} after 60 s:", await self.page.evaluate(
-                                "() => [document.readyState, !!document.querySelector('#loading'), "
-                                "!!document.querySelector('.tutor-class-overlay'), "
-                                "document.body.innerText.slice(0, 300)]"),
-                                self.console[-5:], flush=True)
+                            print(
+                                f"browser {self.number} after 60 s:",
+                                await self.page.evaluate(
+                                    "() => [document.readyState, !!document.querySelector('#loading'), "
+                                    "!!document.querySelector('.tutor-class-overlay'), "
+                                    "document.body.innerText.slice(0, 300)]"
+                                ),
+                                self.console[-5:],
+                                flush=True,
+                            )
                             await self.page.screenshot(path=f"/tmp/classroom-shots/stuck_{self.number}.png")
+
                     self.console: list[str] = []
                     asyncio.ensure_future(look())
                     self.context.on("console", lambda message: self.console.append(message.text[:200]))
@@ -251,15 +290,17 @@ def class_load(with_class: bool, learners: int, browsers: int, work_s: float) ->
                     return await super().work(until, think_s)
                 url = self.url + "/rules-tutor/class/"
                 key = PageKeys(bytes.fromhex(_page_secret(class_db))).issue(1)  # the database's first class
-                reply = await AsyncHTTPClient().fetch(url + "join", method="POST",
-                                                      body=json.dumps({"page": key, "name": f"P{self.number}"}))
+                reply = await AsyncHTTPClient().fetch(
+                    url + "join", method="POST", body=json.dumps({"page": key, "name": f"P{self.number}"})
+                )
                 secret = json.loads(reply.body)["learner"]
 
                 async def poll() -> None:
                     while time.monotonic() < until:
                         started = time.monotonic()
-                        await AsyncHTTPClient().fetch(url + "state", method="POST",
-                                                      body=json.dumps({"page": key, "learner": secret}))
+                        await AsyncHTTPClient().fetch(
+                            url + "state", method="POST", body=json.dumps({"page": key, "learner": secret})
+                        )
                         polls.append((time.monotonic() - started) * 1000)
                         await asyncio.sleep(2.0)
 
@@ -298,9 +339,17 @@ def class_with_a_curious_pupil(size: int) -> None:
             surrogate = '{"page": "%s", "learner": "\\ud800", "name": "\\ud800"}' % key
             attacks = {
                 "join": lambda n: ("/rules-tutor/class/join", {"page": key, "name": f"fake {n}"}),
-                "made-up quiz": lambda n: ("/rules-tutor/class/event", {
-                    "page": key, "learner": pupil_secret, "kind": "answered", "lesson": lessons[n % 2],
-                    "quiz": f"made-up-{n}", "right": True}),
+                "made-up quiz": lambda n: (
+                    "/rules-tutor/class/event",
+                    {
+                        "page": key,
+                        "learner": pupil_secret,
+                        "kind": "answered",
+                        "lesson": lessons[n % 2],
+                        "quiz": f"made-up-{n}",
+                        "right": True,
+                    },
+                ),
                 "nested": lambda n: ("/rules-tutor/class/event", "[" * 2000),
                 "surrogate": lambda n: ("/rules-tutor/class/join", surrogate),
             }
@@ -333,14 +382,26 @@ def class_with_a_curious_pupil(size: int) -> None:
                     return
                 secret = json.loads(body)["learner"]
                 for lesson in lessons:
-                    client.request("POST", "/rules-tutor/class/event",
-                                   {"page": key, "learner": secret, "kind": "opened", "lesson": lesson})
+                    client.request(
+                        "POST",
+                        "/rules-tutor/class/event",
+                        {"page": key, "learner": secret, "kind": "opened", "lesson": lesson},
+                    )
                     client.request("POST", "/rules-tutor/class/state", {"page": key, "learner": secret})
                     for quiz in sorted(db.quiz_ids[lesson]):
                         time.sleep(0.2)  # reading, thinking
                         status, _, elapsed, _ = client.request(
-                            "POST", "/rules-tutor/class/event", {"page": key, "learner": secret, "kind": "answered",
-                                                                "lesson": lesson, "quiz": quiz, "right": n % 2 == 0})
+                            "POST",
+                            "/rules-tutor/class/event",
+                            {
+                                "page": key,
+                                "learner": secret,
+                                "kind": "answered",
+                                "lesson": lesson,
+                                "quiz": quiz,
+                                "right": n % 2 == 0,
+                            },
+                        )
                         answers.append(elapsed)
                         if status != 204:
                             failures.append(f"learner {n}: answer {status}")
@@ -361,18 +422,24 @@ def class_with_a_curious_pupil(size: int) -> None:
         data = json.dumps(report)
         expected = size * sum(len(db.quiz_ids[lesson]) for lesson in lessons)
         recorded = db._db.execute("SELECT COUNT(*) FROM answers").fetchone()[0]
-        print(f"\nA class of {size} (one address each) with a curious pupil attacking at the same time "
-              f"(the class took {class_s:.1f} s):")
+        print(
+            f"\nA class of {size} (one address each) with a curious pupil attacking at the same time "
+            f"(the class took {class_s:.1f} s):"
+        )
         fakes = pupil_codes.get("join", {}).get(200, 0)
-        print(f"  learners joined: {db.learner_count() - 1 - fakes} of {size} (and the pupil {1 + fakes}); answers "
-              f"recorded: {recorded} (expected {expected}); failures: {failures or 'none'}")
+        print(
+            f"  learners joined: {db.learner_count() - 1 - fakes} of {size} (and the pupil {1 + fakes}); answers "
+            f"recorded: {recorded} (expected {expected}); failures: {failures or 'none'}"
+        )
         print(f"  join:   {summary(joins)}")
         print(f"  answer: {summary(answers)}")
         for name, codes in pupil_codes.items():
             print(f"  the pupil's {name} posts: {dict(sorted(codes.items()))}")
         names = [learner["name"] for learner in report["learners"]]
-        print(f"  teacher's data: {len(data) / 1024:.0f} KiB, {len(report['columns'])} columns, "
-              f"{len(names)} learners (the pupil's included); names told apart: {names[:4]} ...")
+        print(
+            f"  teacher's data: {len(data) / 1024:.0f} KiB, {len(report['columns'])} columns, "
+            f"{len(names)} learners (the pupil's included); names told apart: {names[:4]} ..."
+        )
         db.close()
 
 
@@ -389,11 +456,15 @@ def main() -> int:
     parser.add_argument("--learners", type=int, default=30)
     parser.add_argument("--lessons", type=int, default=6)
     parser.add_argument("--refreshes", type=int, default=30)
-    parser.add_argument("--class", dest="class_size", type=int, default=30,
-                        help="learners of the class with a curious pupil (0: skip)")
+    parser.add_argument(
+        "--class", dest="class_size", type=int, default=30, help="learners of the class with a curious pupil (0: skip)"
+    )
     parser.add_argument("--no-browser", action="store_true")
-    parser.add_argument("--load", action="store_true",
-                        help="also: click latency in Chromium under a class's load, class mode off then on")
+    parser.add_argument(
+        "--load",
+        action="store_true",
+        help="also: click latency in Chromium under a class's load, class mode off then on",
+    )
     parser.add_argument("--load-learners", type=int, default=20)
     parser.add_argument("--load-browsers", type=int, default=3)
     parser.add_argument("--load-work", type=float, default=20.0, help="seconds of clicking")
@@ -403,9 +474,14 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="bench-classroom-") as tmp:
         db = ClassDatabase(Path(tmp) / "class.sqlite3", lessons_of(REPO / "lessons"))
         # No rate limit here: the benchmark is one page posting as fast as it can.
-        classroom = Classroom(db, TOKEN, posts=RateLimit(per_second=1e9, burst=1e9),
-                              client_posts=RateLimit(per_second=1e9, burst=1e9),
-                              joins=RateLimit(per_second=1e9, burst=1e9), joined=ClientCounts(10**9))
+        classroom = Classroom(
+            db,
+            TOKEN,
+            posts=RateLimit(per_second=1e9, burst=1e9),
+            client_posts=RateLimit(per_second=1e9, burst=1e9),
+            joins=RateLimit(per_second=1e9, burst=1e9),
+            joined=ClientCounts(10**9),
+        )
         port, server_times = free_port(), {}
         serve(classroom, port, server_times)
         client = Client(port)
@@ -417,29 +493,40 @@ def main() -> int:
         quizzes = sorted(db.quiz_ids[lesson])
         round_trips = []
         for n in range(args.events):
-            event = {"page": key, "learner": secret, "kind": "answered", "lesson": lesson,
-                     "quiz": quizzes[n % len(quizzes)],
-                     "right": n % 3 == 0, "choice": str(n)}
+            event = {
+                "page": key,
+                "learner": secret,
+                "kind": "answered",
+                "lesson": lesson,
+                "quiz": quizzes[n % len(quizzes)],
+                "right": n % 3 == 0,
+                "choice": str(n),
+            }
             status, _, elapsed, _ = client.request("POST", "/rules-tutor/class/event", event)
             assert status == 204, status
             round_trips.append(elapsed)
         event_server = server_times["/rules-tutor/class/event"]
         print(f"event (a quiz answer) on the server: {summary(event_server)}")
         print(f"event round trip (client):           {summary(round_trips)}")
-        print(f"event cost <= {EVENT_TARGET_MS:.0f} ms: "
-              f"{'yes' if statistics.median(event_server) <= EVENT_TARGET_MS else 'NO'}")
+        print(
+            f"event cost <= {EVENT_TARGET_MS:.0f} ms: "
+            f"{'yes' if statistics.median(event_server) <= EVENT_TARGET_MS else 'NO'}"
+        )
         for _ in range(200):
             client.request("POST", "/rules-tutor/class/state", {"page": key, "learner": secret})
         polls = server_times["/rules-tutor/class/state"]
-        print(f"state poll (every 2 s per page) on the server: {summary(polls)}; 20 learners: "
-              f"{10 * statistics.median(polls):.0f} ms of server time per second")
+        print(
+            f"state poll (every 2 s per page) on the server: {summary(polls)}; 20 learners: "
+            f"{10 * statistics.median(polls):.0f} ms of server time per second"
+        )
         db.new_class()
 
         # 2. view refresh with a class
         fill_class(client, classroom, args.learners, args.lessons)
         server_times.pop("/rules-tutor/teacher/data", None)
-        data_trips = [client.request("GET", "/rules-tutor/teacher/data", headers={"X-Teacher-Token": TOKEN})[2]
-                      for _ in range(50)]
+        data_trips = [
+            client.request("GET", "/rules-tutor/teacher/data", headers={"X-Teacher-Token": TOKEN})[2] for _ in range(50)
+        ]
         size = len(client.request("GET", "/rules-tutor/teacher/data", headers={"X-Teacher-Token": TOKEN})[1])
         print(f"\nteacher data, {args.learners} learners x {args.lessons} lessons x 3 quizzes ({size / 1024:.0f} KiB):")
         print(f"  on the server:     {summary(server_times['/rules-tutor/teacher/data'])}")
@@ -453,21 +540,29 @@ def main() -> int:
             worst = statistics.median(data_trips)
         print(f"view refresh < {VIEW_TARGET_MS:.0f} ms: {'yes' if worst < VIEW_TARGET_MS else 'NO'}")
 
-        print("load average (1 min): {:.1f} on {} cores (other work on the machine skews every figure)"
-              .format(os.getloadavg()[0], os.cpu_count()))
+        print(
+            "load average (1 min): {:.1f} on {} cores (other work on the machine skews every figure)".format(
+                os.getloadavg()[0], os.cpu_count()
+            )
+        )
 
         # 3. where the time goes
         learner = db.learner(secret) or db.join("profiled")[0]  # type: ignore[index]
-        profile("500 quiz answers written (ClassDatabase.answered)",
-                lambda: [db.answered(learner, lesson, quizzes[n % 2], n % 2 == 0, str(n)) for n in range(500)])
-        profile("50 teacher data builds (ClassDatabase.report + JSON)",
-                lambda: [json.dumps(db.report()) for _ in range(50)])
+        profile(
+            "500 quiz answers written (ClassDatabase.answered)",
+            lambda: [db.answered(learner, lesson, quizzes[n % 2], n % 2 == 0, str(n)) for n in range(500)],
+        )
+        profile(
+            "50 teacher data builds (ClassDatabase.report + JSON)", lambda: [json.dumps(db.report()) for _ in range(50)]
+        )
         db.close()
     if args.class_size:
         class_with_a_curious_pupil(args.class_size)
     if args.load:
-        results = {mode: class_load(mode == "on", args.load_learners, args.load_browsers, args.load_work)
-                   for mode in args.load_modes.split(",")}
+        results = {
+            mode: class_load(mode == "on", args.load_learners, args.load_browsers, args.load_work)
+            for mode in args.load_modes.split(",")
+        }
         print("\nclick to changed canvas in Chromium under class load (target: median 100 ms):")
         for mode, result in results.items():
             print(f"  class mode {mode:>3}: " + (summary(result["clicks"]) if result["clicks"] else "no click timed"))

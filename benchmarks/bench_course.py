@@ -46,8 +46,11 @@ def rss_mb(pid: int) -> float:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--today-settings", action="store_true",
-                        help="without the server settings postBuild writes (the route before issue 29)")
+    parser.add_argument(
+        "--today-settings",
+        action="store_true",
+        help="without the server settings postBuild writes (the route before issue 29)",
+    )
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -64,8 +67,10 @@ def main() -> int:
             page.goto(landing, timeout=LOAD_TIMEOUT_MS)
             page.wait_for_selector("a[href$='.ipynb']", timeout=LOAD_TIMEOUT_MS)
             links = list(dict.fromkeys(page.eval_on_selector_all("a[href$='.ipynb']", "a => a.map(l => l.href)")))
-            print(f"settings: {'today (none written)' if args.today_settings else 'tutor/server/server_settings.py'}; "
-                  f"{len(links)} pages; server pid {binder.process.pid}")
+            print(
+                f"settings: {'today (none written)' if args.today_settings else 'tutor/server/server_settings.py'}; "
+                f"{len(links)} pages; server pid {binder.process.pid}"
+            )
             print(f"{'page':<44} {'kernels':>7} {'MB':>7} {'s':>6}", flush=True)
             for number, link in enumerate(links, 1):
                 start = time.monotonic()
@@ -90,8 +95,10 @@ def main() -> int:
     finally:
         left = binder.stop()
     peak = max(memory for _, memory in figures)
-    print(f"most kernels at once: {max(k for k, _ in figures)}; peak {peak:.0f} MB; at the end {memory:.0f} MB "
-          f"({'under' if memory < LIMIT_MB else 'OVER'} {LIMIT_MB} MB); left running after stop: {len(left)}")
+    print(
+        f"most kernels at once: {max(k for k, _ in figures)}; peak {peak:.0f} MB; at the end {memory:.0f} MB "
+        f"({'under' if memory < LIMIT_MB else 'OVER'} {LIMIT_MB} MB); left running after stop: {len(left)}"
+    )
     return 0 if memory < LIMIT_MB and not left else 1
 
 

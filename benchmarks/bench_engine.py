@@ -84,17 +84,36 @@ def main() -> None:
     args = parser.parse_args()
     print(f"{'stage':<20} {'engine':<28} {'races/s':>9}")
     for stage in STAGES:
-        rate = races_per_second({
-            bot: lambda seed, bot=bot: simulate_race(stage, teams=4, bot=bot, seed=seed)
-            for bot in ("random", "heuristic")} | {"peer": lambda seed: peer_race(stage, seed)},
-            args.seeds, args.repeats)
+        rate = races_per_second(
+            {
+                bot: lambda seed, bot=bot: simulate_race(stage, teams=4, bot=bot, seed=seed)
+                for bot in ("random", "heuristic")
+            }
+            | {"peer": lambda seed: peer_race(stage, seed)},
+            args.seeds,
+            args.repeats,
+        )
         print(f"{stage:<20} {'tutor, random bots':<28} {rate['random']:>9.0f}")
         print(f"{stage:<20} {'tutor, heuristic bots':<28} {rate['heuristic']:>9.0f}")
         print(f"{stage:<20} {'flamme-rouge 0.1.2, Muscle':<28} {rate['peer']:>9.1f}")
         print(f"{stage:<20} {'ratio (random / peer)':<28} {rate['random'] / rate['peer']:>9.1f}x  (target 25x)")
-    rate = races_per_second({bot: lambda seed, bot=bot: simulate_race(
-        "paves-du-nord", teams=12, bot=bot, seed=seed, single_riders=True, peloton=True, muscle=1,
-        breakaway=True) for bot in ("random", "heuristic")}, args.seeds, args.repeats)
+    rate = races_per_second(
+        {
+            bot: lambda seed, bot=bot: simulate_race(
+                "paves-du-nord",
+                teams=12,
+                bot=bot,
+                seed=seed,
+                single_riders=True,
+                peloton=True,
+                muscle=1,
+                breakaway=True,
+            )
+            for bot in ("random", "heuristic")
+        },
+        args.seeds,
+        args.repeats,
+    )
     for bot in ("random", "heuristic"):
         print(f"{'paves-du-nord':<20} {'12 singles+Peloton+Muscle, ' + bot[:4]:<28} {rate[bot]:>9.0f}")
 

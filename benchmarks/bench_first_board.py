@@ -40,11 +40,18 @@ STARTUP_FILE = Path(__file__).resolve().parent / "kernel_timing_startup.py"
 GAMES = ("flamme_rouge", "flanders")
 LOAD_TIMEOUT_S = 120
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-quic",
-                 "--no-first-run", "--disable-component-update", "--disable-sync",
-                 # Other hosts are unreachable (a lesson must not need them). Not Playwright's routing: a routed
-                 # context has no HTTP cache, and a learner's browser keeps Voila's scripts between lessons.
-                 "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-component-update",
+    "--disable-sync",
+    # Other hosts are unreachable (a lesson must not need them). Not Playwright's routing: a routed
+    # context has no HTTP cache, and a learner's browser keeps Voila's scripts between lessons.
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost",
+]
 FREE_CLOSED_PAGES = ["--MappingKernelManager.cull_idle_timeout=90", "--MappingKernelManager.cull_interval=15"]
 
 # Runs in the page from its start: at every animation frame until a canvas has painted pixels, note (in ms from
@@ -78,9 +85,15 @@ SHUTDOWN_JS = """async () => {
 }"""
 
 COLUMNS = [  # (key, heading, width)
-    ("launch", "kernel launched", 9), ("kernel", "kernel start", 8), ("imports", "cell imports", 8),
-    ("widgets", "of which ipywidgets+ipycanvas", 8), ("cells", "all cells", 8), ("cells_done", "cells done", 8),
-    ("loading", "#loading gone", 8), ("canvas", "first canvas", 8), ("comms", "comm msgs", 7),
+    ("launch", "kernel launched", 9),
+    ("kernel", "kernel start", 8),
+    ("imports", "cell imports", 8),
+    ("widgets", "of which ipywidgets+ipycanvas", 8),
+    ("cells", "all cells", 8),
+    ("cells_done", "cells done", 8),
+    ("loading", "#loading gone", 8),
+    ("canvas", "first canvas", 8),
+    ("comms", "comm msgs", 7),
     ("paint", "first paint", 8),
 ]
 
@@ -106,14 +119,34 @@ class Tree:
         port = free_port()
         self.url = f"http://127.0.0.1:{port}"
         self.log = tmp / label / "voila.log"
-        environment = {**os.environ, "PYTHONPATH": str(root), "IPYTHONDIR": str(ipython),
-                       "TUTOR_BENCH_TIMES": str(self.times)}
-        command = [sys.executable, "-m", "tutor.server", str(self.site), f"--port={port}", "--no-browser",
-                   f"--Voila.config_file_paths={self.settings(root, tmp / label, next_lesson)}",
-                   "--Voila.ip=127.0.0.1", "--Voila.port_retries=0", *FREE_CLOSED_PAGES]
+        environment = {
+            **os.environ,
+            "PYTHONPATH": str(root),
+            "IPYTHONDIR": str(ipython),
+            "TUTOR_BENCH_TIMES": str(self.times),
+        }
+        command = [
+            sys.executable,
+            "-m",
+            "tutor.server",
+            str(self.site),
+            f"--port={port}",
+            "--no-browser",
+            f"--Voila.config_file_paths={self.settings(root, tmp / label, next_lesson)}",
+            "--Voila.ip=127.0.0.1",
+            "--Voila.port_retries=0",
+            *FREE_CLOSED_PAGES,
+        ]
         with self.log.open("wb") as log:
-            self.process = subprocess.Popen(command, cwd=root, env=environment, stdin=subprocess.DEVNULL,
-                                            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+            self.process = subprocess.Popen(
+                command,
+                cwd=root,
+                env=environment,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
         deadline = time.monotonic() + 180
         while True:
             if self.process.poll() is not None:
@@ -166,7 +199,9 @@ def load(context, tree: Tree, notebook: str) -> dict[str, float | None]:
             """() => { const t = window.__firstBoard;
                        return t && (t.firstPaint !== null || (t.loadingGone !== null
                               && performance.now() - t.loadingGone > 3000 && !document.querySelector('canvas'))); }""",
-            timeout=LOAD_TIMEOUT_S * 1000, polling=100)
+            timeout=LOAD_TIMEOUT_S * 1000,
+            polling=100,
+        )
         origin = page.evaluate("performance.timeOrigin") / 1000
         client = page.evaluate("window.__firstBoard")
         kernel_id = json.loads(page.locator("#jupyter-config-data").text_content())["kernelId"]
@@ -175,8 +210,11 @@ def load(context, tree: Tree, notebook: str) -> dict[str, float | None]:
     finally:
         page.close()
     seconds = {key: (value / 1000 if value is not None else None) for key, value in client.items()}
-    row: dict[str, float | None] = {"loading": seconds["loadingGone"], "canvas": seconds["firstCanvas"],
-                                    "paint": seconds["firstPaint"]}
+    row: dict[str, float | None] = {
+        "loading": seconds["loadingGone"],
+        "canvas": seconds["firstCanvas"],
+        "paint": seconds["firstPaint"],
+    }
     cells = [cell for cell in kernel.get("cells", []) if cell[2] is not None]
     row["launch"] = kernel["process_start"] - origin if kernel.get("process_start") else None
     row["kernel"] = kernel["startup"] - kernel["process_start"] if kernel.get("process_start") else None
@@ -223,8 +261,10 @@ def fmt(value: float | None, width: int) -> str:
 def report(notebooks: list[str], trees: list[Tree], results: dict, loads: int) -> None:
     with open("/proc/loadavg") as loadavg:
         load_now = " ".join(loadavg.read().split()[:3])
-    print(f"\nFirst board, median of {loads} loads (s from the navigation's start, except 'kernel start', "
-          f"'cell imports', 'all cells' and 'comm msgs', which are durations); load average now: {load_now}")
+    print(
+        f"\nFirst board, median of {loads} loads (s from the navigation's start, except 'kernel start', "
+        f"'cell imports', 'all cells' and 'comm msgs', which are durations); load average now: {load_now}"
+    )
     for key, heading, _ in COLUMNS:
         print(f"  {key:<10} {heading}")
     header = f"{'lesson':<42}{'tree':<7}" + "".join(f"{key:>{width + 1}}" for key, _, width in COLUMNS)
@@ -246,14 +286,18 @@ def report(notebooks: list[str], trees: list[Tree], results: dict, loads: int) -
                 ratios.append(after / before)
                 print(f"{'':<42}{'ratio':<7}{'after / before of the first paint:':>60}{after / before:>8.2f}")
     if ratios:
-        print(f"\nmedian ratio after / before of the first paint over {len(ratios)} lessons: "
-              f"{statistics.median(ratios):.2f}")
+        print(
+            f"\nmedian ratio after / before of the first paint over {len(ratios)} lessons: "
+            f"{statistics.median(ratios):.2f}"
+        )
     for tree in trees:
         paints = [median([r["paint"] for r in results[(tree.label, nb)]]) for nb in notebooks]
         paints = [p for p in paints if p is not None]
         if paints:
-            print(f"{tree.label}: first paint, worst lesson {max(paints):.2f} s, median lesson "
-                  f"{statistics.median(paints):.2f} s, lessons over 3 s: {sum(p > 3 for p in paints)}")
+            print(
+                f"{tree.label}: first paint, worst lesson {max(paints):.2f} s, median lesson "
+                f"{statistics.median(paints):.2f} s, lessons over 3 s: {sum(p > 3 for p in paints)}"
+            )
 
 
 def numbered_lessons(site: Path, only: list[str]) -> list[str]:
@@ -276,9 +320,12 @@ def main() -> int:
     parser.add_argument("--before", default=default_before, help="a tree to compare with (its tutor/ and lessons/)")
     parser.add_argument("--only", nargs="*", default=[], help="lesson prefixes, e.g. flanders/03 flamme_rouge/06")
     parser.add_argument("--no-warm-up", action="store_true", help="time the first load too")
-    parser.add_argument("--next", action="store_true",
-                        help="each lesson opened by Next from the lesson before it (read until the tree has "
-                             "prepared this one), not from a link with no lesson open")
+    parser.add_argument(
+        "--next",
+        action="store_true",
+        help="each lesson opened by Next from the lesson before it (read until the tree has "
+        "prepared this one), not from a link with no lesson open",
+    )
     args = parser.parse_args()
 
     from playwright.sync_api import sync_playwright
@@ -301,7 +348,7 @@ def main() -> int:
                             load(context, tree, notebook)
                 for run in range(args.loads):
                     for notebook in notebooks:
-                        for tree in (trees if run % 2 == 0 else trees[::-1]):
+                        for tree in trees if run % 2 == 0 else trees[::-1]:
                             if args.next:
                                 come_from(context, tree, previous_lesson(tree.site, notebook), notebook)
                             results[(tree.label, notebook)].append(load(context, tree, notebook))

@@ -1,6 +1,6 @@
 """Games per second of In Flanders Field bot games (2, 3 and 4 players). A script, not a test.
 
-    python benchmarks/bench_flanders.py [--games N] [--bots NAMES]
+python benchmarks/bench_flanders.py [--games N] [--bots NAMES]
 """
 
 from __future__ import annotations
@@ -31,8 +31,9 @@ def games_per_second(players: int, games: int, bots: str | None) -> tuple[float,
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=500)
-    parser.add_argument("--bots", default=None,
-                        help="comma-separated bot names, cycled over the players (default: threshold)")
+    parser.add_argument(
+        "--bots", default=None, help="comma-separated bot names, cycled over the players (default: threshold)"
+    )
     args = parser.parse_args()
     games_per_second(3, 1, args.bots)  # warm up (loads the data files)
     for players in (2, 3, 4):

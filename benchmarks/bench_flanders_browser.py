@@ -85,16 +85,23 @@ def bench_clicks(context, url: str, clicks: int) -> None:
         measure(page, "quiz retry", quiz.get_by_role("button", name="Try again"))
     page.close()
 
-    report_clicks(f"{clicks} clicks on the GameTutor of {GAME_LESSON}, Reveal / Try again on the quiz of "
-                  f"{QUIZ_LESSON}", results, unchanged)
+    report_clicks(
+        f"{clicks} clicks on the GameTutor of {GAME_LESSON}, Reveal / Try again on the quiz of {QUIZ_LESSON}",
+        results,
+        unchanged,
+    )
+
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--loads", type=int, default=3, help="timed loads per page (after one warm-up)")
     parser.add_argument("--clicks", type=int, default=30)
     args = parser.parse_args()
-    run(lambda site: sorted(f"flanders/{p.name}" for p in (site / "flanders").glob("*.ipynb")),
-        lambda context, url: bench_clicks(context, url, args.clicks), args.loads)
+    run(
+        lambda site: sorted(f"flanders/{p.name}" for p in (site / "flanders").glob("*.ipynb")),
+        lambda context, url: bench_clicks(context, url, args.clicks),
+        args.loads,
+    )
     return 0
 
 

@@ -116,8 +116,10 @@ def learner_processes(hub: Hub) -> tuple[list[int], list[int], list[int]]:
 
 def summary(label: str, values: list[float], unit: str = "MiB") -> str:
     digits = 1 if unit == "s" else 0
-    return (f"{label}: median {statistics.median(values):.{digits}f} {unit}, "
-            f"range {min(values):.{digits}f}-{max(values):.{digits}f} (n={len(values)})")
+    return (
+        f"{label}: median {statistics.median(values):.{digits}f} {unit}, "
+        f"range {min(values):.{digits}f}-{max(values):.{digits}f} (n={len(values)})"
+    )
 
 
 def main() -> int:
@@ -133,35 +135,53 @@ def main() -> int:
 
     import jupyterhub
 
-    print(f"JupyterHub {jupyterhub.__version__}, configurable-http-proxy {PROXY_VERSION}, lesson {args.lesson}, "
-          f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
+    print(
+        f"JupyterHub {jupyterhub.__version__}, configurable-http-proxy {PROXY_VERSION}, lesson {args.lesson}, "
+        f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}"
+    )
     with tempfile.TemporaryDirectory(prefix="bench-hub-") as scratch, sync_playwright() as playwright:
         hub = Hub(Path(scratch) / "state")
         browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         try:
             arrived, painted = sign_in_all(browser, hub, ["solo"], args.lesson)
-            print(f"1 learner: sign-in to lesson page {arrived['solo']:.1f} s, to painted lesson "
-                  f"{painted['solo']:.1f} s")
+            print(
+                f"1 learner: sign-in to lesson page {arrived['solo']:.1f} s, to painted lesson {painted['solo']:.1f} s"
+            )
             names = [f"learner{i}" for i in range(1, args.learners + 1)]
             arrived, painted = sign_in_all(browser, hub, names, args.lesson)
             for label, found in (("lesson page", arrived), ("painted lesson", painted)):
                 times = sorted(found.values())
-                print(f"{args.learners} learners at once: sign-in to {label} median {statistics.median(times):.1f} s,"
-                      f" first {times[0]:.1f} s, last {times[-1]:.1f} s")
+                print(
+                    f"{args.learners} learners at once: sign-in to {label} median {statistics.median(times):.1f} s,"
+                    f" first {times[0]:.1f} s, last {times[-1]:.1f} s"
+                )
             print(f"load average now {os.getloadavg()[0]:.1f}")
             servers, kernels, others = learner_processes(hub)
             server_memory = [memory_mib(pid) for pid in servers]
             kernel_memory = [memory_mib(pid) for pid in kernels]
-            print(summary("learner server RSS", [rss for rss, _ in server_memory]) + "; "
-                  + summary("PSS", [pss for _, pss in server_memory]))
-            print(summary("lesson kernel RSS", [rss for rss, _ in kernel_memory]) + "; "
-                  + summary("PSS", [pss for _, pss in kernel_memory]))
-            per_learner = (sum(rss for rss, _ in server_memory + kernel_memory) / len(servers),
-                           sum(pss for _, pss in server_memory + kernel_memory) / len(servers))
-            print(f"per learner with one lesson open: {per_learner[0]:.0f} MiB RSS, {per_learner[1]:.0f} MiB PSS "
-                  f"({len(servers)} servers, {len(kernels)} kernels)")
-            print(summary("CPU used by a learner server so far", [cpu_seconds(pid) for pid in servers], "s")
-                  + "; " + summary("by a lesson kernel", [cpu_seconds(pid) for pid in kernels], "s"))
+            print(
+                summary("learner server RSS", [rss for rss, _ in server_memory])
+                + "; "
+                + summary("PSS", [pss for _, pss in server_memory])
+            )
+            print(
+                summary("lesson kernel RSS", [rss for rss, _ in kernel_memory])
+                + "; "
+                + summary("PSS", [pss for _, pss in kernel_memory])
+            )
+            per_learner = (
+                sum(rss for rss, _ in server_memory + kernel_memory) / len(servers),
+                sum(pss for _, pss in server_memory + kernel_memory) / len(servers),
+            )
+            print(
+                f"per learner with one lesson open: {per_learner[0]:.0f} MiB RSS, {per_learner[1]:.0f} MiB PSS "
+                f"({len(servers)} servers, {len(kernels)} kernels)"
+            )
+            print(
+                summary("CPU used by a learner server so far", [cpu_seconds(pid) for pid in servers], "s")
+                + "; "
+                + summary("by a lesson kernel", [cpu_seconds(pid) for pid in kernels], "s")
+            )
             hub_rss = memory_mib(hub.process.pid)[0] + sum(memory_mib(pid)[0] for pid in others)
             print(f"hub and proxy: {hub_rss:.0f} MiB RSS")
         finally:

@@ -145,12 +145,22 @@ class Server:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log_path = workdir / "voila.log"
-        command = [*voila_command(REPO / "lessons", self.port), "--Voila.ip=127.0.0.1", "--Voila.port_retries=0",
-                   f"--Voila.config_file_paths={config_dir}"]
+        command = [
+            *voila_command(REPO / "lessons", self.port),
+            "--Voila.ip=127.0.0.1",
+            "--Voila.port_retries=0",
+            f"--Voila.config_file_paths={config_dir}",
+        ]
         with self.log_path.open("wb") as log:
-            self.process = subprocess.Popen(command, cwd=REPO, stdin=subprocess.DEVNULL, stdout=log,
-                                            stderr=subprocess.STDOUT, start_new_session=True,
-                                            preexec_fn=_die_with_parent)  # stops with this script, however it ends
+            self.process = subprocess.Popen(
+                command,
+                cwd=REPO,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                preexec_fn=_die_with_parent,
+            )  # stops with this script, however it ends
 
     def wait_ready(self, timeout_s: float, kernels: int) -> float:
         """Seconds until the server answers and ``kernels`` kernels are up and the machine has settled."""
@@ -199,8 +209,14 @@ SUBPROTOCOL = "v1.kernel.websocket.jupyter.org"
 def message(session: str, msg_type: str, content: dict, metadata: dict | None = None) -> tuple[str, bytes]:
     """(msg_id, frame) of a shell message."""
     msg_id = uuid.uuid4().hex
-    header = {"msg_id": msg_id, "username": "learner", "session": session, "msg_type": msg_type,
-              "version": "5.3", "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    header = {
+        "msg_id": msg_id,
+        "username": "learner",
+        "session": session,
+        "msg_type": msg_type,
+        "version": "5.3",
+        "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
     parts = [b"shell", *(json.dumps(x).encode() for x in (header, {}, metadata or {}, content))]
     offsets = [8 * (len(parts) + 2)]
     for part in parts:
@@ -212,9 +228,13 @@ def decode(frame: bytes) -> dict:
     """A kernel message from the websocket (v1 framing): its channel, header, parent header and content."""
     count = struct.unpack_from("<Q", frame)[0]
     offsets = struct.unpack_from(f"<{count}Q", frame, 8)
-    part = [frame[offsets[i]:offsets[i + 1]] for i in range(min(count - 1, 5))]
-    return {"channel": part[0].decode(), "header": json.loads(part[1]), "parent_header": json.loads(part[2]),
-            "content": json.loads(part[4])}
+    part = [frame[offsets[i] : offsets[i + 1]] for i in range(min(count - 1, 5))]
+    return {
+        "channel": part[0].decode(),
+        "header": json.loads(part[1]),
+        "parent_header": json.loads(part[2]),
+        "content": json.loads(part[4]),
+    }
 
 
 class SimulatedLearner:
@@ -244,8 +264,12 @@ class SimulatedLearner:
                 self.marks["kernel started"] = time.monotonic() - start
 
         try:
-            await AsyncHTTPClient().fetch(f"{self.url}/voila/render/{self.lesson}", streaming_callback=on_chunk,
-                                          request_timeout=300, connect_timeout=60)
+            await AsyncHTTPClient().fetch(
+                f"{self.url}/voila/render/{self.lesson}",
+                streaming_callback=on_chunk,
+                request_timeout=300,
+                connect_timeout=60,
+            )
         except HTTPClientError as error:
             if error.code == 503:
                 self.full = True
@@ -261,32 +285,52 @@ class SimulatedLearner:
             raise Failed(f"learner {self.number}: no kernel id in the page")
         self.ws = await websocket_connect(
             f"ws://127.0.0.1:{self.url.rsplit(':', 1)[1]}/api/kernels/{kernel.group(1)}/channels"
-            f"?session_id={self.session}", max_message_size=256 * 1024 * 1024, subprotocols=[SUBPROTOCOL])
+            f"?session_id={self.session}",
+            max_message_size=256 * 1024 * 1024,
+            subprotocols=[SUBPROTOCOL],
+        )
         asyncio.get_running_loop().create_task(self._read())
         control = uuid.uuid4().hex
-        await self._request("comm_open", {"comm_id": control, "target_name": "jupyter.widget.control", "data": {}},
-                            {"version": "1.0.0"})
+        await self._request(
+            "comm_open", {"comm_id": control, "target_name": "jupyter.widget.control", "data": {}}, {"version": "1.0.0"}
+        )
         await self._request("comm_msg", {"comm_id": control, "data": {"method": "request_states"}})
         if not self.states:
             raise Failed(f"learner {self.number}: no widget state received")
         self.marks["widgets synced"] = time.monotonic() - start
         canvases = [cid for cid, s in self.states.items() if s["model_name"] in ("CanvasModel", "MultiCanvasModel")]
-        await asyncio.gather(*(self._request("comm_msg", {"comm_id": cid, "data": {
-            "method": "custom", "content": {"event": "client_ready"}}}) for cid in canvases))
+        await asyncio.gather(
+            *(
+                self._request(
+                    "comm_msg", {"comm_id": cid, "data": {"method": "custom", "content": {"event": "client_ready"}}}
+                )
+                for cid in canvases
+            )
+        )
         self.marks["painted"] = time.monotonic() - start
 
     async def work(self, until: float, think_s: float) -> None:
         """Click an enabled, visible button every ``think_s`` seconds until ``until``."""
         while self.ws is not None and time.monotonic() < until:
             await asyncio.sleep(think_s)
-            buttons = [cid for cid, s in self.states.items() if s["model_name"] == "ButtonModel"
-                       and not s["state"].get("disabled") and s["state"].get("description")
-                       and s["state"].get("description") != "Restart"
-                       and self._visible(s["state"].get("layout"))]
+            buttons = [
+                cid
+                for cid, s in self.states.items()
+                if s["model_name"] == "ButtonModel"
+                and not s["state"].get("disabled")
+                and s["state"].get("description")
+                and s["state"].get("description") != "Restart"
+                and self._visible(s["state"].get("layout"))
+            ]
             if buttons:
                 clicked = time.monotonic()
-                await self._request("comm_msg", {"comm_id": buttons[len(self.clicks) % len(buttons)], "data": {
-                    "method": "custom", "content": {"event": "click"}}})
+                await self._request(
+                    "comm_msg",
+                    {
+                        "comm_id": buttons[len(self.clicks) % len(buttons)],
+                        "data": {"method": "custom", "content": {"event": "click"}},
+                    },
+                )
                 self.clicks.append((time.monotonic() - clicked) * 1000)
 
     def _visible(self, layout_ref: str | None) -> bool:
@@ -347,8 +391,7 @@ class BrowserLearner:
 
     async def open(self, start: float) -> None:
         self.page = await self.context.new_page()
-        response = await self.page.goto(f"{self.url}/voila/render/{self.lesson}", wait_until="commit",
-                                         timeout=300_000)
+        response = await self.page.goto(f"{self.url}/voila/render/{self.lesson}", wait_until="commit", timeout=300_000)
         if response is not None and response.status == 503:
             self.full = True
             self.marks["turned away"] = time.monotonic() - start
@@ -411,36 +454,53 @@ async def run_class(args: argparse.Namespace, server: Server) -> dict:
         load = os.getloadavg()
         cpu_before = server.cpu_s()
         start = time.monotonic()
-        opened = await asyncio.gather(*(asyncio.wait_for(learner.open(start), args.deadline)
-                                        for learner in learners), return_exceptions=True)
+        opened = await asyncio.gather(
+            *(asyncio.wait_for(learner.open(start), args.deadline) for learner in learners), return_exceptions=True
+        )
         loaded_s = time.monotonic() - start
         cpu_loaded = server.cpu_s()
         memory = [memory_mib(pid) for pid in kernel_pids(server.process.pid)]
         until = time.monotonic() + args.work
-        worked = await asyncio.gather(*(asyncio.wait_for(learner.work(until, args.think), args.work + 60)
-                                        for learner, error in zip(learners, opened) if error is None),
-                                      return_exceptions=True)
+        worked = await asyncio.gather(
+            *(
+                asyncio.wait_for(learner.work(until, args.think), args.work + 60)
+                for learner, error in zip(learners, opened)
+                if error is None
+            ),
+            return_exceptions=True,
+        )
         for i, error in enumerate([*opened, *worked]):
             if error is not None:
                 failures.append(f"{type(error).__name__}: {error}" if str(error) else repr(error))
         for learner in learners:
             learner.close()
         await browser.close()
-    return {"learners": learners, "failures": failures, "loaded_s": loaded_s, "memory": memory, "load": load,
-            "cpu": (cpu_loaded[0] - cpu_before[0], cpu_loaded[1] - cpu_before[1])}
+    return {
+        "learners": learners,
+        "failures": failures,
+        "loaded_s": loaded_s,
+        "memory": memory,
+        "load": load,
+        "cpu": (cpu_loaded[0] - cpu_before[0], cpu_loaded[1] - cpu_before[1]),
+    }
 
 
 def report(args: argparse.Namespace, result: dict, ready_s: float) -> bool:
     learners = result["learners"]
     painted = [learner for learner in learners if "painted" in learner.marks]
     away = [learner for learner in learners if learner.full]
-    print(f"\n{args.learners} learners open {args.lesson} at once ({args.browsers} in Chromium); "
-          f"pool {args.pool}, max kernels {args.max_kernels or 'none'}; server ready in {ready_s:.1f} s")
-    print(f"pages rendered and painted: {len(painted)} / {args.learners}"
-          + (f"; turned away with the 'class is full' page: {len(away)}" if away else ""))
+    print(
+        f"\n{args.learners} learners open {args.lesson} at once ({args.browsers} in Chromium); "
+        f"pool {args.pool}, max kernels {args.max_kernels or 'none'}; server ready in {ready_s:.1f} s"
+    )
+    print(
+        f"pages rendered and painted: {len(painted)} / {args.learners}"
+        + (f"; turned away with the 'class is full' page: {len(away)}" if away else "")
+    )
     if away:
         print(f"  'class is full' answered in: worst {max(a.marks['turned away'] for a in away):.2f} s")
     if painted:
+
         def column(mark: str, who=painted) -> str:
             values = [learner.marks[mark] for learner in who if mark in learner.marks]
             return f"{statistics.median(values):6.2f} {max(values):6.2f}" if values else "     -      -"
@@ -459,20 +519,31 @@ def report(args: argparse.Namespace, result: dict, ready_s: float) -> bool:
     clicks = [c for learner in learners if isinstance(learner, BrowserLearner) for c in learner.clicks]
     server_clicks = [c for learner in learners if isinstance(learner, SimulatedLearner) for c in learner.clicks]
     if clicks:
-        print(f"click to changed canvas in Chromium while {len(painted)} learners click every {args.think:.1f} s: "
-              f"n={len(clicks)} median {statistics.median(clicks):.0f} ms, worst {max(clicks):.0f} ms")
+        print(
+            f"click to changed canvas in Chromium while {len(painted)} learners click every {args.think:.1f} s: "
+            f"n={len(clicks)} median {statistics.median(clicks):.0f} ms, worst {max(clicks):.0f} ms"
+        )
     if server_clicks:
-        print(f"click to kernel idle (protocol learners): n={len(server_clicks)} median "
-              f"{statistics.median(server_clicks):.0f} ms, worst {max(server_clicks):.0f} ms")
+        print(
+            f"click to kernel idle (protocol learners): n={len(server_clicks)} median "
+            f"{statistics.median(server_clicks):.0f} ms, worst {max(server_clicks):.0f} ms"
+        )
     if result["memory"]:
         rss = [r for r, _ in result["memory"]]
         pss = [p for _, p in result["memory"]]
-        print(f"memory per kernel ({len(rss)} kernels): RSS median {statistics.median(rss):.0f} MiB, "
-              f"PSS median {statistics.median(pss):.0f} MiB (PSS shares the libraries' pages)")
-    print(f"CPU while loading: server {result['cpu'][0]:.1f} s, running kernels {result['cpu'][1]:.1f} s "
-          f"(in {result['loaded_s']:.1f} s of wall time on {os.cpu_count()} cores)")
-    print("load average (1 min) before / after: {:.1f} / {:.1f}  (other work on the machine skews every figure)"
-          .format(result["load"][0], os.getloadavg()[0]))
+        print(
+            f"memory per kernel ({len(rss)} kernels): RSS median {statistics.median(rss):.0f} MiB, "
+            f"PSS median {statistics.median(pss):.0f} MiB (PSS shares the libraries' pages)"
+        )
+    print(
+        f"CPU while loading: server {result['cpu'][0]:.1f} s, running kernels {result['cpu'][1]:.1f} s "
+        f"(in {result['loaded_s']:.1f} s of wall time on {os.cpu_count()} cores)"
+    )
+    print(
+        "load average (1 min) before / after: {:.1f} / {:.1f}  (other work on the machine skews every figure)".format(
+            result["load"][0], os.getloadavg()[0]
+        )
+    )
     for failure in result["failures"]:
         print("FAILED:", failure)
     return not result["failures"] and len(painted) + len(away) == args.learners
@@ -484,13 +555,25 @@ def main() -> int:
     parser.add_argument("--browsers", type=int, default=3, help="how many of the learners are Chromium pages")
     parser.add_argument("--lesson", default=LESSON)
     parser.add_argument("--pool", type=int, default=0, help="preheated kernels for the lesson (0: none)")
-    parser.add_argument("--fill-delay", type=float, default=None,
-                        help="seconds before a used pool kernel is replaced (default: rules-tutor serve's)")
-    parser.add_argument("--refill-all-at-once", action="store_true",
-                        help="Voila's own refill (every missing kernel at once) instead of one at a time")
+    parser.add_argument(
+        "--fill-delay",
+        type=float,
+        default=None,
+        help="seconds before a used pool kernel is replaced (default: rules-tutor serve's)",
+    )
+    parser.add_argument(
+        "--refill-all-at-once",
+        action="store_true",
+        help="Voila's own refill (every missing kernel at once) instead of one at a time",
+    )
     parser.add_argument("--max-kernels", type=int, default=0, help="turn learners away beyond this (0: no limit)")
-    parser.add_argument("--set", action="append", default=[], metavar="Section.key=JSON",
-                        help="any other Voila setting, e.g. --set MappingKernelManager.cull_idle_timeout=60")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="Section.key=JSON",
+        help="any other Voila setting, e.g. --set MappingKernelManager.cull_idle_timeout=60",
+    )
     parser.add_argument("--work", type=float, default=15.0, help="seconds of clicking after the pages painted")
     parser.add_argument("--think", type=float, default=1.5, help="seconds between a learner's clicks")
     parser.add_argument("--deadline", type=float, default=120.0, help="seconds a learner may take to paint")

@@ -101,17 +101,21 @@ def flanders_bots_play(rounds: int, watch: bool) -> list[float]:
 
 
 def lesson_07() -> RaceTutor:
-    return RaceTutor.new_race("avenue-corso-paseo", teams=("red", "blue", "green", "black"),
-                              bots={"blue": "heuristic", "green": "heuristic", "black": "heuristic"}, seed=0)
+    return RaceTutor.new_race(
+        "avenue-corso-paseo",
+        teams=("red", "blue", "green", "black"),
+        bots={"blue": "heuristic", "green": "heuristic", "black": "heuristic"},
+        seed=0,
+    )
 
 
 def lesson_12() -> RaceTutor:
-    return RaceTutor.new_race("paves-du-nord", teams=TEAM_COLOURS, human_teams=("red",), single_riders=True,
-                              breakaway=True, seed=0)
+    return RaceTutor.new_race(
+        "paves-du-nord", teams=TEAM_COLOURS, human_teams=("red",), single_riders=True, breakaway=True, seed=0
+    )
 
 
-def race_rounds(make: Callable[[], RaceTutor], budget: bool,
-                finish_at: int | None = None) -> tuple[list[float], int]:
+def race_rounds(make: Callable[[], RaceTutor], budget: bool, finish_at: int | None = None) -> tuple[list[float], int]:
     """Seconds of each "Finish round" of a lesson's race, and the rounds played; ``finish_at``: choose "Finish
     the race" at that round (then the learner only draws and plays cards)."""
     saved = race_tutor.round_budget
@@ -142,8 +146,10 @@ def race_rounds(make: Callable[[], RaceTutor], budget: bool,
 
 
 def summary(name: str, waits: list[float]) -> str:
-    return (f"{name:<46} n={len(waits):>3}  mean {statistics.mean(waits):5.1f} s  max {max(waits):5.1f} s  "
-            f"total {sum(waits):6.1f} s")
+    return (
+        f"{name:<46} n={len(waits):>3}  mean {statistics.mean(waits):5.1f} s  max {max(waits):5.1f} s  "
+        f"total {sum(waits):6.1f} s"
+    )
 
 
 def main() -> None:
@@ -160,8 +166,11 @@ def main() -> None:
         print("  " + summary("before: no round budget", slow))
         print("  " + summary("after: a round budget (the default)", fast))
         early, _ = race_rounds(make, budget=True, finish_at=3)
-        print(f"  the whole race ({rounds} rounds) waiting on 'Finish round': before {sum(slow) / 60:.1f} min, "
-              f"after {sum(fast) / 60:.1f} min; choosing 'Finish the race' at round 3: {sum(early):.1f} s in all")
+        print(
+            f"  the whole race ({rounds} rounds) waiting on 'Finish round': before {sum(slow) / 60:.1f} min, "
+            f"after {sum(fast) / 60:.1f} min; choosing 'Finish the race' at round 3: {sum(early):.1f} s in all"
+        )
+
 
 if __name__ == "__main__":
     main()

@@ -60,17 +60,35 @@ class Server:
         self.log_path = folder / "server.log"
         env = dict(os.environ)
         if route == "hub":
-            env.update(JUPYTER_CONFIG_PATH=str(REPO / "deploy/jupyterhub/singleuser"),
-                       JUPYTER_PATH=str(REPO / "tutor/voila_template"))
-            command = [sys.executable, "-m", "jupyter_server", "--no-browser", "--allow-root", f"--port={port}",
-                       "--ServerApp.ip=127.0.0.1", "--IdentityProvider.token=", f"--ServerApp.root_dir={LESSONS}"]
+            env.update(
+                JUPYTER_CONFIG_PATH=str(REPO / "deploy/jupyterhub/singleuser"),
+                JUPYTER_PATH=str(REPO / "tutor/voila_template"),
+            )
+            command = [
+                sys.executable,
+                "-m",
+                "jupyter_server",
+                "--no-browser",
+                "--allow-root",
+                f"--port={port}",
+                "--ServerApp.ip=127.0.0.1",
+                "--IdentityProvider.token=",
+                f"--ServerApp.root_dir={LESSONS}",
+            ]
         else:
             command = [sys.executable, "-m", "tutor", "serve", str(LESSONS), f"--port={port}"]
             if route == "class":
                 command += ["--class-size=30", f"--class-db={folder / 'class.sqlite3'}"]
         with self.log_path.open("wb") as log:
-            self.process = subprocess.Popen(command, cwd=REPO, env=env, stdin=subprocess.DEVNULL, stdout=log,
-                                            stderr=subprocess.STDOUT, start_new_session=True)
+            self.process = subprocess.Popen(
+                command,
+                cwd=REPO,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
         ready = "extension was successfully loaded" if route == "hub" else "Pages without a board ready"
         self.wait_for(lambda: ready in self.log() and self.answers(), f"the server ({route})")
         if route == "hub":  # a learner's server renders each page when first asked for
@@ -137,8 +155,11 @@ def crowd(server: Server, path: str, learners: int) -> tuple[list[float], list[s
             if not CONFIG.search(page):
                 continue
             kernel = json.loads(CONFIG.search(page)[1])["kernelId"]
-            request = urllib.request.Request(f"{server.url}/voila/api/shutdown/{kernel}", method="POST",
-                                             data=urllib.parse.urlencode({"_xsrf": token}).encode())
+            request = urllib.request.Request(
+                f"{server.url}/voila/api/shutdown/{kernel}",
+                method="POST",
+                data=urllib.parse.urlencode({"_xsrf": token}).encode(),
+            )
             try:
                 opener.open(request, timeout=60).close()
             except OSError:
@@ -150,8 +171,11 @@ def report(what: str, seconds: list[float], pages: list[str], started: int) -> N
     worst = max(seconds)
     failed = sum(1 for page in pages if page.startswith("failed: "))
     verdict = "ok" if worst < WORST_TARGET_S and started == 0 and not failed else "MISSED"
-    print(f"{what:70s} worst {worst:5.2f} s  median {statistics.median(seconds):5.2f} s  "
-          f"kernels started {started:3d}  failed {failed:2d}  [{verdict}]", flush=True)
+    print(
+        f"{what:70s} worst {worst:5.2f} s  median {statistics.median(seconds):5.2f} s  "
+        f"kernels started {started:3d}  failed {failed:2d}  [{verdict}]",
+        flush=True,
+    )
 
 
 def bench_crowds(route: str, crowds: list[int], before: bool) -> None:
@@ -163,14 +187,19 @@ def bench_crowds(route: str, crowds: list[int], before: bool) -> None:
                 for page in TEXT_PAGES:
                     started = server.kernels_started()
                     seconds, pages = crowd(server, f"/voila/render/{page}", learners)
-                    report(f"after:  {learners} learners open {page}", seconds, pages,
-                           server.kernels_started() - started)
+                    report(
+                        f"after:  {learners} learners open {page}", seconds, pages, server.kernels_started() - started
+                    )
             if before:
                 for page in BEFORE_PAGES:
                     started = server.kernels_started()
                     seconds, pages = crowd(server, f"/voila/render/{page}?theme=light", 20)
-                    report(f"before: 20 learners open {page} (a kernel each)", seconds, pages,
-                           server.kernels_started() - started)
+                    report(
+                        f"before: 20 learners open {page} (a kernel each)",
+                        seconds,
+                        pages,
+                        server.kernels_started() - started,
+                    )
         finally:
             server.stop()
 

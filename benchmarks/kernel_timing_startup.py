@@ -28,8 +28,14 @@ def _install() -> None:
 
     connection_file = IPKernelApp.instance().connection_file if IPKernelApp.initialized() else ""
     kernel_id = os.path.basename(connection_file).removeprefix("kernel-").removesuffix(".json") or str(os.getpid())
-    record: dict = {"pid": os.getpid(), "startup": time.time(), "cells": [], "imports": [], "nested": {},
-                    "comm_msgs": []}
+    record: dict = {
+        "pid": os.getpid(),
+        "startup": time.time(),
+        "cells": [],
+        "imports": [],
+        "nested": {},
+        "comm_msgs": [],
+    }
     try:
         with open("/proc/stat") as stat:
             boot = next(float(line.split()[1]) for line in stat if line.startswith("btime"))

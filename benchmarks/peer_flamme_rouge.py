@@ -82,5 +82,4 @@ def peer_races_per_second(stage: str, seconds: float = 3.0) -> float:
 
 if __name__ == "__main__":
     for _stage in PEER_TRACKS:
-        print(f"flamme-rouge 0.1.2 {_stage}: "
-              f"{peer_races_per_second(_stage):.1f} races/s")
+        print(f"flamme-rouge 0.1.2 {_stage}: {peer_races_per_second(_stage):.1f} races/s")

@@ -1,8 +1,8 @@
 """A clock for headless tests of paced animations (``LayeredScene.clock``): time moves only when told.
 
-    scene.clock = clock = ManualClock()
-    scene.play(frames, draw_frame)      # sends the first frame, books the next
-    clock.advance(0.5)                  # runs every frame booked up to half a second later
+scene.clock = clock = ManualClock()
+scene.play(frames, draw_frame)      # sends the first frame, books the next
+clock.advance(0.5)                  # runs every frame booked up to half a second later
 """
 
 from __future__ import annotations

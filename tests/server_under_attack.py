@@ -45,15 +45,21 @@ def make_site(root: Path) -> Path:
     lessons = root / "lessons"
     (lessons / "ca").mkdir(parents=True)
     for path, title in ((lessons / LESSON, "A tiny lesson"), (lessons / "ca" / LESSON, "Una lliçó petita")):
-        notebook = nbformat.v4.new_notebook(cells=[
-            nbformat.v4.new_markdown_cell(f"# {title}"),
-            nbformat.v4.new_code_cell("import ipywidgets\nslider = ipywidgets.IntSlider(description='speed')\nslider")])
+        notebook = nbformat.v4.new_notebook(
+            cells=[
+                nbformat.v4.new_markdown_cell(f"# {title}"),
+                nbformat.v4.new_code_cell(
+                    "import ipywidgets\nslider = ipywidgets.IntSlider(description='speed')\nslider"
+                ),
+            ]
+        )
         notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
         notebook.metadata["tutor"] = {"quizzes": ["q1"]}
         nbformat.write(notebook, path)
     for path, title in ((lessons / TEXT, "Rules in words"), (lessons / "ca" / TEXT, "Les regles")):
-        notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(f"# {title}"),
-                                                   nbformat.v4.new_code_cell("print('words')")])
+        notebook = nbformat.v4.new_notebook(
+            cells=[nbformat.v4.new_markdown_cell(f"# {title}"), nbformat.v4.new_code_cell("print('words')")]
+        )
         notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
         notebook.metadata["tutor"] = {"kernel": False}
         nbformat.write(notebook, path)
@@ -76,9 +82,22 @@ class Server:
 
         with log.open("wb") as out:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "tutor", "serve", str(lessons), f"--port={self.port}",
-                 f"--class-size={class_size}"], cwd=REPO, env=env, stdin=subprocess.DEVNULL, stdout=out,
-                stderr=subprocess.STDOUT, preexec_fn=limit)
+                [
+                    sys.executable,
+                    "-m",
+                    "tutor",
+                    "serve",
+                    str(lessons),
+                    f"--port={self.port}",
+                    f"--class-size={class_size}",
+                ],
+                cwd=REPO,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                preexec_fn=limit,
+            )
         deadline = time.monotonic() + START_TIMEOUT_S
         while True:
             assert self.process.poll() is None, self.log_text()
@@ -130,8 +149,14 @@ class Server:
         head, _, body = data.partition(b"\r\n\r\n")
         return int(head.split(b" ", 2)[1]), body
 
-    def get(self, path: str, client: str = HONEST, method: str = "GET", timeout: float = 60,
-            headers: dict[str, str] | None = None) -> tuple[int, str]:
+    def get(
+        self,
+        path: str,
+        client: str = HONEST,
+        method: str = "GET",
+        timeout: float = 60,
+        headers: dict[str, str] | None = None,
+    ) -> tuple[int, str]:
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout, source_address=(client, 0))
         try:
             connection.request(method, path, headers=headers or {})
@@ -146,9 +171,16 @@ class Server:
         assert match, self.log_text()[:2000]
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
         try:
-            connection.request("POST", "/rules-tutor/teacher/action", json.dumps(action),
-                               {"X-Teacher-Token": match.group(1), "Content-Type": "application/json",
-                                "Origin": f"http://127.0.0.1:{self.port}"})
+            connection.request(
+                "POST",
+                "/rules-tutor/teacher/action",
+                json.dumps(action),
+                {
+                    "X-Teacher-Token": match.group(1),
+                    "Content-Type": "application/json",
+                    "Origin": f"http://127.0.0.1:{self.port}",
+                },
+            )
             response = connection.getresponse()
             response.read()
             return response.status
@@ -170,21 +202,41 @@ class Server:
         return f"ws://127.0.0.1:{self.port}/api/kernels/{kernel_id}/channels?session_id={uuid.uuid4()}"
 
     async def connect(self, kernel_id: str, client: str, **options: Any) -> Any:
-        return await websockets.connect(self.channels_url(kernel_id), local_addr=(client, 0), open_timeout=60,
-                                        max_size=None, proxy=None, compression=None, **options)
+        return await websockets.connect(
+            self.channels_url(kernel_id),
+            local_addr=(client, 0),
+            open_timeout=60,
+            max_size=None,
+            proxy=None,
+            compression=None,
+            **options,
+        )
 
 
 def message(msg_type: str, content: dict[str, Any] | None = None, channel: str = "shell") -> str:
     """A kernel message in the websocket's JSON form (the protocol without a subprotocol)."""
-    return json.dumps({"header": {"msg_id": uuid.uuid4().hex, "msg_type": msg_type, "username": "pupil",
-                                  "session": uuid.uuid4().hex, "version": "5.3",
-                                  "date": datetime.datetime.now(datetime.timezone.utc).isoformat()},
-                       "parent_header": {}, "metadata": {}, "content": content or {}, "channel": channel,
-                       "buffers": []})
+    return json.dumps(
+        {
+            "header": {
+                "msg_id": uuid.uuid4().hex,
+                "msg_type": msg_type,
+                "username": "pupil",
+                "session": uuid.uuid4().hex,
+                "version": "5.3",
+                "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
+            },
+            "parent_header": {},
+            "metadata": {},
+            "content": content or {},
+            "channel": channel,
+            "buffers": [],
+        }
+    )
 
 
 async def reply(ws: Any, msg_type: str, timeout_s: float = 60) -> dict[str, Any]:
     """The first message of ``msg_type`` the kernel sends on ``ws``."""
+
     async def wait() -> dict[str, Any]:
         while True:
             received = await ws.recv()
@@ -192,6 +244,7 @@ async def reply(ws: Any, msg_type: str, timeout_s: float = 60) -> dict[str, Any]
                 data: dict[str, Any] = json.loads(received)
                 if data.get("header", {}).get("msg_type") == msg_type:
                     return data
+
     return await asyncio.wait_for(wait(), timeout_s)
 
 

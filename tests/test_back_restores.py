@@ -20,8 +20,12 @@ from tutor.flanders import Game
 ACTIONS = 120
 """Actions played per example (a few rounds of a race, several turns of In Flanders Field)."""
 
-undo_settings = settings(max_examples=25, deadline=None, database=None,
-                         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+undo_settings = settings(
+    max_examples=25,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 def state_json(state: SeededState) -> str:
@@ -39,20 +43,22 @@ def back_and_again(state: SeededState, act: Any) -> None:
     assert state_json(state) == after
 
 
-race_options = st.fixed_dictionaries({
-    "teams": st.integers(2, 4),
-    "single_riders": st.booleans(),
-    "peloton": st.booleans(),
-    "muscle": st.integers(0, 2),
-    "breakaway": st.booleans(),
-    "place": st.sampled_from(["auto", "manual"]),
-})
+race_options = st.fixed_dictionaries(
+    {
+        "teams": st.integers(2, 4),
+        "single_riders": st.booleans(),
+        "peloton": st.booleans(),
+        "muscle": st.integers(0, 2),
+        "breakaway": st.booleans(),
+        "place": st.sampled_from(["auto", "manual"]),
+    }
+)
 
 
 @undo_settings
 @given(options=race_options, seed=st.integers(0, 2**16), data=st.data())
 def test_back_restores_a_race_after_any_action(options: dict[str, Any], seed: int, data: st.DataObject) -> None:
-    teams = list(TEAM_COLOURS[:options.pop("teams")])
+    teams = list(TEAM_COLOURS[: options.pop("teams")])
     bots = {name: "heuristic" for name in teams if data.draw(st.booleans(), label=f"{name} is a bot")}
     race = Race.new("paves-du-nord", teams, bots=bots, seed=seed, history=True, **options)
     for _ in range(ACTIONS):
@@ -68,8 +74,9 @@ def test_back_restores_a_race_after_any_action(options: dict[str, Any], seed: in
 
 @undo_settings
 @given(players=st.integers(2, 4), beginners=st.booleans(), seed=st.integers(0, 2**16), data=st.data())
-def test_back_restores_a_flanders_game_after_any_action(players: int, beginners: bool, seed: int,
-                                                        data: st.DataObject) -> None:
+def test_back_restores_a_flanders_game_after_any_action(
+    players: int, beginners: bool, seed: int, data: st.DataObject
+) -> None:
     game = Game.new(players, beginners=beginners, seed=seed, history=True)
     for _ in range(ACTIONS):
         actions = game.legal_actions()

@@ -21,14 +21,22 @@ OUTSIDE = re.compile(r"\.\./shared\b|(?<![\w.])shared/(?:RULES|SCENARIOS|STYLE)\
 
 
 def _repository_files() -> list[Path]:
-    listed = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=REPO,
-                            capture_output=True, text=True, check=True).stdout.split()
+    listed = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
     return [REPO / name for name in listed if (REPO / name).is_file()]
 
 
 def _headings(document: Path) -> set[str]:
-    return {line.lstrip("#").strip().lower() for line in document.read_text(encoding="utf-8").splitlines()
-            if line.startswith("#")}
+    return {
+        line.lstrip("#").strip().lower()
+        for line in document.read_text(encoding="utf-8").splitlines()
+        if line.startswith("#")
+    }
 
 
 def wrong_citations(text: str, where: Path, files: list[Path]) -> list[str]:
@@ -68,9 +76,12 @@ def test_a_document_or_a_section_the_repository_lacks_is_reported():
     files = _repository_files()
     where = REPO / "tutor" / "made_up.py"
     assert wrong_citations("the format of SCENARIOS.md (RULES.md section 2)", where, files) == [
-        "cites SCENARIOS.md, which is not in the repository", "cites RULES.md, which is not in the repository"]
+        "cites SCENARIOS.md, which is not in the repository",
+        "cites RULES.md, which is not in the repository",
+    ]
     assert wrong_citations("(``../shared/RULES.md``)", where, files)[0].startswith("points outside")
     assert wrong_citations("docs/rules.md, Flamme Rouge: Pit stops.", where, files) == [
-        "cites docs/rules.md, 'Pit stops', which is no heading of it"]
+        "cites docs/rules.md, 'Pit stops', which is no heading of it"
+    ]
     assert wrong_citations("(docs/rules.md, Flamme Rouge: Mountains; docs/rule_decisions.md)", where, files) == []
     assert wrong_citations("see [rules.md](rules.md)", REPO / "docs" / "rule_decisions.md", files) == []

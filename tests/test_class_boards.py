@@ -42,4 +42,3 @@ def test_a_page_without_its_board_is_marked_for_the_teacher_once_it_has_waited(t
     clock.now += NO_BOARD_AFTER_S
     assert _lesson_cells(database)["Ana"] == {"state": "opened"}
     assert database.board(ana, "no/such_lesson.ipynb", True, "") is False
-

@@ -25,14 +25,29 @@ def test_typed_names_cannot_pass_for_an_unnamed_learner_or_a_classmate(site: Pat
         key = re.search(r"rules_tutor_page=([^;]+)", headers["Set-Cookie"])[1]
 
         def join(name: str) -> tuple[int, bytes]:
-            status, body, _ = server.request("/rules-tutor/class/join", {"page": key, "name": name},
-                                             client=next(addresses))
+            status, body, _ = server.request(
+                "/rules-tutor/class/join", {"page": key, "name": name}, client=next(addresses)
+            )
             return status, body
 
         for name in ("", "Ana", "Ian"):  # Learner 1, then two named learners
             assert join(name)[0] == 200
-        for pretender in ("Learner 1", "learner1", "LEARNER  1", "Lеarner 1", "Learner l", "1", "#1", "１",
-                          "Аna", "ANA", "Ａｎａ", "A\u200bnа", "lan", "1an"):
+        for pretender in (
+            "Learner 1",
+            "learner1",
+            "LEARNER  1",
+            "Lеarner 1",
+            "Learner l",
+            "1",
+            "#1",
+            "１",
+            "Аna",
+            "ANA",
+            "Ａｎａ",
+            "A\u200bnа",
+            "lan",
+            "1an",
+        ):
             status, body = join(pretender)
             assert status == 400 and body.count(b"\n") == 0, (pretender, status, body)
             assert json.loads(body)["name"] is True and json.loads(body)["error"]
@@ -42,20 +57,30 @@ def test_typed_names_cannot_pass_for_an_unnamed_learner_or_a_classmate(site: Pat
         token = server.teacher_token()
         data = json.loads(server.request("/rules-tutor/teacher/data", headers={"X-Teacher-Token": token})[1])
         assert [(learner["number"], learner["name"]) for learner in data["learners"]] == [
-            (1, "Learner 1"), (2, "Ana"), (3, "Ian"), (4, "Anna"), (5, "Ana (2)"), (6, "Ben"), (7, "Sol")]
+            (1, "Learner 1"),
+            (2, "Ana"),
+            (3, "Ian"),
+            (4, "Anna"),
+            (5, "Ana (2)"),
+            (6, "Ben"),
+            (7, "Sol"),
+        ]
         assert "Traceback" not in server.log.read_text()
     finally:
         server.stop()
 
 
-@pytest.mark.parametrize(("name", "classmate"), [
-    ("Аlех", "Alex"),  # Cyrillic А, е, х
-    ("Ρaul", "Paul"),  # Greek Ρ
-    ("Arnold", "Amold"),  # rn and m
-    ("0livia", "Olivia"),  # a zero
-    ("1an", "Ian"),  # 1, small L and capital I: the same stroke
-    ("Jose\u0301", "Josep"),  # not confusable: José and Josep differ
-])
+@pytest.mark.parametrize(
+    ("name", "classmate"),
+    [
+        ("Аlех", "Alex"),  # Cyrillic А, е, х
+        ("Ρaul", "Paul"),  # Greek Ρ
+        ("Arnold", "Amold"),  # rn and m
+        ("0livia", "Olivia"),  # a zero
+        ("1an", "Ian"),  # 1, small L and capital I: the same stroke
+        ("Jose\u0301", "Josep"),  # not confusable: José and Josep differ
+    ],
+)
 def test_the_skeleton(name: str, classmate: str) -> None:
     confusable = skeleton(name) == skeleton(classmate)
     assert confusable == (classmate != "Josep")

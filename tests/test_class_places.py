@@ -73,10 +73,25 @@ def test_a_page_that_reconnects_in_time_keeps_its_kernel(site: Path, tmp_path: P
         while time.monotonic() < gone_then + 6:  # twice the time it had: the kernel stays
             assert "place is free again" not in server.log.read_text()
             time.sleep(0.5)
-        sockets.run(lambda: connection.write_message(json.dumps({
-            "header": {"msg_id": uuid.uuid4().hex, "username": "", "session": uuid.uuid4().hex,
-                       "msg_type": "kernel_info_request", "version": "5.3"},
-            "parent_header": {}, "metadata": {}, "content": {}, "channel": "shell"})))
+        sockets.run(
+            lambda: connection.write_message(
+                json.dumps(
+                    {
+                        "header": {
+                            "msg_id": uuid.uuid4().hex,
+                            "username": "",
+                            "session": uuid.uuid4().hex,
+                            "msg_type": "kernel_info_request",
+                            "version": "5.3",
+                        },
+                        "parent_header": {},
+                        "metadata": {},
+                        "content": {},
+                        "channel": "shell",
+                    }
+                )
+            )
+        )
         assert sockets.run(connection.read_message) is not None  # the kernel is alive and answers
     finally:
         sockets.stop()

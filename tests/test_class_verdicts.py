@@ -16,13 +16,15 @@ import pytest
 
 from tests.test_classroom_serve import REPO, REVEAL, Server, Sockets, kernel_of
 
+
 @pytest.fixture
 def quiz_site(tmp_path: Path) -> Path:
     """A lesson whose one button stands for a quiz's Reveal: wrong ("3") the first time, right ("4") the next."""
     lessons = tmp_path / "lessons"
     lessons.mkdir()
-    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# A quiz lesson"),
-                                               nbformat.v4.new_code_cell(REVEAL)])
+    notebook = nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_markdown_cell("# A quiz lesson"), nbformat.v4.new_code_cell(REVEAL)]
+    )
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     notebook.metadata["tutor"] = {"quizzes": ["q1"]}
     nbformat.write(notebook, lessons / "quiz.ipynb")
@@ -31,10 +33,19 @@ def quiz_site(tmp_path: Path) -> Path:
 
 
 def _click(sockets: Sockets, connection, model_id: str) -> None:  # type: ignore[no-untyped-def]
-    message = {"header": {"msg_id": uuid.uuid4().hex, "username": "", "session": uuid.uuid4().hex,
-                          "msg_type": "comm_msg", "version": "5.3"}, "parent_header": {}, "metadata": {},
-               "content": {"comm_id": model_id, "data": {"method": "custom", "content": {"event": "click"}}},
-               "channel": "shell"}
+    message = {
+        "header": {
+            "msg_id": uuid.uuid4().hex,
+            "username": "",
+            "session": uuid.uuid4().hex,
+            "msg_type": "comm_msg",
+            "version": "5.3",
+        },
+        "parent_header": {},
+        "metadata": {},
+        "content": {"comm_id": model_id, "data": {"method": "custom", "content": {"event": "click"}}},
+        "channel": "shell",
+    }
     sockets.run(lambda: connection.write_message(json.dumps(message)))
 
 
@@ -59,8 +70,10 @@ def test_the_class_records_the_kernels_verdict_not_the_pages(quiz_site: Path, tm
         assert cells() == [[]] or cells() == [["opened"]]  # the page's "right" recorded nothing
 
         for forged in ({"kernel": kernel, "key": "0" * 40}, {"kernel": "another", "key": "0" * 40}, {}):
-            status, body, _ = server.request("/rules-tutor/class/verdict", {
-                **forged, "quiz": "q1", "right": True, "choice": "4", "id": uuid.uuid4().hex})
+            status, body, _ = server.request(
+                "/rules-tutor/class/verdict",
+                {**forged, "quiz": "q1", "right": True, "choice": "4", "id": uuid.uuid4().hex},
+            )
             assert status == 403 and body.count(b"\n") == 0, (forged, body)
         assert server.request("/rules-tutor/class/verdict", b"[[[[[[".decode())[0] == 400
 

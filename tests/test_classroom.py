@@ -23,15 +23,20 @@ from tutor.classroom.endpoints import routes
 from tutor.classroom.handlers import MAX_BODY, PAGE_COOKIE, Classroom, lessons_of, stamp_page
 
 REPO = Path(__file__).resolve().parent.parent
-LESSONS = [Lesson("index.ipynb", "Rules tutor"), Lesson("fr/01_a.ipynb", "1. Track", ("q1", "q2", "q3")),
-           Lesson("fr/02_b.ipynb", "2. Energy", ("a", "b"))]
+LESSONS = [
+    Lesson("index.ipynb", "Rules tutor"),
+    Lesson("fr/01_a.ipynb", "1. Track", ("q1", "q2", "q3")),
+    Lesson("fr/02_b.ipynb", "2. Energy", ("a", "b")),
+]
 ONE, TWO = "fr/01_a.ipynb", "fr/02_b.ipynb"
 
 
 def _rows(path: Path) -> dict[str, int]:
     with sqlite3.connect(path) as db:
-        return {table: db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
-                for table in ("classes", "learners", "lessons", "answers", "meta")}
+        return {
+            table: db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
+            for table in ("classes", "learners", "lessons", "answers", "meta")
+        }
 
 
 @pytest.fixture
@@ -83,7 +88,11 @@ def test_answers_count_tries_until_the_first_right_one(db):
     assert progress["finished"] is True  # every quiz of the page has an answer
     cells = db.report()["learners"][0]["cells"]
     assert [(cell["state"], cell.get("tries"), cell.get("choice")) for cell in cells] == [
-        ("finished", None, None), ("right-first", 1, "square 7"), ("right-after", 3, "red"), ("wrong", 1, "4")]
+        ("finished", None, None),
+        ("right-first", 1, "square 7"),
+        ("right-after", 3, "red"),
+        ("wrong", 1, "4"),
+    ]
 
 
 def test_a_lesson_is_finished_when_every_quiz_it_declares_is_answered(db):
@@ -138,10 +147,15 @@ def test_report_columns_and_share_right_first_time(db):
     db.answered(ben, TWO, "a", True)
     report = db.report()
     assert [(c["label"], c.get("answered"), c.get("right_first")) for c in report["columns"]] == [
-        ("2. Energy", None, None), ("Q1", 2, 1), ("Q2", 1, 1)]
+        ("2. Energy", None, None),
+        ("Q1", 2, 1),
+        ("Q2", 1, 1),
+    ]
     assert [(p["name"], [c["state"] for c in p["cells"]]) for p in report["learners"]] == [
-        ("Ana", ["finished", "right-first", "right-first"]), ("Ben", ["opened", "right-after", "opened"]),
-        ("Learner 3", ["not-yet", "not-yet", "not-yet"])]
+        ("Ana", ["finished", "right-first", "right-first"]),
+        ("Ben", ["opened", "right-after", "opened"]),
+        ("Learner 3", ["not-yet", "not-yet", "not-yet"]),
+    ]
 
 
 def test_the_share_right_first_time_counts_the_learners_who_answered_and_columns_name_their_question(tmp_path):
@@ -153,7 +167,9 @@ def test_the_share_right_first_time_counts_the_learners_who_answered_and_columns
     db.answered(ana, TWO, "b", True)
     columns = db.report()["columns"]
     assert [(c["label"], c.get("answered"), c.get("share")) for c in columns] == [
-        ("2. Energy", None, None), ("How many cards?", 1, 100)]  # one right of one: 100 %, not 25 %
+        ("2. Energy", None, None),
+        ("How many cards?", 1, 100),
+    ]  # one right of one: 100 %, not 25 %
     assert list(csv.reader(io.StringIO(db.csv())))[2][3] == "How many cards?"
     db.close()
 
@@ -163,8 +179,13 @@ def test_pause_pace_and_anonymize_are_the_class_settings(db):
     db.set_paused(True)
     db.set_closed([TWO, "unknown.ipynb"])
     db.set_anonymized(True)
-    assert db.settings() | {"id": 0, "started": 0} == {"id": 0, "started": 0, "paused": True, "anonymized": True,
-                                                       "closed": [TWO]}
+    assert db.settings() | {"id": 0, "started": 0} == {
+        "id": 0,
+        "started": 0,
+        "paused": True,
+        "anonymized": True,
+        "closed": [TWO],
+    }
     assert [learner["name"] for learner in db.report()["learners"]] == ["Learner 1"]
 
 
@@ -198,7 +219,7 @@ def test_the_same_results_after_a_restart(tmp_path):
 
 def test_csv_contents(db):
     ana, _ = db.join("Ana")
-    eve, _ = db.join("=HYPERLINK(\"http://x\")")
+    eve, _ = db.join('=HYPERLINK("http://x")')
     db.opened(ana, TWO)
     db.answered(ana, TWO, "a", False, "red")
     db.answered(ana, TWO, "a", True, "blue")
@@ -210,7 +231,7 @@ def test_csv_contents(db):
         ["1", "Ana", "2. Energy", "", "finished", "", ""],
         ["1", "Ana", "2. Energy", "Q1", "right after tries", "2", "red"],
         ["1", "Ana", "2. Energy", "Q2", "wrong", "1", "'-1+1"],
-        ["2", "'=HYPERLINK(\"http://x\")", "Rules tutor", "", "finished", "", ""],
+        ["2", '\'=HYPERLINK("http://x")', "Rules tutor", "", "finished", "", ""],
     ]
     db.set_anonymized(True)
     assert [row[1] for row in csv.reader(io.StringIO(db.csv()))][1:] == ["Learner 1"] * 3 + ["Learner 2"]
@@ -261,8 +282,10 @@ def test_page_keys_and_rate_limit():
     assert keys.valid(key, 1) and keys.valid(keys.issue(1), 1)
     assert not PageKeys(b"other" * 8).valid(key, 1)
     assert not keys.valid(key, 2)  # a key of the class before "Start a new class"
-    assert not any(keys.valid(bad, 1) for bad in (None, 7, "", key[:-1] + ("0" if key[-1] != "0" else "1"),
-                                                  key + "x", "a.b", "a.b.c", "\ud800.1.2"))
+    assert not any(
+        keys.valid(bad, 1)
+        for bad in (None, 7, "", key[:-1] + ("0" if key[-1] != "0" else "1"), key + "x", "a.b", "a.b.c", "\ud800.1.2")
+    )
     now[0] += 3601
     assert not keys.valid(key, 1)  # keys expire
     now = [0.0]
@@ -305,7 +328,8 @@ class ClassroomEndpoints(AsyncHTTPTestCase):
 
     def get_app(self) -> tornado.web.Application:
         return tornado.web.Application(
-            [*routes(self.classroom), ("/page", _Page, {"classroom": self.classroom})], xsrf_cookies=True)
+            [*routes(self.classroom), ("/page", _Page, {"classroom": self.classroom})], xsrf_cookies=True
+        )
 
     # helpers
     def page_key(self) -> str:
@@ -338,8 +362,13 @@ class ClassroomEndpoints(AsyncHTTPTestCase):
         assert self.event(key, ana, kind="opened", lesson=TWO).code == 204
         assert self.event(key, ana, kind="answered", lesson=TWO, quiz="a", right=True, choice="7").code == 204
         state = json.loads(self.post("/rules-tutor/class/state", {"page": key, "learner": ana}).body)
-        assert state == {"joined": True, "name": "Ana", "paused": False, "closed": [],
-                         "progress": {TWO: {"finished": False, "quizzes": {"a": "right-first"}}}}
+        assert state == {
+            "joined": True,
+            "name": "Ana",
+            "paused": False,
+            "closed": [],
+            "progress": {TWO: {"finished": False, "quizzes": {"a": "right-first"}}},
+        }
         other = json.loads(self.post("/rules-tutor/class/state", {"page": key, "learner": ben}).body)
         assert other["name"] == "Learner 2" and other["progress"] == {}
         stranger = json.loads(self.post("/rules-tutor/class/state", {"page": key}).body)
@@ -422,8 +451,12 @@ class ClassroomEndpoints(AsyncHTTPTestCase):
             while not self.classroom.waiting:  # the question waits on the server
                 await asyncio.sleep(0.01)
             opened = time.monotonic()
-            await client.fetch(self.get_url("/rules-tutor/teacher/action"), method="POST",
-                               body=json.dumps({"action": "pace", "closed": []}), headers={"X-Teacher-Token": TOKEN})
+            await client.fetch(
+                self.get_url("/rules-tutor/teacher/action"),
+                method="POST",
+                body=json.dumps({"action": "pace", "closed": []}),
+                headers={"X-Teacher-Token": TOKEN},
+            )
             reply = await waiting
             return json.loads(reply.body), time.monotonic() - opened, opened - asked
 
@@ -447,8 +480,15 @@ class ClassroomEndpoints(AsyncHTTPTestCase):
         reply = self.teacher("/results.csv")
         assert reply.headers["Content-Type"].startswith("text/csv")
         assert "attachment" in reply.headers["Content-Disposition"]
-        assert list(csv.reader(io.StringIO(reply.body.decode())))[2] == ["1", "Ana", "1. Track", "Q1", "wrong",
-                                                                         "1", "2"]
+        assert list(csv.reader(io.StringIO(reply.body.decode())))[2] == [
+            "1",
+            "Ana",
+            "1. Track",
+            "Q1",
+            "wrong",
+            "1",
+            "2",
+        ]
 
     def test_malformed_and_oversized_posts_are_refused(self):
         key, ana = self.join("Ana")
@@ -456,17 +496,35 @@ class ClassroomEndpoints(AsyncHTTPTestCase):
         bad_bodies = [b"", b"not json", b"[1,2]", b"\xff\xfe", b"null", json.dumps({"page": key}).encode()[:-1]]
         for body in bad_bodies:
             assert self.post("/rules-tutor/class/event", body).code == 400, body
-        assert self.post("/rules-tutor/class/event", {"page": key, "learner": ana, "kind": "answered", "lesson": ONE,
-                                                      "quiz": "q", "right": True, "choice": "x" * MAX_BODY}).code == 400
+        assert (
+            self.post(
+                "/rules-tutor/class/event",
+                {
+                    "page": key,
+                    "learner": ana,
+                    "kind": "answered",
+                    "lesson": ONE,
+                    "quiz": "q",
+                    "right": True,
+                    "choice": "x" * MAX_BODY,
+                },
+            ).code
+            == 400
+        )
         huge = self.post("/rules-tutor/class/event", b"{" + b" " * 5_000_000 + b"}")  # refused unread
         assert huge.code in (400, 599), huge.code  # 599: the server closed the connection while it was sent
-        for event in ({"kind": "opened", "lesson": "nope.ipynb"}, {"kind": "opened", "lesson": ONE, "id": 3},
-                      {"kind": "opened", "lesson": ONE, "id": "<x>" * 4},
-                      {"kind": "answered", "lesson": ONE, "quiz": "q1", "right": "yes"},
-                      {"kind": "answered", "lesson": ONE, "quiz": "made-up", "right": True},
-                      {"kind": "answered", "lesson": ONE, "quiz": "<script>", "right": True},
-                      {"kind": "answered", "lesson": ONE, "quiz": "q1", "right": True, "choice": 3},
-                      {"kind": "dance", "lesson": ONE}, {"lesson": ONE}, {"kind": "opened", "lesson": ["x"]}):
+        for event in (
+            {"kind": "opened", "lesson": "nope.ipynb"},
+            {"kind": "opened", "lesson": ONE, "id": 3},
+            {"kind": "opened", "lesson": ONE, "id": "<x>" * 4},
+            {"kind": "answered", "lesson": ONE, "quiz": "q1", "right": "yes"},
+            {"kind": "answered", "lesson": ONE, "quiz": "made-up", "right": True},
+            {"kind": "answered", "lesson": ONE, "quiz": "<script>", "right": True},
+            {"kind": "answered", "lesson": ONE, "quiz": "q1", "right": True, "choice": 3},
+            {"kind": "dance", "lesson": ONE},
+            {"lesson": ONE},
+            {"kind": "opened", "lesson": ["x"]},
+        ):
             assert self.event(key, ana, **event).code == 400, event
         assert self.event(key, "not-a-learner-secret", kind="opened", lesson=ONE).code == 403
         assert self.post("/rules-tutor/class/join", {"page": key, "name": 7}).code == 400

@@ -81,15 +81,26 @@ class Attacks(AsyncHTTPTestCase):
         key = self.page_key()
         learner = json.loads(self.join("Ana").body)["learner"]
         surrogate = '"\\ud800"'
-        bodies = [b"[" * 2000, b"{" * 2000, b'{"page": ' + b"[" * 1000 + b"]" * 1000 + b"}",
-                  ('{"page": %s, "learner": "x"}' % surrogate).encode(),
-                  ('{"page": "%s", "learner": %s, "kind": "opened", "lesson": "%s"}'
-                   % (key, surrogate, LESSON)).encode(),
-                  ('{"page": "%s", "name": %s}' % (key, surrogate)).encode(),
-                  ('{"page": "%s", "learner": "%s", "kind": "answered", "lesson": "%s", "quiz": "q1", "right": true, '
-                   '"choice": %s}' % (key, learner, LESSON, surrogate)).encode(),
-                  b"\xed\xa0\x80", b"not json", b"", b"null", b"[]", b'"page"', b"1e999999",
-                  json.dumps({"page": key, "learner": learner, "kind": "opened", "lesson": [[[[[LESSON]]]]]}).encode()]
+        bodies = [
+            b"[" * 2000,
+            b"{" * 2000,
+            b'{"page": ' + b"[" * 1000 + b"]" * 1000 + b"}",
+            ('{"page": %s, "learner": "x"}' % surrogate).encode(),
+            ('{"page": "%s", "learner": %s, "kind": "opened", "lesson": "%s"}' % (key, surrogate, LESSON)).encode(),
+            ('{"page": "%s", "name": %s}' % (key, surrogate)).encode(),
+            (
+                '{"page": "%s", "learner": "%s", "kind": "answered", "lesson": "%s", "quiz": "q1", "right": true, '
+                '"choice": %s}' % (key, learner, LESSON, surrogate)
+            ).encode(),
+            b"\xed\xa0\x80",
+            b"not json",
+            b"",
+            b"null",
+            b"[]",
+            b'"page"',
+            b"1e999999",
+            json.dumps({"page": key, "learner": learner, "kind": "opened", "lesson": [[[[[LESSON]]]]]}).encode(),
+        ]
         for path in ("join", "event", "state"):
             for body in bodies:
                 reply = self.post(f"/rules-tutor/class/{path}", body)
@@ -102,8 +113,10 @@ class Attacks(AsyncHTTPTestCase):
 
     def test_made_up_quiz_ids_are_not_stored(self):
         learner = json.loads(self.join("Pupil").body)["learner"]
-        codes = {self.event(learner, kind="answered", lesson=LESSON, quiz=f"made-up-{n}", right=True).code
-                 for n in range(300)}
+        codes = {
+            self.event(learner, kind="answered", lesson=LESSON, quiz=f"made-up-{n}", right=True).code
+            for n in range(300)
+        }
         assert codes == {400} or codes == {400, 429}
         other = "127.0.0.9"  # the pupil's own address is rate-limited by now
         assert self.event(learner, other, kind="answered", lesson=LESSON, quiz="e1", right=True).code == 400
@@ -156,9 +169,21 @@ class Attacks(AsyncHTTPTestCase):
         assert (row["tries"], row["is_right"]) == (2, 1)  # one wrong try, then right
 
     def test_learners_with_the_same_name_are_told_apart(self):
-        for name, client in (("Alice", "127.0.0.2"), ("Alice", "127.0.0.3"), ("Bob", "127.0.0.4"),
-                             ("Alice", "127.0.0.5"), ("Alice (2)", "127.0.0.6"), ("", "127.0.0.7")):
+        for name, client in (
+            ("Alice", "127.0.0.2"),
+            ("Alice", "127.0.0.3"),
+            ("Bob", "127.0.0.4"),
+            ("Alice", "127.0.0.5"),
+            ("Alice (2)", "127.0.0.6"),
+            ("", "127.0.0.7"),
+        ):
             assert self.join(name, client).code == 200
         data = json.loads(self.fetch("/rules-tutor/teacher/data", headers={"X-Teacher-Token": TOKEN}).body)
         assert [learner["name"] for learner in data["learners"]] == [
-            "Alice", "Alice (3)", "Bob", "Alice (4)", "Alice (2)", "Learner 6"]
+            "Alice",
+            "Alice (3)",
+            "Bob",
+            "Alice (4)",
+            "Alice (2)",
+            "Learner 6",
+        ]

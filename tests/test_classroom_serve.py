@@ -53,9 +53,13 @@ the first time, right ("4") after (``tutor.ui.kernel_report``, as ``tutor.ui.qui
 def site(tmp_path: Path) -> Path:
     lessons = tmp_path / "lessons"
     lessons.mkdir()
-    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# A tiny lesson"),
-                                               nbformat.v4.new_code_cell("print('ready')"),
-                                               nbformat.v4.new_code_cell(REVEAL)])
+    notebook = nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_markdown_cell("# A tiny lesson"),
+            nbformat.v4.new_code_cell("print('ready')"),
+            nbformat.v4.new_code_cell(REVEAL),
+        ]
+    )
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     notebook.metadata["tutor"] = {"quizzes": ["q1"]}
     nbformat.write(notebook, lessons / "tiny.ipynb")
@@ -68,9 +72,14 @@ class Server:
         self.port, self.log = port or _free_port(), log
         env = dict(os.environ, XDG_DATA_HOME=str(log.parent / "data"))  # never the runner's own data folder
         with log.open("wb") as out:
-            self.process = subprocess.Popen([sys.executable, "-m", "tutor", "serve", str(site), f"--port={self.port}",
-                                             *options], cwd=REPO, env=env, stdin=subprocess.DEVNULL, stdout=out,
-                                            stderr=subprocess.STDOUT)
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "tutor", "serve", str(site), f"--port={self.port}", *options],
+                cwd=REPO,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
         deadline = time.monotonic() + START_TIMEOUT_S
         while True:
             assert self.process.poll() is None, log.read_text()
@@ -85,13 +94,16 @@ class Server:
         return f"http://127.0.0.1:{self.port}{path}"
 
     def teacher_token(self) -> str:
-        match = re.search(r"Teacher view \(keep this link to yourself\): http://\S+/rules-tutor/teacher\?token=(\S+)",
-                          self.log.read_text())
+        match = re.search(
+            r"Teacher view \(keep this link to yourself\): http://\S+/rules-tutor/teacher\?token=(\S+)",
+            self.log.read_text(),
+        )
         assert match, self.log.read_text()
         return match.group(1)
 
-    def request(self, path: str, body: object = None, headers: dict[str, str] | None = None,
-                client: str = "127.0.0.1") -> tuple[int, bytes, dict[str, str]]:
+    def request(
+        self, path: str, body: object = None, headers: dict[str, str] | None = None, client: str = "127.0.0.1"
+    ) -> tuple[int, bytes, dict[str, str]]:
         """Status, body and the headers that matter here (``Set-Cookie``, all in one; ``Location``), asked from the
         source address ``client`` (loopback addresses stand for the laptops of a class); redirects not followed."""
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120, source_address=(client, 0))
@@ -99,8 +111,14 @@ class Server:
             data = None if body is None else json.dumps(body).encode()
             connection.request("GET" if data is None else "POST", path, body=data, headers=headers or {})
             reply = connection.getresponse()
-            return reply.status, reply.read(), {"Set-Cookie": "; ".join(reply.headers.get_all("Set-Cookie") or []),
-                                                "Location": reply.headers.get("Location", "")}
+            return (
+                reply.status,
+                reply.read(),
+                {
+                    "Set-Cookie": "; ".join(reply.headers.get_all("Set-Cookie") or []),
+                    "Location": reply.headers.get("Location", ""),
+                },
+            )
         finally:
             connection.close()
 
@@ -120,26 +138,35 @@ class Sockets:
 
     def run(self, work):  # type: ignore[no-untyped-def]
         """``await work`` on the sockets' loop (``work`` made there: Tornado's futures belong to their loop)."""
+
         async def awaited():  # type: ignore[no-untyped-def]
             return await work()
+
         return asyncio.run_coroutine_threadsafe(awaited(), self.loop).result(60)
 
     def open(self, kernel_id: str, client: str) -> tornado.websocket.WebSocketClientConnection:
         request = tornado.httpclient.HTTPRequest(
             f"ws://127.0.0.1:{self.port}/api/kernels/{kernel_id}/channels?session_id={uuid.uuid4().hex}",
-            network_interface=client, connect_timeout=30, request_timeout=30)
+            network_interface=client,
+            connect_timeout=30,
+            request_timeout=30,
+        )
         return self.run(lambda: tornado.websocket.websocket_connect(request))
 
     def crash(self, connection: tornado.websocket.WebSocketClientConnection) -> None:
         """Drop the connection as a killed browser does: no close frame, the socket just goes."""
+
         async def drop() -> None:
             connection.protocol.stream.close()  # type: ignore[union-attr]
+
         self.run(drop)
 
     def close(self, connection: tornado.websocket.WebSocketClientConnection) -> None:
         """Close the connection on the sockets' loop (its futures belong there, not to the test's thread)."""
+
         async def close() -> None:
             connection.close()
+
         self.run(close)
 
     def stop(self) -> None:
@@ -162,10 +189,19 @@ def reveal(server: Server, page: bytes, times: int = 1) -> None:
         model = re.findall(rb'"model_id": "([0-9a-f]+)"', page)[0].decode()
         pressed: set[str] = set()
         for _ in range(times):
-            message = {"header": {"msg_id": uuid.uuid4().hex, "username": "", "session": uuid.uuid4().hex,
-                                  "msg_type": "comm_msg", "version": "5.3"}, "parent_header": {}, "metadata": {},
-                       "content": {"comm_id": model, "data": {"method": "custom", "content": {"event": "click"}}},
-                       "channel": "shell"}
+            message = {
+                "header": {
+                    "msg_id": uuid.uuid4().hex,
+                    "username": "",
+                    "session": uuid.uuid4().hex,
+                    "msg_type": "comm_msg",
+                    "version": "5.3",
+                },
+                "parent_header": {},
+                "metadata": {},
+                "content": {"comm_id": model, "data": {"method": "custom", "content": {"event": "click"}}},
+                "channel": "shell",
+            }
             pressed.add(message["header"]["msg_id"])
             sockets.run(lambda: connection.write_message(json.dumps(message)))
 
@@ -209,9 +245,11 @@ def test_class_mode_prints_the_link_keys_pages_and_keeps_the_class_across_a_rest
         assert status == 200
         learner = json.loads(body)["learner"]
         assert token not in body.decode()
-        for event in ({"kind": "opened", "lesson": "tiny.ipynb", "quizzes": 1},
-                      {"kind": "answered", "lesson": "tiny.ipynb", "quiz": "q1", "right": False, "choice": "3"},
-                      {"kind": "answered", "lesson": "tiny.ipynb", "quiz": "q1", "right": True, "choice": "4"}):
+        for event in (
+            {"kind": "opened", "lesson": "tiny.ipynb", "quizzes": 1},
+            {"kind": "answered", "lesson": "tiny.ipynb", "quiz": "q1", "right": False, "choice": "3"},
+            {"kind": "answered", "lesson": "tiny.ipynb", "quiz": "q1", "right": True, "choice": "4"},
+        ):
             assert server.request("/rules-tutor/class/event", {"page": key, "learner": learner, **event})[0] == 204
         reveal(server, page, 2)  # the answers the class records come from the lesson's kernel: wrong, then right
         assert server.request("/rules-tutor/teacher/data")[0] == 403
@@ -281,8 +319,10 @@ def test_one_device_cannot_hold_the_places_or_fill_the_class(site, tmp_path):
         print(f"the honest learner got the lesson in {waited:.2f} s while the pupil held 2 places")
 
         key = _page_key(headers)  # a page key is no ticket to fill the class
-        joins = [server.request("/rules-tutor/class/join", {"page": key, "name": f"fake {n}"}, client=pupil)[0]
-                 for n in range(200)]
+        joins = [
+            server.request("/rules-tutor/class/join", {"page": key, "name": f"fake {n}"}, client=pupil)[0]
+            for n in range(200)
+        ]
         assert joins.count(200) <= 4 and joins[-1] == 429
         status, body, _ = server.request("/rules-tutor/class/join", {"page": key, "name": "Ana"}, client=honest)
         assert status == 200 and json.loads(body)["name"] == "Ana"
@@ -312,8 +352,14 @@ def test_the_teacher_secret_moves_to_a_cookie_and_the_server_keeps_pause_and_pac
         status, _, headers = server.request("/voila/render/tiny.ipynb")
         key = _page_key(headers)
         learner = json.loads(server.request("/rules-tutor/class/join", {"page": key, "name": "Ana"})[1])["learner"]
-        answer = {"page": key, "learner": learner, "kind": "answered", "lesson": "tiny.ipynb", "quiz": "q1",
-                  "right": True}
+        answer = {
+            "page": key,
+            "learner": learner,
+            "kind": "answered",
+            "lesson": "tiny.ipynb",
+            "quiz": "q1",
+            "right": True,
+        }
 
         def act(**body: object) -> None:
             assert server.request("/rules-tutor/teacher/action", body, headers=with_cookie)[0] == 200
@@ -343,8 +389,13 @@ def test_a_class_on_a_catalan_lesson_prepares_it_and_counts_it_as_the_english_le
     nbformat.write(english, site / "tiny.ipynb")
     (site / "ca").mkdir()
     (site / "ca" / "tiny.ipynb").write_text("an old copy")
-    server = Server(site, tmp_path / "ca.log", "--class-size=1", "--lesson=ca/tiny.ipynb",
-                    f"--class-db={tmp_path / 'class.sqlite3'}")
+    server = Server(
+        site,
+        tmp_path / "ca.log",
+        "--class-size=1",
+        "--lesson=ca/tiny.ipynb",
+        f"--class-db={tmp_path / 'class.sqlite3'}",
+    )
     try:
         deadline = time.monotonic() + START_TIMEOUT_S
         while "The class can come in:" not in server.log.read_text():
@@ -357,8 +408,13 @@ def test_a_class_on_a_catalan_lesson_prepares_it_and_counts_it_as_the_english_le
         assert b'lang="ca"' in page and b"ready" in page
         key = re.search(r"rules_tutor_page=([^;]+)", headers["Set-Cookie"]).group(1)
         learner = json.loads(server.request("/rules-tutor/class/join", {"page": key, "name": "Ana"})[1])["learner"]
-        assert server.request("/rules-tutor/class/event", {"page": key, "learner": learner, "kind": "opened",
-                                                           "lesson": "ca/tiny.ipynb"})[0] == 204
+        assert (
+            server.request(
+                "/rules-tutor/class/event",
+                {"page": key, "learner": learner, "kind": "opened", "lesson": "ca/tiny.ipynb"},
+            )[0]
+            == 204
+        )
         reveal(server, page)  # wrong ("3") on the Catalan page ...
         status, english, headers = server.request("/voila/render/tiny.ipynb")
         english_key = re.search(r"rules_tutor_page=([^;]+)", headers["Set-Cookie"]).group(1)
@@ -371,11 +427,16 @@ def test_a_class_on_a_catalan_lesson_prepares_it_and_counts_it_as_the_english_le
 
         wait_for(answered, "the Catalan kernel's verdict")
         reveal(server, english, 2)  # ... then wrong ("3") and right ("4") on the English page: one quiz
-        data = wait_for(lambda: (data := answered()) and data["learners"][0]["cells"][1]["state"] == "right-after"
-                        and data, "the English kernel's verdicts")
-        assert [(column["lesson"], column["quiz"]) for column in data["columns"]] == [("tiny.ipynb", None),
-                                                                                      ("tiny.ipynb", "q1")]
+        data = wait_for(
+            lambda: (data := answered()) and data["learners"][0]["cells"][1]["state"] == "right-after" and data,
+            "the English kernel's verdicts",
+        )
+        assert [(column["lesson"], column["quiz"]) for column in data["columns"]] == [
+            ("tiny.ipynb", None),
+            ("tiny.ipynb", "q1"),
+        ]
         assert [[cell["state"] for cell in learner["cells"]] for learner in data["learners"]] == [
-            ["finished", "right-after"]]
+            ["finished", "right-after"]
+        ]
     finally:
         server.stop()

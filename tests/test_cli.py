@@ -24,9 +24,12 @@ GOOD = {
     "track": " ".join(["2"] * 16),
     "riders": [{"id": "blue-S", "square": 3, "lane": 0}, {"id": "red-R", "square": 3, "lane": 1}],
     "cards": {"blue-S": 5, "red-R": 5},
-    "expect": {"after_movement": {"blue-S": [8, 0], "red-R": [8, 1]},
-               "after_slipstream": {"blue-S": [8, 0], "red-R": [8, 1]},
-               "exhausted": ["blue-S", "red-R"], "winner": None},
+    "expect": {
+        "after_movement": {"blue-S": [8, 0], "red-R": [8, 1]},
+        "after_slipstream": {"blue-S": [8, 0], "red-R": [8, 1]},
+        "exhausted": ["blue-S", "red-R"],
+        "winner": None,
+    },
 }
 
 
@@ -94,12 +97,16 @@ def test_check_without_expect_block_is_valid_and_exits_0(tmp_path, capsys):
 MALFORMED = {
     "bad_json": ('{"track": "2 2",\n "riders": [}', ["not valid JSON", "line 2"]),
     "lane_the_square_lacks": (
-        variant(track="2 2 2 1 2 2 2 2 2 2 2 2 2 2 2 2",
-                riders=[{"id": "blue-S", "square": 3, "lane": 1}, {"id": "red-R", "square": 2, "lane": 0}]),
-        ["'blue-S'", "lane 1 does not exist on square 3", "1 lane"]),
+        variant(
+            track="2 2 2 1 2 2 2 2 2 2 2 2 2 2 2 2",
+            riders=[{"id": "blue-S", "square": 3, "lane": 1}, {"id": "red-R", "square": 2, "lane": 0}],
+        ),
+        ["'blue-S'", "lane 1 does not exist on square 3", "1 lane"],
+    ),
     "two_riders_in_one_lane": (
         variant(riders=[{"id": "blue-S", "square": 3, "lane": 0}, {"id": "red-R", "square": 3, "lane": 0}]),
-        ["'red-R'", "square 3, lane 0 is already taken by 'blue-S'"]),
+        ["'red-R'", "square 3, lane 0 is already taken by 'blue-S'"],
+    ),
     "unknown_key": (variant(finnish=12), ["unknown key 'finnish'"]),
     "unknown_expect_key": (variant(expect={"after_move": {}}), ["unknown key 'after_move'"]),
     "not_an_object": ("[1, 2, 3]", ["JSON object"]),
@@ -163,23 +170,36 @@ def test_python_m_tutor_check_subprocess(tmp_path):
     wrong_data = variant()
     wrong_data["expect"]["after_movement"]["blue-S"] = [9, 0]
     wrong = write(tmp_path, "wrong.json", wrong_data)
-    done = subprocess.run([sys.executable, "-m", "tutor", "check", str(good)], capture_output=True, text=True,
-                          cwd=REPO, timeout=SUBPROCESS_TIMEOUT_S)
+    done = subprocess.run(
+        [sys.executable, "-m", "tutor", "check", str(good)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=SUBPROCESS_TIMEOUT_S,
+    )
     assert done.returncode == 0, done.stderr
     assert f"{good}: pass" in done.stdout
-    done = subprocess.run([sys.executable, "-m", "tutor", "check", str(wrong)], capture_output=True, text=True,
-                          cwd=REPO, timeout=SUBPROCESS_TIMEOUT_S)
+    done = subprocess.run(
+        [sys.executable, "-m", "tutor", "check", str(wrong)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=SUBPROCESS_TIMEOUT_S,
+    )
     assert done.returncode == 1
     assert "after_movement: blue-S expected [9, 0], got [8, 0]" in done.stdout
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["simulate", "--teams", "7"], "a race has 1 to 6 teams, not 7"),
-    (["simulate", "--teams", "13", "--single-riders"], "a race has 1 to 12 single riders, not 13"),
-    (["simulate", "--muscle", "3"], "muscle is the number of Muscle teams, 0 to 2, not 3"),
-    (["simulate", "--teams", "1", "--breakaway"], "the breakaway needs at least 2 players"),
-    (["simulate", "--teams", "-1"], "a race has 1 to 6 teams, not -1"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["simulate", "--teams", "7"], "a race has 1 to 6 teams, not 7"),
+        (["simulate", "--teams", "13", "--single-riders"], "a race has 1 to 12 single riders, not 13"),
+        (["simulate", "--muscle", "3"], "muscle is the number of Muscle teams, 0 to 2, not 3"),
+        (["simulate", "--teams", "1", "--breakaway"], "the breakaway needs at least 2 players"),
+        (["simulate", "--teams", "-1"], "a race has 1 to 6 teams, not -1"),
+    ],
+)
 def test_simulate_with_impossible_teams_prints_a_message_not_a_traceback(capsys, argv, message):
     assert main(argv) == 2
     err = capsys.readouterr().err
@@ -196,8 +216,25 @@ def test_check_rejects_a_file_of_an_unknown_game(tmp_path, capsys):
 def test_simulate_a_peloton_race_with_twelve_single_riders(capsys):
     """RULES.md 2: 12 single riders with the Peloton, a Muscle team and the breakaway; six teams fit an A stage
     because the start area extends backwards (tutor decision)."""
-    assert main(["simulate", "--stage", "paves-du-nord", "--teams", "12", "--single-riders", "--peloton",
-                 "--muscle", "1", "--breakaway", "--bot", "random"]) == 0
+    assert (
+        main(
+            [
+                "simulate",
+                "--stage",
+                "paves-du-nord",
+                "--teams",
+                "12",
+                "--single-riders",
+                "--peloton",
+                "--muscle",
+                "1",
+                "--breakaway",
+                "--bot",
+                "random",
+            ]
+        )
+        == 0
+    )
     assert "wins after" in capsys.readouterr().out
     assert main(["simulate", "--teams", "6", "--stage", "la-classicissima"]) == 0
 
@@ -216,15 +253,19 @@ def test_the_command_line_serves_in_flanders_field_too(capsys):
 
 # ----- options out of range, the other game's options, Ctrl+C (issue 16) -----------------------------------
 
-@pytest.mark.parametrize("argv, words", [
-    (["simulate", "--races", "0"], "argument --races: 0 is not from 1 to"),
-    (["simulate", "--races", "-5"], "argument --races: -5 is not from 1 to"),
-    (["simulate", "--races", "many"], "argument --races: 'many' is not a whole number"),
-    (["simulate", "--game", "flanders", "--games", "0"], "argument --games: 0 is not from 1 to"),
-    (["serve", "--port", "99999"], "argument --port: 99999 is not from 1 to 65535"),
-    (["serve", "--port", "-1"], "argument --port: -1 is not from 1 to 65535"),
-    (["serve", "--class-size", "-3"], "argument --class-size: -3 is not from 0 to 200"),
-])
+
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["simulate", "--races", "0"], "argument --races: 0 is not from 1 to"),
+        (["simulate", "--races", "-5"], "argument --races: -5 is not from 1 to"),
+        (["simulate", "--races", "many"], "argument --races: 'many' is not a whole number"),
+        (["simulate", "--game", "flanders", "--games", "0"], "argument --games: 0 is not from 1 to"),
+        (["serve", "--port", "99999"], "argument --port: 99999 is not from 1 to 65535"),
+        (["serve", "--port", "-1"], "argument --port: -1 is not from 1 to 65535"),
+        (["serve", "--class-size", "-3"], "argument --class-size: -3 is not from 0 to 200"),
+    ],
+)
 def test_an_option_out_of_range_exits_2_with_a_message(capsys, argv, words):
     with pytest.raises(SystemExit) as exit_:
         main(argv)
@@ -233,25 +274,31 @@ def test_an_option_out_of_range_exits_2_with_a_message(capsys, argv, words):
     assert words in err and "Traceback" not in err
 
 
-@pytest.mark.parametrize("argv, words", [
-    (["simulate", "--players", "3"], "--players is not an option of Flamme Rouge (--game flamme-rouge)"),
-    (["simulate", "--games", "2"], "--games is not an option of Flamme Rouge"),
-    (["simulate", "--game", "flanders", "--stage", "sprint-20"], "--stage is not an option of In Flanders Field"),
-    (["simulate", "--game", "flanders", "--races", "2"], "--races is not an option of In Flanders Field"),
-    (["simulate", "--game", "flanders", "--peloton"], "--peloton is not an option of In Flanders Field"),
-])
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["simulate", "--players", "3"], "--players is not an option of Flamme Rouge (--game flamme-rouge)"),
+        (["simulate", "--games", "2"], "--games is not an option of Flamme Rouge"),
+        (["simulate", "--game", "flanders", "--stage", "sprint-20"], "--stage is not an option of In Flanders Field"),
+        (["simulate", "--game", "flanders", "--races", "2"], "--races is not an option of In Flanders Field"),
+        (["simulate", "--game", "flanders", "--peloton"], "--peloton is not an option of In Flanders Field"),
+    ],
+)
 def test_an_option_of_the_other_game_is_refused(capsys, argv, words):
     assert main(argv) == 2
     out, err = capsys.readouterr()
     assert out == "" and words in err
 
 
-@pytest.mark.parametrize("argv, words", [
-    (["serve", "/no/such/folder"], "no lessons folder /no/such/folder"),
-    (["serve", "--ip", "not-an-address"], "--ip 'not-an-address' is not an IP address"),
-    (["serve", "--ip", "999.1.1.1"], "is not an IP address"),
-    (["serve", "--ip", "203.0.113.7"], "cannot listen on 203.0.113.7"),  # a documentation address, not ours
-])
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["serve", "/no/such/folder"], "no lessons folder /no/such/folder"),
+        (["serve", "--ip", "not-an-address"], "--ip 'not-an-address' is not an IP address"),
+        (["serve", "--ip", "999.1.1.1"], "is not an IP address"),
+        (["serve", "--ip", "203.0.113.7"], "cannot listen on 203.0.113.7"),  # a documentation address, not ours
+    ],
+)
 def test_serve_refuses_what_it_cannot_serve(capsys, argv, words):
     assert main(argv) == 2
     err = capsys.readouterr().err
@@ -273,8 +320,13 @@ def test_ctrl_c_prints_one_line_and_exits_130():
     import signal
     import threading
 
-    process = subprocess.Popen([sys.executable, "-m", "tutor", "simulate", "--races", "100000", "--bot", "random"],
-                               cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tutor", "simulate", "--races", "100000", "--bot", "random"],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert process.stdout is not None
         first_line: list[str] = []

@@ -54,8 +54,15 @@ def clicks_at_any_pace(monkeypatch):
 
 def test_race_tutor_back_undoes_the_click_and_the_bot_teams_replies():
     """Peloton and Muscle teams flip and the other player's bot plays after the learner's card: one Back."""
-    tutor = RaceTutor.new_race("cobbles-24", teams=("red", "blue"), bots={"blue": "heuristic"}, peloton=True,
-                               muscle=1, seed=3, human_teams=("red",))
+    tutor = RaceTutor.new_race(
+        "cobbles-24",
+        teams=("red", "blue"),
+        bots={"blue": "heuristic"},
+        peloton=True,
+        muscle=1,
+        seed=3,
+        human_teams=("red",),
+    )
     assert not tutor.control.can_back  # the bots' opening moves are the starting position
     tutor.draw_buttons["red-S"].click()
     tutor.card_buttons[0].click()
@@ -93,8 +100,9 @@ def test_breakaway_back_undoes_the_decision_then_each_bid():
 
 
 def test_workbench_back_undoes_a_step_and_keeps_the_position_editable_at_the_start():
-    bench = Workbench({"track": " ".join(["2"] * 12), "riders": [{"id": "a", "square": 2, "lane": 0}],
-                       "cards": {"a": 3}})
+    bench = Workbench(
+        {"track": " ".join(["2"] * 12), "riders": [{"id": "a", "square": 2, "lane": 0}], "cards": {"a": 3}}
+    )
     start = position(bench.race)
     bench.next_button.click()
     assert bench.control.can_back and not bench.keep_button.disabled

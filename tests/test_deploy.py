@@ -29,8 +29,11 @@ def hub_config(monkeypatch, tmp_path: Path, **environment: str):
     lessons = tmp_path / "lessons"
     lessons.mkdir(exist_ok=True)
     (lessons / "index.ipynb").write_text("{}")
-    defaults = {"RULES_TUTOR_HUB_PASSWORD": PASSWORD, "RULES_TUTOR_HUB_STATE": str(tmp_path / "state"),
-                "RULES_TUTOR_LESSONS": str(lessons)}
+    defaults = {
+        "RULES_TUTOR_HUB_PASSWORD": PASSWORD,
+        "RULES_TUTOR_HUB_STATE": str(tmp_path / "state"),
+        "RULES_TUTOR_LESSONS": str(lessons),
+    }
     for name, value in {**defaults, **environment}.items():
         monkeypatch.setenv(name, value)
     return PyFileConfigLoader("jupyterhub_config.py", path=str(HUB)).load_config()
@@ -57,14 +60,17 @@ def copies(text: str) -> list[tuple[list[str], str]]:
 def mib(size: str) -> int:
     """A KubeSpawner size (K, M, G are powers of 1024) in MiB."""
     number, unit = re.fullmatch(r"(\d+)([KMG])", size).groups()
-    return int(number) * {"K": 1, "M": 1024, "G": 1024 ** 2}[unit] // 1024
+    return int(number) * {"K": 1, "M": 1024, "G": 1024**2}[unit] // 1024
 
 
 def test_the_learner_servers_open_the_same_page(monkeypatch, tmp_path):
     config = hub_config(monkeypatch, tmp_path)
     assert values()["singleuser"]["defaultUrl"] == config.Spawner.default_url == "/voila/render/index.ipynb"
-    assert values()["hub"]["config"]["JupyterHub"]["implicit_spawn_seconds"] \
-        == config.JupyterHub.implicit_spawn_seconds > 0
+    assert (
+        values()["hub"]["config"]["JupyterHub"]["implicit_spawn_seconds"]
+        == config.JupyterHub.implicit_spawn_seconds
+        > 0
+    )
 
 
 def test_the_image_carries_the_tested_config_files_and_template():
@@ -130,13 +136,22 @@ def test_learner_servers_keep_the_standalone_server_settings():
 
 def test_the_local_hub_keeps_its_state_in_one_folder_and_its_apis_on_this_machine(monkeypatch, tmp_path):
     state = tmp_path / "state"
-    config = hub_config(monkeypatch, tmp_path, RULES_TUTOR_HUB_PORT="8123", RULES_TUTOR_HUB_API_PORT="8124",
-                        RULES_TUTOR_PROXY_API_PORT="8125")
+    config = hub_config(
+        monkeypatch,
+        tmp_path,
+        RULES_TUTOR_HUB_PORT="8123",
+        RULES_TUTOR_HUB_API_PORT="8124",
+        RULES_TUTOR_PROXY_API_PORT="8125",
+    )
     assert config.JupyterHub.bind_url == "http://:8123"
     assert config.JupyterHub.hub_bind_url == "http://127.0.0.1:8124"
     assert config.ConfigurableHTTPProxy.api_url == "http://127.0.0.1:8125"
-    for path in (config.JupyterHub.db_url.removeprefix("sqlite:///"), config.JupyterHub.cookie_secret_file,
-                 config.ConfigurableHTTPProxy.pid_file, config.SimpleLocalProcessSpawner.home_dir_template):
+    for path in (
+        config.JupyterHub.db_url.removeprefix("sqlite:///"),
+        config.JupyterHub.cookie_secret_file,
+        config.ConfigurableHTTPProxy.pid_file,
+        config.SimpleLocalProcessSpawner.home_dir_template,
+    ):
         assert Path(path).is_relative_to(state), path
     assert config.JupyterHub.authenticator_class == "shared-password"
     assert config.SharedPasswordAuthenticator.user_password == PASSWORD
@@ -170,8 +185,9 @@ def test_a_learner_copy_gets_the_lessons_in_each_language_made_from_the_english_
     (tmp_path / "lessons" / "flamme_rouge").mkdir()
     shutil.copy(REPO / "lessons" / "flamme_rouge" / "02_energy_phase.ipynb", tmp_path / "lessons" / "flamme_rouge")
     folder = config.Spawner.notebook_dir
-    config.Spawner.pre_spawn_hook(SimpleNamespace(notebook_dir=folder,
-                                                  format_string=lambda text: text.format(username="ona")))
+    config.Spawner.pre_spawn_hook(
+        SimpleNamespace(notebook_dir=folder, format_string=lambda text: text.format(username="ona"))
+    )
     catalan = Path(folder.format(username="ona")) / "ca" / "flamme_rouge" / "02_energy_phase.ipynb"
     assert "# 2. La fase d'energia" in catalan.read_text(encoding="utf-8")
     assert not (tmp_path / "lessons" / "ca").exists()  # the hub's own lessons stay as they are

@@ -105,13 +105,15 @@ def test_binder_pins_are_the_constraints():
     pins = constraints()
     for requirement in pip_requirements(REPO / "binder" / "environment.yml"):
         pin = Requirement(requirement)
-        assert _name(pin) in pins and str(pin.specifier) == str(pins[_name(pin)].specifier), \
+        assert _name(pin) in pins and str(pin.specifier) == str(pins[_name(pin)].specifier), (
             f"binder: {pin}, constraints.txt: {pins.get(_name(pin))}"
+        )
 
 
 def test_the_tests_and_the_image_install_with_the_constraints():
-    assert re.search(r"^python3 -m pip install -e '\.\[test\]' -c constraints\.txt$",
-                     (REPO / "scripts" / "test").read_text(), re.M)
+    assert re.search(
+        r"^python3 -m pip install -e '\.\[test\]' -c constraints\.txt$", (REPO / "scripts" / "test").read_text(), re.M
+    )
     dockerfile = (REPO / "deploy" / "z2jh" / "Dockerfile").read_text()
     assert re.search(r"^COPY .* \. /tmp/rules-tutor$", dockerfile, re.M)  # constraints.txt comes with the rest
     assert re.search(r"^RUN pip install .*-c /tmp/rules-tutor/constraints\.txt /tmp/rules-tutor ", dockerfile, re.M)

@@ -21,8 +21,12 @@ CODE_QUOTES = re.compile(r"^[\"“](?:attack|expect|game|flanders|on_nine|phase|
 
 
 def avoided_words() -> list[str]:
-    return [word.strip() for cell in AVOIDED_ROW.findall(GLOSSARY.read_text(encoding="utf-8"))
-            for word in cell.split(",") if word.strip()]
+    return [
+        word.strip()
+        for cell in AVOIDED_ROW.findall(GLOSSARY.read_text(encoding="utf-8"))
+        for word in cell.split(",")
+        if word.strip()
+    ]
 
 
 def catalan_strings() -> list[tuple[str, str]]:
@@ -34,14 +38,18 @@ def catalan_strings() -> list[tuple[str, str]]:
         if not message.id:
             continue
         shown = message.id if isinstance(message.id, str) else message.id[0]
-        for text in ([message.string] if isinstance(message.string, str) else list(message.string)):
+        for text in [message.string] if isinstance(message.string, str) else list(message.string):
             said.append((shown, text or ""))
     return said
 
 
 def variants_in(strings: list[tuple[str, str]], words: list[str]) -> list[str]:
-    return [f"{word!r} in {text!r}" for _id, text in strings for word in words
-            if re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text)]
+    return [
+        f"{word!r} in {text!r}"
+        for _id, text in strings
+        for word in words
+        if re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text)
+    ]
 
 
 def test_the_glossary_lists_the_variants_the_issue_found():
@@ -60,8 +68,12 @@ def test_the_check_finds_a_variant():
 
 
 def test_catalan_messages_use_catalan_quotes_and_whole_plurals():
-    quotes = [f"{message!r} → {text!r}" for message, text in catalan_strings()
-              for found in STRAIGHT_QUOTES.findall(text) if not CODE_QUOTES.match(found)]
+    quotes = [
+        f"{message!r} → {text!r}"
+        for message, text in catalan_strings()
+        for found in STRAIGHT_QUOTES.findall(text)
+        if not CODE_QUOTES.match(found)
+    ]
     plurals = [f"{message!r} → {text!r}" for message, text in catalan_strings() if FRAGMENT_PLURAL.search(text)]
     assert quotes == [] and plurals == []
 
@@ -70,13 +82,16 @@ def test_numbers_in_catalan_sentences_follow_the_language():
     i18n.use_language("ca")
     assert i18n.tidy("de la 0 a la 1") == "de la 0 a l'1"
     assert i18n.tidy("Cap parella de 1-1-1; de 11 a 12") == "Cap parella d'1-1-1; d'11 a 12"
-    assert i18n.tidy("per els 3 símbols, a el final, de els corredors, de el 9") == \
-        "pels 3 símbols, al final, dels corredors, del 9"
+    assert (
+        i18n.tidy("per els 3 símbols, a el final, de els corredors, de el 9")
+        == "pels 3 símbols, al final, dels corredors, del 9"
+    )
     assert i18n.tidy("La 1 guanya. El 11 també. De 1 en 1.") == "L'1 guanya. L'11 també. D'1 en 1."
     assert i18n.tidy("la 10, de 18, el 1r, la casella 1, risc A el") == "la 10, de 18, el 1r, la casella 1, risc A el"
     assert i18n.tidy("de 1", "en") == "de 1"
     # applied once, where a message is filled: a translation written "de {n}" reads "d'1"
-    said = i18n.ngettext("{name} moves the pawn {move} space, not {spaces}",
-                         "{name} moves the pawn 1 to {move} spaces, not {spaces}", 3)
+    said = i18n.ngettext(
+        "{name} moves the pawn {move} space, not {spaces}", "{name} moves the pawn 1 to {move} spaces, not {spaces}", 3
+    )
     assert said.format(name="Tank", move=3, spaces=5) == "Tank mou el peó d'1 a 3 caselles, no 5"
     assert i18n.number(0.5) == "0,5"

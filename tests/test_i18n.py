@@ -28,8 +28,11 @@ from tutor.flanders.widgets.narration import captions
 from tutor.flanders.widgets.narration import narrate as flanders_narrate
 from tutor.ui.narration import cite
 
-ENGLISH = re.compile(r"\b(the|and|square|squares|rider|riders|card|cards|moves|pack|lane|round|takes|from|with|"
-                     r"space|spaces|troop|pawn|wins|rolls|bust|phase|deck|behind)\b", re.IGNORECASE)
+ENGLISH = re.compile(
+    r"\b(the|and|square|squares|rider|riders|card|cards|moves|pack|lane|round|takes|from|with|"
+    r"space|spaces|troop|pawn|wins|rolls|bust|phase|deck|behind)\b",
+    re.IGNORECASE,
+)
 """Words a Catalan sentence never has: a sentence with one was left in English."""
 
 
@@ -78,8 +81,15 @@ def _said_in_catalan(texts: list[str]) -> None:
 
 
 def test_a_whole_catalan_race_with_the_peloton_expansion_is_told_with_no_english_message(catalan):
-    race = Race.new("avenue-corso-paseo", 4, bots=dict.fromkeys(("red", "blue", "green", "black"), "heuristic"),
-                    seed=3, peloton=True, muscle=1, breakaway=True)
+    race = Race.new(
+        "avenue-corso-paseo",
+        4,
+        bots=dict.fromkeys(("red", "blue", "green", "black"), "heuristic"),
+        seed=3,
+        peloton=True,
+        muscle=1,
+        breakaway=True,
+    )
     told = describe_race(race)
     events = autoplay(race)
     lines = narrate(events) + computer_plays(events)
@@ -130,8 +140,9 @@ def test_the_english_rules_are_unchanged_and_translated_only_when_read(catalan):
     assert rules.MOVE.text.startswith("un corredor avança exactament")
     assert rules.MOVE.section == "Fase de moviment"
     i18n.use_language("en")
-    assert str(rules.MOVE) == ("Movement phase: a rider moves exactly the value of its card and may pass through "
-                               "other riders")
+    assert str(rules.MOVE) == (
+        "Movement phase: a rider moves exactly the value of its card and may pass through other riders"
+    )
 
 
 def test_the_language_check_reports_an_untranslated_message_and_a_lesson_paragraph(tmp_path: Path):
@@ -213,8 +224,9 @@ def test_a_catalan_race_tutor_plays_two_rounds_with_no_english_message(catalan, 
     from tutor.flamme_rouge.widgets import RaceTutor
 
     monkeypatch.setattr(RaceTutor, "debounce_s", 0)
-    tutor = RaceTutor.new_race("avenue-corso-paseo", teams=("red", "blue"), bots={"blue": "heuristic"}, seed=0,
-                               human_teams=("red",))
+    tutor = RaceTutor.new_race(
+        "avenue-corso-paseo", teams=("red", "blue"), bots={"blue": "heuristic"}, seed=0, human_teams=("red",)
+    )
     said = _widget_words(tutor)
     for _round in range(2):
         tutor.draw_buttons["red-S"].click()
@@ -228,8 +240,11 @@ def test_a_catalan_race_tutor_plays_two_rounds_with_no_english_message(catalan, 
         said += _widget_words(tutor)
     assert tutor.race.round == 3
     assert i18n.missed() == []
-    english = [m.group(0) + ": " + t[max(0, m.start() - 40):m.end() + 40] for t in said
-               if (m := ENGLISH.search(re.sub(r"\b[a-z]+-[SR]\b", "", t)))]
+    english = [
+        m.group(0) + ": " + t[max(0, m.start() - 40) : m.end() + 40]
+        for t in said
+        if (m := ENGLISH.search(re.sub(r"\b[a-z]+-[SR]\b", "", t)))
+    ]
     assert english == [], english[:5]
 
 
@@ -255,8 +270,9 @@ def test_a_language_is_added_by_its_catalog_alone(tmp_path: Path, monkeypatch):
     for code, said in (("ca", "Hola"), ("es", "Hola en castellano")):
         folder = tmp_path / code / "LC_MESSAGES"
         folder.mkdir(parents=True)
-        (folder / "tutor.po").write_text(f'msgid ""\nmsgstr ""\n"Language: {code}\\n"\n\nmsgid "Hello"\n'
-                                         f'msgstr "{said}"\n', encoding="utf-8")
+        (folder / "tutor.po").write_text(
+            f'msgid ""\nmsgstr ""\n"Language: {code}\\n"\n\nmsgid "Hello"\nmsgstr "{said}"\n', encoding="utf-8"
+        )
     i18n.catalog_for.cache_clear()
     try:
         assert i18n.languages() == {"en": "English", "ca": "Català", "es": "Español"}
@@ -279,9 +295,14 @@ def test_the_next_test_speaks_english_again():
     assert i18n.language() == "en" and i18n._("Next step") == "Next step"
 
 
-@pytest.mark.parametrize("spec, words", [("2 3c 2", "casella 1: les llambordes tenen 1 o 2 carrils, no 3"),
-                                         ("2 9 2", "casella 1: codi incorrecte '9'"),
-                                         ("", "un recorregut necessita com a mínim una casella")])
+@pytest.mark.parametrize(
+    "spec, words",
+    [
+        ("2 3c 2", "casella 1: les llambordes tenen 1 o 2 carrils, no 3"),
+        ("2 9 2", "casella 1: codi incorrecte '9'"),
+        ("", "un recorregut necessita com a mínim una casella"),
+    ],
+)
 def test_a_bad_track_a_teacher_types_is_refused_in_catalan(catalan, spec, words):
     """Issue 38: the Flamme Rouge workbench shows a track's refusal (``key 'track': ...``) in the page's language."""
     from tutor.flamme_rouge.errors import TrackError

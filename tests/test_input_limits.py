@@ -26,9 +26,12 @@ from tutor.flamme_rouge.widgets.workbench import PositionBox, Workbench
 from tutor.flanders import scenario as ff
 from tutor.flanders.errors import ScenarioError as FFScenarioError
 
-FR_GOOD = {"name": "two riders", "track": " ".join(["2"] * 16),
-           "riders": [{"id": "blue-S", "square": 3, "lane": 0}, {"id": "red-R", "square": 3, "lane": 1}],
-           "cards": {"blue-S": 5, "red-R": 5}}
+FR_GOOD = {
+    "name": "two riders",
+    "track": " ".join(["2"] * 16),
+    "riders": [{"id": "blue-S", "square": 3, "lane": 0}, {"id": "red-R", "square": 3, "lane": 1}],
+    "cards": {"blue-S": 5, "red-R": 5},
+}
 FF_GOOD = {"game": "flanders", "players": [{"id": "p1"}, {"id": "p2"}], "spaces": {"3": "Tank"}}
 BIG = 50 << 20
 """The largest refused file of the issue: 50 MB."""
@@ -49,8 +52,10 @@ def nested(depth: int) -> str:
 # (file text, words the one-line message must hold); every file is malformed
 FR_FILES: dict[str, tuple[str, str]] = {
     "deep_nesting": (nested(100_000), "nested 100000 levels deep"),
-    "deep_nesting_in_a_key": (fr_with(expect={"winner": None}).replace('"winner": null',
-                                                                         '"winner": ' + nested(50)), "nested"),
+    "deep_nesting_in_a_key": (
+        fr_with(expect={"winner": None}).replace('"winner": null', '"winner": ' + nested(50)),
+        "nested",
+    ),
     "5000_digit_integer": (fr_with().replace('"square": 3', '"square": ' + "9" * 5000, 1), "5000 digits"),
     "5000_digit_float": (fr_with().replace('"square": 3', '"square": 1.' + "5" * 5000, 1), "characters"),
     "nan": (fr_with().replace('"square": 3', '"square": NaN', 1), "NaN"),
@@ -63,8 +68,10 @@ FR_FILES: dict[str, tuple[str, str]] = {
     "track_of_520000_squares": (fr_with(track=" ".join(["2"] * 520_000)), "too large (1016 KB"),
     "track_of_5000_squares": (fr_with(track=" ".join(["2"] * 5000)), "too long (9999 characters; at most 1200)"),
     "track_of_400_squares": (fr_with(track=" ".join(["2"] * 400)), "at most 300"),
-    "31_riders": (fr_with(riders=[{"id": f"r{i}", "square": i % 16, "lane": i // 16} for i in range(31)]),
-                  "too many entries (31; at most 30)"),
+    "31_riders": (
+        fr_with(riders=[{"id": f"r{i}", "square": i % 16, "lane": i // 16} for i in range(31)]),
+        "too many entries (31; at most 30)",
+    ),
     "rider_id_of_1000_characters": (fr_with().replace('"blue-S"', '"' + "b" * 1000 + '"'), "too long"),
     "card_a_list": (fr_with(cards={"blue-S": [5], "red-R": 5}), "rider 'blue-S' has card [5]"),
     "a_list_not_an_object": ("[1, 2]", "a JSON object, not list"),
@@ -79,8 +86,10 @@ FF_FILES: dict[str, tuple[str, str]] = {
     "description_a_list": (ff_with(description=["a"]), "key 'description' must be a string"),
     "superscript_space_key": (ff_with(spaces={"³": "Tank"}), "'³' is not a card space"),
     "space_3_and_03": (ff_with(spaces={"3": "Tank", "03": "Infantry"}), "'03' is not a card space"),
-    "space_key_given_twice": ('{"game": "flanders", "players": [{"id": "p1"}, {"id": "p2"}], '
-                              '"spaces": {"3": "Tank", "3": "Infantry"}}', "'3' is given twice"),
+    "space_key_given_twice": (
+        '{"game": "flanders", "players": [{"id": "p1"}, {"id": "p2"}], "spaces": {"3": "Tank", "3": "Infantry"}}',
+        "'3' is given twice",
+    ),
     "lone_surrogate_in_a_player_id": (ff_with().replace('"p1"', '"p\\udc00"'), "lone surrogate"),
     "five_players": (ff_with(players=[{"id": f"p{i}"} for i in range(5)]), "2 to 4 players"),
     "3000_actions": (ff_with(actions=["roll"] * 3000), "too many entries (3000; at most 2000)"),
@@ -138,6 +147,7 @@ def test_a_50_mb_file_is_refused_unread(tmp_path, capsys):
 
 # ----- position codes ---------------------------------------------------------------------------------------
 
+
 def code_of(payload: bytes) -> str:
     """A code of the tutor before issue 40 (``FR1-``: JSON, zlib, base64url) holding ``payload``."""
     deflater = zlib.compressobj(9)
@@ -146,10 +156,14 @@ def code_of(payload: bytes) -> str:
 
 CODES: dict[str, tuple[str, str]] = {
     "old_code_of_deep_nesting": (code_of(nested(50_000).encode()), "older kind of position code"),
-    "old_code_of_a_track_of_520000_squares": (code_of(fr_with(track=" ".join(["2"] * 520_000)).encode()),
-                                              "older kind of position code"),
-    "old_code_of_a_key_given_twice": (code_of(b'{"track": "2 2", "track": "2 2 2", "riders": []}'),
-                                      "older kind of position code"),
+    "old_code_of_a_track_of_520000_squares": (
+        code_of(fr_with(track=" ".join(["2"] * 520_000)).encode()),
+        "older kind of position code",
+    ),
+    "old_code_of_a_key_given_twice": (
+        code_of(b'{"track": "2 2", "track": "2 2 2", "riders": []}'),
+        "older kind of position code",
+    ),
     "30_mb_paste": ("FR3-" + "A" * (30 << 20), "far too long"),
     "30_mb_old_paste": ("FR1-" + "A" * (30 << 20), "older kind of position code"),
 }
@@ -189,6 +203,7 @@ def test_to_code_refuses_a_rider_id_that_is_not_unicode():
 
 # ----- the workbench: uploads and pasted codes change nothing ---------------------------------------------
 
+
 def _state(bench: Workbench) -> str:
     return json.dumps([bench.position(), bench.name_input.value, bench.rider_input.value], sort_keys=True)
 
@@ -208,9 +223,15 @@ def test_a_malformed_upload_shows_why_and_leaves_the_board(case):
     content, words = UPLOADS[case]
     bench = Workbench(json.loads(fr_with()))
     before = _state(bench)
-    bench.upload.value = ({"name": "bad.json", "type": "application/json", "size": len(content),
-                           "content": memoryview(content),
-                           "last_modified": datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)},)
+    bench.upload.value = (
+        {
+            "name": "bad.json",
+            "type": "application/json",
+            "size": len(content),
+            "content": memoryview(content),
+            "last_modified": datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc),
+        },
+    )
     assert _state(bench) == before
     assert bench.status.kind == "warning" and words in bench.status.text and "Nothing changed" in bench.status.text
     assert bench.upload.value == ()
@@ -232,10 +253,14 @@ def test_a_30_mb_code_in_the_position_box_opens_nothing():
 # ----- whatever the values, a scenario is accepted or refused with the game's own error --------------------
 
 JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=False, allow_infinity=False)
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**6), 10**6)
+    | st.floats(allow_nan=False, allow_infinity=False)
     | st.text(max_size=8),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
-    max_leaves=12)
+    max_leaves=12,
+)
 
 
 def _replace(data: dict[str, Any], path: list[Any], value: Any) -> dict[str, Any]:
@@ -248,12 +273,37 @@ def _replace(data: dict[str, Any], path: list[Any], value: Any) -> dict[str, Any
 
 
 FR_PATHS = [[k] for k in ("name", "description", "track", "finish", "riders", "cards", "expect", "kind")] + [
-    ["riders", 0], *(["riders", 1, k] for k in ("id", "square", "lane", "team", "kind", "exhaustion")),
-    ["cards", "blue-S"], ["cards", "nobody"]]
-FF_PATHS = [[k] for k in ("game", "name", "players", "current", "spaces", "taken", "on_nine", "phase", "draw",
-                          "discard", "round", "seed", "battlefield", "actions", "expect")] + [
-    ["players", 0], *(["players", 1, k] for k in ("id", "pawn", "troops", "retained")), ["spaces", "3"],
-    ["spaces", "7"], ["actions"]]
+    ["riders", 0],
+    *(["riders", 1, k] for k in ("id", "square", "lane", "team", "kind", "exhaustion")),
+    ["cards", "blue-S"],
+    ["cards", "nobody"],
+]
+FF_PATHS = [
+    [k]
+    for k in (
+        "game",
+        "name",
+        "players",
+        "current",
+        "spaces",
+        "taken",
+        "on_nine",
+        "phase",
+        "draw",
+        "discard",
+        "round",
+        "seed",
+        "battlefield",
+        "actions",
+        "expect",
+    )
+] + [
+    ["players", 0],
+    *(["players", 1, k] for k in ("id", "pawn", "troops", "retained")),
+    ["spaces", "3"],
+    ["spaces", "7"],
+    ["actions"],
+]
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -268,9 +318,26 @@ def test_any_value_anywhere_in_a_flamme_rouge_scenario_is_refused_cleanly(path, 
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(path=st.sampled_from(FF_PATHS), value=JSON_VALUES | st.lists(
-    st.sampled_from(["roll", "stop", "end_turn", {"roll": [1, 2, 3]}, {"take": 3}, {"roll": ["1", 2, 3]},
-                     {"roll": [9, 0, -1]}, {"play": "Tank", "spaces": "x"}, {"end_turn": [3]}]), max_size=5))
+@given(
+    path=st.sampled_from(FF_PATHS),
+    value=JSON_VALUES
+    | st.lists(
+        st.sampled_from(
+            [
+                "roll",
+                "stop",
+                "end_turn",
+                {"roll": [1, 2, 3]},
+                {"take": 3},
+                {"roll": ["1", 2, 3]},
+                {"roll": [9, 0, -1]},
+                {"play": "Tank", "spaces": "x"},
+                {"end_turn": [3]},
+            ]
+        ),
+        max_size=5,
+    ),
+)
 def test_any_value_anywhere_in_a_flanders_scenario_is_refused_cleanly(path, value):
     data = _replace({**FF_GOOD, "expect": {}}, path, value)
     try:

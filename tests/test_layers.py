@@ -30,14 +30,32 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "tutor"
 
 BELOW: dict[str, tuple[str, ...]] = {
-    "languages": (), "core": ("languages",), "engines": ("core",), "ui": ("core",), "render": ("engines", "ui"),
-    "widgets": ("render",), "classroom": ("widgets",), "server": ("classroom",), "cli": ("server",)}
+    "languages": (),
+    "core": ("languages",),
+    "engines": ("core",),
+    "ui": ("core",),
+    "render": ("engines", "ui"),
+    "widgets": ("render",),
+    "classroom": ("widgets",),
+    "server": ("classroom",),
+    "cli": ("server",),
+}
 """Each layer and the layers right below it (what it may import: those and everything below them)."""
 LAYERS: dict[str, str] = {
-    "tutor.i18n": "languages", "tutor.core": "core", "tutor.flamme_rouge": "engines", "tutor.flanders": "engines",
-    "tutor.ui": "ui", "tutor.flamme_rouge.render": "render", "tutor.flanders.render": "render",
-    "tutor.flamme_rouge.widgets": "widgets", "tutor.flanders.widgets": "widgets", "tutor.classroom": "classroom",
-    "tutor.server": "server", "tutor.flamme_rouge.cli": "cli", "tutor.flanders.cli": "cli"}
+    "tutor.i18n": "languages",
+    "tutor.core": "core",
+    "tutor.flamme_rouge": "engines",
+    "tutor.flanders": "engines",
+    "tutor.ui": "ui",
+    "tutor.flamme_rouge.render": "render",
+    "tutor.flanders.render": "render",
+    "tutor.flamme_rouge.widgets": "widgets",
+    "tutor.flanders.widgets": "widgets",
+    "tutor.classroom": "classroom",
+    "tutor.server": "server",
+    "tutor.flamme_rouge.cli": "cli",
+    "tutor.flanders.cli": "cli",
+}
 """Where each module is: the layer of the longest of these names it starts with (or is)."""
 TOP_MODULES = {"tutor": "cli", "tutor.__main__": "cli", "tutor.cli": "cli"}
 """The modules at the package's top, each by itself (anything else there is in no layer)."""
@@ -184,6 +202,7 @@ def imports_up(graph: Graph) -> list[str]:
 
 # ----- the package ------------------------------------------------------------------------------------------
 
+
 @cache
 def _tutor() -> Graph:
     return import_graph()
@@ -215,6 +234,7 @@ def test_the_graph_sees_the_imports_the_layers_rest_on():
 
 # ----- the checks can fail: a tiny package with a planted loop and an import up a layer ---------------------
 
+
 def _write(root: Path, files: dict[str, str]) -> Path:
     for name, text in files.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
@@ -223,18 +243,30 @@ def _write(root: Path, files: dict[str, str]) -> Path:
 
 
 def test_a_planted_loop_is_found_at_the_top_in_a_function_or_for_types(tmp_path: Path):
-    package = _write(tmp_path, {
-        "tutor/__init__.py": "", "tutor/flamme_rouge/__init__.py": "",
-        "tutor/flamme_rouge/race.py": "from .race_actions import Actions\n",
-        "tutor/flamme_rouge/race_actions.py": "def hand_to_bots():\n    from . import bots\n",
-        "tutor/flamme_rouge/bots.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
-                                      "    from tutor.flamme_rouge.race import Race\n",
-        "tutor/flamme_rouge/cards.py": "import tutor.flamme_rouge.rules\n", "tutor/flamme_rouge/rules.py": ""})
+    package = _write(
+        tmp_path,
+        {
+            "tutor/__init__.py": "",
+            "tutor/flamme_rouge/__init__.py": "",
+            "tutor/flamme_rouge/race.py": "from .race_actions import Actions\n",
+            "tutor/flamme_rouge/race_actions.py": "def hand_to_bots():\n    from . import bots\n",
+            "tutor/flamme_rouge/bots.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+            "    from tutor.flamme_rouge.race import Race\n",
+            "tutor/flamme_rouge/cards.py": "import tutor.flamme_rouge.rules\n",
+            "tutor/flamme_rouge/rules.py": "",
+        },
+    )
     graph = import_graph(package)
     assert graph["tutor.flamme_rouge.race_actions"] == {"tutor.flamme_rouge.bots": "function"}
     assert graph["tutor.flamme_rouge.bots"] == {"tutor.flamme_rouge.race": "type"}
-    assert import_loops(graph) == [["tutor.flamme_rouge.bots", "tutor.flamme_rouge.race",
-                                    "tutor.flamme_rouge.race_actions", "tutor.flamme_rouge.bots"]]
+    assert import_loops(graph) == [
+        [
+            "tutor.flamme_rouge.bots",
+            "tutor.flamme_rouge.race",
+            "tutor.flamme_rouge.race_actions",
+            "tutor.flamme_rouge.bots",
+        ]
+    ]
     del graph["tutor.flamme_rouge.bots"]["tutor.flamme_rouge.race"]
     assert import_loops(graph) == []
 
@@ -245,11 +277,13 @@ def test_an_import_up_a_layer_across_or_into_another_game_is_named():
         "tutor.flamme_rouge.rules": {"tutor.ui.drawing": "function"},  # across: an engine into the widgets' kit
         "tutor.flanders.render.draw": {"tutor.flamme_rouge.render.style": "top"},  # another game's
         "tutor.classroom.handlers": {"tutor.ui.lessons": "function", "tutor.i18n": "top"},  # down: fine
-        "tutor.cli": {"tutor.server.command": "top"}}
+        "tutor.cli": {"tutor.server.command": "top"},
+    }
     assert imports_up(graph) == [
         "tutor.flamme_rouge.rules (engines) imports tutor.ui.drawing (ui) [function]",
         "tutor.flanders.render.draw imports another game's tutor.flamme_rouge.render.style [top]",
-        "tutor.ui.quiz (ui) imports tutor.classroom.kernel_report (classroom) [top]"]
+        "tutor.ui.quiz (ui) imports tutor.classroom.kernel_report (classroom) [top]",
+    ]
 
 
 def test_a_module_in_no_layer_fails():
@@ -263,13 +297,28 @@ def private_uses(package: Path = PACKAGE) -> list[str]:
     found = []
     for name, path in modules(package).items():
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        imported = {alias.asname or alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
-                    and (node.level or (node.module or "").startswith("tutor")) for alias in node.names}
-        imported |= {alias.asname for node in ast.walk(tree) if isinstance(node, ast.Import)
-                     for alias in node.names if alias.asname and alias.name.startswith("tutor")}
-        found += [f"{name}:{node.lineno}: {node.value.id}.{node.attr}" for node in ast.walk(tree)
-                  if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-                  and node.value.id in imported and node.attr.startswith("_") and not node.attr.startswith("__")]
+        imported = {
+            alias.asname or alias.name
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith("tutor"))
+            for alias in node.names
+        }
+        imported |= {
+            alias.asname
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Import)
+            for alias in node.names
+            if alias.asname and alias.name.startswith("tutor")
+        }
+        found += [
+            f"{name}:{node.lineno}: {node.value.id}.{node.attr}"
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in imported
+            and node.attr.startswith("_")
+            and not node.attr.startswith("__")
+        ]
     return found
 
 
@@ -280,8 +329,14 @@ def test_no_module_calls_another_modules_private_names():
 
 
 def test_a_planted_private_use_is_named(tmp_path: Path):
-    root = _write(tmp_path, {"tutor/__init__.py": "", "tutor/engine.py": "def _secret():\n    pass\n",
-                             "tutor/widget.py": "from . import engine\nengine._secret()\n"})
+    root = _write(
+        tmp_path,
+        {
+            "tutor/__init__.py": "",
+            "tutor/engine.py": "def _secret():\n    pass\n",
+            "tutor/widget.py": "from . import engine\nengine._secret()\n",
+        },
+    )
     assert private_uses(root) == ["tutor.widget:2: engine._secret"]
 
 
@@ -300,9 +355,14 @@ def reaches_into_parts(package: Path = PACKAGE) -> list[str]:
         if not name.startswith(tuple(p + "." for p in WIDGET_PACKAGES)) and name not in WIDGET_PACKAGES:
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        found += [f"{name}:{node.lineno}: {ast.unparse(node)}" for node in ast.walk(tree)
-                  if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")
-                  and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))]
+        found += [
+            f"{name}:{node.lineno}: {ast.unparse(node)}"
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute)
+            and node.attr.startswith("_")
+            and not node.attr.startswith("__")
+            and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))
+        ]
     return found
 
 
@@ -334,21 +394,35 @@ def test_the_workbench_is_composed_of_parts_not_mixins():
     bases = class_bases("workbench", "Workbench")
     assert bases[0] == "LessonShell" and len(bases) == 2 and bases[1] in WIDGET_BOXES, bases
     read = [name for name in modules() if name.startswith(WIDGET_PACKAGES)]
-    assert {"tutor.flamme_rouge.widgets.workbench", "tutor.flamme_rouge.widgets.workbench_editing",
-            "tutor.flanders.widgets.workbench", "tutor.flanders.widgets.position_editor"} <= set(read), read
+    assert {
+        "tutor.flamme_rouge.widgets.workbench",
+        "tutor.flamme_rouge.widgets.workbench_editing",
+        "tutor.flanders.widgets.workbench",
+        "tutor.flanders.widgets.position_editor",
+    } <= set(read), read
     assert reaches_into_parts() == []
 
 
 def test_a_planted_mixin_or_private_reach_is_named(tmp_path: Path):
     pace = "class RacePace:\n    def f(self):\n        self.tutor._round_end = None\n"
-    tutor = ("class RaceTutor(LessonShell, RacePace, widgets.VBox):\n"
-             "    def g(self, t):\n        return self._ok, t._events\n")
-    root = _write(tmp_path, {"tutor/__init__.py": "", "tutor/flamme_rouge/__init__.py": "",
-                             "tutor/flamme_rouge/widgets/__init__.py": "",
-                             "tutor/flamme_rouge/widgets/race_pace.py": pace,
-                             "tutor/flamme_rouge/widgets/race_tutor.py": tutor})
-    assert reaches_into_parts(root) == ["tutor.flamme_rouge.widgets.race_pace:3: self.tutor._round_end",
-                                        "tutor.flamme_rouge.widgets.race_tutor:3: t._events"]
+    tutor = (
+        "class RaceTutor(LessonShell, RacePace, widgets.VBox):\n"
+        "    def g(self, t):\n        return self._ok, t._events\n"
+    )
+    root = _write(
+        tmp_path,
+        {
+            "tutor/__init__.py": "",
+            "tutor/flamme_rouge/__init__.py": "",
+            "tutor/flamme_rouge/widgets/__init__.py": "",
+            "tutor/flamme_rouge/widgets/race_pace.py": pace,
+            "tutor/flamme_rouge/widgets/race_tutor.py": tutor,
+        },
+    )
+    assert reaches_into_parts(root) == [
+        "tutor.flamme_rouge.widgets.race_pace:3: self.tutor._round_end",
+        "tutor.flamme_rouge.widgets.race_tutor:3: t._events",
+    ]
     assert race_tutor_bases(root) == ["LessonShell", "RacePace", "widgets.VBox"]
 
 
@@ -356,13 +430,22 @@ def test_a_planted_workbench_mixin_is_named(tmp_path: Path):
     editing = "class BoardEditing:\n    def f(self, bench):\n        return bench._cards\n"
     flanders = "class Workbench:\n    def f(self):\n        return self.editor._last\n"
     bench = "class Workbench(LessonShell, BoardEditing, widgets.VBox):\n    pass\n"
-    root = _write(tmp_path, {"tutor/__init__.py": "", "tutor/flamme_rouge/__init__.py": "",
-                             "tutor/flamme_rouge/widgets/__init__.py": "",
-                             "tutor/flamme_rouge/widgets/workbench_editing.py": editing,
-                             "tutor/flamme_rouge/widgets/workbench.py": bench,
-                             "tutor/flanders/__init__.py": "", "tutor/flanders/widgets/__init__.py": "",
-                             "tutor/flanders/widgets/workbench.py": flanders,
-                             "tutor/flanders/game.py": "x = object()._private\n"})  # an engine: not read
-    assert reaches_into_parts(root) == ["tutor.flamme_rouge.widgets.workbench_editing:3: bench._cards",
-                                        "tutor.flanders.widgets.workbench:3: self.editor._last"]
+    root = _write(
+        tmp_path,
+        {
+            "tutor/__init__.py": "",
+            "tutor/flamme_rouge/__init__.py": "",
+            "tutor/flamme_rouge/widgets/__init__.py": "",
+            "tutor/flamme_rouge/widgets/workbench_editing.py": editing,
+            "tutor/flamme_rouge/widgets/workbench.py": bench,
+            "tutor/flanders/__init__.py": "",
+            "tutor/flanders/widgets/__init__.py": "",
+            "tutor/flanders/widgets/workbench.py": flanders,
+            "tutor/flanders/game.py": "x = object()._private\n",
+        },
+    )  # an engine: not read
+    assert reaches_into_parts(root) == [
+        "tutor.flamme_rouge.widgets.workbench_editing:3: bench._cards",
+        "tutor.flanders.widgets.workbench:3: self.editor._last",
+    ]
     assert class_bases("workbench", "Workbench", root) == ["LessonShell", "BoardEditing", "widgets.VBox"]

@@ -23,9 +23,17 @@ import pytest
 from tutor import i18n
 from tutor.i18n import languages
 from tutor.i18n.catalogs import extract_notebook, extract_scenario
-from tutor.i18n.lesson_languages import (build_language, english_notebooks, english_scenarios,
-                                    language_line, lesson_key, markdown_blocks, notebook_words, split_language,
-                                    translate_markdown)
+from tutor.i18n.lesson_languages import (
+    build_language,
+    english_notebooks,
+    english_scenarios,
+    language_line,
+    lesson_key,
+    markdown_blocks,
+    notebook_words,
+    split_language,
+    translate_markdown,
+)
 from tutor.ui.landing import landing_html
 from tutor.ui.lessons import lesson_info, lessons_in, nav_html
 
@@ -75,48 +83,56 @@ def test_a_catalan_page_is_the_english_page_with_its_words_translated():
         tutor.pop("summary", None)
         english_tutor = {k: v for k, v in english["metadata"]["tutor"].items() if k != "summary"}
         assert tutor == english_tutor, relative  # the quiz ids, the teacher's notes, the minutes
-        assert {k: v for k, v in catalan["metadata"].items() if k not in ("title", "tutor")} == \
-            {k: v for k, v in english["metadata"].items() if k not in ("title", "tutor")}
+        assert {k: v for k, v in catalan["metadata"].items() if k not in ("title", "tutor")} == {
+            k: v for k, v in english["metadata"].items() if k not in ("title", "tutor")
+        }
     for relative in english_scenarios(ROOT):
         english, catalan = _json(ROOT / relative), _json(CATALAN / relative)
-        assert {k: v for k, v in catalan.items() if k not in ("name", "description")} == \
-            {k: v for k, v in english.items() if k not in ("name", "description")}
+        assert {k: v for k, v in catalan.items() if k not in ("name", "description")} == {
+            k: v for k, v in english.items() if k not in ("name", "description")
+        }
         assert catalan["name"] != english["name"] or english["name"] == "Mines", relative
 
 
 def test_a_lesson_gives_one_message_per_paragraph_heading_and_list_item_in_order_naming_lesson_and_cell():
-    source = ("# 2. The energy phase\n\nEvery round starts with the **energy phase**. Each player does this\n"
-              "for one rider:\n\n1. **Draw 4 cards** from the deck.\n2. **Play 1** face down.\n   It says how far.\n"
-              "\n```bash\nrules-tutor serve\n```\n---\n<details class=\"tutor-teachers\"><summary><b>For teachers</b>"
-              "</summary>\n\n</details>")
+    source = (
+        "# 2. The energy phase\n\nEvery round starts with the **energy phase**. Each player does this\n"
+        "for one rider:\n\n1. **Draw 4 cards** from the deck.\n2. **Play 1** face down.\n   It says how far.\n"
+        '\n```bash\nrules-tutor serve\n```\n---\n<details class="tutor-teachers"><summary><b>For teachers</b>'
+        "</summary>\n\n</details>"
+    )
     assert [(b.kind, b.prefix, b.text) for b in markdown_blocks(source)] == [
         ("heading", "# ", "2. The energy phase"),
         ("paragraph", "", "Every round starts with the **energy phase**. Each player does this for one rider:"),
         ("list item", "1. ", "**Draw 4 cards** from the deck."),
         ("list item", "2. ", "**Play 1** face down. It says how far."),
-        ("HTML line", '<details class="tutor-teachers"><summary><b>', "For teachers")]
+        ("HTML line", '<details class="tutor-teachers"><summary><b>', "For teachers"),
+    ]
     assert translate_markdown(source, lambda text: text) == source  # nothing translated: the very same cell
     shouted = translate_markdown(source, str.upper)
     assert shouted.startswith("# 2. THE ENERGY PHASE\n\nEVERY ROUND STARTS WITH THE **ENERGY PHASE**. EACH PLAYER")
     assert "\n1. **DRAW 4 CARDS** FROM THE DECK.\n2. **PLAY 1** FACE DOWN. IT SAYS HOW FAR.\n" in shouted
     assert "```bash\nrules-tutor serve\n```\n---\n" in shouted
-    assert '<summary><b>FOR TEACHERS</b></summary>\n\n</details>' in shouted
+    assert "<summary><b>FOR TEACHERS</b></summary>\n\n</details>" in shouted
 
     lesson = ROOT / "flamme_rouge" / "02_energy_phase.ipynb"
     with lesson.open("rb") as notebook:
         extracted = list(extract_notebook(notebook, {}, [], {}))
     said = [message for _, _, message, _ in extracted]
-    assert said[:2] == ["2. The energy phase · Flamme Rouge · Rules tutor",
-                        "Each rider draws four cards, plays one face down and puts the other three back under its "
-                        "deck."]
-    assert said.index("2. The energy phase") < said.index("Played cards **leave the game** at the end of the round. "
-                                                          "Each card is used only once, so spend the 9s wisely!")
+    assert said[:2] == [
+        "2. The energy phase · Flamme Rouge · Rules tutor",
+        "Each rider draws four cards, plays one face down and puts the other three back under its deck.",
+    ]
+    assert said.index("2. The energy phase") < said.index(
+        "Played cards **leave the game** at the end of the round. Each card is used only once, so spend the 9s wisely!"
+    )
     assert "**Draw 4 cards** from the rider's deck." in said and "For teachers" in said
     cells = [line for line, *_ in extracted]
     assert cells == sorted(cells)  # the lesson's order
     comments = {message: comments for _, _, message, comments in extracted}
     assert comments["**Draw 4 cards** from the rider's deck."] == [
-        "flamme_rouge/02_energy_phase.ipynb: cell 1, list item 3 of 5"]
+        "flamme_rouge/02_energy_phase.ipynb: cell 1, list item 3 of 5"
+    ]
     scenario = ROOT / "flanders" / "scenarios" / "bust_a.json"
     with scenario.open("rb") as data:
         names = [message for _, _, message, _ in extract_scenario(data, {}, [], {})]
@@ -129,15 +145,22 @@ def test_every_english_word_of_the_lessons_is_in_the_catalan_catalog():
     """Nothing already translated was lost when the lessons moved into the catalog: every message a lesson gives
     has its Catalan translation (the catalog's check says "complete" too)."""
     catalog = i18n.catalog_for("ca")
-    missing = [(relative.as_posix(), text) for relative in ENGLISH
-               for _, text, _ in notebook_words(_json(ROOT / relative)) if text not in catalog.known]
+    missing = [
+        (relative.as_posix(), text)
+        for relative in ENGLISH
+        for _, text, _ in notebook_words(_json(ROOT / relative))
+        if text not in catalog.known
+    ]
     assert missing == []
 
 
 def _tiny_lessons(tmp_path: Path) -> Path:
     root = tmp_path / "lessons"
-    for relative in ("flamme_rouge/02_energy_phase.ipynb", "index.ipynb",
-                     "flamme_rouge/scenarios/movement_board_b.json"):
+    for relative in (
+        "flamme_rouge/02_energy_phase.ipynb",
+        "index.ipynb",
+        "flamme_rouge/scenarios/movement_board_b.json",
+    ):
         (root / relative).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / relative, root / relative)
     return root
@@ -172,12 +195,14 @@ def test_each_catalan_page_names_its_language_once_and_is_in_catalan(relative: P
     assert sum(source.count("use_language(") for source in code) == (1 if code else 0)
     assert not code or code[0].splitlines()[0] == language_line("ca")
     english_text, catalan_text = _markdown(ROOT / relative), _markdown(CATALAN / relative)
-    for english_cell, catalan_cell in zip([c for c in english.cells if c.cell_type == "markdown"],
-                                          [c for c in catalan.cells if c.cell_type == "markdown"]):
+    for english_cell, catalan_cell in zip(
+        [c for c in english.cells if c.cell_type == "markdown"], [c for c in catalan.cells if c.cell_type == "markdown"]
+    ):
         assert english_cell.source != catalan_cell.source or len(english_cell.source) < 12, catalan_cell.source
     assert english_text.count("<details") == catalan_text.count("<details")  # the teachers' notes, translated
     assert "For teachers" not in catalan_text and catalan_text.count("Per als docents") >= english_text.count(
-        "<summary><b>For teachers")
+        "<summary><b>For teachers"
+    )
     for english_word in (" the ", " and ", " rider ", " square ", " lane ", " you "):
         assert english_word not in catalan_text, english_word
     if "title" in english.metadata:
@@ -228,13 +253,22 @@ def test_the_page_script_knows_the_languages_of_the_catalogs_and_the_template_ru
 
 
 GLOSSARY_ROW = re.compile(r"^\| \*\*([^*|]+)\*\* \| \*\*([^*|]+)\*\* \|", re.M)
-REQUIRED_TERMS = ("lliscament aerodinàmic", "esgotament", "escapada", "llambordes", "zones de subministrament",
-                  "carril", "casella")
+REQUIRED_TERMS = (
+    "lliscament aerodinàmic",
+    "esgotament",
+    "escapada",
+    "llambordes",
+    "zones de subministrament",
+    "carril",
+    "casella",
+)
 
 
 def _glossary() -> dict[str, str]:
-    return {english.strip(): catalan.strip() for english, catalan in GLOSSARY_ROW.findall(
-        GLOSSARY.read_text(encoding="utf-8"))}
+    return {
+        english.strip(): catalan.strip()
+        for english, catalan in GLOSSARY_ROW.findall(GLOSSARY.read_text(encoding="utf-8"))
+    }
 
 
 def test_the_glossary_gives_the_words_of_the_catalan_rules_and_the_lessons_use_them():
@@ -251,8 +285,9 @@ def test_the_glossary_gives_the_words_of_the_catalan_rules_and_the_lessons_use_t
 
 def test_every_catalan_lesson_uses_the_glossary_words_and_not_their_alternatives():
     """The glossary's "Not" column lists words a translator might reach for; the lessons use the glossary's."""
-    avoided = re.findall(r"^\| \*\*[^|]+\*\* \| \*\*[^|]+\*\* \|[^|]*\| *not: ([^|]+)\|", GLOSSARY.read_text(
-        encoding="utf-8"), re.M)
+    avoided = re.findall(
+        r"^\| \*\*[^|]+\*\* \| \*\*[^|]+\*\* \|[^|]*\| *not: ([^|]+)\|", GLOSSARY.read_text(encoding="utf-8"), re.M
+    )
     words = [word.strip() for cell in avoided for word in cell.split(",") if word.strip()]
     assert "fatiga" in words and "rebuf" in words
     for relative in ENGLISH:

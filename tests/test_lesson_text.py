@@ -61,8 +61,9 @@ LAWYER_PHRASES_CA = {
     "file name": LAWYER_PHRASES["file name"],
     "command": LAWYER_PHRASES["command"],
 }
-TEACHER_NOTE = re.compile(r"<details\b[^>]*>\s*<summary>(?:<b>)?(?:For teachers|Per als docents).*?</details>",
-                          re.S | re.I)
+TEACHER_NOTE = re.compile(
+    r"<details\b[^>]*>\s*<summary>(?:<b>)?(?:For teachers|Per als docents).*?</details>", re.S | re.I
+)
 LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 BLOCK_START = re.compile(r"^\s*(?:#+\s|[-*]\s|\d+\.\s)")
 SENTENCE_END = (".", "!", "?")
@@ -118,8 +119,11 @@ def grade(text: str) -> float:
 
 
 def lawyer_phrases(text: str, phrases: dict[str, re.Pattern[str]] = LAWYER_PHRASES) -> list[str]:
-    return [f"{name}: …{text[max(0, m.start() - 40):m.end() + 40]}…"
-            for name, pattern in phrases.items() for m in pattern.finditer(text)]
+    return [
+        f"{name}: …{text[max(0, m.start() - 40) : m.end() + 40]}…"
+        for name, pattern in phrases.items()
+        for m in pattern.finditer(text)
+    ]
 
 
 def catalan_ease(text: str) -> float:
@@ -132,24 +136,36 @@ def _id(path: Path) -> str:
 
 
 def test_the_reading_drops_teacher_notes_and_marks_and_ends_each_item_as_a_sentence():
-    source = ("# 2. A turn\nOn your turn:\n1. **Roll** the dice\n2. Take [a card](02_a.ipynb)\n\n"
-              "<details class=\"tutor-teachers\"><summary><b>For teachers</b></summary>\n\nThe rulebook does not say "
-              "(RULES.md section 3).\n\n</details>\n\n---\n[← All games](../index.ipynb)")
+    source = (
+        "# 2. A turn\nOn your turn:\n1. **Roll** the dice\n2. Take [a card](02_a.ipynb)\n\n"
+        '<details class="tutor-teachers"><summary><b>For teachers</b></summary>\n\nThe rulebook does not say '
+        "(RULES.md section 3).\n\n</details>\n\n---\n[← All games](../index.ipynb)"
+    )
     assert child_text(source) == "2. A turn. On your turn. Roll the dice. Take a card. ← All games."
     assert lawyer_phrases(child_text(source)) == []
 
 
 def test_each_phrase_a_child_should_not_read_is_found():
-    for text in ("(tutor decision)", "The rulebook does not say; in this tutor", "see RULES.md",
-                 "section 3", "the seed", "in scenarios/a.json", "run `rules-tutor check`", "tutor/flanders/data"):
+    for text in (
+        "(tutor decision)",
+        "The rulebook does not say; in this tutor",
+        "see RULES.md",
+        "section 3",
+        "the seed",
+        "in scenarios/a.json",
+        "run `rules-tutor check`",
+        "tutor/flanders/data",
+    ):
         assert lawyer_phrases(child_text(text)), text
     assert lawyer_phrases(child_text("A rider moves exactly the value of its card.")) == []
 
 
 def test_a_long_hard_text_reads_above_grade_6_and_short_plain_text_below():
-    hard = ("Notwithstanding the aforementioned considerations, the interpretation adopted hereinafter "
-            "establishes that, whenever consecutive unoccupied positions separate the rearmost configuration "
-            "from the subsequent formation, no aerodynamic advantage materialises.")
+    hard = (
+        "Notwithstanding the aforementioned considerations, the interpretation adopted hereinafter "
+        "establishes that, whenever consecutive unoccupied positions separate the rearmost configuration "
+        "from the subsequent formation, no aerodynamic advantage materialises."
+    )
     assert grade(hard) > 12
     assert grade("A rider moves. It goes three squares. Then the next one plays a card.") < 3
 
@@ -159,11 +175,13 @@ def test_textstat_measures_offline():
     import subprocess
     import sys
 
-    code = ("import socket\n"
-            "def refuse(*args, **kwargs): raise OSError('textstat tried the network')\n"
-            "socket.socket.connect = refuse\n"
-            "import textstat\n"
-            "print(textstat.flesch_kincaid_grade('A sprinteur plays a card. The rouleur recycles three.'))")
+    code = (
+        "import socket\n"
+        "def refuse(*args, **kwargs): raise OSError('textstat tried the network')\n"
+        "socket.socket.connect = refuse\n"
+        "import textstat\n"
+        "print(textstat.flesch_kincaid_grade('A sprinteur plays a card. The rouleur recycles three.'))"
+    )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     float(run.stdout)
@@ -188,17 +206,25 @@ def test_no_rulebook_lawyer_phrase_reaches_the_child(path: Path):
 
 
 def test_the_catalan_measures_tell_plain_from_hard_text_and_find_the_phrases():
-    hard = ("Malgrat les consideracions esmentades anteriorment, la interpretació adoptada estableix que, sempre que "
-            "diverses posicions consecutives desocupades separin la configuració posterior de la formació "
-            "subsegüent, no es materialitza cap avantatge aerodinàmic.")
+    hard = (
+        "Malgrat les consideracions esmentades anteriorment, la interpretació adoptada estableix que, sempre que "
+        "diverses posicions consecutives desocupades separin la configuració posterior de la formació "
+        "subsegüent, no es materialitza cap avantatge aerodinàmic."
+    )
     assert catalan_ease(hard) < 60
     assert catalan_ease("Un corredor avança. Va tres caselles. Després el següent juga una carta.") > 90
     for text in ("el reglament no ho diu", "una decisió del tutor", "en aquest tutor", "a scenarios/a.json"):
         assert lawyer_phrases(child_text(text), LAWYER_PHRASES_CA), text
-    assert lawyer_phrases(child_text("Un corredor avança exactament el valor de la seva carta."),
-                          LAWYER_PHRASES_CA) == []
-    assert child_text("Text.\n\n<details class=\"tutor-teachers\"><summary><b>Per als docents</b></summary>\n\n"
-                      "El reglament no ho diu.\n\n</details>") == "Text."
+    assert (
+        lawyer_phrases(child_text("Un corredor avança exactament el valor de la seva carta."), LAWYER_PHRASES_CA) == []
+    )
+    assert (
+        child_text(
+            'Text.\n\n<details class="tutor-teachers"><summary><b>Per als docents</b></summary>\n\n'
+            "El reglament no ho diu.\n\n</details>"
+        )
+        == "Text."
+    )
 
 
 @pytest.mark.parametrize("path", CA_NUMBERED, ids=[_id(p) for p in CA_NUMBERED])
@@ -228,9 +254,13 @@ def test_numbered_lessons_are_the_nineteen_with_a_board():
 if __name__ == "__main__":
     for page in CHILD_PAGES:
         first, all_text = page_texts(page)
-        print(f"{_id(page):45} words before board {words(first):4}  grade {grade(all_text):5.1f}  "
-              f"phrases {len(lawyer_phrases(all_text))}")
+        print(
+            f"{_id(page):45} words before board {words(first):4}  grade {grade(all_text):5.1f}  "
+            f"phrases {len(lawyer_phrases(all_text))}"
+        )
     for page in CA_CHILD_PAGES:
         first, all_text = page_texts(page)
-        print(f"ca/{_id(page):42} words before board {words(first):4}  ease {catalan_ease(all_text):5.1f}  "
-              f"phrases {len(lawyer_phrases(all_text, LAWYER_PHRASES_CA))}")
+        print(
+            f"ca/{_id(page):42} words before board {words(first):4}  ease {catalan_ease(all_text):5.1f}  "
+            f"phrases {len(lawyer_phrases(all_text, LAWYER_PHRASES_CA))}"
+        )

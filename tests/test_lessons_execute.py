@@ -23,8 +23,9 @@ ROOT = Path(__file__).resolve().parents[1] / "lessons"
 INDEX = ROOT / "index.ipynb"
 NOTEBOOKS = [ROOT / path for path in english_notebooks(ROOT)]
 """The English notebooks; the same notebooks in each other language below."""
-TRANSLATED = [ROOT / code / path for code in translations() for path in english_notebooks(ROOT)
-              if (ROOT / code / path).is_file()]
+TRANSLATED = [
+    ROOT / code / path for code in translations() for path in english_notebooks(ROOT) if (ROOT / code / path).is_file()
+]
 EVERY_LANGUAGE = NOTEBOOKS + TRANSLATED
 WELCOMES = [p for p in NOTEBOOKS if p.name == "00_welcome.ipynb"]
 EVERY_WELCOME = [p for p in EVERY_LANGUAGE if p.name == "00_welcome.ipynb"]
@@ -53,8 +54,9 @@ def _ids(paths):
 
 def _execute(path: Path) -> nbformat.NotebookNode:
     nb = _read(path)
-    NotebookClient(nb, timeout=300, startup_timeout=300, kernel_name="python3",
-                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    NotebookClient(
+        nb, timeout=300, startup_timeout=300, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
+    ).execute()
     return nb
 
 
@@ -71,17 +73,23 @@ def test_lessons_folder_is_populated():
 @pytest.mark.parametrize("path", EVERY_LANGUAGE, ids=_ids(EVERY_LANGUAGE))
 def test_notebook_executes_without_errors(path: Path):
     nb = _execute(path)
-    errors = [f"cell {i}: {out.get('ename', out.get('name'))}: {out.get('evalue', out.get('text', ''))}"
-              for i, cell in enumerate(nb.cells) if cell.cell_type == "code"
-              for out in cell.outputs
-              if out.output_type == "error" or (out.output_type == "stream" and out.name == "stderr")]
+    errors = [
+        f"cell {i}: {out.get('ename', out.get('name'))}: {out.get('evalue', out.get('text', ''))}"
+        for i, cell in enumerate(nb.cells)
+        if cell.cell_type == "code"
+        for out in cell.outputs
+        if out.output_type == "error" or (out.output_type == "stream" and out.name == "stderr")
+    ]
     assert errors == []
 
 
 @pytest.mark.parametrize("path", EVERY_LANGUAGE, ids=_ids(EVERY_LANGUAGE))
 def test_notebook_is_committed_without_outputs(path: Path):
-    dirty = [i for i, cell in enumerate(_read(path).cells)
-             if cell.cell_type == "code" and (cell.outputs or cell.execution_count is not None)]
+    dirty = [
+        i
+        for i, cell in enumerate(_read(path).cells)
+        if cell.cell_type == "code" and (cell.outputs or cell.execution_count is not None)
+    ]
     assert dirty == [], f"{path.name}: cells {dirty} have outputs or execution counts"
 
 
@@ -124,9 +132,19 @@ def test_welcome_links_every_lesson_of_its_game_and_back_to_the_landing_page(wel
 
 
 FR = ROOT / "flamme_rouge"
-FR_OWN = [FR / name for name in ("01_track_and_setup.ipynb", "02_energy_phase.ipynb", "03_movement.ipynb",
-                                 "04_slipstream.ipynb", "05_exhaustion.ipynb", "06_mountains.ipynb",
-                                 "07_full_race.ipynb", "rules_summary.ipynb")]
+FR_OWN = [
+    FR / name
+    for name in (
+        "01_track_and_setup.ipynb",
+        "02_energy_phase.ipynb",
+        "03_movement.ipynb",
+        "04_slipstream.ipynb",
+        "05_exhaustion.ipynb",
+        "06_mountains.ipynb",
+        "07_full_race.ipynb",
+        "rules_summary.ipynb",
+    )
+]
 NAV = re.compile(r"""lesson_nav\(["']([^"']+)["']\)""")
 
 
@@ -194,7 +212,7 @@ def test_the_welcome_page_keeps_teacher_material_in_a_closed_section():
 
 def test_each_lesson_ends_with_what_it_taught_its_quizzes_and_the_next_lesson():
     html = nav_html("03_movement.ipynb", FR)
-    finish = html[html.index("class='tutor-finish'"):html.index("</section>")]
+    finish = html[html.index("class='tutor-finish'") : html.index("</section>")]
     assert "What you learned:</b> The frontmost rider moves first" in finish
     assert "data-finish-quizzes='flamme_rouge/03_movement.ipynb'" in finish
     assert "<b>Next:</b> <a href='04_slipstream.ipynb' target='_self'>4. Slipstream →</a>" in finish
@@ -273,19 +291,27 @@ def test_a_page_without_a_board_imports_no_widget_library():
     import subprocess
     import sys
 
-    code = ("import sys; import tutor.ui.landing, tutor.ui.lessons; "
-            "print(sorted(m for m in ('ipywidgets', 'ipycanvas', 'numpy', 'PIL') if m in sys.modules))")
+    code = (
+        "import sys; import tutor.ui.landing, tutor.ui.lessons; "
+        "print(sorted(m for m in ('ipywidgets', 'ipycanvas', 'numpy', 'PIL') if m in sys.modules))"
+    )
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert loaded.strip() == "[]"
     languages = [language_line(code) for code in translations()]  # tutor.i18n: gettext, no widget library
     text_pages = [INDEX, *WELCOMES, *ROOT.glob("*/rules_summary*.ipynb")]
-    translated = [ROOT / code / p.relative_to(ROOT) for code in translations() for p in text_pages
-                  if (ROOT / code / p.relative_to(ROOT)).is_file()]
+    translated = [
+        ROOT / code / p.relative_to(ROOT)
+        for code in translations()
+        for p in text_pages
+        if (ROOT / code / p.relative_to(ROOT)).is_file()
+    ]
     assert len(translated) == len(text_pages) * len([code for code in translations() if (ROOT / code).is_dir()])
     for path in text_pages + translated:
         imports = [line for source in _code(_read(path)) for line in source.splitlines() if "import" in line]
         assert imports and all(line.startswith("from tutor.ui.l") or line in languages for line in imports), (
-            path, imports)
+            path,
+            imports,
+        )
 
 
 def _terrain(data: dict, square: int) -> str:
@@ -298,8 +324,11 @@ def _left_one_gap_behind(data: dict) -> dict[str, str]:
     result = scenario.resolve_round(data)
     after = result["after_slipstream"]
     taken = {square for square, _ in after.values()}
-    return {rid: _terrain(data, square) + "|" + _terrain(data, square + 2) for rid, (square, _) in after.items()
-            if square + 1 not in taken and square + 2 in taken}
+    return {
+        rid: _terrain(data, square) + "|" + _terrain(data, square + 2)
+        for rid, (square, _) in after.items()
+        if square + 1 not in taken and square + 2 in taken
+    }
 
 
 def test_fr08_shows_nobody_slipstreaming_onto_or_off_the_cobbles_as_its_text_promises():
@@ -326,8 +355,8 @@ def test_fr04_says_two_empty_squares_give_no_slipstream_and_fr10_matches_its_boa
 
 def test_bot_teams_never_bidding_is_a_rule_everywhere_and_the_decision_is_who_counts():
     peloton = _markdown(FR / "rules_summary_peloton.ipynb")
-    decisions = peloton[peloton.index("Where the rulebook does not say"):]
-    assert "Only players bid" not in peloton and "never bid" in peloton[:peloton.index("Where the rulebook")]
+    decisions = peloton[peloton.index("Where the rulebook does not say") :]
+    assert "Only players bid" not in peloton and "never bid" in peloton[: peloton.index("Where the rulebook")]
     assert "counts the players who bid" in decisions
     assert "**Bot teams never bid**" in _markdown(FR / "11_peloton_and_muscle_teams.ipynb")
 

@@ -1,8 +1,7 @@
 """``ruff check`` is clean on the whole project (its settings: ``[tool.ruff]`` in pyproject.toml, lines of 120
-characters at most, pycodestyle's errors and warnings and pyflakes' findings).
-
-The format check (``ruff format --check``) is not part of the gate: the code was never laid out by a formatter, and
-formatting it would rewrite most of the files at once.
+characters at most, pycodestyle's errors and warnings and pyflakes' findings), and the code is laid out as
+``ruff format`` lays it out (the lessons' notebooks excepted: ``[tool.ruff.format]``). ``ruff format .`` fixes a
+layout; the commit that first applied it is in ``.git-blame-ignore-revs``.
 """
 
 import re
@@ -25,6 +24,19 @@ def _ruff(*arguments: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]
 def test_ruff_check_is_clean():
     result = _ruff("check", "--no-cache", ".")
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_ruff_format_finds_nothing_to_change():
+    result = _ruff("format", "--check", "--no-cache", ".")
+    assert result.returncode == 0, result.stdout + result.stderr + "\nrun: ruff format ."
+
+
+def test_ruff_format_reports_a_file_laid_out_otherwise(tmp_path):
+    """The format gate can fail: a call laid out by hand across lines it fits on."""
+    (tmp_path / "pyproject.toml").write_text((ROOT / "pyproject.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "loose.py").write_text("print(1,\n      2)\n", encoding="utf-8")
+    result = _ruff("format", "--check", "--no-cache", ".", cwd=tmp_path)
+    assert result.returncode == 1 and "loose.py" in result.stdout, result.stdout
 
 
 def test_ruff_reports_a_long_line_and_an_unused_import(tmp_path):

@@ -64,14 +64,21 @@ def throwaway_language():
         write_language_list()  # the pages link to English and Catalan again
 
 
-def test_a_language_added_as_one_po_file_is_reported_and_served_with_english_for_what_it_lacks(throwaway_language,
-                                                                                                tmp_path):
-    report = subprocess.run([sys.executable, "-m", "tutor", "languages", "--no-write", CODE], cwd=REPO,
-                            capture_output=True, text=True, timeout=300)
+def test_a_language_added_as_one_po_file_is_reported_and_served_with_english_for_what_it_lacks(
+    throwaway_language, tmp_path
+):
+    report = subprocess.run(
+        [sys.executable, "-m", "tutor", "languages", "--no-write", CODE],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert report.returncode == 1, report.stderr
     first = report.stdout.splitlines()[0]
-    assert first.startswith("Esperanto (eo): 5 of ") and "lesson messages left); what is left is shown in English" \
-        in first, first
+    assert (
+        first.startswith("Esperanto (eo): 5 of ") and "lesson messages left); what is left is shown in English" in first
+    ), first
     assert "untranslated or empty messages" in report.stdout and "Welcome to the **rules tutor**." in report.stdout
     assert "Flamme Rouge, step by step\n" not in report.stdout  # translated: not listed as left
 

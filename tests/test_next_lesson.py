@@ -34,8 +34,12 @@ def three_lessons(tmp_path: Path) -> Path:
     lessons = tmp_path / "lessons"
     (lessons / "game").mkdir(parents=True)
     for n, name in enumerate(("01_first", "02_second", "03_third"), 1):
-        notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(f"# Lesson {n}"),
-                                                   nbformat.v4.new_code_cell(f"print('lesson {n} ran')")])
+        notebook = nbformat.v4.new_notebook(
+            cells=[
+                nbformat.v4.new_markdown_cell(f"# Lesson {n}"),
+                nbformat.v4.new_code_cell(f"print('lesson {n} ran')"),
+            ]
+        )
         notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
         nbformat.write(notebook, lessons / "game" / f"{name}.ipynb")
     (tmp_path / "voila.json").write_text((REPO / "voila.json").read_text())
@@ -53,8 +57,10 @@ def test_next_takes_the_prepared_kernel_and_only_one_lesson_is_prepared(three_le
     try:
         status, first, _ = server.request("/voila/render/game/01_first.ipynb")
         assert status == 200 and b"lesson 1 ran" in first
-        wait_for(lambda: "Kernel pool of game/02_second.ipynb is filled" in server.log.read_text(),
-                 "lesson 2 prepared while lesson 1 is open")
+        wait_for(
+            lambda: "Kernel pool of game/02_second.ipynb is filled" in server.log.read_text(),
+            "lesson 2 prepared while lesson 1 is open",
+        )
         prepared = _kernels(server) - {kernel_of(first)}
         assert len(prepared) == 1, server.log.read_text()
 
@@ -66,9 +72,13 @@ def test_next_takes_the_prepared_kernel_and_only_one_lesson_is_prepared(three_le
 
         status, again, _ = server.request("/voila/render/game/01_first.ipynb")  # back to lesson 1: 2 is next again
         assert status == 200
-        wait_for(lambda: "Kernel pool of game/02_second.ipynb is filled with 1" in
-                 server.log.read_text().split("Preparing the next lesson: game/02_second.ipynb")[-1],
-                 "lesson 2 prepared again")
+        wait_for(
+            lambda: (
+                "Kernel pool of game/02_second.ipynb is filled with 1"
+                in server.log.read_text().split("Preparing the next lesson: game/02_second.ipynb")[-1]
+            ),
+            "lesson 2 prepared again",
+        )
         pages = {kernel_of(first), kernel_of(second), kernel_of(again)}
         wait_for(lambda: len(_kernels(server) - pages) == 1, "the kernel prepared for lesson 3 stopped")
     finally:

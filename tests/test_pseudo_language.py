@@ -37,8 +37,12 @@ from tutor.i18n.pseudo import pseudo
 from tutor.ui.testing import recorded_commands
 
 ROOT = Path(__file__).resolve().parents[1] / "lessons"
-LESSONS = [*sorted((ROOT / "flamme_rouge").glob("*.ipynb")), *sorted((ROOT / "flanders").glob("*.ipynb")),
-           ROOT / "index.ipynb", ROOT / "teachers.ipynb"]
+LESSONS = [
+    *sorted((ROOT / "flamme_rouge").glob("*.ipynb")),
+    *sorted((ROOT / "flanders").glob("*.ipynb")),
+    ROOT / "index.ipynb",
+    ROOT / "teachers.ipynb",
+]
 ROUNDS = 4
 """How many times every enabled button is clicked, in order (a race needs a few rounds to reach its end)."""
 MAX_CLICKS = 400
@@ -46,14 +50,12 @@ GRID = 7
 """A board is clicked at GRID x GRID points, each round."""
 
 
-
 def proper_names() -> set[str]:
     """Words a pseudo page may show as they are: the games' names, the rider kinds (the same word in every
     language), the names printed on In Flanders Field's cards and the stages' names (places)."""
     from tutor.flamme_rouge.track import STAGES
 
-    names = {"Flamme", "Rouge", "In", "Flanders", "Field", "Peloton", "sprinteur", "rouleur", "sprinteurs",
-             "rouleurs"}
+    names = {"Flamme", "Rouge", "In", "Flanders", "Field", "Peloton", "sprinteur", "rouleur", "sprinteurs", "rouleurs"}
     cards = json.loads((Path(i18n.__file__).parents[1] / "flanders" / "data" / "cards.json").read_text("utf-8"))
     for card in cards["cards"]:
         names |= set(re.findall(r"[A-Za-z]+", card["name"]))
@@ -65,8 +67,10 @@ def proper_names() -> set[str]:
 FORMAT_WORDS = {"again", "resolve", "roll", "phase", "on_nine", "expect", "game", "flanders"}
 """A scenario file's keys and values, named as they are typed in the file when the workbench refuses one."""
 PROPER_NAMES = proper_names() | FORMAT_WORDS
-RIDER = re.compile(r"\b(?:red|blue|green|black|white|pink|yellow|orange|purple|teal|brown|grey|peloton|muscle)"
-                   r"-(?:[RS]\d*|\d+)\b")
+RIDER = re.compile(
+    r"\b(?:red|blue|green|black|white|pink|yellow|orange|purple|teal|brown|grey|peloton|muscle)"
+    r"-(?:[RS]\d*|\d+)\b"
+)
 """Rider ids (``red-R``, ``peloton-2``): the names printed on the riders."""
 TEXT_TRAITS = ("description", "tooltip", "placeholder", "_options_labels", "titles", "tooltips")
 VALUE_WIDGETS = (widgets.HTML, widgets.HTMLMath, widgets.Label, widgets.Text, widgets.Textarea)
@@ -144,8 +148,11 @@ def plain_text(text: str) -> str:
 def english_words(text: str) -> list[str]:
     """The English words of ``text`` (HTML stripped, rider ids and proper names left out, a proper name cut short
     to fit, "Artiller…", too)."""
-    plain = re.sub(r"[A-Za-z]+…", lambda m: " " if any(n.startswith(m.group(0)[:-1]) for n in PROPER_NAMES)
-                   else m.group(0), plain_text(text))
+    plain = re.sub(
+        r"[A-Za-z]+…",
+        lambda m: " " if any(n.startswith(m.group(0)[:-1]) for n in PROPER_NAMES) else m.group(0),
+        plain_text(text),
+    )
     return [w for w in ENGLISH_WORD.findall(plain) if w not in PROPER_NAMES]
 
 
@@ -155,7 +162,7 @@ def english_places(text: str) -> list[str]:
     places = []
     for match in ENGLISH_WORD.finditer(plain):
         if match.group(0) not in PROPER_NAMES:
-            places.append(plain[max(0, match.start() - 30):match.end() + 30])
+            places.append(plain[max(0, match.start() - 30) : match.end() + 30])
     return places
 
 
@@ -237,8 +244,11 @@ class Page:
                     widget.value = "ÿÿ-9!"  # a code no box accepts: its refusal is read too
                 elif isinstance(widget, widgets.Button) and not widget.disabled:
                     widget.click()
-                elif isinstance(widget, (widgets.Dropdown, widgets.RadioButtons, widgets.ToggleButtons,
-                                         widgets.Select)) and not widget.disabled and widget.options:
+                elif (
+                    isinstance(widget, (widgets.Dropdown, widgets.RadioButtons, widgets.ToggleButtons, widgets.Select))
+                    and not widget.disabled
+                    and widget.options
+                ):
                     labels = widget._options_labels
                     index = widget.index if isinstance(widget.index, int) else -1
                     widget.index = (index + 1) % len(labels)
@@ -249,8 +259,9 @@ class Page:
                 elif isinstance(widget, Canvas) and widget._mouse_down_callbacks.callbacks:
                     for i in range(GRID):
                         for j in range(GRID):
-                            widget._mouse_down_callbacks((i + 0.5) * widget.width / GRID,
-                                                         (j + 0.5) * widget.height / GRID)
+                            widget._mouse_down_callbacks(
+                                (i + 0.5) * widget.width / GRID, (j + 0.5) * widget.height / GRID
+                            )
                 else:
                     continue
                 clicks += 1

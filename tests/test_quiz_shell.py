@@ -131,7 +131,10 @@ def test_the_quizzes_board_in_words_and_no_animation_are_the_lessons_parts():
         assert type(quiz.text_view) is type(lesson.text_view) is TextView
         for mine, theirs in ((quiz.motion, lesson.motion), (quiz.text_view.toggle, lesson.text_view.toggle)):
             assert (mine.description, mine.tooltip, mine._dom_classes) == (
-                theirs.description, theirs.tooltip, theirs._dom_classes)
+                theirs.description,
+                theirs.tooltip,
+                theirs._dom_classes,
+            )
         assert list(quiz.secondary.children[:2]) == [quiz.motion, quiz.text_view.toggle]  # in the lessons' order
         assert lesson.secondary_row().children[2:4] == (lesson.motion, lesson.text_view.toggle)
         assert quiz.text_view.html in quiz.below.children
@@ -155,8 +158,12 @@ def test_a_quiz_places_only_the_parts_it_uses_and_for_teachers_only_with_somethi
     assert taught.teachers.button.description == CountTutor().teachers.button.description == "▸ For teachers"
 
 
-QUIZ_MODULES = ("tutor/ui/quiz.py", "tutor/flamme_rouge/widgets/quiz.py", "tutor/flamme_rouge/widgets/energy_quiz.py",
-                "tutor/flanders/widgets/quiz.py")
+QUIZ_MODULES = (
+    "tutor/ui/quiz.py",
+    "tutor/flamme_rouge/widgets/quiz.py",
+    "tutor/flamme_rouge/widgets/energy_quiz.py",
+    "tutor/flanders/widgets/quiz.py",
+)
 
 
 def test_no_quiz_makes_its_own_board_in_words_motion_setting_teachers_section_or_raw_click():
@@ -170,7 +177,10 @@ def test_no_quiz_makes_its_own_board_in_words_motion_setting_teachers_section_or
             name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
             if name in ("TextView", "MotionSetting", "teacher_section", "ClickGuard"):
                 made.append(f"{path}:{node.lineno} {name}")
-            if (name == "on_click" and isinstance(node.func, ast.Attribute)
-                    and ast.unparse(node.func.value).endswith("_button")):
+            if (
+                name == "on_click"
+                and isinstance(node.func, ast.Attribute)
+                and ast.unparse(node.func.value).endswith("_button")
+            ):
                 made.append(f"{path}:{node.lineno} {ast.unparse(node.func)}")
     assert made == []

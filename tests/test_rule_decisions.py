@@ -24,4 +24,3 @@ def test_every_decision_is_on_the_teachers_page_and_every_id_there_is_a_decision
     assert decisions, "no Rule is marked as a decision: the engines' rules were not found"
     assert decisions - listed == set(), f"decisions missing from {PAGE.name}"
     assert listed - decisions == set(), f"{PAGE.name} lists ids that are not decisions in the code"
-

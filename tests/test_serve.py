@@ -73,8 +73,13 @@ def _serve(site: Path, tmp_path: Path, *, open_page: bool) -> tuple[subprocess.P
     """Start `python -m tutor serve` on a free port; return it, the port and Voila's kernels (after a page load)."""
     port = _free_port()
     log = (tmp_path / "serve.log").open("wb")
-    process = subprocess.Popen([sys.executable, "-m", "tutor", "serve", str(site), f"--port={port}"],
-                               cwd=REPO, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tutor", "serve", str(site), f"--port={port}"],
+        cwd=REPO,
+        stdin=subprocess.DEVNULL,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     deadline = time.monotonic() + START_TIMEOUT_S
     while True:
         assert process.poll() is None, (tmp_path / "serve.log").read_text()
@@ -86,8 +91,9 @@ def _serve(site: Path, tmp_path: Path, *, open_page: bool) -> tuple[subprocess.P
             time.sleep(0.2)
     kernels: list[int] = []
     if open_page:  # the page is rendered once its cells have run: a kernel now runs below Voila
-        page = urllib.request.urlopen(f"http://127.0.0.1:{port}/voila/render/tiny.ipynb",
-                                      timeout=START_TIMEOUT_S).read()
+        page = urllib.request.urlopen(
+            f"http://127.0.0.1:{port}/voila/render/tiny.ipynb", timeout=START_TIMEOUT_S
+        ).read()
         assert b"ready" in page
         kernels = sorted(set(descendants(process.pid)) & set(_processes_naming("kernel_launcher")))
         assert kernels, "no kernel process below the server"
@@ -98,8 +104,12 @@ def _assert_all_stopped(process: subprocess.Popen[bytes] | None, port: int, kern
     deadline = time.monotonic() + STOP_WITHIN_S
     while time.monotonic() < deadline:
         running = process is not None and process.poll() is None
-        if not running and not _answers(port) and not _processes_naming(f"--port={port}") \
-                and not any(Path(f"/proc/{pid}").exists() for pid in kernels):
+        if (
+            not running
+            and not _answers(port)
+            and not _processes_naming(f"--port={port}")
+            and not any(Path(f"/proc/{pid}").exists() for pid in kernels)
+        ):
             return
         time.sleep(0.1)
     assert process is None or process.poll() is not None, "rules-tutor serve still runs"
@@ -179,18 +189,37 @@ def test_a_class_says_when_it_is_ready_and_plain_fetches_do_not_hold_places(site
     port = _free_port()
     log_path = tmp_path / "serve.log"
     with log_path.open("wb") as log:
-        process = subprocess.Popen([sys.executable, "-m", "tutor", "serve", str(site), f"--port={port}",
-                                    "--class-size=2", "--lesson=tiny.ipynb",
-                                    f"--class-db={tmp_path / 'class.sqlite3'}"],
-                                   cwd=REPO, stdin=subprocess.DEVNULL,
-                                   stdout=log, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "tutor",
+                "serve",
+                str(site),
+                f"--port={port}",
+                "--class-size=2",
+                "--lesson=tiny.ipynb",
+                f"--class-db={tmp_path / 'class.sqlite3'}",
+            ],
+            cwd=REPO,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
     try:
-        wait_for(lambda: "The class can come in:" in log_path.read_text() or process.poll() is not None,
-                  "the class preparation", START_TIMEOUT_S)
-        lines = [line for line in log_path.read_text().splitlines()
-                 if "ready for" in line or line.startswith("The class")]
-        assert lines == ["1/2 kernels ready for tiny", "2/2 kernels ready for tiny",
-                         "The class can come in: every lesson is ready."]
+        wait_for(
+            lambda: "The class can come in:" in log_path.read_text() or process.poll() is not None,
+            "the class preparation",
+            START_TIMEOUT_S,
+        )
+        lines = [
+            line for line in log_path.read_text().splitlines() if "ready for" in line or line.startswith("The class")
+        ]
+        assert lines == [
+            "1/2 kernels ready for tiny",
+            "2/2 kernels ready for tiny",
+            "The class can come in: every lesson is ready.",
+        ]
         lesson = f"http://127.0.0.1:{port}/voila/render/tiny.ipynb"
         assert _status(lesson) == 200
         first_sent = time.monotonic()  # the first page's connection time runs from (just before) here
@@ -208,8 +237,11 @@ def test_a_class_hears_which_lesson_is_not_ready_and_why(site, tmp_path):
     in" is still said, naming both lessons and why; the good lesson is served."""
     kernel = tmp_path / "jupyter" / "kernels" / "missing"
     kernel.mkdir(parents=True)
-    (kernel / "kernel.json").write_text(json.dumps({"argv": ["/no/such/python", "-f", "{connection_file}"],
-                                                    "display_name": "Missing", "language": "python"}))
+    (kernel / "kernel.json").write_text(
+        json.dumps(
+            {"argv": ["/no/such/python", "-f", "{connection_file}"], "display_name": "Missing", "language": "python"}
+        )
+    )
     lessons = (("broken", "missing", "print('ready')"), ("hung", "python3", "import time\ntime.sleep(3600)"))
     for name, kernel_name, code in lessons:
         notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code)])
@@ -221,13 +253,28 @@ def test_a_class_hears_which_lesson_is_not_ready_and_why(site, tmp_path):
     port = _free_port()
     log_path = tmp_path / "serve.log"
     with log_path.open("wb") as log:
-        process = subprocess.Popen([sys.executable, "-m", "tutor", "serve", str(site), f"--port={port}",
-                                    "--class-size=1", "--lesson=tiny.ipynb", "--lesson=broken.ipynb",
-                                    "--lesson=hung.ipynb", f"--class-db={tmp_path / 'class.sqlite3'}"],
-                                   cwd=REPO, stdin=subprocess.DEVNULL, stdout=log,
-                                   stderr=subprocess.STDOUT,
-                                   env={**os.environ, "JUPYTER_PATH": str(tmp_path / "jupyter")})
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "tutor",
+                "serve",
+                str(site),
+                f"--port={port}",
+                "--class-size=1",
+                "--lesson=tiny.ipynb",
+                "--lesson=broken.ipynb",
+                "--lesson=hung.ipynb",
+                f"--class-db={tmp_path / 'class.sqlite3'}",
+            ],
+            cwd=REPO,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "JUPYTER_PATH": str(tmp_path / "jupyter")},
+        )
     try:
+
         def verdicts() -> list[str]:
             return [line for line in log_path.read_text().splitlines() if line.startswith("The class can come in")]
 
@@ -235,8 +282,10 @@ def test_a_class_hears_which_lesson_is_not_ready_and_why(site, tmp_path):
         lines = log_path.read_text().splitlines()
         assert "1/1 kernels ready for tiny" in lines
         assert any(line.startswith("A kernel for broken is not ready: its kernel did not start") for line in lines)
-        assert "A kernel for hung is not ready: it has not run its lesson after 30 s (a cell may be stuck or the " \
-               "machine too busy)" in lines
+        assert (
+            "A kernel for hung is not ready: it has not run its lesson after 30 s (a cell may be stuck or the "
+            "machine too busy)" in lines
+        )
         [verdict] = verdicts()
         assert verdict.startswith("The class can come in, but not every lesson is ready"), verdict
         assert "broken: 1 of 1 kernels not ready (its kernel did not start" in verdict
@@ -249,6 +298,7 @@ def test_a_class_hears_which_lesson_is_not_ready_and_why(site, tmp_path):
 
 
 # ----- class mode's pool preparation, on a stand-in for Voila's kernel manager ------------------------------
+
 
 class _Renderer:
     """What ``_initialize`` returns as its renderer: the note ``voila_adapter`` leaves when cells did not run."""
@@ -338,8 +388,10 @@ def test_a_pooled_kernel_whose_lesson_lost_its_output_is_stopped_and_another_one
     """Issue 37: a class of 25 on a busy machine: a kernel whose cell's output came too late ran the lesson without
     its board. It is never handed to a page: it is stopped, and another kernel prepares in its place."""
     manager, lines = _first_fill({"a/lesson.ipynb": ["ok", "lost", "ok", "ok", "ok"]}, {"a/lesson.ipynb": 4})
-    assert "A kernel for lesson is not ready: the lesson did not run to its end (cell 3 of 7 failed " \
-           "(TimeoutError)); another one starts" in lines
+    assert (
+        "A kernel for lesson is not ready: the lesson did not run to its end (cell 3 of 7 failed "
+        "(TimeoutError)); another one starts" in lines
+    )
     assert lines[-1] == "The class can come in: every lesson is ready."
     assert "4/4 kernels ready for lesson" in lines
     assert manager.stopped == ["a/lesson.ipynb-2"]
@@ -358,15 +410,20 @@ def test_the_first_fill_prepares_as_many_kernels_at_once_as_it_is_told():
 def test_the_class_can_come_in_is_said_even_when_a_lesson_hangs_or_its_kernel_fails():
     """Each failing lesson is tried again once (a quarter of its pool, at least one), then reported with why; a
     hung kernel is stopped, and a failed one never stays in a pool (it would break Voila's shutdown_kernel)."""
-    manager, lines = _first_fill({"a/ok.ipynb": ["ok"], "b/hung.ipynb": ["hung", "hung"],
-                                  "c/broken.ipynb": ["broken", "broken"]},
-                                 {"a/ok.ipynb": 1, "b/hung.ipynb": 1, "c/broken.ipynb": 1})
+    manager, lines = _first_fill(
+        {"a/ok.ipynb": ["ok"], "b/hung.ipynb": ["hung", "hung"], "c/broken.ipynb": ["broken", "broken"]},
+        {"a/ok.ipynb": 1, "b/hung.ipynb": 1, "c/broken.ipynb": 1},
+    )
     assert "1/1 kernels ready for ok" in lines
-    broken = "A kernel for broken is not ready: its kernel did not start (RuntimeError: Kernel died before " \
-             "replying to kernel_info)"
+    broken = (
+        "A kernel for broken is not ready: its kernel did not start (RuntimeError: Kernel died before "
+        "replying to kernel_info)"
+    )
     assert lines.count(broken + "; another one starts") == 1 and lines.count(broken) == 1
-    hung = "A kernel for hung is not ready: it has not run its lesson after 1 s (a cell may be stuck or the " \
-           "machine too busy)"
+    hung = (
+        "A kernel for hung is not ready: it has not run its lesson after 1 s (a cell may be stuck or the "
+        "machine too busy)"
+    )
     assert lines.count(hung + "; another one starts") == 1 and lines.count(hung) == 1
     assert lines[-1].startswith("The class can come in, but not every lesson is ready")
     assert "hung: 1 of 1 kernels not ready" in lines[-1] and "broken: 1 of 1" in lines[-1] and "ok:" not in lines[-1]
@@ -393,9 +450,13 @@ def test_refills_take_turns_and_a_hung_lesson_passes_its_turn_on_after_the_timeo
         preparation = PoolPreparation(manager, 1.0, lines.append, at_once=4, refill_at_once=1)
         preparation.first_fill = False  # the class has come in: these are refills
         began = loop.time()
-        results = await asyncio.wait_for(asyncio.gather(
-            *(asyncio.ensure_future(manager._initialize(name)) for name in ("hung.ipynb", "ok.ipynb", "ok.ipynb")),
-            return_exceptions=True), 30)
+        results = await asyncio.wait_for(
+            asyncio.gather(
+                *(asyncio.ensure_future(manager._initialize(name)) for name in ("hung.ipynb", "ok.ipynb", "ok.ipynb")),
+                return_exceptions=True,
+            ),
+            30,
+        )
         return began, results
 
     began, results = asyncio.run(scenario())
@@ -404,8 +465,12 @@ def test_refills_take_turns_and_a_hung_lesson_passes_its_turn_on_after_the_timeo
     assert [name for name, _ in started] == ["hung.ipynb", "ok.ipynb", "ok.ipynb"]
     assert started[1][1] - began >= 1.0  # the second waited for the first's timeout ...
     assert started[2][1] - started[1][1] >= 0.05  # ... and the third for the second's lesson
-    assert lines == [("A kernel for hung is not ready: it has not run its lesson after 1 s (a cell may be stuck "
-                      "or the machine too busy)")]
+    assert lines == [
+        (
+            "A kernel for hung is not ready: it has not run its lesson after 1 s (a cell may be stuck "
+            "or the machine too busy)"
+        )
+    ]
 
 
 def test_the_door_keeps_only_the_pages_still_within_their_connection_time():
@@ -416,8 +481,11 @@ def test_the_door_keeps_only_the_pages_still_within_their_connection_time():
     from tutor.server.class_mode import PageDoor
 
     shut_down: list[str] = []
-    manager = SimpleNamespace(notify_connect=lambda kernel_id: None, list_kernel_ids=lambda: ["opened", "never"],
-                              shutdown_kernel=shut_down.append)
+    manager = SimpleNamespace(
+        notify_connect=lambda kernel_id: None,
+        list_kernel_ids=lambda: ["opened", "never"],
+        shutdown_kernel=shut_down.append,
+    )
 
     async def scenario():
         door = PageDoor(manager, 0.2)

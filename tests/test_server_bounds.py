@@ -46,12 +46,14 @@ async def _open_many(server: Server, kernel: str, count: int) -> tuple[list[obje
 
 async def _still_open(sockets: list[object], settle_s: float = 10) -> list[object]:
     """The websockets the server has not closed, once it has had ``settle_s`` to close the replaced ones."""
+
     async def closed(ws: object) -> bool:
         try:
             await asyncio.wait_for(ws.wait_closed(), settle_s)  # type: ignore[attr-defined]
             return True
         except asyncio.TimeoutError:
             return False
+
     done = await asyncio.gather(*(closed(ws) for ws in sockets))
     return [ws for ws, gone in zip(sockets, done) if not gone]
 
@@ -63,8 +65,9 @@ def test_a_kernel_keeps_two_websockets_a_device_a_few_and_only_its_own_kernels(s
     async def attack() -> None:
         opened, refused = await _open_many(server, pupil_kernel, 20)
         assert len(opened) <= bounds.CHANNELS_PER_KERNEL * PAGES_PER_CLIENT
-        assert all(isinstance(error, websockets.InvalidStatus) and error.response.status_code == 429
-                   for error in refused), refused[:3]
+        assert all(
+            isinstance(error, websockets.InvalidStatus) and error.response.status_code == 429 for error in refused
+        ), refused[:3]
         alive = await _still_open(opened, settle_s=5)
         assert len(alive) == bounds.CHANNELS_PER_KERNEL  # two; the older ones were closed
         for ws in alive:
@@ -75,6 +78,7 @@ def test_a_kernel_keeps_two_websockets_a_device_a_few_and_only_its_own_kernels(s
         with pytest.raises(websockets.InvalidStatus) as unknown:
             await server.connect("0" * 8 + "-0000-4000-8000-" + "0" * 12, PUPIL)
         assert unknown.value.response.status_code == 404
+
     asyncio.run(attack())
     status, body = server.get(f"/api/kernels/{pupil_kernel}/channels", PUPIL)  # a plain GET, no upgrade
     assert status == 400 and len(body) < 200
@@ -86,8 +90,7 @@ def test_a_kernel_keeps_two_websockets_a_device_a_few_and_only_its_own_kernels(s
 def test_a_pupil_opening_150_websockets_under_ulimit_1024_stops_nobody(tmp_path: Path) -> None:
     server = Server(make_site(tmp_path), tmp_path / "server.log", open_files=1024)
     try:
-        assert int(Path(f"/proc/{server.voila_pid()}/limits").read_text().split("Max open files")[1].split()[0]) \
-            == 1024
+        assert int(Path(f"/proc/{server.voila_pid()}/limits").read_text().split("Max open files")[1].split()[0]) == 1024
         kernel = server.lesson(PUPIL)
         log_before = len(server.log_text())
 
@@ -100,6 +103,7 @@ def test_a_pupil_opening_150_websockets_under_ulimit_1024_stops_nobody(tmp_path:
             for ws in opened:
                 await ws.close()  # type: ignore[attr-defined]
             return len(alive), files
+
         alive, files = asyncio.run(attack())
         assert alive <= bounds.CHANNELS_PER_KERNEL
         assert files < 400, files
@@ -119,20 +123,31 @@ def test_a_page_sends_small_lesson_messages_only_and_opens_no_comm_of_its_own(se
             for _ in range(200):  # code: refused, and said once
                 await ws.send(message("execute_request", {"code": f"open({str(marker)!r}, 'w')", "silent": False}))
             for index in range(20):  # widgets the lesson never made: refused
-                await ws.send(message("comm_open", {"comm_id": f"made-up-{index}", "target_name": "jupyter.widget",
-                                                     "data": {"state": {"value": "x" * 30_000}}}))
+                await ws.send(
+                    message(
+                        "comm_open",
+                        {
+                            "comm_id": f"made-up-{index}",
+                            "target_name": "jupyter.widget",
+                            "data": {"state": {"value": "x" * 30_000}},
+                        },
+                    )
+                )
             for frame in (b"\x00\x01\x02", "not json", '{"header": 5}', b"\xff" * 64):
                 await ws.send(frame)
             await ws.send(message("comm_info_request"))
             info = await reply(ws, "comm_info_reply")
         async with await server.connect(kernel, PUPIL) as ws:  # a message beyond the limit ends its connection
             await ws.send("x" * (bounds.PAGE_MESSAGE_MAX_BYTES + 1))
+
             async def until_closed() -> None:
                 while True:
                     await ws.recv()
+
             with pytest.raises(websockets.ConnectionClosed):
                 await asyncio.wait_for(until_closed(), 30)
         return info
+
     info = asyncio.run(attack())
     assert not any(comm.startswith("made-up") for comm in info["content"]["comms"]), info["content"]["comms"]
     assert not marker.exists()
@@ -201,7 +216,6 @@ def test_a_write_to_a_page_that_went_is_one_line_not_a_traceback() -> None:
     """A page closed while its kernel still sends: Tornado's unawaited write fails; the server says one line (once
     a minute), and any other unretrieved error is still reported in full."""
     from tornado.websocket import WebSocketClosedError
-
 
     said: list[str] = []
     reported: list[dict] = []

@@ -44,8 +44,15 @@ def test_a_closed_lesson_is_closed_at_every_spelling_of_its_address(server: Serv
     for path in (f"ca/{LESSON}", f"ca/{TEXT}", TEXT):  # the Catalan address, a page without a board
         status, page = server.get(f"/voila/render/{path}", PUPIL)
         assert status == 200 and "kernelId" not in page and "words" not in page, (path, page[:300])
-    for path in (f"./{LESSON}", f"ca/../{LESSON}", f"ca//{LESSON}", f"%2e/{LESSON}", f"ca/%2e%2e/{LESSON}",
-                 f"ca%2f..%2f{LESSON}", f".%2f{LESSON}"):
+    for path in (
+        f"./{LESSON}",
+        f"ca/../{LESSON}",
+        f"ca//{LESSON}",
+        f"%2e/{LESSON}",
+        f"ca/%2e%2e/{LESSON}",
+        f"ca%2f..%2f{LESSON}",
+        f".%2f{LESSON}",
+    ):
         status, page = server.get(f"/voila/render/{path}", PUPIL)
         assert status in (400, 404) and len(page) < 200 and "kernelId" not in page, (path, status, page[:300])
     status, page = server.get(f"/voila/render//{LESSON}", PUPIL)
@@ -99,7 +106,7 @@ def test_nothing_a_pupil_sends_gets_a_traceback_or_reaches_the_log_unmasked(serv
     for number, attack in enumerate(attacks):  # each from its own address: a device's places are not the point
         status, body = server.raw(attack + b"Host: x\r\nConnection: close\r\n\r\n", f"127.0.1.{number + 1}")
         served = b"?template=" in attack.split(b" ")[1]
-        assert (status == 200 if served else 400 <= status < 500), (attack, status, body[:300])
+        assert status == 200 if served else 400 <= status < 500, (attack, status, body[:300])
         if not served:
             assert len(body) < 300, (attack, body[:300])
     _honest_learner_is_served(server)

@@ -21,18 +21,23 @@ SINGLEUSER = REPO / "deploy" / "jupyterhub" / "singleuser"
 
 def _binder_files(tmp_path: Path) -> dict[str, dict]:
     """What postBuild's settings line writes, run as postBuild runs it (a module of the installed package)."""
-    line = next(line for line in (REPO / "binder" / "postBuild").read_text().splitlines()
-                if "tutor.server.server_settings" in line)
+    line = next(
+        line
+        for line in (REPO / "binder" / "postBuild").read_text().splitlines()
+        if "tutor.server.server_settings" in line
+    )
     assert re.fullmatch(r'python -m tutor\.server\.server_settings "\$prefix/etc/jupyter"', line.strip()), line
-    subprocess.run([sys.executable, "-m", "tutor.server.server_settings", str(tmp_path)], check=True, cwd=REPO,
-                   capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "tutor.server.server_settings", str(tmp_path)], check=True, cwd=REPO, capture_output=True
+    )
     return {path.name: json.loads(path.read_text()) for path in tmp_path.iterdir()}
 
 
 def test_the_committed_settings_files_are_generated_from_the_settings_module():
     for path, settings in server_settings.repository_files().items():
-        assert path.read_text() == server_settings.as_text(settings), \
+        assert path.read_text() == server_settings.as_text(settings), (
             f"{path.relative_to(REPO)} differs: run python -m tutor.server.server_settings --write-repository"
+        )
 
 
 def test_binder_gets_the_same_server_config_as_the_hubs_learner_servers(tmp_path):
@@ -67,8 +72,14 @@ def test_learner_servers_enable_every_server_extension_and_each_can_load():
 def test_lesson_pages_load_only_the_widget_and_canvas_lab_extensions():
     from voila.utils import filter_extension
 
-    installed = [{"name": name} for name in [*server_settings.LESSON_PAGE_LAB_EXTENSIONS,
-                                             "@jupyter-notebook/lab-extension", "jupyter-offlinenotebook"]]
+    installed = [
+        {"name": name}
+        for name in [
+            *server_settings.LESSON_PAGE_LAB_EXTENSIONS,
+            "@jupyter-notebook/lab-extension",
+            "jupyter-offlinenotebook",
+        ]
+    ]
     allowlist = server_settings.VOILA_CONFIGURATION["extension_allowlist"]
     loaded = [item["name"] for item in filter_extension(installed, extension_allowlist=allowlist)]
     assert loaded == server_settings.LESSON_PAGE_LAB_EXTENSIONS

@@ -74,8 +74,14 @@ def test_the_view_speaks_the_teachers_language(site: Path, tmp_path: Path) -> No
         assert all(words.get(m) == gettext_in("ca", m) for m in script_messages() if gettext_in("ca", m) != m)
         assert words["Resume every screen"] == "Reprèn totes les pantalles"
 
-        for accepted, language in (("ca-ES,ca;q=0.9,en;q=0.8", "ca"), ("fr-FR,fr;q=0.9,ca;q=0.5", "ca"),
-                                   ("en-GB,ca;q=0.5", "en"), ("fr", "en"), ("", "en"), ("ca;q=x,,;", "en")):
+        for accepted, language in (
+            ("ca-ES,ca;q=0.9,en;q=0.8", "ca"),
+            ("fr-FR,fr;q=0.9,ca;q=0.5", "ca"),
+            ("en-GB,ca;q=0.5", "en"),
+            ("fr", "en"),
+            ("", "en"),
+            ("ca;q=x,,;", "en"),
+        ):
             page = server.request("/rules-tutor/teacher", headers={**cookie, "Accept-Language": accepted})[1].decode()
             assert f'<html lang="{language}">' in page, accepted
         page = server.request("/rules-tutor/teacher?lang=xx", headers={**cookie, "Accept-Language": "ca"})[1]

@@ -61,8 +61,9 @@ def test_the_link_works_once_and_the_server_prints_a_new_one_on_request(site: Pa
         assert status == 303 and new_session not in (session, "")
         assert _open(server, new_link)[0] == 403  # once
         for both in (session, new_session):  # the views opened stay open
-            assert server.request("/rules-tutor/teacher/data", headers={"Cookie": f"rules_tutor_teacher={both}"})[
-                0] == 200
+            assert (
+                server.request("/rules-tutor/teacher/data", headers={"Cookie": f"rules_tutor_teacher={both}"})[0] == 200
+            )
         assert "Traceback" not in server.log.read_text()
     finally:
         server.stop()
@@ -78,12 +79,18 @@ def test_teacher_actions_need_the_view_page_and_its_origin(site: Path, tmp_path:
         page_token = re.search(rb'name="rules-tutor-page" content="([^"]+)"', page)[1].decode()
         own = f"http://127.0.0.1:{server.port}"
         elsewhere = f"http://127.0.0.1:{server.port + 1}"  # a page on another port of the teacher's machine
-        actions = [{"action": "pause", "on": True}, {"action": "anonymize", "on": True},
-                   {"action": "pace", "closed": ["tiny.ipynb"]}, {"action": "new-class"}]
+        actions = [
+            {"action": "pause", "on": True},
+            {"action": "anonymize", "on": True},
+            {"action": "pace", "closed": ["tiny.ipynb"]},
+            {"action": "new-class"},
+        ]
         for action in actions:
-            for headers in ({**cookie, "Origin": elsewhere, "X-Teacher-Page": page_token},  # CSRF from a page
-                            {**cookie, "Origin": own},  # without the page's token
-                            {**cookie, "Origin": own, "X-Teacher-Page": page_token + "x"}):
+            for headers in (
+                {**cookie, "Origin": elsewhere, "X-Teacher-Page": page_token},  # CSRF from a page
+                {**cookie, "Origin": own},  # without the page's token
+                {**cookie, "Origin": own, "X-Teacher-Page": page_token + "x"},
+            ):
                 status, body, _ = server.request("/rules-tutor/teacher/action", action, headers=headers)
                 assert status == 403 and body.count(b"\n") == 0 and b"error" in body, (action, headers, body)
         for headers in ({**cookie, "Origin": elsewhere}, cookie):

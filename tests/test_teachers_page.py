@@ -21,8 +21,9 @@ def _markdown(path: Path) -> str:
 
 def test_the_landing_page_links_the_teachers_page_in_its_for_teachers_section():
     text = _markdown(LESSONS / "index.ipynb")
-    section = re.search(r"<details class=\"tutor-teachers\"><summary><b>For teachers</b></summary>(.*?)</details>",
-                        text, re.S)
+    section = re.search(
+        r"<details class=\"tutor-teachers\"><summary><b>For teachers</b></summary>(.*?)</details>", text, re.S
+    )
     assert section and "(teachers.ipynb)" in section.group(1)
 
 
@@ -57,6 +58,7 @@ def test_no_teacher_note_sends_the_teacher_to_a_terminal_to_check_a_file():
 
 # ----- issue 37: each lesson's length, what it teaches, its answers, a plan for a 50-minute class ---------------
 
+
 def _lessons(game: str) -> list[Path]:
     return sorted((LESSONS / game).glob("[0-9]*.ipynb"))
 
@@ -74,7 +76,8 @@ def test_every_lesson_gives_its_minutes_and_a_title_and_an_answer_for_each_quiz(
 
 @pytest.mark.parametrize("game, language", [("flamme_rouge", "en"), ("flanders", "en"), ("flamme_rouge", "ca")])
 def test_the_page_lists_every_lesson_with_its_minutes_summary_questions_and_answers_and_a_50_minute_plan(
-        game, language):
+    game, language
+):
     from tutor.classroom.notes import CLASS_MINUTES, lesson_notes, teacher_plan_html
     from tutor.i18n import gettext_in, use_language
 

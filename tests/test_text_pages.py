@@ -33,11 +33,21 @@ from tutor.server.voila_adapter import NO_KERNEL_ID
 REPO = Path(__file__).resolve().parents[1]
 LESSONS = REPO / "lessons"
 START_TIMEOUT_S = 240  # generous: the machine may be busy
-GAME_TEXT_PAGES = ["flamme_rouge/00_welcome.ipynb", "flamme_rouge/rules_summary.ipynb",
-                   "flamme_rouge/rules_summary_peloton.ipynb", "flanders/00_welcome.ipynb",
-                   "flanders/rules_summary.ipynb"]
-TEXT_PAGES = ["index.ipynb", "teachers.ipynb", "ca/index.ipynb", "ca/teachers.ipynb", *GAME_TEXT_PAGES,
-              *[f"ca/{page}" for page in GAME_TEXT_PAGES]]
+GAME_TEXT_PAGES = [
+    "flamme_rouge/00_welcome.ipynb",
+    "flamme_rouge/rules_summary.ipynb",
+    "flamme_rouge/rules_summary_peloton.ipynb",
+    "flanders/00_welcome.ipynb",
+    "flanders/rules_summary.ipynb",
+]
+TEXT_PAGES = [
+    "index.ipynb",
+    "teachers.ipynb",
+    "ca/index.ipynb",
+    "ca/teachers.ipynb",
+    *GAME_TEXT_PAGES,
+    *[f"ca/{page}" for page in GAME_TEXT_PAGES],
+]
 """The English pages without a board, then the same pages in Catalan (lessons/ca/), the top folders' first."""
 SERVED = text_pages_in(LESSONS)
 """What the route tests open: every marked page (the first test says which they are)."""
@@ -65,8 +75,10 @@ def test_a_marked_page_shows_no_widget_and_no_error(page):
 
 
 def test_a_page_with_a_widget_or_an_error_is_refused_and_said_so(tmp_path):
-    widget = ('<script type="application/vnd.voila.cell-output+json">{"data": '
-              '{"application/vnd.jupyter.widget-view+json": {"model_id": "1"}}}</script>')
+    widget = (
+        '<script type="application/vnd.voila.cell-output+json">{"data": '
+        '{"application/vnd.jupyter.widget-view+json": {"model_id": "1"}}}</script>'
+    )
     error = '<script type="application/vnd.voila.cell-output+json">{"ename": "X", "output_type": "error"}</script>'
     assert "widget" in (why_not_kernel_free(widget) or "")
     assert "failed" in (why_not_kernel_free(error) or "")
@@ -87,8 +99,11 @@ def test_a_page_with_a_widget_or_an_error_is_refused_and_said_so(tmp_path):
         return await pages.page("text.ipynb"), await pages.page("widget.ipynb"), await pages.page("other.ipynb")
 
     assert asyncio.run(scenario()) == ("<p>text.ipynb</p>", None, None)
-    assert said == ["widget.ipynb is marked as needing no kernel, but it shows a widget, which needs a kernel: it is "
-                    "served with a kernel.", "Pages without a board ready, served without a kernel: 1"]
+    assert said == [
+        "widget.ipynb is marked as needing no kernel, but it shows a widget, which needs a kernel: it is "
+        "served with a kernel.",
+        "Pages without a board ready, served without a kernel: 1",
+    ]
 
 
 def test_a_page_asked_for_is_rendered_next_and_an_edited_page_again(tmp_path):
@@ -143,8 +158,10 @@ def test_a_page_whose_rendering_hangs_is_given_up_and_served_with_a_kernel(tmp_p
 
     assert asyncio.run(scenario()) is None
     assert cancelled == ["stuck.ipynb"]
-    assert said == ["stuck.ipynb is marked as needing no kernel, but it was not rendered in 0 s (a cell may be "
-                    "stuck): it is served with a kernel."]
+    assert said == [
+        "stuck.ipynb is marked as needing no kernel, but it was not rendered in 0 s (a cell may be "
+        "stuck): it is served with a kernel."
+    ]
 
 
 # ----- The routes, on real servers ----------------------------------------------------------------------------
@@ -171,8 +188,15 @@ class Server:
         self.log_path = log_path
         self.url = url
         with log_path.open("wb") as log:
-            self.process = subprocess.Popen(command, cwd=REPO, env=env, stdin=subprocess.DEVNULL, stdout=log,
-                                            stderr=subprocess.STDOUT, start_new_session=True)
+            self.process = subprocess.Popen(
+                command,
+                cwd=REPO,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")
@@ -197,10 +221,15 @@ class Server:
 
 def _rules_tutor_serve(tmp_path: Path, *options: str) -> Server:
     port = _free_port()
-    server = Server([sys.executable, "-m", "tutor", "serve", str(LESSONS), f"--port={port}", *options],
-                    tmp_path / "serve.log", f"http://127.0.0.1:{port}")
-    _wait_for(lambda: "Pages without a board ready" in server.log() or server.process.poll() is not None,
-              "the pages without a board rendered at start")
+    server = Server(
+        [sys.executable, "-m", "tutor", "serve", str(LESSONS), f"--port={port}", *options],
+        tmp_path / "serve.log",
+        f"http://127.0.0.1:{port}",
+    )
+    _wait_for(
+        lambda: "Pages without a board ready" in server.log() or server.process.poll() is not None,
+        "the pages without a board rendered at start",
+    )
     assert server.process.poll() is None, server.log()
     return server
 
@@ -270,8 +299,10 @@ def test_a_class_gets_the_pages_without_a_kernel_and_beyond_its_places(tmp_path)
         pages = _assert_served_without_kernel(server)
         assert all("RULES_TUTOR_CLASS" in page for page in pages.values())  # the name prompt, the pause overlay
         cookies = http.cookiejar.CookieJar()
-        server.get("/voila/render/flanders/00_welcome.ipynb",
-                   urllib.request.build_opener(urllib.request.HTTPCookieProcessor(cookies)))
+        server.get(
+            "/voila/render/flanders/00_welcome.ipynb",
+            urllib.request.build_opener(urllib.request.HTTPCookieProcessor(cookies)),
+        )
         assert "rules_tutor_page" in {cookie.name for cookie in cookies}
         before = server.kernels_started()  # a pupil's ?theme= is dropped in class mode: the same page, no kernel
         _, themed, _ = server.get("/voila/render/flanders/00_welcome.ipynb?theme=dark")
@@ -279,10 +310,12 @@ def test_a_class_gets_the_pages_without_a_kernel_and_beyond_its_places(tmp_path)
 
         # Closed by the teacher's Pace: not the page rendered once (the lesson page handler answers)
         token = re.search(r"teacher\?token=(\S+)", server.log())[1]
-        closing = urllib.request.Request(f"{server.url}/rules-tutor/teacher/action", method="POST",
-                                         data=json.dumps({"action": "pace",
-                                                          "closed": ["flamme_rouge/rules_summary.ipynb"]}).encode(),
-                                         headers={"X-Teacher-Token": token})
+        closing = urllib.request.Request(
+            f"{server.url}/rules-tutor/teacher/action",
+            method="POST",
+            data=json.dumps({"action": "pace", "closed": ["flamme_rouge/rules_summary.ipynb"]}).encode(),
+            headers={"X-Teacher-Token": token},
+        )
         urllib.request.urlopen(closing, timeout=60).close()
         _, closed, _ = server.get("/voila/render/flamme_rouge/rules_summary.ipynb")
         assert NO_KERNEL_ID not in closed
@@ -295,14 +328,36 @@ def test_a_learner_server_behind_jupyterhub_or_binder_sends_the_pages_without_a_
     """Jupyter Server with Voila as its extension and the learner servers' settings: each page is rendered when
     first asked for (one short-lived kernel, shut down), then served without one."""
     port = _free_port()
-    env = {**os.environ, "JUPYTER_CONFIG_PATH": str(REPO / "deploy/jupyterhub/singleuser"),
-           "JUPYTER_PATH": str(REPO / "tutor/voila_template")}
-    server = Server([sys.executable, "-m", "jupyter_server", "--no-browser", "--allow-root", f"--port={port}",
-                     "--ServerApp.ip=127.0.0.1", "--IdentityProvider.token=", f"--ServerApp.root_dir={LESSONS}"],
-                    tmp_path / "server.log", f"http://127.0.0.1:{port}", env)
+    env = {
+        **os.environ,
+        "JUPYTER_CONFIG_PATH": str(REPO / "deploy/jupyterhub/singleuser"),
+        "JUPYTER_PATH": str(REPO / "tutor/voila_template"),
+    }
+    server = Server(
+        [
+            sys.executable,
+            "-m",
+            "jupyter_server",
+            "--no-browser",
+            "--allow-root",
+            f"--port={port}",
+            "--ServerApp.ip=127.0.0.1",
+            "--IdentityProvider.token=",
+            f"--ServerApp.root_dir={LESSONS}",
+        ],
+        tmp_path / "server.log",
+        f"http://127.0.0.1:{port}",
+        env,
+    )
     try:
-        _wait_for(lambda: "successfully loaded" in server.log() and "Jupyter Server" in server.log()
-                  and _answers(server.url + "/api/status"), "the learner server")
+        _wait_for(
+            lambda: (
+                "successfully loaded" in server.log()
+                and "Jupyter Server" in server.log()
+                and _answers(server.url + "/api/status")
+            ),
+            "the learner server",
+        )
         assert "tutor.server.text_pages_extension | extension was successfully loaded" in server.log()
         _open_at_once(server, SERVED, 2)  # first asked for: rendered
         assert server.kernels_started() == len(SERVED)

@@ -28,6 +28,7 @@ def board_part(view: TextView) -> str:
 def test_the_text_view_is_on_demand_not_a_live_region_hidden_until_shown_and_cites_each_rule_once():
     view = TextView()
     from tutor.core.events import Rule
+
     rule = Rule("x.move", "Movement phase", "a rider moves exactly the value of its card")
     view.show(["red-R: square 4."], happened=[Line("red-R moves 4.", (rule,)), Line("blue-S moves 2.", (rule,))])
     assert "tutor-live" not in view.html._dom_classes  # the whole board is not re-read after every step
@@ -39,8 +40,9 @@ def test_the_text_view_is_on_demand_not_a_live_region_hidden_until_shown_and_cit
 
 
 def test_the_race_text_view_follows_each_step_with_the_engine_positions_and_the_narration():
-    tutor = RaceTutor.new_race("avenue-corso-paseo", teams=("red", "blue"), bots={"blue": "heuristic"}, seed=0,
-                               human_teams=("red",))
+    tutor = RaceTutor.new_race(
+        "avenue-corso-paseo", teams=("red", "blue"), bots={"blue": "heuristic"}, seed=0, human_teams=("red",)
+    )
     tutor.debounce_s = 0
     assert "blue-S a card face down" in tutor.text_view.text  # a bot's card stays secret in the energy phase
     for rider in ("red-S", "red-R"):
@@ -98,8 +100,10 @@ def test_the_flanders_text_view_tells_dice_offers_spaces_pawns_troops_and_odds()
     next(b for b in tutor.pair_buttons if not b.disabled).click()
     assert game.phase is Phase.AGAIN
     bust = game.bust_probability()
-    assert (f"chance of a bust {float(bust) * 100:.1f}% ({bust * 216} of the 216 rolls offer no card); "
-            f"{game.at_stake()} troop piece") in tutor.text_view.text
+    assert (
+        f"chance of a bust {float(bust) * 100:.1f}% ({bust * 216} of the 216 rolls offer no card); "
+        f"{game.at_stake()} troop piece"
+    ) in tutor.text_view.text
 
 
 def test_a_flanders_take_quiz_marks_no_offered_space_in_words_before_reveal():
@@ -121,8 +125,7 @@ def test_the_risk_quiz_text_tells_both_positions_and_the_odds_only_after_reveal(
 
 @pytest.mark.parametrize("scenario", ["bust_a", "end_b"])
 def test_every_flanders_quiz_text_view_names_each_player(scenario):
-    quiz = FlandersQuiz([FL / f"{scenario}.json"], ask="lost" if scenario == "bust_a" else "winners",
-                        question="?")
+    quiz = FlandersQuiz([FL / f"{scenario}.json"], ask="lost" if scenario == "bust_a" else "winners", question="?")
     assert all(f"{p.id}: pawn on space {p.pawn}" in quiz.text_view.text for p in quiz.game.players)
 
 

@@ -79,8 +79,10 @@ def test_a_file_without_a_game_key_is_still_flamme_rouge(third_game, tmp_path, c
 
 
 def test_simulate_plays_the_third_game_with_its_own_options(third_game, capsys):
-    assert main(["simulate", "--game", "count-to-ten", "--players", "3", "--games", "2", "--start", "5",
-                 "--seed", "4"]) == 0
+    assert (
+        main(["simulate", "--game", "count-to-ten", "--players", "3", "--games", "2", "--start", "5", "--seed", "4"])
+        == 0
+    )
     lines = capsys.readouterr().out.splitlines()
     assert [line.split(":")[0] for line in lines] == ["seed 4", "seed 5"]
     assert all(line.endswith("says ten") for line in lines)
@@ -110,8 +112,11 @@ def test_the_landing_page_lists_the_third_games_lesson(lessons_root):
     html = landing_html(lessons_root)
     assert "<h2>Count to Ten</h2>" in html and "whoever says ten wins" in html
     assert "href='count_to_ten/01_count_to_ten.ipynb'>1. Count to ten</a>" in html
-    assert html.index("<h2>Flamme Rouge</h2>") < html.index("<h2>In Flanders Field</h2>") < html.index(
-        "<h2>Count to Ten</h2>")
+    assert (
+        html.index("<h2>Flamme Rouge</h2>")
+        < html.index("<h2>In Flanders Field</h2>")
+        < html.index("<h2>Count to Ten</h2>")
+    )
 
 
 def test_the_class_database_counts_the_third_games_quizzes(lessons_root, tmp_path):
@@ -130,17 +135,29 @@ def test_its_lesson_page_renders_with_the_shared_lesson_screen(monkeypatch):
     row, secondary row, "For teachers") and the quiz shell, and its quiz declares the id the lesson names."""
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]))
     nb = nbformat.read(LESSON, as_version=4)
-    NotebookClient(nb, timeout=300, startup_timeout=300, kernel_name="python3",
-                   resources={"metadata": {"path": str(LESSON.parent)}}).execute()
+    NotebookClient(
+        nb,
+        timeout=300,
+        startup_timeout=300,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(LESSON.parent)}},
+    ).execute()
     outputs = [output for cell in nb.cells if cell.cell_type == "code" for output in cell.outputs]
     assert not [output for output in outputs if output.output_type == "error"]
     assert sum("application/vnd.jupyter.widget-view+json" in output.get("data", {}) for output in outputs) == 2
     models = nb.metadata.widgets["application/vnd.jupyter.widget-state+json"]["state"].values()
     classes = {name for model in models for name in model["state"].get("_dom_classes", ())}
-    assert {"tutor-live", "tutor-prompt-row", "tutor-secondary", "tutor-teachers", "tutor-lesson",
-            "tutor-quiz"} <= classes
-    said = [model["state"].get("value", "") for model in models
-            if "tutor-live" in model["state"].get("_dom_classes", ())]
+    assert {
+        "tutor-live",
+        "tutor-prompt-row",
+        "tutor-secondary",
+        "tutor-teachers",
+        "tutor-lesson",
+        "tutor-quiz",
+    } <= classes
+    said = [
+        model["state"].get("value", "") for model in models if "tutor-live" in model["state"].get("_dom_classes", ())
+    ]
     assert any("The total is 0. Player 1: add 1 or 2 to reach 10." in text for text in said)
     assert nb.metadata.tutor.quizzes == ["84553e2990"]
 
@@ -185,8 +202,9 @@ def test_an_add_the_rules_refuse_is_said_and_changes_nothing(monkeypatch):
     assert tutor.status.text == "Player 2 makes the total 10 and wins."
     assert tutor.focused is tutor.restart_button
     tutor.add_buttons[0].click()  # after the win
-    assert tutor.game.total == 10 and tutor.status.text == ("Not allowed: the game is over: player 2 has made the "
-                                                           "total 10.")
+    assert tutor.game.total == 10 and tutor.status.text == (
+        "Not allowed: the game is over: player 2 has made the total 10."
+    )
     tutor.back_button.click()  # Back takes back the winning add, not the refused ones
     assert tutor.game.total == 9 and tutor.game.winner is None and tutor.game.turn == 1
     tutor.restart_button.click()
@@ -229,8 +247,12 @@ def test_the_language_check_reports_its_messages_until_every_catalog_translates_
         report = languages.check(code, source=game, lessons=LESSON.parent, write=False)
         assert not report.complete
         assert set(report.untranslated) == set(translated) - {m for m in translated if m in _catalog_ids(code)}
-        assert {"Add {n}", "cannot add {amount} to {total}: the total may not pass {target}", "Your turn",
-                "1. Count to ten"} <= set(report.untranslated)
+        assert {
+            "Add {n}",
+            "cannot add {amount} to {total}: the total may not pass {target}",
+            "Your turn",
+            "1. Count to ten",
+        } <= set(report.untranslated)
         assert report.lines()[0].endswith("(2 of 2 lesson messages left); what is left is shown in English.")
 
         with copy.open("rb") as po:  # the translator's part: the game's messages added to the catalog

@@ -19,11 +19,14 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_mypy_strict_tutor_is_clean():
-    if shutil.which("mypy") is None and subprocess.run([sys.executable, "-m", "mypy", "--version"],
-                                                       capture_output=True).returncode:
+    if (
+        shutil.which("mypy") is None
+        and subprocess.run([sys.executable, "-m", "mypy", "--version"], capture_output=True).returncode
+    ):
         pytest.fail("mypy is missing: pip install -e '.[test]' -c constraints.txt")
-    result = subprocess.run([sys.executable, "-m", "mypy", "--strict", "tutor"], cwd=ROOT, capture_output=True,
-                            text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "tutor"], cwd=ROOT, capture_output=True, text=True
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 
@@ -47,6 +50,9 @@ def test_every_imported_library_is_a_declared_dependency():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     declared = {re.split(r"[<>=!~\[ ;]", spec)[0].lower().replace("_", "-") for spec in project["dependencies"]}
     providers = importlib.metadata.packages_distributions()
-    undeclared = {module for module in _imported_top_level_modules()
-                  if not {d.lower().replace("_", "-") for d in providers.get(module, [module])} & declared}
+    undeclared = {
+        module
+        for module in _imported_top_level_modules()
+        if not {d.lower().replace("_", "-") for d in providers.get(module, [module])} & declared
+    }
     assert not undeclared, f"imported by tutor/ but not in [project] dependencies: {sorted(undeclared)}"

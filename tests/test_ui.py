@@ -49,12 +49,15 @@ CUT = Rule("t.cut", "Finish", "a move past the last square stops on the last squ
 
 
 def test_rules_are_cited_from_their_section_and_text_each_section_named_once():
-    assert cite((MOVE, EMPTY, MOVE)) == ("Movement phase: a rider moves exactly the value of its card. A rider "
-                                         "landing on an empty square takes the right-hand lane.")
+    assert cite((MOVE, EMPTY, MOVE)) == (
+        "Movement phase: a rider moves exactly the value of its card. A rider "
+        "landing on an empty square takes the right-hand lane."
+    )
     assert cite((MOVE, CUT)).endswith("Finish: a move past the last square stops on the last square.")  # a decision
     assert "decision" not in cite((CUT,)) and "tutor" not in cite((CUT,))  # reads as the rule that is played
-    assert cite((MOVE, CUT, EMPTY)).startswith("Movement phase: a rider moves exactly the value of its card. A rider "
-                                               "landing")
+    assert cite((MOVE, CUT, EMPTY)).startswith(
+        "Movement phase: a rider moves exactly the value of its card. A rider landing"
+    )
     assert cite(()) == ""
 
 
@@ -67,6 +70,7 @@ def test_narration_lines_render_as_a_list_with_their_rules():
 
 
 # ----- drawing, scene, stepper, quiz shell ------------------------------------------------------------------
+
 
 def test_ink_contrasts_with_its_fill():
     assert text_colour_on("#fafafa") == "#000000" and text_colour_on("#212121") == "#ffffff"
@@ -93,16 +97,25 @@ def test_a_layered_scene_has_a_fixed_size_and_repaints_when_a_client_connects():
 def test_an_animation_is_one_message_with_a_sleep_per_frame():
     scene = LayeredScene(2, 100, 100)
     with recorded_commands() as log:
-        scene.play([1, 2, 3], lambda f: scene.layer(1).fill_rect(f, f, 5, 5) or 40.0,
-                   before=lambda: True, after=lambda: scene.layer(1).clear())
+        scene.play(
+            [1, 2, 3],
+            lambda f: scene.layer(1).fill_rect(f, f, 5, 5) or 40.0,
+            before=lambda: True,
+            after=lambda: scene.layer(1).clear(),
+        )
     assert log.messages == 1 and log.sleeps() == [0, 40.0, 40.0, 40.0]
 
 
 def test_the_stepper_calls_back_and_enables_its_buttons():
     calls: list[str] = []
-    stepper = PhaseStepper(on_next=lambda: calls.append("next"), on_finish=lambda: calls.append("finish"),
-                           on_back=lambda: calls.append("back"), on_restart=lambda: calls.append("restart"),
-                           seed=5, seed_enabled=False)
+    stepper = PhaseStepper(
+        on_next=lambda: calls.append("next"),
+        on_finish=lambda: calls.append("finish"),
+        on_back=lambda: calls.append("back"),
+        on_restart=lambda: calls.append("restart"),
+        seed=5,
+        seed_enabled=False,
+    )
     for b in (stepper.next_button, stepper.finish_button, stepper.back_button, stepper.restart_button):
         b.click()
     assert calls == ["next", "finish", "back", "restart"] and stepper.seed.value == 5 and stepper.seed.disabled
@@ -116,8 +129,9 @@ class GuessQuiz(RevealQuiz):
     def __init__(self):
         self.guess = widgets.IntText(value=0)
         self.redraws: list[bool] = []
-        super().__init__(question="Which number?", board=widgets.HTML("board"), inputs=[self.guess],
-                         explain="It is always 3.")
+        super().__init__(
+            question="Which number?", board=widgets.HTML("board"), inputs=[self.guess], explain="It is always 3."
+        )
         self.reset()
 
     @property
@@ -172,6 +186,7 @@ def test_the_quiz_verdict_is_read_in_its_live_region_and_focus_moves_to_try_agai
 
 # ----- the screen (tutor.ui.screen) ---------------------------------------------------------------------------
 
+
 def test_the_status_line_is_one_live_region_whose_content_changes():
     line = StatusLine()
     assert {"tutor-live", "tutor-live-status"} <= set(line._dom_classes)
@@ -217,8 +232,12 @@ def test_with_no_animation_a_scene_draws_the_final_frame_at_once():
     assert not scene.animated
     finals: list[int] = []
     with recorded_commands() as log:
-        scene.play([1, 2, 3], lambda f: scene.layer(1).fill_rect(f, f, 5, 5) or 40.0,
-                   before=lambda: True, after=lambda: finals.append(1) or scene.layer(1).clear())
+        scene.play(
+            [1, 2, 3],
+            lambda f: scene.layer(1).fill_rect(f, f, 5, 5) or 40.0,
+            before=lambda: True,
+            after=lambda: finals.append(1) or scene.layer(1).clear(),
+        )
     assert log.messages == 1 and log.sleeps() == [] and log.count("fillRect") == 0 and finals == [1]
     assert not scene.playing
     motion.value = False
@@ -261,18 +280,29 @@ def test_a_framed_board_hears_its_columns_width_from_the_page():
 
 # ----- landing page ---------------------------------------------------------------------------------------
 
+
 def _notebook(path, *cells):
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"cells": [{"cell_type": t, "source": s, "metadata": {}} for t, s in cells],
-                                "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+    path.write_text(
+        json.dumps(
+            {
+                "cells": [{"cell_type": t, "source": s, "metadata": {}} for t, s in cells],
+                "metadata": {},
+                "nbformat": 4,
+                "nbformat_minor": 5,
+            }
+        )
+    )
 
 
 def test_the_landing_page_lists_games_and_lessons_by_their_first_heading(tmp_path):
     _notebook(tmp_path / "one" / "01_a.ipynb", ("code", "x = 1"), ("markdown", "Intro\n## 1. First steps\n# later"))
     _notebook(tmp_path / "one" / "00_welcome.ipynb", ("markdown", ["# Welcome", "\n"]))
     _notebook(tmp_path / "one" / "02_b.ipynb", ("markdown", "no heading"))
-    games = [GameEntry("one", "Game One", "pkg.one", "one", "The first <game>."),
-             GameEntry("two", "Game Two", "pkg.two", "two", "Coming.")]
+    games = [
+        GameEntry("one", "Game One", "pkg.one", "one", "The first <game>."),
+        GameEntry("two", "Game Two", "pkg.two", "two", "Coming."),
+    ]
     assert lesson_info(tmp_path / "one" / "01_a.ipynb").title == "1. First steps"
     html = landing_html(tmp_path, games)
     assert "<h2>Game One</h2>" in html and "The first &lt;game&gt;." in html
@@ -283,6 +313,7 @@ def test_the_landing_page_lists_games_and_lessons_by_their_first_heading(tmp_pat
 
 
 # ----- the lesson shell's one click rule (tutor.ui.shell.ClickGuard) ---------------------------------------
+
 
 def test_the_click_rule_drops_a_double_click_even_after_a_slow_handler_and_counts_another_control(monkeypatch):
     import tutor.ui.shell as shell
@@ -295,6 +326,7 @@ def test_the_click_rule_drops_a_double_click_even_after_a_slow_handler_and_count
         def handler() -> None:
             ran.append(name)
             now[0] += 1.0  # a handler that takes a second: the double click's second click waits in the queue
+
         return handler
 
     guard = shell.ClickGuard(lambda: 0.3)

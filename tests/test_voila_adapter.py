@@ -73,8 +73,15 @@ class InProcessVoila:
         os.environ.update(with_template_path(dict(os.environ)))
         sigterm = signal.getsignal(signal.SIGTERM)
         self.app = classroom_voila_class()()
-        self.app.initialize([str(lessons), f"--port={self.port}", "--no-browser", "--Voila.ip=127.0.0.1",
-                             f"--Voila.config_file_paths={config}"])
+        self.app.initialize(
+            [
+                str(lessons),
+                f"--port={self.port}",
+                "--no-browser",
+                "--Voila.ip=127.0.0.1",
+                f"--Voila.config_file_paths={config}",
+            ]
+        )
         signal.signal(signal.SIGTERM, sigterm)  # Voila's initialize takes SIGTERM over
         self.loop = asyncio.new_event_loop()
         started = threading.Event()
@@ -106,13 +113,17 @@ class InProcessVoila:
 
     def on_loop(self, function, *args):
         """Run ``function(*args)`` on Voila's loop (hooks are replaced there, between two requests)."""
+
         async def run():
             return function(*args)
+
         return self.call(run())
 
     def pool_ready(self) -> bool:
-        return any(voila.pool_item_ready(item) and voila.lesson_run(item.result()).done()
-                   for item in voila.kernel_pools(self.kernel_manager).get(LESSON, []))
+        return any(
+            voila.pool_item_ready(item) and voila.lesson_run(item.result()).done()
+            for item in voila.kernel_pools(self.kernel_manager).get(LESSON, [])
+        )
 
     def open_page(self, opener=None) -> str:
         """Fetch the lesson page; the kernel id it names."""
@@ -163,12 +174,15 @@ def test_kernel_manager_keeps_pools_of_prepared_kernels_in_pools(pool_ready):
 
 def recording(calls: list, what=lambda result: result):
     """A wrap for a kernel manager method: the method, noting ``what(its result)`` in ``calls`` at each call."""
+
     def wrap(method):
         async def recorded(*args, **kwargs):
             result = await ensure_async(method(*args, **kwargs))
             calls.append(what(result))
             return result
+
         return recorded
+
     return wrap
 
 
@@ -284,15 +298,34 @@ def test_tornadovoilahandler_get_sets_the_xsrf_cookie_under_a_jupyter_server(tmp
     write_jupyter_config(tmp_path / "config")
     port, token = _free_port(), "adapter-test-token"
     url = f"http://127.0.0.1:{port}/user/learner"
-    environment = with_template_path(dict(os.environ, JUPYTER_CONFIG_DIR=str(tmp_path / "config"),
-                                          JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime")))
-    command = [sys.executable, "-m", "jupyter_server", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-               "--ServerApp.port_retries=0", "--ServerApp.base_url=/user/learner/", f"--IdentityProvider.token={token}",
-               f"--ServerApp.root_dir={root}", *(["--allow-root"] if os.geteuid() == 0 else [])]
+    environment = with_template_path(
+        dict(os.environ, JUPYTER_CONFIG_DIR=str(tmp_path / "config"), JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"))
+    )
+    command = [
+        sys.executable,
+        "-m",
+        "jupyter_server",
+        "--no-browser",
+        "--ip=127.0.0.1",
+        f"--port={port}",
+        "--ServerApp.port_retries=0",
+        "--ServerApp.base_url=/user/learner/",
+        f"--IdentityProvider.token={token}",
+        f"--ServerApp.root_dir={root}",
+        *(["--allow-root"] if os.geteuid() == 0 else []),
+    ]
     with (tmp_path / "server.log").open("wb") as log:
-        server = subprocess.Popen(command, cwd=root, env=environment, stdin=subprocess.DEVNULL, stdout=log,
-                                  stderr=subprocess.STDOUT, start_new_session=True)
+        server = subprocess.Popen(
+            command,
+            cwd=root,
+            env=environment,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     try:
+
         def up() -> bool:
             try:
                 urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=5).close()
@@ -322,6 +355,8 @@ def test_tornadovoilahandler_get_sets_the_xsrf_cookie_under_a_jupyter_server(tmp
         assert kernel_id not in kernels()
     finally:
         stop(server)
+
+
 # ----- Pages without a board (tutor.server.text_pages) ---------------------------------------------------------------
 
 
@@ -335,8 +370,10 @@ def test_fill_if_needed_prepares_one_kernel_and_shutdown_kernel_stops_an_unused_
     config_before = json.loads(json.dumps(km.kernel_pools_config))
     pool_ready.on_loop(voila.prepare_one, km, other)
     assert km.kernel_pools_config == config_before
-    item = _wait_for(lambda: [i for i in voila.kernel_pools(km).get(other, []) if voila.pool_item_ready(i)],
-                     "the other lesson's kernel")[0]
+    item = _wait_for(
+        lambda: [i for i in voila.kernel_pools(km).get(other, []) if voila.pool_item_ready(i)],
+        "the other lesson's kernel",
+    )[0]
     kernel_id = voila.prepared_kernel_id(item.result())
     assert kernel_id in km.list_kernel_ids() and len(voila.kernel_pools(km)[other]) == 1
     pool_ready.on_loop(voila.empty_pool, km, other)
@@ -360,8 +397,9 @@ def test_notebookrenderer_renders_a_page_once_as_the_page_handler_does(pool_read
     km = pool_ready.kernel_manager
     kernels = sorted(km.list_kernel_ids())
     arguments = voila.lesson_page_route_arguments(pool_ready.app.init_handlers())
-    page = pool_ready.call(voila.render_page_once(pool_ready.app.app.settings, arguments, LESSON,
-                                                  logging.getLogger("test")))
+    page = pool_ready.call(
+        voila.render_page_once(pool_ready.app.app.settings, arguments, LESSON, logging.getLogger("test"))
+    )
     assert sorted(km.list_kernel_ids()) == kernels
     config = json.loads(re.search(r'id="jupyter-config-data"[^>]*>(.*?)</script>', page, re.S)[1])
     assert config["kernelId"] == voila.NO_KERNEL_ID and "ready" in page and "tutorConnection" in page
@@ -388,12 +426,19 @@ def test_notebookrenderer_generate_content_generator_ends_the_page_of_a_kernel_t
     async def render(handler) -> list[str]:
         configuration = arguments["voila_configuration"]
         renderer = NotebookRenderer(
-            request_handler=handler, voila_configuration=configuration, traitlet_config=arguments["config"],
-            notebook_path=LESSON, template_paths=arguments["template_paths"],
-            config_manager=settings.get("config_manager"), contents_manager=settings["contents_manager"],
-            base_url="/", kernel_spec_manager=settings["kernel_spec_manager"],
-            page_config=get_page_config(base_url="/", settings=settings, log=logging.getLogger("test"),
-                                        voila_configuration=configuration))
+            request_handler=handler,
+            voila_configuration=configuration,
+            traitlet_config=arguments["config"],
+            notebook_path=LESSON,
+            template_paths=arguments["template_paths"],
+            config_manager=settings.get("config_manager"),
+            contents_manager=settings["contents_manager"],
+            base_url="/",
+            kernel_spec_manager=settings["kernel_spec_manager"],
+            page_config=get_page_config(
+                base_url="/", settings=settings, log=logging.getLogger("test"), voila_configuration=configuration
+            ),
+        )
         await renderer.initialize()
         died = asyncio.get_running_loop().create_future()
         died.set_exception(RuntimeError("Kernel died before replying to kernel_info"))

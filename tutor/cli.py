@@ -115,30 +115,46 @@ def main(argv: list[str] | None = None) -> int:
     simulate = sub.add_parser("simulate", help="play whole games of bots and print the winners")
     default_game = next(iter(GAMES))
     simulate.add_argument("--game", default=default_game, choices=list(GAMES), help=f"default: {default_game}")
-    simulate.add_argument("--seed", type=count(-(2 ** 63), 2 ** 63), default=0)
+    simulate.add_argument("--seed", type=count(-(2**63), 2**63), default=0)
     options = GameOptions(simulate)
     for entry in GAMES.values():
-        options.add_game(entry, f"{entry.title} (the default game)" if entry.id == default_game
-                         else f"{entry.title} (--game {entry.id})")
+        options.add_game(
+            entry,
+            f"{entry.title} (the default game)" if entry.id == default_game else f"{entry.title} (--game {entry.id})",
+        )
     simulate.set_defaults(run=functools.partial(cmd_simulate, options))
 
     serve = sub.add_parser("serve", help="serve the lessons with Voila")
     serve.add_argument("directory", nargs="?", help="lessons folder (default: ./lessons)")
     serve.add_argument("--port", type=count(1, 65535), default=DEFAULT_PORT)
     serve.add_argument("--open", action="store_true", help="open a browser tab")
-    serve.add_argument("--ip", help="address to listen on (default: this machine only; 0.0.0.0 to serve a "
-                                    "classroom network)")
-    serve.add_argument("--class-size", type=count(0, MAX_CLASS_SIZE), default=0,
-                       help="learners at once: preheat kernels for each --lesson, turn away beyond class size + "
-                            f"{CLASS_MARGIN}")
-    serve.add_argument("--lesson", action="append", default=[], metavar="NOTEBOOK",
-                       help="lesson the class opens together, relative to the lessons folder (repeatable)")
-    serve.add_argument("--class-db", metavar="FILE",
-                       help="with --class-size: the class's results file (default: "
-                            "~/.local/share/rules-tutor/class.sqlite3)")
-    serve.add_argument("--no-next-lesson", action="store_true",
-                       help="without --class-size: do not keep the lesson after the open one ready (one kernel "
-                            "less; Next then waits for its kernel)")
+    serve.add_argument(
+        "--ip", help="address to listen on (default: this machine only; 0.0.0.0 to serve a classroom network)"
+    )
+    serve.add_argument(
+        "--class-size",
+        type=count(0, MAX_CLASS_SIZE),
+        default=0,
+        help=f"learners at once: preheat kernels for each --lesson, turn away beyond class size + {CLASS_MARGIN}",
+    )
+    serve.add_argument(
+        "--lesson",
+        action="append",
+        default=[],
+        metavar="NOTEBOOK",
+        help="lesson the class opens together, relative to the lessons folder (repeatable)",
+    )
+    serve.add_argument(
+        "--class-db",
+        metavar="FILE",
+        help="with --class-size: the class's results file (default: ~/.local/share/rules-tutor/class.sqlite3)",
+    )
+    serve.add_argument(
+        "--no-next-lesson",
+        action="store_true",
+        help="without --class-size: do not keep the lesson after the open one ready (one kernel "
+        "less; Next then waits for its kernel)",
+    )
     serve.set_defaults(run=cmd_serve)
 
     languages = sub.add_parser("languages", help="after translating: update the catalogs, report what is left")

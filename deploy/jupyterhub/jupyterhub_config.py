@@ -31,30 +31,43 @@ DEFAULT_URL = "/voila/render/index.ipynb"
 IMPLICIT_SPAWN_SECONDS = 1
 """A link to a lesson whose learner has no server running starts it after this delay instead of asking."""
 MIN_PASSWORD_LENGTH = 8  # JupyterHub's SharedPasswordAuthenticator refuses shorter ones
-PORTS = {"port": ("RULES_TUTOR_HUB_PORT", 8000), "hub_port": ("RULES_TUTOR_HUB_API_PORT", 8081),
-         "proxy_api_port": ("RULES_TUTOR_PROXY_API_PORT", 8001)}
+PORTS = {
+    "port": ("RULES_TUTOR_HUB_PORT", 8000),
+    "hub_port": ("RULES_TUTOR_HUB_API_PORT", 8081),
+    "proxy_api_port": ("RULES_TUTOR_PROXY_API_PORT", 8001),
+}
 PATHS = {"state": ("RULES_TUTOR_HUB_STATE", "rules-tutor-hub"), "lessons": ("RULES_TUTOR_LESSONS", "lessons")}
-HELP = {"port": "the port learners open", "hub_port": "the hub's API, on 127.0.0.1",
-        "proxy_api_port": "the proxy's API, on 127.0.0.1", "state": "the hub's database, secret and learners' folders",
-        "lessons": "the lessons to copy for each learner (a folder with index.ipynb)"}
+HELP = {
+    "port": "the port learners open",
+    "hub_port": "the hub's API, on 127.0.0.1",
+    "proxy_api_port": "the proxy's API, on 127.0.0.1",
+    "state": "the hub's database, secret and learners' folders",
+    "lessons": "the lessons to copy for each learner (a folder with index.ipynb)",
+}
 
 
 def launch(argv: list[str]) -> None:
     """``python jupyterhub_config.py [options]``: put the options in the environment, then run the hub on this file."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], allow_abbrev=False,
-                                     epilog="Other options are passed to jupyterhub.")
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], allow_abbrev=False, epilog="Other options are passed to jupyterhub."
+    )
     parser.add_argument("--ip", help="address the learners reach (default: every address of this machine)")
     for option, (variable, default) in PORTS.items():
-        parser.add_argument("--" + option.replace("_", "-"), type=int,
-                            help=f"{HELP[option]}; default {default} (${variable})")
+        parser.add_argument(
+            "--" + option.replace("_", "-"), type=int, help=f"{HELP[option]}; default {default} (${variable})"
+        )
     for option, (variable, default) in PATHS.items():
         parser.add_argument("--" + option, help=f"{HELP[option]}; default ./{default} (${variable})")
     parser.add_argument("--password-file", help="a file holding the shared password ($RULES_TUTOR_HUB_PASSWORD)")
     options, rest = parser.parse_known_args(argv)
     settings = {"RULES_TUTOR_HUB_IP": options.ip}
     settings.update({variable: getattr(options, option) for option, (variable, _) in PORTS.items()})
-    settings.update({variable: getattr(options, option) and str(Path(getattr(options, option)).resolve())
-                     for option, (variable, _) in PATHS.items()})
+    settings.update(
+        {
+            variable: getattr(options, option) and str(Path(getattr(options, option)).resolve())
+            for option, (variable, _) in PATHS.items()
+        }
+    )
     if options.password_file:
         settings["RULES_TUTOR_HUB_PASSWORD"] = Path(options.password_file).read_text().strip()
     os.environ.update({name: str(value) for name, value in settings.items() if value is not None})
@@ -77,8 +90,10 @@ def configure(c) -> None:  # noqa: ANN001 - JupyterHub's config object
     lessons = Path(setting(*PATHS["lessons"])).resolve()
     password = os.environ.get("RULES_TUTOR_HUB_PASSWORD", "")
     if len(password) < MIN_PASSWORD_LENGTH:
-        sys.exit(f"Set the class's shared password ({MIN_PASSWORD_LENGTH} characters at least) in "
-                 "RULES_TUTOR_HUB_PASSWORD or with --password-file.")
+        sys.exit(
+            f"Set the class's shared password ({MIN_PASSWORD_LENGTH} characters at least) in "
+            "RULES_TUTOR_HUB_PASSWORD or with --password-file."
+        )
     if not (lessons / "index.ipynb").is_file():
         sys.exit(f"No lessons at {lessons} (a folder with index.ipynb): give --lessons or RULES_TUTOR_LESSONS.")
     state.mkdir(parents=True, exist_ok=True, mode=0o700)

@@ -60,8 +60,11 @@ def environment_key() -> str:
 
 def clean_environment(prefix: Path | None = None) -> dict[str, str]:
     """This process's environment without what would make the scratch one import another tree or config."""
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("PYTHONPATH", "VIRTUAL_ENV", "JUPYTER_PATH", "JUPYTER_CONFIG_PATH", "PYTHONHOME")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("PYTHONPATH", "VIRTUAL_ENV", "JUPYTER_PATH", "JUPYTER_CONFIG_PATH", "PYTHONHOME")
+    }
     if prefix is not None:
         env["VIRTUAL_ENV"] = str(prefix)
         env["PATH"] = f"{prefix / 'bin'}{os.pathsep}{env.get('PATH', '')}"
@@ -72,8 +75,16 @@ def _run(command: list[str], env: dict[str, str], log: Path, timeout_s: float) -
     with log.open("ab") as out:
         out.write(f"$ {' '.join(command)}\n".encode())
         out.flush()
-        done = subprocess.run(command, cwd=REPO, env=env, stdin=subprocess.DEVNULL, stdout=out,
-                              stderr=subprocess.STDOUT, timeout=timeout_s, check=False)
+        done = subprocess.run(
+            command,
+            cwd=REPO,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            timeout=timeout_s,
+            check=False,
+        )
     if done.returncode:
         tail = "".join(log.read_text().splitlines(keepends=True)[-40:])
         raise RuntimeError(f"{' '.join(command)} exited with {done.returncode}:\n{tail}")
@@ -122,14 +133,29 @@ class BinderServer:
         # A fresh user config folder and runtime folder: only the environment's settings (what postBuild wrote).
         env["JUPYTER_CONFIG_DIR"] = str(work / "user-config")
         env["JUPYTER_RUNTIME_DIR"] = str(work / "runtime")
-        command = [str(prefix / "bin" / "jupyter"), "lab", "--no-browser", "--ip=127.0.0.1", f"--port={self.port}",
-                   "--ServerApp.port_retries=0", f"--ServerApp.base_url={BASE_URL}",
-                   f"--IdentityProvider.token={self.token}", f"--ServerApp.root_dir={REPO}"]
+        command = [
+            str(prefix / "bin" / "jupyter"),
+            "lab",
+            "--no-browser",
+            "--ip=127.0.0.1",
+            f"--port={self.port}",
+            "--ServerApp.port_retries=0",
+            f"--ServerApp.base_url={BASE_URL}",
+            f"--IdentityProvider.token={self.token}",
+            f"--ServerApp.root_dir={REPO}",
+        ]
         if os.geteuid() == 0:  # CI runs as root; Binder does not
             command.append("--allow-root")
         with self.log_path.open("wb") as out:
-            self.process = subprocess.Popen(command, cwd=REPO, env=env, stdin=subprocess.DEVNULL, stdout=out,
-                                            stderr=subprocess.STDOUT, start_new_session=True)
+            self.process = subprocess.Popen(
+                command,
+                cwd=REPO,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
         self._wait_until_up()
 
     def _wait_until_up(self) -> None:
@@ -153,8 +179,9 @@ class BinderServer:
     def api(self, path: str, method: str = "GET") -> object:
         import json
 
-        request = urllib.request.Request(f"{self.url}/api/{path}", method=method,
-                                         headers={"Authorization": f"token {self.token}"})
+        request = urllib.request.Request(
+            f"{self.url}/api/{path}", method=method, headers={"Authorization": f"token {self.token}"}
+        )
         with urllib.request.urlopen(request, timeout=30) as response:
             body = response.read()
         return json.loads(body) if body else None

@@ -22,8 +22,15 @@ from tutor.server.process import voila_command
 REPO = Path(__file__).resolve().parents[2]
 LESSONS = REPO / "lessons"
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-quic",
-                 "--no-first-run", "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-component-update",
+    "--disable-sync",
+]
 START_TIMEOUT_S = 180  # generous: the machine may be busy
 EXPECT_TIMEOUT_MS = 30_000
 """Playwright's ``expect`` waits this long for the state it checks (its default, 5 s, is short on a busy machine)."""
@@ -78,11 +85,23 @@ class VoilaServers:
         url = f"http://127.0.0.1:{port}"
         log_path = self._log_dir / f"voila-{port}.log"
         # The command of `rules-tutor serve`, made hermetic: only the repository's voila.json is read.
-        command = [*voila_command(directory, port), "--Voila.ip=127.0.0.1", "--Voila.port_retries=0",
-                   f"--Voila.config_file_paths={REPO}", *FREE_CLOSED_PAGES]
+        command = [
+            *voila_command(directory, port),
+            "--Voila.ip=127.0.0.1",
+            "--Voila.port_retries=0",
+            f"--Voila.config_file_paths={REPO}",
+            *FREE_CLOSED_PAGES,
+        ]
         with log_path.open("wb") as log:
-            process = subprocess.Popen(command, cwd=REPO, env={**os.environ, **environment}, stdin=subprocess.DEVNULL,
-                                       stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+            process = subprocess.Popen(
+                command,
+                cwd=REPO,
+                env={**os.environ, **environment},
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
         deadline = time.monotonic() + START_TIMEOUT_S
         while True:
             if process.poll() is not None:

@@ -27,8 +27,10 @@ HUB_CONFIG = REPO / "deploy" / "jupyterhub" / "jupyterhub_config.py"
 PASSWORD = "lesson-time-42"
 PROXY = "configurable-http-proxy"
 PROXY_VERSION = "5.3.0"
-PROXY_HINT = (f"install Node.js 20 and npm (apt-get install nodejs npm), then `npm install -g {PROXY}@{PROXY_VERSION}` "
-              "(scripts/test does it when npm is present)")
+PROXY_HINT = (
+    f"install Node.js 20 and npm (apt-get install nodejs npm), then `npm install -g {PROXY}@{PROXY_VERSION}` "
+    "(scripts/test does it when npm is present)"
+)
 START_TIMEOUT_S = 60
 STOP_TIMEOUT_S = 40  # JupyterHub stops each learner server with SIGINT, then SIGTERM after 10 s
 LOGIN_TIMEOUT_MS = 150_000  # the learner's server starts (a few seconds) and its first page runs a kernel
@@ -73,14 +75,34 @@ class Hub:
         self.url = f"http://127.0.0.1:{self.port}"
         self.log_path = state.parent / f"{state.name}.log"
         self.left: dict[int, bytes] = {}
-        command = [sys.executable, str(HUB_CONFIG), "--ip", "127.0.0.1", "--port", str(self.port),
-                   "--hub-port", str(free_port()), "--proxy-api-port", str(free_port()),
-                   "--state", str(state), "--lessons", str(lessons),
-                   f"--ConfigurableHTTPProxy.command={proxy_command()}"]
+        command = [
+            sys.executable,
+            str(HUB_CONFIG),
+            "--ip",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--hub-port",
+            str(free_port()),
+            "--proxy-api-port",
+            str(free_port()),
+            "--state",
+            str(state),
+            "--lessons",
+            str(lessons),
+            f"--ConfigurableHTTPProxy.command={proxy_command()}",
+        ]
         environment = {**os.environ, "RULES_TUTOR_HUB_PASSWORD": PASSWORD}
         with self.log_path.open("wb") as log:
-            self.process = subprocess.Popen(command, cwd=state.parent, env=environment, stdin=subprocess.DEVNULL,
-                                            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+            self.process = subprocess.Popen(
+                command,
+                cwd=state.parent,
+                env=environment,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
         self._wait_until_up()
 
     def _wait_until_up(self) -> None:

@@ -31,8 +31,14 @@ pytestmark = pytest.mark.browser
 
 FLAMME_ROUGE = "flamme_rouge/02_energy_phase.ipynb"
 FLANDERS = "flanders/02_a_turn.ipynb"
-FLANDERS_CLICKS = ["Roll the dice", "1 + 2 = 3: take Infantry", "Roll again", "1 + 6 = 7: take Machine Gun",
-                   "Stop and carry out my cards", "Play Infantry: move 1"]
+FLANDERS_CLICKS = [
+    "Roll the dice",
+    "1 + 2 = 3: take Infantry",
+    "Roll again",
+    "1 + 6 = 7: take Machine Gun",
+    "Stop and carry out my cards",
+    "Play Infantry: move 1",
+]
 BANNER = "#tutor-connection-lost"
 BANNER_WITHIN_MS = 10_000
 FREED_WITHIN_S = 30
@@ -75,8 +81,13 @@ class Learner:
     def _watch(self, page) -> None:
         page.on("pageerror", lambda error: self.errors.append(f"pageerror: {error}"))
         page.on("console", lambda message: message.type == "error" and self.errors.append(f"console: {message.text}"))
-        page.on("websocket", lambda socket: socket.url.startswith(self.binder.origin.replace("http", "ws", 1) + "/")
-                or self.outside.append(socket.url))
+        page.on(
+            "websocket",
+            lambda socket: (
+                socket.url.startswith(self.binder.origin.replace("http", "ws", 1) + "/")
+                or self.outside.append(socket.url)
+            ),
+        )
 
     def open(self, path: str, wait_for: str = "canvas") -> None:
         """Open ``path`` under the base URL as Binder's first link does (with the token), and wait for it."""
@@ -127,8 +138,9 @@ def test_a_flamme_rouge_lesson_paints_and_a_round_moves_the_riders_as_the_engine
         expect(box.locator(".tutor-log")).to_contain_text(f"{rider} plays")
     both(page, box, twin.finish_button)
     assert twin.race.positions() != start
-    assert wait_for_riders(page, 0, view, twin.race, timeout_ms=MOVE_TIMEOUT_MS) == {}, \
+    assert wait_for_riders(page, 0, view, twin.race, timeout_ms=MOVE_TIMEOUT_MS) == {}, (
         "after the round the board does not show the engine's positions"
+    )
     learner.assert_clean()
 
 

@@ -12,8 +12,14 @@ import time
 
 import pytest
 from test_lessons import lesson_widgets, mismatches, rider_pixels, wait_for_riders
-from voila_page import error_outputs, open_lesson, wait_for_all_painted, wait_for_canvases, wait_for_no_animation, \
-    wait_for_paint
+from voila_page import (
+    error_outputs,
+    open_lesson,
+    wait_for_all_painted,
+    wait_for_canvases,
+    wait_for_no_animation,
+    wait_for_paint,
+)
 
 from tutor.flamme_rouge.render import style
 from tutor.flamme_rouge.render.riders import rider_labels
@@ -54,7 +60,8 @@ def wait_for_board_to_move_off(page, view, race, positions_race) -> None:
 
 
 def test_back_and_skip_show_the_engine_positions_at_once_and_the_end_of_the_round_stays(
-        page, page_errors, voila_server, tmp_path):
+    page, page_errors, voila_server, tmp_path
+):
     from playwright.sync_api import expect
 
     notebook = "flamme_rouge/02_energy_phase.ipynb"
@@ -76,16 +83,18 @@ def test_back_and_skip_show_the_engine_positions_at_once_and_the_end_of_the_roun
     wait_for_board_to_move_off(page, view, tutor.race, movement)
     both(page, box, tutor.back_button)  # ... that Back does not wait for
     start = time.monotonic()
-    assert wait_for_riders(page, 0, view, tutor.race, timeout_ms=int(KEEP_UP_S * 1000)) == {}, \
+    assert wait_for_riders(page, 0, view, tutor.race, timeout_ms=int(KEEP_UP_S * 1000)) == {}, (
         "after Back the board still plays the old animation"
+    )
     back_s = time.monotonic() - start
 
     both(page, box, tutor.finish_button)
     wait_for_board_to_move_off(page, view, tutor.race, movement)
     box.get_by_role("button", name="Skip animation").click()
     start = time.monotonic()
-    assert wait_for_riders(page, 0, view, tutor.race, timeout_ms=int(KEEP_UP_S * 1000)) == {}, \
+    assert wait_for_riders(page, 0, view, tutor.race, timeout_ms=int(KEEP_UP_S * 1000)) == {}, (
         "Skip did not show the end of the round at once"
+    )
     skip_s = time.monotonic() - start
     print(f"board showed the engine's positions {back_s:.2f} s after Back, {skip_s:.2f} s after Skip")
 
@@ -113,8 +122,10 @@ def test_back_and_skip_show_the_engine_positions_at_once_and_the_end_of_the_roun
     if late:
         box.screenshot(path=str(tmp_path / "fr02-quick-clicks.png"))
     assert late == {}, f"after quick clicks the board lags behind the engine: {late}, events {tutor._events}"
-    print(f"after {k + 1} quick Next steps the board showed the engine's positions {time.monotonic() - start:.2f} s "
-          "after the last one was told")
+    print(
+        f"after {k + 1} quick Next steps the board showed the engine's positions {time.monotonic() - start:.2f} s "
+        "after the last one was told"
+    )
     assert error_outputs(page) == []
     assert page_errors == []
 
@@ -133,7 +144,8 @@ def close(pixel, colour: str) -> bool:
 
 
 def test_the_end_phase_stays_on_the_board_with_its_exhaustion_cards_and_slipstream_chips(
-        page, page_errors, voila_server, tmp_path):
+    page, page_errors, voila_server, tmp_path
+):
     notebook = "flamme_rouge/05_exhaustion.ipynb"
     tutor = lesson_widgets(notebook)[0]
     open_lesson(page, voila_server, notebook)
@@ -149,8 +161,8 @@ def test_the_end_phase_stays_on_the_board_with_its_exhaustion_cards_and_slipstre
     gains = [(x + w / 2, y + 1.5) for label in labels if label.kind == "slipstream" for x, y, w, _h in [label.box]]
     assert len(e2) == len(marks.exhausted) and len(gains) == len(marks.slipstreamed)
     pixels = page.evaluate(_PIXELS_JS % view.width, [e2 + gains])
-    assert all(close(p, style.EXHAUSTION_FACE) for p in pixels[:len(e2)]), pixels
-    assert all(close(p, style.SLIPSTREAM) for p in pixels[len(e2):]), pixels
+    assert all(close(p, style.EXHAUSTION_FACE) for p in pixels[: len(e2)]), pixels
+    assert all(close(p, style.SLIPSTREAM) for p in pixels[len(e2) :]), pixels
     wait_for_no_animation(page, box)  # still there once nothing is left to draw: nothing replaces the end of the round
     assert page.evaluate(_PIXELS_JS % view.width, [e2 + gains]) == pixels
     page.set_viewport_size({"width": 1366, "height": 900})
@@ -162,8 +174,10 @@ def test_the_end_phase_stays_on_the_board_with_its_exhaustion_cards_and_slipstre
 
 
 def test_screenshots_of_the_peloton_lesson_and_twelve_riders_under_deuteranopia(page, voila_server, tmp_path):
-    for notebook, name in (("flamme_rouge/11_peloton_and_muscle_teams.ipynb", "fr11"),
-                           ("flamme_rouge/12_twelve_single_riders.ipynb", "fr12")):
+    for notebook, name in (
+        ("flamme_rouge/11_peloton_and_muscle_teams.ipynb", "fr11"),
+        ("flamme_rouge/12_twelve_single_riders.ipynb", "fr12"),
+    ):
         page.set_viewport_size({"width": 1366, "height": 900})
         open_lesson(page, voila_server, notebook)
         wait_for_canvases(page)

@@ -62,12 +62,15 @@ def _expect_lang_ca(page) -> None:
 def _language_links(page) -> dict[str, str]:
     """The language links at the top of the page: language -> href ("" for the page's own language)."""
     nav = page.locator("nav.tutor-language")
-    return {item.get_attribute("data-language"): item.get_attribute("href") or ""
-            for item in nav.locator("[data-language]").all()}
+    return {
+        item.get_attribute("data-language"): item.get_attribute("href") or ""
+        for item in nav.locator("[data-language]").all()
+    }
 
 
-def test_the_catalan_landing_page_offers_english_and_remembers_the_choice(page, page_errors, voila_server,
-                                                                          voila_factory):
+def test_the_catalan_landing_page_offers_english_and_remembers_the_choice(
+    page, page_errors, voila_server, voila_factory
+):
     from playwright.sync_api import expect
 
     _wait_for_text_pages(voila_factory, voila_server, page)
@@ -132,8 +135,11 @@ def test_a_catalan_flamme_rouge_lesson_paints_its_riders_and_plays_a_step(page, 
 
 def _pixel(page, geo: Geometry, point) -> tuple[int, int, int]:
     scale = page.evaluate("document.querySelectorAll('canvas')[0].width") / geo.width
-    found = page.evaluate("""([x, y]) => Array.from(document.querySelectorAll('canvas')[0].getContext('2d')
-        .getImageData(Math.floor(x), Math.floor(y), 1, 1).data)""", [point[0] * scale, point[1] * scale])
+    found = page.evaluate(
+        """([x, y]) => Array.from(document.querySelectorAll('canvas')[0].getContext('2d')
+        .getImageData(Math.floor(x), Math.floor(y), 1, 1).data)""",
+        [point[0] * scale, point[1] * scale],
+    )
     return tuple(found[:3])
 
 
@@ -160,12 +166,24 @@ def test_a_catalan_flanders_lesson_paints_the_pawn_and_rolls(page, page_errors, 
     assert _language_links(page) == {"en": "/voila/render/flanders/02_a_turn.ipynb", "ca": ""}
     page.get_by_role("navigation", name="Idioma").get_by_role("link", name="English").click()
     expect(page.get_by_role("heading", name="2. A turn: roll, choose two dice, take the card")).to_be_visible(
-        timeout=LOAD_TIMEOUT_MS)
+        timeout=LOAD_TIMEOUT_MS
+    )
     assert error_outputs(page) == [] and page_errors == []
 
 
-FALLBACK_MESSAGES = ("Next step", "Finish round", "Restart", "Board in words", "No animation", "Roll the dice",
-                     "What happened", "All lessons", "not started", "For teachers", "End of the lesson")
+FALLBACK_MESSAGES = (
+    "Next step",
+    "Finish round",
+    "Restart",
+    "Board in words",
+    "No animation",
+    "Roll the dice",
+    "What happened",
+    "All lessons",
+    "not started",
+    "For teachers",
+    "End of the lesson",
+)
 """English messages the widgets and pages show today, used while there is no catalog template to read."""
 
 
@@ -181,22 +199,26 @@ def english_messages() -> list[str]:
     for path in catalogs:
         with path.open("rb") as file:
             for message in read_po(file):
-                for msgid in (message.id if isinstance(message.id, tuple) else (message.id,)):
+                for msgid in message.id if isinstance(message.id, tuple) else (message.id,):
                     found |= {part.strip() for part in re.split(r"\{[^}]*\}", msgid or "") if len(part.strip()) >= 8}
     return sorted(found)
 
 
 def test_the_catalan_pages_show_no_english_message(page, voila_server):
     shown: dict[str, str] = {}
-    for notebook, wait_for in (("ca/index.ipynb", "a[href$='.ipynb']"), (FR_LESSON, "canvas"),
-                               (FLANDERS_LESSON, "canvas")):
+    for notebook, wait_for in (
+        ("ca/index.ipynb", "a[href$='.ipynb']"),
+        (FR_LESSON, "canvas"),
+        (FLANDERS_LESSON, "canvas"),
+    ):
         open_lesson(page, voila_server, notebook, wait_for=wait_for)
         if wait_for == "canvas":
             wait_for_canvases(page)
             wait_for_all_painted(page)
         shown[notebook] = page.evaluate("document.body.innerText")
-    english = {notebook: [message for message in english_messages() if message in text]
-               for notebook, text in shown.items()}
+    english = {
+        notebook: [message for message in english_messages() if message in text] for notebook, text in shown.items()
+    }
     assert english == {notebook: [] for notebook in shown}
 
 
@@ -217,6 +239,9 @@ def test_no_control_of_a_catalan_lesson_is_labelled_as_on_the_english_page(page,
         open_lesson(page, voila_server, notebook, wait_for="canvas")
         wait_for_canvases(page)
         labels[notebook] = set(page.evaluate(_CONTROLS_JS))
-    same = {label for label in labels[lesson] & labels[lesson.removeprefix("ca/")]
-            if not SAME_IN_BOTH.match(label) and label not in STAGE_NAMES}
+    same = {
+        label
+        for label in labels[lesson] & labels[lesson.removeprefix("ca/")]
+        if not SAME_IN_BOTH.match(label) and label not in STAGE_NAMES
+    }
     assert same == set(), f"labelled in English on the Catalan page: {sorted(same)}"

@@ -22,9 +22,15 @@ BOARD_WITHIN_MS = 60_000  # a prepared lesson sends its page and syncs its widge
 @pytest.fixture(scope="module")
 def class_of_25(tmp_path_factory):
     folder = tmp_path_factory.mktemp("class25")
-    server = Server(LESSONS, folder / "serve.log", "--class-size=25", *(f"--lesson={lesson}" for lesson in PREPARED),
-                    f"--class-db={folder / 'class.sqlite3'}")
+    server = Server(
+        LESSONS,
+        folder / "serve.log",
+        "--class-size=25",
+        *(f"--lesson={lesson}" for lesson in PREPARED),
+        f"--class-db={folder / 'class.sqlite3'}",
+    )
     try:
+
         def ready() -> bool:
             assert server.process.poll() is None, server.log.read_text()[-3000:]
             return any(line.startswith("The class can come in") for line in server.log.read_text().splitlines())

@@ -98,8 +98,10 @@ def test_two_learners_and_the_teacher_view(browser, class_server, tmp_path):
             answered = time.monotonic()
             cell = teacher.locator("#grid tbody tr").nth(row).locator("td").nth(2)
             expect(cell).to_have_class("right-first" if right else "wrong", timeout=GRID_WITHIN_MS)
-            print(f"learner {row + 1}: {'right' if right else 'wrong'}, in the grid after "
-                  f"{time.monotonic() - answered:.2f} s")
+            print(
+                f"learner {row + 1}: {'right' if right else 'wrong'}, in the grid after "
+                f"{time.monotonic() - answered:.2f} s"
+            )
             results[row] = right
         # Ana tries again until right: "right after N tries" (unless right first time)
         tries = 1
@@ -199,8 +201,7 @@ def test_an_answer_given_while_the_server_restarts_reaches_the_teacher(browser, 
         unsent = "() => sessionStorage.getItem('rules-tutor-class-unsent') || ''"
         assert '"answered"' in ana.evaluate(unsent)
 
-        server = Server(LESSONS, tmp_path / "second.log", "--class-size=3", f"--class-db={class_db}",
-                        port=server.port)
+        server = Server(LESSONS, tmp_path / "second.log", "--class-size=3", f"--class-db={class_db}", port=server.port)
         teacher = teacher_context.new_page()
         teacher.goto(server.url(f"/rules-tutor/teacher?token={server.teacher_token()}"), timeout=LOAD_TIMEOUT_MS)
         expect(teacher).to_have_url(server.url("/rules-tutor/teacher"))  # the secret is not in the address bar

@@ -13,8 +13,17 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from voila_page import LOAD_TIMEOUT_MS, NO_BEFOREUNLOAD_JS, canvas_fingerprint, error_outputs, kernel_id, kernel_pid, \
-    open_lesson, wait_for_canvas_change, wait_for_paint
+from voila_page import (
+    LOAD_TIMEOUT_MS,
+    NO_BEFOREUNLOAD_JS,
+    canvas_fingerprint,
+    error_outputs,
+    kernel_id,
+    kernel_pid,
+    open_lesson,
+    wait_for_canvas_change,
+    wait_for_paint,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -164,8 +173,10 @@ def failing_kernels(tmp_path_factory, voila_factory):
     flag = root / "fail-the-next-start"
     script = root / "fails_once.py"
     script.write_text(FAILS_ONCE)
-    kernels = {"fails-once": [sys.executable, str(script), str(flag), "-f", "{connection_file}"],
-               "never-starts": [sys.executable, "-c", "raise SystemExit(1)", "{connection_file}"]}
+    kernels = {
+        "fails-once": [sys.executable, str(script), str(flag), "-f", "{connection_file}"],
+        "never-starts": [sys.executable, "-c", "raise SystemExit(1)", "{connection_file}"],
+    }
     lessons = root / "lessons"
     notebook = json.loads((REPO_LESSONS / LESSON).read_text())
     for name, argv in kernels.items():
@@ -183,8 +194,7 @@ def _failures(voila_factory, base_url: str, lesson: str) -> int:
     return sum(COULD_NOT_START in line and lesson in line for line in voila_factory.log(base_url).splitlines())
 
 
-def test_a_lesson_whose_kernel_dies_before_answering_reloads_by_itself_and_works(page, voila_factory,
-                                                                                 failing_kernels):
+def test_a_lesson_whose_kernel_dies_before_answering_reloads_by_itself_and_works(page, voila_factory, failing_kernels):
     base_url, flag = failing_kernels
     flag.touch()
     page.goto(f"{base_url}/voila/render/fails-once/{Path(LESSON).name}", wait_until="commit")

@@ -40,8 +40,12 @@ own size above."""
 MIN_TARGET_PX = 24
 """Every control is at least this wide and high (WCAG 2.5.8, target size)."""
 WIDGETS = ".tutor-race, .tutor-quiz, .tutor-breakaway, .tutor-flanders"
-GAME_LESSONS = [f"{game}/{p.name}" for game in ("flamme_rouge", "flanders")
-                for p in sorted((LESSONS / game).glob("[01][0-9]_*.ipynb")) if not p.name.startswith("00_")]
+GAME_LESSONS = [
+    f"{game}/{p.name}"
+    for game in ("flamme_rouge", "flanders")
+    for p in sorted((LESSONS / game).glob("[01][0-9]_*.ipynb"))
+    if not p.name.startswith("00_")
+]
 WAIT_S = 30
 # For each game widget (not one inside another): what is past the page's sides or scrolls sideways, its boards'
 # sizes, and the span from its board's top to the bottom of the first enabled action of its prompt row.
@@ -144,22 +148,28 @@ def wait_until(read, done, message: str, timeout_s: float = WAIT_S):
 
 def settled_measure(page) -> list[dict]:
     """The widgets measured once their layout has settled (Lumino lays the page out again after a resize)."""
+
     def twice() -> tuple[list[dict], list[dict]]:
         first = page.evaluate(MEASURE_JS, WIDGETS)
         time.sleep(0.3)
         return first, page.evaluate(MEASURE_JS, WIDGETS)
+
     return wait_until(twice, lambda pair: pair[0] == pair[1], "the layout never settled")[1]
 
 
 def check_fits(page, size: dict, notebook: str) -> list[dict]:
     measured = settled_measure(page)
-    print(notebook, size["width"], [(m["kind"], m["span"], m["next"], [round(b["css"]) for b in m["boards"]])
-                                    for m in measured])
+    print(
+        notebook,
+        size["width"],
+        [(m["kind"], m["span"], m["next"], [round(b["css"]) for b in m["boards"]]) for m in measured],
+    )
     if os.environ.get("TUTOR_SHOTS"):  # screenshots to look at: TUTOR_SHOTS=/tmp/phone-shots
         Path(os.environ["TUTOR_SHOTS"]).mkdir(parents=True, exist_ok=True)
         for k, widget in enumerate(page.locator(WIDGETS).all()[:3]):
-            widget.screenshot(path=f"{os.environ['TUTOR_SHOTS']}/{notebook.replace('/', '-')[:-6]}-{size['width']}"
-                                   f"-{k}.png")
+            widget.screenshot(
+                path=f"{os.environ['TUTOR_SHOTS']}/{notebook.replace('/', '-')[:-6]}-{size['width']}-{k}.png"
+            )
     scroll_width, client_width = page.evaluate(PAGE_WIDTH_JS)
     assert scroll_width <= client_width, f"the page scrolls sideways: {scroll_width} > {client_width}"
     assert measured, "no game widget"
@@ -195,9 +205,18 @@ def flanders_geometry(board: dict):
     from tutor.flanders.render import Geometry
     from tutor.flanders.render.geometry import SCALE
 
-    return next((g for g in (Geometry(players, odds=odds).fit(board["pixels"] / SCALE) for players in (2, 3, 4)
-                             for odds in (True, False))
-                 if (g.width * SCALE, g.height * SCALE) == (board["pixels"], board["height"])), None)
+    return next(
+        (
+            g
+            for g in (
+                Geometry(players, odds=odds).fit(board["pixels"] / SCALE)
+                for players in (2, 3, 4)
+                for odds in (True, False)
+            )
+            if (g.width * SCALE, g.height * SCALE) == (board["pixels"], board["height"])
+        ),
+        None,
+    )
 
 
 def flanders_grid_top(board: dict) -> float:
@@ -230,7 +249,8 @@ def test_every_game_widget_fits_a_phone_held_upright(browser, voila_server, note
 
 @pytest.mark.parametrize("size", [PHONE, TABLET, LAPTOP], ids=["390", "768", "1366"])
 def test_a_flanders_card_chosen_at_the_bottom_edge_of_the_window_is_taken_and_the_page_stays(
-        browser, voila_server, size):
+    browser, voila_server, size
+):
     from test_flanders_board import lesson_tutor
 
     from tutor.flanders.render import Geometry
@@ -247,14 +267,16 @@ def test_a_flanders_card_chosen_at_the_bottom_edge_of_the_window_is_taken_and_th
         page.evaluate(SCROLLER_JS)
         scroller = page.locator("[data-tutor-scroller]")
         canvas = widget.locator("canvas").first
+
         def card_box() -> dict:
             board = canvas.bounding_box()
             # The board laid out for its column (its pixel width: Board.fit_column), drawn at its own size.
             geometry = Geometry(len(tutor.game.players)).fit(canvas.evaluate("(c) => c.width") / SCALE)
             k = board["width"] / geometry.width  # the board's CSS scale: the same one its clicks map through
             assert abs(k - 1) < 0.01, f"the board is not drawn at its own size: {board}, {geometry.width}"
-            print(f"{size['width']} px: board laid out {geometry.width} px, card {space} at",
-                  geometry.space_rect(space))
+            print(
+                f"{size['width']} px: board laid out {geometry.width} px, card {space} at", geometry.space_rect(space)
+            )
             r = geometry.space_rect(space)
             return {"x": board["x"] + r.x * k, "y": board["y"] + r.y * k, "w": r.w * k, "h": r.h * k}
 
@@ -268,18 +290,25 @@ def test_a_flanders_card_chosen_at_the_bottom_edge_of_the_window_is_taken_and_th
         assert height - 20 < card["y"] + card["h"] <= height, (card, height)
         assert canvas.bounding_box()["y"] + canvas.bounding_box()["height"] > height  # the board goes on below
         before = scroller.evaluate("(s) => s.scrollTop")
-        page.evaluate("""(s) => { window.tutorScrolls = []; s.addEventListener('scroll',
-            () => window.tutorScrolls.push(s.scrollTop)); }""", scroller.element_handle())
+        page.evaluate(
+            """(s) => { window.tutorScrolls = []; s.addEventListener('scroll',
+            () => window.tutorScrolls.push(s.scrollTop)); }""",
+            scroller.element_handle(),
+        )
         page.mouse.click(card["x"] + card["w"] / 2, card["y"] + card["h"] - 10)
         told = wait_until(status.inner_text, lambda t: "takes" in t, "the card was not taken")
         assert f"= {space} and takes" in told, told
         widget.get_by_role("button", name="Stop and carry out my cards").wait_for()
-        wait_until(lambda: page.evaluate("document.activeElement.innerText || ''"), lambda t: "Roll again" in t,
-                   "focus did not follow play to Roll again")
+        wait_until(
+            lambda: page.evaluate("document.activeElement.innerText || ''"),
+            lambda t: "Roll again" in t,
+            "focus did not follow play to Roll again",
+        )
         assert page.evaluate("window.tutorScrolls") == [], "the page moved under the pointer"
         assert scroller.evaluate("(s) => s.scrollTop") == before
-        print(f"{size['width']}x{height}: space {space} taken at the window's bottom edge, page still at "
-              f"{before:.0f} px")
+        print(
+            f"{size['width']}x{height}: space {space} taken at the window's bottom edge, page still at {before:.0f} px"
+        )
 
 
 def test_a_click_on_a_scaled_flamme_rouge_board_picks_the_rider_under_it(browser, voila_server):
@@ -290,16 +319,22 @@ def test_a_click_on_a_scaled_flamme_rouge_board_picks_the_rider_under_it(browser
     cwd = os.getcwd()
     os.chdir(LESSONS / "flamme_rouge")
     try:
-        quiz = PredictQuiz(["scenarios/exhaustion_quiz_a.json", "scenarios/exhaustion_quiz_b.json"],
-                           ask="exhausted", question="After slipstream, which riders take an exhaustion card?")
+        quiz = PredictQuiz(
+            ["scenarios/exhaustion_quiz_a.json", "scenarios/exhaustion_quiz_b.json"],
+            ask="exhausted",
+            question="After slipstream, which riders take an exhaustion card?",
+        )
     finally:
         os.chdir(cwd)
     with lesson(browser, voila_server, "flamme_rouge/05_exhaustion.ipynb", TABLET) as page:
         widget = page.locator(".tutor-quiz").first
         widget.scroll_into_view_if_needed()
         canvas = widget.locator("canvas").first
-        wait_until(lambda: canvas.evaluate("(c) => c.width"), lambda pixels: pixels < 2 * 960,
-                   "the board was not laid out for its column at 768 px")
+        wait_until(
+            lambda: canvas.evaluate("(c) => c.width"),
+            lambda pixels: pixels < 2 * 960,
+            "the board was not laid out for its column at 768 px",
+        )
         board = canvas.bounding_box()
         quiz.scene.fit_column(round(board["width"]))  # the same layout here (the page told its board so)
         view = quiz.scene.view
@@ -358,8 +393,11 @@ def test_the_flanders_results_table_reads_at_every_width(browser, voila_server, 
             button = widget.locator(".tutor-prompt-row button:enabled").first
             idle = kernel_activity(page)["idle"]
             button.click()
-            wait_until(lambda: kernel_activity(page), lambda k: k["idle"] > idle and k["state"] == "idle",
-                       "the kernel did not answer a press")
+            wait_until(
+                lambda: kernel_activity(page),
+                lambda k: k["idle"] > idle and k["state"] == "idle",
+                "the kernel did not answer a press",
+            )
         assert table.count(), "the game did not end"
         read = table.evaluate(RESULTS_JS)
         print(f"{size['width']} px: results after {presses} presses: {read}")

@@ -12,8 +12,17 @@ import time
 from pathlib import Path
 
 import pytest
-from voila_page import ERROR_SELECTOR, LOAD_TIMEOUT_MS, canvas_fingerprint, error_outputs, open_lesson, \
-    wait_for_all_painted, wait_for_canvas_change, wait_for_canvases, wait_for_no_animation
+from voila_page import (
+    ERROR_SELECTOR,
+    LOAD_TIMEOUT_MS,
+    canvas_fingerprint,
+    error_outputs,
+    open_lesson,
+    wait_for_all_painted,
+    wait_for_canvas_change,
+    wait_for_canvases,
+    wait_for_no_animation,
+)
 
 from tutor.flanders.render import PLAYER_COLOURS, Geometry
 from tutor.flanders.render.geometry import BRITISH_FILL, LOST, SCALE
@@ -25,8 +34,12 @@ LESSONS = Path(__file__).resolve().parents[2] / "lessons" / "flanders"
 PAGES = sorted(p.name for p in LESSONS.glob("*.ipynb") if p.name != "workbench.ipynb")
 """The lessons, the welcome page and the rules summary (the workbench: test_flanders_workbench_page.py)."""
 BOARDS = {  # the first board of each lesson: (players, p1's pawn)
-    "01_board_and_goal.ipynb": (3, 2), "02_a_turn.ipynb": (2, 0), "03_push_your_luck.ipynb": (2, 1),
-    "04_lines_tank_mines.ipynb": (2, 2), "05_troops_and_retain.ipynb": (2, 4), "06_end_of_game.ipynb": (3, 12),
+    "01_board_and_goal.ipynb": (3, 2),
+    "02_a_turn.ipynb": (2, 0),
+    "03_push_your_luck.ipynb": (2, 1),
+    "04_lines_tank_mines.ipynb": (2, 2),
+    "05_troops_and_retain.ipynb": (2, 4),
+    "06_end_of_game.ipynb": (3, 12),
     "07_full_game.ipynb": (4, 0),
 }
 TOLERANCE = 14
@@ -114,8 +127,7 @@ def test_every_flanders_page_paints_its_boards_and_p1s_pawn_where_the_engine_put
             else:
                 page.wait_for_selector(f"canvas, {ERROR_SELECTOR}", timeout=ALL_PAGES_MS)
                 boards = 1 if notebook == "07_full_game.ipynb" else 2
-                page.wait_for_function(f"document.querySelectorAll('canvas').length >= {boards}",
-                                       timeout=ALL_PAGES_MS)
+                page.wait_for_function(f"document.querySelectorAll('canvas').length >= {boards}", timeout=ALL_PAGES_MS)
                 count = wait_for_canvases(page, timeout_ms=ALL_PAGES_MS)
                 painted = wait_for_all_painted(page, timeout_ms=ALL_PAGES_MS)
                 assert len(painted) == count >= boards and all(painted), (notebook, painted)

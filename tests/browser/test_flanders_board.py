@@ -51,8 +51,11 @@ def shot(page, name: str) -> None:
 
 
 def board_box(page, index: int = 0) -> dict:
-    return page.evaluate("""(i) => { const c = document.querySelectorAll('canvas')[i];
-        const r = c.getBoundingClientRect(); return {x: r.x, width: r.width, pixels: c.width}; }""", index)
+    return page.evaluate(
+        """(i) => { const c = document.querySelectorAll('canvas')[i];
+        const r = c.getBoundingClientRect(); return {x: r.x, width: r.width, pixels: c.width}; }""",
+        index,
+    )
 
 
 def test_every_text_on_the_board_is_at_least_12_css_px_at_1366_px(browser, voila_server):
@@ -67,9 +70,13 @@ def test_every_text_on_the_board_is_at_least_12_css_px_at_1366_px(browser, voila
         box = board_box(page)
         assert box["width"] == WIDTH and box["pixels"] == WIDTH * SCALE  # full width, device pixel ratio 2
         # CSS px per canvas pixel of each board (a layer has its board's pixel width)
-        css = {c["pixels"]: c["width"] / c["pixels"] for c in page.evaluate(
-            "() => [...document.querySelectorAll('canvas')].map(c => ({pixels: c.width, "
-            "width: c.getBoundingClientRect().width}))")}
+        css = {
+            c["pixels"]: c["width"] / c["pixels"]
+            for c in page.evaluate(
+                "() => [...document.querySelectorAll('canvas')].map(c => ({pixels: c.width, "
+                "width: c.getBoundingClientRect().width}))"
+            )
+        }
         shown = []
         for t in texts:
             if not t["text"].strip() or t["size"] == 0:
@@ -84,8 +91,9 @@ def test_every_text_on_the_board_is_at_least_12_css_px_at_1366_px(browser, voila
 
 
 @pytest.mark.parametrize("width", [800, 360])
-def test_on_a_narrow_page_the_board_is_laid_out_for_its_column_and_nothing_scrolls_sideways(browser, voila_server,
-                                                                                           width):
+def test_on_a_narrow_page_the_board_is_laid_out_for_its_column_and_nothing_scrolls_sideways(
+    browser, voila_server, width
+):
     context = browser.new_context(viewport={"width": width, "height": 900})
     page = context.new_page()
     try:
@@ -124,23 +132,36 @@ def lesson_tutor(notebook: str) -> GameTutor:
 def _replayed_game(notebook: str, clicks: list[str]):
     """The lesson's first board after ``clicks`` (button labels), played on the engine here."""
     tutor = lesson_tutor(notebook)
-    buttons = {"Roll the dice": tutor.roll_button, "Roll again": tutor.roll_button, "Bots play ▸▸": tutor.finish_button,
-               "Stop and carry out my cards": tutor.stop_button, "End turn": tutor.end_button,
-               "Continue ▸": tutor.continue_button}
+    buttons = {
+        "Roll the dice": tutor.roll_button,
+        "Roll again": tutor.roll_button,
+        "Bots play ▸▸": tutor.finish_button,
+        "Stop and carry out my cards": tutor.stop_button,
+        "End turn": tutor.end_button,
+        "Continue ▸": tutor.continue_button,
+    }
     for label in clicks:
-        target = buttons.get(label) or next(b for b in tutor.pair_buttons + tutor.play_buttons
-                                            if b.description == label)
+        target = buttons.get(label) or next(
+            b for b in tutor.pair_buttons + tutor.play_buttons if b.description == label
+        )
         target.click()
     return tutor.game
 
 
-def test_after_quick_clicks_and_bots_play_the_board_matches_the_engine_within_a_second(page, page_errors,
-                                                                                       voila_server):
+def test_after_quick_clicks_and_bots_play_the_board_matches_the_engine_within_a_second(page, page_errors, voila_server):
     """Lesson 2: the learner's whole turn clicked without waiting for any animation, then Bots play."""
     from playwright.sync_api import expect
 
-    clicks = ["Roll the dice", "1 + 2 = 3: take Infantry", "Roll again", "1 + 6 = 7: take Machine Gun",
-              "Stop and carry out my cards", "Play Infantry: move 1", "End turn", "Bots play ▸▸"]
+    clicks = [
+        "Roll the dice",
+        "1 + 2 = 3: take Infantry",
+        "Roll again",
+        "1 + 6 = 7: take Machine Gun",
+        "Stop and carry out my cards",
+        "Play Infantry: move 1",
+        "End turn",
+        "Bots play ▸▸",
+    ]
     game = _replayed_game("02_a_turn.ipynb", clicks)
     tutor = open_game(page, voila_server, "02_a_turn.ipynb")
     for label in clicks:  # Playwright clicks as soon as the button is enabled: no wait for the board
@@ -163,8 +184,10 @@ def test_after_quick_clicks_and_bots_play_the_board_matches_the_engine_within_a_
     troops = [(i, k) for i, p in enumerate(game.players) for k in range(p.troops)]
     filled = pixels(page, 0, geo, [geo.troop_rect(i, k).centre for i, k in troops])
     assert all(close(f, hex_to_rgb("#222222")) for f in filled)
-    print(f"board matched the engine {lag:.2f} s after the last click was answered; pawns "
-          f"{[p.pawn for p in game.players]}")
+    print(
+        f"board matched the engine {lag:.2f} s after the last click was answered; pawns "
+        f"{[p.pawn for p in game.players]}"
+    )
     assert error_outputs(page) == [] and page_errors == []
 
 

@@ -56,8 +56,10 @@ def test_every_game_widget_fits_one_screen_at_1366x680(browser, voila_server, no
         found = spans(page)
         print(notebook, found)
         for index, widget in enumerate(found):  # each widget with its board at the top of the screen
-            page.evaluate("([selector, index]) => document.querySelectorAll(selector)[index].scrollIntoView()",
-                          [GAME_WIDGETS, index])
+            page.evaluate(
+                "([selector, index]) => document.querySelectorAll(selector)[index].scrollIntoView()",
+                [GAME_WIDGETS, index],
+            )
             shot(page, f"flanders_{notebook[:2]}_{index}_{widget['kind']}_1366x680")
         assert found and all(s["span"] <= MAX_SPAN for s in found), (notebook, found)
         assert error_outputs(page) == []
@@ -165,8 +167,13 @@ def test_focus_follows_play_in_lesson_3_and_bots_play_replays_each_bot_step_on_t
         deadline = time.monotonic() + 120
         while "Your turn" not in (prompt := status.inner_text()) and time.monotonic() < deadline:
             found = pixels(page, 0, geo, dice_points + list(space_points.values()))
-            samples.append((prompt, [close(p, (34, 34, 34)) for p in found[:3]],
-                            {s: close(p, (0xfb, 0xfb, 0xfb)) for s, p in zip(space_points, found[3:])}))
+            samples.append(
+                (
+                    prompt,
+                    [close(p, (34, 34, 34)) for p in found[:3]],
+                    {s: close(p, (0xFB, 0xFB, 0xFB)) for s, p in zip(space_points, found[3:])},
+                )
+            )
             page.wait_for_timeout(40)
         assert "Your turn" in prompt, f"the replay never ended: {prompt!r}"
         prompts = [p for p, _, _ in samples]
@@ -175,8 +182,9 @@ def test_focus_follows_play_in_lesson_3_and_bots_play_replays_each_bot_step_on_t
             at = next((k for k, p in enumerate(prompts) if p.startswith(told)), None)
             assert at is not None, (told, rolls, list(dict.fromkeys(prompts)))
             odd = [d % 2 == 1 for d in dice]
-            assert any(pips == odd for p, pips, _ in samples[at:at + 60] if p.startswith(("p2 rolls", "p2 chooses"))), \
-                (told, [s[:2] for s in samples[at:at + 20]])
+            assert any(
+                pips == odd for p, pips, _ in samples[at : at + 60] if p.startswith(("p2 rolls", "p2 chooses"))
+            ), (told, [s[:2] for s in samples[at : at + 20]])
         for space in takes:  # each card taken: its space empty on the board once it is told
             told = f"space {space} stays empty"
             at = next(k for k, p in enumerate(prompts) if told in p)
@@ -184,8 +192,10 @@ def test_focus_follows_play_in_lesson_3_and_bots_play_replays_each_bot_step_on_t
         wait_for_focus(page, "Roll the dice", "the replay")
         points = [(x - 9, y) for x, y in (geo.pawn_centre(i, p.pawn) for i, p in enumerate(game.players))]
         assert all(close(a, hex_to_rgb(PLAYER_COLOURS[i])) for i, a in enumerate(pixels(page, 0, geo, points)))
-        print(f"lesson 3 by keyboard: focus on {labels}; Stop {to_stop} Tab away, End turn {to_end}; "
-              f"{len(set(prompts))} bot steps told during the replay")
+        print(
+            f"lesson 3 by keyboard: focus on {labels}; Stop {to_stop} Tab away, End turn {to_end}; "
+            f"{len(set(prompts))} bot steps told during the replay"
+        )
         assert error_outputs(page) == []
     finally:
         context.close()

@@ -31,8 +31,9 @@ def _choose(page, checker, file: dict) -> None:
     chooser.value.set_files(file)
 
 
-def test_a_position_set_in_the_page_opens_from_its_code_and_a_chosen_file_is_checked(browser, voila_server,
-                                                                                   page_errors, tmp_path):
+def test_a_position_set_in_the_page_opens_from_its_code_and_a_chosen_file_is_checked(
+    browser, voila_server, page_errors, tmp_path
+):
     from playwright.sync_api import expect
 
     teacher = browser.new_context(viewport={"width": 1280, "height": 1000}).new_page()
@@ -46,8 +47,13 @@ def test_a_position_set_in_the_page_opens_from_its_code_and_a_chosen_file_is_che
     space = teacher.locator(".iff-position-editor .widget-dropdown", has=teacher.locator("label", has_text="space 3"))
     space.locator("select").select_option("Tank")
     expect(_status(teacher)).to_contain_text("Space 3: Tank. The board below shows the new position.")
-    pawn = teacher.locator(".iff-position-editor .widget-inline-hbox",
-                           has=teacher.locator("label", has_text="pawn on space")).nth(1).locator("input")
+    pawn = (
+        teacher.locator(
+            ".iff-position-editor .widget-inline-hbox", has=teacher.locator("label", has_text="pawn on space")
+        )
+        .nth(1)
+        .locator("input")
+    )
     pawn.fill("5")
     pawn.press("Enter")
     hand_box = teacher.locator(".iff-position-editor .jupyter-widget-tagsinput").last
@@ -57,8 +63,14 @@ def test_a_position_set_in_the_page_opens_from_its_code_and_a_chosen_file_is_che
     expect(code_box).not_to_have_value(first_code)
     expect(teacher.locator(".iff-workbench-play .tutor-header")).to_be_visible()
 
-    wanted = position_code.to_code({**START, "players": [{"id": "p1"}, {"id": "p2", "pawn": 5}, {"id": "p3"}],
-                                     "spaces": {**START["spaces"], "3": "Tank"}, "taken": ["Infantry"]})
+    wanted = position_code.to_code(
+        {
+            **START,
+            "players": [{"id": "p1"}, {"id": "p2", "pawn": 5}, {"id": "p3"}],
+            "spaces": {**START["spaces"], "3": "Tank"},
+            "taken": ["Infantry"],
+        }
+    )
     expect(code_box).to_have_value(wanted)  # the three edits reached the kernel, in order
     assert wanted and len(wanted) <= 80
     code = code_box.input_value()
@@ -87,8 +99,9 @@ def test_a_position_set_in_the_page_opens_from_its_code_and_a_chosen_file_is_che
     expect(checker.locator(".tutor-status")).to_contain_text("lines_a.json passes")
     wrong = json.loads(good)
     wrong["expect"] = {"pawns": {"p1": 9}}
-    _choose(learner, checker, {"name": "wrong.json", "mimeType": "application/json",
-                               "buffer": json.dumps(wrong).encode()})
+    _choose(
+        learner, checker, {"name": "wrong.json", "mimeType": "application/json", "buffer": json.dumps(wrong).encode()}
+    )
     expect(checker.locator(".tutor-status")).to_contain_text("wrong.json does not pass")
     learner.screenshot(path=str(tmp_path / "flanders_workbench_learner.png"), full_page=True)
     assert error_outputs(teacher) == error_outputs(learner) == [] and page_errors == []

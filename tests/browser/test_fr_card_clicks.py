@@ -35,8 +35,9 @@ def test_clicking_a_drawn_card_on_the_board_plays_it(page, page_errors, voila_se
     board.scroll_into_view_if_needed()
     lesson_race = Race.new("sprint-20", ["red", "blue"])
     view = narrowed(make_view(lesson_race.track), board.evaluate("canvas => canvas.width") // SCALE)
-    slots = {(rid, k): box for rid, k, box in CardPanel(("red-S", "red-R"), active="red-S").hand_slots(lesson_race,
-                                                                                                         view)}
+    slots = {
+        (rid, k): box for rid, k, box in CardPanel(("red-S", "red-R"), active="red-S").hand_slots(lesson_race, view)
+    }
     x, y, w, h = slots[("red-S", 2)]
     box = board.bounding_box()
     assert box is not None

@@ -15,8 +15,16 @@ import urllib.request
 
 import pytest
 from hub_page import Hub, api, log_in, missing
-from voila_page import ERROR_SELECTOR, canvas_fingerprint, error_outputs, kernel_id, kernel_pid, open_lesson, \
-    wait_for_canvas_change, wait_for_paint
+from voila_page import (
+    ERROR_SELECTOR,
+    canvas_fingerprint,
+    error_outputs,
+    kernel_id,
+    kernel_pid,
+    open_lesson,
+    wait_for_canvas_change,
+    wait_for_paint,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -108,7 +116,8 @@ def test_two_learners_each_on_their_own_server(browser, hub, tmp_path):
         kernels = {}
         for (name, lesson), page in pages.items():
             expect(page.locator("#loading"), f"{name}'s {lesson} is still loading").to_be_hidden(
-                timeout=PAGE_TIMEOUT_MS)
+                timeout=PAGE_TIMEOUT_MS
+            )
             page.wait_for_selector(f"canvas, {ERROR_SELECTOR}", state="visible", timeout=PAGE_TIMEOUT_MS)
             assert error_outputs(page) == [], (name, lesson)
             assert wait_for_paint(page, timeout_ms=30_000), f"{name}'s {lesson} did not paint"
@@ -180,8 +189,11 @@ def test_a_kernel_shut_down_through_the_api_shows_the_banner_standalone(page, vo
     kernel = kernel_id(page)
     assert kernel_pid(kernel) is not None
     # The page has no XSRF cookie here: send a matching cookie and header, as any API client may.
-    request = urllib.request.Request(f"{voila_server}/api/kernels/{kernel}", method="DELETE",
-                                     headers={"Cookie": "_xsrf=test-token", "X-XSRFToken": "test-token"})
+    request = urllib.request.Request(
+        f"{voila_server}/api/kernels/{kernel}",
+        method="DELETE",
+        headers={"Cookie": "_xsrf=test-token", "X-XSRFToken": "test-token"},
+    )
     with urllib.request.urlopen(request, timeout=30) as response:
         assert response.status == 204
     banner = page.locator(BANNER)

@@ -16,8 +16,11 @@ from tutor.flamme_rouge.scenario import MAX_CODE_CHARS
 pytestmark = pytest.mark.browser
 
 WORKBENCH = "flamme_rouge/workbench.ipynb"
-GOOD = {"name": "Uploaded after the refusal", "track": " ".join(["2"] * 16),
-        "riders": [{"id": "blue-S", "square": 3, "lane": 0}, {"id": "red-R", "square": 5, "lane": 1}]}
+GOOD = {
+    "name": "Uploaded after the refusal",
+    "track": " ".join(["2"] * 16),
+    "riders": [{"id": "blue-S", "square": 3, "lane": 0}, {"id": "red-R", "square": 5, "lane": 1}],
+}
 
 
 def _choose_file(page, name: str, content: bytes) -> None:
@@ -33,8 +36,10 @@ def test_a_file_over_the_limit_is_refused_in_the_page_and_the_upload_still_works
     wait_for_paint(page)
     refused = page.locator(".tutor-input-refused")
     _choose_file(page, "huge.json", b" " * (12 << 20))
-    expect(refused).to_have_text("This file is too big to be a scenario (12.0 MB; a scenario file is at most "
-                                 f"{MAX_FILE_BYTES // 1024} KB). Nothing was loaded.")
+    expect(refused).to_have_text(
+        "This file is too big to be a scenario (12.0 MB; a scenario file is at most "
+        f"{MAX_FILE_BYTES // 1024} KB). Nothing was loaded."
+    )
     _choose_file(page, "good.json", json.dumps(GOOD).encode())
     status = page.locator(".tutor-workbench > .widget-html .tutor-status").first
     expect(status).to_contain_text("Opened “Uploaded after the refusal”: 2 riders")
@@ -47,13 +52,17 @@ def test_a_pasted_code_far_over_the_limit_is_refused_in_the_page(page, voila_ser
     open_lesson(page, voila_server, WORKBENCH)
     box = page.locator(".tutor-workbench .tutor-position-box input").first
     box.focus()
-    sent = box.evaluate("""(input, length) => {
+    sent = box.evaluate(
+        """(input, length) => {
         const data = new DataTransfer();
         data.setData('text/plain', 'FR3-' + 'A'.repeat(length));
         return input.dispatchEvent(new ClipboardEvent('paste', {clipboardData: data, bubbles: true,
                                                                 cancelable: true}));
-    }""", 30 << 20)
+    }""",
+        30 << 20,
+    )
     assert sent is False, "the paste was not stopped"
     expect(page.locator(".tutor-position-box + .tutor-input-refused, .tutor-input-refused")).to_contain_text(
-        f"a code has at most {MAX_CODE_CHARS:,}")
+        f"a code has at most {MAX_CODE_CHARS:,}"
+    )
     assert box.input_value() == ""

@@ -96,8 +96,9 @@ def test_tab_visits_every_control_in_page_order_with_a_focus_ring(page, voila_se
     assert page.locator("canvas[role='img'][aria-label][tabindex='-1']").count() == boards == 3
     assert page.locator("canvas[aria-describedby^='tutor-words-']").count() == boards
     for widget in page.locator(".tutor-race, .tutor-quiz").all():
-        live = widget.locator(".tutor-live[role='status'][aria-live='polite']"
-                              ":not(.tutor-teachers *):not(.tutor-position-box *)")
+        live = widget.locator(
+            ".tutor-live[role='status'][aria-live='polite']:not(.tutor-teachers *):not(.tutor-position-box *)"
+        )
         assert live.count() == 1 and live.get_attribute("aria-label") == "Messages"
     assert "Riders" in words(page, 0)
     count = page.evaluate(_NUMBER_TABBABLE_JS)
@@ -120,8 +121,11 @@ def test_a_flamme_rouge_lesson_played_by_keyboard_to_its_square_quiz(page, voila
     page.keyboard.press("Enter")  # one rider moves: the live region says so, the board in words follows
     mover = tutor.race.to_move[0]
     wait_for_text(page, ".tutor-race .tutor-live", f"{mover} moves")
-    page.wait_for_function("(old) => document.querySelector('.tutor-board-words').textContent !== old",
-                           arg=board_words, timeout=RESULT_TIMEOUT_MS)
+    page.wait_for_function(
+        "(old) => document.querySelector('.tutor-board-words').textContent !== old",
+        arg=board_words,
+        timeout=RESULT_TIMEOUT_MS,
+    )
 
     # "Click the square on the board": the square list beside the board takes the answer from the keyboard.
     select = tab_to(page, "red-R ends on")
@@ -155,7 +159,7 @@ def test_an_in_flanders_field_lesson_played_by_keyboard_to_its_quiz(page, voila_
     # "Click the card space on the board": the space buttons beside the board take it from the keyboard.
     answer = str(quiz.correct_answer[0])
     options = [label for label, _ in quiz.choice.options]
-    tab_to(page, answer, nth=1 + sum(label.startswith(answer) for label in options[:options.index(answer)]))
+    tab_to(page, answer, nth=1 + sum(label.startswith(answer) for label in options[: options.index(answer)]))
     page.keyboard.press("Space")
     tab_to(page, "Reveal")
     page.keyboard.press("Enter")

@@ -45,8 +45,12 @@ from voila_page import (
 pytestmark = pytest.mark.browser
 
 LESSONS = Path(__file__).resolve().parents[2] / "lessons"
-WALKED = [f"{game}/{p.name}" for game in ("flamme_rouge", "flanders")
-          for p in sorted((LESSONS / game).glob("[01][0-9]_*.ipynb")) if not p.name.startswith("00_")]
+WALKED = [
+    f"{game}/{p.name}"
+    for game in ("flamme_rouge", "flanders")
+    for p in sorted((LESSONS / game).glob("[01][0-9]_*.ipynb"))
+    if not p.name.startswith("00_")
+]
 """The numbered lessons with a board (the 00 pages only list the lessons: nothing to press)."""
 
 
@@ -58,16 +62,25 @@ class Screen:
     touch: bool
 
     def options(self) -> dict:
-        return {"viewport": {"width": self.width, "height": self.height}, "has_touch": self.touch,
-                "is_mobile": self.touch}
+        return {
+            "viewport": {"width": self.width, "height": self.height},
+            "has_touch": self.touch,
+            "is_mobile": self.touch,
+        }
 
 
-SCREENS = [Screen("phone 390x844 (touch)", 390, 844, True), Screen("tablet 768x950 (touch)", 768, 950, True),
-           Screen("laptop 1366x680 (mouse)", 1366, 680, False)]
+SCREENS = [
+    Screen("phone 390x844 (touch)", 390, 844, True),
+    Screen("tablet 768x950 (touch)", 768, 950, True),
+    Screen("laptop 1366x680 (mouse)", 1366, 680, False),
+]
 GAME_IDS = {"flamme_rouge": "fr", "flanders": "if"}
 EVERY_SCREEN = os.environ.get("WALK_EVERY_SCREEN", "") not in ("", "0")
-CASES = ([(notebook, screen) for notebook in WALKED for screen in SCREENS] if EVERY_SCREEN
-         else [(notebook, SCREENS[k % len(SCREENS)]) for k, notebook in enumerate(WALKED)])
+CASES = (
+    [(notebook, screen) for notebook in WALKED for screen in SCREENS]
+    if EVERY_SCREEN
+    else [(notebook, SCREENS[k % len(SCREENS)]) for k, notebook in enumerate(WALKED)]
+)
 """Each lesson at one screen, rotated (the suite's default, within CI's time), or with ``WALK_EVERY_SCREEN=1`` at
 all three (about three times as long)."""
 
@@ -177,9 +190,9 @@ class Walk:
         """Error outputs on the page and tracebacks the kernels printed since the last call."""
         found = error_outputs(self.page)
         text = self.log()
-        new, self.log_seen = text[self.log_seen:], len(text)
+        new, self.log_seen = text[self.log_seen :], len(text)
         if TRACEBACK.search(new):
-            found.append(new[TRACEBACK.search(new).start():][:1500])
+            found.append(new[TRACEBACK.search(new).start() :][:1500])
         return found
 
 
@@ -202,8 +215,11 @@ def reachable(walk: Walk, widget, button, where: str) -> bool:
         return False
     reach = button.evaluate(REACH_JS)
     if not reach["inside"]:
-        walk.fail(where, f"out of reach: scrolled into view, its box {reach['box']} is outside the "
-                         f"{reach['window'][0]}x{reach['window'][1]} window")
+        walk.fail(
+            where,
+            f"out of reach: scrolled into view, its box {reach['box']} is outside the "
+            f"{reach['window'][0]}x{reach['window'][1]} window",
+        )
         return False
     if reach["covered"]:
         walk.fail(where, f"out of reach: covered at its centre by {reach['by']} (its box {reach['box']})")
@@ -216,12 +232,18 @@ def wait_idle(walk: Walk, busy_before: int, where: str) -> bool:
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     try:
-        walk.page.wait_for_function("(n) => window.tutorWalkKernel.busy > n && window.tutorWalkKernel.state === 'idle'",
-                                    arg=busy_before, timeout=KERNEL_TIMEOUT_MS)
+        walk.page.wait_for_function(
+            "(n) => window.tutorWalkKernel.busy > n && window.tutorWalkKernel.state === 'idle'",
+            arg=busy_before,
+            timeout=KERNEL_TIMEOUT_MS,
+        )
         return True
     except PlaywrightTimeout:
-        walk.fail(where, f"the kernel never answered the press in {KERNEL_TIMEOUT_MS // 1000} s "
-                         f"(kernel {kernel_activity(walk.page)})")
+        walk.fail(
+            where,
+            f"the kernel never answered the press in {KERNEL_TIMEOUT_MS // 1000} s "
+            f"(kernel {kernel_activity(walk.page)})",
+        )
         return False
 
 
@@ -251,7 +273,9 @@ def settle(walk: Walk, widget, where: str) -> None:
         try:
             walk.page.wait_for_function(
                 "(s) => (!s || s.disabled || !s.getClientRects().length) && window.tutorWalkKernel.state === 'idle'",
-                arg=skip.first.element_handle(), timeout=ANIMATION_TIMEOUT_MS)
+                arg=skip.first.element_handle(),
+                timeout=ANIMATION_TIMEOUT_MS,
+            )
         except PlaywrightTimeout:
             walk.fail(f"{where}, then 'Skip'", f"the animation still plays {ANIMATION_TIMEOUT_MS // 1000} s after Skip")
             return
@@ -292,8 +316,9 @@ def press(walk: Walk, widget, name: str, button: dict) -> bool:
     if button["disclosure"]:
         changed = [c for c in changed if c in ("text", "log", "canvas")]
     if not changed:
-        walk.fail(where, "pressing it changed nothing (status: "
-                         f"{before['status'][:160]!r}, log: {before['log'][:80]!r})")
+        walk.fail(
+            where, f"pressing it changed nothing (status: {before['status'][:160]!r}, log: {before['log'][:80]!r})"
+        )
     return True
 
 
@@ -323,8 +348,9 @@ def answer_quiz(walk: Walk, widget, name: str, attempt: int) -> None:
 
 def next_control(buttons: list[dict]) -> dict | None:
     """The control the lesson names next: the focused button, else the prompt row's first."""
-    usable = [b for b in buttons if not b["disclosure"] and not SKIP.match(b["label"])
-              and not (b["toggle"] and b["active"])]
+    usable = [
+        b for b in buttons if not b["disclosure"] and not SKIP.match(b["label"]) and not (b["toggle"] and b["active"])
+    ]
     focused = [b for b in usable if b["focused"]]
     if focused:
         return focused[0]
@@ -344,25 +370,36 @@ def walk_widget(walk: Walk, widget, name: str) -> None:
             answer_quiz(walk, widget, name, next_presses)
             buttons = widget.evaluate(BUTTONS_JS)
             upcoming = next_control(buttons)
-        others = [b for b in buttons if key_of(b["label"]) not in pressed and b is not upcoming
-                  and not SKIP.match(b["label"]) and not (b["toggle"] and b["active"] and not b["disclosure"])
-                  and not (quiz and b["toggle"] and not b["disclosure"])]
-        others = [b for b in others if not LATE.match(b["label"])] + \
-            ([b for b in others if LATE.match(b["label"])] if next_presses >= 2 else [])
+        others = [
+            b
+            for b in buttons
+            if key_of(b["label"]) not in pressed
+            and b is not upcoming
+            and not SKIP.match(b["label"])
+            and not (b["toggle"] and b["active"] and not b["disclosure"])
+            and not (quiz and b["toggle"] and not b["disclosure"])
+        ]
+        others = [b for b in others if not LATE.match(b["label"])] + (
+            [b for b in others if LATE.match(b["label"])] if next_presses >= 2 else []
+        )
         if upcoming is None and not others:
             return
         if not others and next_presses >= NEXT_PRESSES:
             return
-        if upcoming is not None and (not others or other_last or next_presses < 2
-                                     or key_of(upcoming["label"]) not in pressed):
+        if upcoming is not None and (
+            not others or other_last or next_presses < 2 or key_of(upcoming["label"]) not in pressed
+        ):
             chosen, other_last, next_presses = upcoming, False, next_presses + 1
         else:
             chosen, other_last = others[0], True
         pressed.add(key_of(chosen["label"]))
         if not press(walk, widget, name, chosen):
             return
-    walk.fail(name, f"the lesson was not over after {MAX_PRESSES} presses (left to press: "
-                    f"{sorted({key_of(b['label']) for b in widget.evaluate(BUTTONS_JS)} - pressed)})")
+    walk.fail(
+        name,
+        f"the lesson was not over after {MAX_PRESSES} presses (left to press: "
+        f"{sorted({key_of(b['label']) for b in widget.evaluate(BUTTONS_JS)} - pressed)})",
+    )
 
 
 def check_wheel_scrolls(walk: Walk, widget, name: str) -> None:
@@ -385,15 +422,22 @@ def check_wheel_scrolls(walk: Walk, widget, name: str) -> None:
         walk.page.mouse.move(x, y)
         walk.page.mouse.wheel(0, delta)
         try:
-            walk.page.wait_for_function(f"([c, top]) => Math.abs(({SCROLL_STATE_JS})(c).top - top) > 1",
-                                        arg=[board.element_handle(), state["top"]], timeout=SCROLL_TIMEOUT_MS)
+            walk.page.wait_for_function(
+                f"([c, top]) => Math.abs(({SCROLL_STATE_JS})(c).top - top) > 1",
+                arg=[board.element_handle(), state["top"]],
+                timeout=SCROLL_TIMEOUT_MS,
+            )
         except PlaywrightTimeout:
-            walk.fail(f"{name}, board {k + 1}", f"a mouse wheel over the board does not scroll the page (its "
-                      f"scroller {state['scroller']} stays at {state['top']} px, {state['room_below']} px more below)")
+            walk.fail(
+                f"{name}, board {k + 1}",
+                f"a mouse wheel over the board does not scroll the page (its "
+                f"scroller {state['scroller']} stays at {state['top']} px, {state['room_below']} px more below)",
+            )
 
 
-@pytest.mark.parametrize("notebook, screen", CASES,
-                         ids=[f"{GAME_IDS[n.split('/')[0]]}{n.split('/')[1][:2]}-{s.width}" for n, s in CASES])
+@pytest.mark.parametrize(
+    "notebook, screen", CASES, ids=[f"{GAME_IDS[n.split('/')[0]]}{n.split('/')[1][:2]}-{s.width}" for n, s in CASES]
+)
 def test_a_learner_plays_the_lesson_to_its_end(browser, voila_factory, voila_server, notebook, screen):
     context = browser.new_context(**screen.options())
     context.set_default_timeout(LOAD_TIMEOUT_MS)

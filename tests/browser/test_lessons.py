@@ -36,8 +36,10 @@ BOARD = re.compile(r"from tutor\.\w+\.widgets import")
 
 def _has_board(notebook: str) -> bool:
     """Whether the page shows a board (its code builds a game widget); text pages only list and link lessons."""
-    return any(cell.cell_type == "code" and BOARD.search(cell.source)
-               for cell in nbformat.read(ROOT / notebook, as_version=4).cells)
+    return any(
+        cell.cell_type == "code" and BOARD.search(cell.source)
+        for cell in nbformat.read(ROOT / notebook, as_version=4).cells
+    )
 
 
 # For each point: its RGBA on canvas ``index`` (points in canvas pixels), and the canvas' width in pixels.
@@ -86,14 +88,18 @@ def rider_pixels(page, index: int, view, race) -> dict[str, tuple[list[tuple[int
     scale = view.device_scale(page.evaluate(_PIXELS_JS, [index, []])["width"])
     flat = [[x * scale, y * scale] for rid in shown for x, y in points[rid]]
     pixels = iter(page.evaluate(_PIXELS_JS, [index, flat])["pixels"])
-    return {rid: ([tuple(next(pixels)[:3]) for _ in points[rid]],
-                  hex_to_rgb(style.token_colour(race.riders[rid].colour)))
-            for rid in shown}
+    return {
+        rid: ([tuple(next(pixels)[:3]) for _ in points[rid]], hex_to_rgb(style.token_colour(race.riders[rid].colour)))
+        for rid in shown
+    }
 
 
 def mismatches(found) -> dict[str, str]:
-    return {rid: f"pixels {pixels}, team colour {colour}" for rid, (pixels, colour) in found.items()
-            if any(max(abs(a - b) for a, b in zip(pixel, colour)) > COLOUR_TOLERANCE for pixel in pixels)}
+    return {
+        rid: f"pixels {pixels}, team colour {colour}"
+        for rid, (pixels, colour) in found.items()
+        if any(max(abs(a - b) for a, b in zip(pixel, colour)) > COLOUR_TOLERANCE for pixel in pixels)
+    }
 
 
 def wait_for_riders(page, index: int, view, race, timeout_ms: int = 30_000) -> dict[str, str]:
@@ -127,8 +133,9 @@ def test_lesson_loads_and_paints_every_canvas(page, page_errors, voila_server, n
             assert len(boards) == canvases
             for index, (view, race) in enumerate(boards):
                 assert race.positions(), f"board {index} has no rider to look for"
-                assert wait_for_riders(page, index, view, race) == {}, \
+                assert wait_for_riders(page, index, view, race) == {}, (
                     f"board {index}: riders not drawn as the engine says"
+                )
     assert error_outputs(page) == []
     assert page_errors == []
 
@@ -219,8 +226,14 @@ def test_a_click_on_the_board_places_the_learners_rider(page, page_errors, voila
     race = open_race(page, voila_server, "flamme_rouge/01_track_and_setup.ipynb")
     expect(race.locator(".tutor-log")).to_contain_text("blue-R starts on square 4")
     # The lesson's own widget, built the same way, tells where square 3's right lane is drawn.
-    view = RaceTutor.new_race(stage="avenue-corso-paseo", teams=("blue", "red", "green", "black"),
-                              place="manual", seed=1, stop_after="setup", cards=False).scene.view
+    view = RaceTutor.new_race(
+        stage="avenue-corso-paseo",
+        teams=("blue", "red", "green", "black"),
+        place="manual",
+        seed=1,
+        stop_after="setup",
+        cards=False,
+    ).scene.view
     box = race.locator("canvas").first.bounding_box()
     before = canvas_fingerprint(page)
     page.mouse.click(box["x"] + view.cx(3), box["y"] + view.cy(0))

@@ -15,8 +15,9 @@ from test_lessons import LESSONS
 pytestmark = pytest.mark.browser
 
 
-def test_quizzes_answered_in_both_games_show_on_the_landing_page_and_the_welcome_lists(page, page_errors,
-                                                                                       voila_server, tmp_path):
+def test_quizzes_answered_in_both_games_show_on_the_landing_page_and_the_welcome_lists(
+    page, page_errors, voila_server, tmp_path
+):
     from playwright.sync_api import expect
 
     open_lesson(page, voila_server, "flamme_rouge/03_movement.ipynb")
@@ -36,8 +37,9 @@ def test_quizzes_answered_in_both_games_show_on_the_landing_page_and_the_welcome
     expect(quiz).to_contain_text("Right! red-S moves first")
     finish = page.locator(".tutor-finish")
     expect(finish).to_contain_text("What you learned: The frontmost rider moves first")
-    expect(finish).to_contain_text("Your questions: 1 of 2 answered, 1 right first time (the others are above).",
-                                   timeout=LOAD_TIMEOUT_MS)
+    expect(finish).to_contain_text(
+        "Your questions: 1 of 2 answered, 1 right first time (the others are above).", timeout=LOAD_TIMEOUT_MS
+    )
     expect(finish.get_by_role("link", name="4. Slipstream →")).to_have_attribute("href", "04_slipstream.ipynb")
 
     open_lesson(page, voila_server, "flamme_rouge/02_energy_phase.ipynb")
@@ -62,7 +64,8 @@ def test_quizzes_answered_in_both_games_show_on_the_landing_page_and_the_welcome
     fr03 = page.locator("[data-lesson='flamme_rouge/03_movement.ipynb']")
     expect(fr03).to_have_text("1 of 2 answered, 1 right first time", timeout=LOAD_TIMEOUT_MS)
     expect(page.locator("[data-lesson='flamme_rouge/02_energy_phase.ipynb']")).to_have_text(
-        "1 of 5 answered, 0 right first time")
+        "1 of 5 answered, 0 right first time"
+    )
     expect(page.locator("[data-lesson='flanders/01_board_and_goal.ipynb']")).to_contain_text("✓ 1 of 1 answered")
     expect(page.locator("[data-lesson='flamme_rouge/04_slipstream.ipynb']")).to_have_text("not started")
     assert "right first time" not in page.locator("[data-lesson='flamme_rouge/00_welcome.ipynb']").inner_text()

@@ -6,8 +6,16 @@ from __future__ import annotations
 import re
 
 import pytest
-from voila_page import KERNEL_ACTIVITY_JS, LOAD_TIMEOUT_MS, canvas_fingerprint, error_outputs, kernel_activity, \
-    open_lesson, wait_for_canvas_change, wait_for_paint
+from voila_page import (
+    KERNEL_ACTIVITY_JS,
+    LOAD_TIMEOUT_MS,
+    canvas_fingerprint,
+    error_outputs,
+    kernel_activity,
+    open_lesson,
+    wait_for_canvas_change,
+    wait_for_paint,
+)
 
 from tutor.flamme_rouge import scenario
 from tutor.flamme_rouge.render import Scene
@@ -21,8 +29,9 @@ QUIZ_LESSON = "flamme_rouge/03_movement.ipynb"
 """Its second quiz asks where red-R ends (scenarios/movement_fall_back_twice.json): square 12."""
 
 
-def test_the_landing_page_lists_every_lesson_by_title_in_order_with_summaries_and_progress(page, page_errors,
-                                                                                        voila_server):
+def test_the_landing_page_lists_every_lesson_by_title_in_order_with_summaries_and_progress(
+    page, page_errors, voila_server
+):
     from playwright.sync_api import expect
 
     open_lesson(page, voila_server, "index.ipynb", wait_for="a[href$='.ipynb']")
@@ -47,10 +56,12 @@ def test_the_landing_page_lists_every_lesson_by_title_in_order_with_summaries_an
     page.wait_for_function(  # the page's progress script has recorded the visit and the lesson's quizzes
         "() => { const s = JSON.parse(localStorage.getItem('rules-tutor-progress') || '{}');"
         " const e = s['flamme_rouge/05_exhaustion.ipynb']; return !!(e && e.visited && e.total > 0); }",
-        timeout=30_000)
+        timeout=30_000,
+    )
     nav.get_by_role("link", name=re.compile("All lessons")).click()
     expect(page.locator("[data-lesson='flamme_rouge/05_exhaustion.ipynb']")).to_contain_text(
-        "opened", timeout=LOAD_TIMEOUT_MS)
+        "opened", timeout=LOAD_TIMEOUT_MS
+    )
     assert error_outputs(page) == [] and page_errors == []
 
 
@@ -62,8 +73,7 @@ def test_a_quiz_is_answered_by_clicking_the_board_and_scored_in_the_browser(page
     wait_for_paint(page, index=2)
     canvas = quiz.locator("canvas")
     canvas.scroll_into_view_if_needed()
-    view = Scene(scenario.build(scenario.load(LESSONS / "scenarios/movement_fall_back_twice.json"))
-                 .track).view
+    view = Scene(scenario.build(scenario.load(LESSONS / "scenarios/movement_fall_back_twice.json")).track).view
     box = canvas.bounding_box()
     scale = box["width"] / view.width  # the board may be drawn narrower than its full width
     before = canvas_fingerprint(page)
@@ -73,11 +83,13 @@ def test_a_quiz_is_answered_by_clicking_the_board_and_scored_in_the_browser(page
     assert wait_for_canvas_change(page, before) != before, "the guess is not outlined on the board"
     quiz.get_by_role("button", name="Reveal").click()
     expect(quiz.locator(".widget-html", has_text="The rule that decided it")).to_contain_text(
-        "Right! red-R ends on square 12")
+        "Right! red-R ends on square 12"
+    )
     stored = page.wait_for_function(
         "() => { const s = JSON.parse(localStorage.getItem('rules-tutor-progress') || '{}');"
         " const e = s['flamme_rouge/03_movement.ipynb']; return e && Object.keys(e.quizzes).length ? e : null; }",
-        timeout=30_000).json_value()
+        timeout=30_000,
+    ).json_value()
     assert list(stored["quizzes"].values()) == [True] and stored["total"] == 2
     assert error_outputs(page) == [] and page_errors == []
 
@@ -93,8 +105,11 @@ def test_a_double_click_runs_one_step_and_the_log_keeps_every_step(page, page_er
     race.get_by_role("button", name="Next step").dblclick()
     expect(log).to_contain_text("green-S moves 2 squares")
     # The kernel has handled both clicks (a busy and an idle around each) before the log is read again.
-    page.wait_for_function("(n) => window.tutorWalkKernel.busy >= n + 2 && window.tutorWalkKernel.state === 'idle'",
-                           arg=busy, timeout=30_000)
+    page.wait_for_function(
+        "(n) => window.tutorWalkKernel.busy >= n + 2 && window.tutorWalkKernel.state === 'idle'",
+        arg=busy,
+        timeout=30_000,
+    )
     assert "blue-S moves" not in log.inner_text(), "a double click ran two steps"
     # A person's next click: a click within debounce_s of the last one's end would be the same double click.
     page.wait_for_timeout(LessonShell.debounce_s * 1000 + 50)
@@ -116,8 +131,9 @@ def test_the_board_fits_the_page_and_is_drawn_at_the_screens_pixel_ratio(browser
         race = open_race(page, voila_server, "flamme_rouge/02_energy_phase.ipynb")
         canvas = race.locator("canvas").first
         box = canvas.bounding_box()
-        size = page.evaluate("(c) => [c.width, c.height, document.documentElement.scrollWidth]",
-                             canvas.element_handle())
+        size = page.evaluate(
+            "(c) => [c.width, c.height, document.documentElement.scrollWidth]", canvas.element_handle()
+        )
         frame = race.locator(".tutor-board-frame").first.bounding_box()
         # Issue 28: the board is as wide as its column (never wider), scaled down as a whole, with nothing to
         # scroll sideways (tests/browser/test_fit.py checks its text size and where clicks land).

@@ -32,9 +32,14 @@ def test_next_opens_the_prepared_lesson_with_its_board(browser, alone):
         page.goto(alone.url("/voila/render/flamme_rouge/02_energy_phase.ipynb"), timeout=LOAD_TIMEOUT_MS)
         expect(page.locator(".tutor-lesson canvas").first).to_be_visible(timeout=LOAD_TIMEOUT_MS)
         assert wait_for_paint(page) > 0
-        wait_for(lambda: "Kernel pool of flamme_rouge/03_movement.ipynb is filled" in
-                 alone.log.read_text().split("Preparing the next lesson: flamme_rouge/03_movement")[-1],
-                 "lesson 3 prepared while lesson 2 is read", 180)
+        wait_for(
+            lambda: (
+                "Kernel pool of flamme_rouge/03_movement.ipynb is filled"
+                in alone.log.read_text().split("Preparing the next lesson: flamme_rouge/03_movement")[-1]
+            ),
+            "lesson 3 prepared while lesson 2 is read",
+            180,
+        )
         page.locator(".tutor-nav").get_by_role("link", name="3. Movement and blocking →").click()
         expect(page.locator(".tutor-lesson canvas").first).to_be_visible(timeout=LOAD_TIMEOUT_MS)
         assert wait_for_paint(page) > 0, "the prepared lesson's board stays blank"

@@ -22,8 +22,11 @@ LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
 PAGES = ["voila/render/flamme_rouge/02_energy_phase.ipynb", "voila/render/index.ipynb", ""]
 # An embedded resource the browser would fetch by itself: markdown images, and src/href of img, iframe,
 # script, source, link and CSS url(). Plain links (<a href>, [text](url)) are only followed on a click.
-EMBEDDED = re.compile(r"""!\[[^\]]*\]\(\s*<?(https?:)?//|<(img|iframe|script|source|link|embed|video|audio)\b[^>]*"""
-                      r"""\b(src|href)\s*=\s*["']?(https?:)?//|url\(\s*["']?(https?:)?//""", re.IGNORECASE)
+EMBEDDED = re.compile(
+    r"""!\[[^\]]*\]\(\s*<?(https?:)?//|<(img|iframe|script|source|link|embed|video|audio)\b[^>]*"""
+    r"""\b(src|href)\s*=\s*["']?(https?:)?//|url\(\s*["']?(https?:)?//""",
+    re.IGNORECASE,
+)
 
 
 def _outside(url: str) -> bool:

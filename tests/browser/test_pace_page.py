@@ -79,7 +79,8 @@ def test_fr06_the_first_quiz_reveal_paints_the_squares_the_climb_rule_counts(bro
         before = canvas_fingerprint(page)
         quiz.get_by_role("button", name="Reveal").click()
         quiz.locator(".tutor-quiz-feedback, .tutor-feedback, .widget-html").filter(
-            has_text="7 flat squares before the climb").first.wait_for()
+            has_text="7 flat squares before the climb"
+        ).first.wait_for()
         assert wait_for_canvas_change(page, before) != before  # the numbered squares are painted
         quiz.locator("canvas").first.scroll_into_view_if_needed()
         shot(page, f"fr06_climb_picture_{viewport['width']}")

@@ -21,9 +21,13 @@ def _notebook(path: Path, language: str | None, *more_cells: str) -> None:
     notebook = nbformat.v4.new_notebook()
     if language:
         notebook.metadata["tutor"] = {"language": language}
-    notebook.cells = [nbformat.v4.new_code_cell(
-        f"from tutor.i18n import _, use_language\nuse_language({language or 'en'!r})\n"
-        "print(_('Round {round} begins.').format(round=2))"), *map(nbformat.v4.new_code_cell, more_cells)]
+    notebook.cells = [
+        nbformat.v4.new_code_cell(
+            f"from tutor.i18n import _, use_language\nuse_language({language or 'en'!r})\n"
+            "print(_('Round {round} begins.').format(round=2))"
+        ),
+        *map(nbformat.v4.new_code_cell, more_cells),
+    ]
     path.parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(notebook, path)
 
@@ -60,8 +64,10 @@ def test_an_english_page_stays_english(page, lessons):
     assert page.evaluate("window.rulesTutorMessage('Reload')") == "Reload"
 
 
-@pytest.mark.parametrize(("language", "words"), [("ca", "S'està preparant la lliçó: pas 2 de 2…"),
-                                                 ("en", "Getting the lesson ready: step 2 of 2…")])
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("ca", "S'està preparant la lliçó: pas 2 de 2…"), ("en", "Getting the lesson ready: step 2 of 2…")],
+)
 def test_the_loading_text_is_in_the_pages_language_and_a_learners_words(page, lessons, language, words):
     """Voila's own "Running ..." and "Executing 2 of 2" would show on every page while its lesson runs."""
     from playwright.sync_api import expect

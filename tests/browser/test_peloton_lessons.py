@@ -13,6 +13,7 @@ from voila_page import canvas_fingerprint, error_outputs, open_lesson, wait_for_
 
 pytestmark = pytest.mark.browser
 
+
 def click(page, widget, locator, button) -> None:
     """Click ``button`` (a Python Button of ``widget``) on the page and in Python; wait for the canvas to change."""
     before = canvas_fingerprint(page)
@@ -77,8 +78,9 @@ def test_twelve_single_riders_bid_step_the_breakaway_then_the_bots_flip_and_move
     assert tutor.race.round == 2
     # Finish round plays every rider's move and the end phase with pauses (one message, played out in the browser):
     # with sixteen riders the board settles only after its last frame.
-    assert wait_for_riders(page, 0, tutor.scene.view, tutor.race, timeout_ms=45_000) == {}, \
+    assert wait_for_riders(page, 0, tutor.scene.view, tutor.race, timeout_ms=45_000) == {}, (
         "riders not where the engine says"
+    )
     assert error_outputs(page) == []
     assert page_errors == []
 
@@ -100,7 +102,8 @@ def test_the_peloton_and_muscle_flip_is_a_step_the_learner_watches(page, page_er
     expect(narration).to_contain_text("muscle-1 flips one card for each rider")
     expect(narration).to_contain_text("never takes exhaustion")
     click(page, tutor, race, tutor.finish_button)
-    assert wait_for_riders(page, 0, tutor.scene.view, tutor.race, timeout_ms=45_000) == {}, \
+    assert wait_for_riders(page, 0, tutor.scene.view, tutor.race, timeout_ms=45_000) == {}, (
         "riders not where the engine says"
+    )
     assert error_outputs(page) == []
     assert page_errors == []

@@ -17,10 +17,23 @@ pytestmark = pytest.mark.browser
 SCREEN = {"width": 1366, "height": 680}
 """A 1366x768 laptop screen, less the browser's bars."""
 WIDGETS = ".tutor-race, .tutor-quiz, .tutor-breakaway"
-FR_GAME_LESSONS = [f"flamme_rouge/{name}.ipynb" for name in (
-    "01_track_and_setup", "02_energy_phase", "03_movement", "04_slipstream", "05_exhaustion", "06_mountains",
-    "07_full_race", "08_narrow_roads_and_cobbles", "09_supply_zones", "10_the_breakaway",
-    "11_peloton_and_muscle_teams", "12_twelve_single_riders")]
+FR_GAME_LESSONS = [
+    f"flamme_rouge/{name}.ipynb"
+    for name in (
+        "01_track_and_setup",
+        "02_energy_phase",
+        "03_movement",
+        "04_slipstream",
+        "05_exhaustion",
+        "06_mountains",
+        "07_full_race",
+        "08_narrow_roads_and_cobbles",
+        "09_supply_zones",
+        "10_the_breakaway",
+        "11_peloton_and_muscle_teams",
+        "12_twelve_single_riders",
+    )
+]
 RESULT_TIMEOUT_S = 30
 
 # For each game widget: from its board's top to the bottom of its lowest enabled, visible control (px).
@@ -73,12 +86,15 @@ def wait_until(read, done, message: str, timeout_s: float = RESULT_TIMEOUT_S):
 
 def focus_on(page, name: str, widget) -> dict:
     """Wait until focus is on a control whose text starts with ``name`` inside ``widget`` (never the body)."""
+
     def read():
         now = page.evaluate(FOCUS_JS)
         now["inside"] = widget.evaluate("(w) => w.contains(document.activeElement)")
         return now
-    return wait_until(read, lambda f: not f["body"] and f["inside"] and f["name"].startswith(name),
-                      f"focus never reached {name!r}")
+
+    return wait_until(
+        read, lambda f: not f["body"] and f["inside"] and f["name"].startswith(name), f"focus never reached {name!r}"
+    )
 
 
 def press(page, widget, name: str) -> None:
@@ -109,12 +125,18 @@ def test_focus_follows_play_in_a_prepared_position_and_a_quiz_reveal(browser, vo
         press(page, quiz, "Reveal")
         focus_on(page, "Try again", quiz)
         verdict = quiz.locator(".tutor-live[role='status'][aria-live='polite']")
-        wait_until(verdict.inner_text, lambda text: "Right!" in text or "Not quite." in text,
-                   "the verdict is not in the quiz's live region")
+        wait_until(
+            verdict.inner_text,
+            lambda text: "Right!" in text or "Not quite." in text,
+            "the verdict is not in the quiz's live region",
+        )
         assert "Exhausted:" in verdict.text_content()  # why, read to a screen reader (shown in the feedback)
         page.keyboard.press("Enter")  # Try again: a new position, focus on its first answer
-        wait_until(lambda: page.evaluate("document.activeElement.type"), lambda t: t == "checkbox",
-                   "focus did not go to the first answer after Try again")
+        wait_until(
+            lambda: page.evaluate("document.activeElement.type"),
+            lambda t: t == "checkbox",
+            "focus did not go to the first answer after Try again",
+        )
 
 
 def test_focus_follows_a_whole_round_of_a_race(browser, voila_server):
@@ -124,8 +146,11 @@ def test_focus_follows_a_whole_round_of_a_race(browser, voila_server):
         for rider in ("red-S", "red-R"):
             press(page, race, f"Draw 4 for {rider}")
             card = focus_on(page, "", race)
-            card = wait_until(lambda: page.evaluate(FOCUS_JS), lambda f: (f["label"] or "").startswith("Play "),
-                              "focus is not on a card named 'Play n for rider'")
+            card = wait_until(
+                lambda: page.evaluate(FOCUS_JS),
+                lambda f: (f["label"] or "").startswith("Play "),
+                "focus is not on a card named 'Play n for rider'",
+            )
             assert card["label"].endswith(f"for {rider}") and not card["body"]
             page.keyboard.press("Enter")
             focus_on(page, "Draw 4 for red-R" if rider == "red-S" else "Next step", race)
@@ -150,13 +175,16 @@ def test_with_reduced_motion_the_final_frame_is_drawn_at_once(browser, voila_ser
         motion = race.locator(".tutor-motion input")
         wait_until(motion.is_checked, bool, "the No animation setting was not switched on")
         canvas = race.locator("canvas").first
-        page.evaluate("""(canvas) => {
+        page.evaluate(
+            """(canvas) => {
             const hash = () => { const d = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height)
                 .data; let h = 0; for (let i = 0; i < d.length; i += 97) h = (h * 31 + d[i]) | 0; return h; };
             window.tutorChanges = []; let last = hash();
             const watch = () => { const now = hash(); if (now !== last) { window.tutorChanges.push(performance.now());
                 last = now; } requestAnimationFrame(watch); };
-            requestAnimationFrame(watch); }""", canvas.element_handle())
+            requestAnimationFrame(watch); }""",
+            canvas.element_handle(),
+        )
         press(page, race, "Finish round")
         focus_on(page, "Try another position", race)  # the click's handler has run to its end
         wait_for_no_animation(page, race)  # and no frame of it is left to come
@@ -169,8 +197,11 @@ def test_on_a_narrow_page_the_board_shrinks_to_its_column_and_nothing_scrolls_si
     with lesson(browser, voila_server, "flamme_rouge/03_movement.ipynb", {"width": 360, "height": 740}) as page:
         race = page.locator(".tutor-race").first
         # The board lays itself out for its column: fewer squares, drawn at its own size (not shrunk).
-        wait_until(lambda: race.evaluate("(w) => w.querySelector('canvas').width"), lambda pixels: pixels < 2 * 960,
-                   "the board was not laid out for its narrow column")
+        wait_until(
+            lambda: race.evaluate("(w) => w.querySelector('canvas').width"),
+            lambda pixels: pixels < 2 * 960,
+            "the board was not laid out for its narrow column",
+        )
         sizes = race.evaluate("""(w) => {
             const c = w.querySelector('canvas'), f = w.querySelector('.tutor-board-frame');
             const r = c.getBoundingClientRect();
@@ -191,22 +222,34 @@ def test_speed_buttons_say_which_is_pressed_and_disclosures_whether_they_are_ope
     with lesson(browser, voila_server, "flamme_rouge/07_full_race.ipynb") as page:
         race = page.locator(".tutor-race").first
         speed = race.locator(".tutor-secondary .widget-toggle-buttons button")
-        wait_until(lambda: speed.evaluate_all("(bs) => bs.map(b => b.getAttribute('aria-pressed'))"),
-                   lambda pressed: pressed == ["false", "true", "false"], "Speed has no aria-pressed")
+        wait_until(
+            lambda: speed.evaluate_all("(bs) => bs.map(b => b.getAttribute('aria-pressed'))"),
+            lambda pressed: pressed == ["false", "true", "false"],
+            "Speed has no aria-pressed",
+        )
         race.get_by_role("button", name="Fast").click()
-        wait_until(lambda: speed.evaluate_all("(bs) => bs.map(b => b.getAttribute('aria-pressed'))"),
-                   lambda pressed: pressed == ["false", "false", "true"], "aria-pressed did not follow Fast")
+        wait_until(
+            lambda: speed.evaluate_all("(bs) => bs.map(b => b.getAttribute('aria-pressed'))"),
+            lambda pressed: pressed == ["false", "false", "true"],
+            "aria-pressed did not follow Fast",
+        )
         teachers = race.locator("button.tutor-disclosure", has_text="For teachers")
         assert teachers.get_attribute("aria-expanded") == "false"
         assert not race.get_by_text("Shuffle number").is_visible()  # a teacher's tool, out of the way
         assert race.locator("button.tutor-disclosure[aria-expanded='false']").count() >= 4  # words, log, key
         teachers.click()
-        wait_until(lambda: teachers.get_attribute("aria-expanded"), lambda v: v == "true",
-                   "aria-expanded did not follow the opening")
+        wait_until(
+            lambda: teachers.get_attribute("aria-expanded"),
+            lambda v: v == "true",
+            "aria-expanded did not follow the opening",
+        )
         assert race.get_by_text("Shuffle number").is_visible()
         # the position code a learner types is in the row itself, not under "For teachers" (issue 37)
         assert not race.get_by_placeholder("Paste a position code", exact=False).is_visible()
         code = race.locator(".tutor-secondary button.tutor-disclosure", has_text="Open a position code")
         code.click()
-        wait_until(lambda: race.get_by_placeholder("Paste a position code", exact=False).is_visible(), bool,
-                   "Open a position code did not show the code box")
+        wait_until(
+            lambda: race.get_by_placeholder("Paste a position code", exact=False).is_visible(),
+            bool,
+            "Open a position code did not show the code box",
+        )

@@ -66,8 +66,11 @@ def quiz_and_rider(column: float | None = None):
     cwd = os.getcwd()
     os.chdir(LESSONS / "flamme_rouge")
     try:
-        quiz = PredictQuiz(["scenarios/exhaustion_quiz_a.json", "scenarios/exhaustion_quiz_b.json"],
-                           ask="exhausted", question="After slipstream, which riders take an exhaustion card?")
+        quiz = PredictQuiz(
+            ["scenarios/exhaustion_quiz_a.json", "scenarios/exhaustion_quiz_b.json"],
+            ask="exhausted",
+            question="After slipstream, which riders take an exhaustion card?",
+        )
     finally:
         os.chdir(cwd)
     if column is not None:
@@ -90,6 +93,7 @@ def settled_scroll(page) -> float:
         first = page.evaluate(SCROLLED_JS)
         time.sleep(0.3)
         return first, page.evaluate(SCROLLED_JS)
+
     return wait_until(twice, lambda pair: pair[0] == pair[1], "the page never stopped scrolling")[1]
 
 
@@ -100,8 +104,11 @@ def test_a_mouse_wheel_over_a_board_scrolls_the_page_and_a_click_still_picks(bro
         before = settled_scroll(page)
         page.mouse.move(box["x"] + box["width"] / 2, box["y"] + min(box["height"], 200) / 2)
         page.mouse.wheel(0, 240)
-        after = wait_until(lambda: page.evaluate(SCROLLED_JS), lambda now: now > before + 100,
-                           f"a wheel over the board did not scroll the page (at {before:.0f} px)")
+        after = wait_until(
+            lambda: page.evaluate(SCROLLED_JS),
+            lambda now: now > before + 100,
+            f"a wheel over the board did not scroll the page (at {before:.0f} px)",
+        )
         print(f"wheel over the board: the page scrolled from {before:.0f} to {after:.0f} px")
         box = canvas.bounding_box()
         k = box["width"] / quiz.scene.width
@@ -116,8 +123,9 @@ def swipe(page, x: float, y: float, dy: float, steps: int = 8) -> None:
     point = {"x": x, "y": y, "id": 1, "radiusX": 4, "radiusY": 4, "force": 1}
     cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [point]})
     for step in range(1, steps + 1):
-        cdp.send("Input.dispatchTouchEvent",
-                 {"type": "touchMove", "touchPoints": [{**point, "y": y - dy * step / steps}]})
+        cdp.send(
+            "Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{**point, "y": y - dy * step / steps}]}
+        )
         page.wait_for_timeout(16)  # a finger's pace: one move a frame (not a fixed wait for a state)
     cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     cdp.detach()
@@ -128,14 +136,20 @@ def test_a_finger_swiping_over_a_board_scrolls_the_page_and_a_tap_still_picks(br
         widget, canvas, box = board_on_screen(page)
         assert box["width"] <= PHONE["width"]
         # the board laid out for the phone's column (drawn at its own size)
-        wait_until(lambda: canvas.evaluate("(c) => c.width"), lambda pixels: pixels < 2 * 960,
-                   "the board was not laid out for the phone")
+        wait_until(
+            lambda: canvas.evaluate("(c) => c.width"),
+            lambda pixels: pixels < 2 * 960,
+            "the board was not laid out for the phone",
+        )
         box = canvas.bounding_box()
         quiz, rider, (x, y) = quiz_and_rider(box["width"])
         before = settled_scroll(page)
         swipe(page, box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, 150)
-        after = wait_until(lambda: page.evaluate(SCROLLED_JS), lambda now: now > before + 50,
-                           f"a swipe over the board did not scroll the page (at {before:.0f} px)")
+        after = wait_until(
+            lambda: page.evaluate(SCROLLED_JS),
+            lambda now: now > before + 50,
+            f"a swipe over the board did not scroll the page (at {before:.0f} px)",
+        )
         print(f"swipe over the board: the page scrolled from {before:.0f} to {after:.0f} px")
         settled_scroll(page)
         box = canvas.bounding_box()

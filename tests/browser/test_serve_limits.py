@@ -58,9 +58,20 @@ def _start_class(root: Path, max_kernels: int, *extra: str):
     url = f"http://127.0.0.1:{port}"
     log_path = root / "voila.log"
     with log_path.open("wb") as log:
-        process = subprocess.Popen([*voila_command(lessons, port), "--Voila.ip=127.0.0.1", "--Voila.port_retries=0",
-                                    f"--Voila.config_file_paths={config}", *extra], cwd=root, stdin=subprocess.DEVNULL,
-                                   stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        process = subprocess.Popen(
+            [
+                *voila_command(lessons, port),
+                "--Voila.ip=127.0.0.1",
+                "--Voila.port_retries=0",
+                f"--Voila.config_file_paths={config}",
+                *extra,
+            ],
+            cwd=root,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     try:
         deadline = time.monotonic() + WAIT_S
         while "Kernel pool of" not in log_path.read_text():  # the pooled kernel has run the lesson
@@ -84,8 +95,9 @@ CONNECT_TIMEOUT_S = 45  # long enough for a busy machine's browser to open the p
 @pytest.fixture
 def door_server(tmp_path_factory):
     """Two pages at once; a page that has not connected within CONNECT_TIMEOUT_S frees its kernel."""
-    yield from _start_class(tmp_path_factory.mktemp("door"), 2,
-                            f"--ClassroomVoila.page_connect_timeout={CONNECT_TIMEOUT_S}")
+    yield from _start_class(
+        tmp_path_factory.mktemp("door"), 2, f"--ClassroomVoila.page_connect_timeout={CONNECT_TIMEOUT_S}"
+    )
 
 
 def test_preheated_lesson_then_class_full_page(page, class_server):
@@ -158,7 +170,8 @@ def test_a_tablet_going_from_lesson_to_lesson_is_never_told_its_device_is_full(b
             page.wait_for_selector("#loading", state="hidden", timeout=WAIT_S * 1000)
             count = page.get_by_role("button", name="Count")
             expect(count, f"visit {visit + 1}: {page.locator('h1').all_inner_texts()}").to_be_visible(
-                timeout=WAIT_S * 1000)
+                timeout=WAIT_S * 1000
+            )
             count.click()
             expect(page.get_by_text("1 clicks")).to_be_visible()  # a live lesson, with a kernel of its own
     finally:

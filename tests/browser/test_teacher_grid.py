@@ -208,7 +208,8 @@ def test_the_view_in_catalan_has_no_english_word(browser, classroom):
         expect(page.locator("#grid thead th.up").nth(1)).to_have_text(quiz)
         expect(page.locator("#grid thead th.up").first).to_have_text(gettext_in("ca", lesson.title))
         expect(page.locator("#grid tbody tr").first.locator("td").nth(2)).to_have_attribute(
-            "title", re.compile("encertada després de 2 intents · primera resposta: 7"))
+            "title", re.compile("encertada després de 2 intents · primera resposta: 7")
+        )
         expect(page.locator("#grid tfoot th")).to_have_text("Encertada a la primera, %")
         page.get_by_role("button", name="Atura totes les pantalles").click()
         expect(page.get_by_role("button", name="Reprèn totes les pantalles")).to_be_visible()

@@ -19,8 +19,9 @@ def _page_kernel(page) -> str:
     return json.loads(page.locator("#jupyter-config-data").text_content())["kernelId"]
 
 
-def test_the_landing_page_without_a_kernel_shows_the_progress_of_a_lesson(page, page_errors, voila_server,
-                                                                          voila_factory, tmp_path):
+def test_the_landing_page_without_a_kernel_shows_the_progress_of_a_lesson(
+    page, page_errors, voila_server, voila_factory, tmp_path
+):
     from playwright.sync_api import expect
 
     def log() -> str:
@@ -45,7 +46,8 @@ def test_the_landing_page_without_a_kernel_shows_the_progress_of_a_lesson(page, 
     open_lesson(page, voila_server, "index.ipynb", wait_for="a[href$='.ipynb']")
     assert _page_kernel(page) == NO_KERNEL_ID
     expect(page.locator("[data-lesson='flamme_rouge/02_energy_phase.ipynb']")).to_have_text(
-        "1 of 5 answered, 0 right first time", timeout=LOAD_TIMEOUT_MS)
+        "1 of 5 answered, 0 right first time", timeout=LOAD_TIMEOUT_MS
+    )
     expect(page.locator("[data-lesson='flamme_rouge/04_slipstream.ipynb']")).to_have_text("not started")
     page.screenshot(path=str(tmp_path / "landing.png"), full_page=True)
 
@@ -55,8 +57,9 @@ def test_the_landing_page_without_a_kernel_shows_the_progress_of_a_lesson(page, 
     expect(page.locator("[data-lesson='flamme_rouge/02_energy_phase.ipynb']")).to_contain_text("1 of 5 answered")
     expect(page.locator("[data-lesson='flamme_rouge/00_welcome.ipynb']")).to_have_text("✓ opened")
     page.get_by_role("link", name="All games").click()
-    expect(page.locator("[data-lesson='flamme_rouge/00_welcome.ipynb']")).to_have_text("✓ opened",
-                                                                                      timeout=LOAD_TIMEOUT_MS)
+    expect(page.locator("[data-lesson='flamme_rouge/00_welcome.ipynb']")).to_have_text(
+        "✓ opened", timeout=LOAD_TIMEOUT_MS
+    )
     assert page.url.endswith("/voila/render/index.ipynb")
 
     # No kernel: none started for these pages, no connection opened, nothing the connection banner could watch.

@@ -5,8 +5,14 @@ from __future__ import annotations
 
 import re
 import pytest
-from voila_page import canvas_fingerprint, error_outputs, open_lesson, wait_for_canvas_change, wait_for_fingerprint, \
-    wait_for_paint
+from voila_page import (
+    canvas_fingerprint,
+    error_outputs,
+    open_lesson,
+    wait_for_canvas_change,
+    wait_for_fingerprint,
+    wait_for_paint,
+)
 
 from tutor.flamme_rouge import scenario
 from tutor.flamme_rouge.render import Scene
@@ -27,12 +33,14 @@ def _click_cell(page, square: int, lane: int) -> None:
 
 
 def _dropdown(page, label: str):
-    return page.locator(".tutor-workbench .widget-dropdown",
-                        has=page.locator("label", has_text=re.compile(f"^{re.escape(label)}$"))).locator("select")
+    return page.locator(
+        ".tutor-workbench .widget-dropdown", has=page.locator("label", has_text=re.compile(f"^{re.escape(label)}$"))
+    ).locator("select")
 
 
-def test_a_position_set_up_by_clicking_the_board_opens_from_its_code_on_another_page(browser, voila_server,
-                                                                                   page_errors, tmp_path):
+def test_a_position_set_up_by_clicking_the_board_opens_from_its_code_on_another_page(
+    browser, voila_server, page_errors, tmp_path
+):
     from playwright.sync_api import expect
 
     teacher = browser.new_context(viewport={"width": 1280, "height": 1000}).new_page()

@@ -51,8 +51,9 @@ NO_BEFOREUNLOAD_JS = """(() => {
 (here: never added), so Voila's own shutdown request on leaving is never sent."""
 
 
-def open_lesson(page: Page, base_url: str, notebook: str, wait_for: str | None = "canvas",
-                timeout_ms: int = LOAD_TIMEOUT_MS) -> None:
+def open_lesson(
+    page: Page, base_url: str, notebook: str, wait_for: str | None = "canvas", timeout_ms: int = LOAD_TIMEOUT_MS
+) -> None:
     """Open ``/voila/render/<notebook>``, wait until Voila has run it and ``wait_for`` is visible.
 
     Fails with the page's error outputs when an error shows up instead of ``wait_for``.
@@ -135,8 +136,12 @@ def wait_for_fingerprint(page: Page, wanted: str, timeout_ms: int = DRAW_TIMEOUT
 
 def wait_for_all_painted(page: Page, timeout_ms: int = DRAW_TIMEOUT_MS) -> list[int]:
     """Painted pixels of each canvas, once every canvas has some (or after ``timeout_ms``)."""
-    return _poll(lambda: [painted for painted, _ in page.evaluate(_CANVASES_JS, None)],
-                 lambda counts: all(counts), page, timeout_ms)
+    return _poll(
+        lambda: [painted for painted, _ in page.evaluate(_CANVASES_JS, None)],
+        lambda counts: all(counts),
+        page,
+        timeout_ms,
+    )
 
 
 def wait_for_no_animation(page: Page, widget, timeout_ms: int = DRAW_TIMEOUT_MS) -> None:

@@ -15,8 +15,12 @@ SCENARIOS = Path(__file__).resolve().parents[2] / "lessons" / "flamme_rouge" / "
 
 
 def climb_quiz() -> PredictQuiz:
-    return PredictQuiz([str(SCENARIOS / "mountain_climb_quiz_a.json"), str(SCENARIOS / "mountain_climb_quiz_b.json")],
-                       rider="red-S", after="movement", question="Where does red-S end?")
+    return PredictQuiz(
+        [str(SCENARIOS / "mountain_climb_quiz_a.json"), str(SCENARIOS / "mountain_climb_quiz_b.json")],
+        rider="red-S",
+        after="movement",
+        question="Where does red-S end?",
+    )
 
 
 def counted(q: PredictQuiz) -> list[tuple[int, str, str]]:
@@ -47,7 +51,14 @@ def test_three_flat_squares_are_fewer_than_5_so_the_rider_still_moves_5_into_the
     q.square_input.value = 9
     q.reveal_button.click()
     assert q.is_right is True
-    assert counted(q) == [(5, "+1", FLAT_COUNTED), (6, "+2", FLAT_COUNTED), (7, "+3", FLAT_COUNTED),
-                          (8, "+4", CLIMB_COUNTED), (9, "+5", CLIMB_COUNTED)]
-    assert "3 flat squares before the climb (numbered on the board): fewer than 5, so red-S may still move 5" \
+    assert counted(q) == [
+        (5, "+1", FLAT_COUNTED),
+        (6, "+2", FLAT_COUNTED),
+        (7, "+3", FLAT_COUNTED),
+        (8, "+4", CLIMB_COUNTED),
+        (9, "+5", CLIMB_COUNTED),
+    ]
+    assert (
+        "3 flat squares before the climb (numbered on the board): fewer than 5, so red-S may still move 5"
         in q.feedback.value
+    )

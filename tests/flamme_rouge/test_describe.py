@@ -13,19 +13,24 @@ from tutor.flamme_rouge.render.style import LANE_NAMES, TERRAIN_NAME
 
 ROAD = {
     "track": "3 3 3 2 2 2u 2u 1 2 3 3 3 3 3 2c 3",
-    "start": 3, "finish": 10,
-    "riders": [{"id": "behind", "square": 1, "lane": 2},
-               {"id": "on-start", "square": 3, "lane": 1},
-               {"id": "climber", "square": 6, "lane": 1},
-               {"id": "before-line", "square": 9, "lane": 0},
-               {"id": "just-past", "square": 10, "lane": 1},
-               {"id": "far-past", "square": 14, "lane": 1},
-               {"id": "level", "square": 14, "lane": 0}],
+    "start": 3,
+    "finish": 10,
+    "riders": [
+        {"id": "behind", "square": 1, "lane": 2},
+        {"id": "on-start", "square": 3, "lane": 1},
+        {"id": "climber", "square": 6, "lane": 1},
+        {"id": "before-line", "square": 9, "lane": 0},
+        {"id": "just-past", "square": 10, "lane": 1},
+        {"id": "far-past", "square": 14, "lane": 1},
+        {"id": "level", "square": 14, "lane": 0},
+    ],
 }
 """A road with a start area, an ascent, a narrow square and a finish line, riders on both sides of both lines."""
 
-RIDER_LINE = re.compile(r"^(?P<id>[\w-]+) \((?P<kind>\w+), (?P<team>[\w-]+) team[^)]*\): square (?P<square>\d+), "
-                        r"(?P<lane>[\w ]+?) \((?P<lanes>\d+) lanes?, (?P<terrain>\w+)\)(?P<rest>.*)\.$")
+RIDER_LINE = re.compile(
+    r"^(?P<id>[\w-]+) \((?P<kind>\w+), (?P<team>[\w-]+) team[^)]*\): square (?P<square>\d+), "
+    r"(?P<lane>[\w ]+?) \((?P<lanes>\d+) lanes?, (?P<terrain>\w+)\)(?P<rest>.*)\.$"
+)
 
 
 def _rider_lines(lines: list[str]) -> dict[str, re.Match[str]]:
@@ -53,8 +58,10 @@ def test_the_start_and_finish_lines_are_told_where_the_track_puts_them():
     race = scenarios.build(ROAD)
     lines = describe_race(race)
     track = race.track
-    assert (f"The road: squares 0 to {track.last}; the start line is before square {track.start}. "
-            f"The finish line is before square {track.finish}.") in lines[1]
+    assert (
+        f"The road: squares 0 to {track.last}; the start line is before square {track.start}. "
+        f"The finish line is before square {track.finish}."
+    ) in lines[1]
     ascent = [i for i, s in enumerate(track.squares) if TERRAIN_NAME[s.terrain] == "ascent"]
     cobbles = [i for i, s in enumerate(track.squares) if TERRAIN_NAME[s.terrain] == "cobbles"]
     assert f"Ascent: squares {ascent[0]} to {ascent[-1]}." in lines[1] and ascent == [5, 6]
@@ -98,8 +105,14 @@ def test_riders_are_told_in_the_engines_movement_order_and_in_the_scenarios_orde
 
 
 def test_the_cards_played_and_the_riders_still_to_move_follow_the_engine():
-    race = scenarios.build({**ROAD, "riders": ROAD["riders"][:4], "finish": 12,
-                            "cards": {"behind": 2, "on-start": 5, "climber": 9, "before-line": 3}})
+    race = scenarios.build(
+        {
+            **ROAD,
+            "riders": ROAD["riders"][:4],
+            "finish": 12,
+            "cards": {"behind": 2, "on-start": 5, "climber": 9, "before-line": 3},
+        }
+    )
     assert race.phase is Phase.MOVEMENT
     lines = describe_race(race)
     to_move = list(race.to_move)
@@ -115,8 +128,9 @@ def test_the_cards_played_and_the_riders_still_to_move_follow_the_engine():
 
 def test_a_card_not_chosen_yet_and_a_secret_card_are_told_as_such():
     race = scenarios.build({**ROAD, "riders": ROAD["riders"][:3]})
-    lines = describe_race(race, played=[("behind", ""), ("on-start", "E2"), ("climber", "7")], secret={"climber"},
-                          judged=False)
+    lines = describe_race(
+        race, played=[("behind", ""), ("on-start", "E2"), ("climber", "7")], secret={"climber"}, judged=False
+    )
     assert "Cards played: behind the card you choose, on-start exhaustion card 2, climber a card face down." in lines
 
 
@@ -152,8 +166,14 @@ def test_the_packs_are_the_engines_runs_of_riders_and_hidden_before_reveal():
 
 def test_the_winner_and_the_ranking_are_the_engines():
     riders = [*ROAD["riders"][:4], {"id": "ten", "square": 10, "lane": 0}]
-    race = scenarios.build({**ROAD, "riders": riders, "finish": 12,
-                            "cards": {"behind": 2, "on-start": 5, "climber": 9, "before-line": 3, "ten": 2}})
+    race = scenarios.build(
+        {
+            **ROAD,
+            "riders": riders,
+            "finish": 12,
+            "cards": {"behind": 2, "on-start": 5, "climber": 9, "before-line": 3, "ten": 2},
+        }
+    )
     race.resolve()
     assert race.phase is Phase.FINISHED and race.winner is not None
     last = describe_race(race)[-1]

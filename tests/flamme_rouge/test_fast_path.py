@@ -35,8 +35,13 @@ def attack_first(choose):
 
 
 @settings(max_examples=40, deadline=None, database=None)
-@given(stage=st.sampled_from([*STAGES, *TEACHING_TRACKS]), teams=st.integers(2, 4),
-       bot=st.sampled_from(sorted(BOTS)), seed=st.integers(0, 10_000), bot_team=st.booleans())
+@given(
+    stage=st.sampled_from([*STAGES, *TEACHING_TRACKS]),
+    teams=st.integers(2, 4),
+    bot=st.sampled_from(sorted(BOTS)),
+    seed=st.integers(0, 10_000),
+    bot_team=st.booleans(),
+)
 def test_play_round_equals_the_step_by_step_race(stage, teams, bot, seed, bot_team):
     bots = dict.fromkeys(COLOURS[:teams], bot)
     fast = Race.new(stage, teams, bots=bots, seed=seed, history=False)
@@ -54,8 +59,12 @@ def test_play_round_equals_the_step_by_step_race(stage, teams, bot, seed, bot_te
 
 
 @settings(max_examples=25, deadline=None, database=None)
-@given(stage=st.sampled_from([*STAGES, *TEACHING_TRACKS]), teams=st.integers(2, 4), seed=st.integers(0, 10_000),
-       peloton=st.booleans())
+@given(
+    stage=st.sampled_from([*STAGES, *TEACHING_TRACKS]),
+    teams=st.integers(2, 4),
+    seed=st.integers(0, 10_000),
+    peloton=st.booleans(),
+)
 def test_play_rounds_equals_play_round_round_after_round(stage, teams, seed, peloton):
     """play_rounds carries the positions from round to round instead of reading them again: same race."""
     carried = Race.new(stage, teams, seed=seed, history=False, peloton=peloton, muscle=int(peloton))

@@ -28,8 +28,17 @@ def test_check_file_compares_the_expect_block_and_validates_a_scenario_without_o
 
 
 def test_simulate_prints_a_line_per_race_and_refuses_bad_input(capsys):
-    args = argparse.Namespace(stage="avenue-corso-paseo", teams=2, bot="random", races=2, seed=3,
-                              single_riders=False, peloton=False, muscle=0, breakaway=False)
+    args = argparse.Namespace(
+        stage="avenue-corso-paseo",
+        teams=2,
+        bot="random",
+        races=2,
+        seed=3,
+        single_riders=False,
+        peloton=False,
+        muscle=0,
+        breakaway=False,
+    )
     assert simulate(args) == 0
     lines = capsys.readouterr().out.splitlines()
     assert [line.split(":")[0] for line in lines] == ["seed 3", "seed 4"]

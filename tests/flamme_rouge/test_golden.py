@@ -20,14 +20,19 @@ RACES: dict[str, tuple[str, str, int, dict[str, Any]]] = {
     "la-haute-montagne-random-seed1": ("la-haute-montagne", "random", 1, {}),
     # Peloton expansion: the breakaway bids, then the Peloton and a Muscle team flipping among three players,
     # on the tutor's stage with narrow roads, cobbles, a supply zone and a climb.
-    "paves-du-nord-peloton-muscle-breakaway-seed5": ("paves-du-nord", "heuristic", 5,
-                                                     {"peloton": True, "muscle": 1, "breakaway": True}),
+    "paves-du-nord-peloton-muscle-breakaway-seed5": (
+        "paves-du-nord",
+        "heuristic",
+        5,
+        {"peloton": True, "muscle": 1, "breakaway": True},
+    ),
 }
 
 
 def playthrough(stage: str, bot: str, seed: int, options: dict[str, Any]) -> list[dict[str, Any]]:
-    race = Race.new(stage, ("red", "blue", "green"), bots=dict.fromkeys(("red", "blue", "green"), bot), seed=seed,
-                    **options)
+    race = Race.new(
+        stage, ("red", "blue", "green"), bots=dict.fromkeys(("red", "blue", "green"), bot), seed=seed, **options
+    )
     events = autoplay(race)  # bots play every energy phase and every automatic step, to the finish
     assert race.is_over
     return [e.to_dict() for e in events]  # with the ids of the rules each event applied

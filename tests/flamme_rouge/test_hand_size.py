@@ -28,8 +28,9 @@ def hand_of_3(monkeypatch):
 
 
 def tutor():
-    return RaceTutor.new_race("avenue-corso-paseo", teams=("red", "blue"), bots={"blue": "heuristic"}, seed=0,
-                              human_teams=("red",))
+    return RaceTutor.new_race(
+        "avenue-corso-paseo", teams=("red", "blue"), bots={"blue": "heuristic"}, seed=0, human_teams=("red",)
+    )
 
 
 def test_the_engine_own_hand_size_reads_as_before():
@@ -94,11 +95,13 @@ def test_the_climb_and_descent_limits_are_the_engine(monkeypatch):
     race = Race.new("hill-24", teams=2, seed=0)  # a climb and a descent
     key = html.unescape(legend_html(race, folding=False))
     assert "on a climb it moves at most 5" in key and rules.ASCENT.text.startswith(
-        "on or into an ascent a rider moves at most 5 ")
+        "on or into an ascent a rider moves at most 5 "
+    )
     monkeypatch.setattr(track, "ASCENT_MAXIMUM", 6)
     monkeypatch.setattr(track, "DESCENT_MINIMUM", 4)
     key = html.unescape(legend_html(race, folding=False))
     assert "on a climb it moves at most 6" in key and "from a descent at least 4" in key
-    assert rules.ASCENT.text == ("on or into an ascent a rider moves at most 6 (it may still ride the flat up to the "
-                                 "climb)")
+    assert rules.ASCENT.text == (
+        "on or into an ascent a rider moves at most 6 (it may still ride the flat up to the climb)"
+    )
     assert rules.DESCENT.text == "a rider starting on a descent moves at least 4"

@@ -13,7 +13,7 @@ from tutor.flamme_rouge import Race
 from tutor.flamme_rouge import scenario as scenarios
 from tutor.flamme_rouge.cards import Card
 from tutor.flamme_rouge.render import Chip, Highlights, Mark, Scene, legend_html, make_view, token_label
-from tutor.flamme_rouge.render.labels import (badge_box, mark_box, overlaps, place_mark_labels)
+from tutor.flamme_rouge.render.labels import badge_box, mark_box, overlaps, place_mark_labels
 from tutor.flamme_rouge.render.riders import current_positions, rider_labels
 from tutor.flamme_rouge.widgets import RaceTutor
 from tutor.ui.testing import recorded_commands
@@ -42,8 +42,10 @@ def assert_clear(view, race, highlights, positions=None):
 def big_pack(lanes: int = 2) -> Race:
     """Twelve riders on six squares side by side: the pack of a full race (FR 07, 11)."""
     teams = ["red", "blue", "green", "black", "white", "pink"]
-    riders = [{"id": f"{team}-{kind}", "square": 3 + k // lanes, "lane": k % lanes}
-              for k, (team, kind) in enumerate((t, kind) for t in teams for kind in "SR")]
+    riders = [
+        {"id": f"{team}-{kind}", "square": 3 + k // lanes, "lane": k % lanes}
+        for k, (team, kind) in enumerate((t, kind) for t in teams for kind in "SR")
+    ]
     return scenarios.build({"track": " ".join([str(lanes)] * 30), "riders": riders})
 
 
@@ -77,8 +79,7 @@ def test_the_drawing_puts_each_chip_where_the_geometry_places_it():
 
 def test_fr04_slipstream_chips_after_the_end_phase_cover_no_badge():
     here = Path.cwd()
-    tutor = RaceTutor.from_scenario(str(FR / "scenarios" / "slipstream_rulebook_example.json"),
-                                    stop_after="slipstream")
+    tutor = RaceTutor.from_scenario(str(FR / "scenarios" / "slipstream_rulebook_example.json"), stop_after="slipstream")
     tutor.finish_button.click()
     assert tutor.highlights().slipstreamed, "the end of slipstream shows the +1 chips"
     assert_clear(tutor.scene.view, tutor.race, tutor.highlights())
@@ -129,8 +130,11 @@ def test_mark_labels_side_by_side_move_apart():
     race = big_pack()
     view = make_view(race.track)
     marks = [Mark(s, None, f"+{s - 4}", "#00796b", below=True) for s in range(5, 10)]
-    marks += [Mark(7, None, "answer: 7", "#000000"), Mark(8, None, "guess: 8", "#111111", below=True),
-              Mark(6, 0, "your answer: 6", "#222222")]
+    marks += [
+        Mark(7, None, "answer: 7", "#000000"),
+        Mark(8, None, "guess: 8", "#111111", below=True),
+        Mark(6, 0, "your answer: 6", "#222222"),
+    ]
     placed = place_mark_labels(view, marks)
     for a, b in combinations(placed, 2):
         assert not overlaps(a.box, b.box), (a.mark.label, b.mark.label)

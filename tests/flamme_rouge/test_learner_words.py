@@ -42,8 +42,11 @@ def forbidden_words(text: str) -> list[str]:
     plain = re.sub(r"<details class=.tutor-teachers.*?</details>", " ", plain, flags=re.S)  # closed, for teachers
     plain = html.unescape(re.sub(r"<[^>]+>", " ", plain))
     plain = re.sub(r"\(\.\./[^)]*\)|\([^)\s]*\.ipynb\)", " ", plain)  # Markdown link targets are not read
-    return [f"{name}: {match.group(0)!r} in …{plain[max(0, match.start() - 50):match.end() + 50]}…"
-            for name, pattern in FORBIDDEN.items() for match in pattern.finditer(plain)]
+    return [
+        f"{name}: {match.group(0)!r} in …{plain[max(0, match.start() - 50) : match.end() + 50]}…"
+        for name, pattern in FORBIDDEN.items()
+        for match in pattern.finditer(plain)
+    ]
 
 
 def _widget_texts(state: dict) -> list[str]:
@@ -62,8 +65,14 @@ def _widget_texts(state: dict) -> list[str]:
 def page_text(path: Path) -> list[str]:
     """The Markdown, the HTML outputs and every widget's text of the lesson, as run by Voila."""
     nb = nbformat.read(path, as_version=4)
-    NotebookClient(nb, timeout=300, startup_timeout=300, kernel_name="python3", store_widget_state=True,
-                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    NotebookClient(
+        nb,
+        timeout=300,
+        startup_timeout=300,
+        kernel_name="python3",
+        store_widget_state=True,
+        resources={"metadata": {"path": str(path.parent)}},
+    ).execute()
     texts = [cell.source for cell in nb.cells if cell.cell_type == "markdown"]
     for cell in nb.cells:
         for out in cell.get("outputs", []):
@@ -77,9 +86,10 @@ def test_the_scan_finds_each_kind_of_internal_word():
     assert forbidden_words("rulebook p. 3") and forbidden_words("the tutor's reading")
     assert forbidden_words("rec. 2") and forbidden_words("E2 0")
     assert forbidden_words("check it with `rules-tutor check FILE`") and forbidden_words("in scenarios/a.json")
-    assert not forbidden_words("<details class=\"tutor-teachers\"><summary>For teachers</summary>a.json</details>")
-    assert not forbidden_words("<style>.tutor-log-section {}</style><section class='x'>Round 2 begins</section> "
-                               "[next](04_slipstream.ipynb)")
+    assert not forbidden_words('<details class="tutor-teachers"><summary>For teachers</summary>a.json</details>')
+    assert not forbidden_words(
+        "<style>.tutor-log-section {}</style><section class='x'>Round 2 begins</section> [next](04_slipstream.ipynb)"
+    )
 
 
 @pytest.mark.notebook

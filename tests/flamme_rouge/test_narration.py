@@ -16,11 +16,31 @@ from tutor.flamme_rouge import Race, rules
 from tutor.flamme_rouge import scenario as scenarios
 from tutor.flamme_rouge.bots import autoplay
 from tutor.flamme_rouge.cards import ATTACK, EXHAUSTION, Card
-from tutor.flamme_rouge.events import (BidsRevealed, Blocked, BotDeckRefilled, BreakawayCost, BreakawayDecided,
-                                       BreakawayStart, CardBid, CardPlayed, CardsDrawn, CardsFlipped, CardsRecycled,
-                                       CardsRemoved, CardsRevealed, DecksReshuffled, Event, ExhaustionTaken,
-                                       NoSlipstream, PacksFound, Reshuffled, RiderMoved, RiderPlaced, RoundStarted,
-                                       Slipstreamed)
+from tutor.flamme_rouge.events import (
+    BidsRevealed,
+    Blocked,
+    BotDeckRefilled,
+    BreakawayCost,
+    BreakawayDecided,
+    BreakawayStart,
+    CardBid,
+    CardPlayed,
+    CardsDrawn,
+    CardsFlipped,
+    CardsRecycled,
+    CardsRemoved,
+    CardsRevealed,
+    DecksReshuffled,
+    Event,
+    ExhaustionTaken,
+    NoSlipstream,
+    PacksFound,
+    Reshuffled,
+    RiderMoved,
+    RiderPlaced,
+    RoundStarted,
+    Slipstreamed,
+)
 from tutor.flamme_rouge.race import Phase
 from tutor.flamme_rouge.widgets import RaceTutor
 from tutor.flamme_rouge.widgets.narration import narrate
@@ -33,8 +53,11 @@ def moves(scenario_file: str) -> dict[str, str]:
     race = scenarios.build(scenarios.load(SCENARIOS / scenario_file))
     events = race.resolve(Phase.MOVEMENT)
     lines = narrate(events)
-    return {e.rider: next(line.text for line in lines if line.text.startswith(e.rider))
-            for e in events if isinstance(e, RiderMoved)}
+    return {
+        e.rider: next(line.text for line in lines if line.text.startswith(e.rider))
+        for e in events
+        if isinstance(e, RiderMoved)
+    }
 
 
 def test_an_ascent_cap_is_told_as_counted_as_5():
@@ -88,6 +111,7 @@ def _by_round(events: Sequence[Event]) -> dict[int, list[Event]]:
 
 
 # ----- every number a line states comes from its events ------------------------------------------------------
+
 
 def _digits(card: Card) -> list[int]:
     return [int(n) for n in re.findall(r"\d+", str(card))]
@@ -156,9 +180,14 @@ def groups(events: Sequence[Event]) -> list[list[Event]]:
     result: list[list[Event]] = []
     for event in events:
         last = result[-1] if result else None
-        if last and (isinstance(event, Blocked) and isinstance(last[0], RiderMoved)
-                     or isinstance(event, CardsRecycled) and isinstance(last[0], (CardPlayed, CardBid))
-                     or isinstance(event, (ExhaustionTaken, BreakawayCost)) and type(event) is type(last[-1])):
+        if last and (
+            isinstance(event, Blocked)
+            and isinstance(last[0], RiderMoved)
+            or isinstance(event, CardsRecycled)
+            and isinstance(last[0], (CardPlayed, CardBid))
+            or isinstance(event, (ExhaustionTaken, BreakawayCost))
+            and type(event) is type(last[-1])
+        ):
             last.append(event)
         else:
             result.append([event])
@@ -172,8 +201,9 @@ def stated_numbers(text: str, names: Sequence[str]) -> list[int]:
 
 
 RACES = {
-    "peloton race with breakaway": dict(stage="paves-du-nord", teams=("red", "blue", "green"), peloton=True,
-                                        muscle=2, breakaway=True, seed=4),
+    "peloton race with breakaway": dict(
+        stage="paves-du-nord", teams=("red", "blue", "green"), peloton=True, muscle=2, breakaway=True, seed=4
+    ),
     "mountain race": dict(stage="la-haute-montagne", teams=("red", "blue", "green"), seed=1),
 }
 
@@ -205,8 +235,15 @@ def test_every_number_a_line_states_is_in_its_events(name):
 
 def test_the_breakaway_tie_is_told_from_the_event_fields():
     """The tie's sentence names who tied and who won it from ``BreakawayDecided.tied`` and ``tie_won``."""
-    decided = BreakawayDecided({"a": 9, "b": 9, "c": 4}, ("b", "a", "c"), ("a", "b", "c"), ("b",), ("b", "a"),
-                               ("b",), rules=(rules.BREAKAWAY_RANK, rules.BREAKAWAY_TIE))
+    decided = BreakawayDecided(
+        {"a": 9, "b": 9, "c": 4},
+        ("b", "a", "c"),
+        ("a", "b", "c"),
+        ("b",),
+        ("b", "a"),
+        ("b",),
+        rules=(rules.BREAKAWAY_RANK, rules.BREAKAWAY_TIE),
+    )
     text = narrate([decided])[0].text
     assert "b and a both total 9: the tie goes to b, further back on the grid (from the front: a, b, c)." in text
     untied = BreakawayDecided({"a": 11, "b": 9}, ("a", "b"), ("b", "a"), ("a",), rules=(rules.BREAKAWAY_RANK,))

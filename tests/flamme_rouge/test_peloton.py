@@ -9,17 +9,36 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tutor.flamme_rouge import (ATTACK, EXHAUSTION, MUSCLE, Phase, Race, RiderOrderError, TeamKind, TrackError,
-                                rules, simulate_race, starting_deck)
+from tutor.flamme_rouge import (
+    ATTACK,
+    EXHAUSTION,
+    MUSCLE,
+    Phase,
+    Race,
+    RiderOrderError,
+    TeamKind,
+    TrackError,
+    rules,
+    simulate_race,
+    starting_deck,
+)
 from tutor.flamme_rouge.bots import autoplay, get_bot
 from tutor.flamme_rouge.breakaway import ranking, select, size, tie_at_cut
 from tutor.flamme_rouge.cards import energy
-from tutor.flamme_rouge.events import (BidsRevealed, BotDeckRefilled, BreakawayCost, BreakawayDecided, CardsFlipped,
-                                       ExhaustionTaken, RiderMoved)
+from tutor.flamme_rouge.events import (
+    BidsRevealed,
+    BotDeckRefilled,
+    BreakawayCost,
+    BreakawayDecided,
+    CardsFlipped,
+    ExhaustionTaken,
+    RiderMoved,
+)
 from tutor.flamme_rouge.track import Track, stage
 
 
 # ----- breakaway.select ---------------------------------------------------------------------------------------
+
 
 def test_breakaway_size_one_for_two_to_four_bidders_two_from_five():
     """RULES.md 2: the top one with 2-4 players, the top two with 5-6; tutor decision: 5-12 bidders, top two."""
@@ -45,9 +64,15 @@ def test_breakaway_bidder_missing_from_the_grid_is_an_error():
 
 # ----- tracks ---------------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("spec, message", [("2 3c 2", "square 1: cobblestones have 1 or 2 lanes, not 3"),
-                                           ("2 2s 2", "square 1: a supply zone has 3 lanes, not 2"),
-                                           ("1s", "square 0: a supply zone has 3 lanes, not 1")])
+
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("2 3c 2", "square 1: cobblestones have 1 or 2 lanes, not 3"),
+        ("2 2s 2", "square 1: a supply zone has 3 lanes, not 2"),
+        ("1s", "square 0: a supply zone has 3 lanes, not 1"),
+    ],
+)
 def test_the_track_parser_rejects_what_the_expansion_does_not_allow(spec, message):
     with pytest.raises(TrackError, match=message):
         Track.parse(spec)
@@ -62,12 +87,16 @@ def test_the_tutors_own_stage_has_cobbles_a_narrow_stretch_and_a_supply_zone():
 def test_a_start_area_too_small_extends_backwards():
     """RULES.md 2, tutor decision: extra squares of the start's width behind the start area."""
     race = Race.new("la-classicissima", 6, seed=1)  # 12 riders, 8 lanes behind the A start line
-    assert race.track.start == 4 + 2 and len(race.track) == 78 + 2 and race.track.finish == stage(
-        "la-classicissima").finish + 2
+    assert (
+        race.track.start == 4 + 2
+        and len(race.track) == 78 + 2
+        and race.track.finish == stage("la-classicissima").finish + 2
+    )
     assert all(r.square is not None and r.square < race.track.start for r in race.riders.values())
 
 
 # ----- bot teams --------------------------------------------------------------------------------------------------
+
 
 def bot_race(**options) -> Race:
     return Race.new("sprint-20", ("red", "blue"), seed=2, peloton=True, muscle=1, **options)
@@ -168,6 +197,7 @@ def test_a_supply_zone_start_with_an_exhaustion_card_moves_four():
 
 # ----- the breakaway in a race ------------------------------------------------------------------------------------
 
+
 def rig(race: Race, rid: str, *top: int) -> None:
     """Put these cards on top of the rider's deck (the first is drawn first)."""
     race.riders[rid].deck.face_down += [energy(v) for v in reversed(top)]
@@ -229,6 +259,7 @@ def test_the_tie_at_the_cut_names_who_tied_and_who_joined():
 
 # ----- properties over random races of every kind -----------------------------------------------------------------
 
+
 def check_cards_per_owner(race: Race) -> None:
     """Cards are conserved per deck owner (the Peloton team's one deck counts once)."""
     decks = {}
@@ -251,17 +282,34 @@ def check_cards_per_owner(race: Race) -> None:
 
 
 @settings(max_examples=25, deadline=None, database=None)
-@given(seed=st.integers(0, 10**6), singles=st.booleans(), players=st.integers(2, 12), peloton=st.booleans(),
-       muscle=st.integers(0, 2), breakaway=st.booleans(), bot=st.sampled_from(["random", "heuristic"]),
-       track=st.sampled_from(["paves-du-nord", "cobbles-24", "narrow-22", "supply-22", "la-haute-montagne"]))
+@given(
+    seed=st.integers(0, 10**6),
+    singles=st.booleans(),
+    players=st.integers(2, 12),
+    peloton=st.booleans(),
+    muscle=st.integers(0, 2),
+    breakaway=st.booleans(),
+    bot=st.sampled_from(["random", "heuristic"]),
+    track=st.sampled_from(["paves-du-nord", "cobbles-24", "narrow-22", "supply-22", "la-haute-montagne"]),
+)
 def test_random_races_of_every_kind(seed, singles, players, peloton, muscle, breakaway, bot, track):
     """Cards are conserved per deck owner after every action; bot teams never take exhaustion; the breakaway
     riders each took exactly 2 exhaustion cards; every race (up to 12 single riders) ends."""
     players = players if singles else min(players, 6)
-    names = ("red", "blue", "green", "black", "white", "pink", "yellow", "orange", "purple", "teal", "brown",
-             "grey")[:players]
-    race = Race.new(track, players, bots=dict.fromkeys(names, bot), seed=seed, single_riders=singles,
-                    peloton=peloton, muscle=muscle, breakaway=breakaway, history=False)
+    names = ("red", "blue", "green", "black", "white", "pink", "yellow", "orange", "purple", "teal", "brown", "grey")[
+        :players
+    ]
+    race = Race.new(
+        track,
+        players,
+        bots=dict.fromkeys(names, bot),
+        seed=seed,
+        single_riders=singles,
+        peloton=peloton,
+        muscle=muscle,
+        breakaway=breakaway,
+        history=False,
+    )
     check_cards_per_owner(race)
     breakaway_riders: tuple[str, ...] = ()
     while not race.is_over:
@@ -284,8 +332,14 @@ def test_random_races_of_every_kind(seed, singles, players, peloton, muscle, bre
 @given(seed=st.integers(0, 10**6), peloton=st.booleans(), muscle=st.integers(0, 2), singles=st.booleans())
 def test_the_fast_path_equals_step_by_step_with_bot_teams(seed, peloton, muscle, singles):
     """Race.play_round with Peloton and Muscle teams (flips, Attack!, refills) equals draw/play/step."""
-    options = dict(bots={"red": "random", "blue": "random", "green": "random"}, seed=seed, history=False,
-                   peloton=peloton, muscle=muscle, single_riders=singles)
+    options = dict(
+        bots={"red": "random", "blue": "random", "green": "random"},
+        seed=seed,
+        history=False,
+        peloton=peloton,
+        muscle=muscle,
+        single_riders=singles,
+    )
     fast = Race.new("paves-du-nord", ("red", "blue", "green"), **options)
     slow = Race.new("paves-du-nord", ("red", "blue", "green"), **options)
     autoplay(fast, fast=True)
@@ -294,8 +348,9 @@ def test_the_fast_path_equals_step_by_step_with_bot_teams(seed, peloton, muscle,
 
 
 def test_a_twelve_rider_race_with_every_option_ends_and_reports_riders():
-    result = simulate_race("paves-du-nord", teams=12, bot="heuristic", seed=3, single_riders=True, peloton=True,
-                           muscle=1, breakaway=True)
+    result = simulate_race(
+        "paves-du-nord", teams=12, bot="heuristic", seed=3, single_riders=True, peloton=True, muscle=1, breakaway=True
+    )
     kinds = Counter(r["team_kind"] for r in result.riders)
     assert kinds == {"player": 12, "peloton": 2, "muscle": 2}
     assert all(r["exhaustion_taken"] == 0 for r in result.riders if r["team_kind"] != "player")

@@ -11,8 +11,18 @@ import html
 import pytest
 
 from tutor.flamme_rouge import ATTACK, Phase, Race, energy, rules
-from tutor.flamme_rouge.events import (BidsRevealed, BidsStarted, BotDeckRefilled, BotTeamsFlip, BreakawayCost,
-                                       BreakawayDecided, BreakawayStart, CardBid, CardsFlipped, Flip)
+from tutor.flamme_rouge.events import (
+    BidsRevealed,
+    BidsStarted,
+    BotDeckRefilled,
+    BotTeamsFlip,
+    BreakawayCost,
+    BreakawayDecided,
+    BreakawayStart,
+    CardBid,
+    CardsFlipped,
+    Flip,
+)
 from tutor.flamme_rouge.widgets import BreakawayBid, RaceTutor
 from tutor.flamme_rouge.widgets.narration import computer_plays, narrate
 from tutor.ui.testing import recorded_commands
@@ -49,6 +59,7 @@ def assert_refused(widget, click, *words):
 
 
 # ----- BreakawayBid --------------------------------------------------------------------------------------
+
 
 def test_the_bots_have_bid_face_down_and_the_learner_picks_a_rider():
     bid = BreakawayBid("cobbles-24", teams=("red", "blue", "green"), seed=1)
@@ -115,8 +126,10 @@ def test_the_winners_pay_two_exhaustion_cards_and_lose_their_bid_cards(decided):
         assert sum(c.is_exhaustion for c in rider.deck.cards()) == 2
     loser = bid.race.riders["red-R"]
     assert loser.exhaustion == 0 and loser.removed == [] and len(loser.deck.cards()) == 15
-    assert "pay for the head start: their two bid cards leave the game and each takes 2 exhaustion cards" in \
-        bid.narration.value
+    assert (
+        "pay for the head start: their two bid cards leave the game and each takes 2 exhaustion cards"
+        in bid.narration.value
+    )
 
 
 def test_the_breakaway_riders_slide_past_the_start_line_in_one_message(decided):
@@ -152,9 +165,11 @@ def test_back_undoes_the_decision_and_restart_bids_again(decided):
 
 # ----- RaceTutor with bot teams and the breakaway ----------------------------------------------------------
 
+
 def test_race_tutor_bids_then_steps_the_breakaway_and_the_flip():
-    tutor = RaceTutor.new_race("cobbles-24", teams=("red", "blue"), bots={"blue": "heuristic"}, seed=3,
-                               peloton=True, muscle=1, breakaway=True)
+    tutor = RaceTutor.new_race(
+        "cobbles-24", teams=("red", "blue"), bots={"blue": "heuristic"}, seed=3, peloton=True, muscle=1, breakaway=True
+    )
     assert tutor.race.phase is Phase.BID_1 and tutor.next_button.disabled
     assert_refused(tutor, tutor.next_button.click, "first bid is not over")
     for _ in range(2):
@@ -194,23 +209,31 @@ def test_finish_round_in_the_breakaway_step_stops_at_round_one():
 
 def test_scenario_bot_teams_take_the_bot_colours():
     """Engine: scenario teams named peloton and muscle-1 are drawn in the bot teams' colours."""
-    race = Race.from_positions("sprint-20", [
-        {"id": "p1", "team": "peloton", "square": 3, "lane": 0},
-        {"id": "p2", "team": "peloton", "square": 2, "lane": 0},
-        {"id": "m1", "team": "muscle-1", "square": 1, "lane": 0}, {"id": "x", "square": 0, "lane": 0}])
+    race = Race.from_positions(
+        "sprint-20",
+        [
+            {"id": "p1", "team": "peloton", "square": 3, "lane": 0},
+            {"id": "p2", "team": "peloton", "square": 2, "lane": 0},
+            {"id": "m1", "team": "muscle-1", "square": 1, "lane": 0},
+            {"id": "x", "square": 0, "lane": 0},
+        ],
+    )
     assert [race.riders[r].colour for r in ("p1", "p2", "m1")] == ["silver", "silver", "gold"]
 
 
 # ----- narration of the expansion's events ------------------------------------------------------------------
 
+
 def test_flips_say_what_moves_whom_and_why_bots_never_tire():
     both = ("peloton-1", "peloton-2")
     peloton = CardsFlipped("peloton", (Flip(ATTACK, both),), rules=(rules.PELOTON_FLIP,))
-    muscle = CardsFlipped("muscle-1", (Flip(energy(5), ("muscle-1-S",)), Flip(energy(7), ("muscle-1-R",))),
-                          rules=(rules.MUSCLE_FLIP,))
+    muscle = CardsFlipped(
+        "muscle-1", (Flip(energy(5), ("muscle-1-S",)), Flip(energy(7), ("muscle-1-R",))), rules=(rules.MUSCLE_FLIP,)
+    )
     same = CardsFlipped("peloton", (Flip(energy(6), both),), rules=(rules.PELOTON_FLIP,))
-    twins = CardsFlipped("muscle-1", (Flip(energy(5), ("muscle-1-S",)), Flip(energy(5), ("muscle-1-R",))),
-                         rules=(rules.MUSCLE_FLIP,))
+    twins = CardsFlipped(
+        "muscle-1", (Flip(energy(5), ("muscle-1-S",)), Flip(energy(5), ("muscle-1-R",))), rules=(rules.MUSCLE_FLIP,)
+    )
     lines = narrate([peloton, muscle, same, twins])
     assert lines[0].text.startswith("peloton flips the Attack! card: its front rider moves 2 and its back rider 9.")
     assert lines[1].text.startswith("muscle-1 flips one card for each rider: muscle-1-S 5, muscle-1-R 7.")
@@ -227,10 +250,12 @@ def test_bot_deck_refill_bids_and_the_flip_pause_are_told_from_their_fields():
     flip_next = BotTeamsFlip(3, rules=(rules.SECRET,))
     bids_start = BidsStarted(rules=(rules.BID,))
     texts = [line.text for line in narrate([refill, revealed, flip_next, bids_start])]
-    assert texts == ["peloton's deck ran out: its 12 played cards are shuffled into a new deck.",
-                     "Bid 2 is revealed: red-S 9, blue-R 3.",
-                     "Every player's card is face down; now the bot teams flip theirs.",
-                     "The breakaway bids begin: each player picks one rider, who bids twice."]
+    assert texts == [
+        "peloton's deck ran out: its 12 played cards are shuffled into a new deck.",
+        "Bid 2 is revealed: red-S 9, blue-R 3.",
+        "Every player's card is face down; now the bot teams flip theirs.",
+        "The breakaway bids begin: each player picks one rider, who bids twice.",
+    ]
     assert rules.BOT_DECK_REFILL.decision and "tutor decision" not in narrate([refill])[0].rule  # told as played
 
 
@@ -242,8 +267,9 @@ def test_breakaway_cost_and_start_are_not_told_as_end_phase_exhaustion():
     assert "empty square" not in lines[0].text
     assert lines[1].text == "a rides in the breakaway: it starts on square 5, right lane, past the start line."
     decided = BreakawayDecided({"a": 11, "b": 9}, ("a", "b"), ("b", "a"), ("a",), rules=(rules.BREAKAWAY_RANK,))
-    assert narrate([decided])[0].text == ("Bid totals, best first: a 11, b 9. With 2 bidders the top one joins the "
-                                          "breakaway: a.")
+    assert narrate([decided])[0].text == (
+        "Bid totals, best first: a 11, b 9. With 2 bidders the top one joins the breakaway: a."
+    )
 
 
 def test_computer_bids_stay_secret():

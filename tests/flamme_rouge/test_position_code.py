@@ -48,15 +48,35 @@ def test_every_scenario_file_round_trips(path: Path):
 
 
 def test_name_description_and_expect_stay_in_the_file_and_the_code_is_short():
-    data = {"name": "Blocked — «red»", "description": "Where does red end up?", "track": "2 2 2u 3s 1c 2 2 2",
-            "finish": 6,
-            "riders": [{"id": "red-S", "square": 1, "lane": 0, "team": "red", "kind": "sprinteur"},
-                       {"id": "peloton-R", "square": 0, "lane": 1, "team": "peloton", "exhaustion": False,
-                        "team_kind": "peloton", "kind": "rouleur"},
-                       {"id": "peloton-R2", "square": 0, "lane": 0, "team": "peloton", "exhaustion": False,
-                        "team_kind": "peloton", "kind": "rouleur"}],
-            "cards": {"red-S": 3, "peloton-R": "attack", "peloton-R2": "attack"},
-            "expect": {"winner": None}}
+    data = {
+        "name": "Blocked — «red»",
+        "description": "Where does red end up?",
+        "track": "2 2 2u 3s 1c 2 2 2",
+        "finish": 6,
+        "riders": [
+            {"id": "red-S", "square": 1, "lane": 0, "team": "red", "kind": "sprinteur"},
+            {
+                "id": "peloton-R",
+                "square": 0,
+                "lane": 1,
+                "team": "peloton",
+                "exhaustion": False,
+                "team_kind": "peloton",
+                "kind": "rouleur",
+            },
+            {
+                "id": "peloton-R2",
+                "square": 0,
+                "lane": 0,
+                "team": "peloton",
+                "exhaustion": False,
+                "team_kind": "peloton",
+                "kind": "rouleur",
+            },
+        ],
+        "cards": {"red-S": 3, "peloton-R": "attack", "peloton-R2": "attack"},
+        "expect": {"winner": None},
+    }
     code = sc.to_code(data)
     assert code is not None and len(code) <= 40
     back = sc.from_code(code)
@@ -70,12 +90,26 @@ def test_a_position_with_riders_named_otherwise_has_no_code():
 
 def test_the_largest_position_a_scenario_may_hold_has_a_code_under_the_limit():
     """300 squares of changing terrain and 30 riders with names, cards and states a code must write out."""
-    tokens = (["1u", "2c", "3", "1d", "3s", "3u", "1c"] * 43)[:sc.MAX_TRACK_SQUARES]
-    riders = [{"id": f"{team}-{4000 + i}", "team": team, "kind": "sprinteur", "square": i * 9 + 1, "lane": 0,
-               "exhaustion": False, "team_kind": "player"}
-              for i, team in enumerate(TEAM_COLOURS[i % len(TEAM_COLOURS)] for i in range(sc.MAX_RIDERS))]
-    data = {"track": " ".join(tokens), "finish": 290, "start": 5, "riders": riders,
-            "cards": {r["id"]: 99 if i % 2 else 7 for i, r in enumerate(riders)}}
+    tokens = (["1u", "2c", "3", "1d", "3s", "3u", "1c"] * 43)[: sc.MAX_TRACK_SQUARES]
+    riders = [
+        {
+            "id": f"{team}-{4000 + i}",
+            "team": team,
+            "kind": "sprinteur",
+            "square": i * 9 + 1,
+            "lane": 0,
+            "exhaustion": False,
+            "team_kind": "player",
+        }
+        for i, team in enumerate(TEAM_COLOURS[i % len(TEAM_COLOURS)] for i in range(sc.MAX_RIDERS))
+    ]
+    data = {
+        "track": " ".join(tokens),
+        "finish": 290,
+        "start": 5,
+        "riders": riders,
+        "cards": {r["id"]: 99 if i % 2 else 7 for i, r in enumerate(riders)},
+    }
     code = sc.to_code(data)
     assert code is not None and len(code) < sc.MAX_CODE_CHARS
     assert position(sc.from_code(code)) == position(data)
@@ -90,8 +124,13 @@ def valid_scenarios(draw):
     riders = []
     for i, (square, lane) in enumerate(chosen):
         team = draw(st.sampled_from(TEAM_COLOURS))
-        rider: dict = {"id": f"{team}-{i + 1}", "team": team, "square": square, "lane": lane,
-                       "kind": draw(st.sampled_from(["rouleur", "sprinteur"]))}
+        rider: dict = {
+            "id": f"{team}-{i + 1}",
+            "team": team,
+            "square": square,
+            "lane": lane,
+            "kind": draw(st.sampled_from(["rouleur", "sprinteur"])),
+        }
         if draw(st.booleans()):
             rider["exhaustion"] = draw(st.booleans())
         riders.append(rider)
@@ -123,28 +162,41 @@ def test_an_invalid_scenario_gets_no_code():
         sc.to_code({"track": "2 2", "riders": [{"id": "a", "square": 0, "lane": 2}]})
 
 
-GOOD = sc.to_code({"track": "2 2 2 2 2 2", "riders": [{"id": "red-R", "team": "red", "kind": "rouleur", "square": 1,
-                                                       "lane": 0}], "cards": {"red-R": 3}})
+GOOD = sc.to_code(
+    {
+        "track": "2 2 2 2 2 2",
+        "riders": [{"id": "red-R", "team": "red", "kind": "rouleur", "square": 1, "lane": 0}],
+        "cards": {"red-R": 3},
+    }
+)
 assert GOOD is not None
-LONE_ATTACK = position_code.encode_position({"track": "2 2 2", "riders": [
-    {"id": "red-R", "team": "red", "kind": "rouleur", "square": 0, "lane": 0}], "cards": {"red-R": "attack"}})
+LONE_ATTACK = position_code.encode_position(
+    {
+        "track": "2 2 2",
+        "riders": [{"id": "red-R", "team": "red", "kind": "rouleur", "square": 0, "lane": 0}],
+        "cards": {"red-R": "attack"},
+    }
+)
 assert LONE_ATTACK is not None
 
 
-@pytest.mark.parametrize("code, words", [
-    ("", "empty"),
-    ("   \n", "empty"),
-    ("hello world", "starts with FR3-"),
-    ('{"track": "2 2"}', "starts with FR3-"),
-    ("FR3-" + GOOD[4:8] + "!" + GOOD[8:], "contains '!'"),
-    (GOOD[:-1], "damaged"),
-    (GOOD[:5], "too short"),
-    (GOOD[:6] + ("A" if GOOD[6] != "A" else "B") + GOOD[7:], "damaged"),
-    (GOOD + "AAAA", "damaged"),
-    ("FR3-" + "7" * (sc.MAX_CODE_CHARS - 3), "far too long"),
-    (LONE_ATTACK, "invalid position"),
-    ("IF1-84210QCHSHH34", "In Flanders Field position code"),
-])
+@pytest.mark.parametrize(
+    "code, words",
+    [
+        ("", "empty"),
+        ("   \n", "empty"),
+        ("hello world", "starts with FR3-"),
+        ('{"track": "2 2"}', "starts with FR3-"),
+        ("FR3-" + GOOD[4:8] + "!" + GOOD[8:], "contains '!'"),
+        (GOOD[:-1], "damaged"),
+        (GOOD[:5], "too short"),
+        (GOOD[:6] + ("A" if GOOD[6] != "A" else "B") + GOOD[7:], "damaged"),
+        (GOOD + "AAAA", "damaged"),
+        ("FR3-" + "7" * (sc.MAX_CODE_CHARS - 3), "far too long"),
+        (LONE_ATTACK, "invalid position"),
+        ("IF1-84210QCHSHH34", "In Flanders Field position code"),
+    ],
+)
 def test_a_malformed_code_says_what_is_wrong(code, words):
     with pytest.raises(ScenarioError) as err:
         sc.from_code(code)
@@ -161,10 +213,12 @@ def test_white_space_dashes_and_small_letters_in_a_pasted_code_are_ignored_and_n
 
 # ----- codes of other versions: one sentence that says what to do ------------------------------------------
 
-FR1_CODE = ("FR1-ePmapb5ClZPNDoIwEIRfZeJJEzSg8f8ZPGi8EQ-iayBKMVA06MvbWkpLUKInyqb9prudeWrjrfPosUCQ8AyMbpSCRymhO-w1"
-            "HLkNCas8O1wIyjEgdkQmlggK9U0Y1IvDc3GPeIg9A8VXXuh6xHBKE8YdBDmXspDjrLT3Z4JxwBJcaIqZakHTIvIrAgqFe-SeWOgc"
-            "1WmWMIEQ0pQO_stQp5mE-N1u37Ndo2ufAmAMP7FC893SFX_Txjfh0PTxT3Sd4_bQGuqootYQmy-I5rWGBmCHwpqi9LvVtGykjEy5"
-            "krV2v9dwvuc67q7OlDVvV4H92XtHCfen4u9zZP4Gz2vgmQK3pu4FcAEXPA")
+FR1_CODE = (
+    "FR1-ePmapb5ClZPNDoIwEIRfZeJJEzSg8f8ZPGi8EQ-iayBKMVA06MvbWkpLUKInyqb9prudeWrjrfPosUCQ8AyMbpSCRymhO-w1"
+    "HLkNCas8O1wIyjEgdkQmlggK9U0Y1IvDc3GPeIg9A8VXXuh6xHBKE8YdBDmXspDjrLT3Z4JxwBJcaIqZakHTIvIrAgqFe-SeWOgc"
+    "1WmWMIEQ0pQO_stQp5mE-N1u37Ndo2ufAmAMP7FC893SFX_Txjfh0PTxT3Sd4_bQGuqootYQmy-I5rWGBmCHwpqi9LvVtGykjEy5"
+    "krV2v9dwvuc67q7OlDVvV4H92XtHCfen4u9zZP4Gz2vgmQK3pu4FcAEXPA"
+)
 """The version 1 code (JSON, zlib, base64url) of the first lesson position, as the tutor wrote it until issue 40."""
 FR2_CODE = "FR2-09FN-2015-M1H4-DGA9-801G-A108-2GA"
 """The version 2 code of the same position."""
@@ -177,10 +231,16 @@ def _bomb() -> str:
     return "FR1-" + base64.urlsafe_b64encode(packed).decode().rstrip("=")
 
 
-@pytest.mark.parametrize("code, version", [
-    (FR1_CODE, "FR1"), (FR2_CODE, "FR2"), (FR2_CODE.lower().replace("-", " "), "FR2"),
-    ("FR1-AAAA", "FR1"), (_bomb(), "FR1"),  # an old code is refused before its body is read, a zip bomb too
-])
+@pytest.mark.parametrize(
+    "code, version",
+    [
+        (FR1_CODE, "FR1"),
+        (FR2_CODE, "FR2"),
+        (FR2_CODE.lower().replace("-", " "), "FR2"),
+        ("FR1-AAAA", "FR1"),
+        (_bomb(), "FR1"),  # an old code is refused before its body is read, a zip bomb too
+    ],
+)
 def test_a_code_of_an_older_tutor_is_refused_with_one_sentence_saying_to_ask_for_a_new_one(code, version):
     with pytest.raises(CodeVersionError) as err:
         sc.from_code(code)
@@ -191,8 +251,11 @@ def test_a_code_of_an_older_tutor_is_refused_with_one_sentence_saying_to_ask_for
 
 
 def test_a_code_of_a_newer_tutor_says_to_update():
-    with pytest.raises(CodeVersionError, match=r"\(FR4-\.\.\.\) comes from a newer version of the tutor than "
-                                               r"this one \(which reads FR3-\.\.\.\); update the tutor"):
+    with pytest.raises(
+        CodeVersionError,
+        match=r"\(FR4-\.\.\.\) comes from a newer version of the tutor than "
+        r"this one \(which reads FR3-\.\.\.\); update the tutor",
+    ):
         sc.from_code("FR4-" + GOOD[4:])
 
 

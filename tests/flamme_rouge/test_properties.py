@@ -11,8 +11,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tutor.flamme_rouge import (EXHAUSTION, STAGES, TEACHING_TRACKS, TEAM_COLOURS, Phase, Play, Race, race_ids,
-                                simulate_race, starting_deck)
+from tutor.flamme_rouge import (
+    EXHAUSTION,
+    STAGES,
+    TEACHING_TRACKS,
+    TEAM_COLOURS,
+    Phase,
+    Play,
+    Race,
+    race_ids,
+    simulate_race,
+    starting_deck,
+)
 from tutor.flamme_rouge import scenario as sc
 from tutor.flamme_rouge.bots import BOTS
 from tutor.flamme_rouge.events import RiderMoved, Slipstreamed
@@ -45,8 +55,14 @@ def check_cards(race: Race) -> None:
 
 def play_race(track: str, teams: int, bot: str, seed: int, manual: bool, check: bool = True) -> Race:
     """A whole race through the public API, picking among legal_actions with a seeded chooser."""
-    race = Race.new(track, teams, bots={c: bot for c in TEAM_COLOURS[:teams]}, seed=seed,
-                    place="manual" if manual else "auto", history=False)
+    race = Race.new(
+        track,
+        teams,
+        bots={c: bot for c in TEAM_COLOURS[:teams]},
+        seed=seed,
+        place="manual" if manual else "auto",
+        history=False,
+    )
     choose = BOTS[bot]
     chooser = random.Random(seed)
     squares = {rid: r.square for rid, r in race.riders.items()}
@@ -72,8 +88,13 @@ def play_race(track: str, teams: int, bot: str, seed: int, manual: bool, check: 
 
 
 @race_settings
-@given(seed=st.integers(0, 2**32 - 1), track=st.sampled_from(ALL_TRACKS), teams=st.integers(2, 4),
-       bot=st.sampled_from(sorted(BOTS)), manual=st.booleans())
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    track=st.sampled_from(ALL_TRACKS),
+    teams=st.integers(2, 4),
+    bot=st.sampled_from(sorted(BOTS)),
+    manual=st.booleans(),
+)
 def test_random_races_keep_the_invariants(seed, track, teams, bot, manual):
     """RULES.md 1: after every action no two riders share a lane, lanes exist, cards are conserved, riders never
     move backwards; the race ends (within 200 rounds) with the winner furthest past the line (right lane
@@ -90,8 +111,12 @@ def test_random_races_keep_the_invariants(seed, track, teams, bot, manual):
 
 
 @settings(max_examples=20, deadline=None, database=None)
-@given(seed=st.integers(0, 2**32 - 1), track=st.sampled_from(ALL_TRACKS), teams=st.integers(2, 4),
-       bot=st.sampled_from(sorted(BOTS)))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    track=st.sampled_from(ALL_TRACKS),
+    teams=st.integers(2, 4),
+    bot=st.sampled_from(sorted(BOTS)),
+)
 def test_same_seed_same_race(seed, track, teams, bot):
     """race.py: randomness comes from the seeded rng in the state, so the same seed replays the same race."""
     first = play_race(track, teams, bot, seed, manual=False, check=False)
@@ -113,14 +138,16 @@ def test_simulate_race_returns_winner_and_rounds(stage):
 
 # ----- random one-round scenarios ---------------------------------------------------------------------------
 
+
 @st.composite
 def scenarios(draw, flat_two_lane=False):
     n = draw(st.integers(8, 24))
     if flat_two_lane:
         tokens = ["2"] * n
     else:
-        tokens = [str(draw(st.integers(1, 3))) + draw(st.sampled_from(["", "", "", "u", "d", "c", "s"]))
-                  for _ in range(n)]
+        tokens = [
+            str(draw(st.integers(1, 3))) + draw(st.sampled_from(["", "", "", "u", "d", "c", "s"])) for _ in range(n)
+        ]
         tokens = [t if not t.endswith("s") else "3s" for t in tokens]
         tokens = [t if not t.endswith("c") or t[0] != "3" else "2c" for t in tokens]
     slots = [(s, lane) for s, t in enumerate(tokens) for lane in range(int(t[0]))]
@@ -168,8 +195,9 @@ def test_random_scenario_round_is_legal(data):
     if out["winner"] is None:
         occupied = {p[0] for p in out["after_slipstream"].values()}
         takes = {r["id"] for r in data["riders"] if r.get("exhaustion", True)}
-        expected = sorted(rid for rid, (s, _) in out["after_slipstream"].items()
-                          if rid in takes and s + 1 not in occupied)
+        expected = sorted(
+            rid for rid, (s, _) in out["after_slipstream"].items() if rid in takes and s + 1 not in occupied
+        )
         assert out["exhausted"] == expected
     race = sc.build(data)
     events = race.resolve()
@@ -217,11 +245,16 @@ def reference_round(data):
         else:
             moving = set()
     occupied = {s for s, _ in pos.values()}
-    exhausted = sorted(r["id"] for r in data["riders"]
-                       if r.get("exhaustion", True) and pos[r["id"]][0] + 1 not in occupied)
+    exhausted = sorted(
+        r["id"] for r in data["riders"] if r.get("exhaustion", True) and pos[r["id"]][0] + 1 not in occupied
+    )
     as_lists = lambda d: {k: list(v) for k, v in d.items()}  # noqa: E731
-    return {"after_movement": as_lists(after_movement), "after_slipstream": as_lists(pos),
-            "exhausted": exhausted, "winner": None}
+    return {
+        "after_movement": as_lists(after_movement),
+        "after_slipstream": as_lists(pos),
+        "exhausted": exhausted,
+        "winner": None,
+    }
 
 
 @settings(max_examples=60, deadline=None, database=None)

@@ -26,8 +26,10 @@ def lesson_quizzes(path: Path) -> list[PredictQuiz]:
         for cell in nbformat.read(path, as_version=4).cells:
             if cell.cell_type == "code" and "PredictQuiz(" in cell.source:
                 code = cell.source.strip()
-                exec(compile(re.sub(r"^PredictQuiz\(", "__quiz = PredictQuiz(", code, flags=re.M), path.name,
-                             "exec"), namespace)
+                exec(
+                    compile(re.sub(r"^PredictQuiz\(", "__quiz = PredictQuiz(", code, flags=re.M), path.name, "exec"),
+                    namespace,
+                )
                 quizzes.append(namespace.pop("__quiz"))
     finally:
         os.chdir(here)
@@ -123,8 +125,9 @@ def test_fr02_asks_about_the_energy_phase_and_the_engine_answers_each_question()
         assert quiz.feedback.value == "" and quiz.correct_answer not in quiz.status.text  # nothing told before Reveal
         quiz.reveal_button.click()
         assert quiz.is_right is None and "Choose your answer first" in quiz.status.text
-        quiz.choice_input.value = next(choice for _label, choice in quiz.choice_input.options
-                                       if choice != quiz.correct_answer)
+        quiz.choice_input.value = next(
+            choice for _label, choice in quiz.choice_input.options if choice != quiz.correct_answer
+        )
         quiz.reveal_button.click()
         assert quiz.is_right is False and f"The answer is: {quiz.correct_answer}." in quiz.feedback.value
         assert "The rule that decided it" in quiz.feedback.value and "data-right='0'" in quiz.feedback.value
@@ -168,8 +171,15 @@ def test_fr02_energy_quiz_builds_and_plays_its_questions_without_touching_the_ra
     def refuse(*args, **kwargs):
         raise AssertionError("the energy quiz read or wrote the race's serialized state")
 
-    for owner, name in ((SeededState, "to_dict"), (SeededState, "from_dict"), (SeededState, "copy"),
-                        (Race, "_state_dict"), (Race, "_load_state"), (Deck, "to_dict"), (Deck, "from_dict")):
+    for owner, name in (
+        (SeededState, "to_dict"),
+        (SeededState, "from_dict"),
+        (SeededState, "copy"),
+        (Race, "_state_dict"),
+        (Race, "_load_state"),
+        (Deck, "to_dict"),
+        (Deck, "from_dict"),
+    ):
         monkeypatch.setattr(owner, name, refuse)
     quiz = EnergyQuiz()
     assert quiz.ids == ENERGY_QUIZ_IDS
@@ -181,8 +191,9 @@ def test_fr02_energy_quiz_builds_and_plays_its_questions_without_touching_the_ra
         assert quiz.is_right is True and f"data-quiz='{id}' data-right='1'" in quiz.feedback.value
         quiz.retry_button.click()  # the same question again, from its starting cards
         assert quiz.is_right is None and quiz.board.value == board and quiz.id == id
-        quiz.choice_input.value = next(choice for _label, choice in quiz.choice_input.options
-                                       if choice != quiz.correct_answer)
+        quiz.choice_input.value = next(
+            choice for _label, choice in quiz.choice_input.options if choice != quiz.correct_answer
+        )
         quiz.reveal_button.click()
         assert quiz.is_right is False
         quiz.next_button.click()
@@ -202,8 +213,10 @@ def test_fr02_energy_verdict_follows_the_events_not_the_cards(monkeypatch):
     resolve = Race.resolve
 
     def recycled_instead(self, *args, **kwargs):  # the deck still has the 9 out of the game
-        return [CardsRecycled("red-S", (event.cards["red-S"],), 4) if isinstance(event, CardsRemoved) else event
-                for event in resolve(self, *args, **kwargs)]
+        return [
+            CardsRecycled("red-S", (event.cards["red-S"],), 4) if isinstance(event, CardsRemoved) else event
+            for event in resolve(self, *args, **kwargs)
+        ]
 
     monkeypatch.setattr(Race, "resolve", recycled_instead)
     quiz.retry_button.click()
@@ -231,12 +244,15 @@ def test_fr02_energy_verdict_follows_the_events_not_the_cards(monkeypatch):
 def test_energy_where_reads_the_places_from_the_events():
     from tutor.flamme_rouge.cards import energy
     from tutor.flamme_rouge.events import CardPlayed, CardsDrawn, CardsRecycled, CardsRemoved
-    from tutor.flamme_rouge.widgets.energy_quiz import (ELSEWHERE, IN_HAND, OUT_OF_GAME, UNDER_DECK, drawn, played,
-                                                        where)
+    from tutor.flamme_rouge.widgets.energy_quiz import ELSEWHERE, IN_HAND, OUT_OF_GAME, UNDER_DECK, drawn, played, where
 
     nine, five, three, two = (energy(v) for v in (9, 5, 3, 2))
-    events = [CardsDrawn("red-S", (nine, five, three, two)), CardsDrawn("red-R", (three,)),
-              CardPlayed("red-S", nine), CardsRecycled("red-S", (five, three, two), 3)]
+    events = [
+        CardsDrawn("red-S", (nine, five, three, two)),
+        CardsDrawn("red-R", (three,)),
+        CardPlayed("red-S", nine),
+        CardsRecycled("red-S", (five, three, two), 3),
+    ]
     assert where("red-S", [five, three, two], events) == UNDER_DECK
     assert where("red-R", [three], events) == IN_HAND  # another rider's cards are its own
     assert where("red-S", [nine], events) == ELSEWHERE  # played face down: none of the answers' places
@@ -267,8 +283,9 @@ def test_fr02_try_again_asks_the_same_question_and_the_progress_counts_every_que
     quiz, marks = EnergyQuiz(), []
 
     def reveal(right: bool) -> None:
-        quiz.choice_input.value = next(choice for _label, choice in quiz.choice_input.options
-                                       if (choice == quiz.correct_answer) == right)
+        quiz.choice_input.value = next(
+            choice for _label, choice in quiz.choice_input.options if (choice == quiz.correct_answer) == right
+        )
         quiz.reveal_button.click()
         assert quiz.is_right is right
         marks.append(quiz.feedback.value)

@@ -9,14 +9,47 @@ from collections import Counter
 
 import pytest
 
-from tutor.flamme_rouge import (EXHAUSTION, TeamKind, CardNotInHandError, DeckError, Draw, Phase, Place,
-                                PlacementError, Play, Race, RiderOrderError, Step, UnknownRiderError,
-                                UnknownTeamError, WrongPhaseError, energy, simulate_race, starting_deck)
+from tutor.flamme_rouge import (
+    EXHAUSTION,
+    TeamKind,
+    CardNotInHandError,
+    DeckError,
+    Draw,
+    Phase,
+    Place,
+    PlacementError,
+    Play,
+    Race,
+    RiderOrderError,
+    Step,
+    UnknownRiderError,
+    UnknownTeamError,
+    WrongPhaseError,
+    energy,
+    simulate_race,
+    starting_deck,
+)
 from tutor.flamme_rouge import rules
 from tutor.flamme_rouge.bots import heuristic_bot, random_bot
-from tutor.flamme_rouge.events import (Blocked, CardPlayed, CardsDrawn, CardsRecycled, CardsRemoved, CardsRevealed,
-                                       Event, ExhaustionChecked, ExhaustionTaken, Finished, PacksFound, Reshuffled,
-                                       RiderMoved, RiderPlaced, RoundStarted, Slipstreamed, TeamsHandedToBots)
+from tutor.flamme_rouge.events import (
+    Blocked,
+    CardPlayed,
+    CardsDrawn,
+    CardsRecycled,
+    CardsRemoved,
+    CardsRevealed,
+    Event,
+    ExhaustionChecked,
+    ExhaustionTaken,
+    Finished,
+    PacksFound,
+    Reshuffled,
+    RiderMoved,
+    RiderPlaced,
+    RoundStarted,
+    Slipstreamed,
+    TeamsHandedToBots,
+)
 
 
 def new_race(track="sprint-20", teams=2, seed=1, **kw) -> Race:
@@ -37,9 +70,11 @@ def play_energy(race: Race, bot=heuristic_bot) -> list[Event]:
 
 def finished_race() -> Race:
     """Two riders a sprint from the line (sprint-20: finish 16): red-S plays 9 and crosses."""
-    race = Race.from_positions("sprint-20", [{"id": "red-S", "square": 10, "lane": 0},
-                                             {"id": "blue-S", "square": 3, "lane": 0}],
-                               cards={"red-S": energy(9), "blue-S": energy(2)})
+    race = Race.from_positions(
+        "sprint-20",
+        [{"id": "red-S", "square": 10, "lane": 0}, {"id": "blue-S", "square": 3, "lane": 0}],
+        cards={"red-S": energy(9), "blue-S": energy(2)},
+    )
     race.finish_round()
     assert race.phase is Phase.FINISHED
     return race
@@ -53,6 +88,7 @@ def movement_race() -> Race:
 
 
 # ----- energy phase -----------------------------------------------------------------------------------------
+
 
 def test_energy_draw_takes_four_from_the_top_of_the_deck():
     """RULES.md 1, Energy phase: "choose a rider, draw 4 from its deck"."""
@@ -223,9 +259,17 @@ def test_stack_deck_uses_no_randomness():
     assert events[1].cards[:2] == tuple(cards(5, 3)) and len(events[1].cards) == 4
 
 
-@pytest.mark.parametrize("face_down, recycled, said", [
-    ([7], [], "no card 7"), ([9, 9], [9, 9], "4 cards 9"), (["A"], [], "no card A"), (["M5"], [], "no card M5"),
-    (["x"], [], "not a card"), ([0], [], "not a card")])
+@pytest.mark.parametrize(
+    "face_down, recycled, said",
+    [
+        ([7], [], "no card 7"),
+        ([9, 9], [9, 9], "4 cards 9"),
+        (["A"], [], "no card A"),
+        (["M5"], [], "no card M5"),
+        (["x"], [], "not a card"),
+        ([0], [], "not a card"),
+    ],
+)
 def test_stack_deck_refuses_cards_the_rider_cannot_hold(face_down, recycled, said):
     race = new_race()
     before = race.to_dict()
@@ -256,8 +300,9 @@ def test_stack_deck_only_before_the_rider_draws_in_the_energy_phase():
 def test_exhaustion_card_goes_into_the_recycled_cards():
     """RULES.md 1, End phase (c): a rider with an empty square in front "takes an exhaustion card into its
     recycled cards"."""
-    race = Race.from_positions("sprint-20", [{"id": "a-S", "square": 2, "lane": 0},
-                                             {"id": "b-R", "square": 8, "lane": 0}])
+    race = Race.from_positions(
+        "sprint-20", [{"id": "a-S", "square": 2, "lane": 0}, {"id": "b-R", "square": 8, "lane": 0}]
+    )
     assert race.phase is Phase.END_SLIPSTREAM
     race.step()
     events = race.step()
@@ -271,11 +316,16 @@ def test_exhaustion_card_goes_into_the_recycled_cards():
 
 # ----- movement and end phase through Race ------------------------------------------------------------------
 
+
 def test_movement_reveal_fixes_order_frontmost_first():
     """RULES.md 1, Movement: frontmost first, right lane ahead on the same square; "the order is fixed before
     anyone moves"."""
-    riders = [{"id": "x", "square": 4, "lane": 1}, {"id": "y", "square": 4, "lane": 0},
-              {"id": "z", "square": 2, "lane": 0}, {"id": "w", "square": 6, "lane": 0}]
+    riders = [
+        {"id": "x", "square": 4, "lane": 1},
+        {"id": "y", "square": 4, "lane": 0},
+        {"id": "z", "square": 2, "lane": 0},
+        {"id": "w", "square": 6, "lane": 0},
+    ]
     race = Race.from_positions("sprint-20", riders, cards={r["id"]: energy(5) for r in riders})
     assert race.phase is Phase.MOVEMENT
     assert race.to_move == ["w", "y", "x", "z"]
@@ -288,8 +338,11 @@ def test_movement_reveal_fixes_order_frontmost_first():
 
 def test_movement_one_rider_per_step_with_blocked_event():
     """RULES.md 1, Movement: a rider that would end on a full square stops behind it (Blocked event)."""
-    riders = [{"id": "a", "square": 6, "lane": 0}, {"id": "b", "square": 6, "lane": 1},
-              {"id": "c", "square": 3, "lane": 0}]
+    riders = [
+        {"id": "a", "square": 6, "lane": 0},
+        {"id": "b", "square": 6, "lane": 1},
+        {"id": "c", "square": 3, "lane": 0},
+    ]
     race = Race.from_positions("sprint-20", riders, cards={"a": energy(3), "b": energy(3), "c": energy(6)})
     race.step()
     race.step()
@@ -326,9 +379,13 @@ def test_end_phase_steps_in_rule_order():
 def test_each_slipstream_carries_the_packs_it_leaves():
     """RULES.md 1, End phase (b): a pack that moves joins the pack ahead, and the merged pack is checked again;
     ``Slipstreamed.packs`` (what the canvas outlines) is every pack after that move, the last one ``after``."""
-    riders = [{"id": "a", "square": 2, "lane": 1}, {"id": "b", "square": 4, "lane": 0},
-              {"id": "c", "square": 6, "lane": 0}, {"id": "d", "square": 6, "lane": 1},
-              {"id": "e", "square": 10, "lane": 0}]
+    riders = [
+        {"id": "a", "square": 2, "lane": 1},
+        {"id": "b", "square": 4, "lane": 0},
+        {"id": "c", "square": 6, "lane": 0},
+        {"id": "d", "square": 6, "lane": 1},
+        {"id": "e", "square": 10, "lane": 0},
+    ]
     race = Race.from_positions("sprint-20", riders)  # at the end phase: slipstream is next
     assert race.phase is Phase.END_SLIPSTREAM
     events = race.step()
@@ -336,8 +393,7 @@ def test_each_slipstream_carries_the_packs_it_leaves():
     assert isinstance(found, PacksFound) and found.packs == ((2, 2), (4, 4), (6, 6), (10, 10))
     assert found.behind == ((2, 2), (3, 4))  # a, then a and b together (6 and 10: three empty squares)
     slip = [e for e in events if isinstance(e, Slipstreamed)]
-    assert [(e.frm, e.packs) for e in slip] == [((2, 2), ((3, 4), (6, 6), (10, 10))),
-                                                ((3, 4), ((4, 6), (10, 10)))]
+    assert [(e.frm, e.packs) for e in slip] == [((2, 2), ((3, 4), (6, 6), (10, 10))), ((3, 4), ((4, 6), (10, 10)))]
     assert slip[-1].packs == found.after
 
 
@@ -353,6 +409,7 @@ def test_finish_ends_the_race():
 
 
 # ----- illegal actions --------------------------------------------------------------------------------------
+
 
 def _assert_unchanged(race: Race, action, error, *fragments):
     before = race.to_dict()
@@ -374,8 +431,7 @@ def test_illegal_step_during_energy_phase():
 def test_illegal_play_and_draw_during_movement():
     """RULES.md 1, A round: cards are drawn and played in the energy phase only."""
     race = movement_race()
-    _assert_unchanged(race, lambda: race.play("red-S", 2), WrongPhaseError, "cannot play a card now",
-                      "movement phase")
+    _assert_unchanged(race, lambda: race.play("red-S", 2), WrongPhaseError, "cannot play a card now", "movement phase")
     _assert_unchanged(race, lambda: race.draw("red-S"), WrongPhaseError, "cannot draw cards now", "movement phase")
     _assert_unchanged(race, lambda: race.place("red-S", 0, 0), WrongPhaseError, "cannot place riders now")
 
@@ -383,8 +439,7 @@ def test_illegal_play_and_draw_during_movement():
 def test_illegal_place_during_energy_phase():
     """RULES.md 1, Setup: riders are placed before the first round only."""
     race = new_race()
-    _assert_unchanged(race, lambda: race.place("red-S", 0, 0), WrongPhaseError, "cannot place riders",
-                      "energy phase")
+    _assert_unchanged(race, lambda: race.place("red-S", 0, 0), WrongPhaseError, "cannot place riders", "energy phase")
 
 
 def test_illegal_card_not_in_hand():
@@ -392,8 +447,7 @@ def test_illegal_card_not_in_hand():
     race = new_race()
     race.riders["red-R"].deck.face_down = cards(3, 3, 4, 4, 5)
     race.draw("red-R")  # draws 5, 4, 4, 3
-    _assert_unchanged(race, lambda: race.play("red-R", energy(7)), CardNotInHandError, "red-R has no 7",
-                      "5, 4, 4, 3")
+    _assert_unchanged(race, lambda: race.play("red-R", energy(7)), CardNotInHandError, "red-R has no 7", "5, 4, 4, 3")
     _assert_unchanged(race, lambda: race.play("red-R", 9), CardNotInHandError, "red-R has no 9")
     _assert_unchanged(race, lambda: race.play("red-R", EXHAUSTION), CardNotInHandError, "no E2")
 
@@ -416,8 +470,11 @@ def test_illegal_play_twice():
 def test_illegal_unknown_rider(call):
     """An unknown rider id raises UnknownRiderError naming it and the riders of the race."""
     race = new_race(place="manual") if call == "place" else new_race()
-    action = {"draw": lambda: race.draw("pink-S"), "play": lambda: race.play("pink-S", 2),
-              "place": lambda: race.place("pink-S", 0, 0)}[call]
+    action = {
+        "draw": lambda: race.draw("pink-S"),
+        "play": lambda: race.play("pink-S", 2),
+        "place": lambda: race.place("pink-S", 0, 0),
+    }[call]
     _assert_unchanged(race, action, UnknownRiderError, "'pink-S'", "red-S, red-R, blue-S, blue-R")
 
 
@@ -443,6 +500,7 @@ def test_errors_are_value_errors():
 
 
 # ----- legal actions ----------------------------------------------------------------------------------------
+
 
 def _check_legal(race: Race) -> list:
     actions = race.legal_actions()
@@ -508,6 +566,7 @@ def test_legal_actions_through_a_whole_race():
 
 # ----- setup placement --------------------------------------------------------------------------------------
 
+
 def test_setup_placement_rules():
     """RULES.md 1, Setup: "players in turn ... place both riders in free lanes behind the start line. A rider
     on an empty square always takes the right lane"."""
@@ -515,11 +574,15 @@ def test_setup_placement_rules():
     assert race.phase is Phase.SETUP and race.placing_team.name == "red"
     events = race.place("red-S", 3, 0)
     assert isinstance(events[0], RiderPlaced) and events[0].to == (3, 0) and events[0].rules == (rules.SETUP_PLACE,)
-    _assert_unchanged(race, lambda: race.place("red-R", 3, 0), PlacementError, "square 3, lane 0",
-                      "that lane is taken")
+    _assert_unchanged(race, lambda: race.place("red-R", 3, 0), PlacementError, "square 3, lane 0", "that lane is taken")
     _assert_unchanged(race, lambda: race.place("red-R", 4, 0), PlacementError, "start area is squares 0 to 3")
-    _assert_unchanged(race, lambda: race.place("red-R", 2, 1), PlacementError, "square 2, lane 1",
-                      "on an empty square a rider takes the right-hand lane")
+    _assert_unchanged(
+        race,
+        lambda: race.place("red-R", 2, 1),
+        PlacementError,
+        "square 2, lane 1",
+        "on an empty square a rider takes the right-hand lane",
+    )
     _assert_unchanged(race, lambda: race.place("red-R", 3, 2), PlacementError, "square 3 has 2 lanes")
     _assert_unchanged(race, lambda: race.place("blue-S", 2, 0), PlacementError, "red's turn", "not blue's")
     _assert_unchanged(race, lambda: race.place("red-S", 2, 0), PlacementError, "red-S is already placed")
@@ -539,8 +602,9 @@ def test_setup_start_area_of_an_A_stage():
     race.place("red-S", 3, 0)
 
 
-@pytest.mark.parametrize("track, teams", [("avenue-corso-paseo", 4), ("la-classicissima", 4), ("sprint-20", 3),
-                                          ("cobbles-24", 2)])
+@pytest.mark.parametrize(
+    "track, teams", [("avenue-corso-paseo", 4), ("la-classicissima", 4), ("sprint-20", 3), ("cobbles-24", 2)]
+)
 def test_setup_auto_placement_is_legal(track, teams):
     """RULES.md 1, Setup: auto placement puts every rider in a free lane of the start area, right lane first."""
     race = Race.new(track, teams, seed=3)
@@ -554,6 +618,7 @@ def test_setup_auto_placement_is_legal(track, teams):
 
 
 # ----- events -----------------------------------------------------------------------------------------------
+
 
 def test_every_event_cites_its_rules():
     """STYLE.md: every action returns events, each citing the rules it applied (Rule references, not prose)."""
@@ -573,28 +638,52 @@ def test_every_event_cites_its_rules():
             events = race.step()
             assert events and all(e.rules and all(isinstance(r, rules.Rule) for r in e.rules) for e in events)
             kinds |= {type(e) for e in events}
-    assert {RiderPlaced, RoundStarted, CardsDrawn, CardPlayed, CardsRecycled, CardsRevealed, RiderMoved,
-            CardsRemoved, PacksFound, ExhaustionTaken, Finished} <= kinds
+    assert {
+        RiderPlaced,
+        RoundStarted,
+        CardsDrawn,
+        CardPlayed,
+        CardsRecycled,
+        CardsRevealed,
+        RiderMoved,
+        CardsRemoved,
+        PacksFound,
+        ExhaustionTaken,
+        Finished,
+    } <= kinds
 
 
 def test_event_to_dict_is_json_ready():
     """events.py: events carry the data a renderer needs; to_dict gives plain values (cards as tokens)."""
     event = CardPlayed("red-S", energy(5), rules=(rules.PLAY,))
     data = event.to_dict()
-    assert data == {"kind": "CardPlayed", "rules": ["fr.energy.play"], "automatic": False, "rider": "red-S",
-                    "card": "5"}
+    assert data == {
+        "kind": "CardPlayed",
+        "rules": ["fr.energy.play"],
+        "automatic": False,
+        "rider": "red-S",
+        "card": "5",
+    }
     json.dumps(data)
 
 
 def test_event_to_dict_without_cards():
     """events.py: to_dict names the event kind and keeps plain fields."""
     data = Blocked("c", 9, (9, 8), (7, 0), rules=(rules.FULL_SQUARE,), automatic=True).to_dict()
-    assert data == {"kind": "Blocked", "rules": ["fr.move.full-square"], "automatic": True, "rider": "c",
-                    "target": 9, "full": [9, 8], "to": [7, 0]}
+    assert data == {
+        "kind": "Blocked",
+        "rules": ["fr.move.full-square"],
+        "automatic": True,
+        "rider": "c",
+        "target": 9,
+        "full": [9, 8],
+        "to": [7, 0],
+    }
     assert json.loads(json.dumps(data)) == data
 
 
 # ----- undo, copy, JSON -------------------------------------------------------------------------------------
+
 
 def test_undo_restores_the_exact_previous_state_for_every_action():
     """race.py: undo restores the state before the last action (place, draw, play and every step)."""
@@ -705,8 +794,10 @@ def test_handicap_shuffles_exhaustion_cards_into_the_experienced_team_decks():
         rider = race.riders[rid]
         assert len(rider.deck.face_down) == 18 and rider.deck.face_down.count(EXHAUSTION) == 3
         assert rider.handicap == 3 and rider.exhaustion == 0
-    assert all(r.deck.face_down.count(EXHAUSTION) == 0 and len(r.deck.face_down) == 15
-               for r in map(race.riders.get, ("blue-S", "blue-R")))
+    assert all(
+        r.deck.face_down.count(EXHAUSTION) == 0 and len(r.deck.face_down) == 15
+        for r in map(race.riders.get, ("blue-S", "blue-R"))
+    )
     with pytest.raises(ValueError, match="handicap: 'green'"):
         Race.new("sprint-20", ("red", "blue"), handicap={"green": 1})
 
@@ -720,8 +811,13 @@ def test_a_race_needs_one_to_six_teams(teams):
 
 def test_identity_is_data_not_read_from_ids():
     """A rider's kind, team and colour are fields; a scenario team named after a colour takes that colour."""
-    race = Race.from_positions("sprint-20", [{"id": "x", "square": 3, "lane": 0, "team": "blue", "kind": "sprinteur"},
-                                             {"id": "red-S", "square": 2, "lane": 0}])
+    race = Race.from_positions(
+        "sprint-20",
+        [
+            {"id": "x", "square": 3, "lane": 0, "team": "blue", "kind": "sprinteur"},
+            {"id": "red-S", "square": 2, "lane": 0},
+        ],
+    )
     x, other = race.riders["x"], race.riders["red-S"]
     assert (x.kind, x.team, x.colour, x.letter) == ("sprinteur", "blue", "blue", "S")
     assert other.kind == "rouleur" and other.colour == "red" and other.team == "red-S"  # first unused colour
@@ -738,6 +834,7 @@ def test_bots_draw_from_their_own_random_stream():
 
 
 # ----- resolving steps for a canvas -----------------------------------------------------------------------------
+
 
 def test_resolve_steps_yields_each_step_with_the_positions_and_cards_before_it():
     """The engine resolves the steps (the scene only animates them): one rider's move per step, frontmost first,
@@ -767,6 +864,7 @@ def test_resolve_steps_stops_when_asked_and_raises_a_refused_step():
 
 # ----- handing teams to bots ---------------------------------------------------------------------------------------
 
+
 def test_hand_to_bots_is_an_action_with_an_event_and_back_undoes_it():
     race = new_race(teams=3)  # red, blue and green, all played by people
     before = race.to_dict(history=False)
@@ -777,8 +875,10 @@ def test_hand_to_bots_is_an_action_with_an_event_and_back_undoes_it():
     assert race.to_dict(history=False) == before and race.teams["blue"].bot is None
 
 
-@pytest.mark.parametrize("keep, bot, message", [(("purple",), "heuristic", "no team 'purple' in this race"),
-                                                ((), "genius", "no bot 'genius'")])
+@pytest.mark.parametrize(
+    "keep, bot, message",
+    [(("purple",), "heuristic", "no team 'purple' in this race"), ((), "genius", "no bot 'genius'")],
+)
 def test_hand_to_bots_refuses_an_unknown_team_or_bot(keep, bot, message):
     race = new_race()
     _assert_unchanged(race, lambda: race.hand_to_bots(keep, bot), UnknownTeamError, message)

@@ -14,8 +14,12 @@ SCENARIOS = Path(__file__).resolve().parents[2] / "lessons" / "flamme_rouge" / "
 
 
 def full_race() -> RaceTutor:
-    t = RaceTutor.new_race("avenue-corso-paseo", teams=("red", "blue", "green", "black"),
-                           bots={"blue": "heuristic", "green": "heuristic", "black": "heuristic"}, seed=3)
+    t = RaceTutor.new_race(
+        "avenue-corso-paseo",
+        teams=("red", "blue", "green", "black"),
+        bots={"blue": "heuristic", "green": "heuristic", "black": "heuristic"},
+        seed=3,
+    )
     t.debounce_s = 0
     return t
 
@@ -104,8 +108,9 @@ def to_round_3() -> RaceTutor:
 def play_cards_as_the_learner(t: RaceTutor, plays: LearnerPlays) -> None:
     """The learner draws and chooses a card for each rider in this round, as the prompt names them."""
     round_ = t.race.round
-    while t.race.round == round_ and t.race.phase is Phase.ENERGY and any(not b.disabled
-                                                                         for b in t.draw_buttons.values()):
+    while (
+        t.race.round == round_ and t.race.phase is Phase.ENERGY and any(not b.disabled for b in t.draw_buttons.values())
+    ):
         rider = next(r for r, b in t.draw_buttons.items() if not b.disabled)
         assert f"Draw 4 for {rider}" in t.status.text and t.focused is t.draw_buttons[rider]
         t.draw_buttons[rider].click()
@@ -169,8 +174,13 @@ def test_the_results_say_how_the_learner_did_and_mark_the_learners_riders():
     mine = [r for r in t.race.standings() if r.startswith("red-")]
     best = mine[0]
     place = t.race.standings().index(best) + 1
-    said = (f"Your best rider, {best}, finished in place {place} of 8." if best in t.race.ranking and place > 1
-            else "You won!" if place == 1 else f"Your best rider, {best}, did not reach the finish line")
+    said = (
+        f"Your best rider, {best}, finished in place {place} of 8."
+        if best in t.race.ranking and place > 1
+        else "You won!"
+        if place == 1
+        else f"Your best rider, {best}, did not reach the finish line"
+    )
     table = t.results.value
     assert said in table and table.index(said) < table.index("<table")  # the sentence above the table
     assert "<tr class='tutor-you'><td><b>" in table

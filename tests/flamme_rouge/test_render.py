@@ -13,8 +13,22 @@ from tutor.flamme_rouge import scenario as scenarios
 from tutor.flamme_rouge.bots import autoplay
 from tutor.flamme_rouge.cards import ATTACK, energy
 from tutor.flamme_rouge.events import Blocked, RiderMoved
-from tutor.flamme_rouge.render import (CardPanel, Chip, Scene, View, canvas_height, draw_track, follow, frame_ms,
-                          frames_for, highlights_for, legend_html, make_view, rider_colours, token_label)
+from tutor.flamme_rouge.render import (
+    CardPanel,
+    Chip,
+    Scene,
+    View,
+    canvas_height,
+    draw_track,
+    follow,
+    frame_ms,
+    frames_for,
+    highlights_for,
+    legend_html,
+    make_view,
+    rider_colours,
+    token_label,
+)
 from tutor.flamme_rouge.render import style
 from tutor.flamme_rouge.render.geometry import MIN_VISIBLE
 from tutor.ui.drawing import text_colour_on
@@ -22,7 +36,8 @@ from tutor.ui.testing import recorded_commands
 from tests.flamme_rouge.positions import BLOCKED, SLIPSTREAM
 
 SPRINT = {
-    "track": " ".join(["2"] * 16), "finish": 10,
+    "track": " ".join(["2"] * 16),
+    "finish": 10,
     "riders": [{"id": "red-S", "square": 7, "lane": 0}, {"id": "blue-R", "square": 6, "lane": 0}],
     "cards": {"red-S": 5, "blue-R": 6},
 }
@@ -85,9 +100,23 @@ def test_the_legend_names_the_start_and_finish_lines_only_where_the_track_has_th
 
 def test_the_legend_explains_every_mark_the_board_draws():
     html = legend_html(Race.new("la-haute-montagne", ("red", "green")))
-    for words in ("moves next", "its cards are in the panel", "revealed card", "the last move", "full square",
-                  "a pack", "slipstream", "exhaustion card", "finishing place", "the answer", "off the part",
-                  "ascent", "descent", "double line", "numbers under the road"):
+    for words in (
+        "moves next",
+        "its cards are in the panel",
+        "revealed card",
+        "the last move",
+        "full square",
+        "a pack",
+        "slipstream",
+        "exhaustion card",
+        "finishing place",
+        "the answer",
+        "off the part",
+        "ascent",
+        "descent",
+        "double line",
+        "numbers under the road",
+    ):
         assert words in html, words
     assert "red team" in html and "mark: triangle" in html and "green team" in html and "mark: disc" in html
     assert "lane 0" not in html
@@ -136,8 +165,12 @@ def test_tokens_take_colour_and_letter_from_the_riders_team_and_kind_never_from_
     assert rider_colours(race)["green-S"] == style.TEAM_COLOURS["green"]
     assert token_label(race, "green-S") == "S" and token_label(race, "red-R") == "R"
     # An id that looks like another team's says nothing: the team and kind do.
-    odd = scenarios.build({"track": "2 2 2 2 2 2 2 2", "riders": [
-        {"id": "red-S", "team": "blue", "kind": "rouleur", "square": 1, "lane": 0}]})
+    odd = scenarios.build(
+        {
+            "track": "2 2 2 2 2 2 2 2",
+            "riders": [{"id": "red-S", "team": "blue", "kind": "rouleur", "square": 1, "lane": 0}],
+        }
+    )
     assert rider_colours(odd) == {"red-S": style.TEAM_COLOURS["blue"]} and token_label(odd, "red-S") == "R"
     # Riders alone in a team of their own show their id; their colours are the engine's.
     other = scenarios.build(SLIPSTREAM)
@@ -218,8 +251,11 @@ def test_the_next_mover_gets_a_ring_and_riders_still_to_move_a_card_chip():
 
 def test_a_chip_is_an_exhaustion_card_by_its_card_not_its_label():
     """The chip carries its card: an exhaustion card shows "E2" on the exhaustion face; Attack! shows the squares."""
-    race = Race.from_positions("sprint-20", [{"id": "a", "square": 5, "lane": 0}, {"id": "b", "square": 3, "lane": 0}],
-                               cards={"a": Card.parse("E2"), "b": energy(9)})
+    race = Race.from_positions(
+        "sprint-20",
+        [{"id": "a", "square": 5, "lane": 0}, {"id": "b", "square": 3, "lane": 0}],
+        cards={"a": Card.parse("E2"), "b": energy(9)},
+    )
     chips = highlights_for(race).cards
     assert (chips["a"].label, chips["a"].exhaustion) == ("E2", True)
     assert (chips["b"].label, chips["b"].exhaustion) == ("9", False)
@@ -245,15 +281,13 @@ def test_card_panel_shows_hand_played_and_piles_with_exhaustion_cards_distinct()
 
 
 def test_a_long_round_animates_each_step_in_under_a_second():
-    race = Race.new("la-classicissima", 4, bots={t: "heuristic" for t in ("red", "blue", "green", "black")},
-                    seed=4)
+    race = Race.new("la-classicissima", 4, bots={t: "heuristic" for t in ("red", "blue", "green", "black")}, seed=4)
     autoplay(race, steps=False)
     before = race.positions()
     events = race.step()
     frames = frames_for(events, before)
     assert frame_ms(frames) * sum(f.weight for f in frames) < 1000
     assert any(isinstance(e, RiderMoved) for e in events)
-
 
 
 def test_the_card_panel_shows_the_rider_being_played_even_after_the_fifth_and_fits_its_stats():
@@ -313,7 +347,7 @@ def test_every_team_colour_has_its_own_mark_and_base_colours_stay_apart_for_colo
     base = [style.TEAM_COLOURS[n] for n in engine.TEAM_COLOURS[:6]]
     for simulate in (deuteranopia, protanopia, lambda rgb: rgb):
         seen = [lab(simulate(linear(c))) for c in base]
-        closest = min(dist(a, b) for i, a in enumerate(seen) for b in seen[i + 1:])
+        closest = min(dist(a, b) for i, a in enumerate(seen) for b in seen[i + 1 :])
         assert closest > 18, closest
 
 
@@ -328,21 +362,23 @@ def test_tokens_carry_their_team_mark():
 
 # ----- colour vision (Machado et al. 2009, severity 1) ---------------------------------------------------
 
+
 def linear(colour):
     from tutor.ui.drawing import hex_to_rgb
 
-    return [(v / 255 / 12.92) if v / 255 <= 0.04045 else ((v / 255 + 0.055) / 1.055) ** 2.4
-            for v in hex_to_rgb(colour)]
+    return [(v / 255 / 12.92) if v / 255 <= 0.04045 else ((v / 255 + 0.055) / 1.055) ** 2.4 for v in hex_to_rgb(colour)]
 
 
 def _matrix(m):
     return lambda rgb: [sum(m[i][j] * rgb[j] for j in range(3)) for i in range(3)]
 
 
-deuteranopia = _matrix([[0.367322, 0.860646, -0.227968], [0.280085, 0.672501, 0.047413],
-                        [-0.011820, 0.042940, 0.968881]])
-protanopia = _matrix([[0.152286, 1.052583, -0.204868], [0.114503, 0.786281, 0.099216],
-                      [-0.003882, -0.048116, 1.051998]])
+deuteranopia = _matrix(
+    [[0.367322, 0.860646, -0.227968], [0.280085, 0.672501, 0.047413], [-0.011820, 0.042940, 0.968881]]
+)
+protanopia = _matrix(
+    [[0.152286, 1.052583, -0.204868], [0.114503, 0.786281, 0.099216], [-0.003882, -0.048116, 1.051998]]
+)
 
 
 def lab(rgb):
@@ -359,6 +395,7 @@ def dist(a, b):
 
 
 # ----- animations paced by the kernel: a later paint never waits behind them ---------------------------------
+
 
 def blocked_move():
     race = scenarios.build(BLOCKED)
@@ -409,24 +446,39 @@ def test_a_later_paint_drops_the_frames_not_sent_and_skip_shows_the_end_at_once(
 
 
 def test_no_text_on_the_board_is_smaller_than_11_px():
-    race = Race.new("paves-du-nord", ["red", "blue", "green", "black", "white", "pink", "yellow", "orange",
-                                      "purple", "teal", "brown", "grey"], seed=0, single_riders=True)
+    race = Race.new(
+        "paves-du-nord",
+        ["red", "blue", "green", "black", "white", "pink", "yellow", "orange", "purple", "teal", "brown", "grey"],
+        seed=0,
+        single_riders=True,
+    )
     scene = Scene(race.track)
-    panel = CardPanel(tuple(race.riders), compact=True, played=tuple((r, "4") for r in race.riders),
-                      moved=frozenset(list(race.riders)[:3]))
+    panel = CardPanel(
+        tuple(race.riders),
+        compact=True,
+        played=tuple((r, "4") for r in race.riders),
+        moved=frozenset(list(race.riders)[:3]),
+    )
     with recorded_commands() as log:
         scene.draw(race, highlights_for(race), panel, redraw_track=True)
         scene.draw(race, highlights_for(race), CardPanel(tuple(race.riders)[:4]))
-    sizes = [float(c.args[1].split("px")[0].split()[-1]) for c in log.commands if c.name == "set" and
-             isinstance(c.args[1], str) and "px" in c.args[1]]
+    sizes = [
+        float(c.args[1].split("px")[0].split()[-1])
+        for c in log.commands
+        if c.name == "set" and isinstance(c.args[1], str) and "px" in c.args[1]
+    ]
     assert sizes and min(sizes) >= 11
 
 
 def test_the_played_cards_strip_gives_each_of_twelve_riders_room_for_its_name():
     from tutor.flamme_rouge.render.cards import draw_card_panel
 
-    race = Race.new("paves-du-nord", ["red", "blue", "green", "black", "white", "pink", "yellow", "orange",
-                                      "purple", "teal", "brown", "grey"], seed=0, single_riders=True)
+    race = Race.new(
+        "paves-du-nord",
+        ["red", "blue", "green", "black", "white", "pink", "yellow", "orange", "purple", "teal", "brown", "grey"],
+        seed=0,
+        single_riders=True,
+    )
     view = make_view(race.track)
     canvas = Canvas(width=view.width, height=view.height)
     played = tuple((r, "4") for r in race.riders)
@@ -445,8 +497,12 @@ def test_the_played_cards_strip_gives_each_of_twelve_riders_room_for_its_name():
 def test_every_team_has_a_large_mark_in_the_middle_of_its_token():
     from tutor.flamme_rouge.render.labels import MARK_SIZE
 
-    race = Race.new("paves-du-nord", ["red", "blue", "green", "black", "white", "pink", "yellow", "orange",
-                                      "purple", "teal", "brown", "grey"], seed=0, single_riders=True)
+    race = Race.new(
+        "paves-du-nord",
+        ["red", "blue", "green", "black", "white", "pink", "yellow", "orange", "purple", "teal", "brown", "grey"],
+        seed=0,
+        single_riders=True,
+    )
     marks = {style.team_mark(r.colour)[0] for r in race.riders.values()}
     assert len(marks) == len(race.riders) and "" not in marks  # twelve teams, twelve marks
     view = make_view(race.track)
@@ -459,8 +515,10 @@ def test_every_team_has_a_large_mark_in_the_middle_of_its_token():
 
 def test_the_card_chip_legend_says_what_a_climb_does_to_the_chip():
     html = legend_html(Race.new("la-haute-montagne", ("red", "green")))
-    assert "its revealed card: the squares it will move (on a climb it moves at most 5 and from a descent at " \
-           "least 5)" in html
+    assert (
+        "its revealed card: the squares it will move (on a climb it moves at most 5 and from a descent at "
+        "least 5)" in html
+    )
     assert "on a climb" not in legend_html(Race.new("sprint-20", ("red", "green")))
 
 

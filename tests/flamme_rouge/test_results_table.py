@@ -11,10 +11,15 @@ from tutor.flamme_rouge.widgets.race_words import results_html
 def finished_race() -> Race:
     """One rider wins; two riders who did not finish end on one square (square 4: right and left lanes)."""
     track = Track.parse(" ".join(["2"] * 14), finish=10)
-    race = Race.from_positions(track, [{"id": "win", "square": 8, "lane": 0},
-                                       {"id": "right", "square": 2, "lane": 0},
-                                       {"id": "left", "square": 2, "lane": 1}],
-                               cards={"win": energy(5), "right": energy(2), "left": energy(2)})
+    race = Race.from_positions(
+        track,
+        [
+            {"id": "win", "square": 8, "lane": 0},
+            {"id": "right", "square": 2, "lane": 0},
+            {"id": "left", "square": 2, "lane": 1},
+        ],
+        cards={"win": energy(5), "right": energy(2), "left": energy(2)},
+    )
     while race.phase is not Phase.FINISHED:
         race.step()
     return race
@@ -52,6 +57,7 @@ def test_no_sentence_and_no_mark_without_a_learner_or_when_the_learner_rides_eve
 
 def test_the_results_sentence_in_catalan():
     from tutor.i18n import use_language
+
     use_language("ca")
     table = results_html(finished_race(), ("right",))
     assert "El teu corredor, right, no ha arribat a la línia d&#x27;arribada: li falten 6 caselles." in table

@@ -18,6 +18,7 @@ HILL = T(" ".join(["2"] * 8 + ["2u"] * 6 + ["2d"] * 2 + ["2"] * 4))
 
 # ----- movement order ---------------------------------------------------------------------------------------
 
+
 def test_movement_order_frontmost_first_right_lane_ahead():
     """RULES.md 1, Movement: "frontmost = on the square closest to the finish; on the same square the right
     lane is ahead"."""
@@ -36,17 +37,23 @@ def test_ahead_by_lane_names_the_riders_the_right_hand_lane_alone_puts_behind():
 
 # ----- move distance: terrain -------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("square, value, expected", [
-    (0, 2, 2), (0, 5, 5),            # flat, far from the climb: exact value
-    (0, 9, 8 - 1),                   # 8 squares to the climb: max(5, 8 - 1) = 7
-    (1, 9, 6),                       # max(5, 7 - 1) = 6
-    (2, 9, 5),                       # max(5, 6 - 1) = 5
-    (3, 9, 5),                       # max(5, 4) = 5: ends on the first ascent square
-    (1, 6, 6),                       # 6 stays under the limit max(5, 6): moves 6, up to square 7
-    (2, 6, 5),                       # limit max(5, 5) = 5
-    (9, 9, 5), (9, 7, 5),            # starting on the ascent: at most 5
-    (9, 3, 3),                       # ... a low card is not raised
-])
+
+@pytest.mark.parametrize(
+    "square, value, expected",
+    [
+        (0, 2, 2),
+        (0, 5, 5),  # flat, far from the climb: exact value
+        (0, 9, 8 - 1),  # 8 squares to the climb: max(5, 8 - 1) = 7
+        (1, 9, 6),  # max(5, 7 - 1) = 6
+        (2, 9, 5),  # max(5, 6 - 1) = 5
+        (3, 9, 5),  # max(5, 4) = 5: ends on the first ascent square
+        (1, 6, 6),  # 6 stays under the limit max(5, 6): moves 6, up to square 7
+        (2, 6, 5),  # limit max(5, 5) = 5
+        (9, 9, 5),
+        (9, 7, 5),  # starting on the ascent: at most 5
+        (9, 3, 3),  # ... a low card is not raised
+    ],
+)
 def test_move_distance_ascent(square, value, expected):
     """RULES.md 1, Mountains: on or into an ascent at most 5; limit `max(5, distance_to_first_ascent - 1)`."""
     distance, rule = rules.move_distance(HILL, square, value)
@@ -54,11 +61,17 @@ def test_move_distance_ascent(square, value, expected):
     assert (rule == rules.ASCENT) == (expected < value)
 
 
-@pytest.mark.parametrize("square, value, expected", [
-    (14, 2, 5), (14, 4, 5), (15, 3, 5),  # starting on a descent: at least 5
-    (14, 5, 5), (15, 7, 7),              # a higher card is not changed
-    (12, 2, 2),                          # starting on the ascent, going into the descent: no minimum
-])
+@pytest.mark.parametrize(
+    "square, value, expected",
+    [
+        (14, 2, 5),
+        (14, 4, 5),
+        (15, 3, 5),  # starting on a descent: at least 5
+        (14, 5, 5),
+        (15, 7, 7),  # a higher card is not changed
+        (12, 2, 2),  # starting on the ascent, going into the descent: no minimum
+    ],
+)
 def test_move_distance_descent(square, value, expected):
     """RULES.md 1, Mountains: "a rider that starts the round on a descent square moves at least 5"."""
     distance, rule = rules.move_distance(HILL, square, value)
@@ -84,6 +97,7 @@ def test_move_distance_cobbles_do_not_change_movement():
 
 
 # ----- destination ------------------------------------------------------------------------------------------
+
 
 def test_destination_empty_square_right_lane():
     """RULES.md 1, Movement: "Landing on an empty square: right lane"."""
@@ -131,6 +145,7 @@ def test_destination_cut_to_last_square():
 
 
 # ----- packs and slipstream ---------------------------------------------------------------------------------
+
 
 def test_packs_are_runs_of_occupied_squares():
     """RULES.md 1, End phase: "packs (runs of occupied squares with no empty square between them)"."""
@@ -184,6 +199,7 @@ def test_slipstream_needs_the_lane_on_the_square_ahead():
 
 
 # ----- exhaustion and finish --------------------------------------------------------------------------------
+
 
 def test_exhausted_empty_square_not_empty_lane():
     """RULES.md 1, End phase (c): "every rider with an empty square directly in front of it ... An empty lane

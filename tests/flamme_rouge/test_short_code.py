@@ -36,15 +36,17 @@ def test_every_lesson_position_has_a_code_of_at_most_40_characters_typed_in_any_
     assert code is not None and code.startswith("FR3-") and set(code[4:]) <= ALPHABET
     assert len(code) <= 40, f"{path.name}: {len(code)} characters"
     assert position(sc.from_code(code)) == position(data)
-    spaced = " " + " ".join(code[k:k + 4] for k in range(0, len(code), 4)).lower() + "\n"
+    spaced = " " + " ".join(code[k : k + 4] for k in range(0, len(code), 4)).lower() + "\n"
     assert position(sc.from_code(spaced)) == position(data)
 
 
 FR2_CODE = "FR2-09FN-2015-M1H4-DGA9-801G-A108-2GA"
 """The version 2 code of the first lesson position, as the tutor wrote it until issue 40."""
-REFUSAL = ("That code does not open: this is an older kind of position code (FR2-...) that this version of the "
-           "tutor no longer reads; ask for a new code (open the position in this version's workbench and copy its "
-           "code). Nothing changed.")
+REFUSAL = (
+    "That code does not open: this is an older kind of position code (FR2-...) that this version of the "
+    "tutor no longer reads; ask for a new code (open the position in this version's workbench and copy its "
+    "code). Nothing changed."
+)
 
 
 def test_an_old_code_typed_into_a_lesson_says_what_to_do_and_changes_nothing():
@@ -76,7 +78,8 @@ def test_the_refusal_is_said_in_the_learners_language():
     assert tutor.status.text == (
         "Aquest codi no s'obre: aquest és un tipus antic de codi de posició (FR2-...) que aquesta versió del tutor ja "
         "no llegeix; demana un codi nou (obre la posició al taller d'aquesta versió i copia'n el codi). No ha canviat "
-        "res.")
+        "res."
+    )
     assert tutor.race.to_dict() == before
 
 
@@ -86,7 +89,8 @@ def test_a_second_red_rouleur_keeps_the_code_short():
     view = bench.scene.view
     for square in (2, 4):
         bench.scene.canvas._canvases[-1]._handle_frontend_event(
-            None, {"event": "mouse_down", "x": 2 * view.cx(square), "y": 2 * view.cy(0)}, [])
+            None, {"event": "mouse_down", "x": 2 * view.cx(square), "y": 2 * view.cy(0)}, []
+        )
     assert [r["id"] for r in bench.riders] == ["red-R", "red-R2"]
     code = bench.code_output.value
     assert code.startswith("FR3-") and len(code) <= 20
@@ -97,9 +101,15 @@ def test_a_mistyped_code_is_refused_with_one_line_and_the_board_does_not_change(
     code = sc.to_code(sc.load(SCENARIOS[0]))
     assert code
     changed = code[:-3] + ("0" if code[-3] != "0" else "1") + code[-2:]
-    for bad, words in [(changed, "damaged"), (code[:8], "damaged"), ("FR3-!!", "contains"), ("FR3-", "short"),
-                       (code + "0000", "damaged"), ("FR3-" + "0" * 30, "damaged"),
-                       ("IF1-84210QCHSHH34", "In Flanders Field position code")]:
+    for bad, words in [
+        (changed, "damaged"),
+        (code[:8], "damaged"),
+        ("FR3-!!", "contains"),
+        ("FR3-", "short"),
+        (code + "0000", "damaged"),
+        ("FR3-" + "0" * 30, "damaged"),
+        ("IF1-84210QCHSHH34", "In Flanders Field position code"),
+    ]:
         with pytest.raises(ScenarioError, match=words) as caught:
             sc.from_code(bad)
         assert "\n" not in str(caught.value)
@@ -159,6 +169,7 @@ def test_the_workbench_takes_at_most_twelve_riders():
     view = bench.scene.view
     for n in range(MAX_RIDERS + 1):
         bench.scene.canvas._canvases[-1]._handle_frontend_event(
-            None, {"event": "mouse_down", "x": 2 * view.cx(2 + n), "y": 2 * view.cy(0)}, [])
+            None, {"event": "mouse_down", "x": 2 * view.cx(2 + n), "y": 2 * view.cy(0)}, []
+        )
     assert len(bench.riders) == MAX_RIDERS and "remove one" in bench.status.text
     assert len(bench.code_output.value) <= 80

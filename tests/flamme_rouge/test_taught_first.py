@@ -115,4 +115,5 @@ def test_lesson_7_explains_the_end_of_the_road_before_its_quiz_turns_on_it():
 
 def test_breakaway_costs_stay_on_the_board_like_the_end_of_a_round():
     from tutor.flamme_rouge.widgets.race_tutor import END_MARKS
+
     assert BreakawayCost in END_MARKS

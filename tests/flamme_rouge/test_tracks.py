@@ -35,8 +35,7 @@ TILE_STRINGS = {
 
 
 def rle(track: Track, upto: int) -> str:
-    return " ".join(f"{len(list(run))}{LETTER[t]}"
-                    for t, run in groupby(s.terrain for s in track.squares[:upto]))
+    return " ".join(f"{len(list(run))}{LETTER[t]}" for t, run in groupby(s.terrain for s in track.squares[:upto]))
 
 
 def test_all_seven_stages_are_listed():
@@ -74,7 +73,7 @@ def test_stage_start_area(name):
     track = stage(name)
     first = TILE_STRINGS[name].split()[0]
     assert track.start == {"a": 5, "A": 4}[first]
-    assert all(sq.terrain is Terrain.FLAT for sq in track.squares[:track.start])
+    assert all(sq.terrain is Terrain.FLAT for sq in track.squares[: track.start])
 
 
 @pytest.mark.parametrize("name", list(CROSS_CHECK))
@@ -85,14 +84,23 @@ def test_stage_finish_line(name):
     before = {"u": 1, "U": 2}[last]
     assert track.finish == 78 - 6 + before
     if last == "U":
-        assert [sq.terrain for sq in track.squares[track.finish - 2:track.finish]] == [Terrain.ASCENT] * 2
+        assert [sq.terrain for sq in track.squares[track.finish - 2 : track.finish]] == [Terrain.ASCENT] * 2
 
 
 # RULES.md 1, "Terrain per tile face (lowercase faces are flat)" and "Tile lengths".
 FACES = {
-    "B": "DDDDFF", "C": "FFFUUU", "D": "UUUUUD", "F": "DDDFFF", "L": "UUUDDD", "M": "FFUUUU", "N": "UUUUUU",
-    **{c: "UU" for c in "EGKOQR"}, **{c: "DD" for c in "HP"}, **{c: "FF" for c in "IJST"},
-    **{c: "FFFFFF" for c in "bcdflmn"}, **{c: "FF" for c in "eghijkopqrst"},
+    "B": "DDDDFF",
+    "C": "FFFUUU",
+    "D": "UUUUUD",
+    "F": "DDDFFF",
+    "L": "UUUDDD",
+    "M": "FFUUUU",
+    "N": "UUUUUU",
+    **{c: "UU" for c in "EGKOQR"},
+    **{c: "DD" for c in "HP"},
+    **{c: "FF" for c in "IJST"},
+    **{c: "FFFFFF" for c in "bcdflmn"},
+    **{c: "FF" for c in "eghijkopqrst"},
 }
 
 
@@ -113,25 +121,35 @@ def test_start_and_finish_tile_lengths():
 
 # ----- Track.parse (scenario format) ------------------------------------------------------------------------
 
+
 def test_parse_lanes_and_terrain_letters():
     """SCENARIOS.md: a token is 1-3 lanes then optionally u (ascent), d (descent), c (cobbles), s (supply)."""
     track = Track.parse("2 2u 3s 1c 2d 3")
-    assert track.squares == (Square(2), Square(2, Terrain.ASCENT), Square(3, Terrain.SUPPLY),
-                             Square(1, Terrain.COBBLES), Square(2, Terrain.DESCENT), Square(3))
+    assert track.squares == (
+        Square(2),
+        Square(2, Terrain.ASCENT),
+        Square(3, Terrain.SUPPLY),
+        Square(1, Terrain.COBBLES),
+        Square(2, Terrain.DESCENT),
+        Square(3),
+    )
     assert track.spec == "2 2u 3s 1c 2d 3"
     assert Track.parse(track.spec) == track
 
 
-@pytest.mark.parametrize("spec, fragments", [
-    ("2 4 2", ["square 1", "'4'"]),
-    ("2 0", ["square 1", "'0'"]),
-    ("2 2 2x", ["square 2", "'2x'"]),
-    ("u2", ["square 0", "'u2'"]),
-    ("2 2U", ["square 1", "'2U'"]),
-    ("2 2uu", ["square 1", "'2uu'"]),
-    ("", ["at least one square"]),
-    ("   ", ["at least one square"]),
-])
+@pytest.mark.parametrize(
+    "spec, fragments",
+    [
+        ("2 4 2", ["square 1", "'4'"]),
+        ("2 0", ["square 1", "'0'"]),
+        ("2 2 2x", ["square 2", "'2x'"]),
+        ("u2", ["square 0", "'u2'"]),
+        ("2 2U", ["square 1", "'2U'"]),
+        ("2 2uu", ["square 1", "'2uu'"]),
+        ("", ["at least one square"]),
+        ("   ", ["at least one square"]),
+    ],
+)
 def test_parse_rejects_bad_tokens(spec, fragments):
     """SCENARIOS.md track format: a bad token raises TrackError naming the square and the token."""
     with pytest.raises(TrackError) as err:
@@ -147,12 +165,15 @@ def test_parse_rejects_a_non_string():
         Track.parse(["2", "2"])
 
 
-@pytest.mark.parametrize("kwargs, fragment", [
-    ({"finish": 0}, "finish 0 is outside the track"),
-    ({"finish": 5}, "finish 5 is outside the track"),
-    ({"start": -1}, "start -1 is outside the track"),
-    ({"start": 5}, "start 5 is outside the track"),
-])
+@pytest.mark.parametrize(
+    "kwargs, fragment",
+    [
+        ({"finish": 0}, "finish 0 is outside the track"),
+        ({"finish": 5}, "finish 5 is outside the track"),
+        ({"start": -1}, "start -1 is outside the track"),
+        ({"start": 5}, "start 5 is outside the track"),
+    ],
+)
 def test_parse_rejects_start_or_finish_off_the_track(kwargs, fragment):
     """The finish line (first square past it) and the start line lie on the track."""
     with pytest.raises(TrackError, match=fragment):
@@ -196,6 +217,7 @@ def test_track_to_dict_round_trip(name):
 
 
 # ----- teaching tracks --------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("name", list(TEACHING_TRACKS))
 def test_teaching_track_is_valid(name):

@@ -18,7 +18,8 @@ from tutor.flamme_rouge.widgets import PredictQuiz, RaceChooser, RaceTutor
 from tests.flamme_rouge.positions import BLOCKED, SLIPSTREAM
 
 SPRINT_FINISH = {
-    "track": " ".join(["2"] * 16), "finish": 12,
+    "track": " ".join(["2"] * 16),
+    "finish": 12,
     "riders": [{"id": "red-S", "square": 9, "lane": 0}, {"id": "blue-R", "square": 5, "lane": 0}],
     "cards": {"red-S": 5, "blue-R": 3},
 }
@@ -32,8 +33,9 @@ def clicks_at_any_pace(monkeypatch):
 
 @pytest.fixture
 def tutor():
-    return RaceTutor.new_race("avenue-corso-paseo", teams=("red", "blue"), bots={"blue": "heuristic"}, seed=0,
-                              human_teams=("red",))
+    return RaceTutor.new_race(
+        "avenue-corso-paseo", teams=("red", "blue"), bots={"blue": "heuristic"}, seed=0, human_teams=("red",)
+    )
 
 
 def play_both(tutor, first=0, second=0):
@@ -60,6 +62,7 @@ def assert_refused(tutor, click, *words):
 
 
 # ----- RaceTutor: the energy phase ---------------------------------------------------------------------------
+
 
 def test_a_new_race_waits_for_the_learner_while_the_bot_has_played(tutor):
     race = tutor.race
@@ -92,8 +95,10 @@ def test_playing_a_card_recycles_the_other_three_face_up_under_the_deck(tutor):
     assert rider.played == hand[2] and rider.hand == []
     assert rider.recycled == rest and len(rider.deck.face_down) == 11
     text = tutor.narration_lines[0].text
-    assert f"red-S plays {hand[2]} face down and recycles {', '.join(map(str, rest))} face up at the bottom " \
-           "of its deck (recycled cards: 3)" in text
+    assert (
+        f"red-S plays {hand[2]} face down and recycles {', '.join(map(str, rest))} face up at the bottom "
+        "of its deck (recycled cards: 3)" in text
+    )
     assert all(b.disabled for b in tutor.card_buttons)
 
 
@@ -106,6 +111,7 @@ def test_the_last_card_reveals_and_the_movement_phase_begins(tutor):
 
 
 # ----- RaceTutor: clicks at the wrong time -------------------------------------------------------------------
+
 
 def test_a_card_before_drawing_is_refused(tutor):
     assert_refused(tutor, tutor.card_buttons[0].click, "Draw first", "red-S")
@@ -149,6 +155,7 @@ def test_a_stray_click_on_an_empty_card_slot_is_refused():
 
 
 # ----- RaceTutor: resolving a round --------------------------------------------------------------------------
+
 
 def test_next_step_moves_the_frontmost_rider_and_says_so(tutor):
     play_both(tutor)
@@ -263,8 +270,9 @@ def test_focus_follows_play_to_the_control_the_prompt_names(monkeypatch):
     """Issue 22: after every action focus moves to the next control (never left on a button that hid itself)."""
     sent: list[object] = []
     monkeypatch.setattr(widgets.Button, "focus", lambda self: sent.append(self))
-    tutor = RaceTutor.new_race("avenue-corso-paseo", teams=("red", "blue"), bots={"blue": "heuristic"}, seed=0,
-                               human_teams=("red",))
+    tutor = RaceTutor.new_race(
+        "avenue-corso-paseo", teams=("red", "blue"), bots={"blue": "heuristic"}, seed=0, human_teams=("red",)
+    )
     assert tutor.focused is None and sent == []  # building the page moves no focus
     tutor.draw_buttons["red-S"].click()
     assert tutor.focused is tutor.card_buttons[0] and not tutor.card_buttons[0].disabled  # a card after Draw
@@ -330,8 +338,9 @@ def test_new_race_gives_teams_nobody_plays_to_the_heuristic_bot():
 
 
 def test_a_race_of_bots_only_is_stepped_with_next_step():
-    tutor = RaceTutor.new_race("sprint-20", teams=("red", "blue"), bots={"red": "random", "blue": "random"},
-                               human_teams=())
+    tutor = RaceTutor.new_race(
+        "sprint-20", teams=("red", "blue"), bots={"red": "random", "blue": "random"}, human_teams=()
+    )
     assert tutor.race.phase is Phase.MOVEMENT and "All cards are revealed" in tutor.narration.value
     assert not tutor.draw_buttons
     while tutor.race.phase is not Phase.FINISHED:
@@ -340,6 +349,7 @@ def test_a_race_of_bots_only_is_stepped_with_next_step():
 
 
 # ----- drawing: on client ready and after every handler ------------------------------------------------------
+
 
 def test_a_connecting_client_gets_the_whole_canvas(tutor):
     with recorded_commands() as log:
@@ -361,6 +371,7 @@ def test_every_handler_sends_one_message_and_steps_animate(tutor):
 
 
 # ----- PredictQuiz -------------------------------------------------------------------------------------------
+
 
 def quiz(**kwargs):
     kwargs.setdefault("question", "Where does red-R end after the movement phase?")
@@ -451,6 +462,7 @@ def test_quiz_reveal_animates_in_one_message():
 
 # ----- RaceChooser ---------------------------------------------------------------------------------------
 
+
 def test_race_chooser_starts_the_chosen_race_against_the_chosen_bots():
     chooser = RaceChooser(human_team="red", bots=("blue", "green", "black"))
     assert chooser.tutor.race.track.name == "Avenue Corso Paseo"
@@ -473,10 +485,17 @@ def test_race_chooser_starts_the_chosen_race_against_the_chosen_bots():
 
 # ----- setup: placing riders -----------------------------------------------------------------------------
 
+
 def test_the_learner_places_riders_by_clicking_the_board_after_the_bot_team():
     """Rulebook, Setup: players place both riders in turn in free lanes behind the start line."""
-    tutor = RaceTutor.new_race(stage="sprint-20", teams=("blue", "red"), bots={"blue": "heuristic"},
-                               human_teams=("red",), place="manual", seed=1)
+    tutor = RaceTutor.new_race(
+        stage="sprint-20",
+        teams=("blue", "red"),
+        bots={"blue": "heuristic"},
+        human_teams=("red",),
+        place="manual",
+        seed=1,
+    )
     race = tutor.race
     assert race.phase is Phase.SETUP
     assert race.positions() == {"blue-S": (3, 0), "blue-R": (3, 1)}  # the bot placed first, at the front
@@ -507,6 +526,7 @@ def test_board_clicks_outside_the_setup_change_nothing(tutor):
 
 # ----- narration: sentences from the events' fields, rules from their Rule references -------------------------
 
+
 def test_narration_words_attack_cards_and_bot_riders_that_take_no_exhaustion():
     from pathlib import Path
 
@@ -528,20 +548,32 @@ def test_narration_groups_the_riders_that_take_an_exhaustion_card():
     from tutor.flamme_rouge import rules, scenario as scenarios
     from tutor.flamme_rouge.widgets import narrate
 
-    race = scenarios.build({"track": "2 " * 10, "riders": [
-        {"id": "a", "square": 3, "lane": 0}, {"id": "b", "square": 4, "lane": 0}, {"id": "c", "square": 5, "lane": 0}]})
+    race = scenarios.build(
+        {
+            "track": "2 " * 10,
+            "riders": [
+                {"id": "a", "square": 3, "lane": 0},
+                {"id": "b", "square": 4, "lane": 0},
+                {"id": "c", "square": 5, "lane": 0},
+            ],
+        }
+    )
     lines = narrate(race.resolve())
     told = [line for line in lines if rules.EXHAUSTION in line.rules]
-    assert [line.text for line in told] == ["c (square 5) has an empty square right in front: it takes an exhaustion "
-                                            "card (E2) into its recycled cards."]
+    assert [line.text for line in told] == [
+        "c (square 5) has an empty square right in front: it takes an exhaustion card (E2) into its recycled cards."
+    ]
 
 
 # ----- issue 7: the log, double clicks, Finish round rider by rider, prepared positions, results ---------------
 
 CLIMB = {
-    "name": "Climb", "track": "2 2 2 2 2 2 2 2 2u 2u 2u 2u 2u 2u 2 2 2 2 2 2",
-    "riders": [{"id": "red-S", "team": "red", "kind": "sprinteur", "square": 1, "lane": 0},
-               {"id": "blue-R", "team": "blue", "kind": "rouleur", "square": 0, "lane": 0}],
+    "name": "Climb",
+    "track": "2 2 2 2 2 2 2 2 2u 2u 2u 2u 2u 2u 2 2 2 2 2 2",
+    "riders": [
+        {"id": "red-S", "team": "red", "kind": "sprinteur", "square": 1, "lane": 0},
+        {"id": "blue-R", "team": "blue", "kind": "rouleur", "square": 0, "lane": 0},
+    ],
     "cards": {"red-S": 9, "blue-R": 3},
 }
 
@@ -662,8 +694,14 @@ def test_button_colours_have_enough_contrast():
 
 
 def test_a_mouse_press_on_the_2x_canvas_lands_on_the_square_under_it():
-    tutor = RaceTutor.new_race(stage="sprint-20", teams=("blue", "red"), bots={"blue": "heuristic"},
-                               human_teams=("red",), place="manual", seed=1)
+    tutor = RaceTutor.new_race(
+        stage="sprint-20",
+        teams=("blue", "red"),
+        bots={"blue": "heuristic"},
+        human_teams=("red",),
+        place="manual",
+        seed=1,
+    )
     view = tutor.scene.view
     top = tutor.scene.canvas[-1]
     top._handle_frontend_event(None, {"event": "mouse_down", "x": 2 * view.cx(2), "y": 2 * view.cy(0)}, [])
@@ -678,8 +716,13 @@ def press(tutor, x, y):
 @pytest.mark.parametrize("riders", [("red",), ("red", "blue", "green")], ids=["full columns", "narrow columns"])
 def test_a_click_on_a_drawn_card_on_the_board_plays_it(riders):
     """Issue 37 (FR 02): a card drawn on the card panel is played by clicking it, not only by its small button."""
-    tutor = RaceTutor.new_race(stage="sprint-20", teams=("red", "blue", "green"), bots={"blue": "heuristic",
-                               "green": "heuristic"} if riders == ("red",) else {}, human_teams=riders, seed=3)
+    tutor = RaceTutor.new_race(
+        stage="sprint-20",
+        teams=("red", "blue", "green"),
+        bots={"blue": "heuristic", "green": "heuristic"} if riders == ("red",) else {},
+        human_teams=riders,
+        seed=3,
+    )
     tutor.draw_buttons["red-R"].click()
     hand = list(tutor.race.riders["red-R"].hand)
     slots = {(rid, slot): box for rid, slot, box in tutor._panel().hand_slots(tutor.race, tutor.scene.view)}
@@ -710,8 +753,9 @@ def test_a_click_on_a_drawn_card_on_the_board_bids_it_in_the_breakaway():
 
 
 def test_a_click_on_a_rider_s_empty_hand_slots_plays_nothing():
-    tutor = RaceTutor.new_race(stage="sprint-20", teams=("red", "blue"), bots={"blue": "heuristic"},
-                               human_teams=("red",), seed=3)
+    tutor = RaceTutor.new_race(
+        stage="sprint-20", teams=("red", "blue"), bots={"blue": "heuristic"}, human_teams=("red",), seed=3
+    )
     state = tutor.race.to_dict()
     x, y, w, h = tutor._panel().hand_slots(tutor.race, tutor.scene.view)[0][2]
     press(tutor, x + w / 2, y + h / 2)
@@ -803,8 +847,14 @@ def test_who_moves_first():
 
 
 def test_which_card_reaches_a_square():
-    q = PredictQuiz(BLOCKED, question="Which card takes red-R to square 7?", ask="card", rider="red-R",
-                    choices=(2, 4, 5, 7), target=7)
+    q = PredictQuiz(
+        BLOCKED,
+        question="Which card takes red-R to square 7?",
+        ask="card",
+        rider="red-R",
+        choices=(2, 4, 5, 7),
+        target=7,
+    )
     assert q.correct_answer == {"4", "5"}  # 4 lands on 7; 5 would reach the full square 8 and falls back to 7
     assert dict(q._panel().played)["red-R"] == ""  # the learner's card is not shown before Reveal
     q.choice_input.value = "7"
@@ -871,6 +921,7 @@ def test_the_end_phase_lesson_shows_every_riders_cards():
 
 # ----- the board keeps up: Skip, and a click never waits behind an animation ----------------------------------
 
+
 def test_skip_shows_the_end_of_finish_round_at_once_and_a_new_click_drops_the_animation(tutor):
     from tests.manual_clock import ManualClock
 
@@ -895,8 +946,12 @@ def test_skip_shows_the_end_of_finish_round_at_once_and_a_new_click_drops_the_an
 def test_a_slipstream_quiz_reveal_shows_the_packs_and_chips_like_the_main_board():
     """Issue 22 item 7 (FR 04): the reveal outlines the packs and shows every "+1" chip, not only the rider's."""
     scenarios = Path(__file__).resolve().parents[2] / "lessons" / "flamme_rouge" / "scenarios"
-    q = PredictQuiz([str(scenarios / "slipstream_double.json")], rider="red-S", after="slipstream",
-                    question="Where is red-S after slipstream?")
+    q = PredictQuiz(
+        [str(scenarios / "slipstream_double.json")],
+        rider="red-S",
+        after="slipstream",
+        question="Where is red-S after slipstream?",
+    )
     q.square_input.value = q.correct_answer
     q.reveal_button.click()
     gained = {rid for e in q._events if isinstance(e, Slipstreamed) for rid in e.riders}

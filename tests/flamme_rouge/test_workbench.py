@@ -26,8 +26,7 @@ def click(bench: Workbench, square: int, lane: int) -> None:
     """A mouse press on the browser's canvas (2x canvas pixels), through ipycanvas's event handler."""
     view = bench.scene.view
     top = bench.scene.canvas._canvases[-1]
-    top._handle_frontend_event(None, {"event": "mouse_down", "x": 2 * view.cx(square),
-                                      "y": 2 * view.cy(lane)}, [])
+    top._handle_frontend_event(None, {"event": "mouse_down", "x": 2 * view.cx(square), "y": 2 * view.cy(lane)}, [])
 
 
 def state(bench: Workbench) -> tuple:
@@ -35,9 +34,15 @@ def state(bench: Workbench) -> tuple:
 
 
 def upload(bench: Workbench, content: bytes, name: str = "puzzle.json") -> None:
-    bench.upload.value = ({"name": name, "type": "application/json", "size": len(content),
-                           "content": memoryview(content),
-                           "last_modified": datetime.datetime(2024, 1, 1, tzinfo=datetime.timezone.utc)},)
+    bench.upload.value = (
+        {
+            "name": name,
+            "type": "application/json",
+            "size": len(content),
+            "content": memoryview(content),
+            "last_modified": datetime.datetime(2024, 1, 1, tzinfo=datetime.timezone.utc),
+        },
+    )
 
 
 @pytest.fixture
@@ -163,13 +168,19 @@ def test_a_loaded_file_keeps_its_expected_result_until_an_edit_changes_the_resul
     assert "expect" not in bench.position()
 
 
-@pytest.mark.parametrize("content, words", [
-    (b"{not json", "not valid JSON: "),
-    (b"\xff\xfe\x00", "not UTF-8 text"),
-    (b"[1, 2]", "a JSON object, not list"),
-    (json.dumps({"track": "2 2", "riders": [{"id": "a", "square": 0, "lane": 5}]}).encode(), "lane 5 does not exist"),
-    (json.dumps({**BLOCKED, "expect": {"winer": None}}).encode(), "unknown key 'winer'"),
-])
+@pytest.mark.parametrize(
+    "content, words",
+    [
+        (b"{not json", "not valid JSON: "),
+        (b"\xff\xfe\x00", "not UTF-8 text"),
+        (b"[1, 2]", "a JSON object, not list"),
+        (
+            json.dumps({"track": "2 2", "riders": [{"id": "a", "square": 0, "lane": 5}]}).encode(),
+            "lane 5 does not exist",
+        ),
+        (json.dumps({**BLOCKED, "expect": {"winer": None}}).encode(), "unknown key 'winer'"),
+    ],
+)
 def test_a_malformed_file_shows_why_and_changes_nothing(bench, content, words):
     click(bench, 2, 0)
     before = state(bench)
@@ -179,8 +190,15 @@ def test_a_malformed_file_shows_why_and_changes_nothing(bench, content, words):
     assert "Nothing changed" in bench.status.text
 
 
-@pytest.mark.parametrize("code, words", [("hello", "starts with FR3-"), ("FR3-abc", "damaged"), ("", "empty"),
-                                         ("FR2-09FN-2015-M1H4-DGA9-801G-A108-2GA", "older kind of position code")])
+@pytest.mark.parametrize(
+    "code, words",
+    [
+        ("hello", "starts with FR3-"),
+        ("FR3-abc", "damaged"),
+        ("", "empty"),
+        ("FR2-09FN-2015-M1H4-DGA9-801G-A108-2GA", "older kind of position code"),
+    ],
+)
 def test_a_malformed_code_shows_why_and_changes_nothing(bench, code, words):
     click(bench, 2, 0)
     before = state(bench)
@@ -211,8 +229,10 @@ def test_a_peloton_pair_plays_attack_and_takes_no_exhaustion(bench):
     assert bench.race.teams["peloton"].kind is TeamKind.PELOTON  # by its kind, not by its name
     for box in bench.card_inputs.values():
         box.value = "attack"
-    assert bench.race.phase is Phase.MOVEMENT and bench.position()["cards"] == {"peloton-R": "attack",
-                                                                               "peloton-R2": "attack"}
+    assert bench.race.phase is Phase.MOVEMENT and bench.position()["cards"] == {
+        "peloton-R": "attack",
+        "peloton-R2": "attack",
+    }
 
 
 def test_a_position_with_riders_named_otherwise_has_no_code_and_says_to_share_the_file():
@@ -243,9 +263,14 @@ def test_a_lesson_board_opens_a_pasted_code_on_its_own_track_and_restart_comes_b
     from tutor.flamme_rouge.widgets import RaceTutor
 
     tutor = RaceTutor.from_scenario(BLOCKED)
-    three_lanes = {"track": "3 3 3 3 3 3 3 3 3 3", "cards": {"red-R": 4, "blue-S": 5},
-                   "riders": [{"id": "red-R", "square": 2, "lane": 2, "team": "red"},
-                              {"id": "blue-S", "square": 1, "lane": 0, "team": "blue", "kind": "sprinteur"}]}
+    three_lanes = {
+        "track": "3 3 3 3 3 3 3 3 3 3",
+        "cards": {"red-R": 4, "blue-S": 5},
+        "riders": [
+            {"id": "red-R", "square": 2, "lane": 2, "team": "red"},
+            {"id": "blue-S", "square": 1, "lane": 0, "team": "blue", "kind": "sprinteur"},
+        ],
+    }
     before = tutor.race.to_dict()
     assert not tutor.open_box.open_code("FR3-nonsense") and tutor.race.to_dict() == before
     code = sc.to_code(three_lanes)
@@ -261,16 +286,27 @@ def test_check_a_file_checks_a_chosen_puzzle_file_as_rules_tutor_check_does_and_
     """Issue 30: the teacher checks a file in the page, not in a terminal."""
     from pathlib import Path
 
-    puzzle = json.loads((Path(__file__).resolve().parents[2] / "lessons" / "flamme_rouge" / "scenarios"
-                         / "finish_sprint.json").read_text())
+    puzzle = json.loads(
+        (
+            Path(__file__).resolve().parents[2] / "lessons" / "flamme_rouge" / "scenarios" / "finish_sprint.json"
+        ).read_text()
+    )
     before = state(bench)
-    for data, verdict, words in [(puzzle, "pass", "passes"),
-                                 ({**puzzle, "expect": {**puzzle["expect"], "winner": "nobody"}}, "fail", "winner"),
-                                 ({k: v for k, v in puzzle.items() if k != "expect"}, "no expect", "no expected"),
-                                 ({**puzzle, "track": "2 9"}, "malformed", "cannot be used")]:
-        bench.check_box.upload.value = ({"name": "mine.json", "type": "application/json", "size": 1,
-                                         "content": memoryview(json.dumps(data).encode()),
-                                         "last_modified": datetime.datetime(2024, 1, 1, tzinfo=datetime.timezone.utc)},)
+    for data, verdict, words in [
+        (puzzle, "pass", "passes"),
+        ({**puzzle, "expect": {**puzzle["expect"], "winner": "nobody"}}, "fail", "winner"),
+        ({k: v for k, v in puzzle.items() if k != "expect"}, "no expect", "no expected"),
+        ({**puzzle, "track": "2 9"}, "malformed", "cannot be used"),
+    ]:
+        bench.check_box.upload.value = (
+            {
+                "name": "mine.json",
+                "type": "application/json",
+                "size": 1,
+                "content": memoryview(json.dumps(data).encode()),
+                "last_modified": datetime.datetime(2024, 1, 1, tzinfo=datetime.timezone.utc),
+            },
+        )
         assert bench.check_box.verdict == verdict and words in bench.check_box.status.text, bench.check_box.status.text
         assert bench.check_box.upload.value == ()
     assert state(bench) == before  # checking a file does not open it

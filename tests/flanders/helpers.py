@@ -7,8 +7,16 @@ from typing import Any
 from tutor.flanders import Game, scenario
 from tutor.flanders.game import CARD_SPACES
 
-FULL_ROWS = {"3": "Infantry", "4": "Infantry", "5": "Reserves", "6": "Tank", "7": "Machine Gun",
-             "8": "Artillery Barrage", "10": "Infantry", "11": "Gas Attack"}
+FULL_ROWS = {
+    "3": "Infantry",
+    "4": "Infantry",
+    "5": "Reserves",
+    "6": "Tank",
+    "7": "Machine Gun",
+    "8": "Artillery Barrage",
+    "10": "Infantry",
+    "11": "Gas Attack",
+}
 
 
 def position(players: int | list[dict[str, Any]] = 2, **keys: Any) -> Game:
@@ -27,5 +35,10 @@ def ids(game: Game, name: str) -> list[int]:
 
 def all_cards(game: Game) -> list[int]:
     on_spaces = [game.spaces[s] for s in CARD_SPACES if game.spaces[s] is not None]
-    return sorted([c for c in on_spaces if c is not None] + game.draw + game.discard + game.taken
-                  + [c for p in game.players for c in p.retained])
+    return sorted(
+        [c for c in on_spaces if c is not None]
+        + game.draw
+        + game.discard
+        + game.taken
+        + [c for p in game.players for c in p.retained]
+    )

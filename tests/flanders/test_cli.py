@@ -21,8 +21,11 @@ def test_simulate_prints_one_line_per_game(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 3
     for seed, line in zip((4, 5, 6), lines):
-        assert re.fullmatch(rf"seed {seed}: (p\d wins|p\d( and p\d)+ share the win) after \d+ turns "
-                            r"\(troops: p1 \d+, p2 \d+, p3 \d+\)", line), line
+        assert re.fullmatch(
+            rf"seed {seed}: (p\d wins|p\d( and p\d)+ share the win) after \d+ turns "
+            r"\(troops: p1 \d+, p2 \d+, p3 \d+\)",
+            line,
+        ), line
 
 
 def test_simulate_with_one_bot_per_player(capsys):

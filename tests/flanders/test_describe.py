@@ -69,8 +69,9 @@ def test_the_pair_told_as_chosen_is_the_one_the_take_event_names():
     events = game.apply(Roll((4, 2, 4))) + game.apply(Take(8))
     [taken] = [e for e in events if isinstance(e, CardTaken)]
     assert taken.chosen == (0, 2)
-    line = _line(_said(game, picture_of(game, chosen=taken.chosen, chosen_space=taken.space,
-                                        last_dice=(4, 2, 4))), "Dice: ")
+    line = _line(
+        _said(game, picture_of(game, chosen=taken.chosen, chosen_space=taken.space, last_dice=(4, 2, 4))), "Dice: "
+    )
     pairs = line.split("Pairs: ")[1].split(".")[0].split(", ")
     assert [k for k, words in enumerate(pairs) if words.endswith("(chosen)")] == [PAIRS.index(taken.chosen)]
     assert game.cards[taken.card].name in _line(_said(game), "p1 holds: ")

@@ -40,8 +40,11 @@ def test_reaching_the_objective_finishes_the_round_then_the_one_arrival_wins():
 
 def test_several_arrivals_the_most_troops_wins():
     """iff.end.several."""
-    game = position([{"id": "p1", "pawn": OBJ - 1, "troops": 3}, {"id": "p2", "pawn": OBJ - 1, "troops": 5}],
-                    taken=["Infantry"], spaces={"3": "Infantry", "4": "Infantry"})
+    game = position(
+        [{"id": "p1", "pawn": OBJ - 1, "troops": 3}, {"id": "p2", "pawn": OBJ - 1, "troops": 5}],
+        taken=["Infantry"],
+        spaces={"3": "Infantry", "4": "Infantry"},
+    )
     arrive(game, "Infantry")
     game.roll([1, 2, 5])  # 3, 6, 7
     game.take(3)
@@ -52,8 +55,11 @@ def test_several_arrivals_the_most_troops_wins():
 
 def test_several_arrivals_with_equal_troops_share_the_win():
     """iff.end.several, iff.end.tie."""
-    game = position([{"id": "p1", "pawn": OBJ - 1, "troops": 4}, {"id": "p2", "pawn": OBJ - 1, "troops": 4}],
-                    taken=["Infantry"], spaces={"3": "Infantry", "4": "Infantry"})
+    game = position(
+        [{"id": "p1", "pawn": OBJ - 1, "troops": 4}, {"id": "p2", "pawn": OBJ - 1, "troops": 4}],
+        taken=["Infantry"],
+        spaces={"3": "Infantry", "4": "Infantry"},
+    )
     arrive(game, "Infantry")
     game.roll([1, 2, 5])  # 3, 6, 7
     game.take(3)
@@ -63,8 +69,14 @@ def test_several_arrivals_with_equal_troops_share_the_win():
 
 def test_everyone_out_of_troops_ends_the_game_at_once_and_the_most_advanced_pawn_wins():
     """iff.end.everyone-lost: with three players, mid-round."""
-    game = position([{"id": "p1", "pawn": 5, "troops": 1}, {"id": "p2", "pawn": 7, "troops": 0},
-                     {"id": "p3", "pawn": 4, "troops": 0}], taken=["Infantry"])
+    game = position(
+        [
+            {"id": "p1", "pawn": 5, "troops": 1},
+            {"id": "p2", "pawn": 7, "troops": 0},
+            {"id": "p3", "pawn": 4, "troops": 0},
+        ],
+        taken=["Infantry"],
+    )
     over = bust(game)[-1]
     assert isinstance(over, GameOver) and over.ending == "everyone-lost" and over.winners == ("p2",)
     assert over.cites(rules.EVERYONE_LOST) and game.round == 1
@@ -72,8 +84,14 @@ def test_everyone_out_of_troops_ends_the_game_at_once_and_the_most_advanced_pawn
 
 def test_everyone_out_of_troops_tie_on_the_most_advanced_pawn_is_shared():
     """iff.end.everyone-lost, iff.end.tie."""
-    game = position([{"id": "p1", "pawn": 7, "troops": 1}, {"id": "p2", "pawn": 7, "troops": 0},
-                     {"id": "p3", "pawn": 4, "troops": 0}], taken=["Infantry"])
+    game = position(
+        [
+            {"id": "p1", "pawn": 7, "troops": 1},
+            {"id": "p2", "pawn": 7, "troops": 0},
+            {"id": "p3", "pawn": 4, "troops": 0},
+        ],
+        taken=["Infantry"],
+    )
     over = bust(game)[-1]
     assert over.winners == ("p1", "p2") and over.cites(rules.TIE)
 
@@ -88,8 +106,9 @@ def test_two_players_the_game_ends_when_one_has_no_troops_left():
 
 def test_two_players_an_arrival_still_wins_when_its_last_troop_goes():
     """iff.d.two-player-winner: a pawn on the Objective line wins even if the game ends on troops."""
-    game = position([{"id": "p1", "pawn": OBJ - 2, "troops": 1}, {"id": "p2"}],
-                    taken=["Artillery Barrage", "Machine Gun"])
+    game = position(
+        [{"id": "p1", "pawn": OBJ - 2, "troops": 1}, {"id": "p2"}], taken=["Artillery Barrage", "Machine Gun"]
+    )
     over = arrive(game)[-1]
     assert over.ending == "two-players" and over.winners == ("p1",) and over.cites(rules.ONE_ARRIVAL)
 
@@ -105,8 +124,9 @@ def test_three_players_a_player_without_troops_is_skipped():
 
 def test_skipped_players_count_as_having_played_the_final_round():
     """iff.end.objective with iff.d.out: the round ends after the last player with troops."""
-    game = position([{"id": "p1", "pawn": OBJ - 2}, {"id": "p2"}, {"id": "p3", "troops": 0}],
-                    taken=["Artillery Barrage"])
+    game = position(
+        [{"id": "p1", "pawn": OBJ - 2}, {"id": "p2"}, {"id": "p3", "troops": 0}], taken=["Artillery Barrage"]
+    )
     arrive(game)
     events = bust(game)
     assert [e.kind for e in events][-2:] == ["TurnSkipped", "GameOver"] and game.winners == ["p1"]
@@ -164,8 +184,10 @@ def test_everyone_out_by_a_sacrifice_ends_the_game_before_the_move():
 
 def test_a_player_who_still_has_troops_keeps_the_game_going():
     """iff.d.out: p1's last troop piece goes but p2 still has some: the turn carries on (three players)."""
-    game = position([{"id": "p1", "pawn": 6, "troops": 1}, {"id": "p2", "pawn": 7}, {"id": "p3", "troops": 0}],
-                    taken=["Machine Gun", "Artillery Barrage"])
+    game = position(
+        [{"id": "p1", "pawn": 6, "troops": 1}, {"id": "p2", "pawn": 7}, {"id": "p3", "troops": 0}],
+        taken=["Machine Gun", "Artillery Barrage"],
+    )
     game.stop()
     game.play(ids(game, "Machine Gun")[0])
     moved = game.play(ids(game, "Artillery Barrage")[0], 2)

@@ -18,9 +18,11 @@ from tutor.core.events import Event
 from tutor.flanders import Game, autoplay
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
-GAMES = {"flanders-3p-cautious-bold-threshold-seed1": ("cautious", "bold", "threshold"),
-         "flanders-2p-bold-threshold0.2-seed4": ("bold", "threshold:0.2"),
-         "flanders-4p-mixed-seed7": ("cautious", "bold", "threshold", "threshold:1")}
+GAMES = {
+    "flanders-3p-cautious-bold-threshold-seed1": ("cautious", "bold", "threshold"),
+    "flanders-2p-bold-threshold0.2-seed4": ("bold", "threshold:0.2"),
+    "flanders-4p-mixed-seed7": ("cautious", "bold", "threshold", "threshold:1"),
+}
 
 
 def seed_of(name: str) -> int:

@@ -45,9 +45,26 @@ def test_scenario_file_passes_rules_tutor_check(path: Path, capsys):
         assert "expect" in data and scenario.check(data) is None
 
 
-TAUGHT_IN = {R.LINE: 4, R.TANK: 4, R.MINES: 4, R.LINE_HALT: 4, R.SACRIFICE: 5, R.RETAIN: 5, R.RETAINED_IN_HAND: 5,
-             R.BUST: 3, R.BUST_RISK: 3, R.BUST_GERMAN: 3, R.BUST_DISCARD: 3, R.BUST_NINE: 3, R.OBJECTIVE: 6,
-             R.ONE_ARRIVAL: 6, R.SEVERAL_ARRIVALS: 6, R.EVERYONE_LOST: 6, R.TWO_PLAYERS: 6, R.TIE: 6}
+TAUGHT_IN = {
+    R.LINE: 4,
+    R.TANK: 4,
+    R.MINES: 4,
+    R.LINE_HALT: 4,
+    R.SACRIFICE: 5,
+    R.RETAIN: 5,
+    R.RETAINED_IN_HAND: 5,
+    R.BUST: 3,
+    R.BUST_RISK: 3,
+    R.BUST_GERMAN: 3,
+    R.BUST_DISCARD: 3,
+    R.BUST_NINE: 3,
+    R.OBJECTIVE: 6,
+    R.ONE_ARRIVAL: 6,
+    R.SEVERAL_ARRIVALS: 6,
+    R.EVERYONE_LOST: 6,
+    R.TWO_PLAYERS: 6,
+    R.TIE: 6,
+}
 """The lesson that teaches each rule (a rule of lesson 1 or 2 is not listed)."""
 
 

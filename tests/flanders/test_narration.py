@@ -44,8 +44,7 @@ def test_a_machine_gun_drawn_with_its_black_symbol_says_so_when_no_troop_is_left
     german = [e for e in events if isinstance(e, TroopsLost) and e.cause == "german"]
     assert [(e.count, e.owed, e.troops) for e in german] == [(0, 1, 0)]
     text = sentence(german[0], game.cards)
-    assert text == ("p1 would lose 1 troop piece for Machine Gun (German), with 1 black symbol, "
-                    "but has none left.")
+    assert text == ("p1 would lose 1 troop piece for Machine Gun (German), with 1 black symbol, but has none left.")
     assert "no black symbol" not in " ".join(told(events, game))
 
 
@@ -53,9 +52,11 @@ def test_a_german_card_that_costs_more_than_is_left_says_both_numbers():
     game = position([{"id": "p1", "troops": 1}, {"id": "p2"}], taken=["Gas Attack"])
     game.stop()
     events = game.play(ids(game, "Gas Attack")[0])
-    assert told(events, game) == ["p1 would lose 2 troop pieces for Gas Attack (German), with 2 black symbols, "
-                                  "but has only 1: it loses its last one (0 left). p1 has no troop pieces left: it is "
-                                  "out of the game and takes no more turns."]
+    assert told(events, game) == [
+        "p1 would lose 2 troop pieces for Gas Attack (German), with 2 black symbols, "
+        "but has only 1: it loses its last one (0 left). p1 has no troop pieces left: it is "
+        "out of the game and takes no more turns."
+    ]
 
 
 def test_a_german_card_with_no_black_symbol_and_one_with_one():
@@ -75,8 +76,9 @@ def test_mines_are_told_with_the_lines_they_cleared():
     events = game.play(ids(game, "Artillery Barrage")[0], 2, ids(game, "Mines"))
     [moved] = [e for e in events if isinstance(e, PawnMoved)]
     assert moved.cleared == (3,) and moved.mines == tuple(ids(game, "Mines"))
-    assert ("Artillery Barrage moves p1's pawn 2 spaces, from 3 to 5; 1 Mines card lets it go past the defensive "
-            "line at 3.") in told(events, game)
+    assert (
+        "Artillery Barrage moves p1's pawn 2 spaces, from 3 to 5; 1 Mines card lets it go past the defensive line at 3."
+    ) in told(events, game)
 
 
 def numbers_of(event: Event) -> set[int]:

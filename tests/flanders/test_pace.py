@@ -248,6 +248,7 @@ def test_the_results_say_you_won_when_the_learners_player_wins():
     from tutor.flanders.bots import autoplay
     from tutor.flanders.game import Game
     from tutor.flanders.widgets.game_words import results_html
+
     game = Game.new(["p1", "p2", "p3"], bots={"p1": "bold", "p2": "cautious", "p3": "threshold"}, seed=1)
     autoplay(game, people=())
     winner = game.winners[0]

@@ -52,21 +52,27 @@ def test_the_pairs_query_agrees_with_legal_actions_and_the_take_over_any_roll(se
         return
     assert game.pairs() == before
     offered = [p for p in game.pairs() if p.offered]
-    assert sorted(game.legal_actions(), key=lambda a: a.space) == [Take(p.total) for p in  # type: ignore[union-attr]
-                                                                  sorted(offered, key=lambda p: p.total)]
+    assert sorted(game.legal_actions(), key=lambda a: a.space) == [
+        Take(p.total)
+        for p in sorted(offered, key=lambda p: p.total)  # type: ignore[union-attr]
+    ]
     assert game.offered() == tuple(sorted(p.total for p in offered))
     for p in game.pairs():
         assert game.is_legal(Take(p.total)) == (p.offered or p.repeat and any(q.total == p.total for q in offered))
     for p in offered:  # each take uses the pair the query offered
-        [event] = [e for e in game.copy_without_history().apply(Take(p.total))
-                   if isinstance(e, (CardTaken, PawnPlacedOnNine))]
+        [event] = [
+            e for e in game.copy_without_history().apply(Take(p.total)) if isinstance(e, (CardTaken, PawnPlacedOnNine))
+        ]
         assert (event.chosen, event.pair) == (p.dice, p.values)
 
 
 def test_dice_pairs_marks_a_repeated_sum_and_offers_only_the_spaces_given():
     pairs = dice_pairs((2, 4, 4), 1 << 6 | 1 << 8)
     assert [(p.total, p.repeat, p.offered, p.space) for p in pairs] == [
-        (6, False, True, True), (6, True, False, True), (8, False, True, True)]
+        (6, False, True, True),
+        (6, True, False, True),
+        (8, False, True, True),
+    ]
     assert [p.offered for p in dice_pairs((6, 6, 6), 0xFFF)] == [False, False, False]  # 12 names no space
     assert not any(p.offered for p in dice_pairs((1, 2, 3)))
 
@@ -87,8 +93,10 @@ def test_the_dice_panel_and_its_description_draw_the_engines_verdict_and_judge_n
     assert "✓ 1 + 2 = 3: Infantry" in log.texts() and "✗ 1 + 6 = 7: Machine Gun" in log.texts()
     assert other.available == (3,)
     words = " ".join(describe_picture(other, game.cards, game.battlefield))
-    assert "1 + 2 = 3, 1 + 6 = 7, 2 + 6 = 8" in words and "Spaces offered (a pair of dice adds up to them and " \
-        "they hold a card): 3." in words
+    assert (
+        "1 + 2 = 3, 1 + 6 = 7, 2 + 6 = 8" in words
+        and "Spaces offered (a pair of dice adds up to them and they hold a card): 3." in words
+    )
 
 
 def test_after_a_take_and_at_a_bust_the_picture_offers_no_pair():

@@ -17,8 +17,14 @@ def _class(module, name: str) -> ast.ClassDef:
 
 
 def _self_names(cls: ast.ClassDef, context: type) -> set[str]:
-    return {node.attr for node in ast.walk(cls) if isinstance(node, ast.Attribute)
-            and isinstance(node.value, ast.Name) and node.value.id == "self" and isinstance(node.ctx, context)}
+    return {
+        node.attr
+        for node in ast.walk(cls)
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "self"
+        and isinstance(node.ctx, context)
+    }
 
 
 def test_the_bots_part_is_not_a_base_of_the_tutor():
@@ -35,13 +41,24 @@ def test_the_bots_part_reads_only_the_private_names_it_sets_or_defines():
 
 def test_the_tutor_reads_only_the_public_names_of_its_bots_part():
     cls = _class(game_tutor, "GameTutor")
-    private = sorted(node.attr for node in ast.walk(cls) if isinstance(node, ast.Attribute)
-                     and node.attr.startswith("_") and isinstance(node.value, ast.Attribute)
-                     and node.value.attr == "bots")
+    private = sorted(
+        node.attr
+        for node in ast.walk(cls)
+        if isinstance(node, ast.Attribute)
+        and node.attr.startswith("_")
+        and isinstance(node.value, ast.Attribute)
+        and node.value.attr == "bots"
+    )
     assert private == []
-    public = {node.attr for node in ast.walk(cls) if isinstance(node, ast.Attribute)
-              and isinstance(node.value, ast.Attribute) and node.value.attr == "bots"}
-    assert public <= {name for name in dir(BotReplay) if not name.startswith("_")} | {"watch", "finish_from_round",
-                                                                                      "finishing",
-                                                                                      "finish_game_button",
-                                                                                      "finish_now_button"}
+    public = {
+        node.attr
+        for node in ast.walk(cls)
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute) and node.value.attr == "bots"
+    }
+    assert public <= {name for name in dir(BotReplay) if not name.startswith("_")} | {
+        "watch",
+        "finish_from_round",
+        "finishing",
+        "finish_game_button",
+        "finish_now_button",
+    }

@@ -36,15 +36,18 @@ def test_the_same_position_gives_the_same_game():
     assert sc.build(again).to_dict() == sc.build(data).to_dict()  # the same draw pile: the shuffle number travels
 
 
-@pytest.mark.parametrize("code, words", [
-    ("", "empty"),
-    ("hello", "starts with IF1-"),
-    ("FR3-0MHSR031MV", "Flamme Rouge code"),
-    ("IF2-0000", r"\(IF2-\.\.\.\) comes from a newer version of the tutor than this one \(which reads IF1-"),
-    ("IF1-!!", "contains '!'"),
-    ("IF1-0", "too short"),
-    ("IF1-" + "7" * 300, "far too long"),
-])
+@pytest.mark.parametrize(
+    "code, words",
+    [
+        ("", "empty"),
+        ("hello", "starts with IF1-"),
+        ("FR3-0MHSR031MV", "Flamme Rouge code"),
+        ("IF2-0000", r"\(IF2-\.\.\.\) comes from a newer version of the tutor than this one \(which reads IF1-"),
+        ("IF1-!!", "contains '!'"),
+        ("IF1-0", "too short"),
+        ("IF1-" + "7" * 300, "far too long"),
+    ],
+)
 def test_a_malformed_code_is_refused_with_one_line(code, words):
     with pytest.raises(ScenarioError, match=words) as caught:
         pc.from_code(code)
@@ -60,7 +63,7 @@ def test_a_changed_character_is_caught_by_the_check_character():
             if c == code[k]:
                 continue
             try:
-                back = pc.from_code(code[:k] + c + code[k + 1:])
+                back = pc.from_code(code[:k] + c + code[k + 1 :])
             except ScenarioError:
                 refused += 1
             else:
@@ -77,13 +80,24 @@ CARDS, BATTLEFIELD = sc.cards_and_battlefield({})
 def workbench_positions(draw: st.DrawFn) -> dict:
     """A position the workbench's inputs can make (position_editor: its ranges and limits)."""
     count = draw(st.integers(2, 4))
-    players = [{"id": f"p{n}", "pawn": draw(st.integers(0, BATTLEFIELD.objective)), "troops": draw(st.integers(0, 6)),
-                "retained": draw(st.lists(st.sampled_from(CARDS.retainable), max_size=MAX_RETAINED))}
-               for n in range(1, count + 1)]
-    data = {"game": "flanders", "players": players, "current": f"p{draw(st.integers(1, count))}",
-            "spaces": {str(s): name for s in CARD_SPACES if (name := draw(st.none() | NAMES))},
-            "taken": draw(st.lists(NAMES, max_size=MAX_HAND)), "on_nine": draw(st.booleans()),
-            "seed": draw(st.integers(0, MAX_SEED))}
+    players = [
+        {
+            "id": f"p{n}",
+            "pawn": draw(st.integers(0, BATTLEFIELD.objective)),
+            "troops": draw(st.integers(0, 6)),
+            "retained": draw(st.lists(st.sampled_from(CARDS.retainable), max_size=MAX_RETAINED)),
+        }
+        for n in range(1, count + 1)
+    ]
+    data = {
+        "game": "flanders",
+        "players": players,
+        "current": f"p{draw(st.integers(1, count))}",
+        "spaces": {str(s): name for s in CARD_SPACES if (name := draw(st.none() | NAMES))},
+        "taken": draw(st.lists(NAMES, max_size=MAX_HAND)),
+        "on_nine": draw(st.booleans()),
+        "seed": draw(st.integers(0, MAX_SEED)),
+    }
     phase = draw(st.sampled_from([value for _, value in PHASE_CHOICES]))
     if phase != AUTO:
         data["phase"] = phase

@@ -37,8 +37,11 @@ def check_odds(game: Game) -> None:
     held = [game.cards[c] for c in game.held()]
     assert game.bust_probability() == odds.bust_probability(game.available()) == rolled_bust_chance(game)
     assert game.at_stake() == odds.bust_risk(held) == sum(card.risk for card in held)
-    assert game.expected_bust_loss() == odds.expected_bust_loss(game.available(), held) \
+    assert (
+        game.expected_bust_loss()
+        == odds.expected_bust_loss(game.available(), held)
         == rolled_bust_chance(game) * game.at_stake()
+    )
 
 
 def random_game(players: int, seed: int) -> Game:

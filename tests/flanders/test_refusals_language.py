@@ -51,16 +51,52 @@ SCENARIOS: list[dict[str, Any]] = [
     {"battlefield": {"spaces": "none"}},
     {"game": None},
 ]
-UPLOADS = ['{"a" 1}', '{"a": 1,}', '[1 2]', '[1] x', '"abc', '"a\tb"', '"\\q"', '"\\u12"', ' ', '{"a": NaN}']
+UPLOADS = ['{"a" 1}', '{"a": 1,}', "[1 2]", "[1] x", '"abc', '"a\tb"', '"\\q"', '"\\u12"', " ", '{"a": NaN}']
 """Files that are not JSON, as the workbench reads an uploaded file (``parse_json``)."""
 UPLOADS += ["\udcff", "a\udcc3"]  # bytes that are not UTF-8 (surrogate-escaped here, sent as the bytes)
 CODES = ["", "hello", "FR3-0MHSR031MV", "IF2-0000", "IF1-!!", "IF1-0", "IF1-0000000", "IF1-" + "7" * 300, 42]
 
-TYPED = ({*scenario.SCENARIO_KEYS, *scenario.OUTPUT_KEYS, "id", "pawn", "troops", "retained", "roll", "take",
-          "stop", "play", "mines", "end_turn", "fixed", "name", "kind", "description", "hat", "score", "jump", "fly",
-          "lake", "none", "flanders", "Zeppelin", "hello", "true", "false", "null", "In", "Flanders", "Field",
-          "Flamme", "Rouge", "json", "NaN"}
-         | {k.value for k in SpaceKind} | {w for name in CARD_NAMES for w in name.split()})
+TYPED = (
+    {
+        *scenario.SCENARIO_KEYS,
+        *scenario.OUTPUT_KEYS,
+        "id",
+        "pawn",
+        "troops",
+        "retained",
+        "roll",
+        "take",
+        "stop",
+        "play",
+        "mines",
+        "end_turn",
+        "fixed",
+        "name",
+        "kind",
+        "description",
+        "hat",
+        "score",
+        "jump",
+        "fly",
+        "lake",
+        "none",
+        "flanders",
+        "Zeppelin",
+        "hello",
+        "true",
+        "false",
+        "null",
+        "In",
+        "Flanders",
+        "Field",
+        "Flamme",
+        "Rouge",
+        "json",
+        "NaN",
+    }
+    | {k.value for k in SpaceKind}
+    | {w for name in CARD_NAMES for w in name.split()}
+)
 """What a refusal may show as it is: the keys and values the teacher typed, card names, the games' names."""
 WORD = re.compile(r"(?<![\w'’-])[A-Za-z][a-z]*[A-Za-z](?:_[a-z]+)*(?![\w])")
 

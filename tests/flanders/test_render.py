@@ -59,9 +59,13 @@ def test_a_board_paints_in_one_message_with_every_card_and_empty_space_in_its_pl
         want = "Infantry" if s == 9 else ("empty" if card is None else game.cards[card].name)
         assert want in inside, (s, inside)
         assert str(s) in inside
-    for word in ("British card (green, rounded, round badge)", "German card (blue, cut corners, cross badge)",
-                 "defensive line (stops a move)", "troop piece / lost",
-                 "new: a card just dealt onto this space of the grid"):
+    for word in (
+        "British card (green, rounded, round badge)",
+        "German card (blue, cut corners, cross badge)",
+        "defensive line (stops a move)",
+        "troop piece / lost",
+        "new: a card just dealt onto this space of the grid",
+    ):
         assert word in log.texts()
     assert any(t.startswith("new:") and geo.legend_y < y < geo.height for t, _, y in texts)  # inside the legend
 
@@ -76,8 +80,11 @@ def test_pawns_and_troop_pieces_are_drawn_where_the_engine_puts_them():
     for i, p in enumerate(game.players):
         x, y = geo.pawn_centre(i, p.pawn)
         assert any(t == str(i + 1) and abs(tx - x) < 1 and abs(ty - y) < 3 for t, tx, ty in texts), p
-        pieces = [c for c in log.named("fillRect")
-                  if (c.args[0], c.args[1]) in {(geo.troop_rect(i, k).x, geo.troop_rect(i, k).y) for k in range(8)}]
+        pieces = [
+            c
+            for c in log.named("fillRect")
+            if (c.args[0], c.args[1]) in {(geo.troop_rect(i, k).x, geo.troop_rect(i, k).y) for k in range(8)}
+        ]
         assert len(pieces) == p.troops
 
 
@@ -100,6 +107,7 @@ def test_the_odds_panel_shows_the_exact_bust_probability_and_leaves_the_expected
     game = position(2, spaces={"6": "Infantry", "7": "Infantry", "8": "Tank"}, taken=["Artillery Barrage"])
     pic = picture_of(game)
     from tutor.flanders.odds import bust_probability
+
     assert pic.odds is not None and pic.odds.bust == bust_probability({6, 7, 8, 9}) == game.bust_probability()
     with recorded_commands() as log:
         _board(game).draw(pic)
@@ -112,15 +120,17 @@ def test_the_odds_panel_shows_the_exact_bust_probability_and_leaves_the_expected
 
 
 def test_a_bust_is_animated_step_by_step_in_the_engines_order():
-    game = position([{"id": "p1", "pawn": 2, "troops": 6, "retained": ["Mines"]}, {"id": "p2"}],
-                    spaces={"3": "Infantry", "4": "Infantry", "10": "Tank"},
-                    taken=["Artillery Barrage", "Machine Gun"], on_nine=True)
+    game = position(
+        [{"id": "p1", "pawn": 2, "troops": 6, "retained": ["Mines"]}, {"id": "p2"}],
+        spaces={"3": "Infantry", "4": "Infantry", "10": "Tank"},
+        taken=["Artillery Barrage", "Machine Gun"],
+        on_nine=True,
+    )
     before = picture_of(game)
     events = game.apply(Roll((1, 1, 1)))
     frames = frames_for(before, events, captions(events, game.cards), picture_of(game))
     steps = [f.caption for f, _ in frames if f.step and not f.rolling]
-    order = ["rolls 1-1-1", "Bust!", "grey symbols", "Machine Gun", "discards", "leaves space 9", "Refill",
-             "p2's turn"]
+    order = ["rolls 1-1-1", "Bust!", "grey symbols", "Machine Gun", "discards", "leaves space 9", "Refill", "p2's turn"]
     found = [next(i for i, c in enumerate(steps) if word in c) for word in order]
     assert found == sorted(found), steps
     troops = [f.players[0].troops for f, _ in frames]
@@ -161,16 +171,35 @@ def test_a_new_drawing_drops_the_rest_of_a_running_animation_at_once():
 def test_every_text_on_the_board_is_at_least_11px_and_fits_its_width_unsqueezed():
     """Sizes come from ``canvas.font``; a text wider than its ``max_width`` would be squeezed by the browser
     (``pen.text_width`` uses Arial's metrics, which the browser test checks against the real canvas)."""
-    game = position([{"id": "p1", "pawn": 12, "troops": 8, "retained": ["Mines", "Reserves"]},
-                     {"id": "p2", "pawn": 3}, {"id": "p3"}, {"id": "p4"}],
-                    spaces={"3": "Artillery Barrage", "4": "Bayonet Charge", "5": "Quiet Sector", "6": "Tank",
-                            "7": "Gas Attack", "8": "Mines"},
-                    taken=["Artillery Barrage", "Bayonet Charge", "Machine Gun", "Tank", "Infantry"], on_nine=True)
+    game = position(
+        [
+            {"id": "p1", "pawn": 12, "troops": 8, "retained": ["Mines", "Reserves"]},
+            {"id": "p2", "pawn": 3},
+            {"id": "p3"},
+            {"id": "p4"},
+        ],
+        spaces={
+            "3": "Artillery Barrage",
+            "4": "Bayonet Charge",
+            "5": "Quiet Sector",
+            "6": "Tank",
+            "7": "Gas Attack",
+            "8": "Mines",
+        },
+        taken=["Artillery Barrage", "Bayonet Charge", "Machine Gun", "Tank", "Infantry"],
+        on_nine=True,
+    )
     game.players[1].bot, game.players[2].bot = "threshold", "cautious"
     board = _board(game)
     long_rule = " ".join(["A pawn that moves into a defensive line cannot move further this turn."] * 4)
-    pics = [picture_of(game, caption="p1 carries out Artillery Barrage: the pawn moves 2 spaces " * 3,
-                       rule=long_rule, show_odds=True)]
+    pics = [
+        picture_of(
+            game,
+            caption="p1 carries out Artillery Barrage: the pawn moves 2 spaces " * 3,
+            rule=long_rule,
+            show_odds=True,
+        )
+    ]
     game.apply(Roll((4, 4, 1)))
     pics.append(picture_of(game))
     pics.append(picture_of(game, show_offers=False))
@@ -231,11 +260,15 @@ full board."""
 def test_a_board_laid_out_for_its_column_keeps_its_parts_inside_apart_and_big_enough_to_tap(players, column):
     geo = Geometry(players).fit(column)
     assert geo.width == column
-    parts = {"legend": Rect(4, geo.legend_y, geo.width - 8, geo.legend_h), "hand": geo.hand_rect,
-             "odds": geo.odds_rect, **{f"die {k}": geo.die_rect(k) for k in range(3)},
-             **{f"pair {k}": geo.pair_rect(k) for k in range(3)}, **{f"space {s}": geo.space_rect(s)
-                                                                      for s in range(3, 12)},
-             **{f"row {i}": geo.row_rect(i) for i in range(players)}}
+    parts = {
+        "legend": Rect(4, geo.legend_y, geo.width - 8, geo.legend_h),
+        "hand": geo.hand_rect,
+        "odds": geo.odds_rect,
+        **{f"die {k}": geo.die_rect(k) for k in range(3)},
+        **{f"pair {k}": geo.pair_rect(k) for k in range(3)},
+        **{f"space {s}": geo.space_rect(s) for s in range(3, 12)},
+        **{f"row {i}": geo.row_rect(i) for i in range(players)},
+    }
     for name, r in parts.items():
         assert 0 <= r.x and r.x + r.w <= geo.width and geo.caption_h <= r.y and r.y + r.h <= geo.height, (name, r)
     names = sorted(parts)
@@ -243,8 +276,12 @@ def test_a_board_laid_out_for_its_column_keeps_its_parts_inside_apart_and_big_en
         for b in names:
             ra, rb = parts[a], parts[b]
             if a < b:
-                assert ra.x + ra.w <= rb.x or rb.x + rb.w <= ra.x or ra.y + ra.h <= rb.y or rb.y + rb.h <= ra.y, \
-                    (a, ra, b, rb)
+                assert ra.x + ra.w <= rb.x or rb.x + rb.w <= ra.x or ra.y + ra.h <= rb.y or rb.y + rb.h <= ra.y, (
+                    a,
+                    ra,
+                    b,
+                    rb,
+                )
     for s in range(3, 12):  # a tap target at least 24 x 24 CSS px (WCAG 2.5.8), and found where it is drawn
         r = geo.space_rect(s)
         assert r.w >= 24 and r.h >= 24

@@ -4,9 +4,29 @@ from __future__ import annotations
 
 import pytest
 
-from tutor.flanders import (FIXED, CardNotHeldError, CardTaken, DiceError, EndTurn, Game, IllegalMoveError,
-                            PawnMoved, Phase, Play, Reshuffled, RetainError, Roll, RowRedrawn, SpaceFilled,
-                            SpaceNotAvailableError, Stop, Take, TroopsLost, WrongPhaseError, rules)
+from tutor.flanders import (
+    FIXED,
+    CardNotHeldError,
+    CardTaken,
+    DiceError,
+    EndTurn,
+    Game,
+    IllegalMoveError,
+    PawnMoved,
+    Phase,
+    Play,
+    Reshuffled,
+    RetainError,
+    Roll,
+    RowRedrawn,
+    SpaceFilled,
+    SpaceNotAvailableError,
+    Stop,
+    Take,
+    TroopsLost,
+    WrongPhaseError,
+    rules,
+)
 from tutor.flanders.game import CARD_SPACES, ROWS
 
 from .helpers import all_cards, ids, position
@@ -110,8 +130,11 @@ def test_loaded_dice_must_be_three_values_from_1_to_6():
 # ----- bust --------------------------------------------------------------------------------------------------
 def test_bust_with_retained_cards():
     """iff.bust.risk, iff.bust.german, iff.bust.discard: retained British cards count and are discarded too."""
-    game = position(players=[{"id": "p1", "retained": ["Mines"]}, {"id": "p2"}],
-                    taken=["Artillery Barrage", "Gas Attack"], spaces={"3": "Infantry"})
+    game = position(
+        players=[{"id": "p1", "retained": ["Mines"]}, {"id": "p2"}],
+        taken=["Artillery Barrage", "Gas Attack"],
+        spaces={"3": "Infantry"},
+    )
     held = game.held()
     events = game.roll([1, 1, 1])  # only 2: a bust
     kinds = [e.kind for e in events]
@@ -179,8 +202,7 @@ def test_tank_through_a_defensive_line():
 
 def test_mines_let_a_move_continue_past_a_defensive_line():
     """iff.mines: one Mines card per defensive line passed (or left after a halt); the Mines card is spent."""
-    game = position(players=[{"id": "p1", "pawn": 2, "retained": ["Mines"]}, {"id": "p2"}],
-                    taken=["Artillery Barrage"])
+    game = position(players=[{"id": "p1", "pawn": 2, "retained": ["Mines"]}, {"id": "p2"}], taken=["Artillery Barrage"])
     game.stop()
     mines, art = ids(game, "Mines")[0], ids(game, "Artillery Barrage")[0]
     assert Play(art, 2, (mines,)) in game.legal_actions()
@@ -241,7 +263,7 @@ def test_may_retain_cards_may_be_kept_the_others_are_discarded():
     game.stop()
     reserves, infantry = ids(game, "Reserves")[0], ids(game, "Infantry")[0]
     assert EndTurn((reserves,)) in game.legal_actions() and EndTurn() in game.legal_actions()
-    unchanged(game, RetainError, EndTurn((infantry,)), "not marked \"May Retain\"")
+    unchanged(game, RetainError, EndTurn((infantry,)), 'not marked "May Retain"')
     events = game.end_turn([reserves])
     assert game.players[0].retained == [reserves] and infantry in game.discard
     assert [e.kind for e in events][:3] == ["CardsDiscarded", "CardsRetained", "TurnEnded"]
@@ -249,8 +271,11 @@ def test_may_retain_cards_may_be_kept_the_others_are_discarded():
 
 def test_refill_empty_spaces_from_the_draw_pile():
     """iff.refill: every empty card space is refilled at the end of the turn (top of the draw pile first)."""
-    game = position(spaces={"3": "Infantry"}, draw=["Tank", "Reserves", "Infantry", "Infantry", "Bayonet Charge",
-                                                    "Reserves", "Infantry", "Tank"], taken=["Infantry"])
+    game = position(
+        spaces={"3": "Infantry"},
+        draw=["Tank", "Reserves", "Infantry", "Infantry", "Bayonet Charge", "Reserves", "Infantry", "Tank"],
+        taken=["Infantry"],
+    )
     game.stop()
     events = game.end_turn()
     filled = [(e.space, e.name) for e in events if isinstance(e, SpaceFilled)]
@@ -261,8 +286,11 @@ def test_refill_empty_spaces_from_the_draw_pile():
 def test_refill_that_triggers_the_all_german_row_rule():
     """iff.rows at refill: the refill makes row 3-5 all German; it is discarded and redrawn."""
     spaces = {"6": "Infantry", "7": "Tank", "8": "Infantry", "10": "Infantry", "11": "Infantry"}
-    game = position(spaces=spaces, taken=["Reserves"],
-                    draw=["Machine Gun", "Gas Attack", "Quiet Sector", "Infantry", "Artillery Barrage", "Tank"])
+    game = position(
+        spaces=spaces,
+        taken=["Reserves"],
+        draw=["Machine Gun", "Gas Attack", "Quiet Sector", "Infantry", "Artillery Barrage", "Tank"],
+    )
     game.stop()
     events = game.end_turn()
     [row] = [e for e in events if isinstance(e, RowRedrawn)]

@@ -45,25 +45,31 @@ def test_resolve_reports_the_odds_of_the_next_roll():
     assert result["bust_probability"] == "7/12"  # 126 of 216 rolls have no pair making 7
 
 
-@pytest.mark.parametrize("change, message", [
-    ({"game": None}, "missing key 'game'"),
-    ({"game": "flamme-rouge"}, "key 'game': 'flamme-rouge' is not 'flanders'"),
-    ({"colour": "red"}, "unknown key 'colour'"),
-    ({"players": [{"id": "p1"}]}, "key 'players' must be a list of 2 to 4 players"),
-    ({"players": [{"id": "p1", "pawn": 40}, {"id": "p2"}]}, r"players\[0\] \(p1\): pawn 40 is not a battlefield"),
-    ({"players": [{"id": "p1", "troops": -1}, {"id": "p2"}]}, r"players\[0\] \(p1\): troops -1"),
-    ({"players": [{"id": "p1", "hat": 1}, {"id": "p2"}]}, r"players\[0\]: unknown key 'hat'"),
-    ({"players": [{"id": "p1", "retained": ["Infantry"]}, {"id": "p2"}]}, "is not a \"May Retain\" card"),
-    ({"spaces": {"9": "Tank"}}, "space 9 holds the fixed card"),
-    ({"spaces": {"12": "Tank"}}, "'12' is not a card space"),
-    ({"spaces": {"3": "Zeppelin"}}, r"spaces\['3'\]: unknown card Zeppelin"),
-    ({"taken": ["Tank"] * 4}, r"taken\[3\]: no copy of Tank is left"),
-    ({"current": "p9"}, "key 'current': 'p9' is not a player"),
-    ({"phase": "resolve", "actions": [{"play": "Tank", "spaces": 1}]}, r"actions\[0\].play: p1 holds no unused 'Tank'"),
-    ({"actions": [{"take": 5}]}, r"actions\[0\] \(\{\"take\": 5\}\): taking a card belongs to the choose phase"),
-    ({"actions": ["jump"]}, r"actions\[0\]: 'jump' is not an action"),
-    ({"expect": {"score": 3}}, "expect: unknown key 'score'"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"game": None}, "missing key 'game'"),
+        ({"game": "flamme-rouge"}, "key 'game': 'flamme-rouge' is not 'flanders'"),
+        ({"colour": "red"}, "unknown key 'colour'"),
+        ({"players": [{"id": "p1"}]}, "key 'players' must be a list of 2 to 4 players"),
+        ({"players": [{"id": "p1", "pawn": 40}, {"id": "p2"}]}, r"players\[0\] \(p1\): pawn 40 is not a battlefield"),
+        ({"players": [{"id": "p1", "troops": -1}, {"id": "p2"}]}, r"players\[0\] \(p1\): troops -1"),
+        ({"players": [{"id": "p1", "hat": 1}, {"id": "p2"}]}, r"players\[0\]: unknown key 'hat'"),
+        ({"players": [{"id": "p1", "retained": ["Infantry"]}, {"id": "p2"}]}, 'is not a "May Retain" card'),
+        ({"spaces": {"9": "Tank"}}, "space 9 holds the fixed card"),
+        ({"spaces": {"12": "Tank"}}, "'12' is not a card space"),
+        ({"spaces": {"3": "Zeppelin"}}, r"spaces\['3'\]: unknown card Zeppelin"),
+        ({"taken": ["Tank"] * 4}, r"taken\[3\]: no copy of Tank is left"),
+        ({"current": "p9"}, "key 'current': 'p9' is not a player"),
+        (
+            {"phase": "resolve", "actions": [{"play": "Tank", "spaces": 1}]},
+            r"actions\[0\].play: p1 holds no unused 'Tank'",
+        ),
+        ({"actions": [{"take": 5}]}, r"actions\[0\] \(\{\"take\": 5\}\): taking a card belongs to the choose phase"),
+        ({"actions": ["jump"]}, r"actions\[0\]: 'jump' is not an action"),
+        ({"expect": {"score": 3}}, "expect: unknown key 'score'"),
+    ],
+)
 def test_malformed_scenarios_name_the_key(change, message):
     data = {**BASE, **change, "expect": change.get("expect", {})}
     if change.get("game", 0) is None:

@@ -9,8 +9,7 @@ import random
 import pytest
 
 from tutor.core.errors import RuleError
-from tutor.flanders import (FIXED, EndTurn, Game, Phase, Play, Roll, Stop, Take, autoplay, make_bot,
-                            simulate_game)
+from tutor.flanders import FIXED, EndTurn, Game, Phase, Play, Roll, Stop, Take, autoplay, make_bot, simulate_game
 
 
 def advance(game: Game, actions: int, seed: int = 0) -> None:
@@ -50,8 +49,20 @@ def test_undo_restores_every_earlier_state():
     assert not game.can_undo
 
 
-ILLEGAL = [Roll(), Roll((7, 1, 1)), Take(2), Take(9), Take(12), Stop(), Play(FIXED, 1), Play(0, 1),
-           Play(999, 1), Play(5, 9), EndTurn((0,)), EndTurn((999,))]
+ILLEGAL = [
+    Roll(),
+    Roll((7, 1, 1)),
+    Take(2),
+    Take(9),
+    Take(12),
+    Stop(),
+    Play(FIXED, 1),
+    Play(0, 1),
+    Play(999, 1),
+    Play(5, 9),
+    EndTurn((0,)),
+    EndTurn((999,)),
+]
 
 
 def test_illegal_actions_raise_a_rule_error_and_leave_the_state_unchanged():
@@ -102,8 +113,10 @@ def test_events_are_json_data_citing_rules():
 
 
 def test_same_seed_same_game():
-    a, b = simulate_game(4, "cautious,bold,threshold,threshold:1", seed=11), \
-        simulate_game(4, "cautious,bold,threshold,threshold:1", seed=11)
+    a, b = (
+        simulate_game(4, "cautious,bold,threshold,threshold:1", seed=11),
+        simulate_game(4, "cautious,bold,threshold,threshold:1", seed=11),
+    )
     assert a.game.to_dict() == b.game.to_dict() and a.winners == b.winners and a.turns == b.turns
     assert simulate_game(4, seed=12).game.to_dict() != a.game.to_dict()
 

@@ -128,8 +128,12 @@ def test_a_bot_that_loses_every_troop_piece_in_round_1_is_said_to_be_out():
         tutor.restart_button.click()
         tutor.game.players[1].troops = 1  # p2, a bot, has one troop piece left
         roll_until_bots(tutor)
-        lost = [line.text for _h, lines in tutor.turns for line in lines
-                if line.text.startswith("p2 ") and "(0 left)" in line.text]
+        lost = [
+            line.text
+            for _h, lines in tutor.turns
+            for line in lines
+            if line.text.startswith("p2 ") and "(0 left)" in line.text
+        ]
         if lost:
             assert all("p2 has no troop pieces left: it is out of the game" in text for text in lost), lost
             return

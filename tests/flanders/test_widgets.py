@@ -40,8 +40,11 @@ def test_roll_then_a_pair_button_takes_the_card_on_its_sum():
     assert t.status.text == "Your turn: choose 'Roll the dice'." and all(b.disabled for b in t.pair_buttons)
     t.roll_button.click()
     assert t.game.phase is Phase.CHOOSE and t.game.dice == (1, 2, 4)
-    assert [b.description for b in t.pair_buttons] == ["1 + 2 = 3: take Infantry", "1 + 4 = 5: take Reserves",
-                                                     "2 + 4 = 6: take Tank"]
+    assert [b.description for b in t.pair_buttons] == [
+        "1 + 2 = 3: take Infantry",
+        "1 + 4 = 5: take Reserves",
+        "2 + 4 = 6: take Tank",
+    ]
     assert "rolls 1-2-4" in t.narration.value
     with recorded_commands() as log:  # no event loop here: the whole animation in one message
         t.pair_buttons[2].click()
@@ -196,8 +199,11 @@ def test_the_replay_plays_from_the_kernel_shows_only_skip_and_skip_jumps_to_the_
     t.board.clock = clock = ManualClock()  # paced frame by frame, as in a kernel; time moves when told
     t.finish_button.click()
     assert t.replaying and t.board.playing and t.focused is t.skip_button and not t.skip_button.disabled
-    shown = [b for b in (t.roll_button, t.stop_button, t.end_button, t.finish_button, t.next_button,
-                         *t.pair_buttons) if b.layout.display != "none"]
+    shown = [
+        b
+        for b in (t.roll_button, t.stop_button, t.end_button, t.finish_button, t.next_button, *t.pair_buttons)
+        if b.layout.display != "none"
+    ]
     assert shown == [] and "The bots play" in t.header.value
     first = t.status.text
     assert first.startswith("p2 rolls")
@@ -242,8 +248,10 @@ def test_focus_follows_play_to_the_control_the_prompt_names():
 
 def test_only_the_controls_the_prompt_names_are_on_the_page():
     t = tutor_at(position(2), dice=[(1, 2, 4)])
+
     def shown():
         return [w for w in t.actions.children if w.layout.display != "none"]
+
     assert shown() == [t.roll_button]
     t.roll_button.click()
     assert shown() == t.pair_buttons
@@ -351,8 +359,9 @@ def test_a_whole_game_is_played_to_its_end_by_clicking_with_a_results_table():
 
 
 def test_the_quiz_on_a_forced_card_is_answered_by_clicking_the_board():
-    q = FlandersQuiz([SCENARIOS / "forced_a.json", SCENARIOS / "forced_b.json"], ask="take",
-                     question="Which space does p1 take?")
+    q = FlandersQuiz(
+        [SCENARIOS / "forced_a.json", SCENARIOS / "forced_b.json"], ask="take", question="Which space does p1 take?"
+    )
     q.debounce_s = 0  # a learner's pause between the clicks (the one click rule drops a double click)
     assert q.board.picture is not None and q.board.picture.available == ()  # the answer is not marked before Reveal
     q.reveal_button.click()
@@ -368,10 +377,17 @@ def test_the_quiz_on_a_forced_card_is_answered_by_clicking_the_board():
     assert q.is_right is False and "You chose: no card" in q.feedback.value
 
 
-@pytest.mark.parametrize("ask, names, answer", [
-    ("lost", ["bust_a"], 4), ("lost", ["retain_bust_a"], 3), ("pawn", ["lines_a"], 6), ("pawn", ["lines_b"], 10),
-    ("winners", ["end_b"], ("p1", "p3")), ("winners", ["end_c"], ("p3",)),
-])
+@pytest.mark.parametrize(
+    "ask, names, answer",
+    [
+        ("lost", ["bust_a"], 4),
+        ("lost", ["retain_bust_a"], 3),
+        ("pawn", ["lines_a"], 6),
+        ("pawn", ["lines_b"], 10),
+        ("winners", ["end_b"], ("p1", "p3")),
+        ("winners", ["end_c"], ("p3",)),
+    ],
+)
 def test_quiz_answers_come_from_the_engine(ask, names, answer):
     q = FlandersQuiz([SCENARIOS / f"{n}.json" for n in names], ask=ask, question="?")
     assert q.correct_answer == answer
@@ -395,8 +411,12 @@ def test_the_game_ends_at_the_learners_own_german_card_and_the_results_cite_the_
     import html
 
     from tutor.flanders import rules
-    game = position([{"id": "p1", "pawn": 6, "troops": 1}, {"id": "p2", "pawn": 7, "troops": 0},
-                     {"id": "p3", "troops": 0}], taken=["Machine Gun", "Artillery Barrage"], phase="resolve")
+
+    game = position(
+        [{"id": "p1", "pawn": 6, "troops": 1}, {"id": "p2", "pawn": 7, "troops": 0}, {"id": "p3", "troops": 0}],
+        taken=["Machine Gun", "Artillery Barrage"],
+        phase="resolve",
+    )
     t = tutor_at(game, humans=("p1",))
     [gun] = [b for b in t.play_buttons if b.description.startswith("Play Machine Gun")]
     gun.click()
@@ -455,8 +475,16 @@ def test_try_again_right_after_reveal_drops_the_reveal_animation_for_the_new_pos
 
 
 def test_the_results_list_players_out_of_troops_after_those_still_in():
-    game = position([{"id": "p1", "pawn": 14, "troops": 4}, {"id": "p2", "pawn": 13, "troops": 0},
-                     {"id": "p3", "pawn": 11, "troops": 2}], current="p3", taken=["Infantry"], phase="resolve")
+    game = position(
+        [
+            {"id": "p1", "pawn": 14, "troops": 4},
+            {"id": "p2", "pawn": 13, "troops": 0},
+            {"id": "p3", "pawn": 11, "troops": 2},
+        ],
+        current="p3",
+        taken=["Infantry"],
+        phase="resolve",
+    )
     t = tutor_at(game, humans=("p3",))
     next(b for b in t.play_buttons if b.description == "Play Infantry: move 1").click()
     t.end_button.click()
@@ -513,8 +541,7 @@ def test_a_learner_opens_the_code_the_teacher_reads_out_from_the_lessons_row():
     assert t.position_code.button.description == "▸ Open a position code" and not t.position_code.open
     box = t.position_code.body.children[0]
     assert box not in t.teachers.body.children
-    teacher = {**START, "spaces": {**START["spaces"], "3": "Tank"}, "players": [{"id": "p1", "pawn": 2},
-                                                                             {"id": "p2"}]}
+    teacher = {**START, "spaces": {**START["spaces"], "3": "Tank"}, "players": [{"id": "p1", "pawn": 2}, {"id": "p2"}]}
     assert len(t.game.players) == 2
     box.text.value = position_code.to_code(teacher)
     box.button.click()
@@ -555,10 +582,12 @@ def test_the_odds_in_the_status_are_written_as_the_language_writes_them():
 
 # ----- issue 40: who plays is part of the setup; the tutor never writes on the engine's players ----------------
 
+
 @pytest.fixture
 def players_written(monkeypatch):
     """Every write of ``bot`` on a player that already had one (a widget changing who plays after the setup)."""
     from tutor.flanders.game_state import Player
+
     writes: list[tuple[str, object]] = []
     plain = object.__setattr__
 
@@ -574,6 +603,7 @@ def players_written(monkeypatch):
 def test_a_lessons_bots_are_set_up_by_the_engine_not_written_on_its_players(players_written):
     from tutor.flanders import position_code
     from tutor.ui.share import PositionBox
+
     t = lesson("push_your_luck", bots={"p2": "threshold"})
     assert [(p.id, p.bot) for p in t.game.players] == [("p1", None), ("p2", "threshold")]
     t.seed.value = 3
@@ -588,6 +618,7 @@ def test_a_lessons_bots_are_set_up_by_the_engine_not_written_on_its_players(play
 
 def test_scenario_build_sets_up_the_bots_and_refuses_a_bot_for_no_player():
     from tutor.flanders import scenario
+
     data = {"game": "flanders", "players": [{"id": "p1"}, {"id": "p2"}, {"id": "p3"}]}
     game = scenario.build(data, bots={"p3": "bold"})
     assert [p.bot for p in game.players] == [None, None, "bold"]

@@ -22,8 +22,15 @@ LESSONS = ROOT / "lessons" / "flanders" / "scenarios"
 
 
 def upload(widget, content: bytes, name: str = "puzzle.json") -> None:
-    widget.value = ({"name": name, "type": "application/json", "size": len(content), "content": memoryview(content),
-                     "last_modified": datetime.datetime(2024, 1, 1, tzinfo=datetime.timezone.utc)},)
+    widget.value = (
+        {
+            "name": name,
+            "type": "application/json",
+            "size": len(content),
+            "content": memoryview(content),
+            "last_modified": datetime.datetime(2024, 1, 1, tzinfo=datetime.timezone.utc),
+        },
+    )
 
 
 def snapshot(bench: Workbench) -> tuple:
@@ -114,12 +121,15 @@ def test_a_lesson_file_keeps_its_actions_and_answer_until_an_edit():
     assert "expect" not in bench.position() and bench.position()["name"] == "A defensive line"
 
 
-@pytest.mark.parametrize("content, words", [
-    (b"{not json", "not valid JSON"),
-    (b'{"track": "2 2", "riders": []}', "not an In Flanders Field scenario"),
-    (json.dumps({"game": "flanders", "players": [{"id": "p1"}]}).encode(), "2 to 4 players"),
-    (b"[" * 5000, "nest"),
-])
+@pytest.mark.parametrize(
+    "content, words",
+    [
+        (b"{not json", "not valid JSON"),
+        (b'{"track": "2 2", "riders": []}', "not an In Flanders Field scenario"),
+        (json.dumps({"game": "flanders", "players": [{"id": "p1"}]}).encode(), "2 to 4 players"),
+        (b"[" * 5000, "nest"),
+    ],
+)
 def test_a_malformed_file_or_code_shows_why_and_changes_nothing(bench, content, words):
     before = snapshot(bench)
     upload(bench.upload, content)
@@ -131,18 +141,25 @@ def test_a_malformed_file_or_code_shows_why_and_changes_nothing(bench, content, 
 
 # ----- Check a file: the check of ``rules-tutor check``, in the page --------------------------------------------
 
+
 def _lesson(name: str) -> dict:
     return json.loads((LESSONS / name).read_text())
 
 
-@pytest.mark.parametrize("data, verdict, words", [
-    (_lesson("lines_a.json"), "pass", "passes"),
-    ({**_lesson("lines_a.json"), "expect": {"pawns": {"p1": 9}}}, "fail", "pawns"),
-    ({k: v for k, v in _lesson("board_tour.json").items()}, "no expect", "no expected answer"),
-    ({**_lesson("lines_a.json"), "actions": [{"take": 3}]}, "malformed", "cannot be used"),
-    (json.loads((ROOT / "lessons" / "flamme_rouge" / "scenarios" / "finish_sprint.json").read_text()), "pass",
-     "Flamme Rouge"),
-])
+@pytest.mark.parametrize(
+    "data, verdict, words",
+    [
+        (_lesson("lines_a.json"), "pass", "passes"),
+        ({**_lesson("lines_a.json"), "expect": {"pawns": {"p1": 9}}}, "fail", "pawns"),
+        ({k: v for k, v in _lesson("board_tour.json").items()}, "no expect", "no expected answer"),
+        ({**_lesson("lines_a.json"), "actions": [{"take": 3}]}, "malformed", "cannot be used"),
+        (
+            json.loads((ROOT / "lessons" / "flamme_rouge" / "scenarios" / "finish_sprint.json").read_text()),
+            "pass",
+            "Flamme Rouge",
+        ),
+    ],
+)
 def test_check_a_file_says_what_rules_tutor_check_says_in_words(bench, data, verdict, words):
     upload(bench.check_box.upload, json.dumps(data).encode(), "mine.json")
     assert bench.check_box.verdict == verdict and words in bench.check_box.status.text
@@ -158,12 +175,14 @@ def test_check_a_file_refuses_a_file_over_the_size_limit_unread():
 
 # ----- issue 40: what the inputs allow comes from the engine's data, which a teacher may replace -----------------
 
+
 def _replace_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, spaces: int, also_kept: str) -> None:
     """The tutor's data files replaced by a teacher's: a battlefield of ``spaces`` spaces, and a card set where
     ``also_kept`` may be retained too."""
     from tutor.flanders import battlefield, cards
+
     board = json.loads((cards.DATA / "battlefield.json").read_text("utf-8"))
-    board["spaces"] = board["spaces"][:spaces - 1] + board["spaces"][-1:]
+    board["spaces"] = board["spaces"][: spaces - 1] + board["spaces"][-1:]
     card_set = json.loads((cards.DATA / "cards.json").read_text("utf-8"))
     for kind in card_set["cards"]:
         if kind["name"] == also_kept:
@@ -197,6 +216,7 @@ def test_the_tutors_data_files_give_the_editor_its_objective_and_kept_cards(benc
 
 def test_a_scenario_with_its_own_battlefield_sets_the_pawns_range_and_keeps_its_map_through_edits():
     from tutor.flanders.battlefield import load_battlefield
+
     spaces = load_battlefield().to_dict()["spaces"]
     own = {"name": "A short front", "spaces": spaces[:6] + spaces[-1:]}
     bench = Workbench({"game": "flanders", "players": [{"id": "p1", "pawn": 6}, {"id": "p2"}], "battlefield": own})

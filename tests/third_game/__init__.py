@@ -10,6 +10,7 @@ it to ``tutor/core/games.py``.
 
 from tutor.core.games import GameEntry
 
-ENTRY = GameEntry("count-to-ten", "Count to Ten", "tests.third_game", "count_to_ten",
-                  "Add one or two in turn: whoever says ten wins.")
+ENTRY = GameEntry(
+    "count-to-ten", "Count to Ten", "tests.third_game", "count_to_ten", "Add one or two in turn: whoever says ten wins."
+)
 """The registry line; ``lessons`` is the folder's name under the served lessons folder."""

@@ -64,12 +64,14 @@ class CountGame(SeededState):
     def why_not(self, amount: int) -> str:
         """Why adding ``amount`` is refused now (the same cases as ``legal_actions``)."""
         if self.winner is not None:
-            return _("the game is over: player {n} has made the total {target}").format(n=self.winner + 1,
-                                                                                       target=TARGET)
+            return _("the game is over: player {n} has made the total {target}").format(
+                n=self.winner + 1, target=TARGET
+            )
         if amount not in (1, 2):
             return _("cannot add {amount} to {total}: add 1 or 2").format(amount=amount, total=self.total)
         return _("cannot add {amount} to {total}: the total may not pass {target}").format(
-            amount=amount, total=self.total, target=TARGET)
+            amount=amount, total=self.total, target=TARGET
+        )
 
     def bot_add(self) -> list[Event]:
         return self.add(self.rng.choice(self.legal_actions()))
@@ -78,8 +80,7 @@ class CountGame(SeededState):
         return {"players": self.players, "total": self.total, "turn": self.turn, "winner": self.winner}
 
     def _load_state(self, data: dict[str, Any]) -> None:
-        self.players, self.total, self.turn, self.winner = data["players"], data["total"], data["turn"], \
-            data["winner"]
+        self.players, self.total, self.turn, self.winner = data["players"], data["total"], data["turn"], data["winner"]
 
     @classmethod
     def _empty(cls, data: dict[str, Any]) -> CountGame:

@@ -30,13 +30,18 @@ class CountTutor(LessonShell, widgets.VBox):
         super().__init__()
         self.players = players
         self.game = CountGame(players=players, seed=seed)
-        self.build_shell(lambda: self.game, [], on_back=self._on_back, on_restart=self._on_restart, seed=seed,
-                         seed_enabled=False)
+        self.build_shell(
+            lambda: self.game, [], on_back=self._on_back, on_restart=self._on_restart, seed=seed, seed_enabled=False
+        )
         self.add_buttons = [button(_("Add {n}").format(n=n)) for n in (1, 2)]
         for n, add in zip((1, 2), self.add_buttons):
             self.on_click(add, f"add-{n}", lambda n=n: self._on_add(n))
-        self.children = [prompt_row(self.status, *self.add_buttons), self.secondary_row(), self.text_view.html,
-                         self.teachers.body]
+        self.children = [
+            prompt_row(self.status, *self.add_buttons),
+            self.secondary_row(),
+            self.text_view.html,
+            self.teachers.body,
+        ]
         self.add_class("tutor-lesson")
         self._say()
 
@@ -62,14 +67,25 @@ class CountTutor(LessonShell, widgets.VBox):
     def _say(self, events: Sequence[Event] = ()) -> None:
         game = self.game
         if game.winner is not None:
-            self.status.show(_("Player {n} makes the total {target} and wins.").format(n=game.winner + 1,
-                                                                                   target=TARGET), "success")
+            self.status.show(
+                _("Player {n} makes the total {target} and wins.").format(n=game.winner + 1, target=TARGET), "success"
+            )
         else:
-            self.status.show(_("The total is {total}. Player {n}: add 1 or 2 to reach {target}.").format(
-                total=game.total, n=game.turn + 1, target=TARGET))
-        happened = [Line(_("Player {n} adds {amount}: the total is {total}.").format(
-            n=event.player + 1, amount=event.amount, total=event.total), event.rules)
-            for event in events if isinstance(event, Added)]
+            self.status.show(
+                _("The total is {total}. Player {n}: add 1 or 2 to reach {target}.").format(
+                    total=game.total, n=game.turn + 1, target=TARGET
+                )
+            )
+        happened = [
+            Line(
+                _("Player {n} adds {amount}: the total is {total}.").format(
+                    n=event.player + 1, amount=event.amount, total=event.total
+                ),
+                event.rules,
+            )
+            for event in events
+            if isinstance(event, Added)
+        ]
         self.text_view.show([_("The total: {total} of {target}.").format(total=game.total, target=TARGET)], happened)
 
 
@@ -79,9 +95,12 @@ class TotalQuiz(RevealQuiz):
     def __init__(self, total: int = 7, amount: int = 2) -> None:
         self.start, self.amount = total, amount
         self.choice = widgets.ToggleButtons(options=[str(n) for n in range(total + 1, total + 4)], value=None)
-        super().__init__(question=_("The total is {total}. What is it after adding {n}?").format(total=total,
-                                                                                                  n=amount),
-                         board=widgets.HTML(), inputs=[self.choice], title=_("Count to Ten"))
+        super().__init__(
+            question=_("The total is {total}. What is it after adding {n}?").format(total=total, n=amount),
+            board=widgets.HTML(),
+            inputs=[self.choice],
+            title=_("Count to Ten"),
+        )
 
     @property
     def answer(self) -> int:

@@ -74,6 +74,7 @@ CREATE TABLE IF NOT EXISTS events (
     PRIMARY KEY (learner_id, event));
 """
 
+
 def default_path(environ: dict[str, str] | None = None) -> Path:
     """``$XDG_DATA_HOME/rules-tutor/class.sqlite3``, else ``~/.local/share/rules-tutor/class.sqlite3``."""
     environ = dict(os.environ) if environ is None else environ
@@ -151,8 +152,9 @@ class ClassDatabase:
                     self._db.execute(statement)
             if self._db.execute("SELECT 1 FROM classes WHERE archived IS NULL").fetchone() is None:
                 self._db.execute("INSERT INTO classes (started) VALUES (?)", (self.clock(),))
-            self._db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('page_secret', ?)",
-                             (secrets.token_hex(32),))
+            self._db.execute(
+                "INSERT OR IGNORE INTO meta (key, value) VALUES ('page_secret', ?)", (secrets.token_hex(32),)
+            )
 
     def close(self) -> None:
         self._db.close()
@@ -190,8 +192,13 @@ class ClassDatabase:
     def settings(self) -> dict[str, Any]:
         """The current class: ``id``, ``started``, ``paused``, ``anonymized``, ``closed`` (lesson keys)."""
         row = self.current_class()
-        return {"id": row["id"], "started": row["started"], "paused": bool(row["paused"]),
-                "anonymized": bool(row["anonymized"]), "closed": json.loads(row["closed"])}
+        return {
+            "id": row["id"],
+            "started": row["started"],
+            "paused": bool(row["paused"]),
+            "anonymized": bool(row["anonymized"]),
+            "closed": json.loads(row["closed"]),
+        }
 
     def set_paused(self, paused: bool) -> None:
         with self._writing():
@@ -214,16 +221,20 @@ class ClassDatabase:
         with self._writing():
             self._db.execute("UPDATE classes SET archived = ? WHERE archived IS NULL", (now,))
             new_id = self._db.execute("INSERT INTO classes (started) VALUES (?)", (now,)).lastrowid
-            self._db.execute("DELETE FROM classes WHERE archived IS NOT NULL AND id NOT IN "
-                             "(SELECT id FROM classes WHERE archived IS NOT NULL ORDER BY id DESC LIMIT ?)",
-                             (MAX_ARCHIVED_CLASSES,))
+            self._db.execute(
+                "DELETE FROM classes WHERE archived IS NOT NULL AND id NOT IN "
+                "(SELECT id FROM classes WHERE archived IS NOT NULL ORDER BY id DESC LIMIT ?)",
+                (MAX_ARCHIVED_CLASSES,),
+            )
         assert new_id is not None
         return new_id
 
     def archived_classes(self) -> list[dict[str, Any]]:
-        rows = self._db.execute("SELECT c.id, c.started, c.archived, COUNT(l.id) AS learners FROM classes c "
-                                "LEFT JOIN learners l ON l.class_id = c.id WHERE c.archived IS NOT NULL "
-                                "GROUP BY c.id ORDER BY c.id DESC").fetchall()
+        rows = self._db.execute(
+            "SELECT c.id, c.started, c.archived, COUNT(l.id) AS learners FROM classes c "
+            "LEFT JOIN learners l ON l.class_id = c.id WHERE c.archived IS NOT NULL "
+            "GROUP BY c.id ORDER BY c.id DESC"
+        ).fetchall()
         return [dict(row) for row in rows]
 
     # ----- learners -----------------------------------------------------------------------------------------
@@ -240,15 +251,17 @@ class ClassDatabase:
             problem = self.name_problem(name)
             if problem:
                 raise NameRefused(problem)
-            row = self._one("SELECT COUNT(*) AS n, COALESCE(MAX(number), 0) AS top FROM learners WHERE class_id = ?",
-                            class_id)
+            row = self._one(
+                "SELECT COUNT(*) AS n, COALESCE(MAX(number), 0) AS top FROM learners WHERE class_id = ?", class_id
+            )
             assert row is not None
             if row["n"] >= MAX_LEARNERS:
                 return None
             number = row["top"] + 1
             learner_id = self._db.execute(
                 "INSERT INTO learners (class_id, number, name, secret_hash, joined, last_seen) VALUES (?,?,?,?,?,?)",
-                (class_id, number, name or None, _hash(secret), now, now)).lastrowid
+                (class_id, number, name or None, _hash(secret), now, now),
+            ).lastrowid
         assert learner_id is not None
         return Learner(learner_id, class_id, number, name or None), secret
 
@@ -257,15 +270,22 @@ class ClassDatabase:
         name = clean_text(name, MAX_NAME)
         if not name:
             return ""
-        names = [row["name"] for row in self._db.execute(
-            "SELECT name FROM learners WHERE class_id = ? AND name IS NOT NULL", (self.current_class()["id"],))]
+        names = [
+            row["name"]
+            for row in self._db.execute(
+                "SELECT name FROM learners WHERE class_id = ? AND name IS NOT NULL", (self.current_class()["id"],)
+            )
+        ]
         return name_problem(name, names)
 
     def learner(self, secret: str) -> Learner | None:
         """The current class's learner with this secret (None for an unknown one or a learner of an archived
         class)."""
-        row = self._one("SELECT l.* FROM learners l JOIN classes c ON c.id = l.class_id "
-                        "WHERE l.secret_hash = ? AND c.archived IS NULL", _hash(secret))
+        row = self._one(
+            "SELECT l.* FROM learners l JOIN classes c ON c.id = l.class_id "
+            "WHERE l.secret_hash = ? AND c.archived IS NULL",
+            _hash(secret),
+        )
         return None if row is None else Learner(row["id"], row["class_id"], row["number"], row["name"])
 
     def learner_count(self) -> int:
@@ -288,13 +308,15 @@ class ClassDatabase:
             self._db.execute(
                 "INSERT INTO lessons (learner_id, lesson, opened, quizzes) VALUES (?,?,?,?) "
                 "ON CONFLICT (learner_id, lesson) DO UPDATE SET quizzes = excluded.quizzes",
-                (learner.id, lesson, now, len(self.quiz_ids[lesson])))
+                (learner.id, lesson, now, len(self.quiz_ids[lesson])),
+            )
             self._finish_when_all_answered(learner.id, lesson, now)
             self._seen(learner.id, now)
         return True
 
-    def answered(self, learner: Learner, lesson: str, quiz: str, right: bool, choice: str = "",
-                 event: str = "") -> bool:
+    def answered(
+        self, learner: Learner, lesson: str, quiz: str, right: bool, choice: str = "", event: str = ""
+    ) -> bool:
         """One Reveal of ``quiz`` in ``lesson``: a try until the first right answer (later answers change only
         the last choice). False (nothing recorded) for a lesson this server does not serve or a quiz that
         lesson does not have; True for an ``event`` id recorded already (see ``_first_time``). A quiz answered
@@ -307,22 +329,33 @@ class ClassDatabase:
         with self._writing():
             if not self._first_time(learner.id, event):
                 return True
-            self._db.execute("INSERT INTO lessons (learner_id, lesson, opened, quizzes) VALUES (?,?,?,?) "
-                             "ON CONFLICT DO NOTHING", (learner.id, lesson, now, len(self.quiz_ids[lesson])))
-            row = self._one("SELECT tries, is_right FROM answers WHERE learner_id = ? AND lesson = ? AND quiz = ?",
-                            learner.id, lesson, quiz)
+            self._db.execute(
+                "INSERT INTO lessons (learner_id, lesson, opened, quizzes) VALUES (?,?,?,?) ON CONFLICT DO NOTHING",
+                (learner.id, lesson, now, len(self.quiz_ids[lesson])),
+            )
+            row = self._one(
+                "SELECT tries, is_right FROM answers WHERE learner_id = ? AND lesson = ? AND quiz = ?",
+                learner.id,
+                lesson,
+                quiz,
+            )
             if row is None:
                 self._db.execute(
                     "INSERT INTO answers (learner_id, lesson, quiz, tries, is_right, first_choice, last_choice, "
                     "first_answered, answered) VALUES (?,?,?,?,?,?,?,?,?)",
-                    (learner.id, lesson, quiz, 1, int(right), choice, choice, now, now))
+                    (learner.id, lesson, quiz, 1, int(right), choice, choice, now, now),
+                )
             elif row["is_right"]:
-                self._db.execute("UPDATE answers SET last_choice = ? WHERE learner_id = ? AND lesson = ? "
-                                 "AND quiz = ?", (choice, learner.id, lesson, quiz))
+                self._db.execute(
+                    "UPDATE answers SET last_choice = ? WHERE learner_id = ? AND lesson = ? AND quiz = ?",
+                    (choice, learner.id, lesson, quiz),
+                )
             else:
-                self._db.execute("UPDATE answers SET tries = MIN(tries + 1, ?), is_right = ?, last_choice = ?, "
-                                 "answered = ? WHERE learner_id = ? AND lesson = ? AND quiz = ?",
-                                 (MAX_TRIES, int(right), choice, now, learner.id, lesson, quiz))
+                self._db.execute(
+                    "UPDATE answers SET tries = MIN(tries + 1, ?), is_right = ?, last_choice = ?, "
+                    "answered = ? WHERE learner_id = ? AND lesson = ? AND quiz = ?",
+                    (MAX_TRIES, int(right), choice, now, learner.id, lesson, quiz),
+                )
             self._finish_when_all_answered(learner.id, lesson, now)
             self._seen(learner.id, now)
         return True
@@ -338,20 +371,27 @@ class ClassDatabase:
             if not self._first_time(learner.id, event):
                 return True
             if shown:
-                self._db.execute("INSERT INTO boards (learner_id, lesson, waiting, shown) VALUES (?,?,?,?) "
-                                 "ON CONFLICT (learner_id, lesson) DO UPDATE SET shown = excluded.shown",
-                                 (learner.id, lesson, now, now))
+                self._db.execute(
+                    "INSERT INTO boards (learner_id, lesson, waiting, shown) VALUES (?,?,?,?) "
+                    "ON CONFLICT (learner_id, lesson) DO UPDATE SET shown = excluded.shown",
+                    (learner.id, lesson, now, now),
+                )
             else:
-                self._db.execute("INSERT INTO boards (learner_id, lesson, waiting) VALUES (?,?,?) "
-                                 "ON CONFLICT (learner_id, lesson) DO UPDATE SET waiting = excluded.waiting, "
-                                 "shown = NULL", (learner.id, lesson, now))
+                self._db.execute(
+                    "INSERT INTO boards (learner_id, lesson, waiting) VALUES (?,?,?) "
+                    "ON CONFLICT (learner_id, lesson) DO UPDATE SET waiting = excluded.waiting, "
+                    "shown = NULL",
+                    (learner.id, lesson, now),
+                )
         return True
 
     def _no_board(self, class_id: int) -> set[tuple[int, str]]:
         """(learner id, lesson) of the pages still waiting for their board ``NO_BOARD_AFTER_S`` after loading."""
-        rows = self._db.execute("SELECT b.learner_id, b.lesson FROM boards b JOIN learners l ON l.id = b.learner_id "
-                                "WHERE l.class_id = ? AND b.shown IS NULL AND b.waiting <= ?",
-                                (class_id, self.clock() - NO_BOARD_AFTER_S)).fetchall()
+        rows = self._db.execute(
+            "SELECT b.learner_id, b.lesson FROM boards b JOIN learners l ON l.id = b.learner_id "
+            "WHERE l.class_id = ? AND b.shown IS NULL AND b.waiting <= ?",
+            (class_id, self.clock() - NO_BOARD_AFTER_S),
+        ).fetchall()
         return {(row["learner_id"], row["lesson"]) for row in rows}
 
     def _first_time(self, learner_id: int, event: str) -> bool:
@@ -362,8 +402,11 @@ class ClassDatabase:
         if self._one("SELECT 1 FROM events WHERE learner_id = ? AND event = ?", learner_id, event) is not None:
             return False
         self._db.execute("INSERT INTO events (learner_id, event) VALUES (?, ?)", (learner_id, event))
-        self._db.execute("DELETE FROM events WHERE learner_id = ? AND rowid NOT IN (SELECT rowid FROM events "
-                         "WHERE learner_id = ? ORDER BY rowid DESC LIMIT ?)", (learner_id, learner_id, MAX_EVENT_IDS))
+        self._db.execute(
+            "DELETE FROM events WHERE learner_id = ? AND rowid NOT IN (SELECT rowid FROM events "
+            "WHERE learner_id = ? ORDER BY rowid DESC LIMIT ?)",
+            (learner_id, learner_id, MAX_EVENT_IDS),
+        )
         return True
 
     def _seen(self, learner_id: int, now: float) -> None:
@@ -376,7 +419,8 @@ class ClassDatabase:
             "UPDATE lessons SET finished = CASE WHEN (quizzes = 0 AND answered = 0) OR (quizzes > 0 AND "
             "quizzes <= answered) THEN COALESCE(finished, ?) END FROM (SELECT COUNT(*) AS answered FROM answers "
             "WHERE learner_id = ? AND lesson = ?) WHERE learner_id = ? AND lesson = ?",
-            (now, learner_id, lesson, learner_id, lesson))
+            (now, learner_id, lesson, learner_id, lesson),
+        )
 
     # ----- reading ------------------------------------------------------------------------------------------
 
@@ -384,7 +428,8 @@ class ClassDatabase:
         """One learner's own progress: ``{lesson: {"finished": bool, "quizzes": {quiz: state}}}``."""
         lessons: dict[str, dict[str, Any]] = {
             row["lesson"]: {"finished": row["finished"] is not None, "quizzes": {}}
-            for row in self._db.execute("SELECT * FROM lessons WHERE learner_id = ?", (learner.id,))}
+            for row in self._db.execute("SELECT * FROM lessons WHERE learner_id = ?", (learner.id,))
+        }
         for row in self._db.execute("SELECT * FROM answers WHERE learner_id = ?", (learner.id,)):
             entry = lessons.setdefault(row["lesson"], {"finished": False, "quizzes": {}})
             entry["quizzes"][row["quiz"]] = _answer_state(row)
@@ -402,12 +447,15 @@ class ClassDatabase:
         ``"not-yet"``, ``"opened"`` (lesson opened, no answer), ``"right-first"``, ``"right-after"`` or ``"wrong"``."""
         settings = self.settings() if class_id is None else None
         class_id = settings["id"] if settings else class_id
-        learners = self._db.execute("SELECT * FROM learners WHERE class_id = ? ORDER BY number",
-                                    (class_id,)).fetchall()
-        lesson_rows = self._db.execute("SELECT s.* FROM lessons s JOIN learners l ON l.id = s.learner_id "
-                                       "WHERE l.class_id = ?", (class_id,)).fetchall()
-        answer_rows = self._db.execute("SELECT a.* FROM answers a JOIN learners l ON l.id = a.learner_id "
-                                       "WHERE l.class_id = ? ORDER BY a.first_answered", (class_id,)).fetchall()
+        learners = self._db.execute("SELECT * FROM learners WHERE class_id = ? ORDER BY number", (class_id,)).fetchall()
+        lesson_rows = self._db.execute(
+            "SELECT s.* FROM lessons s JOIN learners l ON l.id = s.learner_id WHERE l.class_id = ?", (class_id,)
+        ).fetchall()
+        answer_rows = self._db.execute(
+            "SELECT a.* FROM answers a JOIN learners l ON l.id = a.learner_id "
+            "WHERE l.class_id = ? ORDER BY a.first_answered",
+            (class_id,),
+        ).fetchall()
         opened = {(row["learner_id"], row["lesson"]): row for row in lesson_rows}
         no_board = self._no_board(int(class_id or 0))
         answers = {(row["learner_id"], row["lesson"], row["quiz"]): row for row in answer_rows}
@@ -419,16 +467,32 @@ class ClassDatabase:
         for lesson in self.lessons:
             if lesson.key not in used:
                 continue
-            columns.append({"lesson": lesson.key, "title": lesson.title, "quiz": None, "label": lesson.title,
-                            "group": lesson.group})
+            columns.append(
+                {
+                    "lesson": lesson.key,
+                    "title": lesson.title,
+                    "quiz": None,
+                    "label": lesson.title,
+                    "group": lesson.group,
+                }
+            )
             for quiz in lesson.quizzes:
                 rows = by_quiz.get((lesson.key, quiz), [])
                 if not rows:
                     continue
                 right_first = sum(1 for row in rows if row["is_right"] and row["tries"] == 1)
-                columns.append({"lesson": lesson.key, "title": lesson.title, "quiz": quiz, "group": lesson.group,
-                                "label": lesson.quiz_title(quiz), "answered": len(rows), "right_first": right_first,
-                                "share": round(100 * right_first / len(rows))})
+                columns.append(
+                    {
+                        "lesson": lesson.key,
+                        "title": lesson.title,
+                        "quiz": quiz,
+                        "group": lesson.group,
+                        "label": lesson.quiz_title(quiz),
+                        "answered": len(rows),
+                        "right_first": right_first,
+                        "share": round(100 * right_first / len(rows)),
+                    }
+                )
         anonymized = bool(settings and settings["anonymized"])
         shown_names = _told_apart([(row["number"], None if anonymized else row["name"]) for row in learners])
         people = []
@@ -438,19 +502,42 @@ class ClassDatabase:
                 lesson_row = opened.get((learner["id"], column["lesson"]))
                 if column["quiz"] is None:
                     state = "not-yet" if lesson_row is None else "finished" if lesson_row["finished"] else "opened"
-                    cells.append({"state": state, **({"no_board": True} if lesson_row is not None and (
-                        learner["id"], column["lesson"]) in no_board else {})})
+                    cells.append(
+                        {
+                            "state": state,
+                            **(
+                                {"no_board": True}
+                                if lesson_row is not None and (learner["id"], column["lesson"]) in no_board
+                                else {}
+                            ),
+                        }
+                    )
                     continue
                 answer = answers.get((learner["id"], column["lesson"], column["quiz"]))
                 if answer is None:
                     cells.append({"state": "not-yet" if lesson_row is None else "opened"})
                 else:
-                    cells.append({"state": _answer_state(answer), "tries": answer["tries"],
-                                  "choice": answer["first_choice"] or ""})
-            people.append({"number": learner["number"], "name": shown_names[learner["number"]],
-                           "last_seen": learner["last_seen"], "cells": cells})
-        return {"class": settings, "columns": columns, "learners": people,
-                "lessons": [{"key": lesson.key, "title": lesson.title} for lesson in self.lessons]}
+                    cells.append(
+                        {
+                            "state": _answer_state(answer),
+                            "tries": answer["tries"],
+                            "choice": answer["first_choice"] or "",
+                        }
+                    )
+            people.append(
+                {
+                    "number": learner["number"],
+                    "name": shown_names[learner["number"]],
+                    "last_seen": learner["last_seen"],
+                    "cells": cells,
+                }
+            )
+        return {
+            "class": settings,
+            "columns": columns,
+            "learners": people,
+            "lessons": [{"key": lesson.key, "title": lesson.title} for lesson in self.lessons],
+        }
 
     def csv(self, class_id: int | None = None) -> str:
         """The results as CSV, as the view shows them (names or numbers): one row per learner and lesson opened
@@ -465,8 +552,17 @@ class ClassDatabase:
                 if column["quiz"] is None and cell["state"] != "not-yet":
                     writer.writerow([learner["number"], name, column["title"], "", cell["state"], "", ""])
                 elif column["quiz"] is not None and cell["state"] in RESULT_WORDS:
-                    writer.writerow([learner["number"], name, column["title"], column["label"],
-                                     RESULT_WORDS[cell["state"]], cell["tries"], _safe_cell(cell["choice"])])
+                    writer.writerow(
+                        [
+                            learner["number"],
+                            name,
+                            column["title"],
+                            column["label"],
+                            RESULT_WORDS[cell["state"]],
+                            cell["tries"],
+                            _safe_cell(cell["choice"]),
+                        ]
+                    )
         return out.getvalue()
 
 

@@ -12,11 +12,17 @@ from .handlers import Classroom, EventHandler, JoinHandler, OpenHandler, StateHa
 from .teacher import teacher_routes
 
 
-def routes(classroom: Classroom, base_url: str = "/") -> list[tuple[str, type[tornado.web.RequestHandler],
-                                                                   dict[str, Any]]]:
+def routes(
+    classroom: Classroom, base_url: str = "/"
+) -> list[tuple[str, type[tornado.web.RequestHandler], dict[str, Any]]]:
     """The class's endpoints below ``base_url`` (Voila's)."""
     base = base_url.rstrip("/") + "/rules-tutor/"
     paths: dict[str, type[tornado.web.RequestHandler]] = {
-        "class/join": JoinHandler, "class/event": EventHandler, "class/state": StateHandler,
-        "class/open": OpenHandler, "class/verdict": VerdictHandler, **teacher_routes()}
+        "class/join": JoinHandler,
+        "class/event": EventHandler,
+        "class/state": StateHandler,
+        "class/open": OpenHandler,
+        "class/verdict": VerdictHandler,
+        **teacher_routes(),
+    }
     return [(base + path, handler, {"classroom": classroom}) for path, handler in paths.items()]

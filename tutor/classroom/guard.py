@@ -72,8 +72,13 @@ class PageKeys:
 class RateLimit:
     """``allow(key)``: at most ``burst`` posts at once for one key, refilled at ``per_second``."""
 
-    def __init__(self, per_second: float = 4.0, burst: float = 20.0, max_keys: int = 5000,
-                 clock: Callable[[], float] = time.monotonic):
+    def __init__(
+        self,
+        per_second: float = 4.0,
+        burst: float = 20.0,
+        max_keys: int = 5000,
+        clock: Callable[[], float] = time.monotonic,
+    ):
         self.per_second, self.burst, self.max_keys, self.clock = per_second, burst, max_keys, clock
         self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
 

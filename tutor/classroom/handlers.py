@@ -87,11 +87,17 @@ def lessons_of(directory: Path) -> list[Lesson]:
     from .notes import quiz_titles
 
     folders = [(directory / game.lessons, game.title) for game in GAMES.values()] + [(directory, "")]
-    paths = [(path, group) for folder, group in folders for path in sorted(folder.glob("*.ipynb"))
-             if path != directory / "index.ipynb" and not path.name.startswith((".", "_"))]
+    paths = [
+        (path, group)
+        for folder, group in folders
+        for path in sorted(folder.glob("*.ipynb"))
+        if path != directory / "index.ipynb" and not path.name.startswith((".", "_"))
+    ]
     infos = [(path, group, lesson_info(path)) for path, group in paths]
-    return [Lesson(path.relative_to(directory).as_posix(), info.title, info.quiz_ids, quiz_titles(path), group)
-            for path, group, info in infos]
+    return [
+        Lesson(path.relative_to(directory).as_posix(), info.title, info.quiz_ids, quiz_titles(path), group)
+        for path, group, info in infos
+    ]
 
 
 def new_teacher_token() -> str:
@@ -154,9 +160,14 @@ class Classroom:
         return kernel_environment(self.db.page_secret, kernel_id, url)
 
     def valid_kernel_key(self, kernel_id: object, key: object) -> bool:
-        return (isinstance(kernel_id, str) and isinstance(key, str) and kernel_id.isascii() and key.isascii()
-                and 0 < len(kernel_id) <= 64 and hmac.compare_digest(key, kernel_key(self.db.page_secret,
-                                                                                     kernel_id)))
+        return (
+            isinstance(kernel_id, str)
+            and isinstance(key, str)
+            and kernel_id.isascii()
+            and key.isascii()
+            and 0 < len(kernel_id) <= 64
+            and hmac.compare_digest(key, kernel_key(self.db.page_secret, kernel_id))
+        )
 
     def page_served(self, page: str, kernel_id: str, lesson: str) -> None:
         """The lesson page with key ``page`` was served with the kernel ``kernel_id``."""
@@ -189,8 +200,9 @@ class Classroom:
             if len(place.waiting) < MAX_WAITING_VERDICTS:
                 place.waiting.append(verdict)
             return ""
-        self.db.answered(place.learner, place.lesson, verdict["quiz"], verdict["right"], verdict["choice"],
-                         verdict["id"])
+        self.db.answered(
+            place.learner, place.lesson, verdict["quiz"], verdict["right"], verdict["choice"], verdict["id"]
+        )
         return ""
 
     def pace_changed(self) -> None:
@@ -224,8 +236,11 @@ class Classroom:
     def open_teacher_link(self, token: str) -> str | None:
         """The teacher's link opened with ``token``: a new session (the cookie's value) the first time; None for a
         link used already, an old one or a made-up one."""
-        if self.teacher_link_used or not token.isascii() or not hmac.compare_digest(
-                token.encode(), self.teacher_token.encode()):
+        if (
+            self.teacher_link_used
+            or not token.isascii()
+            or not hmac.compare_digest(token.encode(), self.teacher_token.encode())
+        ):
             return None
         self.teacher_link_used = True
         session = secrets.token_urlsafe(24)
@@ -322,8 +337,10 @@ class _LearnerHandler(ClassHandler):
         if not self.classroom.keys.valid(page, self.classroom.db.current_class()["id"]):
             return self.reply(403, {"error": "not a page of this class: reload the page"})
         assert isinstance(page, str)
-        if not (self.classroom.client_posts.allow(client) and getattr(self.classroom, self.limit_name).allow(
-                page if self.limit_name == "posts" else client)):
+        if not (
+            self.classroom.client_posts.allow(client)
+            and getattr(self.classroom, self.limit_name).allow(page if self.limit_name == "posts" else client)
+        ):
             return self.reply(429, {"error": "too many"})
         self.handle(data)
 
@@ -391,8 +408,12 @@ class EventHandler(_LearnerHandler):
             db.board(learner, lesson, shown, event)
         elif kind == "answered":
             quiz, right, choice = data.get("quiz"), data.get("right"), data.get("choice", "")
-            if not (isinstance(quiz, str) and QUIZ_ID.fullmatch(quiz) and isinstance(right, bool)
-                    and isinstance(choice, str)):
+            if not (
+                isinstance(quiz, str)
+                and QUIZ_ID.fullmatch(quiz)
+                and isinstance(right, bool)
+                and isinstance(choice, str)
+            ):
                 return self.reply(400, {"error": "bad answer"})
             if quiz not in db.quiz_ids[lesson]:
                 return self.reply(400, {"error": "not a quiz of this lesson"})
@@ -424,8 +445,14 @@ class VerdictHandler(ClassHandler):
         if place is None:
             return self.reply(409, {"error": "no page has this kernel"})  # a pooled kernel not handed out yet
         quiz, right, choice, event = (data.get(name) for name in ("quiz", "right", "choice", "id"))
-        if not (isinstance(quiz, str) and QUIZ_ID.fullmatch(quiz) and isinstance(right, bool)
-                and isinstance(choice, str) and isinstance(event, str) and EVENT_ID.fullmatch(event)):
+        if not (
+            isinstance(quiz, str)
+            and QUIZ_ID.fullmatch(quiz)
+            and isinstance(right, bool)
+            and isinstance(choice, str)
+            and isinstance(event, str)
+            and EVENT_ID.fullmatch(event)
+        ):
             return self.reply(400, {"error": "bad verdict"})
         if quiz not in room.db.quiz_ids.get(place.lesson, ()):
             return self.reply(400, {"error": "not a quiz of this lesson"})
@@ -440,8 +467,11 @@ class StateHandler(_LearnerHandler):
         db = self.classroom.db
         settings = db.settings()
         learner = self.learner(data)
-        state: dict[str, Any] = {"joined": learner is not None, "paused": settings["paused"],
-                                 "closed": settings["closed"]}
+        state: dict[str, Any] = {
+            "joined": learner is not None,
+            "paused": settings["paused"],
+            "closed": settings["closed"],
+        }
         if learner is not None:
             state.update(name=learner.shown_name, progress=db.progress(learner))
         self.reply(200, state)
@@ -492,14 +522,16 @@ def verdicts_url(ip: str, port: int, base_url: str = "/") -> str:
     return f"http://{host}:{port}{base_url.rstrip('/')}/rules-tutor/class/verdict"
 
 
-def class_mode_settings(settings: dict[str, Any], class_db: Path, teacher_token: str,
-                        address: str = "") -> dict[str, Any]:
+def class_mode_settings(
+    settings: dict[str, Any], class_db: Path, teacher_token: str, address: str = ""
+) -> dict[str, Any]:
     """``settings`` (voila.json's) with the class's database, the teacher's token and the teacher view's address
     (``teacher_address``) for ``ClassroomVoila``, and ``resources.rules_tutor_class`` that makes the template load
     the learners' class script."""
     settings = json.loads(json.dumps(settings))
-    settings.setdefault("ClassroomVoila", {}).update(class_db=str(class_db), teacher_token=teacher_token,
-                                                     teacher_address=address)
+    settings.setdefault("ClassroomVoila", {}).update(
+        class_db=str(class_db), teacher_token=teacher_token, teacher_address=address
+    )
     settings.setdefault("VoilaConfiguration", {}).setdefault("resources", {})["rules_tutor_class"] = True
     return settings
 

@@ -17,21 +17,102 @@ from __future__ import annotations
 import re
 import unicodedata
 
-CONFUSABLES = str.maketrans({
-    # Cyrillic
-    "а": "a", "в": "b", "е": "e", "ё": "e", "һ": "h", "і": "i", "ї": "i", "ј": "j", "к": "k", "м": "m", "н": "h",
-    "о": "o", "р": "p", "с": "c", "ѕ": "s", "т": "t", "у": "y", "х": "x", "ԁ": "d", "ԛ": "q", "ԝ": "w", "ӏ": "l",
-    "А": "A", "В": "B", "Е": "E", "Ё": "E", "Ѕ": "S", "І": "l", "Ї": "l", "Ј": "J", "К": "K", "М": "M", "Н": "H",
-    "О": "O", "Р": "P", "С": "C", "Т": "T", "У": "Y", "Х": "X", "Ԁ": "d", "Ӏ": "l", "Ү": "Y", "ү": "y",
-    # Greek
-    "α": "a", "β": "b", "γ": "y", "ε": "e", "ι": "i", "κ": "k", "ν": "v", "ο": "o", "ρ": "p", "τ": "t", "υ": "u",
-    "χ": "x", "ω": "w", "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "l", "Κ": "K", "Μ": "M", "Ν": "N",
-    "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
-    # Armenian and others that look like Latin letters
-    "օ": "o", "ս": "u", "ց": "g", "ո": "n", "ɑ": "a", "ɡ": "g", "ı": "i", "ȷ": "j", "ℓ": "l", "ſ": "f",
-    # digits and signs that look like letters; capital I and small l look the same in most fonts
-    "0": "o", "1": "l", "|": "l", "I": "l", "!": "l", "5": "s", "$": "s", "@": "a",
-})
+CONFUSABLES = str.maketrans(
+    {
+        # Cyrillic
+        "а": "a",
+        "в": "b",
+        "е": "e",
+        "ё": "e",
+        "һ": "h",
+        "і": "i",
+        "ї": "i",
+        "ј": "j",
+        "к": "k",
+        "м": "m",
+        "н": "h",
+        "о": "o",
+        "р": "p",
+        "с": "c",
+        "ѕ": "s",
+        "т": "t",
+        "у": "y",
+        "х": "x",
+        "ԁ": "d",
+        "ԛ": "q",
+        "ԝ": "w",
+        "ӏ": "l",
+        "А": "A",
+        "В": "B",
+        "Е": "E",
+        "Ё": "E",
+        "Ѕ": "S",
+        "І": "l",
+        "Ї": "l",
+        "Ј": "J",
+        "К": "K",
+        "М": "M",
+        "Н": "H",
+        "О": "O",
+        "Р": "P",
+        "С": "C",
+        "Т": "T",
+        "У": "Y",
+        "Х": "X",
+        "Ԁ": "d",
+        "Ӏ": "l",
+        "Ү": "Y",
+        "ү": "y",
+        # Greek
+        "α": "a",
+        "β": "b",
+        "γ": "y",
+        "ε": "e",
+        "ι": "i",
+        "κ": "k",
+        "ν": "v",
+        "ο": "o",
+        "ρ": "p",
+        "τ": "t",
+        "υ": "u",
+        "χ": "x",
+        "ω": "w",
+        "Α": "A",
+        "Β": "B",
+        "Ε": "E",
+        "Ζ": "Z",
+        "Η": "H",
+        "Ι": "l",
+        "Κ": "K",
+        "Μ": "M",
+        "Ν": "N",
+        "Ο": "O",
+        "Ρ": "P",
+        "Τ": "T",
+        "Υ": "Y",
+        "Χ": "X",
+        # Armenian and others that look like Latin letters
+        "օ": "o",
+        "ս": "u",
+        "ց": "g",
+        "ո": "n",
+        "ɑ": "a",
+        "ɡ": "g",
+        "ı": "i",
+        "ȷ": "j",
+        "ℓ": "l",
+        "ſ": "f",
+        # digits and signs that look like letters; capital I and small l look the same in most fonts
+        "0": "o",
+        "1": "l",
+        "|": "l",
+        "I": "l",
+        "!": "l",
+        "5": "s",
+        "$": "s",
+        "@": "a",
+    }
+)
 INVISIBLE = {"Mn", "Me", "Cf", "Cc", "Zl", "Zp"}
 """Unicode categories a look at a name does not see: combining marks drawn over nothing new (after NFKC has joined
 the ones that make a letter, such as é), format characters (zero-width joiners, bidi marks), controls."""
@@ -43,8 +124,13 @@ KEEP_DIGITS = {key: value for key, value in CONFUSABLES.items() if not chr(key).
 
 def _looks(name: str, digits: bool = True) -> str:
     text = unicodedata.normalize("NFKC", name)
-    text = "".join(ch for ch in unicodedata.normalize("NFD", text) if unicodedata.category(ch) not in INVISIBLE
-                   or unicodedata.combining(ch) and ch in "\u0301\u0300\u0308\u0302\u0327\u0303\u030c")
+    text = "".join(
+        ch
+        for ch in unicodedata.normalize("NFD", text)
+        if unicodedata.category(ch) not in INVISIBLE
+        or unicodedata.combining(ch)
+        and ch in "\u0301\u0300\u0308\u0302\u0327\u0303\u030c"
+    )
     text = unicodedata.normalize("NFC", text)
     text = text.translate(CONFUSABLES if digits else KEEP_DIGITS).casefold()
     return " ".join(text.replace("rn", "m").replace("vv", "w").split())
@@ -66,6 +152,7 @@ def name_problem(name: str, classmates: list[str]) -> str:
     exact = unicodedata.normalize("NFKC", name).casefold()
     for other in classmates:
         if unicodedata.normalize("NFC", other) != same and (
-                skeleton(other) == look or unicodedata.normalize("NFKC", other).casefold() == exact):
+            skeleton(other) == look or unicodedata.normalize("NFKC", other).casefold() == exact
+        ):
             return "this name looks like a classmate's: add a letter or an initial"
     return ""

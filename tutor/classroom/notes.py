@@ -60,8 +60,15 @@ def lesson_notes(path: Path) -> LessonNotes:
     tutor = json.loads(Path(path).read_text(encoding="utf-8")).get("metadata", {}).get("tutor", {})
     tutor = tutor if isinstance(tutor, dict) else {}
     minutes = tutor.get("minutes", 0)
-    return LessonNotes(Path(path), info.title, info.summary, minutes if isinstance(minutes, int) else 0,
-                       info.quiz_ids, _strings(tutor.get("quiz_titles")), _strings(tutor.get("quiz_answers")))
+    return LessonNotes(
+        Path(path),
+        info.title,
+        info.summary,
+        minutes if isinstance(minutes, int) else 0,
+        info.quiz_ids,
+        _strings(tutor.get("quiz_titles")),
+        _strings(tutor.get("quiz_answers")),
+    )
 
 
 def quiz_titles(path: Path) -> tuple[str, ...]:
@@ -90,16 +97,24 @@ def _minutes(count: int) -> str:
 def teacher_plan_html(folder: Path, link_to: str = "") -> str:
     """The teachers' page's list of the lessons in ``folder`` (one game, in the lesson's language), with a plan
     for a 50-minute class first; each lesson links to ``link_to`` + its file name."""
-    lessons = [lesson_notes(path) for path in sorted(Path(folder).glob("*.ipynb"))
-               if not path.name.startswith((".", "_"))]
+    lessons = [
+        lesson_notes(path) for path in sorted(Path(folder).glob("*.ipynb")) if not path.name.startswith((".", "_"))
+    ]
     timed = [lesson for lesson in lessons if lesson.minutes]
     chosen, used = _plan(timed)
-    steps = [_("Start ({minutes}): learners open the lessons' address and type a name.").format(
-        minutes=_minutes(PLAN_OPENING_MINUTES))]
-    steps += [_("{lesson} ({minutes})").format(lesson=lesson.title, minutes=_minutes(lesson.minutes))
-              for lesson in chosen]
-    steps.append(_("End ({minutes}): put the grid on the screen and talk about the question most got wrong.").format(
-        minutes=_minutes(CLASS_MINUTES - used - PLAN_OPENING_MINUTES)))
+    steps = [
+        _("Start ({minutes}): learners open the lessons' address and type a name.").format(
+            minutes=_minutes(PLAN_OPENING_MINUTES)
+        )
+    ]
+    steps += [
+        _("{lesson} ({minutes})").format(lesson=lesson.title, minutes=_minutes(lesson.minutes)) for lesson in chosen
+    ]
+    steps.append(
+        _("End ({minutes}): put the grid on the screen and talk about the question most got wrong.").format(
+            minutes=_minutes(CLASS_MINUTES - used - PLAN_OPENING_MINUTES)
+        )
+    )
     plan = "".join(f"<li>{html.escape(step)}</li>" for step in steps)
     rows = []
     for lesson in timed:
@@ -110,13 +125,19 @@ def teacher_plan_html(folder: Path, link_to: str = "") -> str:
             quizzes.append(f"<b>{html.escape(title)}</b> " + html.escape(_("Answer: {answer}").format(answer=answer)))
         link = f"<a href='{html.escape(link_to + lesson.path.name)}'>{html.escape(lesson.title)}</a>"
         said = "<br>".join(quizzes) or html.escape(_("No question."))
-        rows.append(f"<tr><th scope='row'>{link}</th><td>{html.escape(_minutes(lesson.minutes))}</td>"
-                    f"<td>{html.escape(lesson.summary)}</td><td>{said}</td></tr>")
-    head = "".join(f"<th scope='col'>{html.escape(word)}</th>"
-                   for word in (_("Lesson"), _("Time"), _("What it teaches"), _("Questions and answers")))
+        rows.append(
+            f"<tr><th scope='row'>{link}</th><td>{html.escape(_minutes(lesson.minutes))}</td>"
+            f"<td>{html.escape(lesson.summary)}</td><td>{said}</td></tr>"
+        )
+    head = "".join(
+        f"<th scope='col'>{html.escape(word)}</th>"
+        for word in (_("Lesson"), _("Time"), _("What it teaches"), _("Questions and answers"))
+    )
     title = _("A 50-minute class")
-    return (f"<div class='tutor-teacher-plan'><p><b>{html.escape(title)}</b></p><ol>{plan}</ol>"
-            f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>")
+    return (
+        f"<div class='tutor-teacher-plan'><p><b>{html.escape(title)}</b></p><ol>{plan}</ol>"
+        f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
+    )
 
 
 @dataclass(frozen=True)

@@ -49,12 +49,24 @@ _PAGE = """<!DOCTYPE html>
 def device_full_page(path: str = "") -> str:
     """The page for a device with too many lessons open, in the language of the lesson at ``path``."""
     code = language_of_path(path)
-    return _PAGE.format(lang=code, refresh=30, style=_STYLE, href="", script="",
-                        title=html.escape(gettext_in(code, N_("Too many lessons open"))),
-                        text=html.escape(gettext_in(code, N_(
-                            "This computer already has as many lessons open as it may. Close the lesson tabs you do "
-                            "not use, then try again: this page tries again by itself."))),
-                        link=html.escape(gettext_in(code, N_("Try again"))))
+    return _PAGE.format(
+        lang=code,
+        refresh=30,
+        style=_STYLE,
+        href="",
+        script="",
+        title=html.escape(gettext_in(code, N_("Too many lessons open"))),
+        text=html.escape(
+            gettext_in(
+                code,
+                N_(
+                    "This computer already has as many lessons open as it may. Close the lesson tabs you do "
+                    "not use, then try again: this page tries again by itself."
+                ),
+            )
+        ),
+        link=html.escape(gettext_in(code, N_("Try again"))),
+    )
 
 
 def not_open_page(contents: str, path: str = "") -> str:
@@ -65,12 +77,18 @@ def not_open_page(contents: str, path: str = "") -> str:
     base = contents.split("voila/render/")[0] if "voila/render/" in contents else "/"
     ask = f"{base}rules-tutor/class/open?lesson={urllib.parse.quote(path)}"
     script = _WAIT_FOR_THE_LESSON % {"ask": json.dumps(ask).replace("<", "\\u003c")} if path else ""
-    return _PAGE.format(lang=code, refresh=NOT_OPEN_REFRESH_S, style=_STYLE, href=html.escape(contents),
-                        script=script,
-                        title=html.escape(gettext_in(code, N_("Not open yet"))),
-                        text=html.escape(gettext_in(code, N_(
-                            "Your teacher opens this lesson later. This page opens it by itself then."))),
-                        link=html.escape(gettext_in(code, N_("All lessons"))))
+    return _PAGE.format(
+        lang=code,
+        refresh=NOT_OPEN_REFRESH_S,
+        style=_STYLE,
+        href=html.escape(contents),
+        script=script,
+        title=html.escape(gettext_in(code, N_("Not open yet"))),
+        text=html.escape(
+            gettext_in(code, N_("Your teacher opens this lesson later. This page opens it by itself then."))
+        ),
+        link=html.escape(gettext_in(code, N_("All lessons"))),
+    )
 
 
 DEVICE_FULL_PAGE = device_full_page()

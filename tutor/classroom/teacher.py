@@ -33,44 +33,86 @@ from .handlers import MAX_BODY, ClassHandler
 
 STATIC = Path(__file__).resolve().parent / "static"
 TEACHER_COOKIE = "rules_tutor_teacher"
-SHORT_PAGE = ("<!DOCTYPE html><html lang='{language}'><head><meta charset='utf-8'><title>{title}</title></head>"
-              "<body><h1>{title}</h1><p>{text}</p></body></html>")
-NOT_THE_TEACHER = N_("This view needs the teacher's link that {command} printed when it started (a new start prints a "
-                     "new link).")
-LINK_USED = N_("This link has been used already (each link works once): open the class view from the link {command} "
-               "printed again, or ask it for a new one ({signal}).")
+SHORT_PAGE = (
+    "<!DOCTYPE html><html lang='{language}'><head><meta charset='utf-8'><title>{title}</title></head>"
+    "<body><h1>{title}</h1><p>{text}</p></body></html>"
+)
+NOT_THE_TEACHER = N_(
+    "This view needs the teacher's link that {command} printed when it started (a new start prints a new link)."
+)
+LINK_USED = N_(
+    "This link has been used already (each link works once): open the class view from the link {command} "
+    "printed again, or ask it for a new one ({signal})."
+)
 PAGE_TOKEN = "<!-- page token -->"
 WORDS = re.compile(r"\[\[(.*?)\]\]", re.S)
 """A message in ``teacher.html``: ``[[Class view]]``, written in the teacher's language."""
 PAGE_WORDS = (
     # teacher.html
-    N_("Class view · Rules tutor"), N_("Language"), N_("Class view"), N_("Loading the class …"), N_("Class tools"),
+    N_("Class view · Rules tutor"),
+    N_("Language"),
+    N_("Class view"),
+    N_("Loading the class …"),
+    N_("Class tools"),
     N_("Anonymize"),
-    N_("Pause every screen"), N_("Pace: open lessons"), N_("Download CSV"), N_("Print report"),
-    N_("Start a new class"), N_("Open lessons"),
+    N_("Pause every screen"),
+    N_("Pace: open lessons"),
+    N_("Download CSV"),
+    N_("Print report"),
+    N_("Start a new class"),
+    N_("Open lessons"),
     N_("Learners see “Not open yet” on a closed lesson. A lesson you open reaches a waiting learner within seconds."),
-    N_("Open all"), N_("Close all"),
-    N_("Names are hidden: the CSV file has numbers instead of names too. Click Anonymize again to download it with "
-       "the names."),
+    N_("Open all"),
+    N_("Close all"),
+    N_(
+        "Names are hidden: the CSV file has numbers instead of names too. Click Anonymize again to download it with "
+        "the names."
+    ),
     N_("No learner has joined yet. Learners open the lessons' address and type a name (or nothing)."),
-    N_("Learners by lesson and question"), N_("Key:"), N_("not yet"), N_("opened"),
-    N_("under a lesson: lesson finished"), N_("under a question:"), N_("right first time"), N_("right after 2 tries"),
+    N_("Learners by lesson and question"),
+    N_("Key:"),
+    N_("not yet"),
+    N_("opened"),
+    N_("under a lesson: lesson finished"),
+    N_("under a question:"),
+    N_("right first time"),
+    N_("right after 2 tries"),
     N_("wrong so far."),
-    N_("Under each question: the per cent of the learners who answered it who were right first time (in red below "
-       "half)."),
+    N_(
+        "Under each question: the per cent of the learners who answered it who were right first time (in red below "
+        "half)."
+    ),
     # teacher.js
-    N_("finished"), N_("right after {tries} tries"), N_("wrong so far (tries: {tries})"),
-    N_("{verdict} · first answer: {choice}"), N_("no board"),
-    N_("{verdict}, but the board has not shown on their screen"), N_("{column}: {verdict}"), N_("now"),
-    N_("{n} s ago"), N_("{n} min ago"), N_("{n} h ago"), N_("Learner"), N_("Last active"), N_("Learner {number}"),
+    N_("finished"),
+    N_("right after {tries} tries"),
+    N_("wrong so far (tries: {tries})"),
+    N_("{verdict} · first answer: {choice}"),
+    N_("no board"),
+    N_("{verdict}, but the board has not shown on their screen"),
+    N_("{column}: {verdict}"),
+    N_("now"),
+    N_("{n} s ago"),
+    N_("{n} min ago"),
+    N_("{n} h ago"),
+    N_("Learner"),
+    N_("Last active"),
+    N_("Learner {number}"),
     N_("Right first time, %"),
     N_("{question}: {right} of the {answered} learners who answered were right first time"),
-    N_("Resume every screen"), N_("Download CSV (numbers, no names)"), N_("Only {lesson} open"),
-    N_("Only this lesson"), N_("Learners: {count}"), N_("class started {time}"), N_("screens paused"),
+    N_("Resume every screen"),
+    N_("Download CSV (numbers, no names)"),
+    N_("Only {lesson} open"),
+    N_("Only this lesson"),
+    N_("Learners: {count}"),
+    N_("class started {time}"),
+    N_("screens paused"),
     N_("updated {time}"),
-    N_("This view needs the teacher's link: open it from the link rules-tutor serve printed (each link works once; "
-       "it prints a new one on request)."),
-    N_("The server answered {status}."), N_("The server cannot be reached; trying again …"),
+    N_(
+        "This view needs the teacher's link: open it from the link rules-tutor serve printed (each link works once; "
+        "it prints a new one on request)."
+    ),
+    N_("The server answered {status}."),
+    N_("The server cannot be reached; trying again …"),
     N_("Start a new class? The current class is archived and its learners join again."),
 )
 """Every message of the teacher's page (``teacher.html``'s ``[[...]]`` and ``teacher.js``'s ``_("...")``), here
@@ -168,8 +210,9 @@ class TeacherPageHandler(_TeacherHandler):
             session = self.classroom.open_teacher_link(token[:100])
             if session is not None:
                 # The link works once: it becomes a cookie for the teacher's pages only; the address bar shows none.
-                self.set_cookie(TEACHER_COOKIE, session, path=self.request.path.rstrip("/"), httponly=True,
-                                samesite="Strict")
+                self.set_cookie(
+                    TEACHER_COOKIE, session, path=self.request.path.rstrip("/"), httponly=True, samesite="Strict"
+                )
                 self.redirect(self._clean_address(), status=303)
                 return None
             if self.classroom.is_teacher(self.get_cookie(TEACHER_COOKIE)):
@@ -177,8 +220,14 @@ class TeacherPageHandler(_TeacherHandler):
                 return None
             self.set_status(403)
             self.set_header("Content-Type", "text/html; charset=UTF-8")
-            self.finish(short_page(teacher_language(self), LINK_USED, command="<code>rules-tutor serve</code>",
-                                   signal=f"<code>kill -USR1 {os.getppid()}</code>"))  # used, replaced, or made up
+            self.finish(
+                short_page(
+                    teacher_language(self),
+                    LINK_USED,
+                    command="<code>rules-tutor serve</code>",
+                    signal=f"<code>kill -USR1 {os.getppid()}</code>",
+                )
+            )  # used, replaced, or made up
             return None
         if not self.classroom.is_teacher(self.token()):
             self.set_status(403)
@@ -194,14 +243,17 @@ class TeacherPageHandler(_TeacherHandler):
     def get(self) -> None:
         page = teacher_page(teacher_language(self), self.classroom.page_token(self.get_cookie(TEACHER_COOKIE) or ""))
         self.set_header("Content-Type", "text/html; charset=UTF-8")
-        self.set_header("Content-Security-Policy",
-                        "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
-                        "connect-src 'self'; img-src 'self' data:; form-action 'none'; frame-ancestors 'none'")
+        self.set_header(
+            "Content-Security-Policy",
+            "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+            "connect-src 'self'; img-src 'self' data:; form-action 'none'; frame-ancestors 'none'",
+        )
         self.finish(page)
 
 
 class TeacherDataHandler(_TeacherHandler):
     checks_page = False  # no action; another site's page cannot read the answer (no CORS), nor send the cookie
+
     def get(self) -> None:
         db = self.classroom.db
         report = db.report()
@@ -227,8 +279,11 @@ class TeacherActionHandler(_TeacherHandler):
         db = self.classroom.db
         if action in ("anonymize", "pause") and isinstance(data.get("on"), bool):
             (db.set_anonymized if action == "anonymize" else db.set_paused)(data["on"])
-        elif action == "pace" and isinstance(data.get("closed"), list) and all(
-                isinstance(key, str) for key in data["closed"]):
+        elif (
+            action == "pace"
+            and isinstance(data.get("closed"), list)
+            and all(isinstance(key, str) for key in data["closed"])
+        ):
             db.set_closed(data["closed"])
             self.classroom.pace_changed()
         elif action == "new-class":
@@ -240,6 +295,10 @@ class TeacherActionHandler(_TeacherHandler):
 
 
 def teacher_routes() -> dict[str, type[tornado.web.RequestHandler]]:
-    paths: dict[str, Any] = {"teacher": TeacherPageHandler, "teacher/data": TeacherDataHandler,
-                             "teacher/results.csv": TeacherCsvHandler, "teacher/action": TeacherActionHandler}
+    paths: dict[str, Any] = {
+        "teacher": TeacherPageHandler,
+        "teacher/data": TeacherDataHandler,
+        "teacher/results.csv": TeacherCsvHandler,
+        "teacher/action": TeacherActionHandler,
+    }
     return paths

@@ -85,27 +85,37 @@ def refuse_other_version(text: str, prefix: str, error: type[ValueError]) -> Non
     if match is None:
         return
     version = int(match.group(1) or match.group(2))
-    current = int(stem[len(letters):])
+    current = int(stem[len(letters) :])
     code = f"{letters}{version}-..."
     if version < current:
-        raise error(_("this is an older kind of position code ({code}) that this version of the tutor no longer "
-                      "reads; ask for a new code (open the position in this version's workbench and copy its "
-                      "code)").format(code=code))
-    raise error(_("this position code ({code}) comes from a newer version of the tutor than this one (which reads "
-                  "{prefix}...); update the tutor, or ask for a code made with this version").format(
-        code=code, prefix=prefix))
+        raise error(
+            _(
+                "this is an older kind of position code ({code}) that this version of the tutor no longer "
+                "reads; ask for a new code (open the position in this version's workbench and copy its "
+                "code)"
+            ).format(code=code)
+        )
+    raise error(
+        _(
+            "this position code ({code}) comes from a newer version of the tutor than this one (which reads "
+            "{prefix}...); update the tutor, or ask for a code made with this version"
+        ).format(code=code, prefix=prefix)
+    )
 
 
 def decode(text: str, prefix: str, error: type[ValueError]) -> BitReader:
     """The bits of ``text`` (its prefix, dashes, spaces and case ignored); raises ``error`` when malformed."""
     body = "".join(text.split()).upper()
     if body.startswith(prefix.upper().rstrip("-")):
-        body = body[len(prefix.rstrip("-")):]
+        body = body[len(prefix.rstrip("-")) :]
     body = body.replace("-", "")
     strange = sorted(set(body) - set(_READ))
     if strange:
-        raise error(_("not a position code: it contains {items} (a code has only digits and capital letters)").format(
-            items=", ".join(map(repr, strange[:3]))))
+        raise error(
+            _("not a position code: it contains {items} (a code has only digits and capital letters)").format(
+                items=", ".join(map(repr, strange[:3]))
+            )
+        )
     if len(body) < 2:
         raise error(_("the position code is too short: copy the whole code"))
     body = "".join(B32[_READ[c]] for c in body)

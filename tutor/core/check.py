@@ -39,14 +39,24 @@ def check_upload(content: bytes, name: str) -> CheckResult:
         checked, difference = check_scenario(data)
     except (ValueError, RecursionError) as exc:
         message = str(exc).removeprefix(f"{name}: ")
-        return CheckResult("malformed", _("{file} cannot be used: {problem}. Fix it and choose it again.").format(
-            file=name, problem=message))
+        return CheckResult(
+            "malformed",
+            _("{file} cannot be used: {problem}. Fix it and choose it again.").format(file=name, problem=message),
+        )
     game = scenario_game(data).title
     if not checked:
-        return CheckResult("no expect", _("{file} is a valid {game} position, but it has no expected answer (an "
-                                          "\"expect\" block) to check.").format(file=name, game=game))
+        return CheckResult(
+            "no expect",
+            _('{file} is a valid {game} position, but it has no expected answer (an "expect" block) to check.').format(
+                file=name, game=game
+            ),
+        )
     if difference is None:
-        return CheckResult("pass", _("{file} passes: the rules of {game} give the answer written in the file."
-                                     ).format(file=name, game=game))
-    return CheckResult("fail", _("{file} does not pass: the rules give another answer. {difference}").format(
-        file=name, difference=difference))
+        return CheckResult(
+            "pass",
+            _("{file} passes: the rules of {game} give the answer written in the file.").format(file=name, game=game),
+        )
+    return CheckResult(
+        "fail",
+        _("{file} does not pass: the rules give another answer. {difference}").format(file=name, difference=difference),
+    )

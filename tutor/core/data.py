@@ -24,17 +24,22 @@ def is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def reject_unknown_keys(data: Mapping[str, Any], allowed: Iterable[str], where: str = "",
-                        error: type[DataError] = DataError) -> None:
+def reject_unknown_keys(
+    data: Mapping[str, Any], allowed: Iterable[str], where: str = "", error: type[DataError] = DataError
+) -> None:
     allowed = sorted(allowed)
     unknown = sorted(set(data) - set(allowed))
     if unknown:
-        raise error(_("{where}unknown key {key} (allowed: {allowed})").format(
-            where=where, key=repr(unknown[0]), allowed=", ".join(allowed)))
+        raise error(
+            _("{where}unknown key {key} (allowed: {allowed})").format(
+                where=where, key=repr(unknown[0]), allowed=", ".join(allowed)
+            )
+        )
 
 
-def require_keys(data: Mapping[str, Any], required: Iterable[str], where: str = "",
-                 error: type[DataError] = DataError) -> None:
+def require_keys(
+    data: Mapping[str, Any], required: Iterable[str], where: str = "", error: type[DataError] = DataError
+) -> None:
     for key in required:
         if key not in data:
             raise error(_("{where}missing key {key}").format(where=where, key=repr(key)))
@@ -46,8 +51,9 @@ def positive_int(value: Any, where: str, error: type[DataError] = DataError) -> 
     return int(value)
 
 
-def first_difference(expect: Mapping[str, Any], result: Mapping[str, Any], keys: Iterable[str], *,
-                     partial: bool) -> str | None:
+def first_difference(
+    expect: Mapping[str, Any], result: Mapping[str, Any], keys: Iterable[str], *, partial: bool
+) -> str | None:
     """How a scenario's result first differs from its ``expect`` block, key by key in ``keys`` (a key ``expect``
     leaves out is not checked), or None. Objects are compared entry by entry; with ``partial`` only the entries
     ``expect`` names count (docs/scenario_format.md and docs/flanders_scenarios.md say which)."""

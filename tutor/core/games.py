@@ -46,13 +46,28 @@ class GameEntry:
         return importlib.import_module(f"{self.package}.{name}" if name else self.package)
 
 
-GAMES: dict[str, GameEntry] = {g.id: g for g in (
-    GameEntry("flamme-rouge", "Flamme Rouge", "tutor.flamme_rouge", "flamme_rouge",
-              N_("The cycling race card game: energy cards, blocking, slipstream and exhaustion, mountains, "
-                 "and the Peloton expansion.")),
-    GameEntry("flanders", "In Flanders Field", "tutor.flanders", "flanders",
-              N_("Push your luck with three dice: take cards, advance across the battlefield, keep your troops.")),
-)}
+GAMES: dict[str, GameEntry] = {
+    g.id: g
+    for g in (
+        GameEntry(
+            "flamme-rouge",
+            "Flamme Rouge",
+            "tutor.flamme_rouge",
+            "flamme_rouge",
+            N_(
+                "The cycling race card game: energy cards, blocking, slipstream and exhaustion, mountains, "
+                "and the Peloton expansion."
+            ),
+        ),
+        GameEntry(
+            "flanders",
+            "In Flanders Field",
+            "tutor.flanders",
+            "flanders",
+            N_("Push your luck with three dice: take cards, advance across the battlefield, keep your troops."),
+        ),
+    )
+}
 """Games by id, in the order the landing page lists them; the first is ``rules-tutor simulate``'s default."""
 
 UNMARKED_SCENARIOS = "flamme-rouge"

@@ -21,6 +21,7 @@ class Options(Protocol):
 
 def count(minimum: int, maximum: int) -> Callable[[str], int]:
     """An ``argparse`` type: an integer from ``minimum`` to ``maximum``, else a clear refusal."""
+
     def parse(text: str) -> int:
         try:
             value = int(text)
@@ -29,4 +30,5 @@ def count(minimum: int, maximum: int) -> Callable[[str], int]:
         if not minimum <= value <= maximum:
             raise argparse.ArgumentTypeError(f"{value} is not from {minimum} to {maximum}")
         return value
+
     return parse

@@ -76,8 +76,11 @@ def read_text(path: str | Path, error: type[DataError] = DataError, limit: int =
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise error(_("{where}: not UTF-8 text ({reason} at byte {byte})").format(
-            where=path, reason=_utf8_reason(exc), byte=exc.start)) from None
+        raise error(
+            _("{where}: not UTF-8 text ({reason} at byte {byte})").format(
+                where=path, reason=_utf8_reason(exc), byte=exc.start
+            )
+        ) from None
 
 
 def _refuse_constant(name: str) -> Any:
@@ -86,8 +89,11 @@ def _refuse_constant(name: str) -> Any:
 
 def _parse_int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_INT_DIGITS:
-        raise ValueError(_("an integer of {digits} digits (at most {limit})").format(
-            digits=len(text.lstrip("-")), limit=MAX_INT_DIGITS))
+        raise ValueError(
+            _("an integer of {digits} digits (at most {limit})").format(
+                digits=len(text.lstrip("-")), limit=MAX_INT_DIGITS
+            )
+        )
     return int(text)
 
 
@@ -125,8 +131,7 @@ def _strings(value: Any) -> Iterator[str]:
             todo.extend(item)
 
 
-def parse_json(text: str | bytes, where: str, error: type[DataError] = DataError,
-               limit: int = MAX_FILE_BYTES) -> Any:
+def parse_json(text: str | bytes, where: str, error: type[DataError] = DataError, limit: int = MAX_FILE_BYTES) -> Any:
     """Parse untrusted JSON within the module's limits; any problem raises ``error`` as ``"{where}: ..."``."""
     size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "surrogatepass"))
     too_large = size_error(size, limit)
@@ -136,24 +141,41 @@ def parse_json(text: str | bytes, where: str, error: type[DataError] = DataError
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise error(_("{where}: not UTF-8 text ({reason} at byte {byte})").format(
-                where=where, reason=_utf8_reason(exc), byte=exc.start)) from None
+            raise error(
+                _("{where}: not UTF-8 text ({reason} at byte {byte})").format(
+                    where=where, reason=_utf8_reason(exc), byte=exc.start
+                )
+            ) from None
     depth = _depth(text)
     if depth > MAX_DEPTH:
-        raise error(_("{where}: nested {depth} levels deep (a scenario needs at most {limit})").format(
-            where=where, depth=depth, limit=MAX_DEPTH))
+        raise error(
+            _("{where}: nested {depth} levels deep (a scenario needs at most {limit})").format(
+                where=where, depth=depth, limit=MAX_DEPTH
+            )
+        )
     try:
-        data = json.loads(text, object_pairs_hook=_object, parse_int=_parse_int, parse_float=_parse_float,
-                          parse_constant=_refuse_constant)
+        data = json.loads(
+            text,
+            object_pairs_hook=_object,
+            parse_int=_parse_int,
+            parse_float=_parse_float,
+            parse_constant=_refuse_constant,
+        )
     except json.JSONDecodeError as exc:
         reason = _(JSON_REASONS[exc.msg]) if exc.msg in JSON_REASONS else exc.msg
-        raise error(_("{where}: not valid JSON: {reason} at line {line}, column {column}").format(
-            where=where, reason=reason, line=exc.lineno, column=exc.colno)) from None
+        raise error(
+            _("{where}: not valid JSON: {reason} at line {line}, column {column}").format(
+                where=where, reason=reason, line=exc.lineno, column=exc.colno
+            )
+        ) from None
     except (ValueError, RecursionError) as exc:
         raise error(_("{where}: not valid here: {reason}").format(where=where, reason=exc)) from None
     if any(_SURROGATE.search(s) for s in _strings(data)):
-        raise error(_("{where}: a text holds a lone surrogate character (\\ud800-\\udfff), which is not Unicode"
-                      ).format(where=where))
+        raise error(
+            _("{where}: a text holds a lone surrogate character (\\ud800-\\udfff), which is not Unicode").format(
+                where=where
+            )
+        )
     return data
 
 
@@ -164,9 +186,11 @@ def load_json(path: str | Path, error: type[DataError] = DataError) -> Any:
 
 # ----- schemas -------------------------------------------------------------------------------------------------
 
-UTF8_REASONS = {"invalid start byte": N_("no character starts"),
-                "invalid continuation byte": N_("a character is cut short"),
-                "unexpected end of data": N_("the text ends inside a character")}
+UTF8_REASONS = {
+    "invalid start byte": N_("no character starts"),
+    "invalid continuation byte": N_("a character is cut short"),
+    "unexpected end of data": N_("the text ends inside a character"),
+}
 """What Python's UTF-8 decoder says (``UnicodeDecodeError.reason``, English) in words of the learner's language."""
 
 
@@ -187,19 +211,32 @@ JSON_REASONS = {
 }
 """What Python's JSON parser says (``JSONDecodeError.msg``, English) in words of the learner's language."""
 
-_TYPE_WORDS = {"object": N_("an object"), "array": N_("a list"), "string": N_("a string"), "integer": N_("an integer"),
-               "boolean": N_("true or false"), "null": "null", "number": N_("a number")}
+_TYPE_WORDS = {
+    "object": N_("an object"),
+    "array": N_("a list"),
+    "string": N_("a string"),
+    "integer": N_("an integer"),
+    "boolean": N_("true or false"),
+    "null": "null",
+    "number": N_("a number"),
+}
 """JSON's types in words, in English (message ids)."""
 
 
 def _short(value: Any, width: int = 40) -> str:
     text = repr(value)
-    return text if len(text) <= width else text[:width - 3] + "..."
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 def _kind(value: Any) -> str:
-    for name, kinds in (("boolean", bool), ("integer", int), ("number", float), ("string", str),
-                        ("array", list), ("object", dict)):
+    for name, kinds in (
+        ("boolean", bool),
+        ("integer", int),
+        ("number", float),
+        ("string", str),
+        ("array", list),
+        ("object", dict),
+    ):
         if isinstance(value, kinds):
             return _(_TYPE_WORDS[name])
     return "null"
@@ -234,8 +271,13 @@ def _message(error: ValidationError, root: Any, nouns: Mapping[str, str]) -> str
     where = where_in(root, path[:-1] if field is not None else path, nouns)
     at = f"{where}: " if where else ""
     scenario = _("the scenario")
-    subject = _("key {key}").format(key=repr(field)) if field is not None and not where else f"{at}{field}" \
-        if field is not None else where or scenario
+    subject = (
+        _("key {key}").format(key=repr(field))
+        if field is not None and not where
+        else f"{at}{field}"
+        if field is not None
+        else where or scenario
+    )
     schema, value, rule = error.schema, error.instance, error.validator
     words = {"subject": subject, "where": where or scenario, "key": field, "value": _short(value)}
     if rule not in ("additionalProperties", "required"):
@@ -250,10 +292,12 @@ def _message(error: ValidationError, root: Any, nouns: Mapping[str, str]) -> str
         for other in types[1:]:
             expected = _("{one} or {other}").format(one=expected, other=_(_TYPE_WORDS[other]))
         if field is not None and where:
-            return _("{where}{key} {value} is not {expected}").format(where=at, key=field, value=_short(value),
-                                                                      expected=expected)
+            return _("{where}{key} {value} is not {expected}").format(
+                where=at, key=field, value=_short(value), expected=expected
+            )
         return _("{subject} must be {expected}, not {kind} ({value})").format(
-            subject=subject, expected=expected, kind=_kind(value), value=_short(value))
+            subject=subject, expected=expected, kind=_kind(value), value=_short(value)
+        )
     if rule in ("additionalProperties", "required"):
         place = where_in(root, path, nouns)
         place = f"{place}: " if place else ""
@@ -263,34 +307,38 @@ def _message(error: ValidationError, root: Any, nouns: Mapping[str, str]) -> str
         known = schema.get("properties", {})
         unknown = sorted(set(value) - set(known))
         return _("{where}unknown key {key} (allowed: {allowed})").format(
-            where=place, key=_short(unknown[0]), allowed=", ".join(sorted(known)))
+            where=place, key=_short(unknown[0]), allowed=", ".join(sorted(known))
+        )
     limit = error.validator_value
     if rule == "maxLength":
         return _("{subject} is too long ({count} characters; at most {limit})").format(
-            subject=subject, count=len(value), limit=limit)
+            subject=subject, count=len(value), limit=limit
+        )
     if rule == "minLength":
         return _("{subject} must not be empty").format(subject=subject)
     if rule in ("maxItems", "maxProperties"):
         return _("{subject} has too many entries ({count}; at most {limit})").format(
-            subject=subject, count=len(value), limit=limit)
+            subject=subject, count=len(value), limit=limit
+        )
     if rule in ("minItems", "minProperties"):
         return _("{subject} needs at least {limit} entries, not {count}").format(
-            subject=subject, count=len(value), limit=limit)
+            subject=subject, count=len(value), limit=limit
+        )
     if rule in ("enum", "const"):
         allowed = error.validator_value if rule == "enum" else [error.validator_value]
         return _("{subject} must be one of {allowed}, not {value}").format(
-            subject=f"{at}{field!r}" if where else subject, allowed=", ".join(map(str, allowed)), value=_short(value))
+            subject=f"{at}{field!r}" if where else subject, allowed=", ".join(map(str, allowed)), value=_short(value)
+        )
     if rule == "minimum":
-        return _("{subject}: {value} is not at least {limit}").format(subject=subject, value=_short(value),
-                                                                      limit=limit)
+        return _("{subject}: {value} is not at least {limit}").format(subject=subject, value=_short(value), limit=limit)
     if rule == "maximum":
-        return _("{subject}: {value} is not at most {limit}").format(subject=subject, value=_short(value),
-                                                                     limit=limit)
+        return _("{subject}: {value} is not at most {limit}").format(subject=subject, value=_short(value), limit=limit)
     return _("{subject}: {value} is not allowed here").format(subject=subject, value=_short(value))
 
 
-def validate(data: Any, schema: Mapping[str, Any], error: type[DataError] = DataError, *,
-             nouns: Mapping[str, str] | None = None) -> None:
+def validate(
+    data: Any, schema: Mapping[str, Any], error: type[DataError] = DataError, *, nouns: Mapping[str, str] | None = None
+) -> None:
     """Check ``data`` against a JSON Schema; the first problem raises ``error`` naming the key.
 
     A subschema's ``"message"`` replaces the generic wording of its problem: a format string with ``{subject}``
@@ -340,5 +388,10 @@ def integer(minimum: int | None = None, maximum: int | None = None) -> dict[str,
 
 def strict_object(properties: Mapping[str, Any], required: tuple[str, ...] = (), **more: Any) -> dict[str, Any]:
     """Schema of an object with exactly the known ``properties`` (others are refused)."""
-    return {"type": "object", "properties": dict(properties), "required": list(required),
-            "additionalProperties": False, **more}
+    return {
+        "type": "object",
+        "properties": dict(properties),
+        "required": list(required),
+        "additionalProperties": False,
+        **more,
+    }

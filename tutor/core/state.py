@@ -72,7 +72,7 @@ class SeededState:
         try:
             yield
         finally:
-            del self._history[start + 1:]  # the snapshot before the first action stands for them all
+            del self._history[start + 1 :]  # the snapshot before the first action stands for them all
 
     def start_here(self) -> None:
         """Forget the history: the state as it is now is where ``undo()`` stops (it keeps the history on)."""

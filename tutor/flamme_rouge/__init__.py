@@ -13,8 +13,18 @@ Engine modules here import no UI library; ``render/`` draws a race on ipycanvas 
 """
 
 from .cards import ATTACK, EXHAUSTION, MUSCLE, ROULEUR, SPRINTEUR, Card, CardKind, RiderKind, energy, starting_deck
-from .errors import (CardNotInHandError, DeckError, PlacementError, RiderOrderError, RuleError, ScenarioError,
-                     TrackError, UnknownRiderError, UnknownTeamError, WrongPhaseError)
+from .errors import (
+    CardNotInHandError,
+    DeckError,
+    PlacementError,
+    RiderOrderError,
+    RuleError,
+    ScenarioError,
+    TrackError,
+    UnknownRiderError,
+    UnknownTeamError,
+    WrongPhaseError,
+)
 from .race import TEAM_COLOURS, Deck, Draw, Phase, Place, Play, Race, Rider, Step, Team, TeamKind
 from .simulate import RaceResult, simulate_race
 from .track import STAGES, TEACHING_TRACKS, Square, Terrain, Track, stage
@@ -26,10 +36,44 @@ def race_ids(teams: int) -> list[str]:
 
 
 __all__ = [
-    "ATTACK", "EXHAUSTION", "MUSCLE", "ROULEUR", "SPRINTEUR", "Card", "CardKind", "RiderKind", "energy",
-    "starting_deck", "CardNotInHandError", "DeckError", "PlacementError", "RiderOrderError", "RuleError",
+    "ATTACK",
+    "EXHAUSTION",
+    "MUSCLE",
+    "ROULEUR",
+    "SPRINTEUR",
+    "Card",
+    "CardKind",
+    "RiderKind",
+    "energy",
+    "starting_deck",
+    "CardNotInHandError",
+    "DeckError",
+    "PlacementError",
+    "RiderOrderError",
+    "RuleError",
     "ScenarioError",
-    "TrackError", "UnknownRiderError", "UnknownTeamError", "WrongPhaseError", "TEAM_COLOURS", "Deck", "Draw", "Phase",
-    "Place", "Play", "Race", "Rider", "Step", "Team", "TeamKind", "RaceResult", "simulate_race", "STAGES",
-    "TEACHING_TRACKS", "Square", "Terrain", "Track", "stage", "race_ids",
+    "TrackError",
+    "UnknownRiderError",
+    "UnknownTeamError",
+    "WrongPhaseError",
+    "TEAM_COLOURS",
+    "Deck",
+    "Draw",
+    "Phase",
+    "Place",
+    "Play",
+    "Race",
+    "Rider",
+    "Step",
+    "Team",
+    "TeamKind",
+    "RaceResult",
+    "simulate_race",
+    "STAGES",
+    "TEACHING_TRACKS",
+    "Square",
+    "Terrain",
+    "Track",
+    "stage",
+    "race_ids",
 ]

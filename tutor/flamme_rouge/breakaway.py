@@ -41,7 +41,7 @@ def select(bids: Mapping[str, Sequence[int]], grid: Sequence[str]) -> list[str]:
     >>> select({"a": (5, 4), "b": (9, 2), "c": (3, 3)}, grid=["a", "b", "c"])
     ['b']
     """
-    return ranking(bids, grid)[:size(len(bids))]
+    return ranking(bids, grid)[: size(len(bids))]
 
 
 def tie_at_cut(bids: Mapping[str, Sequence[int]], grid: Sequence[str]) -> tuple[list[str], list[str]]:

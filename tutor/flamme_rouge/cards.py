@@ -81,6 +81,7 @@ EXHAUSTION = Card(2, CardKind.EXHAUSTION)
 MUSCLE = Card(5, CardKind.MUSCLE)
 ATTACK = Card(0, CardKind.ATTACK)
 
+
 class RiderKind(enum.StrEnum):
     """A rider's kind: it picks the energy deck (and the token's letter). A ``str``, so files and JSON keep the
     plain words ``"sprinteur"`` and ``"rouleur"``."""

@@ -7,8 +7,19 @@ that was wrong. An action that raises leaves the race unchanged.
 from tutor.core import errors as core
 from tutor.core.errors import DataError, RuleError, WrongPhaseError
 
-__all__ = ["RuleError", "WrongPhaseError", "UnknownRiderError", "CardNotInHandError", "RiderOrderError",
-           "PlacementError", "DeckError", "UnknownTeamError", "TrackError", "ScenarioError", "CodeVersionError"]
+__all__ = [
+    "RuleError",
+    "WrongPhaseError",
+    "UnknownRiderError",
+    "CardNotInHandError",
+    "RiderOrderError",
+    "PlacementError",
+    "DeckError",
+    "UnknownTeamError",
+    "TrackError",
+    "ScenarioError",
+    "CodeVersionError",
+]
 
 
 class UnknownRiderError(RuleError):

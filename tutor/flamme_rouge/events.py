@@ -19,12 +19,40 @@ Position = tuple[int, int]
 Pack = tuple[int, int]
 """(rearmost square, frontmost square) of a pack."""
 
-__all__ = ["Event", "Rule", "Position", "Pack", "RiderPlaced", "RoundStarted", "BidsStarted", "BotTeamsFlip",
-           "Reshuffled", "CardsDrawn",
-           "CardPlayed", "CardsRecycled", "CardsRevealed", "RiderMoved", "Blocked", "CardsRemoved", "PacksFound",
-           "Slipstreamed", "NoSlipstream", "ExhaustionChecked", "ExhaustionTaken", "Finished", "BidsRevealed",
-           "BreakawayDecided", "BreakawayCost", "BreakawayStart",
-           "CardBid", "BotDeckRefilled", "DecksReshuffled", "Flip", "CardsFlipped", "TeamsHandedToBots"]
+__all__ = [
+    "Event",
+    "Rule",
+    "Position",
+    "Pack",
+    "RiderPlaced",
+    "RoundStarted",
+    "BidsStarted",
+    "BotTeamsFlip",
+    "Reshuffled",
+    "CardsDrawn",
+    "CardPlayed",
+    "CardsRecycled",
+    "CardsRevealed",
+    "RiderMoved",
+    "Blocked",
+    "CardsRemoved",
+    "PacksFound",
+    "Slipstreamed",
+    "NoSlipstream",
+    "ExhaustionChecked",
+    "ExhaustionTaken",
+    "Finished",
+    "BidsRevealed",
+    "BreakawayDecided",
+    "BreakawayCost",
+    "BreakawayStart",
+    "CardBid",
+    "BotDeckRefilled",
+    "DecksReshuffled",
+    "Flip",
+    "CardsFlipped",
+    "TeamsHandedToBots",
+]
 
 
 @dataclass(frozen=True, slots=True)

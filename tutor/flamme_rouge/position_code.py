@@ -25,9 +25,22 @@ from .race import TEAM_COLOURS
 from .track import Track, stage
 
 PREFIX = "FR3-"
-NAMED_TRACKS = ("sprint-20", "hill-24", "cobbles-24", "narrow-22", "cobbles-22", "supply-22", "paves-du-nord",
-                "avenue-corso-paseo", "firenze-milano", "la-classicissima", "la-haute-montagne", "le-col-du-ballon",
-                "ronde-van-wevelgem", "plateaux-de-wallonie")
+NAMED_TRACKS = (
+    "sprint-20",
+    "hill-24",
+    "cobbles-24",
+    "narrow-22",
+    "cobbles-22",
+    "supply-22",
+    "paves-du-nord",
+    "avenue-corso-paseo",
+    "firenze-milano",
+    "la-classicissima",
+    "la-haute-montagne",
+    "le-col-du-ballon",
+    "ronde-van-wevelgem",
+    "plateaux-de-wallonie",
+)
 """Tracks a code names by number (fixed order: part of the format; a track is named only while its squares are
 the ones it has today, so a later change of a track never changes an old code's board)."""
 _TERRAINS = ("", "u", "d", "c", "s")
@@ -75,7 +88,7 @@ def _id_parts(rider_id: str, team: str, base: str) -> tuple[int, int] | None:
     if rider_id == base:
         return 0, 1
     for mode, stem in ((1, base), (2, f"{team}-")):
-        tail = rider_id[len(stem):]
+        tail = rider_id[len(stem) :]
         if rider_id.startswith(stem) and tail.isdigit() and tail == str(int(tail)) and 0 < int(tail) < 1 << 12:
             return mode, int(tail)
     return None
@@ -147,8 +160,9 @@ def encode_position(scenario: dict[str, Any]) -> str | None:
                 bits.put(0 if card == "attack" else card, 7)
         base = f"{team}-{kind[0].upper()}"
         defaults = _BOT_DEFAULTS.get(team, {})
-        extras = (rider["id"] != _natural_id(base, taken)
-                  or any(rider.get(key) != defaults.get(key) for key in ("team_kind", "exhaustion")))
+        extras = rider["id"] != _natural_id(base, taken) or any(
+            rider.get(key) != defaults.get(key) for key in ("team_kind", "exhaustion")
+        )
         taken.add(rider["id"])
         bits.put(extras, 1)
         if extras:
@@ -189,7 +203,7 @@ def _read(bits: BitReader) -> dict[str, Any]:
             kind, size = bits.take(4), bits.gamma()
             if start + size > length or kind >= 15 or kind % 5 >= len(_TERRAINS):
                 raise ScenarioError(_("the position code is damaged: a character is missing or changed"))
-            tokens[start:start + size] = [f"{kind // 5 + 1}{_TERRAINS[kind % 5]}"] * size
+            tokens[start : start + size] = [f"{kind // 5 + 1}{_TERRAINS[kind % 5]}"] * size
             end = start + size
         data["track"] = " ".join(tokens)
         if bits.take(1):
@@ -207,8 +221,15 @@ def _read(bits: BitReader) -> dict[str, Any]:
     for _step in range(count):
         cell += bits.gamma()
         team_number = bits.take(4)
-        team = (TEAM_COLOURS[team_number] if team_number < 12 else "peloton" if team_number == 12
-                else f"muscle-{bits.take(2) + 1}" if team_number == 13 else "")
+        team = (
+            TEAM_COLOURS[team_number]
+            if team_number < 12
+            else "peloton"
+            if team_number == 12
+            else f"muscle-{bits.take(2) + 1}"
+            if team_number == 13
+            else ""
+        )
         if not team:
             raise ScenarioError(_("the position code is damaged: a character is missing or changed"))
         rider_kind = "rouleur" if bits.take(1) else "sprinteur"
@@ -218,8 +239,14 @@ def _read(bits: BitReader) -> dict[str, Any]:
             card = _CARDS[index] if index < 7 else bits.take(7) or "attack"
         base = f"{team}-{rider_kind[0].upper()}"
         square, lane = cells[cell]
-        rider: dict[str, Any] = {"id": _natural_id(base, taken), "team": team, "kind": rider_kind, "square": square,
-                                 "lane": lane, **_BOT_DEFAULTS.get(team, {})}
+        rider: dict[str, Any] = {
+            "id": _natural_id(base, taken),
+            "team": team,
+            "kind": rider_kind,
+            "square": square,
+            "lane": lane,
+            **_BOT_DEFAULTS.get(team, {}),
+        }
         if bits.take(1):
             for key, value in (("exhaustion", _EXHAUSTION[bits.take(2)]), ("team_kind", _TEAM_KINDS[bits.take(2)])):
                 rider.pop(key, None)

@@ -50,13 +50,55 @@ from .race_actions import PHASE_STEPS, RaceActions, ResolvedStep
 from .race_fast import RaceFastPath
 from .race_json import RaceJson
 from .cards import HAND_SIZE
-from .race_model import (AUTOMATIC_PHASES, BOT_SEED_SALT, BREAKAWAY_EXHAUSTION, MAX_MUSCLE, MUSCLE_COLOURS,
-                         PAIR_TEAMS, PELOTON_COLOUR, ROUND_ORDER, TEAM_COLOURS, Action, Deck, Draw, Move, Phase, Place,
-                         Play, Rider, Step, Team, TeamKind)
+from .race_model import (
+    AUTOMATIC_PHASES,
+    BOT_SEED_SALT,
+    BREAKAWAY_EXHAUSTION,
+    MAX_MUSCLE,
+    MUSCLE_COLOURS,
+    PAIR_TEAMS,
+    PELOTON_COLOUR,
+    ROUND_ORDER,
+    TEAM_COLOURS,
+    Action,
+    Deck,
+    Draw,
+    Move,
+    Phase,
+    Place,
+    Play,
+    Rider,
+    Step,
+    Team,
+    TeamKind,
+)
 
-__all__ = ["Race", "ResolvedStep", "PHASE_STEPS", "AUTOMATIC_PHASES", "BOT_SEED_SALT", "BREAKAWAY_EXHAUSTION",
-           "HAND_SIZE", "MAX_MUSCLE", "MUSCLE_COLOURS", "PAIR_TEAMS", "PELOTON_COLOUR", "ROUND_ORDER", "TEAM_COLOURS",
-           "Action", "Deck", "Draw", "Move", "Phase", "Place", "Play", "Rider", "Step", "Team", "TeamKind"]
+__all__ = [
+    "Race",
+    "ResolvedStep",
+    "PHASE_STEPS",
+    "AUTOMATIC_PHASES",
+    "BOT_SEED_SALT",
+    "BREAKAWAY_EXHAUSTION",
+    "HAND_SIZE",
+    "MAX_MUSCLE",
+    "MUSCLE_COLOURS",
+    "PAIR_TEAMS",
+    "PELOTON_COLOUR",
+    "ROUND_ORDER",
+    "TEAM_COLOURS",
+    "Action",
+    "Deck",
+    "Draw",
+    "Move",
+    "Phase",
+    "Place",
+    "Play",
+    "Rider",
+    "Step",
+    "Team",
+    "TeamKind",
+]
 
 
 class Race(RaceActions, RaceFastPath, RaceJson):

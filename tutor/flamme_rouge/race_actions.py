@@ -18,13 +18,50 @@ from . import breakaway as breakaway_bids
 from . import rules
 from .cards import ATTACK, DECK_VALUES, Card, CardKind
 from .errors import CardNotInHandError, DeckError, PlacementError, RiderOrderError, UnknownTeamError, WrongPhaseError
-from .events import (BidsRevealed, Blocked, BotDeckRefilled, BotTeamsFlip, BreakawayCost, BreakawayDecided,
-                     BreakawayStart, CardBid, CardPlayed, CardsDrawn, CardsFlipped, CardsRecycled, CardsRemoved,
-                     CardsRevealed, DecksReshuffled, Event, ExhaustionChecked, ExhaustionTaken, Finished,
-                     NoSlipstream, PacksFound, Position, Reshuffled, RiderMoved, RiderPlaced, Slipstreamed,
-                     TeamsHandedToBots)
-from .race_model import (AUTOMATIC_PHASES, BOT_NAMES, BREAKAWAY_EXHAUSTION, ROUND_ORDER, Action, Draw, Phase, Place,
-                         Play, Rider, Step, TeamKind, _tokens)
+from .events import (
+    BidsRevealed,
+    Blocked,
+    BotDeckRefilled,
+    BotTeamsFlip,
+    BreakawayCost,
+    BreakawayDecided,
+    BreakawayStart,
+    CardBid,
+    CardPlayed,
+    CardsDrawn,
+    CardsFlipped,
+    CardsRecycled,
+    CardsRemoved,
+    CardsRevealed,
+    DecksReshuffled,
+    Event,
+    ExhaustionChecked,
+    ExhaustionTaken,
+    Finished,
+    NoSlipstream,
+    PacksFound,
+    Position,
+    Reshuffled,
+    RiderMoved,
+    RiderPlaced,
+    Slipstreamed,
+    TeamsHandedToBots,
+)
+from .race_model import (
+    AUTOMATIC_PHASES,
+    BOT_NAMES,
+    BREAKAWAY_EXHAUSTION,
+    ROUND_ORDER,
+    Action,
+    Draw,
+    Phase,
+    Place,
+    Play,
+    Rider,
+    Step,
+    TeamKind,
+    _tokens,
+)
 from .race_setup import RaceSetup
 
 
@@ -61,20 +98,26 @@ class RaceActions(RaceSetup):
         team = self.placing_team
         assert team is not None
         if rider.square is not None:
-            raise PlacementError(_("{rider} is already placed on square {square}").format(rider=rider_id,
-                                                                                          square=rider.square))
+            raise PlacementError(
+                _("{rider} is already placed on square {square}").format(rider=rider_id, square=rider.square)
+            )
         if rider.team != team.name:
-            raise PlacementError(_("it is {team}'s turn to place riders, not {other}'s").format(team=team.name,
-                                                                                                other=rider.team))
+            raise PlacementError(
+                _("it is {team}'s turn to place riders, not {other}'s").format(team=team.name, other=rider.team)
+            )
         problem = self.placement_problem(square, lane)
         if problem:
-            raise PlacementError(_("{rider} cannot go to square {square}, lane {lane}: {problem}").format(
-                rider=rider_id, square=square, lane=lane, problem=problem))
+            raise PlacementError(
+                _("{rider} cannot go to square {square}, lane {lane}: {problem}").format(
+                    rider=rider_id, square=square, lane=lane, problem=problem
+                )
+            )
         self._save()
         rider.square, rider.lane = square, lane
         applied = (rules.SETUP_PLACE, rules.BOT_PLACEMENT) if team.kind.flips else (rules.SETUP_PLACE,)
-        events: list[Event] = [RiderPlaced(rider_id, (square, lane), rules=applied,
-                                           automatic=team.controller is not None)]
+        events: list[Event] = [
+            RiderPlaced(rider_id, (square, lane), rules=applied, automatic=team.controller is not None)
+        ]
         if self.placing_team is None:
             events.append(self._setup_done())
         return events
@@ -93,8 +136,9 @@ class RaceActions(RaceSetup):
             self.teams[name] = dataclasses.replace(self.teams[name], controller=bot)
         return [TeamsHandedToBots(tuple(handed), bot)]
 
-    def stack_deck(self, rider_id: str, face_down: Sequence[Card | int | str],
-                   recycled: Sequence[Card | int | str] = ()) -> None:
+    def stack_deck(
+        self, rider_id: str, face_down: Sequence[Card | int | str], recycled: Sequence[Card | int | str] = ()
+    ) -> None:
         """Lessons and puzzles: give a rider's deck these cards before it draws, ``face_down`` top card first and
         ``recycled`` face up under it (the cards out of the game stay; the rest of the deck is set aside). Cards
         are ``Card``s or what ``Card.parse`` reads (``9``, ``"E2"``). Only in the energy phase, for a rider of a
@@ -103,8 +147,9 @@ class RaceActions(RaceSetup):
         changes nothing. Undoable like an action; it uses no randomness, so the shuffles to come stay the same."""
         rider = self.rider(rider_id)
         if self.phase is not Phase.ENERGY:
-            raise DeckError(f"cannot stack {rider_id}'s deck now: it is the {self.phase.value} phase, not the "
-                            "energy phase")
+            raise DeckError(
+                f"cannot stack {rider_id}'s deck now: it is the {self.phase.value} phase, not the energy phase"
+            )
         if self.teams[rider.team].kind.flips:
             raise DeckError(f"{rider_id} rides for a bot team: its team's deck is not stacked")
         if rider.hand or rider.played is not None:
@@ -116,8 +161,10 @@ class RaceActions(RaceSetup):
         counts = Counter(card for card in top_first + under + rider.removed if not card.is_exhaustion)
         for card, count in counts.items():
             if card.kind is not CardKind.ENERGY or card.value not in DECK_VALUES[rider.kind]:
-                raise DeckError(f"{rider_id} is a {rider.kind.value}: it has no card {card} (its cards: "
-                                f"{', '.join(map(str, DECK_VALUES[rider.kind]))} and exhaustion cards E2)")
+                raise DeckError(
+                    f"{rider_id} is a {rider.kind.value}: it has no card {card} (its cards: "
+                    f"{', '.join(map(str, DECK_VALUES[rider.kind]))} and exhaustion cards E2)"
+                )
             if count > 3:
                 raise DeckError(f"{rider_id}'s deck would hold {count} cards {card}: a rider has three of each")
         self._save()
@@ -129,23 +176,34 @@ class RaceActions(RaceSetup):
         self._require_choosing(N_("draw cards"))
         rider = self.rider(rider_id)
         if self.teams[rider.team].kind.flips:
-            raise RiderOrderError(_("{rider} rides for a bot team: it flips its card in the movement phase and never "
-                                    "draws or bids").format(rider=rider_id))
+            raise RiderOrderError(
+                _(
+                    "{rider} rides for a bot team: it flips its card in the movement phase and never draws or bids"
+                ).format(rider=rider_id)
+            )
         if rider.hand:
-            raise RiderOrderError(_("{rider} has already drawn: play one of {cards}").format(
-                rider=rider_id, cards=", ".join(_tokens(rider.hand))))
+            raise RiderOrderError(
+                _("{rider} has already drawn: play one of {cards}").format(
+                    rider=rider_id, cards=", ".join(_tokens(rider.hand))
+                )
+            )
         if self.phase is Phase.ENERGY and rider.played is not None:
             raise RiderOrderError(_("{rider} has already played a card this round").format(rider=rider_id))
         if self.phase is not Phase.ENERGY and not self._may_choose(rider):
             bidder = self.bidder(rider.team)
-            raise RiderOrderError(_("{bidder} bids for its team in the breakaway, not {rider}").format(
-                bidder=bidder, rider=rider_id) if bidder != rider_id else
-                _("{rider} has already bid in this round of bids").format(rider=rider_id))
+            raise RiderOrderError(
+                _("{bidder} bids for its team in the breakaway, not {rider}").format(bidder=bidder, rider=rider_id)
+                if bidder != rider_id
+                else _("{rider} has already bid in this round of bids").format(rider=rider_id)
+            )
         holder = self.drawing_rider(rider.team)
         if holder:
-            raise RiderOrderError(_("play a card for {first} before drawing for {rider}: you may not draw for your "
-                                    "second rider before playing for the first (rulebook, Energy Phase)").format(
-                first=holder, rider=rider_id))
+            raise RiderOrderError(
+                _(
+                    "play a card for {first} before drawing for {rider}: you may not draw for your "
+                    "second rider before playing for the first (rulebook, Energy Phase)"
+                ).format(first=holder, rider=rider_id)
+            )
         self._save()
         exhaustion = rider.exhaustion
         reshuffled = self._deal(rider)
@@ -154,9 +212,15 @@ class RaceActions(RaceSetup):
         if reshuffled:
             events.append(Reshuffled(rider.deck.owner, reshuffled, rules=(rules.RESHUFFLE,), automatic=True))
         size = self.teams[rider.team].hand_size
-        rule = (rules.DRAW_NONE if rider.exhaustion > exhaustion else
-                rules.DRAW_FEWER if len(rider.hand) < size else
-                rules.BID if self.phase is not Phase.ENERGY else rules.DRAW)
+        rule = (
+            rules.DRAW_NONE
+            if rider.exhaustion > exhaustion
+            else rules.DRAW_FEWER
+            if len(rider.hand) < size
+            else rules.BID
+            if self.phase is not Phase.ENERGY
+            else rules.DRAW
+        )
         events.append(CardsDrawn(rider.id, tuple(rider.hand), rules=(rule,), automatic=automatic))
         return events
 
@@ -166,8 +230,11 @@ class RaceActions(RaceSetup):
         self._require_choosing(N_("play a card"))
         rider = self.rider(rider_id)
         if not rider.hand:
-            what = (_("{rider} has already played this round") if rider.played is not None else
-                    _("{rider} has not drawn cards yet"))
+            what = (
+                _("{rider} has already played this round")
+                if rider.played is not None
+                else _("{rider} has not drawn cards yet")
+            )
             raise CardNotInHandError(what.format(rider=rider_id))
         chosen = self._find(rider, card)
         self._save()
@@ -180,7 +247,8 @@ class RaceActions(RaceSetup):
             put = CardBid(rider.id, chosen, rules=(rules.BID,), automatic=automatic)
         events: list[Event] = [
             put,
-            CardsRecycled(rider.id, tuple(recycled), len(rider.recycled), rules=(rules.RECYCLE,), automatic=automatic)]
+            CardsRecycled(rider.id, tuple(recycled), len(rider.recycled), rules=(rules.RECYCLE,), automatic=automatic),
+        ]
         if not self.waiting_riders():
             events.append(self._choices_done())
         return events
@@ -201,8 +269,9 @@ class RaceActions(RaceSetup):
         self._reveal()
         self.phase = Phase.MOVEMENT
         cards = {rid: card for rid in self.to_move if (card := self.riders[rid].played) is not None}
-        return CardsRevealed(cards, tuple(self.to_move),
-                             dict(self.move_values), rules=(rules.REVEAL, rules.ORDER), automatic=True)
+        return CardsRevealed(
+            cards, tuple(self.to_move), dict(self.move_values), rules=(rules.REVEAL, rules.ORDER), automatic=True
+        )
 
     def _find(self, rider: Rider, card: Card | int) -> Card:
         if isinstance(card, Card):
@@ -212,8 +281,11 @@ class RaceActions(RaceSetup):
             matches = [c for c in rider.hand if c.value == card]
             if matches:
                 return min(matches, key=lambda c: not c.is_exhaustion)  # same move; shed exhaustion first
-        raise CardNotInHandError(_("{rider} has no {card} in hand; the drawn cards are {cards}").format(
-            rider=rider.id, card=card, cards=", ".join(_tokens(rider.hand))))
+        raise CardNotInHandError(
+            _("{rider} has no {card} in hand; the drawn cards are {cards}").format(
+                rider=rider.id, card=card, cards=", ".join(_tokens(rider.hand))
+            )
+        )
 
     def step(self) -> list[Event]:
         """Resolve the next automatic step: one rider's move, or one part of the end phase."""
@@ -223,15 +295,18 @@ class RaceActions(RaceSetup):
                 raise WrongPhaseError(_("the race is over: {winner} won").format(winner=self.winner))
             waiting = self.waiting_riders()
             if waiting:
-                raise WrongPhaseError(_("nothing to resolve yet in the {phase}: {riders} still to play a card").format(
-                    phase=self.phase.name_in_words, riders=", ".join(waiting)))
-            raise WrongPhaseError(_("nothing to resolve yet in the {phase}: riders still to place").format(
-                phase=self.phase.name_in_words))
+                raise WrongPhaseError(
+                    _("nothing to resolve yet in the {phase}: {riders} still to play a card").format(
+                        phase=self.phase.name_in_words, riders=", ".join(waiting)
+                    )
+                )
+            raise WrongPhaseError(
+                _("nothing to resolve yet in the {phase}: riders still to place").format(phase=self.phase.name_in_words)
+            )
         self._save()
         return handler(self)
 
-    def resolve_steps(self, one: bool = False, stop: Callable[[Self], bool] | None = None
-                      ) -> Iterator[ResolvedStep]:
+    def resolve_steps(self, one: bool = False, stop: Callable[[Self], bool] | None = None) -> Iterator[ResolvedStep]:
         """Resolve automatic steps, yielding each as it is resolved: one step (``one``), or steps until a choice
         is due, the round ends or ``stop(race)`` is true after a step. Each ``ResolvedStep`` says where the
         riders were and which revealed cards were still to move before it, and what it did (what a canvas
@@ -255,8 +330,11 @@ class RaceActions(RaceSetup):
         limit = ROUND_ORDER.index(through)
         start_round = self.round
         # The breakaway step (before round 1) counts as before every phase of a round: it ends in round 1.
-        while self.phase in PHASE_STEPS and self.round == start_round and (
-                ROUND_ORDER.index(self.phase) if self.phase in ROUND_ORDER else -1) <= limit:
+        while (
+            self.phase in PHASE_STEPS
+            and self.round == start_round
+            and (ROUND_ORDER.index(self.phase) if self.phase in ROUND_ORDER else -1) <= limit
+        ):
             events += self.step()
         return events
 
@@ -265,6 +343,7 @@ class RaceActions(RaceSetup):
         if self.phase not in PHASE_STEPS:
             return self.step()  # raises the reason
         return self.resolve(Phase.END_EXHAUSTION)
+
     # ----- automatic steps: a phase function, then its events -------------------------------------------
 
     def _step_flip(self) -> list[Event]:
@@ -282,14 +361,32 @@ class RaceActions(RaceSetup):
         totals, grid, ranking, winners = self._resolve_breakaway()
         tied, tie_won = breakaway_bids.tie_at_cut({rid: (totals[rid],) for rid in totals}, grid)
         decided = (rules.BREAKAWAY_RANK, rules.BREAKAWAY_TIE) if tied else (rules.BREAKAWAY_RANK,)
-        events: list[Event] = [BreakawayDecided(totals, tuple(ranking), tuple(grid), tuple(winners), tuple(tied),
-                                                tuple(tie_won), rules=decided, automatic=True)]
-        events += [BreakawayCost(rid, BREAKAWAY_EXHAUSTION, rules=(rules.BREAKAWAY_COST,), automatic=True)
-                   for rid in winners]
-        events.append(DecksReshuffled(tuple(r.deck.owner for r in self.player_riders),
-                                      rules=(rules.BREAKAWAY_RECYCLE, rules.BREAKAWAY_RESHUFFLE), automatic=True))
-        events += [BreakawayStart(rid, self.riders[rid].position, rules=(rules.BREAKAWAY_START,), automatic=True)
-                   for rid in winners]
+        events: list[Event] = [
+            BreakawayDecided(
+                totals,
+                tuple(ranking),
+                tuple(grid),
+                tuple(winners),
+                tuple(tied),
+                tuple(tie_won),
+                rules=decided,
+                automatic=True,
+            )
+        ]
+        events += [
+            BreakawayCost(rid, BREAKAWAY_EXHAUSTION, rules=(rules.BREAKAWAY_COST,), automatic=True) for rid in winners
+        ]
+        events.append(
+            DecksReshuffled(
+                tuple(r.deck.owner for r in self.player_riders),
+                rules=(rules.BREAKAWAY_RECYCLE, rules.BREAKAWAY_RESHUFFLE),
+                automatic=True,
+            )
+        )
+        events += [
+            BreakawayStart(rid, self.riders[rid].position, rules=(rules.BREAKAWAY_START,), automatic=True)
+            for rid in winners
+        ]
         events.append(self._start_round())
         return events
 
@@ -311,16 +408,32 @@ class RaceActions(RaceSetup):
             applied.append(rules.CUT)
         if not full and (square, lane) == (target, 0) and len(occupied[target]) == 1:
             applied.append(rules.EMPTY_SQUARE)
-        events: list[Event] = [RiderMoved(rid, card, value, distance, (start, start_lane), (square, lane),
-                                          move.terrain, rules=tuple(applied), automatic=True)]
+        events: list[Event] = [
+            RiderMoved(
+                rid,
+                card,
+                value,
+                distance,
+                (start, start_lane),
+                (square, lane),
+                move.terrain,
+                rules=tuple(applied),
+                automatic=True,
+            )
+        ]
         if full:
-            events.append(Blocked(rid, target, tuple(full), (square, lane), rules=(rules.FULL_SQUARE,),
-                                  automatic=True))
+            events.append(Blocked(rid, target, tuple(full), (square, lane), rules=(rules.FULL_SQUARE,), automatic=True))
         if not self.to_move:
             self.move_values = {}
             if self._check_finish():
-                events.append(Finished(self.ranking[0], tuple(self.ranking),
-                                       rules=(rules.FINISH, rules.FINISH_SKIPS_END), automatic=True))
+                events.append(
+                    Finished(
+                        self.ranking[0],
+                        tuple(self.ranking),
+                        rules=(rules.FINISH, rules.FINISH_SKIPS_END),
+                        automatic=True,
+                    )
+                )
             else:
                 self.phase = self._after_movement_phase()
         return events
@@ -336,15 +449,19 @@ class RaceActions(RaceSetup):
         before = tuple(rules.packs(s for s, _ in positions.values()))
         outcomes = self._slipstream(positions)
         after = tuple(rules.packs(s for s, _ in positions.values()))
-        events: list[Event] = [PacksFound(before, after, tuple(pack for pack, _ in outcomes), rules=(rules.PACKS,),
-                                          automatic=True)]
+        events: list[Event] = [
+            PacksFound(before, after, tuple(pack for pack, _ in outcomes), rules=(rules.PACKS,), automatic=True)
+        ]
         packs = list(before)
         for pack, outcome in outcomes:
             if isinstance(outcome, tuple):
                 moved = tuple(rules.movement_order({rid: positions[rid] for rid in outcome}))
                 packs = rules.merge_pack(packs, pack)
-                events.append(Slipstreamed(moved, pack, (pack[0] + 1, pack[1] + 1), tuple(packs),
-                                           rules=(rules.SLIPSTREAM,), automatic=True))
+                events.append(
+                    Slipstreamed(
+                        moved, pack, (pack[0] + 1, pack[1] + 1), tuple(packs), rules=(rules.SLIPSTREAM,), automatic=True
+                    )
+                )
             else:
                 events.append(NoSlipstream(pack, rules=(rules.SLIPSTREAM, outcome), automatic=True))
         self.phase = Phase.END_EXHAUSTION
@@ -361,6 +478,7 @@ class RaceActions(RaceSetup):
                 events.append(ExhaustionTaken(rid, square, rules=(rules.EXHAUSTION,), automatic=True))
         events.append(self._start_round())
         return events
+
 
 PHASE_STEPS: dict[Phase, Callable[[RaceActions], list[Event]]] = {
     Phase.BREAKAWAY: RaceActions._step_breakaway,

@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import Callable, Self
 
 
-
 from . import rules
 from .cards import Card
 from .errors import WrongPhaseError
@@ -47,8 +46,9 @@ class RaceFastPath(RacePhases):
         if self.phase is not Phase.ENERGY:
             raise WrongPhaseError(f"{what} needs the energy phase, not the {self.phase.name_in_words}")
 
-    def _fast_round(self, choose: Callable[[Self, str], Card], positions: dict[str, tuple[int, int]],
-                    occupied: dict[int, list[int]]) -> None:
+    def _fast_round(
+        self, choose: Callable[[Self, str], Card], positions: dict[str, tuple[int, int]], occupied: dict[int, list[int]]
+    ) -> None:
         """One round of ``play_round``; ``positions`` (every rider's) and ``occupied`` are kept up to date."""
         deal, play = self._deal, self._play
         for rider in self._choosers:

@@ -46,9 +46,19 @@ class RaceJson(RaceModel):
         self.riders = {}
         for d in data["riders"]:
             self.riders[d["id"]] = Rider(
-                d["id"], d["team"], RiderKind(d["kind"]), d["colour"], decks[d["deck"]], d["square"], d["lane"],
-                None if d["played"] is None else Card.parse(d["played"]), d["exhaustion"], d["takes_exhaustion"],
-                d["handicap"], _cards(d["bids"]))
+                d["id"],
+                d["team"],
+                RiderKind(d["kind"]),
+                d["colour"],
+                decks[d["deck"]],
+                d["square"],
+                d["lane"],
+                None if d["played"] is None else Card.parse(d["played"]),
+                d["exhaustion"],
+                d["takes_exhaustion"],
+                d["handicap"],
+                _cards(d["bids"]),
+            )
         self._index_riders()
         self.phase = Phase(data["phase"])
         self.round = data["round"]

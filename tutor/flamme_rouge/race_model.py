@@ -22,8 +22,7 @@ from .cards import HAND_SIZE, Card, RiderKind
 from .errors import UnknownRiderError, WrongPhaseError
 from .track import Track
 
-TEAM_COLOURS = ("red", "blue", "green", "black", "white", "pink",
-                "yellow", "orange", "purple", "teal", "brown", "grey")
+TEAM_COLOURS = ("red", "blue", "green", "black", "white", "pink", "yellow", "orange", "purple", "teal", "brown", "grey")
 """Player team colours in the order ``Race.new`` uses them: the six of the game, then six more for up to 12
 single riders (the renderer adds a team mark so that they are told apart without colour)."""
 PAIR_TEAMS = 6
@@ -36,6 +35,7 @@ BREAKAWAY_EXHAUSTION = 2
 """Exhaustion cards each breakaway rider takes for its head start (Peloton expansion)."""
 BOT_SEED_SALT = 0x5EED
 """``bot_rng`` is seeded with ``seed ^ BOT_SEED_SALT``: its own stream, replayable from the race's seed."""
+
 
 class Phase(enum.Enum):
     SETUP = "setup"
@@ -98,12 +98,12 @@ _PHASE_NAMES = {
     Phase.FINISHED: N_("finished"),
 }
 
-ROUND_ORDER = (Phase.ENERGY, Phase.FLIP, Phase.MOVEMENT, Phase.END_CARDS, Phase.END_SLIPSTREAM,
-               Phase.END_EXHAUSTION)
+ROUND_ORDER = (Phase.ENERGY, Phase.FLIP, Phase.MOVEMENT, Phase.END_CARDS, Phase.END_SLIPSTREAM, Phase.END_EXHAUSTION)
 """The phases of a round, in order. Before the first round: setup, then (breakaway variant) the two bids and
 the breakaway."""
-AUTOMATIC_PHASES = frozenset({Phase.BREAKAWAY, Phase.FLIP, Phase.MOVEMENT, Phase.END_CARDS, Phase.END_SLIPSTREAM,
-                              Phase.END_EXHAUSTION})
+AUTOMATIC_PHASES = frozenset(
+    {Phase.BREAKAWAY, Phase.FLIP, Phase.MOVEMENT, Phase.END_CARDS, Phase.END_SLIPSTREAM, Phase.END_EXHAUSTION}
+)
 """The phases ``Race.step`` resolves one step at a time (the keys of ``race_actions.PHASE_STEPS``)."""
 
 
@@ -136,8 +136,14 @@ class Deck:
     removed: list[Card]
     """Played cards that left the game."""
 
-    def __init__(self, owner: str, face_down: list[Card] | None = None, recycled: list[Card] | None = None,
-                 hand: list[Card] | None = None, removed: list[Card] | None = None):
+    def __init__(
+        self,
+        owner: str,
+        face_down: list[Card] | None = None,
+        recycled: list[Card] | None = None,
+        hand: list[Card] | None = None,
+        removed: list[Card] | None = None,
+    ):
         # Written out: the dataclass's default factories are four calls of list(), and races build many decks.
         self.owner = owner
         self.face_down = [] if face_down is None else face_down
@@ -150,13 +156,17 @@ class Deck:
         return self.face_down + self.recycled + self.hand
 
     def to_dict(self) -> dict[str, Any]:
-        return {"owner": self.owner, "face_down": _tokens(self.face_down), "recycled": _tokens(self.recycled),
-                "hand": _tokens(self.hand), "removed": _tokens(self.removed)}
+        return {
+            "owner": self.owner,
+            "face_down": _tokens(self.face_down),
+            "recycled": _tokens(self.recycled),
+            "hand": _tokens(self.hand),
+            "removed": _tokens(self.removed),
+        }
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Deck:
-        return cls(d["owner"], _cards(d["face_down"]), _cards(d["recycled"]), _cards(d["hand"]),
-                   _cards(d["removed"]))
+        return cls(d["owner"], _cards(d["face_down"]), _cards(d["recycled"]), _cards(d["hand"]), _cards(d["removed"]))
 
 
 @dataclass(slots=True)
@@ -202,11 +212,20 @@ class Rider:
         return (self.square, self.lane)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "team": self.team, "kind": self.kind.value, "colour": self.colour,
-                "deck": self.deck.owner,
-                "square": self.square, "lane": self.lane, "played": None if self.played is None else str(self.played),
-                "exhaustion": self.exhaustion, "takes_exhaustion": self.takes_exhaustion,
-                "handicap": self.handicap, "bids": _tokens(self.bids)}
+        return {
+            "id": self.id,
+            "team": self.team,
+            "kind": self.kind.value,
+            "colour": self.colour,
+            "deck": self.deck.owner,
+            "square": self.square,
+            "lane": self.lane,
+            "played": None if self.played is None else str(self.played),
+            "exhaustion": self.exhaustion,
+            "takes_exhaustion": self.takes_exhaustion,
+            "handicap": self.handicap,
+            "bids": _tokens(self.bids),
+        }
 
 
 def _tokens(cards: Iterable[Card]) -> list[str]:
@@ -237,8 +256,14 @@ class Team:
         return self.controller
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "riders": list(self.riders), "colour": self.colour, "kind": self.kind.value,
-                "controller": self.controller, "hand_size": self.hand_size}
+        return {
+            "name": self.name,
+            "riders": list(self.riders),
+            "colour": self.colour,
+            "kind": self.kind.value,
+            "controller": self.controller,
+            "hand_size": self.hand_size,
+        }
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Team:
@@ -287,11 +312,13 @@ class Move:
     full: tuple[int, ...]
     """Full squares the rider fell back over, frontmost first."""
 
+
 class RaceModel(SeededState):
     """A race's state and its queries (``Race`` is the whole race)."""
 
-    def __init__(self, track: Track, teams: Sequence[Team], riders: Sequence[Rider], *, seed: int = 0,
-                 history: bool = True):
+    def __init__(
+        self, track: Track, teams: Sequence[Team], riders: Sequence[Rider], *, seed: int = 0, history: bool = True
+    ):
         super().__init__(seed, history)
         self.bot_rng = random.Random(seed ^ BOT_SEED_SALT)
         self.track = track
@@ -437,8 +464,12 @@ class RaceModel(SeededState):
         if self.phase is Phase.SETUP:
             team = self.placing_team
             assert team is not None
-            free = [(s, lane) for s in range(self.track.start) for lane in range(self.track.lanes[s])
-                    if self.placement_problem(s, lane) is None]
+            free = [
+                (s, lane)
+                for s in range(self.track.start)
+                for lane in range(self.track.lanes[s])
+                if self.placement_problem(s, lane) is None
+            ]
             return [Place(r, s, lane) for r in team.riders if self.riders[r].square is None for s, lane in free]
         if self.phase.choosing:
             actions: list[Action] = []
@@ -452,6 +483,7 @@ class RaceModel(SeededState):
         if self.phase is Phase.FINISHED:
             return []
         return [Step()]
+
     # ----- checks ----------------------------------------------------------------------------------------
 
     def _require_choosing(self, what: str) -> None:
@@ -476,7 +508,8 @@ class RaceModel(SeededState):
         if not 0 <= lane < self.track.lanes[square]:
             lanes = self.track.lanes[square]
             return ngettext("square {square} has {n} lane", "square {square} has {n} lanes", lanes).format(
-                square=square, n=lanes)
+                square=square, n=lanes
+            )
         return _lane_problem(lane, [r.lane for r in self.riders.values() if r.square == square])
 
     def __repr__(self) -> str:

@@ -41,7 +41,7 @@ class RacePhases(RaceModel):
                 deck.hand = [EXHAUSTION]
                 rider.exhaustion += 1
                 return reshuffled
-        deck.hand = face_down[:-size - 1:-1]
+        deck.hand = face_down[: -size - 1 : -1]
         del face_down[-size:]
         return reshuffled
 
@@ -109,7 +109,7 @@ class RacePhases(RaceModel):
             deck = rider.deck
             deck.face_down, deck.recycled = shuffled(self.rng, deck.face_down + deck.recycled), []
         start, lanes = self.track.start, self.track.lanes
-        slots = [(s, lane) for s in range(start, len(lanes)) for lane in range(lanes[s])][:len(winners)]
+        slots = [(s, lane) for s in range(start, len(lanes)) for lane in range(lanes[s])][: len(winners)]
         for rid, (square, lane) in zip(winners, sorted(slots, key=lambda p: (-p[0], p[1]))):
             self.riders[rid].square, self.riders[rid].lane = square, lane
         return {rid: sum(v) for rid, v in bids.items()}, grid, ranking, winners
@@ -140,8 +140,9 @@ class RacePhases(RaceModel):
         distance, terrain, full, _ = self._ride(((rider_id, self.move_values[rider_id]),), occupied, {})
         return Move(frm, rider.position, distance, terrain, full)
 
-    def _ride(self, moves: Iterable[tuple[str, int]], occupied: dict[int, list[int]],
-              positions: dict[str, tuple[int, int]]) -> tuple[int, Rule | None, tuple[int, ...], int]:
+    def _ride(
+        self, moves: Iterable[tuple[str, int]], occupied: dict[int, list[int]], positions: dict[str, tuple[int, int]]
+    ) -> tuple[int, Rule | None, tuple[int, ...], int]:
         """Move each rider by its revealed card's value, in the order given (the fast path moves them all, a
         step one). ``occupied`` (square -> taken lanes) and ``positions`` are kept up to date. Returns the last
         move's distance after terrain, the terrain rule that changed it and the full squares it fell back over,
@@ -189,8 +190,9 @@ class RacePhases(RaceModel):
         for rider in self._deck_sharers:
             rider.played = None
 
-    def _slipstream(self, positions: dict[str, tuple[int, int]], occupied: dict[int, list[int]] | None = None
-                    ) -> list[tuple[tuple[int, int], tuple[str, ...] | Rule]]:
+    def _slipstream(
+        self, positions: dict[str, tuple[int, int]], occupied: dict[int, list[int]] | None = None
+    ) -> list[tuple[tuple[int, int], tuple[str, ...] | Rule]]:
         """Move packs up (``positions``, and ``occupied`` if given, are updated too); returns
         ``rules.slipstream``'s outcome per pack."""
         outcomes = rules.slipstream(self.track, positions)

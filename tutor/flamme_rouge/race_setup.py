@@ -17,8 +17,18 @@ from . import rules
 from .cards import ATTACK, EXHAUSTION, MUSCLE, RIDER_KINDS, ROULEUR, SPRINTEUR, Card, RiderKind, shuffled, starting_deck
 from .errors import PlacementError
 from .events import BidsStarted, RoundStarted
-from .race_model import (MAX_MUSCLE, MUSCLE_COLOURS, PAIR_TEAMS, PELOTON_COLOUR, TEAM_COLOURS, Deck, Phase,
-                         Rider, Team, TeamKind)
+from .race_model import (
+    MAX_MUSCLE,
+    MUSCLE_COLOURS,
+    PAIR_TEAMS,
+    PELOTON_COLOUR,
+    TEAM_COLOURS,
+    Deck,
+    Phase,
+    Rider,
+    Team,
+    TeamKind,
+)
 from .race_phases import RacePhases
 from .track import Track, stage
 
@@ -27,11 +37,22 @@ class RaceSetup(RacePhases):
     """The construction and the placement of a race's riders."""
 
     @classmethod
-    def new(cls, track: Track | str = "avenue-corso-paseo", teams: int | Sequence[str] = 4, *,
-            bots: dict[str, str] | None = None, seed: int = 0, place: str = "auto",
-            handicap: dict[str, int] | None = None, history: bool = True, single_riders: bool = False,
-            kinds: dict[str, str] | None = None, peloton: bool = False, muscle: int = 0,
-            breakaway: bool = False) -> Self:
+    def new(
+        cls,
+        track: Track | str = "avenue-corso-paseo",
+        teams: int | Sequence[str] = 4,
+        *,
+        bots: dict[str, str] | None = None,
+        seed: int = 0,
+        place: str = "auto",
+        handicap: dict[str, int] | None = None,
+        history: bool = True,
+        single_riders: bool = False,
+        kinds: dict[str, str] | None = None,
+        peloton: bool = False,
+        muscle: int = 0,
+        breakaway: bool = False,
+    ) -> Self:
         """A race at the start.
 
         ``teams`` is a count or a list of player team colours (``TEAM_COLOURS``): 1 to 6
@@ -64,9 +85,15 @@ class RaceSetup(RacePhases):
         return race
 
     @classmethod
-    def from_positions(cls, track: Track | str, riders: Sequence[dict[str, Any]], *,
-                       cards: dict[str, Card] | None = None,
-                       seed: int = 0, history: bool = True) -> Self:
+    def from_positions(
+        cls,
+        track: Track | str,
+        riders: Sequence[dict[str, Any]],
+        *,
+        cards: dict[str, Card] | None = None,
+        seed: int = 0,
+        history: bool = True,
+    ) -> Self:
         """A race from a position (lessons and scenarios).
 
         ``riders``: dicts with ``id``, ``square``, ``lane`` and optional ``team``
@@ -91,17 +118,42 @@ class RaceSetup(RacePhases):
         spare = iter([c for c in TEAM_COLOURS if c not in members] * (len(members) // len(TEAM_COLOURS) + 1))
         muscle = iter(MUSCLE_COLOURS)
         bot_colours = {"peloton": PELOTON_COLOUR, **{f"muscle-{n + 1}": c for n, c in enumerate(MUSCLE_COLOURS)}}
-        colours = {team: PELOTON_COLOUR if kinds[team] is TeamKind.PELOTON else next(muscle)
-                   if kinds[team] is TeamKind.MUSCLE else team if team in TEAM_COLOURS
-                   else bot_colours.get(team) or next(spare) for team in members}
-        teams = [Team(team, tuple(s["id"] for s in specs), colours[team], kinds[team],
-                      None if kinds[team] is TeamKind.PLAYER else kinds[team].value,
-                      0 if kinds[team].flips else card_rules.HAND_SIZE) for team, specs in members.items()]
+        colours = {
+            team: PELOTON_COLOUR
+            if kinds[team] is TeamKind.PELOTON
+            else next(muscle)
+            if kinds[team] is TeamKind.MUSCLE
+            else team
+            if team in TEAM_COLOURS
+            else bot_colours.get(team) or next(spare)
+            for team in members
+        }
+        teams = [
+            Team(
+                team,
+                tuple(s["id"] for s in specs),
+                colours[team],
+                kinds[team],
+                None if kinds[team] is TeamKind.PLAYER else kinds[team].value,
+                0 if kinds[team].flips else card_rules.HAND_SIZE,
+            )
+            for team, specs in members.items()
+        ]
         decks = {team.name: Deck(team.name) for team in teams if team.kind is TeamKind.PELOTON}
-        built = [Rider(spec["id"], team, RiderKind(spec.get("kind") or ROULEUR), colours[team],
-                       decks.get(team) or Deck(spec["id"]), spec["square"], spec["lane"],
-                       takes_exhaustion=spec.get("exhaustion", not kinds[team].flips))
-                 for team, specs in members.items() for spec in specs]
+        built = [
+            Rider(
+                spec["id"],
+                team,
+                RiderKind(spec.get("kind") or ROULEUR),
+                colours[team],
+                decks.get(team) or Deck(spec["id"]),
+                spec["square"],
+                spec["lane"],
+                takes_exhaustion=spec.get("exhaustion", not kinds[team].flips),
+            )
+            for team, specs in members.items()
+            for spec in specs
+        ]
         order = [spec["id"] for spec in riders]
         race = cls(track, teams, sorted(built, key=lambda r: order.index(r.id)), seed=seed, history=history)
         race._shuffle_starting_decks()
@@ -170,20 +222,27 @@ def _team_names(teams: int | Sequence[str], single_riders: bool) -> list[str]:
     limit = len(TEAM_COLOURS) if single_riders else PAIR_TEAMS
     if isinstance(teams, int):
         if isinstance(teams, bool) or not 1 <= teams <= limit:
-            raise ValueError(f"a race has 1 to {limit} {'single riders' if single_riders else 'teams'}, "
-                             f"not {teams}")
+            raise ValueError(f"a race has 1 to {limit} {'single riders' if single_riders else 'teams'}, not {teams}")
         names = list(TEAM_COLOURS[:teams])
     else:
         names = list(teams)
     unknown = [n for n in names if n not in TEAM_COLOURS[:limit]]
     if not 1 <= len(names) <= limit or len(set(names)) != len(names) or unknown:
-        raise ValueError(f"a race needs 1 to {limit} distinct teams of the colours "
-                         f"{', '.join(TEAM_COLOURS[:limit])}; got {names}")
+        raise ValueError(
+            f"a race needs 1 to {limit} distinct teams of the colours {', '.join(TEAM_COLOURS[:limit])}; got {names}"
+        )
     return names
 
 
-def _check_options(names: list[str], muscle: int, breakaway: bool, bots: dict[str, str], handicap: dict[str, int],
-                   kinds: dict[str, str], single_riders: bool) -> None:
+def _check_options(
+    names: list[str],
+    muscle: int,
+    breakaway: bool,
+    bots: dict[str, str],
+    handicap: dict[str, int],
+    kinds: dict[str, str],
+    single_riders: bool,
+) -> None:
     """``Race.new``'s options against its teams: a ``ValueError`` that names the first one wrong."""
     if not is_int(muscle) or not 0 <= muscle <= MAX_MUSCLE:
         raise ValueError(f"muscle is the number of Muscle teams, 0 to {MAX_MUSCLE}, not {muscle!r}")
@@ -191,12 +250,15 @@ def _check_options(names: list[str], muscle: int, breakaway: bool, bots: dict[st
         raise ValueError("the breakaway needs at least 2 players to bid (bot teams never bid)")
     for name, extra in handicap.items():
         if name not in names or not is_int(extra) or extra < 0:
-            raise ValueError(f"handicap: {name!r}: {extra!r} is not a number of exhaustion cards for a team "
-                             f"of this race ({', '.join(names)})")
+            raise ValueError(
+                f"handicap: {name!r}: {extra!r} is not a number of exhaustion cards for a team "
+                f"of this race ({', '.join(names)})"
+            )
     for name, kind in kinds.items():
         if name not in names or kind not in RIDER_KINDS or not single_riders:
-            raise ValueError(f"kinds: {name!r}: {kind!r}; kinds are for single riders of this race, "
-                             "'sprinteur' or 'rouleur'")
+            raise ValueError(
+                f"kinds: {name!r}: {kind!r}; kinds are for single riders of this race, 'sprinteur' or 'rouleur'"
+            )
     for name in bots:
         if name not in names:
             raise ValueError(f"bots: {name!r} is not a player team of this race ({', '.join(names)})")
@@ -216,13 +278,16 @@ def _bot_teams(peloton: bool, muscle: int) -> tuple[list[Team], list[Rider]]:
         name, colour = f"muscle-{n + 1}", MUSCLE_COLOURS[n]
         ids = (f"{name}-S", f"{name}-R")
         teams.append(Team(name, ids, colour, TeamKind.MUSCLE, "muscle", 0))
-        riders += [Rider(ids[0], name, SPRINTEUR, colour, Deck(ids[0]), takes_exhaustion=False),
-                   Rider(ids[1], name, ROULEUR, colour, Deck(ids[1]), takes_exhaustion=False)]
+        riders += [
+            Rider(ids[0], name, SPRINTEUR, colour, Deck(ids[0]), takes_exhaustion=False),
+            Rider(ids[1], name, ROULEUR, colour, Deck(ids[1]), takes_exhaustion=False),
+        ]
     return teams, riders
 
 
-def _player_team_and_riders(i: int, name: str, single_riders: bool, kinds: dict[str, str], bots: dict[str, str],
-                            handicap: dict[str, int]) -> tuple[Team, list[Rider]]:
+def _player_team_and_riders(
+    i: int, name: str, single_riders: bool, kinds: dict[str, str], bots: dict[str, str], handicap: dict[str, int]
+) -> tuple[Team, list[Rider]]:
     """The ``i``-th player's team and riders: a sprinteur and a rouleur, or one rider (single riders alternate
     kinds unless ``kinds`` says)."""
     ids: tuple[str, ...]
@@ -245,6 +310,7 @@ def _player_team(name: str, riders: tuple[str, ...], controller: str | None, han
     build, and simulations build thousands of races). ``hand_size``: ``card_rules.HAND_SIZE``, read when the race
     is made (the words that name it read it there too)."""
     return Team(name, riders, name, controller=controller, hand_size=hand_size)
+
 
 def _starting_cards(team: Team, rider: Rider) -> list[Card]:
     """The cards a rider's (or the Peloton team's) deck starts with

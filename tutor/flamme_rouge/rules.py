@@ -56,87 +56,204 @@ def terrain_numbers() -> Mapping[str, int]:
     from a descent, ``{supply}`` from a supply zone."""
     return {"limit": terrain.ASCENT_MAXIMUM, "minimum": terrain.DESCENT_MINIMUM, "supply": terrain.SUPPLY_MINIMUM}
 
+
 # The rules events cite (``Event.rules``); ids are stable, texts are what learners read.
 SECTION_SETUP, SECTION_ENERGY, SECTION_MOVEMENT = N_("Setup"), N_("Energy phase"), N_("Movement phase")
 SECTION_END, SECTION_MOUNTAINS = N_("End phase"), N_("Mountains")
 SECTION_PELOTON, SECTION_FINISH = N_("Peloton expansion"), N_("Finish")
 SECTION_BREAKAWAY = N_("Breakaway (Peloton expansion)")
 
-SETUP_PLACE = Rule("fr.setup.place", SECTION_SETUP, N_("riders start in free lanes behind the start line, the "
-                   "right-hand lane first on an empty square"))
-ROUND: Rule = CountedRule("fr.round", SECTION_ENERGY, N_("a new round: each player draws {hand} and plays 1 for "
-                          "one rider, then the same for the other"), numbers=hand_numbers)
-DRAW: Rule = CountedRule("fr.energy.draw", SECTION_ENERGY, N_("draw {hand} cards from the rider's energy deck"),
-                         numbers=hand_numbers)
-DRAW_FEWER: Rule = CountedRule("fr.energy.draw-fewer", SECTION_ENERGY, N_("with fewer than {hand} cards left, the "
-                               "rider draws them all"), numbers=hand_numbers)
-DRAW_NONE = Rule("fr.energy.no-cards", SECTION_ENERGY, N_("a rider with no cards left plays an exhaustion card "
-                 "(value 2)"))
-RESHUFFLE = Rule("fr.energy.reshuffle", SECTION_ENERGY, N_("when the face-down deck runs out, the recycled cards are "
-                 "shuffled into a new deck"))
+SETUP_PLACE = Rule(
+    "fr.setup.place",
+    SECTION_SETUP,
+    N_("riders start in free lanes behind the start line, the right-hand lane first on an empty square"),
+)
+ROUND: Rule = CountedRule(
+    "fr.round",
+    SECTION_ENERGY,
+    N_("a new round: each player draws {hand} and plays 1 for one rider, then the same for the other"),
+    numbers=hand_numbers,
+)
+DRAW: Rule = CountedRule(
+    "fr.energy.draw", SECTION_ENERGY, N_("draw {hand} cards from the rider's energy deck"), numbers=hand_numbers
+)
+DRAW_FEWER: Rule = CountedRule(
+    "fr.energy.draw-fewer",
+    SECTION_ENERGY,
+    N_("with fewer than {hand} cards left, the rider draws them all"),
+    numbers=hand_numbers,
+)
+DRAW_NONE = Rule(
+    "fr.energy.no-cards", SECTION_ENERGY, N_("a rider with no cards left plays an exhaustion card (value 2)")
+)
+RESHUFFLE = Rule(
+    "fr.energy.reshuffle",
+    SECTION_ENERGY,
+    N_("when the face-down deck runs out, the recycled cards are shuffled into a new deck"),
+)
 PLAY = Rule("fr.energy.play", SECTION_ENERGY, N_("the chosen card is played face down"))
-RECYCLE = Rule("fr.energy.recycle", SECTION_ENERGY,
-               N_("the other cards are recycled face up at the bottom of the deck"))
-SECRET = Rule("fr.energy.secret", SECTION_ENERGY, N_("players choose at the same time; cards stay face down until "
-              "every rider has played"))
+RECYCLE = Rule(
+    "fr.energy.recycle", SECTION_ENERGY, N_("the other cards are recycled face up at the bottom of the deck")
+)
+SECRET = Rule(
+    "fr.energy.secret",
+    SECTION_ENERGY,
+    N_("players choose at the same time; cards stay face down until every rider has played"),
+)
 REVEAL = Rule("fr.move.reveal", SECTION_MOVEMENT, N_("all played cards are revealed"))
-ORDER = Rule("fr.move.order", SECTION_MOVEMENT, N_("riders move frontmost first, the right-hand lane ahead on a shared "
-             "square"))
-MOVE = Rule("fr.move.exact", SECTION_MOVEMENT, N_("a rider moves exactly the value of its card and may pass through "
-            "other riders"))
-EMPTY_SQUARE = Rule("fr.move.empty-square", SECTION_MOVEMENT, N_("a rider landing on an empty square takes the "
-                    "right-hand lane"))
-FULL_SQUARE = Rule("fr.move.full-square", SECTION_MOVEMENT, N_("a rider that would end on a full square stops in the "
-                   "first square behind it with a free lane"))
-ASCENT: Rule = CountedRule("fr.mountain.ascent", SECTION_MOUNTAINS, N_("on or into an ascent a rider moves at "
-                           "most {limit} (it may still ride the flat up to the climb)"), numbers=terrain_numbers)
-DESCENT: Rule = CountedRule("fr.mountain.descent", SECTION_MOUNTAINS, N_("a rider starting on a descent moves at "
-                            "least {minimum}"), numbers=terrain_numbers)
-SUPPLY: Rule = CountedRule("fr.peloton.supply", SECTION_PELOTON, N_("a rider starting in a supply zone moves at "
-                           "least {supply}"), numbers=terrain_numbers)
-ATTACK = Rule("fr.peloton.attack", SECTION_PELOTON, N_("Attack!: the Peloton team's front rider moves 2 and its back "
-              "rider 9"))
-PELOTON_FLIP = Rule("fr.peloton.flip", SECTION_PELOTON, N_("the Peloton bot team flips one card of its deck in the "
-                    "movement phase, and it moves both of its riders"))
-MUSCLE_FLIP = Rule("fr.peloton.muscle-flip", SECTION_PELOTON, N_("a Muscle bot team flips one card for each of its "
-                   "riders in the movement phase"))
-BOT_DECK_REFILL = Rule("fr.peloton.bot-deck-refill", SECTION_PELOTON, N_("when a bot team's deck runs out, its "
-                       "played cards are shuffled into a new deck"), decision=True)
-BOT_PLACEMENT = Rule("fr.peloton.bot-placement", SECTION_PELOTON, N_("the Peloton and Muscle teams place first, at the "
-                     "front of the start area, a team's second rider behind its first"), decision=True)
-BID: Rule = CountedRule("fr.breakaway.bid", SECTION_BREAKAWAY, N_("each player picks one rider, draws {hand} "
-                        "from its deck, bids one card face down and recycles the others; then a second bid the same "
-                        "way"), numbers=hand_numbers)
+ORDER = Rule(
+    "fr.move.order", SECTION_MOVEMENT, N_("riders move frontmost first, the right-hand lane ahead on a shared square")
+)
+MOVE = Rule(
+    "fr.move.exact",
+    SECTION_MOVEMENT,
+    N_("a rider moves exactly the value of its card and may pass through other riders"),
+)
+EMPTY_SQUARE = Rule(
+    "fr.move.empty-square", SECTION_MOVEMENT, N_("a rider landing on an empty square takes the right-hand lane")
+)
+FULL_SQUARE = Rule(
+    "fr.move.full-square",
+    SECTION_MOVEMENT,
+    N_("a rider that would end on a full square stops in the first square behind it with a free lane"),
+)
+ASCENT: Rule = CountedRule(
+    "fr.mountain.ascent",
+    SECTION_MOUNTAINS,
+    N_("on or into an ascent a rider moves at most {limit} (it may still ride the flat up to the climb)"),
+    numbers=terrain_numbers,
+)
+DESCENT: Rule = CountedRule(
+    "fr.mountain.descent",
+    SECTION_MOUNTAINS,
+    N_("a rider starting on a descent moves at least {minimum}"),
+    numbers=terrain_numbers,
+)
+SUPPLY: Rule = CountedRule(
+    "fr.peloton.supply",
+    SECTION_PELOTON,
+    N_("a rider starting in a supply zone moves at least {supply}"),
+    numbers=terrain_numbers,
+)
+ATTACK = Rule(
+    "fr.peloton.attack", SECTION_PELOTON, N_("Attack!: the Peloton team's front rider moves 2 and its back rider 9")
+)
+PELOTON_FLIP = Rule(
+    "fr.peloton.flip",
+    SECTION_PELOTON,
+    N_("the Peloton bot team flips one card of its deck in the movement phase, and it moves both of its riders"),
+)
+MUSCLE_FLIP = Rule(
+    "fr.peloton.muscle-flip",
+    SECTION_PELOTON,
+    N_("a Muscle bot team flips one card for each of its riders in the movement phase"),
+)
+BOT_DECK_REFILL = Rule(
+    "fr.peloton.bot-deck-refill",
+    SECTION_PELOTON,
+    N_("when a bot team's deck runs out, its played cards are shuffled into a new deck"),
+    decision=True,
+)
+BOT_PLACEMENT = Rule(
+    "fr.peloton.bot-placement",
+    SECTION_PELOTON,
+    N_(
+        "the Peloton and Muscle teams place first, at the "
+        "front of the start area, a team's second rider behind its first"
+    ),
+    decision=True,
+)
+BID: Rule = CountedRule(
+    "fr.breakaway.bid",
+    SECTION_BREAKAWAY,
+    N_(
+        "each player picks one rider, draws {hand} "
+        "from its deck, bids one card face down and recycles the others; then a second bid the same "
+        "way"
+    ),
+    numbers=hand_numbers,
+)
 BID_REVEAL = Rule("fr.breakaway.reveal", SECTION_BREAKAWAY, N_("the bids are revealed"))
-BREAKAWAY_RANK = Rule("fr.breakaway.rank", SECTION_BREAKAWAY, N_("the two bid cards' total ranks the riders: the top "
-                      "one joins the breakaway with 2-4 bidders, the top two with 5 or more"))
-BREAKAWAY_TIE = Rule("fr.breakaway.tie", SECTION_BREAKAWAY, N_("equal totals go to the rider further back on the grid, "
-                     "all the way down the ranking"), decision=True)  # the rulebook says it for the top places only
-BREAKAWAY_COST = Rule("fr.breakaway.cost", SECTION_BREAKAWAY, N_("the breakaway riders' bid cards leave the game and "
-                      "each takes 2 exhaustion cards"))
+BREAKAWAY_RANK = Rule(
+    "fr.breakaway.rank",
+    SECTION_BREAKAWAY,
+    N_(
+        "the two bid cards' total ranks the riders: the top "
+        "one joins the breakaway with 2-4 bidders, the top two with 5 or more"
+    ),
+)
+BREAKAWAY_TIE = Rule(
+    "fr.breakaway.tie",
+    SECTION_BREAKAWAY,
+    N_("equal totals go to the rider further back on the grid, all the way down the ranking"),
+    decision=True,
+)  # the rulebook says it for the top places only
+BREAKAWAY_COST = Rule(
+    "fr.breakaway.cost",
+    SECTION_BREAKAWAY,
+    N_("the breakaway riders' bid cards leave the game and each takes 2 exhaustion cards"),
+)
 BREAKAWAY_RECYCLE = Rule("fr.breakaway.recycle", SECTION_BREAKAWAY, N_("the other riders recycle the cards they bid"))
-BREAKAWAY_RESHUFFLE = Rule("fr.breakaway.reshuffle", SECTION_BREAKAWAY, N_("every deck is shuffled with its recycled "
-                           "cards"))
-BREAKAWAY_START = Rule("fr.breakaway.start", SECTION_BREAKAWAY, N_("the breakaway riders start on the first squares "
-                       "past the start line, the best bid frontmost, right lane first"), decision=True)
-CUT = Rule("fr.finish.cut", SECTION_FINISH, N_("a move past the last square of the track stops on the last square"),
-           decision=True)
+BREAKAWAY_RESHUFFLE = Rule(
+    "fr.breakaway.reshuffle", SECTION_BREAKAWAY, N_("every deck is shuffled with its recycled cards")
+)
+BREAKAWAY_START = Rule(
+    "fr.breakaway.start",
+    SECTION_BREAKAWAY,
+    N_("the breakaway riders start on the first squares past the start line, the best bid frontmost, right lane first"),
+    decision=True,
+)
+CUT = Rule(
+    "fr.finish.cut",
+    SECTION_FINISH,
+    N_("a move past the last square of the track stops on the last square"),
+    decision=True,
+)
 CARDS_REMOVED = Rule("fr.end.cards", SECTION_END, N_("played cards leave the game; each card is used once"))
 PACKS = Rule("fr.end.packs", SECTION_END, N_("a pack is a run of riders with no empty square between them"))
-SLIPSTREAM = Rule("fr.end.slipstream", SECTION_END, N_("a pack exactly one empty square behind the next pack moves up "
-                  "one square and merges with it, starting from the rearmost pack"))
-NO_SLIPSTREAM_TERRAIN = Rule("fr.end.slipstream-terrain", SECTION_END, N_("no slipstream to or from riders on ascent "
-                             "or cobblestone squares (Mountains; Peloton expansion)"))
-NO_SLIPSTREAM_LANES = Rule("fr.end.slipstream-lanes", SECTION_END, N_("a pack keeps its lanes when it slipstreams, so "
-                           "it does not move when the square ahead lacks one of its lanes"), decision=True)
-EXHAUSTION = Rule("fr.end.exhaustion", SECTION_END, N_("a rider with an empty square in front of it takes an "
-                  "exhaustion card (value 2) into its recycled cards"))
-BOT_NO_EXHAUSTION = Rule("fr.peloton.bots-never-tire", SECTION_PELOTON, N_("riders of the Peloton and Muscle bot teams "
-                         "never take exhaustion cards"))
-FINISH = Rule("fr.finish.win", SECTION_FINISH, N_("the race ends in the round a rider crosses the line; the rider "
-              "furthest past it wins, the right-hand lane breaking a tie"))
-FINISH_SKIPS_END = Rule("fr.finish.skip-end", SECTION_FINISH, N_("the end phase of the round in which a rider crosses "
-                        "is skipped"), decision=True)
+SLIPSTREAM = Rule(
+    "fr.end.slipstream",
+    SECTION_END,
+    N_(
+        "a pack exactly one empty square behind the next pack moves up "
+        "one square and merges with it, starting from the rearmost pack"
+    ),
+)
+NO_SLIPSTREAM_TERRAIN = Rule(
+    "fr.end.slipstream-terrain",
+    SECTION_END,
+    N_("no slipstream to or from riders on ascent or cobblestone squares (Mountains; Peloton expansion)"),
+)
+NO_SLIPSTREAM_LANES = Rule(
+    "fr.end.slipstream-lanes",
+    SECTION_END,
+    N_("a pack keeps its lanes when it slipstreams, so it does not move when the square ahead lacks one of its lanes"),
+    decision=True,
+)
+EXHAUSTION = Rule(
+    "fr.end.exhaustion",
+    SECTION_END,
+    N_("a rider with an empty square in front of it takes an exhaustion card (value 2) into its recycled cards"),
+)
+BOT_NO_EXHAUSTION = Rule(
+    "fr.peloton.bots-never-tire",
+    SECTION_PELOTON,
+    N_("riders of the Peloton and Muscle bot teams never take exhaustion cards"),
+)
+FINISH = Rule(
+    "fr.finish.win",
+    SECTION_FINISH,
+    N_(
+        "the race ends in the round a rider crosses the line; the rider "
+        "furthest past it wins, the right-hand lane breaking a tie"
+    ),
+)
+FINISH_SKIPS_END = Rule(
+    "fr.finish.skip-end",
+    SECTION_FINISH,
+    N_("the end phase of the round in which a rider crosses is skipped"),
+    decision=True,
+)
 
 ATTACK_FRONT, ATTACK_BACK = 2, 9
 """Peloton expansion, Attack!: the Peloton team's front rider moves 2, its back rider 9."""
@@ -175,8 +292,9 @@ def move_distance(track: Track, square: int, value: int) -> tuple[int, Rule | No
     return value, None
 
 
-def destination(track: Track, occupied: dict[int, list[int]], square: int, distance: int
-                ) -> tuple[int, int | None, tuple[int, ...]]:
+def destination(
+    track: Track, occupied: dict[int, list[int]], square: int, distance: int
+) -> tuple[int, int | None, tuple[int, ...]]:
     """Where a rider from ``square`` moving ``distance`` ends: (square, lane, full squares passed back over).
 
     ``occupied`` maps a square to its taken lanes. The lane is None when every
@@ -237,8 +355,9 @@ def merge_pack(found: Sequence[tuple[int, int]], moved: tuple[int, int]) -> list
     return sorted([p for p in found if p != moved and p not in ahead] + [merged])
 
 
-def slipstream(track: Track, positions: dict[str, tuple[int, int]]
-               ) -> list[tuple[tuple[int, int], tuple[str, ...] | Rule]]:
+def slipstream(
+    track: Track, positions: dict[str, tuple[int, int]]
+) -> list[tuple[tuple[int, int], tuple[str, ...] | Rule]]:
     """Resolve slipstream in place on ``positions``.
 
     Returns, in order, one entry per pack exactly one square behind the next:
@@ -254,14 +373,14 @@ def slipstream(track: Track, positions: dict[str, tuple[int, int]]
     lo, hi = found[0]
     for next_lo, next_hi in found[1:]:
         if next_lo - hi == 2:
-            if blocked[next_lo] or True in blocked[lo:hi + 1]:
+            if blocked[next_lo] or True in blocked[lo : hi + 1]:
                 results.append(((lo, hi), NO_SLIPSTREAM_TERRAIN))
             else:
                 moved = {}
                 for r, (s, lane) in positions.items():
                     if lo <= s <= hi:
                         moved[r] = (s + 1, lane)
-                if True in track.narrows[lo:hi + 1] and any(lane >= lanes[s] for s, lane in moved.values()):
+                if True in track.narrows[lo : hi + 1] and any(lane >= lanes[s] for s, lane in moved.values()):
                     results.append(((lo, hi), NO_SLIPSTREAM_LANES))
                 else:
                     positions.update(moved)

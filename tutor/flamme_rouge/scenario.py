@@ -32,23 +32,49 @@ MAX_RIDERS = 30
 """Most riders in a scenario (a race has at most 14: twelve single riders and the Peloton team's two)."""
 _ID = text(40, minLength=1)
 _POSITIONS = {"type": "object", "maxProperties": MAX_RIDERS}
-SCHEMA = strict_object({
-    "name": text(200),
-    "description": text(5000),
-    "track": text(4 * MAX_TRACK_SQUARES),
-    "start": integer(),
-    "finish": {"type": ["integer", "null"]},
-    "riders": {"type": "array", "maxItems": MAX_RIDERS, "items": strict_object({
-        "id": _ID, "square": integer(), "lane": integer(), "team": text(40), "kind": {"enum": list(RIDER_KINDS)},
-        "team_kind": {"enum": list(TEAM_KINDS)}, "exhaustion": {"type": "boolean"}}, ("id",))},
-    "cards": {"type": "object", "maxProperties": MAX_RIDERS, "propertyNames": _ID,
-              "additionalProperties": {"anyOf": [integer(2, 99), {"const": "attack"}],
-                                       "message": "cards: rider {key!r} has card {value}; a card is an integer >= 2 "
-                                                  "or \"attack\""}},
-    "expect": strict_object({"after_movement": _POSITIONS, "after_slipstream": _POSITIONS,
-                             "exhausted": {"type": "array", "maxItems": MAX_RIDERS, "items": _ID},
-                             "winner": {"type": ["string", "null"], "maxLength": 40}}),
-}, ("track",))
+SCHEMA = strict_object(
+    {
+        "name": text(200),
+        "description": text(5000),
+        "track": text(4 * MAX_TRACK_SQUARES),
+        "start": integer(),
+        "finish": {"type": ["integer", "null"]},
+        "riders": {
+            "type": "array",
+            "maxItems": MAX_RIDERS,
+            "items": strict_object(
+                {
+                    "id": _ID,
+                    "square": integer(),
+                    "lane": integer(),
+                    "team": text(40),
+                    "kind": {"enum": list(RIDER_KINDS)},
+                    "team_kind": {"enum": list(TEAM_KINDS)},
+                    "exhaustion": {"type": "boolean"},
+                },
+                ("id",),
+            ),
+        },
+        "cards": {
+            "type": "object",
+            "maxProperties": MAX_RIDERS,
+            "propertyNames": _ID,
+            "additionalProperties": {
+                "anyOf": [integer(2, 99), {"const": "attack"}],
+                "message": 'cards: rider {key!r} has card {value}; a card is an integer >= 2 or "attack"',
+            },
+        },
+        "expect": strict_object(
+            {
+                "after_movement": _POSITIONS,
+                "after_slipstream": _POSITIONS,
+                "exhausted": {"type": "array", "maxItems": MAX_RIDERS, "items": _ID},
+                "winner": {"type": ["string", "null"], "maxLength": 40},
+            }
+        ),
+    },
+    ("track",),
+)
 """The scenario format (docs/scenario_format.md) as a JSON Schema: types, keys and sizes (``build`` checks the
 rest)."""
 SCENARIO_KEYS = set(SCHEMA["properties"])
@@ -67,8 +93,7 @@ def load(path: str | Path) -> dict[str, Any]:
     """Read a scenario file; bad JSON raises ``ScenarioError`` naming the file and line."""
     data = load_json(path, ScenarioError)
     if not isinstance(data, dict):
-        raise ScenarioError(_(
-            "{path}: a scenario is a JSON object, not {kind}").format(path=path, kind=kind_of(data)))
+        raise ScenarioError(_("{path}: a scenario is a JSON object, not {kind}").format(path=path, kind=kind_of(data)))
     return data
 
 
@@ -79,24 +104,28 @@ def build(scenario: dict[str, Any], *, seed: int = 0, history: bool = False) -> 
     validate(scenario, SCHEMA, ScenarioError, nouns={"riders": "rider"})
     finish = scenario.get("finish")
     if finish is not None and not is_int(finish):
-        raise ScenarioError(_(
-            "key 'finish' must be an integer square index, not {finish}").format(finish=repr(finish)))
+        raise ScenarioError(_("key 'finish' must be an integer square index, not {finish}").format(finish=repr(finish)))
     squares = len(scenario["track"].split())
     if squares > MAX_TRACK_SQUARES:
-        raise ScenarioError(_(
-            "key 'track' has {squares} squares; a scenario's track has at most {max_track_squares}").format(
-            squares=squares,
-            max_track_squares=MAX_TRACK_SQUARES))
+        raise ScenarioError(
+            _("key 'track' has {squares} squares; a scenario's track has at most {max_track_squares}").format(
+                squares=squares, max_track_squares=MAX_TRACK_SQUARES
+            )
+        )
     if finish is not None and squares and not 0 < finish < squares:
-        raise ScenarioError(_(
-            "key 'finish': {finish} is not strictly inside the track (1 to {number}): the finish line needs a "
-            "square behind it and one past it").format(finish=finish, number=squares - 1))
+        raise ScenarioError(
+            _(
+                "key 'finish': {finish} is not strictly inside the track (1 to {number}): the finish line needs a "
+                "square behind it and one past it"
+            ).format(finish=finish, number=squares - 1)
+        )
     start = scenario.get("start", 0)
     if not is_int(start) or (squares and not 0 <= start < squares):
-        raise ScenarioError(_(
-            "key 'start' must be a square index on the track (the first square past the start line), not "
-            "{start}").format(
-            start=repr(start)))
+        raise ScenarioError(
+            _(
+                "key 'start' must be a square index on the track (the first square past the start line), not {start}"
+            ).format(start=repr(start))
+        )
     try:
         track = Track.parse(scenario["track"], start=start, finish=finish, name=scenario.get("name", ""))
     except TrackError as exc:
@@ -109,11 +138,10 @@ def build(scenario: dict[str, Any], *, seed: int = 0, history: bool = False) -> 
             if finish is not None and rider["square"] >= finish:
                 raise ScenarioError(
                     _(
-                    "rider {id}: square {square} is already past the finish line ({finish}); the race ended in "
-                    "the round a rider crossed it, so no cards are played after that").format(
-                    id=repr(rider['id']),
-                    square=rider['square'],
-                    finish=finish))
+                        "rider {id}: square {square} is already past the finish line ({finish}); the race ended in "
+                        "the round a rider crossed it, so no cards are played after that"
+                    ).format(id=repr(rider["id"]), square=rider["square"], finish=finish)
+                )
     return Race.from_positions(track, riders, cards=cards, seed=seed, history=history)
 
 
@@ -130,53 +158,50 @@ def _riders(riders: object, track: Track) -> list[dict[str, Any]]:
         if not isinstance(rid, str) or not rid:
             raise ScenarioError(_("{label}: 'id' must be a non-empty string").format(label=label))
         if rid in seen:
-            raise ScenarioError(_(
-                "{label}: the id is used twice (riders[{rid}] and riders[{i}])").format(
-                label=label,
-                rid=seen[rid],
-                i=i))
+            raise ScenarioError(
+                _("{label}: the id is used twice (riders[{rid}] and riders[{i}])").format(
+                    label=label, rid=seen[rid], i=i
+                )
+            )
         seen[rid] = i
         square, lane = rider.get("square"), rider.get("lane")
         if not is_int(square) or not 0 <= square < len(track):
-            raise ScenarioError(_(
-                "{label}: square {square} is not on the track (0 to {number})").format(
-                label=label,
-                square=repr(square),
-                number=len(track) - 1))
+            raise ScenarioError(
+                _("{label}: square {square} is not on the track (0 to {number})").format(
+                    label=label, square=repr(square), number=len(track) - 1
+                )
+            )
         if not is_int(lane) or not 0 <= lane < track.lanes[square]:
             raise ScenarioError(
-                ngettext("{label}: lane {lane} does not exist on square {square}, which has {track} lane",
-                         "{label}: lane {lane} does not exist on square {square}, which has {track} lanes",
-                         track.lanes[square]).format(
-                label=label,
-                lane=repr(lane),
-                square=square,
-                track=track.lanes[square]))
+                ngettext(
+                    "{label}: lane {lane} does not exist on square {square}, which has {track} lane",
+                    "{label}: lane {lane} does not exist on square {square}, which has {track} lanes",
+                    track.lanes[square],
+                ).format(label=label, lane=repr(lane), square=square, track=track.lanes[square])
+            )
         if (square, lane) in lanes_taken:
             raise ScenarioError(
-                _(
-                "{label}: square {square}, lane {lane} is already taken by {lane2}").format(
-                label=label,
-                square=square,
-                lane=lane,
-                lane2=repr(lanes_taken[square, lane])))
+                _("{label}: square {square}, lane {lane} is already taken by {lane2}").format(
+                    label=label, square=square, lane=lane, lane2=repr(lanes_taken[square, lane])
+                )
+            )
         lanes_taken[square, lane] = rid
         if "team" in rider and not isinstance(rider["team"], str):
             raise ScenarioError(_("{label}: 'team' must be a string").format(label=label))
         if "kind" in rider and rider["kind"] not in RIDER_KINDS:
-            raise ScenarioError(_(
-                "{label}: 'kind' must be one of {items}, not {kind}").format(
-                label=label,
-                items=', '.join(RIDER_KINDS),
-                kind=repr(rider['kind'])))
+            raise ScenarioError(
+                _("{label}: 'kind' must be one of {items}, not {kind}").format(
+                    label=label, items=", ".join(RIDER_KINDS), kind=repr(rider["kind"])
+                )
+            )
         if "exhaustion" in rider and not isinstance(rider["exhaustion"], bool):
             raise ScenarioError(_("{label}: 'exhaustion' must be true or false").format(label=label))
         if "team_kind" in rider and rider["team_kind"] not in TEAM_KINDS:
-            raise ScenarioError(_(
-                "{label}: 'team_kind' must be one of {items}, not {team_kind}").format(
-                label=label,
-                items=', '.join(TEAM_KINDS),
-                team_kind=repr(rider['team_kind'])))
+            raise ScenarioError(
+                _("{label}: 'team_kind' must be one of {items}, not {team_kind}").format(
+                    label=label, items=", ".join(TEAM_KINDS), team_kind=repr(rider["team_kind"])
+                )
+            )
     _check_team_kinds(riders)
     return riders
 
@@ -189,15 +214,17 @@ def _check_team_kinds(riders: list[dict[str, Any]]) -> None:
     for team, members in teams.items():
         kinds = {m.get("team_kind", TeamKind.PLAYER.value) for m in members}
         if len(kinds) > 1:
-            raise ScenarioError(_(
-                "team {team}: its riders have different 'team_kind's ({items})").format(
-                team=repr(team),
-                items=', '.join(sorted(kinds))))
+            raise ScenarioError(
+                _("team {team}: its riders have different 'team_kind's ({items})").format(
+                    team=repr(team), items=", ".join(sorted(kinds))
+                )
+            )
         if kinds != {TeamKind.PLAYER.value} and len(members) > 2:
-            raise ScenarioError(_(
-                "team {team}: a bot team has one or two riders, not {count}").format(
-                team=repr(team),
-                count=len(members)))
+            raise ScenarioError(
+                _("team {team}: a bot team has one or two riders, not {count}").format(
+                    team=repr(team), count=len(members)
+                )
+            )
     if sum(1 for members in teams.values() if members[0].get("team_kind") == TeamKind.MUSCLE.value) > MAX_MUSCLE:
         raise ScenarioError(_("at most {max_muscle} Muscle teams ride in a race").format(max_muscle=MAX_MUSCLE))
 
@@ -211,8 +238,9 @@ def _cards(cards: object, riders: list[dict[str, Any]]) -> dict[str, Card]:
             raise ScenarioError(_("cards: {rid} is not a rider of this scenario").format(rid=repr(rid)))
     missing = [rid for rid in ids if rid not in cards]
     if missing:
-        raise ScenarioError(_(
-            "cards: rider {missing} has no card (give a card for every rider)").format(missing=repr(missing[0])))
+        raise ScenarioError(
+            _("cards: rider {missing} has no card (give a card for every rider)").format(missing=repr(missing[0]))
+        )
     result: dict[str, Card] = {}
     for rid, value in cards.items():
         if value == "attack":
@@ -220,10 +248,11 @@ def _cards(cards: object, riders: list[dict[str, Any]]) -> dict[str, Card]:
         elif is_int(value) and value >= 2:
             result[rid] = energy(value)
         else:
-            raise ScenarioError(_(
-                "cards: rider {rid} has card {value}; a card is an integer >= 2 or \"attack\"").format(
-                rid=repr(rid),
-                value=repr(value)))
+            raise ScenarioError(
+                _('cards: rider {rid} has card {value}; a card is an integer >= 2 or "attack"').format(
+                    rid=repr(rid), value=repr(value)
+                )
+            )
     teams = {r["id"]: r.get("team") for r in riders}
     for rid, card in result.items():
         if card is ATTACK:
@@ -232,8 +261,10 @@ def _cards(cards: object, riders: list[dict[str, Any]]) -> dict[str, Card]:
             if team is None or len(mates) < 2 or any(result[m] is not ATTACK for m in mates):
                 raise ScenarioError(
                     _(
-                    "cards: rider {rid} plays \"attack\": the Peloton team's Attack! card moves both of its "
-                    "riders, so give both riders the same 'team' and the card \"attack\"").format(rid=repr(rid)))
+                        'cards: rider {rid} plays "attack": the Peloton team\'s Attack! card moves both of its '
+                        "riders, so give both riders the same 'team' and the card \"attack\""
+                    ).format(rid=repr(rid))
+                )
     return result
 
 
@@ -293,22 +324,28 @@ def from_code(code: str) -> dict[str, Any]:
         raise ScenarioError(_("a position code is text, not {kind}").format(kind=kind_of(code)))
     refuse_other_version(code[:40], prefix, CodeVersionError)  # an old code may be long: its start says enough
     if len(code) > MAX_CODE_CHARS:
-        raise ScenarioError(_(
-            "the position code is far too long ({count} characters; a code has at most {max_code_chars}): copy "
-            "only the code").format(count=format(len(code), ','), max_code_chars=format(MAX_CODE_CHARS, ',')))
+        raise ScenarioError(
+            _(
+                "the position code is far too long ({count} characters; a code has at most {max_code_chars}): copy "
+                "only the code"
+            ).format(count=format(len(code), ","), max_code_chars=format(MAX_CODE_CHARS, ","))
+        )
     text = "".join(code.split())
     if not text:
-        raise ScenarioError(_("the position code is empty: paste a code that starts with {prefix}").format(
-            prefix=prefix))
+        raise ScenarioError(
+            _("the position code is empty: paste a code that starts with {prefix}").format(prefix=prefix)
+        )
     upper = text.upper()
     if not upper.startswith(prefix[:3]):
         if upper.startswith("IF1"):
-            raise ScenarioError(_("this is an In Flanders Field position code: open it on the In Flanders Field "
-                                  "workbench"))
-        raise ScenarioError(_(
-            "not a position code: a code starts with {code_prefix}, this one with {text}").format(
-            code_prefix=prefix,
-            text=repr(text[:6])))
+            raise ScenarioError(
+                _("this is an In Flanders Field position code: open it on the In Flanders Field workbench")
+            )
+        raise ScenarioError(
+            _("not a position code: a code starts with {code_prefix}, this one with {text}").format(
+                code_prefix=prefix, text=repr(text[:6])
+            )
+        )
     data = position_code.decode_position(text)
     try:
         build(data)

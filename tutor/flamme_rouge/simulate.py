@@ -23,13 +23,24 @@ class RaceResult:
         """Every rider: ``id``, ``team_kind`` (``"player"``, ``"peloton"`` or ``"muscle"``) and
         ``exhaustion_taken`` (exhaustion cards taken in the race: breakaway and end phases)."""
         race = self.race
-        return [{"id": r.id, "team_kind": race.teams[r.team].kind.value, "exhaustion_taken": r.exhaustion}
-                for r in race.riders.values()]
+        return [
+            {"id": r.id, "team_kind": race.teams[r.team].kind.value, "exhaustion_taken": r.exhaustion}
+            for r in race.riders.values()
+        ]
 
 
-def simulate_race(stage: str | Track = "avenue-corso-paseo", teams: int = 4, bot: str = "heuristic",
-                  seed: int = 0, history: bool = False, *, single_riders: bool = False, peloton: bool = False,
-                  muscle: int = 0, breakaway: bool = False) -> RaceResult:
+def simulate_race(
+    stage: str | Track = "avenue-corso-paseo",
+    teams: int = 4,
+    bot: str = "heuristic",
+    seed: int = 0,
+    history: bool = False,
+    *,
+    single_riders: bool = False,
+    peloton: bool = False,
+    muscle: int = 0,
+    breakaway: bool = False,
+) -> RaceResult:
     """Play one whole race of bots and return the result.
 
     ``teams`` player teams (two riders each, or one with ``single_riders``, up to 12)
@@ -39,8 +50,17 @@ def simulate_race(stage: str | Track = "avenue-corso-paseo", teams: int = 4, bot
     """
     get_bot(bot)  # an unknown name fails before the race is built
     names = TEAM_COLOURS[:teams] if isinstance(teams, int) and teams > 0 else ()
-    race = Race.new(stage, teams, bots=dict.fromkeys(names, bot), seed=seed, history=history,
-                    single_riders=single_riders, peloton=peloton, muscle=muscle, breakaway=breakaway)
+    race = Race.new(
+        stage,
+        teams,
+        bots=dict.fromkeys(names, bot),
+        seed=seed,
+        history=history,
+        single_riders=single_riders,
+        peloton=peloton,
+        muscle=muscle,
+        breakaway=breakaway,
+    )
     autoplay(race, fast=True)
     assert race.winner is not None
     return RaceResult(race.winner, race.round, tuple(race.ranking), race)

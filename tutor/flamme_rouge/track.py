@@ -61,20 +61,28 @@ class Track:
         if not self.squares:
             raise TrackError(_("a track needs at least one square"))
         if not 0 <= self.start <= len(self.squares):
-            raise TrackError(_("start {start} is outside the track (0..{last})").format(start=self.start,
-                                                                                 last=len(self.squares)))
+            raise TrackError(
+                _("start {start} is outside the track (0..{last})").format(start=self.start, last=len(self.squares))
+            )
         if self.finish is not None and not 0 < self.finish <= len(self.squares):
-            raise TrackError(_("finish {finish} is outside the track (1..{last})").format(finish=self.finish,
-                                                                                   last=len(self.squares)))
+            raise TrackError(
+                _("finish {finish} is outside the track (1..{last})").format(finish=self.finish, last=len(self.squares))
+            )
         for i, square in enumerate(self.squares):
             if not 1 <= square.lanes <= MAX_LANES:
-                raise TrackError(_("square {i}: {lanes} lanes (a square has 1 to {most})").format(
-                    i=i, lanes=square.lanes, most=MAX_LANES))
+                raise TrackError(
+                    _("square {i}: {lanes} lanes (a square has 1 to {most})").format(
+                        i=i, lanes=square.lanes, most=MAX_LANES
+                    )
+                )
             if square.terrain is Terrain.COBBLES and square.lanes == 3:
                 raise TrackError(_("square {i}: cobblestones have 1 or 2 lanes, not 3 (Peloton expansion)").format(i=i))
             if square.terrain is Terrain.SUPPLY and square.lanes != 3:
-                raise TrackError(_("square {i}: a supply zone has 3 lanes, not {lanes} (Peloton expansion)").format(
-                    i=i, lanes=square.lanes))
+                raise TrackError(
+                    _("square {i}: a supply zone has 3 lanes, not {lanes} (Peloton expansion)").format(
+                        i=i, lanes=square.lanes
+                    )
+                )
         # Per-square lookups used on the hot path of simulations.
         object.__setattr__(self, "lanes", tuple(s.lanes for s in self.squares))
         object.__setattr__(self, "ascent", tuple(s.terrain is Terrain.ASCENT for s in self.squares))
@@ -83,8 +91,11 @@ class Track:
         object.__setattr__(self, "supply", tuple(s.terrain is Terrain.SUPPLY for s in self.squares))
         object.__setattr__(self, "no_slipstream", tuple(a or c for a, c in zip(self.ascent, self.cobbles)))
         object.__setattr__(self, "narrows", tuple(a > b for a, b in zip(self.lanes, self.lanes[1:] + (0,))))
-        object.__setattr__(self, "minimum", tuple(DESCENT_MINIMUM if d else SUPPLY_MINIMUM if u else 0
-                                                  for d, u in zip(self.descent, self.supply)))
+        object.__setattr__(
+            self,
+            "minimum",
+            tuple(DESCENT_MINIMUM if d else SUPPLY_MINIMUM if u else 0 for d, u in zip(self.descent, self.supply)),
+        )
         ceiling, ahead = [], NO_ASCENT  # ahead: the first ascent square past square i
         for i in range(len(self.squares) - 1, -1, -1):
             ceiling.append(ASCENT_MAXIMUM if self.ascent[i] else max(ASCENT_MAXIMUM, ahead - i - 1))
@@ -123,7 +134,7 @@ class Track:
     @property
     def start_places(self) -> int:
         """Lanes in the start area (the squares behind the start line)."""
-        return sum(self.lanes[:self.start])
+        return sum(self.lanes[: self.start])
 
     def with_start_places(self, riders: int) -> Track:
         """This track, its start area extended backwards by squares of the start's width until ``riders`` fit.
@@ -135,16 +146,21 @@ class Track:
         extra = max(0, -(-(riders - self.start_places) // width))
         if not extra:
             return self
-        return Track((Square(width),) * extra + self.squares, start=self.start + extra,
-                     finish=None if self.finish is None else self.finish + extra, name=self.name)
+        return Track(
+            (Square(width),) * extra + self.squares,
+            start=self.start + extra,
+            finish=None if self.finish is None else self.finish + extra,
+            name=self.name,
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "track": self.spec, "start": self.start, "finish": self.finish}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Track:
-        return cls.parse(data["track"], start=data.get("start", 0), finish=data.get("finish"),
-                         name=data.get("name", ""))
+        return cls.parse(
+            data["track"], start=data.get("start", 0), finish=data.get("finish"), name=data.get("name", "")
+        )
 
     @classmethod
     def parse(cls, spec: str, *, start: int = 0, finish: int | None = None, name: str = "") -> Track:
@@ -155,8 +171,11 @@ class Track:
         for i, token in enumerate(spec.split()):
             lanes, letter = token[:1], token[1:]
             if lanes not in ("1", "2", "3") or letter not in _TERRAIN_LETTERS:
-                raise TrackError(_("square {i}: bad token {token} (lanes 1-3, then optionally u, d, c or s)").format(
-                    i=i, token=repr(token)))
+                raise TrackError(
+                    _("square {i}: bad token {token} (lanes 1-3, then optionally u, d, c or s)").format(
+                        i=i, token=repr(token)
+                    )
+                )
             squares.append(Square(int(lanes), _TERRAIN_LETTERS[letter]))
         return cls(tuple(squares), start=start, finish=finish, name=name)
 
@@ -212,20 +231,54 @@ STAGES: dict[str, tuple[str, str]] = {
 # Short tracks for lessons: (title, scenario-format squares, start, finish).
 TEACHING_TRACKS: dict[str, tuple[str, str, int, int]] = {
     "sprint-20": (N_("Sprint (20 flat squares)"), " ".join(["2"] * 20), 4, 16),
-    "hill-24": (N_("Little hill (24 squares)"),
-                " ".join(["2"] * 9 + ["2u"] * 4 + ["2d"] * 3 + ["2"] * 8), 4, 20),
-    "cobbles-24": (N_("Cobbles and supply (24 squares, Peloton expansion)"),
-                   " ".join(["2"] * 6 + ["1c"] * 3 + ["2"] * 3 + ["3s"] * 3 + ["3"] * 3 + ["2"] * 6), 4, 20),
-    "narrow-22": (N_("Narrow road (22 squares, Peloton expansion)"),
-                  " ".join(["2"] * 7 + ["1"] * 4 + ["2"] * 2 + ["3"] * 2 + ["2"] * 7), 4, 18),
-    "cobbles-22": (N_("Cobblestones (22 squares, Peloton expansion)"),
-                   " ".join(["2"] * 7 + ["2c"] * 3 + ["1c"] * 2 + ["2"] * 10), 4, 18),
-    "supply-22": (N_("Supply zone (22 squares, Peloton expansion)"),
-                  " ".join(["2"] * 7 + ["3s"] * 4 + ["2"] * 11), 4, 18),
-    "paves-du-nord": (N_("Pavés du Nord (a full stage of the tutor's own design, Peloton expansion)"),
-                      " ".join(["2"] * 5 + ["2"] * 10 + ["1"] * 4 + ["2"] * 6 + ["2c"] * 5 + ["1c"] * 3
-                               + ["2"] * 6 + ["3s"] * 4 + ["3"] * 2 + ["2"] * 4 + ["2u"] * 5 + ["2d"] * 3
-                               + ["2"] * 9 + ["2c"] * 2 + ["2"] * 4 + ["2"] * 6), 5, 73),
+    "hill-24": (N_("Little hill (24 squares)"), " ".join(["2"] * 9 + ["2u"] * 4 + ["2d"] * 3 + ["2"] * 8), 4, 20),
+    "cobbles-24": (
+        N_("Cobbles and supply (24 squares, Peloton expansion)"),
+        " ".join(["2"] * 6 + ["1c"] * 3 + ["2"] * 3 + ["3s"] * 3 + ["3"] * 3 + ["2"] * 6),
+        4,
+        20,
+    ),
+    "narrow-22": (
+        N_("Narrow road (22 squares, Peloton expansion)"),
+        " ".join(["2"] * 7 + ["1"] * 4 + ["2"] * 2 + ["3"] * 2 + ["2"] * 7),
+        4,
+        18,
+    ),
+    "cobbles-22": (
+        N_("Cobblestones (22 squares, Peloton expansion)"),
+        " ".join(["2"] * 7 + ["2c"] * 3 + ["1c"] * 2 + ["2"] * 10),
+        4,
+        18,
+    ),
+    "supply-22": (
+        N_("Supply zone (22 squares, Peloton expansion)"),
+        " ".join(["2"] * 7 + ["3s"] * 4 + ["2"] * 11),
+        4,
+        18,
+    ),
+    "paves-du-nord": (
+        N_("Pavés du Nord (a full stage of the tutor's own design, Peloton expansion)"),
+        " ".join(
+            ["2"] * 5
+            + ["2"] * 10
+            + ["1"] * 4
+            + ["2"] * 6
+            + ["2c"] * 5
+            + ["1c"] * 3
+            + ["2"] * 6
+            + ["3s"] * 4
+            + ["3"] * 2
+            + ["2"] * 4
+            + ["2u"] * 5
+            + ["2d"] * 3
+            + ["2"] * 9
+            + ["2c"] * 2
+            + ["2"] * 4
+            + ["2"] * 6
+        ),
+        5,
+        73,
+    ),
 }
 
 TEACHING_TITLES = frozenset(title for title, *_rest in TEACHING_TRACKS.values())

@@ -62,8 +62,11 @@ class Battlefield:
 
     @cached_property
     def _dict(self) -> dict[str, Any]:
-        return {"name": self.name, "description": self.description,
-                "spaces": [{"name": s.name, "kind": s.kind.value} for s in self.spaces]}
+        return {
+            "name": self.name,
+            "description": self.description,
+            "spaces": [{"name": s.name, "kind": s.kind.value} for s in self.spaces],
+        }
 
     def to_dict(self) -> dict[str, Any]:
         """The file format (shared, never mutate it)."""
@@ -78,8 +81,9 @@ class Battlefield:
         require_keys(data, ("spaces",), where, BoardDataError)
         entries = data["spaces"]
         if not isinstance(entries, list) or len(entries) < 2:
-            raise BoardDataError(_("{where}'spaces' must be a list of at least 2 spaces (start ... objective)").format(
-                where=where))
+            raise BoardDataError(
+                _("{where}'spaces' must be a list of at least 2 spaces (start ... objective)").format(where=where)
+            )
         spaces: list[Space] = []
         for i, entry in enumerate(entries):
             label = f"{where}spaces[{i}]: "
@@ -91,23 +95,35 @@ class Battlefield:
                 kind = SpaceKind(entry["kind"])
             except ValueError:
                 known = ", ".join(k.value for k in SpaceKind)
-                raise BoardDataError(_("{where}unknown kind {kind} (known: {known})").format(
-                    where=label, kind=repr(entry["kind"]), known=known)) from None
+                raise BoardDataError(
+                    _("{where}unknown kind {kind} (known: {known})").format(
+                        where=label, kind=repr(entry["kind"]), known=known
+                    )
+                ) from None
             name = entry.get("name", kind.value)
             if not isinstance(name, str):
                 raise BoardDataError(_("{where}'name' must be a string").format(where=label))
             spaces.append(Space(name, kind))
         kinds = [s.kind for s in spaces]
         if SpaceKind.OBJECTIVE not in kinds:
-            raise BoardDataError(_("{where}no space has kind 'objective': the map needs an Objective line as its "
-                                   "last space").format(where=where))
+            raise BoardDataError(
+                _("{where}no space has kind 'objective': the map needs an Objective line as its last space").format(
+                    where=where
+                )
+            )
         if kinds.count(SpaceKind.OBJECTIVE) > 1 or kinds[-1] is not SpaceKind.OBJECTIVE:
             i = kinds.index(SpaceKind.OBJECTIVE)
-            raise BoardDataError(_("{where}: the Objective line must be the last space, and the only one").format(
-                where=f"{where}spaces[{i}]"))
+            raise BoardDataError(
+                _("{where}: the Objective line must be the last space, and the only one").format(
+                    where=f"{where}spaces[{i}]"
+                )
+            )
         if kinds[0] is not SpaceKind.START or kinds.count(SpaceKind.START) > 1:
-            raise BoardDataError(_("{where}: the first space must be the starting line (kind 'start'), and the "
-                                   "only one").format(where=f"{where}spaces[0]"))
+            raise BoardDataError(
+                _("{where}: the first space must be the starting line (kind 'start'), and the only one").format(
+                    where=f"{where}spaces[0]"
+                )
+            )
         description = data.get("description", data.get("_doc", ""))
         if isinstance(description, list):
             description = " ".join(str(line) for line in description)

@@ -34,8 +34,7 @@ from .game import NINE, Action, EndTurn, Game, Phase, Play, Roll, Stop, Take
 
 T = TypeVar("T")
 
-__all__ = ["Bot", "CautiousBot", "BoldBot", "ThresholdBot", "BOTS", "DEFAULT_BOT", "MAX_ROUNDS", "make_bot",
-           "autoplay"]
+__all__ = ["Bot", "CautiousBot", "BoldBot", "ThresholdBot", "BOTS", "DEFAULT_BOT", "MAX_ROUNDS", "make_bot", "autoplay"]
 
 
 class Bot:
@@ -75,8 +74,14 @@ class Bot:
     def card_value(self, card: Card) -> float:
         if card.german:
             return -1.0 - card.losses
-        return card.move + (1.0 if card.tank else 0.0) + (0.8 if card.mines else 0.0) \
-            + (0.3 if card.retainable else 0.0) + (0.3 if card.extra_space else 0.0) - self.risk_weight * card.risk
+        return (
+            card.move
+            + (1.0 if card.tank else 0.0)
+            + (0.8 if card.mines else 0.0)
+            + (0.3 if card.retainable else 0.0)
+            + (0.3 if card.extra_space else 0.0)
+            - self.risk_weight * card.risk
+        )
 
     def space_value(self, game: Game, space: int) -> float:
         if space == NINE:
@@ -92,8 +97,13 @@ class Bot:
     def resolve(self, game: Game) -> Action:
         actions = game.legal_actions()
         troops = game.player.troops
-        moves = [a for a in actions if isinstance(a, Play) and a.spaces > 0
-                 and (self.sacrifices and troops > 2 or a.spaces <= game.cards[a.card].move)]
+        moves = [
+            a
+            for a in actions
+            if isinstance(a, Play)
+            and a.spaces > 0
+            and (self.sacrifices and troops > 2 or a.spaces <= game.cards[a.card].move)
+        ]
         if moves:
             return self._best(game, moves, lambda a: self._move_value(game, a))
         return EndTurn(tuple(c for c in game.keepable() if self.keeps(game.cards[c])))

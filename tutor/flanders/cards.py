@@ -188,8 +188,12 @@ class CardSet:
 
     @cached_property
     def _dict(self) -> dict[str, Any]:
-        return {"name": self.name, "description": self.description, "fixed": self._fixed_name,
-                "cards": [kind.to_dict() for kind in self.kinds]}
+        return {
+            "name": self.name,
+            "description": self.description,
+            "fixed": self._fixed_name,
+            "cards": [kind.to_dict() for kind in self.kinds],
+        }
 
     @cached_property
     def _fixed_name(self) -> str:
@@ -223,15 +227,27 @@ class CardSet:
         fixed = data["fixed"]
         acts_as = next((k for k in kinds if k.name == fixed), None)
         if acts_as is None or not acts_as.british or not acts_as.move:
-            raise CardDataError(f"{where}'fixed': {fixed!r} must name a British card with a 'move' effect "
-                                f"(the card the fixed card on space 9 acts as)")
-        fixed_card = Card(acts_as.name, Side.BRITISH, move=acts_as.move, extra_space=acts_as.extra_space,
-                          tank=acts_as.tank, mines=False, count=1, text="The fixed card on space 9.")
+            raise CardDataError(
+                f"{where}'fixed': {fixed!r} must name a British card with a 'move' effect "
+                f"(the card the fixed card on space 9 acts as)"
+            )
+        fixed_card = Card(
+            acts_as.name,
+            Side.BRITISH,
+            move=acts_as.move,
+            extra_space=acts_as.extra_space,
+            tank=acts_as.tank,
+            mines=False,
+            count=1,
+            text="The fixed card on space 9.",
+        )
         british = sum(k.count for k in kinds if k.british)
         total = sum(k.count for k in kinds)
         if total < 8 or british == 0:
-            raise CardDataError(f"{where}the set has {total} cards ({british} British); it needs at least 8 cards "
-                                "for spaces 3-11 and at least one British card")
+            raise CardDataError(
+                f"{where}the set has {total} cards ({british} British); it needs at least 8 cards "
+                "for spaces 3-11 and at least one British card"
+            )
         description = data.get("description", data.get("_doc", ""))
         if isinstance(description, list):
             description = " ".join(str(line) for line in description)
@@ -251,5 +267,3 @@ def load_cards(path: str | Path | None = None) -> CardSet:
             return CardSet.from_dict(load_json(default, CardDataError), "cards.json")
     path = Path(path)
     return CardSet.from_dict(load_json(path, CardDataError), path.name)
-
-

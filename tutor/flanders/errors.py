@@ -11,8 +11,17 @@ from tutor.core import errors as core
 from tutor.core.errors import DataError, RuleError, WrongPhaseError
 
 __all__ = [
-    "RuleError", "WrongPhaseError", "DiceError", "SpaceNotAvailableError", "CardNotHeldError", "IllegalMoveError",
-    "RetainError", "CardDataError", "BoardDataError", "ScenarioError", "CodeVersionError",
+    "RuleError",
+    "WrongPhaseError",
+    "DiceError",
+    "SpaceNotAvailableError",
+    "CardNotHeldError",
+    "IllegalMoveError",
+    "RetainError",
+    "CardDataError",
+    "BoardDataError",
+    "ScenarioError",
+    "CodeVersionError",
 ]
 
 

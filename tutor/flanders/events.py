@@ -15,9 +15,25 @@ from dataclasses import dataclass
 from tutor.core.events import Event
 
 __all__ = [
-    "Event", "SpaceFilled", "RowRedrawn", "Reshuffled", "TurnStarted", "TurnSkipped", "DiceRolled", "CardTaken",
-    "PawnPlacedOnNine", "Busted", "Stopped", "TroopsLost", "PawnMoved", "PawnRemovedFromNine", "CardsDiscarded",
-    "CardsRetained", "TurnEnded", "ObjectiveReached", "GameOver",
+    "Event",
+    "SpaceFilled",
+    "RowRedrawn",
+    "Reshuffled",
+    "TurnStarted",
+    "TurnSkipped",
+    "DiceRolled",
+    "CardTaken",
+    "PawnPlacedOnNine",
+    "Busted",
+    "Stopped",
+    "TroopsLost",
+    "PawnMoved",
+    "PawnRemovedFromNine",
+    "CardsDiscarded",
+    "CardsRetained",
+    "TurnEnded",
+    "ObjectiveReached",
+    "GameOver",
 ]
 
 

@@ -81,19 +81,77 @@ from tutor.i18n import N_, _, ngettext
 from . import rules as R
 from .battlefield import Battlefield, load_battlefield
 from .cards import FIXED, Card, CardId, CardSet, load_cards
-from .errors import (CardNotHeldError, DiceError, IllegalMoveError, RetainError, RuleError,
-                     SpaceNotAvailableError, WrongPhaseError)
-from .events import (Busted, CardsDiscarded, CardsRetained, CardTaken, DiceRolled, GameOver, ObjectiveReached,
-                     PawnMoved, PawnPlacedOnNine, PawnRemovedFromNine, Reshuffled, RowRedrawn, SpaceFilled,
-                     Stopped, TroopsLost, TurnEnded, TurnSkipped, TurnStarted)
-from .game_state import (BEGINNER_TROOPS, BOT_SEED_SALT, CARD_SPACES, NINE, PLAYER_IDS, ROWS, TROOPS, Action,
-                         EndTurn, GameState, Phase, Play, Player, Roll, Stop, Take, _MovePlan)
+from .errors import (
+    CardNotHeldError,
+    DiceError,
+    IllegalMoveError,
+    RetainError,
+    RuleError,
+    SpaceNotAvailableError,
+    WrongPhaseError,
+)
+from .events import (
+    Busted,
+    CardsDiscarded,
+    CardsRetained,
+    CardTaken,
+    DiceRolled,
+    GameOver,
+    ObjectiveReached,
+    PawnMoved,
+    PawnPlacedOnNine,
+    PawnRemovedFromNine,
+    Reshuffled,
+    RowRedrawn,
+    SpaceFilled,
+    Stopped,
+    TroopsLost,
+    TurnEnded,
+    TurnSkipped,
+    TurnStarted,
+)
+from .game_state import (
+    BEGINNER_TROOPS,
+    BOT_SEED_SALT,
+    CARD_SPACES,
+    NINE,
+    PLAYER_IDS,
+    ROWS,
+    TROOPS,
+    Action,
+    EndTurn,
+    GameState,
+    Phase,
+    Play,
+    Player,
+    Roll,
+    Stop,
+    Take,
+    _MovePlan,
+)
 from .odds import pair_sums
 
 _MAX_REDRAWS = 1000  # all-German rows redrawn in one refill (a safety net; see iff.d.full-row)
 
-__all__ = ["Game", "checked_bots", "BEGINNER_TROOPS", "BOT_SEED_SALT", "CARD_SPACES", "NINE", "PLAYER_IDS", "ROWS",
-           "TROOPS", "Action", "EndTurn", "Phase", "Play", "Player", "Roll", "Stop", "Take"]
+__all__ = [
+    "Game",
+    "checked_bots",
+    "BEGINNER_TROOPS",
+    "BOT_SEED_SALT",
+    "CARD_SPACES",
+    "NINE",
+    "PLAYER_IDS",
+    "ROWS",
+    "TROOPS",
+    "Action",
+    "EndTurn",
+    "Phase",
+    "Play",
+    "Player",
+    "Roll",
+    "Stop",
+    "Take",
+]
 
 
 def checked_bots(bots: Mapping[str, str] | None, ids: Sequence[str]) -> dict[str, str]:
@@ -112,9 +170,17 @@ class Game(GameState):
     """One game of In Flanders Field. Start one with ``Game.new``."""
 
     @classmethod
-    def new(cls, players: int | Sequence[str] = 3, *, bots: dict[str, str] | None = None,
-            beginners: bool | Iterable[str] = False, seed: int = 0, cards: CardSet | None = None,
-            battlefield: Battlefield | None = None, history: bool = True) -> Self:
+    def new(
+        cls,
+        players: int | Sequence[str] = 3,
+        *,
+        bots: dict[str, str] | None = None,
+        beginners: bool | Iterable[str] = False,
+        seed: int = 0,
+        cards: CardSet | None = None,
+        battlefield: Battlefield | None = None,
+        history: bool = True,
+    ) -> Self:
         """A game at the start of the first player's turn, cards dealt.
 
         ``players`` is a count (ids ``p1`` ...) or a list of ids; ``bots`` maps an id
@@ -174,9 +240,11 @@ class Game(GameState):
             allowed = phases[0].word
             for other in phases[1:]:
                 allowed = _("{one} or {other}").format(one=allowed, other=other.word)
-            raise WrongPhaseError(_("{action} belongs to the {allowed} phase; the game is in the {phase} phase "
-                                    "({title})").format(action=_(action), allowed=allowed, phase=self.phase.word,
-                                                        title=self.phase.title))
+            raise WrongPhaseError(
+                _("{action} belongs to the {allowed} phase; the game is in the {phase} phase ({title})").format(
+                    action=_(action), allowed=allowed, phase=self.phase.word, title=self.phase.title
+                )
+            )
 
     def roll(self, dice: Sequence[int] | None = None) -> list[Event]:
         """Roll the three dice (``ROLL`` or ``AGAIN``). A roll that offers no card is a bust, resolved at once.
@@ -187,8 +255,9 @@ class Game(GameState):
         loaded = dice is not None
         if dice is not None:
             values = tuple(dice)
-            if len(values) != 3 or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6
-                                            for d in values):
+            if len(values) != 3 or not all(
+                isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in values
+            ):
                 raise DiceError(_("dice {dice}: give three values from 1 to 6").format(dice=list(values)))
             self._save()
             roll = (values[0], values[1], values[2])
@@ -213,10 +282,16 @@ class Game(GameState):
         chosen_pair = next((p for p in self.pairs() if p.offered and p.total == space), None)  # as legal_actions
         if chosen_pair is None:
             raise SpaceNotAvailableError(
-                _("space {space} is not offered by the dice {dice}: their pairs make {sums} and the spaces you may "
-                  "take are {offered}").format(space=repr(space), dice="-".join(map(str, dice)),
-                                               sums=", ".join(map(str, pair_sums(dice))),
-                                               offered=", ".join(map(str, offered))))
+                _(
+                    "space {space} is not offered by the dice {dice}: their pairs make {sums} and the spaces you may "
+                    "take are {offered}"
+                ).format(
+                    space=repr(space),
+                    dice="-".join(map(str, dice)),
+                    sums=", ".join(map(str, pair_sums(dice))),
+                    offered=", ".join(map(str, offered)),
+                )
+            )
         chosen = chosen_pair.dice
         self._save()
         pair = chosen_pair.values
@@ -233,8 +308,9 @@ class Game(GameState):
         self.spaces[space] = None
         self.taken.append(card)
         kind = self.cards.deck[card]
-        return [CardTaken(pid, space, pair, chosen, card, kind.name, kind.german, forced,
-                          rules=(R.TAKE, R.VACATED) + must)]
+        return [
+            CardTaken(pid, space, pair, chosen, card, kind.name, kind.german, forced, rules=(R.TAKE, R.VACATED) + must)
+        ]
 
     def stop(self) -> list[Event]:
         """``AGAIN``: stop rolling and carry out the cards (``RESOLVE``)."""
@@ -258,11 +334,18 @@ class Game(GameState):
         pid = self.player.id
         if kind.german or not kind.move:
             if kind.british:
-                raise IllegalMoveError(_("{name} (card {card}) does not move the pawn: a Mines card is spent in "
-                                         "the 'mines' of a movement card's play").format(name=kind.name, card=card))
+                raise IllegalMoveError(
+                    _(
+                        "{name} (card {card}) does not move the pawn: a Mines card is spent in "
+                        "the 'mines' of a movement card's play"
+                    ).format(name=kind.name, card=card)
+                )
             if spaces or mines:
-                raise IllegalMoveError(_("{name} (card {card}) is a German card: play it with no spaces and no "
-                                         "mines").format(name=kind.name, card=card))
+                raise IllegalMoveError(
+                    _("{name} (card {card}) is a German card: play it with no spaces and no mines").format(
+                        name=kind.name, card=card
+                    )
+                )
             self._save()
             self.used.append(card)
             return self._lose(kind.losses, "german", card, (R.LOSSES, R.ORDER), automatic=False)
@@ -288,8 +371,23 @@ class Game(GameState):
             cited += (R.MINES, R.LINE_HALT)
         if plan.halted:
             cited += (R.LINE,)
-        events.append(PawnMoved(pid, card, kind.name, plan.frm, plan.to, plan.allowed, plan.sacrifice, kind.tank,
-                                mines, plan.crossed, plan.cleared, plan.halted, rules=cited))
+        events.append(
+            PawnMoved(
+                pid,
+                card,
+                kind.name,
+                plan.frm,
+                plan.to,
+                plan.allowed,
+                plan.sacrifice,
+                kind.tank,
+                mines,
+                plan.crossed,
+                plan.cleared,
+                plan.halted,
+                rules=cited,
+            )
+        )
         if card == FIXED:
             self.on_nine = False
             events.append(PawnRemovedFromNine(pid, rules=(R.NINE_MOVE,), automatic=True))
@@ -300,72 +398,108 @@ class Game(GameState):
     def _not_held(self, card: CardId, verb: str) -> str:
         """Why ``card`` cannot be used; ``verb`` is an ``N_`` message (``"play"``)."""
         if card == FIXED:
-            return _("cannot {verb} the fixed card: your second pawn is not on space 9 (or it was already used)"
-                     ).format(verb=_(verb))
+            return _(
+                "cannot {verb} the fixed card: your second pawn is not on space 9 (or it was already used)"
+            ).format(verb=_(verb))
         known = isinstance(card, int) and 0 <= card < len(self.cards)
         if known and card in self.used:
-            return _("card {card} ({name}) was already used this turn").format(card=card,
-                                                                               name=self.cards[card].name)
+            return _("card {card} ({name}) was already used this turn").format(card=card, name=self.cards[card].name)
         held = ", ".join(f"{c} ({self.cards[c].name})" for c in self.hand()) or _("none")
         if known:
             return _("cannot {verb} card {card} ({name}): you do not hold it; cards in hand: {held}").format(
-                verb=_(verb), card=repr(card), name=self.cards[card].name, held=held)
+                verb=_(verb), card=repr(card), name=self.cards[card].name, held=held
+            )
         return _("cannot {verb} card {card}: you do not hold it; cards in hand: {held}").format(
-            verb=_(verb), card=repr(card), held=held)
+            verb=_(verb), card=repr(card), held=held
+        )
 
-    def _plan(self, card: CardId, kind: Card, spaces: int, mines: tuple[CardId, ...],
-              hand: list[CardId]) -> _MovePlan:
+    def _plan(self, card: CardId, kind: Card, spaces: int, mines: tuple[CardId, ...], hand: list[CardId]) -> _MovePlan:
         player, field_ = self.player, self.battlefield
         pos, objective = player.pawn, field_.objective
         most = kind.move + (1 if kind.extra_space else 0)
         if not isinstance(spaces, int) or isinstance(spaces, bool) or not 1 <= spaces <= most:
-            words = (ngettext("{name} moves the pawn {move} space, or {most} by sacrificing a troop piece, not "
-                              "{spaces}",
-                              "{name} moves the pawn 1 to {move} spaces, or {most} by sacrificing a troop piece, not "
-                              "{spaces}", kind.move) if kind.extra_space else
-                     ngettext("{name} moves the pawn {move} space, not {spaces}",
-                              "{name} moves the pawn 1 to {move} spaces, not {spaces}", kind.move))
+            words = (
+                ngettext(
+                    "{name} moves the pawn {move} space, or {most} by sacrificing a troop piece, not {spaces}",
+                    "{name} moves the pawn 1 to {move} spaces, or {most} by sacrificing a troop piece, not {spaces}",
+                    kind.move,
+                )
+                if kind.extra_space
+                else ngettext(
+                    "{name} moves the pawn {move} space, not {spaces}",
+                    "{name} moves the pawn 1 to {move} spaces, not {spaces}",
+                    kind.move,
+                )
+            )
             raise IllegalMoveError(words.format(name=kind.name, move=kind.move, most=most, spaces=repr(spaces)))
         if spaces > kind.move and player.troops == 0:
-            raise IllegalMoveError(_("{name}: the extra space needs a troop piece to sacrifice, and {player} has none "
-                                     "left").format(name=kind.name, player=player.id))
+            raise IllegalMoveError(
+                _("{name}: the extra space needs a troop piece to sacrifice, and {player} has none left").format(
+                    name=kind.name, player=player.id
+                )
+            )
         if pos + spaces > objective:
-            raise IllegalMoveError(ngettext("the pawn on space {pos} is {left} space from the Objective line (space "
-                                            "{objective}); it cannot move {spaces}",
-                                            "the pawn on space {pos} is {left} spaces from the Objective line (space "
-                                            "{objective}); it cannot move {spaces}", objective - pos).format(
-                pos=pos, left=objective - pos, objective=objective, spaces=spaces))
+            raise IllegalMoveError(
+                ngettext(
+                    "the pawn on space {pos} is {left} space from the Objective line (space "
+                    "{objective}); it cannot move {spaces}",
+                    "the pawn on space {pos} is {left} spaces from the Objective line (space "
+                    "{objective}); it cannot move {spaces}",
+                    objective - pos,
+                ).format(pos=pos, left=objective - pos, objective=objective, spaces=spaces)
+            )
         for m in mines:
             if m not in hand or m == FIXED:
                 raise CardNotHeldError(self._not_held(m, N_("spend")))
             if m == card or mines.count(m) > 1:
-                raise IllegalMoveError(_("mines: card {card} cannot be spent twice, nor be the card that moves"
-                                         ).format(card=m))
+                raise IllegalMoveError(
+                    _("mines: card {card} cannot be spent twice, nor be the card that moves").format(card=m)
+                )
             if not self.cards[m].mines:
-                raise IllegalMoveError(_("mines: card {card} ({name}) is not a Mines card").format(
-                    card=m, name=self.cards[m].name))
+                raise IllegalMoveError(
+                    _("mines: card {card} ({name}) is not a Mines card").format(card=m, name=self.cards[m].name)
+                )
         need = self._lines_to_clear(kind, spaces)
         if len(mines) < len(need):
             where = need[len(mines)]
-            words = (ngettext("the pawn is halted on the defensive line at space {space}: moving on needs a Mines card "
-                              "for it, or a Tank ({need} Mines card needed, {given} given)",
-                              "the pawn is halted on the defensive line at space {space}: moving on needs a Mines card "
-                              "for it, or a Tank ({need} Mines cards needed, {given} given)", len(need))
-                     if self.halted and where == pos else
-                     ngettext("the pawn would pass the defensive line at space {space}: moving on needs a Mines card "
-                              "for it, or a Tank ({need} Mines card needed, {given} given)",
-                              "the pawn would pass the defensive line at space {space}: moving on needs a Mines card "
-                              "for it, or a Tank ({need} Mines cards needed, {given} given)", len(need)))
+            words = (
+                ngettext(
+                    "the pawn is halted on the defensive line at space {space}: moving on needs a Mines card "
+                    "for it, or a Tank ({need} Mines card needed, {given} given)",
+                    "the pawn is halted on the defensive line at space {space}: moving on needs a Mines card "
+                    "for it, or a Tank ({need} Mines cards needed, {given} given)",
+                    len(need),
+                )
+                if self.halted and where == pos
+                else ngettext(
+                    "the pawn would pass the defensive line at space {space}: moving on needs a Mines card "
+                    "for it, or a Tank ({need} Mines card needed, {given} given)",
+                    "the pawn would pass the defensive line at space {space}: moving on needs a Mines card "
+                    "for it, or a Tank ({need} Mines cards needed, {given} given)",
+                    len(need),
+                )
+            )
             raise IllegalMoveError(words.format(space=where, need=len(need), given=len(mines)))
         if len(mines) > len(need):
-            raise IllegalMoveError(ngettext("this move needs {need} Mines card, not {given}",
-                                            "this move needs {need} Mines cards, not {given}", len(need)).format(
-                need=len(need), given=len(mines)))
+            raise IllegalMoveError(
+                ngettext(
+                    "this move needs {need} Mines card, not {given}",
+                    "this move needs {need} Mines cards, not {given}",
+                    len(need),
+                ).format(need=len(need), given=len(mines))
+            )
         lines = field_.lines
         crossed = tuple(s for s in range(pos, pos + spaces) if lines[s])
         sacrifice = spaces > kind.move
-        return _MovePlan(pos, pos + spaces, most if sacrifice else kind.move, sacrifice, crossed,
-                         tuple(self._lines_in_the_way(spaces)), lines[pos + spaces] and not kind.tank)
+        return _MovePlan(
+            pos,
+            pos + spaces,
+            most if sacrifice else kind.move,
+            sacrifice,
+            crossed,
+            tuple(self._lines_in_the_way(spaces)),
+            lines[pos + spaces] and not kind.tank,
+        )
 
     def end_turn(self, keep: Sequence[CardId] = ()) -> list[Event]:
         """``RESOLVE``: keep some unused "May Retain" cards, apply unplayed German cards, discard, refill, and
@@ -377,12 +511,16 @@ class Game(GameState):
             if c not in hand or c == FIXED:
                 raise CardNotHeldError(self._not_held(c, N_("keep")))
             if keep.count(c) > 1:
-                raise RetainError(_("card {card} ({name}) is listed twice in 'keep'").format(
-                    card=c, name=self.cards[c].name))
+                raise RetainError(
+                    _("card {card} ({name}) is listed twice in 'keep'").format(card=c, name=self.cards[c].name)
+                )
             kind = self.cards[c]
             if not kind.retainable:
-                raise RetainError(_("card {card} ({name}) is not marked \"May Retain\": it is discarded at the end "
-                                    "of the turn").format(card=c, name=kind.name))
+                raise RetainError(
+                    _('card {card} ({name}) is not marked "May Retain": it is discarded at the end of the turn').format(
+                        card=c, name=kind.name
+                    )
+                )
         self._save()
         player, deck = self.player, self.cards.deck
         events: list[Event] = []
@@ -402,20 +540,25 @@ class Game(GameState):
         self.taken = []
         events += self._discard(gone, (R.DISCARD,))
         if kept:
-            events.append(CardsRetained(player.id, tuple(kept), tuple(deck[c].name for c in kept),
-                                        rules=(R.RETAIN, R.RETAINED_IN_HAND)))
+            events.append(
+                CardsRetained(
+                    player.id, tuple(kept), tuple(deck[c].name for c in kept), rules=(R.RETAIN, R.RETAINED_IN_HAND)
+                )
+            )
         return events + self._finish_turn(bust=False)
 
     # ----- automatic steps --------------------------------------------------------------------------------
-    def _lose(self, count: int, cause: str, card: CardId | None, cited: tuple[Rule, ...],
-              automatic: bool = True) -> list[Event]:
+    def _lose(
+        self, count: int, cause: str, card: CardId | None, cited: tuple[Rule, ...], automatic: bool = True
+    ) -> list[Event]:
         """The current player loses ``count`` troop pieces (as many as it has); if that leaves every player
         without troop pieces the game ends here (``GameOver`` follows): callers stop once ``is_over``."""
         player = self.player
         lost = min(count, player.troops)
         player.troops -= lost
-        events: list[Event] = [TroopsLost(player.id, lost, count, cause, card, player.troops, rules=cited,
-                                          automatic=automatic)]
+        events: list[Event] = [
+            TroopsLost(player.id, lost, count, cause, card, player.troops, rules=cited, automatic=automatic)
+        ]
         if self._everyone_out():
             player.turns += 1  # the turn ends with the game
             events += self._game_over("everyone-lost")
@@ -429,8 +572,11 @@ class Game(GameState):
             return []
         self.discard += cards
         deck = self.cards.deck
-        return [CardsDiscarded(self.player.id, tuple(cards), tuple(deck[c].name for c in cards), rules=cited,
-                               automatic=True)]
+        return [
+            CardsDiscarded(
+                self.player.id, tuple(cards), tuple(deck[c].name for c in cards), rules=cited, automatic=True
+            )
+        ]
 
     def _bust(self, dice: tuple[int, int, int]) -> list[Event]:
         player, deck = self.player, self.cards.deck
@@ -482,8 +628,7 @@ class Game(GameState):
             for s in row:
                 self.spaces[s] = None
             self.discard += ids
-            events.append(RowRedrawn(row, ids, tuple(deck[c].name for c in ids), rules=(R.GERMAN_ROW,),
-                                     automatic=True))
+            events.append(RowRedrawn(row, ids, tuple(deck[c].name for c in ids), rules=(R.GERMAN_ROW,), automatic=True))
             for s in row:
                 events += self._fill(s, R.GERMAN_ROW)
         return events
@@ -548,6 +693,13 @@ class Game(GameState):
         self.winners = [p.id for p in winners]
         self.end_reason = reason
         self.phase = Phase.FINISHED
-        return [GameOver(tuple(self.winners), reason, tuple((p.id, p.troops) for p in players),
-                         tuple((p.id, p.pawn) for p in players), rules=cited, automatic=True)]
-
+        return [
+            GameOver(
+                tuple(self.winners),
+                reason,
+                tuple((p.id, p.troops) for p in players),
+                tuple((p.id, p.pawn) for p in players),
+                rules=cited,
+                automatic=True,
+            )
+        ]

@@ -119,8 +119,14 @@ class Player:
     """None for a person, else the bot's name (``tutor.flanders.bots.make_bot`` checks it)."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "troops": self.troops, "pawn": self.pawn, "retained": list(self.retained),
-                "turns": self.turns, "bot": self.bot}
+        return {
+            "id": self.id,
+            "troops": self.troops,
+            "pawn": self.pawn,
+            "retained": list(self.retained),
+            "turns": self.turns,
+            "bot": self.bot,
+        }
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Player:
@@ -141,8 +147,15 @@ class _MovePlan:
 class GameState(SeededState):
     """A game's state and its queries (``Game`` is the whole game)."""
 
-    def __init__(self, cards: CardSet, battlefield: Battlefield, players: Sequence[Player], *, seed: int = 0,
-                 history: bool = True):
+    def __init__(
+        self,
+        cards: CardSet,
+        battlefield: Battlefield,
+        players: Sequence[Player],
+        *,
+        seed: int = 0,
+        history: bool = True,
+    ):
         super().__init__(seed, history)
         self.bot_rng = random.Random(seed ^ BOT_SEED_SALT)
         """The bots' generator (never used for dice or shuffles); it draws ``bot_draw`` at every action."""
@@ -266,8 +279,13 @@ class GameState(SeededState):
 
     def card_count(self) -> int:
         """Cards on spaces, in the piles, retained and taken: always ``len(self.cards)``."""
-        return (sum(c is not None for c in self.spaces.values()) + len(self.draw) + len(self.discard)
-                + len(self.taken) + sum(len(p.retained) for p in self.players))
+        return (
+            sum(c is not None for c in self.spaces.values())
+            + len(self.draw)
+            + len(self.discard)
+            + len(self.taken)
+            + sum(len(p.retained) for p in self.players)
+        )
 
     # ----- legal actions ----------------------------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
@@ -299,6 +317,7 @@ class GameState(SeededState):
         for n in range(len(keepable) + 1):
             actions += [EndTurn(keep) for keep in combinations(keepable, n)]
         return actions
+
     def _max_spaces(self, kind: Card) -> int:
         """Most spaces a movement card allows now (a sacrifice needs a troop; never past the Objective line)."""
         most = kind.move + (1 if kind.extra_space and self.player.troops > 0 else 0)
@@ -319,6 +338,7 @@ class GameState(SeededState):
         """Cards in hand the player may keep at the end of the turn (``Card.retainable``)."""
         deck = self.cards.deck
         return [c for c in self.hand() if c != FIXED and deck[c].retainable]
+
     # ----- undo and the bots' randomness --------------------------------------------------------------
     def _save(self) -> None:
         """Before every legal action: the undo snapshot, then the bots' next tie-break (so undo restores it)."""
@@ -376,4 +396,3 @@ class GameState(SeededState):
     @classmethod
     def _empty(cls, data: dict[str, Any]) -> Self:
         return cls(CardSet.from_dict(data["cards"]), Battlefield.from_dict(data["battlefield"]), [])
-

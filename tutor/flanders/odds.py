@@ -26,7 +26,7 @@ SPACES = tuple(range(3, 12))
 """The card spaces (space 9 holds the fixed card)."""
 DICE = 3
 """Dice in a roll."""
-ROLLS = 6 ** DICE
+ROLLS = 6**DICE
 """The equally likely rolls of the dice, in order."""
 _SPACE_SET = frozenset(SPACES)
 

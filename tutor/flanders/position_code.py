@@ -28,27 +28,63 @@ from .game import CARD_SPACES
 PREFIX = "IF1-"
 MAX_CODE_CHARS = 200
 """A pasted code longer than this is refused before it is read (a workbench position's code has at most 80)."""
-CARD_NAMES = ("Infantry", "Bayonet Charge", "Artillery Barrage", "Tank", "Mines", "Reserves", "Machine Gun",
-              "Gas Attack", "Quiet Sector")
+CARD_NAMES = (
+    "Infantry",
+    "Bayonet Charge",
+    "Artillery Barrage",
+    "Tank",
+    "Mines",
+    "Reserves",
+    "Machine Gun",
+    "Gas Attack",
+    "Quiet Sector",
+)
 """The card set's names in the code's order (fixed: part of the format)."""
 PHASES = (None, "roll", "again", "resolve")
 DEFAULT_TROOPS = 6
-_POSITION_KEYS = {"game", "name", "description", "players", "current", "spaces", "taken", "on_nine", "phase",
-                  "round", "seed", "actions", "expect"}
+_POSITION_KEYS = {
+    "game",
+    "name",
+    "description",
+    "players",
+    "current",
+    "spaces",
+    "taken",
+    "on_nine",
+    "phase",
+    "round",
+    "seed",
+    "actions",
+    "expect",
+}
 _DAMAGED = N_("the position code is damaged: a character is missing or changed (check it again)")
 
 
 def position(data: dict[str, Any]) -> dict[str, Any]:
     """The position of a scenario with its defaults written out (what a code carries)."""
-    players = [{"id": p["id"], "pawn": p.get("pawn", 0), "troops": p.get("troops", DEFAULT_TROOPS),
-                "retained": list(p.get("retained", []))} for p in data["players"]]
+    players = [
+        {
+            "id": p["id"],
+            "pawn": p.get("pawn", 0),
+            "troops": p.get("troops", DEFAULT_TROOPS),
+            "retained": list(p.get("retained", [])),
+        }
+        for p in data["players"]
+    ]
     spaces = {str(s): data.get("spaces", {}).get(str(s)) for s in CARD_SPACES}
     taken = list(data.get("taken", []))
     on_nine = data.get("on_nine", False)
-    return {"game": "flanders", "players": players, "current": data.get("current", players[0]["id"]),
-            "spaces": spaces, "taken": taken, "on_nine": on_nine,
-            "phase": data.get("phase", "again" if taken or on_nine else "roll"), "round": data.get("round", 1),
-            "seed": data.get("seed", 0)}
+    return {
+        "game": "flanders",
+        "players": players,
+        "current": data.get("current", players[0]["id"]),
+        "spaces": spaces,
+        "taken": taken,
+        "on_nine": on_nine,
+        "phase": data.get("phase", "again" if taken or on_nine else "roll"),
+        "round": data.get("round", 1),
+        "seed": data.get("seed", 0),
+    }
 
 
 def to_code(data: dict[str, Any]) -> str | None:
@@ -94,19 +130,28 @@ def from_code(code: object) -> dict[str, Any]:
         raise ScenarioError(_("a position code is text, not {kind}").format(kind=kind_of(code)))
     refuse_other_version(code[:40], PREFIX, CodeVersionError)  # the start of a code says its version
     if len(code) > MAX_CODE_CHARS:
-        raise ScenarioError(_(
-            "the position code is far too long ({count} characters; a code has at most {max_code_chars}): copy "
-            "only the code").format(count=format(len(code), ','), max_code_chars=MAX_CODE_CHARS))
+        raise ScenarioError(
+            _(
+                "the position code is far too long ({count} characters; a code has at most {max_code_chars}): copy "
+                "only the code"
+            ).format(count=format(len(code), ","), max_code_chars=MAX_CODE_CHARS)
+        )
     text = "".join(code.split())
     if not text:
-        raise ScenarioError(_(
-            "the position code is empty: paste a code that starts with {prefix}").format(prefix=PREFIX))
+        raise ScenarioError(
+            _("the position code is empty: paste a code that starts with {prefix}").format(prefix=PREFIX)
+        )
     if not text.upper().startswith(PREFIX[:3]):
         if text.upper().startswith("FR"):
-            raise ScenarioError(_("this is a Flamme Rouge code: open it in a Flamme Rouge lesson (an In Flanders "
-                                  "Field code starts with {prefix})").format(prefix=PREFIX))
-        raise ScenarioError(_("not an In Flanders Field position code: a code starts with {prefix}").format(
-            prefix=PREFIX))
+            raise ScenarioError(
+                _(
+                    "this is a Flamme Rouge code: open it in a Flamme Rouge lesson (an In Flanders "
+                    "Field code starts with {prefix})"
+                ).format(prefix=PREFIX)
+            )
+        raise ScenarioError(
+            _("not an In Flanders Field position code: a code starts with {prefix}").format(prefix=PREFIX)
+        )
     try:
         data = _read(decode(text, PREFIX, ScenarioError))
     except (IndexError, KeyError):

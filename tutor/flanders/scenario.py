@@ -55,11 +55,27 @@ from .events import Busted, Event, TroopsLost
 from .game import CARD_SPACES, NINE, Action, EndTurn, Game, Phase, Play, Player, Roll, Stop, Take, checked_bots
 
 GAME = "flanders"
-OUTPUT_KEYS = ("phase", "current", "pawns", "troops", "lost", "retained", "held", "on_nine", "spaces", "bust",
-               "events", "rules", "winners", "bust_probability")
+OUTPUT_KEYS = (
+    "phase",
+    "current",
+    "pawns",
+    "troops",
+    "lost",
+    "retained",
+    "held",
+    "on_nine",
+    "spaces",
+    "bust",
+    "events",
+    "rules",
+    "winners",
+    "bust_probability",
+)
 _START_PHASES = ("roll", "again", "resolve")
-ACTION_FORMS = ('"roll", {"roll": [d1, d2, d3]}, {"take": 5}, "stop", {"play": "Tank", "spaces": 2, "mines": [...]}, '
-                '"end_turn", {"end_turn": [...]}')
+ACTION_FORMS = (
+    '"roll", {"roll": [d1, d2, d3]}, {"take": 5}, "stop", {"play": "Tank", "spaces": 2, "mines": [...]}, '
+    '"end_turn", {"end_turn": [...]}'
+)
 """The forms of an action, in JSON (the same in every language), for a refusal."""
 
 MAX_ACTIONS = 2000
@@ -67,30 +83,47 @@ MAX_ACTIONS = 2000
 _NAME = text(60)
 _NAMES = {"type": "array", "maxItems": 100, "items": _NAME}
 """A list of card names (the card set has 37 cards)."""
-SCHEMA = strict_object({
-    "game": {"const": GAME, "message": f"{{subject}}: {{value}} is not {GAME!r}"},
-    "name": text(200),
-    "description": text(5000),
-    "players": {"type": "array", "minItems": 2, "maxItems": 4, "message": "{subject} must be a list of 2 to 4 players",
-                "items": strict_object({"id": text(40, minLength=1), "pawn": integer(), "troops": integer(),
-                                        "retained": _NAMES})},
-    "current": text(40),
-    "spaces": {"type": "object", "maxProperties": 20, "additionalProperties": {"type": ["string", "null"],
-                                                                                "maxLength": 60},
-               "propertyNames": {"pattern": "^[1-9][0-9]?$",
-                                 "message": "{where}: {value} is not a card space (3 to 11, except 9)"}},
-    "taken": _NAMES,
-    "on_nine": {"type": "boolean"},
-    "phase": {"enum": list(_START_PHASES)},
-    "draw": _NAMES,
-    "discard": _NAMES,
-    "round": integer(1, 10_000),
-    "seed": integer(),
-    "battlefield": {"type": "object", "maxProperties": 20},
-    "actions": {"type": "array", "maxItems": MAX_ACTIONS,
-                "items": {"type": ["string", "object"], "maxLength": 20, "maxProperties": 3}},
-    "expect": {"type": "object", "propertyNames": {"enum": list(OUTPUT_KEYS)}},
-}, ("game",))
+SCHEMA = strict_object(
+    {
+        "game": {"const": GAME, "message": f"{{subject}}: {{value}} is not {GAME!r}"},
+        "name": text(200),
+        "description": text(5000),
+        "players": {
+            "type": "array",
+            "minItems": 2,
+            "maxItems": 4,
+            "message": "{subject} must be a list of 2 to 4 players",
+            "items": strict_object(
+                {"id": text(40, minLength=1), "pawn": integer(), "troops": integer(), "retained": _NAMES}
+            ),
+        },
+        "current": text(40),
+        "spaces": {
+            "type": "object",
+            "maxProperties": 20,
+            "additionalProperties": {"type": ["string", "null"], "maxLength": 60},
+            "propertyNames": {
+                "pattern": "^[1-9][0-9]?$",
+                "message": "{where}: {value} is not a card space (3 to 11, except 9)",
+            },
+        },
+        "taken": _NAMES,
+        "on_nine": {"type": "boolean"},
+        "phase": {"enum": list(_START_PHASES)},
+        "draw": _NAMES,
+        "discard": _NAMES,
+        "round": integer(1, 10_000),
+        "seed": integer(),
+        "battlefield": {"type": "object", "maxProperties": 20},
+        "actions": {
+            "type": "array",
+            "maxItems": MAX_ACTIONS,
+            "items": {"type": ["string", "object"], "maxLength": 20, "maxProperties": 3},
+        },
+        "expect": {"type": "object", "propertyNames": {"enum": list(OUTPUT_KEYS)}},
+    },
+    ("game",),
+)
 """The scenario format (this module's docstring) as a JSON Schema: types, keys and sizes; ``build`` checks
 the rest (cards, spaces and players that exist)."""
 SCENARIO_KEYS = tuple(SCHEMA["properties"])
@@ -116,13 +149,20 @@ class _Cards:
     def take(self, name: Any, where: str) -> CardId:
         if not isinstance(name, str) or name not in self.free:
             known = ", ".join(self.free)
-            raise ScenarioError(_("{where}: unknown card {name} (the card set has: {known})").format(
-                where=where, name=name, known=known))
+            raise ScenarioError(
+                _("{where}: unknown card {name} (the card set has: {known})").format(
+                    where=where, name=name, known=known
+                )
+            )
         if not self.free[name]:
             count = self.cards.by_name[name].count
-            raise ScenarioError(ngettext("{where}: no copy of {name} is left (the set has {n}, placed already)",
-                                         "{where}: no copy of {name} is left (the set has {n}, all placed already)",
-                                         count).format(where=where, name=name, n=count))
+            raise ScenarioError(
+                ngettext(
+                    "{where}: no copy of {name} is left (the set has {n}, placed already)",
+                    "{where}: no copy of {name} is left (the set has {n}, all placed already)",
+                    count,
+                ).format(where=where, name=name, n=count)
+            )
         return self.free[name].pop(0)
 
     def names(self, names: Any, where: str) -> list[CardId]:
@@ -169,8 +209,11 @@ def _check_header(data: Any) -> None:
     if not isinstance(data, dict):
         raise ScenarioError(_("a scenario is an object (dict), not {kind}").format(kind=kind_of(data)))
     if "game" not in data:
-        raise ScenarioError(_("missing key 'game' (it must be {value} for an In Flanders Field scenario)").format(
-            value=json.dumps(GAME)))
+        raise ScenarioError(
+            _("missing key 'game' (it must be {value} for an In Flanders Field scenario)").format(
+                value=json.dumps(GAME)
+            )
+        )
     validate(data, SCHEMA, ScenarioError)
 
 
@@ -197,8 +240,11 @@ def _deal_retained(game: Game, entries: list[dict[str, Any]], cards: _Cards) -> 
         p.retained = cards.names(entry.get("retained", []), f"players[{i}].retained")
         for c in p.retained:
             if not game.cards[c].retainable:
-                raise ScenarioError(_("{where}: {name} is not a \"May Retain\" card").format(
-                    where=f"players[{i}].retained", name=repr(game.cards[c].name)))
+                raise ScenarioError(
+                    _('{where}: {name} is not a "May Retain" card').format(
+                        where=f"players[{i}].retained", name=repr(game.cards[c].name)
+                    )
+                )
 
 
 def _current(data: dict[str, Any], players: list[Player]) -> int:
@@ -206,20 +252,21 @@ def _current(data: dict[str, Any], players: list[Player]) -> int:
     ids = [p.id for p in players]
     current = data.get("current", ids[0])
     if current not in ids:
-        raise ScenarioError(_("key 'current': {value} is not a player ({players})").format(
-            value=repr(current), players=", ".join(ids)))
+        raise ScenarioError(
+            _("key 'current': {value} is not a player ({players})").format(value=repr(current), players=", ".join(ids))
+        )
     return ids.index(current)
 
 
 def _deal_spaces(game: Game, spaces: Any, cards: _Cards) -> None:
     """The cards on the card spaces (3 to 11; space 9's card is fixed)."""
     if not isinstance(spaces, dict):
-        raise ScenarioError(_("key 'spaces' must be an object: card space (\"3\" to \"11\", not \"9\") -> card "
-                              "name"))
+        raise ScenarioError(_('key \'spaces\' must be an object: card space ("3" to "11", not "9") -> card name'))
     for key, name in spaces.items():
         if str(key) == str(NINE):
-            raise ScenarioError(_("spaces: space 9 holds the fixed card; use {key} for the second pawn").format(
-                key="\"on_nine\""))
+            raise ScenarioError(
+                _("spaces: space 9 holds the fixed card; use {key} for the second pawn").format(key='"on_nine"')
+            )
         if int(key) not in CARD_SPACES:
             raise ScenarioError(_("spaces: {key} is not a card space (3 to 11, except 9)").format(key=repr(key)))
         if name is not None:
@@ -236,11 +283,18 @@ def _set_turn(game: Game, data: dict[str, Any], cards: _Cards) -> None:
     game.on_nine = on_nine
     phase = data.get("phase", "again" if game.taken or on_nine else "roll")
     if phase not in _START_PHASES:
-        raise ScenarioError(_("key “phase”: {value} is not one of {phases}").format(
-            value=json.dumps(phase), phases=", ".join(_START_PHASES)))
+        raise ScenarioError(
+            _("key “phase”: {value} is not one of {phases}").format(
+                value=json.dumps(phase), phases=", ".join(_START_PHASES)
+            )
+        )
     if phase == "roll" and (game.taken or on_nine):
-        raise ScenarioError(_("key “phase”: a turn with cards taken (or the pawn on 9) is past its first roll; use "
-                              "{again} or {resolve}").format(again="“again”", resolve="“resolve”"))
+        raise ScenarioError(
+            _(
+                "key “phase”: a turn with cards taken (or the pawn on 9) is past its first roll; use "
+                "{again} or {resolve}"
+            ).format(again="“again”", resolve="“resolve”")
+        )
     game.phase = Phase(phase)
 
 
@@ -266,15 +320,24 @@ def _players(entries: Any, battlefield: Battlefield) -> list[Player]:
             raise ScenarioError(_("{where} must be an object with id, pawn and troops").format(where=where))
         pid = entry.get("id")
         if not isinstance(pid, str) or not pid or any(p.id == pid for p in players):
-            raise ScenarioError(_("{where}: 'id' must be a non-empty string used once, not {value}").format(
-                where=where, value=repr(pid)))
+            raise ScenarioError(
+                _("{where}: 'id' must be a non-empty string used once, not {value}").format(
+                    where=where, value=repr(pid)
+                )
+            )
         pawn, troops = entry.get("pawn", 0), entry.get("troops", 6)
         if not is_int(pawn) or not 0 <= pawn <= battlefield.objective:
-            raise ScenarioError(_("{where} ({player}): pawn {value} is not a battlefield space (0 to {last})").format(
-                where=where, player=pid, value=repr(pawn), last=battlefield.objective))
+            raise ScenarioError(
+                _("{where} ({player}): pawn {value} is not a battlefield space (0 to {last})").format(
+                    where=where, player=pid, value=repr(pawn), last=battlefield.objective
+                )
+            )
         if not is_int(troops) or troops < 0:
-            raise ScenarioError(_("{where} ({player}): troops {value} is not a count of troop pieces (0 or more)"
-                                  ).format(where=where, player=pid, value=repr(troops)))
+            raise ScenarioError(
+                _("{where} ({player}): troops {value} is not a count of troop pieces (0 or more)").format(
+                    where=where, player=pid, value=repr(troops)
+                )
+            )
         players.append(Player(pid, troops, pawn))
     return players
 
@@ -288,33 +351,42 @@ def _action(game: Game, entry: Any, where: str) -> Action:
     if entry == "end_turn":
         return EndTurn()
     if not isinstance(entry, dict) or (len(entry) != 1 and "play" not in entry):
-        raise ScenarioError(_("{where}: {entry} is not an action (the actions are {actions})").format(
-            where=where, entry=repr(entry), actions=ACTION_FORMS))
+        raise ScenarioError(
+            _("{where}: {entry} is not an action (the actions are {actions})").format(
+                where=where, entry=repr(entry), actions=ACTION_FORMS
+            )
+        )
     if "roll" in entry:
         dice = entry["roll"]
         if dice is None:
             return Roll()
         if not isinstance(dice, list) or len(dice) != 3:
-            raise ScenarioError(_("{where}: 'roll' takes three dice values, not {value}").format(
-                where=where, value=repr(dice)))
+            raise ScenarioError(
+                _("{where}: 'roll' takes three dice values, not {value}").format(where=where, value=repr(dice))
+            )
         return Roll((dice[0], dice[1], dice[2]))
     if "take" in entry:
         if not is_int(entry["take"]):
-            raise ScenarioError(_("{where}: 'take' takes a space number, not {value}").format(
-                where=where, value=repr(entry["take"])))
+            raise ScenarioError(
+                _("{where}: 'take' takes a space number, not {value}").format(where=where, value=repr(entry["take"]))
+            )
         return Take(entry["take"])
     if "end_turn" in entry:
         keep = entry["end_turn"]
         if not isinstance(keep, list):
-            raise ScenarioError(_("{where}: 'end_turn' takes a list of card names to keep, not {value}").format(
-                where=where, value=repr(keep)))
+            raise ScenarioError(
+                _("{where}: 'end_turn' takes a list of card names to keep, not {value}").format(
+                    where=where, value=repr(keep)
+                )
+            )
         return EndTurn(tuple(_in_hand(game, name, f"{where}.end_turn", set()) for name in keep))
     if "play" in entry:
         reject_unknown_keys(entry, ("play", "spaces", "mines"), f"{where}: ", ScenarioError)
         spaces = entry.get("spaces", 0)
         if not is_int(spaces):
-            raise ScenarioError(_("{where}: 'spaces' must be an integer, not {value}").format(
-                where=where, value=repr(spaces)))
+            raise ScenarioError(
+                _("{where}: 'spaces' must be an integer, not {value}").format(where=where, value=repr(spaces))
+            )
         mines = entry.get("mines", [])
         if not isinstance(mines, list):
             raise ScenarioError(_("{where}: 'mines' must be a list of card names").format(where=where))
@@ -336,8 +408,11 @@ def _in_hand(game: Game, name: Any, where: str, exclude: set[CardId]) -> CardId:
         if c != FIXED and c not in exclude and game.cards[c].name == name:
             return c
     held = ", ".join(game.cards[c].name for c in game.hand() if c != FIXED) or _("none")
-    raise ScenarioError(_("{where}: {player} holds no unused {name} (cards in hand: {held})").format(
-        where=where, player=game.player.id, name=repr(name), held=held))
+    raise ScenarioError(
+        _("{where}: {player} holds no unused {name} (cards in hand: {held})").format(
+            where=where, player=game.player.id, name=repr(name), held=held
+        )
+    )
 
 
 def run(data: dict[str, Any]) -> tuple[Game, list[Event], dict[str, int]]:
@@ -385,8 +460,10 @@ def resolve(data: dict[str, Any]) -> dict[str, Any]:
         "current": game.player.id,
         "pawns": {pl.id: pl.pawn for pl in game.players},
         "troops": {pl.id: pl.troops for pl in game.players},
-        "lost": {pl.id: sum(e.count for e in events if isinstance(e, TroopsLost) and e.player == pl.id)
-                 for pl in game.players},
+        "lost": {
+            pl.id: sum(e.count for e in events if isinstance(e, TroopsLost) and e.player == pl.id)
+            for pl in game.players
+        },
         "retained": {pl.id: [name[c].name for c in pl.retained] for pl in game.players},
         "held": [name[c].name for c in game.held()],
         "on_nine": game.on_nine,

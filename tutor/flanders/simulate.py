@@ -39,19 +39,32 @@ def bot_names(players: int, bots: str | Sequence[str] | None) -> list[str]:
     if len(names) == 1:
         names = names * players
     if len(names) != players:
-        raise ValueError(f"give one bot for everybody or one per player: {players} players, "
-                         f"{len(names)} bots ({', '.join(names)})")
+        raise ValueError(
+            f"give one bot for everybody or one per player: {players} players, {len(names)} bots ({', '.join(names)})"
+        )
     for name in names:
         make_bot(name)  # raises ValueError naming an unknown bot
     return names
 
 
-def simulate_game(players: int = 3, bots: str | Sequence[str] | None = None, seed: int = 0, *,
-                  beginners: bool = False, history: bool = False) -> GameResult:
+def simulate_game(
+    players: int = 3,
+    bots: str | Sequence[str] | None = None,
+    seed: int = 0,
+    *,
+    beginners: bool = False,
+    history: bool = False,
+) -> GameResult:
     """Play one whole game of bots and return the result (``winners``, ``turns``, ``troops``, ...)."""
     names = dict(zip(PLAYER_IDS, bot_names(players, bots)))
     game = Game.new(players, bots=names, beginners=beginners, seed=seed, history=history)
     autoplay(game)
-    return GameResult(list(game.winners), sum(p.turns for p in game.players), game.round,
-                      {p.id: p.troops for p in game.players}, {p.id: p.pawn for p in game.players},
-                      game.end_reason or "", game)
+    return GameResult(
+        list(game.winners),
+        sum(p.turns for p in game.players),
+        game.round,
+        {p.id: p.troops for p in game.players},
+        {p.id: p.pawn for p in game.players},
+        game.end_reason or "",
+        game,
+    )

@@ -163,7 +163,7 @@ def _elide(match: re.Match[str]) -> str:
 def _contract(match: re.Match[str]) -> str:
     preposition, article = match.group(1), match.group(2)
     joined = {"a": "a", "de": "de", "per": "pe"}[preposition.lower()] + article[1:]
-    return (joined[0].upper() + joined[1:] if preposition[0].isupper() else joined)
+    return joined[0].upper() + joined[1:] if preposition[0].isupper() else joined
 
 
 _START = r"(?:(?<=^)|(?<=[.!?:]\s)|(?<=\n))"

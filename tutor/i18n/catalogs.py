@@ -31,8 +31,18 @@ from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
-from tutor.i18n import (DOMAIN, LOCALE_DIR, PSEUDO, SOURCE_LANGUAGE, TEMPLATE, catalog_for, catalog_path,
-                        language_codes, languages, own_name)
+from tutor.i18n import (
+    DOMAIN,
+    LOCALE_DIR,
+    PSEUDO,
+    SOURCE_LANGUAGE,
+    TEMPLATE,
+    catalog_for,
+    catalog_path,
+    language_codes,
+    languages,
+    own_name,
+)
 from tutor.i18n.lesson_languages import build_language, notebook_words, shown_scenario_keys
 from tutor.i18n.pages import LANGUAGE_LIST, PACKAGE, PAGE_MESSAGES, PAGE_SCRIPTS
 from tutor.i18n.pseudo import pseudo_catalog
@@ -42,9 +52,13 @@ LESSONS = REPO / "lessons"
 PSEUDO_OUT = REPO / "build" / "pseudo" / PSEUDO / "LC_MESSAGES" / f"{DOMAIN}.po"
 """Where ``--pseudo`` writes the pseudo-language by default (a build product, never committed)."""
 SCRIPT_METHODS = [("**/messages/**", "ignore"), ("**.js", "javascript")]
-METHODS = [("**/locale/**", "ignore"), ("**/data/*.json", "tutor.i18n.catalogs:extract_data_names"),
-           ("**/voila_template/**/messages/**", "ignore"), ("**/voila_template/**.js", "javascript"),
-           ("**.py", "python")]
+METHODS = [
+    ("**/locale/**", "ignore"),
+    ("**/data/*.json", "tutor.i18n.catalogs:extract_data_names"),
+    ("**/voila_template/**/messages/**", "ignore"),
+    ("**/voila_template/**.js", "javascript"),
+    ("**.py", "python"),
+]
 """Where messages are: the Python code, the lesson page's scripts, and the names in the game data files (cards,
 battlefield spaces)."""
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
@@ -52,8 +66,9 @@ DATA_KEYS = ("name", "text")
 _DATA_ENTRY = re.compile(r'"(name|text)"\s*:\s*("(?:[^"\\]|\\.)*")')
 
 
-def extract_data_names(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
-                       ) -> Iterator[tuple[int, str, str, list[str]]]:
+def extract_data_names(
+    fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
+) -> Iterator[tuple[int, str, str, list[str]]]:
     """Babel extractor for the game data files: each ``"name"`` and ``"text"`` string a learner reads, except the
     names of the cards (``"side"`` on the same line), which stay as printed on the cards."""
     for lineno, line in enumerate(fileobj.read().decode("utf-8").splitlines(), start=1):
@@ -78,12 +93,13 @@ def _lesson_name(fileobj: IO[bytes], options: Any) -> str:
     name = Path(str(getattr(fileobj, "name", "") or ""))
     parts = name.parts
     if "lessons" in parts:
-        return "/".join(parts[len(parts) - parts[::-1].index("lessons"):])
+        return "/".join(parts[len(parts) - parts[::-1].index("lessons") :])
     return name.name
 
 
-def extract_notebook(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
-                     ) -> Iterator[tuple[int, str, str, list[str]]]:
+def extract_notebook(
+    fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
+) -> Iterator[tuple[int, str, str, list[str]]]:
     """Babel extractor for the English lessons (``.ipynb``), in the lesson's order: its title and summary, each
     paragraph, heading and list item of its text cells (``tutor.i18n.lesson_languages.notebook_words``), the
     ``question=`` and ``explain=`` strings of its code cells, and the teacher's notes of its metadata
@@ -115,13 +131,19 @@ def extract_notebook(fileobj: IO[bytes], keywords: Any, comment_tags: Any, optio
         except SyntaxError:
             continue
         for node in ast.walk(tree):
-            if isinstance(node, ast.keyword) and node.arg in QUIZ_WORDS and isinstance(node.value, ast.Constant) \
-                    and isinstance(node.value.value, str) and node.value.value:
+            if (
+                isinstance(node, ast.keyword)
+                and node.arg in QUIZ_WORDS
+                and isinstance(node.value, ast.Constant)
+                and isinstance(node.value.value, str)
+                and node.value.value
+            ):
                 yield number, "_", node.value.value, [f"{name}: cell {number}, {node.arg} (code)"]
 
 
-def extract_scenario(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
-                     ) -> Iterator[tuple[int, str, str, list[str]]]:
+def extract_scenario(
+    fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
+) -> Iterator[tuple[int, str, str, list[str]]]:
     """Babel extractor for the lessons' scenario files: their ``name`` and, where the game shows it (In Flanders
     Field), their ``description`` (``tutor.i18n.lesson_languages.shown_scenario_keys``)."""
     name = _lesson_name(fileobj, options)
@@ -137,23 +159,28 @@ def extract_scenario(fileobj: IO[bytes], keywords: Any, comment_tags: Any, optio
 def lesson_methods(others: Iterable[str]) -> list[tuple[str, str]]:
     """Babel's mapping for the lessons folder: the English lessons and scenario files, language folders left out
     (the same as ``babel.cfg``'s ``[lessons/...]`` sections)."""
-    return [*((f"{code}/**", "ignore") for code in others), ("**/.ipynb_checkpoints/**", "ignore"),
-            ("**/scenarios/*.json", "tutor.i18n.catalogs:extract_scenario"),
-            ("**.ipynb", "tutor.i18n.catalogs:extract_notebook")]
+    return [
+        *((f"{code}/**", "ignore") for code in others),
+        ("**/.ipynb_checkpoints/**", "ignore"),
+        ("**/scenarios/*.json", "tutor.i18n.catalogs:extract_scenario"),
+        ("**.ipynb", "tutor.i18n.catalogs:extract_notebook"),
+    ]
 
 
 def extract(source: Path = PACKAGE, lessons: Path | None = LESSONS) -> Catalog:
     """Every message of the code under ``source``, and the quiz words of the English lessons under ``lessons``."""
     template = Catalog(domain=DOMAIN, project="rules-tutor", msgid_bugs_address="", fuzzy=False)
     for filename, lineno, message, comments, context in extract_from_dir(
-            str(source), METHODS, keywords=KEYWORDS, comment_tags=("Translators:",), strip_comment_tags=True):
+        str(source), METHODS, keywords=KEYWORDS, comment_tags=("Translators:",), strip_comment_tags=True
+    ):
         location = (f"{source.name}/{filename}", lineno)
         template.add(message, None, [location], auto_comments=comments, context=context)
     if lessons is not None and lessons.is_dir():
         others = [c for c in language_codes() if c != SOURCE_LANGUAGE]
         others += [p.name for p in lessons.iterdir() if (p / ".generated").is_file() and p.name not in others]
-        for filename, lineno, message, comments, context in extract_from_dir(str(lessons), lesson_methods(others),
-                                                                             keywords={"_": None}):
+        for filename, lineno, message, comments, context in extract_from_dir(
+            str(lessons), lesson_methods(others), keywords={"_": None}
+        ):
             template.add(message, None, [(f"lessons/{filename}", lineno)], auto_comments=comments, context=context)
     return template
 
@@ -161,8 +188,9 @@ def extract(source: Path = PACKAGE, lessons: Path | None = LESSONS) -> Catalog:
 def page_messages(catalog: Catalog, scripts: Path = PAGE_SCRIPTS) -> dict[str, str]:
     """The page scripts' messages and their translations in ``catalog`` (untranslated ones left out)."""
     said: dict[str, str] = {}
-    for _file, _line, message, _comments, _context in extract_from_dir(str(scripts), SCRIPT_METHODS,
-                                                                        keywords={"_": None}):
+    for _file, _line, message, _comments, _context in extract_from_dir(
+        str(scripts), SCRIPT_METHODS, keywords={"_": None}
+    ):
         if isinstance(message, str):
             found = catalog.get(message)
             if found is not None and isinstance(found.string, str) and found.string and not found.fuzzy:
@@ -228,11 +256,16 @@ class Report:
         if self.complete:
             return [f"{name} ({self.code}): complete."]
         lessons_left = [item for item in self.untranslated if item in self.lesson_messages]
-        said = [f"{name} ({self.code}): {self.total - len(self.untranslated) - len(self.fuzzy)} of {self.total} "
-                f"messages translated ({len(lessons_left)} of {len(self.lesson_messages)} lesson messages left); "
-                "what is left is shown in English."]
-        for title, items in (("untranslated or empty messages", self.untranslated), ("fuzzy messages", self.fuzzy),
-                             ("placeholders lost or changed", self.placeholders)):
+        said = [
+            f"{name} ({self.code}): {self.total - len(self.untranslated) - len(self.fuzzy)} of {self.total} "
+            f"messages translated ({len(lessons_left)} of {len(self.lesson_messages)} lesson messages left); "
+            "what is left is shown in English."
+        ]
+        for title, items in (
+            ("untranslated or empty messages", self.untranslated),
+            ("fuzzy messages", self.fuzzy),
+            ("placeholders lost or changed", self.placeholders),
+        ):
             if items:
                 said.append(f"  {len(items)} {title}:")
                 said += [f"    {item}" for item in items]
@@ -282,14 +315,19 @@ def check(code: str, *, source: Path = PACKAGE, lessons: Path = LESSONS, write: 
     report = Report(code)
     check_catalog(catalog, report)
     report.total = sum(1 for message in template if message.id)
-    report.lesson_messages = {str(message.id) for message in template if message.id and any(
-        filename.startswith("lessons/") and not filename.endswith(".py") for filename, _ in message.locations)}
+    report.lesson_messages = {
+        str(message.id)
+        for message in template
+        if message.id
+        and any(filename.startswith("lessons/") and not filename.endswith(".py") for filename, _ in message.locations)
+    }
     return report
 
 
 def main(argv: Iterable[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="rules-tutor languages", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="rules-tutor languages", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     add_arguments(parser)
     words = list(argv) if argv is not None else None
     if words and words[0] == "check":  # python -m tutor.i18n check ca
@@ -299,14 +337,23 @@ def main(argv: Iterable[str] | None = None) -> int:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("codes", nargs="*", metavar="LANGUAGE",
-                        help=f"language codes (default: every language but English: "
-                             f"{', '.join(c for c in language_codes() if c != SOURCE_LANGUAGE)})")
+    parser.add_argument(
+        "codes",
+        nargs="*",
+        metavar="LANGUAGE",
+        help=f"language codes (default: every language but English: "
+        f"{', '.join(c for c in language_codes() if c != SOURCE_LANGUAGE)})",
+    )
     parser.add_argument("--new", action="store_true", help="start the catalogs of new languages from the template")
     parser.add_argument("--no-write", action="store_true", help="report only, change no file")
-    parser.add_argument("--pseudo", nargs="?", const=str(PSEUDO_OUT), metavar="FILE",
-                        help=f"write the pseudo-language {PSEUDO} (every message bracketed, accented, 35%% longer), "
-                             f"made from the template, to FILE (default: {PSEUDO_OUT.relative_to(REPO)})")
+    parser.add_argument(
+        "--pseudo",
+        nargs="?",
+        const=str(PSEUDO_OUT),
+        metavar="FILE",
+        help=f"write the pseudo-language {PSEUDO} (every message bracketed, accented, 35%% longer), "
+        f"made from the template, to FILE (default: {PSEUDO_OUT.relative_to(REPO)})",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -330,12 +377,16 @@ def run(args: argparse.Namespace) -> int:
         if not args.no_write and (LESSONS / "index.ipynb").is_file():  # the translator sees the lessons at once
             catalog_for.cache_clear()
             build_language(LESSONS, code)
-            print(f"Lessons in {code}: {(LESSONS / code).relative_to(REPO)}/ (made from the English lessons and the "
-                  "catalog, not committed)")
+            print(
+                f"Lessons in {code}: {(LESSONS / code).relative_to(REPO)}/ (made from the English lessons and the "
+                "catalog, not committed)"
+            )
         status = max(status, 0 if report.complete else 1)
     if not args.no_write:
-        print(f"Template: {TEMPLATE.relative_to(REPO)}; catalogs: {LOCALE_DIR.relative_to(REPO)}/<language>/"
-              "LC_MESSAGES/tutor.po")
+        print(
+            f"Template: {TEMPLATE.relative_to(REPO)}; catalogs: {LOCALE_DIR.relative_to(REPO)}/<language>/"
+            "LC_MESSAGES/tutor.po"
+        )
     return status
 
 

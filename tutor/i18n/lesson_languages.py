@@ -50,6 +50,8 @@ and games show a scenario's description; a Flamme Rouge scenario's description i
 def shown_scenario_keys(game: str) -> tuple[str, ...]:
     """The keys of ``game``'s scenario files a learner reads."""
     return SHOWN_SCENARIO_KEYS.get(game, ("name",))
+
+
 SCENARIOS = "scenarios"
 
 Translate = Callable[[str], str]
@@ -86,22 +88,29 @@ def _hidden(relative: Path) -> bool:
 
 def _is_language_folder(root: Path, relative: Path) -> bool:
     """A top folder named by a language code (known or not): never English lessons."""
-    return len(relative.parts) > 1 and (relative.parts[0] in translations()
-                                        or (root / relative.parts[0] / ".generated").is_file())
+    return len(relative.parts) > 1 and (
+        relative.parts[0] in translations() or (root / relative.parts[0] / ".generated").is_file()
+    )
 
 
 def english_notebooks(root: Path) -> list[Path]:
     """The English notebooks below ``root`` (relative to it), language folders left out."""
     root = Path(root)
-    return sorted(path.relative_to(root) for path in root.rglob("*.ipynb")
-                  if not _hidden(path.relative_to(root)) and not _is_language_folder(root, path.relative_to(root)))
+    return sorted(
+        path.relative_to(root)
+        for path in root.rglob("*.ipynb")
+        if not _hidden(path.relative_to(root)) and not _is_language_folder(root, path.relative_to(root))
+    )
 
 
 def english_scenarios(root: Path) -> list[Path]:
     """The scenario files of the English lessons (``<game>/scenarios/*.json``), relative to ``root``."""
     root = Path(root)
-    return sorted(path.relative_to(root) for path in root.glob(f"*/{SCENARIOS}/*.json")
-                  if not _is_language_folder(root, path.relative_to(root)))
+    return sorted(
+        path.relative_to(root)
+        for path in root.glob(f"*/{SCENARIOS}/*.json")
+        if not _is_language_folder(root, path.relative_to(root))
+    )
 
 
 # --- The words of a notebook -------------------------------------------------------------------------------------
@@ -129,8 +138,9 @@ class Block:
 
 
 def _starts_block(line: str) -> bool:
-    return bool(_HEADING.match(line) or _ITEM.match(line) or _RULE.match(line) or _FENCE.match(line)
-                or line.startswith("<"))
+    return bool(
+        _HEADING.match(line) or _ITEM.match(line) or _RULE.match(line) or _FENCE.match(line) or line.startswith("<")
+    )
 
 
 def markdown_blocks(source: str) -> list[Block]:
@@ -165,7 +175,7 @@ def markdown_blocks(source: str) -> list[Block]:
         end = i + 1
         while end < len(lines) and lines[end].strip() and not _starts_block(lines[end]):
             end += 1
-        text = " ".join([line[len(prefix):].strip(), *(part.strip() for part in lines[i + 1:end])])
+        text = " ".join([line[len(prefix) :].strip(), *(part.strip() for part in lines[i + 1 : end])])
         blocks.append(Block(i, end, prefix, text, "", "list item" if item else "paragraph"))
         i = end
     return blocks
@@ -177,10 +187,10 @@ def translate_markdown(source: str, translate: Translate) -> str:
     out: list[str] = []
     done = 0
     for block in markdown_blocks(source):
-        out += lines[done:block.start]
+        out += lines[done : block.start]
         said = translate(block.text)
         if said == block.text:
-            out += lines[block.start:block.end]
+            out += lines[block.start : block.end]
         else:
             indent = "\n" + " " * len(block.prefix) if block.kind == "list item" else "\n"
             out.append(block.prefix + said.replace("\n", indent) + block.suffix)
@@ -248,6 +258,7 @@ def translate_scenario(english: dict[str, Any], translate: Translate) -> dict[st
 
 # --- Writing a language's lessons --------------------------------------------------------------------------------
 
+
 def _write(path: Path, text: str) -> bool:
     """Write ``text`` unless ``path`` holds it already (a server reading the lessons sees no needless change)."""
     if path.is_file() and path.read_text(encoding="utf-8") == text:
@@ -274,10 +285,14 @@ def build_language(root: Path, language: str, translate: Translate | None = None
         translate = translations_for(language).gettext
     folder = root / language
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / ".generated").write_text("Made from the English lessons and the catalog by tutor.i18n.lesson_languages: "
-                                       "do not edit, translate the catalog (tutor/locale).\n", encoding="utf-8")
-    _write(folder / ".gitignore",
-           "# made where the lessons are served (tutor.i18n.lesson_languages): never committed\n*\n")
+    (folder / ".generated").write_text(
+        "Made from the English lessons and the catalog by tutor.i18n.lesson_languages: "
+        "do not edit, translate the catalog (tutor/locale).\n",
+        encoding="utf-8",
+    )
+    _write(
+        folder / ".gitignore", "# made where the lessons are served (tutor.i18n.lesson_languages): never committed\n*\n"
+    )
     written, wanted = [], set()
     for relative in english_notebooks(root):
         english = _read(root / relative)
@@ -322,8 +337,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     unknown = [code for code in words[1:] if code not in translations()]
     if unknown:
-        print(f"tutor.i18n.lesson_languages: no catalog for {', '.join(unknown)}; known: {', '.join(translations())}",
-              file=sys.stderr)
+        print(
+            f"tutor.i18n.lesson_languages: no catalog for {', '.join(unknown)}; known: {', '.join(translations())}",
+            file=sys.stderr,
+        )
         return 2
     for code, count in build_languages(root, words[1:] or None).items():
         print(f"{root / code}: the lessons in {code} ({count} files updated)")

@@ -25,8 +25,9 @@ from tutor.i18n.codes import PSEUDO
 OPEN, CLOSE = "⟦", "⟧"
 GROWTH = 0.35
 PAD = "·"
-ACCENTED = dict(zip("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
-                    "áƀçðéƒĝĥîĵķļɱñöþǫŕšţûṽŵẋýžÅƁÇÐÉƑĜĤÎĴĶĻṀÑÖÞǪŔŠŢÛṼŴẊÝŽ"))
+ACCENTED = dict(
+    zip("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", "áƀçðéƒĝĥîĵķļɱñöþǫŕšţûṽŵẋýžÅƁÇÐÉƑĜĤÎĴĶĻṀÑÖÞǪŔŠŢÛṼŴẊÝŽ")
+)
 _KEPT = re.compile(r"\{\{|\}\}|\{[^{}]*\}|%\([^)]*\)[-#0 +]*\d*(?:\.\d+)?[sdifr%]|%[sdif%]|<[^<>]*>|&#?\w+;")
 """What the pseudo-language leaves untouched: placeholders, HTML tags and entities."""
 
@@ -41,7 +42,7 @@ def pseudo(message: str) -> str:
         return message
     out, last = [], 0
     for match in _KEPT.finditer(message):
-        out += [accent(message[last:match.start()]), match.group(0)]
+        out += [accent(message[last : match.start()]), match.group(0)]
         last = match.end()
     out.append(accent(message[last:]))
     shown = len(_KEPT.sub("", message))
@@ -63,8 +64,14 @@ def pseudo_catalog(template: Catalog) -> Catalog:
             string: str | tuple[str, ...] = tuple(pseudo(form) for form in message.id)
         else:
             string = pseudo(message.id)
-        catalog.add(message.id, string, list(message.locations), flags=message.flags - {"fuzzy"},
-                    auto_comments=list(message.auto_comments), context=message.context)
+        catalog.add(
+            message.id,
+            string,
+            list(message.locations),
+            flags=message.flags - {"fuzzy"},
+            auto_comments=list(message.auto_comments),
+            context=message.context,
+        )
     return catalog
 
 

@@ -35,8 +35,9 @@ PAGE_MESSAGE_MAX_BYTES = 64 * 1024
 browser tests that play Flamme Rouge and Flanders lessons (test_fr_card_clicks, test_flanders: 165 messages):
 a page sends widget events (comm_msg) of at most 375 bytes, a comm_open for the widget manager, kernel info
 requests. Images go the other way, from the kernel to the page, and are not bounded by this."""
-PAGE_MESSAGE_TYPES = frozenset({"comm_open", "comm_close", "comm_msg", "comm_info_request", "kernel_info_request",
-                                "shutdown_request"})
+PAGE_MESSAGE_TYPES = frozenset(
+    {"comm_open", "comm_close", "comm_msg", "comm_info_request", "kernel_info_request", "shutdown_request"}
+)
 """What a lesson page may send its kernel: Voila's ``allowed_message_types`` (its widgets' comms, the kernel's info,
 and a page stopping its own kernel)."""
 PAGE_COMM_TARGETS = frozenset({"jupyter.widget.control"})
@@ -60,8 +61,13 @@ def device_of(handler: Any) -> str:
 class Said:
     """Log lines about refusals, at most one a minute per ``key`` (the others counted and told with the next)."""
 
-    def __init__(self, say: Callable[[str], None], every_s: float = 60.0, clock: Callable[[], float] = time.monotonic,
-                 max_keys: int = 1000) -> None:
+    def __init__(
+        self,
+        say: Callable[[str], None],
+        every_s: float = 60.0,
+        clock: Callable[[], float] = time.monotonic,
+        max_keys: int = 1000,
+    ) -> None:
         self.say, self.every_s, self.clock, self.max_keys = say, every_s, clock, max_keys
         self._last: OrderedDict[str, tuple[float, int]] = OrderedDict()
 
@@ -101,8 +107,8 @@ class Channels:
         handlers.append(handler)
         self.device_of[handler] = device
         self.of_device[device] = self.of_device.get(device, 0) + 1
-        replaced = handlers[:-self.per_kernel]
-        del handlers[:-self.per_kernel]
+        replaced = handlers[: -self.per_kernel]
+        del handlers[: -self.per_kernel]
         return replaced
 
     def remove(self, kernel_id: str, handler: Any) -> None:
@@ -171,8 +177,7 @@ def bounded_channels_class(log: Callable[[str], None]) -> type:
             if refused is None and (why := channels.refusal(device, channels_per_device(self))) is not None:
                 refused = (429, why)
             if refused is not None:
-                said(f"channels {refused[0]} {device}",
-                     f"Refused a lesson connection from {device}: {refused[1]}")
+                said(f"channels {refused[0]} {device}", f"Refused a lesson connection from {device}: {refused[1]}")
                 return self._refuse(*refused)
             self.tutor_kernel_id = kernel_id
             for older in channels.add(kernel_id, device, self):
@@ -180,8 +185,10 @@ def bounded_channels_class(log: Callable[[str], None]) -> type:
             try:
                 await super().get(kernel_id, *args, **kwargs)
             except Exception as error:  # noqa: BLE001 - a kernel gone, or no file left: one line, no traceback
-                said(f"channels error {device}", f"A lesson connection from {device} failed: "
-                                                 f"{type(error).__name__}: {error}")
+                said(
+                    f"channels error {device}",
+                    f"A lesson connection from {device} failed: {type(error).__name__}: {error}",
+                )
                 if not self.tutor_opened:
                     try:
                         self._refuse(503, "the lesson's kernel cannot be reached")
@@ -220,8 +227,10 @@ def bounded_channels_class(log: Callable[[str], None]) -> type:
                 super().on_close()
 
         def log_exception(self, typ: Any, value: Any, tb: Any) -> None:
-            said(f"channels exception {device_of(self)}",
-                 f"A lesson connection from {device_of(self)}: {typ.__name__}: {value}")
+            said(
+                f"channels exception {device_of(self)}",
+                f"A lesson connection from {device_of(self)}: {typ.__name__}: {value}",
+            )
 
     return BoundedChannels
 
@@ -248,14 +257,18 @@ def lesson_channels_class(log: Callable[[str], None]) -> type:
             if why is not None:
                 self.refused_count += 1
                 if self.refused_count == 1:
-                    said(f"message {self.kernel_id} {why}",
-                         f"Refused a message from the page of kernel {self.kernel_id}: {why} (the next ones on this "
-                         "connection are counted)")
+                    said(
+                        f"message {self.kernel_id} {why}",
+                        f"Refused a message from the page of kernel {self.kernel_id}: {why} (the next ones on this "
+                        "connection are counted)",
+                    )
 
         def disconnect(self) -> None:
             if self.refused_count > 1:
-                log(f"The page of kernel {self.kernel_id} sent {self.refused_count} refused messages before it "
-                    "disconnected")
+                log(
+                    f"The page of kernel {self.kernel_id} sent {self.refused_count} refused messages before it "
+                    "disconnected"
+                )
                 self.refused_count = 0
             super().disconnect()
 
@@ -289,10 +302,13 @@ def bounded_request_info_class(log: Callable[[str], None]) -> type:
 
         async def get(self, kernel_id: str, *args: Any, **kwargs: Any) -> None:
             refused = _owner_refusal(self, kernel_id) or (
-                None if _is_websocket_request(self) else (400, "not a websocket request"))
+                None if _is_websocket_request(self) else (400, "not a websocket request")
+            )
             if refused is not None:
-                said(f"query {refused[0]} {device_of(self)}",
-                     f"Refused a lesson query connection from {device_of(self)}: {refused[1]}")
+                said(
+                    f"query {refused[0]} {device_of(self)}",
+                    f"Refused a lesson query connection from {device_of(self)}: {refused[1]}",
+                )
                 self.set_status(refused[0])
                 self.set_header("Content-Type", "text/plain; charset=UTF-8")
                 self.finish(f"{refused[0]}: {refused[1]}\n")
@@ -315,8 +331,10 @@ def bounded_request_info_class(log: Callable[[str], None]) -> type:
                     del waiters[self.tutor_kernel_id]
 
         def log_exception(self, typ: Any, value: Any, tb: Any) -> None:
-            said(f"query exception {device_of(self)}", f"A lesson query connection from {device_of(self)}: "
-                                                       f"{typ.__name__}: {value}")
+            said(
+                f"query exception {device_of(self)}",
+                f"A lesson query connection from {device_of(self)}: {typ.__name__}: {value}",
+            )
 
     return BoundedRequestInfo
 

@@ -81,8 +81,9 @@ Please try again in a minute: this page tries again by itself.</p>
 def kernels_in_use(kernel_manager: VoilaKernelManager) -> int:
     """Kernels serving a page: all kernels minus the preheated ones still waiting in Voila's pools."""
     running = len(kernel_manager.list_kernel_ids())
-    waiting = sum(1 for pool in voila.kernel_pools(kernel_manager).values() for item in pool
-                  if voila.pool_item_ready(item))
+    waiting = sum(
+        1 for pool in voila.kernel_pools(kernel_manager).values() for item in pool if voila.pool_item_ready(item)
+    )
     return max(0, running - waiting)
 
 
@@ -129,16 +130,23 @@ class PoolPreparation:
       lessons that failed and why.
     """
 
-    def __init__(self, kernel_manager: VoilaKernelManager, timeout_s: float, say: Callable[[str], None],
-                 at_once: int = 1, refill_at_once: int = 1) -> None:
+    def __init__(
+        self,
+        kernel_manager: VoilaKernelManager,
+        timeout_s: float,
+        say: Callable[[str], None],
+        at_once: int = 1,
+        refill_at_once: int = 1,
+    ) -> None:
         self.kernel_manager = kernel_manager
         self.timeout_s = timeout_s
         self.say = say
         self.wanted: dict[str, int] = {}
         self.ready: dict[str, int] = {}
         self.failed: dict[str, list[str]] = {}
-        self.restarts_left = {name: restarts_for(len(items))
-                              for name, items in voila.kernel_pools(kernel_manager).items() if items}
+        self.restarts_left = {
+            name: restarts_for(len(items)) for name, items in voila.kernel_pools(kernel_manager).items() if items
+        }
         self.first_fill = True
         self.reporting = False
         self._first_turns = asyncio.Semaphore(max(1, at_once))
@@ -151,8 +159,9 @@ class PoolPreparation:
             return await asyncio.wait_for(asyncio.shield(preparing), self.timeout_s)
         except TimeoutError:
             preparing.cancel()
-            raise LessonNotReady(f"it has not run its lesson after {self.timeout_s:.0f} s (a cell may be stuck "
-                                 "or the machine too busy)") from None
+            raise LessonNotReady(
+                f"it has not run its lesson after {self.timeout_s:.0f} s (a cell may be stuck or the machine too busy)"
+            ) from None
 
     def report_first_fill(self) -> None:
         """Report each pooled kernel of the first fill, and the end of it (Voila has just scheduled it)."""
@@ -164,8 +173,9 @@ class PoolPreparation:
         if not self.wanted:
             self.first_fill = False
 
-    async def prepare(self, prepare: voila.Prepare, notebook_name: str, *args: Any,
-                      **kwargs: Any) -> voila.PreparedKernel:
+    async def prepare(
+        self, prepare: voila.Prepare, notebook_name: str, *args: Any, **kwargs: Any
+    ) -> voila.PreparedKernel:
         """Start a pooled kernel for ``notebook_name`` with Voila's ``prepare``, in turn; its prepared kernel once
         it has run its whole lesson, else LessonNotReady (the kernel stopped, another one started)."""
         turns = self._first_turns if self.first_fill else self._refill_turns
@@ -211,19 +221,27 @@ class PoolPreparation:
             voila.fill_pool(self.kernel_manager, name)
 
     def _end_of_first_fill(self) -> None:
-        if self.reporting and self.first_fill and all(
-                self.ready[n] + len(self.failed[n]) >= self.wanted[n] for n in self.wanted):
+        if (
+            self.reporting
+            and self.first_fill
+            and all(self.ready[n] + len(self.failed[n]) >= self.wanted[n] for n in self.wanted)
+        ):
             self.first_fill = False
             self.say(self.verdict())
 
     def verdict(self) -> str:
         """The line that ends the first fill: the class can come in, and which lessons failed and why."""
-        failed = [f"{Path(name).stem}: {len(whys)} of {self.wanted[name]} kernels not ready ({whys[0]})"
-                  for name, whys in self.failed.items() if whys]
+        failed = [
+            f"{Path(name).stem}: {len(whys)} of {self.wanted[name]} kernels not ready ({whys[0]})"
+            for name, whys in self.failed.items()
+            if whys
+        ]
         if not failed:
             return "The class can come in: every lesson is ready."
-        return ("The class can come in, but not every lesson is ready; its learners wait for a kernel of their "
-                "own. " + "; ".join(failed))
+        return (
+            "The class can come in, but not every lesson is ready; its learners wait for a kernel of their "
+            "own. " + "; ".join(failed)
+        )
 
 
 def _take_only_ready_kernels(kernel_manager: VoilaKernelManager) -> None:
@@ -237,8 +255,9 @@ def _take_only_ready_kernels(kernel_manager: VoilaKernelManager) -> None:
     pools = voila.kernel_pools(kernel_manager)
 
     def ready(item: asyncio.Future[voila.PreparedKernel]) -> bool:
-        return voila.pool_item_ready(item) and \
-            voila.prepared_kernel_id(item.result()) in kernel_manager.list_kernel_ids()
+        return (
+            voila.pool_item_ready(item) and voila.prepared_kernel_id(item.result()) in kernel_manager.list_kernel_ids()
+        )
 
     def ready_kernels(notebook_name: str) -> int:
         return sum(1 for item in pools.get(notebook_name, []) if ready(item))
@@ -260,8 +279,7 @@ class PageDoor:
     ``gone_after_s`` (a crashed browser sends no unload beacon; a script exits): its place comes back (see
     ``PAGE_GONE_AFTER_S``). It keeps only the pages still within those times."""
 
-    def __init__(self, kernel_manager: VoilaKernelManager, timeout_s: float,
-                 gone_after_s: float = 0.0) -> None:
+    def __init__(self, kernel_manager: VoilaKernelManager, timeout_s: float, gone_after_s: float = 0.0) -> None:
         self.kernel_manager = kernel_manager
         self.timeout_s = timeout_s
         self.gone_after_s = gone_after_s
@@ -302,8 +320,10 @@ class PageDoor:
         if self.opened.pop(kernel_id, True) or kernel_id not in self.kernel_manager.list_kernel_ids():
             return
         await ensure_async(self.kernel_manager.shutdown_kernel(kernel_id))
-        print(f"A page was fetched but never opened (no connection in {self.timeout_s:.0f} s): its place is free "
-              "again.", flush=True)
+        print(
+            f"A page was fetched but never opened (no connection in {self.timeout_s:.0f} s): its place is free again.",
+            flush=True,
+        )
 
     async def _release_gone(self, kernel_id: str, since: float) -> None:
         await asyncio.sleep(self.gone_after_s)
@@ -313,8 +333,11 @@ class PageDoor:
         if voila.connections(self.kernel_manager, kernel_id) or kernel_id not in self.kernel_manager.list_kernel_ids():
             return
         await ensure_async(self.kernel_manager.shutdown_kernel(kernel_id))
-        print(f"A page went away without closing (no connection for {self.gone_after_s:.0f} s): its kernel is "
-              "stopped and its place is free again.", flush=True)
+        print(
+            f"A page went away without closing (no connection for {self.gone_after_s:.0f} s): its kernel is "
+            "stopped and its place is free again.",
+            flush=True,
+        )
 
 
 _PAGE_REQUEST: contextvars.ContextVar[Any] = contextvars.ContextVar("page_request", default=None)
@@ -326,9 +349,15 @@ class ClassMode:
     lesson pages, the pages waiting for their kernel, the pools' preparation, the door for pages that never
     connect, and, for a learner alone, the next lesson's kernel (``tutor.server.next_lesson``)."""
 
-    def __init__(self, kernel_manager: VoilaKernelManager, max_kernels: int,
-                 preparation: PoolPreparation | None, door: PageDoor | None,
-                 pages_per_client: int = PAGES_PER_CLIENT, next_lesson: NextLesson | None = None) -> None:
+    def __init__(
+        self,
+        kernel_manager: VoilaKernelManager,
+        max_kernels: int,
+        preparation: PoolPreparation | None,
+        door: PageDoor | None,
+        pages_per_client: int = PAGES_PER_CLIENT,
+        next_lesson: NextLesson | None = None,
+    ) -> None:
         self.kernel_manager = kernel_manager
         self.next_lesson = next_lesson
         self.max_kernels = max_kernels
@@ -367,6 +396,7 @@ class ClassMode:
         would let every one of them in. A request waits from its arrival until Voila has its kernel (a new one,
         or one taken from a pool); the request's context says which request is asking.
         """
+
         def wrap(get_kernel: Callable[..., Any], kernel_id_of: Callable[[Any], str]) -> Callable[..., Any]:
             async def got_kernel(*args: Any, **kwargs: Any) -> Any:
                 result = await ensure_async(get_kernel(*args, **kwargs))
@@ -455,6 +485,7 @@ def lesson_page_handler_class() -> type:
             classroom = self.settings.get("rules_tutor_classroom")
             if classroom is not None:
                 from ..classroom.handlers import stamp_page
+
                 page_key = stamp_page(self, classroom)
                 self.given_kernel = lambda kernel_id: classroom.page_served(page_key, kernel_id, path or "")
             class_mode.waiting.add(self)
@@ -487,23 +518,35 @@ def class_mode_state(app: Any) -> dict[str, Any]:
     preparation = None
     if voila.has_kernel_pools(manager):
         _take_only_ready_kernels(manager)
-        preparation = PoolPreparation(manager, app.prepare_timeout, lambda line: print(line, flush=True),
-                                      at_once=app.prepare_at_once,
-                                      refill_at_once=1 if app.refill_one_at_a_time else MAX_CLASS_SIZE)
+        preparation = PoolPreparation(
+            manager,
+            app.prepare_timeout,
+            lambda line: print(line, flush=True),
+            at_once=app.prepare_at_once,
+            refill_at_once=1 if app.refill_one_at_a_time else MAX_CLASS_SIZE,
+        )
         if app.max_kernels:
             preparation.report_first_fill()
-    door = PageDoor(manager, app.page_connect_timeout, app.page_gone_after) if (
-        app.max_kernels and app.page_connect_timeout > 0) else None
-    following = NextLesson(manager, Path(app.root_dir), app.log.info) if (
-        preparation is not None and app.prepare_next_lesson and not app.max_kernels) else None
-    state: dict[str, Any] = {"rules_tutor_class": ClassMode(manager, app.max_kernels, preparation, door,
-                                                            app.pages_per_client, following)}
+    door = (
+        PageDoor(manager, app.page_connect_timeout, app.page_gone_after)
+        if (app.max_kernels and app.page_connect_timeout > 0)
+        else None
+    )
+    following = (
+        NextLesson(manager, Path(app.root_dir), app.log.info)
+        if (preparation is not None and app.prepare_next_lesson and not app.max_kernels)
+        else None
+    )
+    state: dict[str, Any] = {
+        "rules_tutor_class": ClassMode(manager, app.max_kernels, preparation, door, app.pages_per_client, following)
+    }
     if app.class_db and app.teacher_token:
         from ..classroom.database import ClassDatabase
         from ..classroom.handlers import Classroom, lessons_of, print_new_links_on_signal, verdicts_url
 
         state["rules_tutor_classroom"] = classroom = Classroom(
-            ClassDatabase(app.class_db, lessons_of(Path(app.root_dir))), app.teacher_token, app.teacher_address)
+            ClassDatabase(app.class_db, lessons_of(Path(app.root_dir))), app.teacher_token, app.teacher_address
+        )
         print_new_links_on_signal(classroom)
         classroom.kernel_verdicts = True
         url = verdicts_url(app.ip, app.port, app.base_url)
@@ -528,16 +571,20 @@ def class_mode_routes(app: Any, voila_routes: list[Any], handler: type) -> list[
 
 def bounded_settings(log: Callable[[str], None]) -> dict[str, Any]:
     """The Tornado settings that bound what a page sends on its kernel's websocket (``tutor.server.bounds``)."""
-    return {"kernel_websocket_connection_class": bounds.lesson_channels_class(log),
-            "websocket_max_message_size": bounds.PAGE_MESSAGE_MAX_BYTES,
-            "log_function": pupil_requests.log_request}
+    return {
+        "kernel_websocket_connection_class": bounds.lesson_channels_class(log),
+        "websocket_max_message_size": bounds.PAGE_MESSAGE_MAX_BYTES,
+        "log_function": pupil_requests.log_request,
+    }
 
 
 def bounded_routes(routes: list[Any], log: Callable[[str], None]) -> list[Any]:
     """``routes`` with the kernel websockets bounded (``tutor.server.bounds``) and without the login pages (the
     server has no login; Voila's would fail to render)."""
-    replaced: dict[type, type | None] = {voila.kernel_channels_handler(): bounds.bounded_channels_class(log),
-                                         voila.request_info_handler(): bounds.bounded_request_info_class(log)}
+    replaced: dict[type, type | None] = {
+        voila.kernel_channels_handler(): bounds.bounded_channels_class(log),
+        voila.request_info_handler(): bounds.bounded_request_info_class(log),
+    }
     replaced.update(dict.fromkeys(voila.login_handlers()))
     return voila.with_route_handlers(routes, replaced)
 
@@ -559,34 +606,52 @@ def classroom_voila_class() -> Any:
     class ClassroomVoila(Voila):
         max_kernels = Int(0, config=True, help="Most lesson pages served at once; 0 for no limit.")
         refill_one_at_a_time = Bool(True, config=True, help="Preheat pooled kernels one after the other.")
-        prepare_at_once = Int(PREPARE_AT_ONCE, config=True,
-                              help="Pooled kernels preparing at once before the class comes in (one per core).")
-        prepare_timeout = Float(PREPARE_TIMEOUT_S, config=True,
-                                help="Seconds a pooled kernel has to start and run its lesson before it is "
-                                     "reported as not ready (and a refill passes its turn on).")
-        pages_per_client = Int(PAGES_PER_CLIENT, config=True,
-                               help="With a class limit: lesson pages one client address may run at once; 0 for "
-                                    "no limit.")
-        prepare_next_lesson = Bool(False, config=True,
-                                   help="Without a class limit and with preheat_kernel: a kernel runs the lesson "
-                                        "after the one a learner opened, so that Next shows its board at once.")
+        prepare_at_once = Int(
+            PREPARE_AT_ONCE,
+            config=True,
+            help="Pooled kernels preparing at once before the class comes in (one per core).",
+        )
+        prepare_timeout = Float(
+            PREPARE_TIMEOUT_S,
+            config=True,
+            help="Seconds a pooled kernel has to start and run its lesson before it is "
+            "reported as not ready (and a refill passes its turn on).",
+        )
+        pages_per_client = Int(
+            PAGES_PER_CLIENT,
+            config=True,
+            help="With a class limit: lesson pages one client address may run at once; 0 for no limit.",
+        )
+        prepare_next_lesson = Bool(
+            False,
+            config=True,
+            help="Without a class limit and with preheat_kernel: a kernel runs the lesson "
+            "after the one a learner opened, so that Next shows its board at once.",
+        )
         class_db = Unicode("", config=True, help="Class mode: the class's SQLite file (see tutor.classroom).")
         teacher_token = Unicode("", config=True, help="Class mode: the teacher view's secret token.")
         teacher_address = Unicode("", config=True, help="Class mode: the teacher view's address, for new links.")
-        page_connect_timeout = Float(PAGE_CONNECT_TIMEOUT_S, config=True,
-                                     help="With a class limit: seconds a sent page has to connect to its kernel "
-                                          "before the kernel is shut down; 0 to keep every kernel.")
+        page_connect_timeout = Float(
+            PAGE_CONNECT_TIMEOUT_S,
+            config=True,
+            help="With a class limit: seconds a sent page has to connect to its kernel "
+            "before the kernel is shut down; 0 to keep every kernel.",
+        )
 
-        page_gone_after = Float(PAGE_GONE_AFTER_S, config=True,
-                                help="With a class limit: seconds a page that connected may stay with no websocket "
-                                     "to its kernel before the kernel is shut down and its place given back; 0 to "
-                                     "keep it (until the unload beacon or the cull).")
+        page_gone_after = Float(
+            PAGE_GONE_AFTER_S,
+            config=True,
+            help="With a class limit: seconds a page that connected may stay with no websocket "
+            "to its kernel before the kernel is shut down and its place given back; 0 to "
+            "keep it (until the unload beacon or the cull).",
+        )
 
         def init_settings(self) -> dict[str, Any]:
             voila.prepare_pooled_kernels_through_a_hook()  # before Voila makes its kernel manager
             voila.note_lessons_that_do_not_run_to_their_end()
-            IOLoop.current().add_callback(lambda: bounds.quiet_closed_websocket_writes(asyncio.get_running_loop(),
-                                                                                       self.log.info))
+            IOLoop.current().add_callback(
+                lambda: bounds.quiet_closed_websocket_writes(asyncio.get_running_loop(), self.log.info)
+            )
             settings: dict[str, Any] = super().init_settings()
             return {**settings, **class_mode_state(self), **bounded_settings(self.log.warning)}
 

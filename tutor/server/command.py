@@ -38,8 +38,10 @@ def serve_problem(directory: Path, ip: str | None, port: int, lessons: list[str]
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             probe.bind((host, port))
     except OSError as exc:
-        return f"cannot listen on {host} port {port} ({exc.strerror}): another server uses it, or the address " \
-               "is not this machine's"
+        return (
+            f"cannot listen on {host} port {port} ({exc.strerror}): another server uses it, or the address "
+            "is not this machine's"
+        )
     return None
 
 
@@ -83,20 +85,28 @@ def cmd_serve(args: argparse.Namespace) -> int:
             command.append(f"--Voila.config_file_paths={write_settings(learner_alone_settings(base), Path(tmp))}")
         if class_size:
             from ..classroom.database import default_path
-            from ..classroom.handlers import (TEACHER_LINK_LINE, class_mode_settings, new_teacher_token,
-                                              teacher_address, teacher_link_at)
+            from ..classroom.handlers import (
+                TEACHER_LINK_LINE,
+                class_mode_settings,
+                new_teacher_token,
+                teacher_address,
+                teacher_link_at,
+            )
 
             class_db = Path(args.class_db).resolve() if getattr(args, "class_db", None) else default_path()
             teacher_token = new_teacher_token()
             address = teacher_address("localhost" if not ip or ip in ("127.0.0.1", "localhost") else ip, args.port)
-            folder = write_settings(class_mode_settings(classroom_settings(base, class_size, lessons), class_db,
-                                                        teacher_token, address), Path(tmp))
+            folder = write_settings(
+                class_mode_settings(classroom_settings(base, class_size, lessons), class_db, teacher_token, address),
+                Path(tmp),
+            )
             command.append(f"--Voila.config_file_paths={folder}")
             preheated = f"{class_size} kernels preheated for {', '.join(lessons)}; " if lessons else ""
             print(f"A class of {class_size}: {preheated}at most {class_size + CLASS_MARGIN} pages at once", flush=True)
             if lessons:
-                print("Preparing the lessons: wait for \"The class can come in\" before the learners open them.",
-                      flush=True)
+                print(
+                    'Preparing the lessons: wait for "The class can come in" before the learners open them.', flush=True
+                )
         host = "localhost" if not ip or ip in ("127.0.0.1", "localhost") else ip
         print(f"Serving the lessons at http://{host}:{args.port}/  (Ctrl+C stops)", flush=True)
         if class_size:

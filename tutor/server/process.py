@@ -22,7 +22,6 @@ STOP_GRACE_S = 6.0  # Voila's own shutdown (kernels included) takes 1-2 s; the p
 STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP") if hasattr(signal, name))
 
 
-
 def lessons_dir() -> Path:
     """The lessons folder of a source checkout (the working directory's, else the package's parent's)."""
     for base in (Path.cwd(), Path(__file__).resolve().parents[2]):
@@ -43,8 +42,14 @@ def voila_command(directory: Path, port: int, open_browser: bool = False) -> lis
     template on Jupyter's data path first.
     """
     directory = directory.resolve()
-    command = [sys.executable, "-m", "tutor.server", str(directory), f"--port={port}",
-               f"--Voila.config_file_paths={directory.parent}"]
+    command = [
+        sys.executable,
+        "-m",
+        "tutor.server",
+        str(directory),
+        f"--port={port}",
+        f"--Voila.config_file_paths={directory.parent}",
+    ]
     if not open_browser:
         command.append("--no-browser")
     return command
@@ -186,8 +191,9 @@ def run(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> int
     """
     previous = {signum: signal.getsignal(signum) for signum in STOP_SIGNALS}
     posix = os.name == "posix"  # elsewhere (Windows) neither sessions nor preexec_fn exist
-    process = subprocess.Popen(command, cwd=cwd, env=env, start_new_session=posix,
-                               preexec_fn=_die_with_parent if posix else None)
+    process = subprocess.Popen(
+        command, cwd=cwd, env=env, start_new_session=posix, preexec_fn=_die_with_parent if posix else None
+    )
     try:
         for signum in STOP_SIGNALS:
             signal.signal(signum, _raise_stop)

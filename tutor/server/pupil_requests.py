@@ -100,11 +100,15 @@ def quiet_handler(base: type) -> type:
                         why = value.log_message % value.args
                     except (TypeError, ValueError):
                         why = value.log_message
-                    _said(f"{value.status_code} {device_of(self)} {_kind(self.request.path)} error",
-                          f"{value.status_code} {where}: {masked(why)[:200]}")
+                    _said(
+                        f"{value.status_code} {device_of(self)} {_kind(self.request.path)} error",
+                        f"{value.status_code} {where}: {masked(why)[:200]}",
+                    )
                 return
-            _said(f"500 {device_of(self)} {_kind(self.request.path)} error",
-                  f"500 {where}: {typ.__name__}: {masked(str(value))[:200]}")
+            _said(
+                f"500 {device_of(self)} {_kind(self.request.path)} error",
+                f"500 {where}: {typ.__name__}: {masked(str(value))[:200]}",
+            )
 
     QuietHandler.__name__ = QuietHandler.__qualname__ = f"Quiet{base.__name__}"
     return QuietHandler

@@ -84,21 +84,25 @@ def standalone_settings() -> dict[str, Any]:
 
 def jupyter_server_settings() -> dict[str, Any]:
     """``jupyter_server_config.json`` of a learner's Jupyter server (hub, Binder)."""
-    return _copy({
-        "ServerApp": {
-            "terminals_enabled": False,
-            "shutdown_no_activity_timeout": SERVER_IDLE_SHUTDOWN_S,
-            "jpserver_extensions": dict.fromkeys(SERVER_EXTENSIONS, True),
-            "tornado_settings": OFFLINE_TORNADO_SETTINGS,
-        },
-        **KERNEL_LIFE,
-    })
+    return _copy(
+        {
+            "ServerApp": {
+                "terminals_enabled": False,
+                "shutdown_no_activity_timeout": SERVER_IDLE_SHUTDOWN_S,
+                "jpserver_extensions": dict.fromkeys(SERVER_EXTENSIONS, True),
+                "tornado_settings": OFFLINE_TORNADO_SETTINGS,
+            },
+            **KERNEL_LIFE,
+        }
+    )
 
 
 def jupyter_server_files() -> dict[str, dict[str, Any]]:
     """The files of a learner's Jupyter server config folder (the hub's singleuser/, Binder's etc/jupyter)."""
-    return {"voila.json": {"VoilaConfiguration": _copy(VOILA_CONFIGURATION)},
-            "jupyter_server_config.json": jupyter_server_settings()}
+    return {
+        "voila.json": {"VoilaConfiguration": _copy(VOILA_CONFIGURATION)},
+        "jupyter_server_config.json": jupyter_server_settings(),
+    }
 
 
 def repository_files() -> dict[Path, dict[str, Any]]:
@@ -124,13 +128,18 @@ def write_jupyter_config(folder: Path) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tutor.server.server_settings",
-                                     description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m tutor.server.server_settings", description=__doc__.split("\n\n")[0]
+    )
     group = parser.add_mutually_exclusive_group(required=True)
-    group.add_argument("folder", nargs="?", type=Path,
-                       help="write a Jupyter server's voila.json and jupyter_server_config.json here")
-    group.add_argument("--write-repository", action="store_true",
-                       help="rewrite the committed settings files (voila.json, the hub's singleuser/)")
+    group.add_argument(
+        "folder", nargs="?", type=Path, help="write a Jupyter server's voila.json and jupyter_server_config.json here"
+    )
+    group.add_argument(
+        "--write-repository",
+        action="store_true",
+        help="rewrite the committed settings files (voila.json, the hub's singleuser/)",
+    )
     args = parser.parse_args(argv)
     if args.write_repository:
         for path, settings in repository_files().items():

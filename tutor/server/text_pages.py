@@ -212,8 +212,9 @@ def with_text_pages(page_handler: type) -> type:
     return TextPageHandler
 
 
-def start_text_pages(settings: dict[str, Any], route_arguments: dict[str, Any], root: Path, log: Any,
-                     at_start: bool = True) -> TextPages:
+def start_text_pages(
+    settings: dict[str, Any], route_arguments: dict[str, Any], root: Path, log: Any, at_start: bool = True
+) -> TextPages:
     """The server's ``TextPages`` for the folder ``root`` (kept in ``settings``, the web application's), rendering
     with Voila's lesson page route arguments. ``at_start``: all of them once the event loop runs (a server for a
     class); else each when first asked for (a learner's own server), waiting up to ``LAZY_WAIT_S`` for it."""

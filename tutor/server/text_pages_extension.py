@@ -31,8 +31,9 @@ def _load_jupyter_server_extension(server_app: Any) -> None:
     web_app = server_app.web_app
     arguments = voila.server_extension_route_arguments(server_app)
     handler = with_text_pages(voila.lesson_page_handler())
-    web_app.add_handlers(".*$", [(url_path_join(web_app.settings["base_url"], "/voila/render/(.*)"), handler,
-                                  arguments)])
+    web_app.add_handlers(
+        ".*$", [(url_path_join(web_app.settings["base_url"], "/voila/render/(.*)"), handler, arguments)]
+    )
     web_app.settings[ROUTE_ARGUMENTS] = arguments
     server_app.log.info("rules-tutor: pages without a board are served without a kernel")
 
@@ -41,8 +42,13 @@ async def _start_jupyter_server_extension(server_app: Any) -> None:
     """The server's pages without a board, each rendered when first asked for (one learner's server)."""
     web_app = server_app.web_app
     if SETTING not in web_app.settings:
-        start_text_pages(web_app.settings, web_app.settings[ROUTE_ARGUMENTS], Path(server_app.root_dir),
-                         server_app.log, at_start=False)
+        start_text_pages(
+            web_app.settings,
+            web_app.settings[ROUTE_ARGUMENTS],
+            Path(server_app.root_dir),
+            server_app.log,
+            at_start=False,
+        )
 
 
 def text_pages_of(server_app: Any) -> TextPages | None:

@@ -86,8 +86,12 @@ def end_lesson_pages_that_fail_to_start() -> None:
             async for snippet in snippets:
                 yield snippet
         except Exception as error:  # noqa: BLE001 - any failure of the kernel or of Voila ends the page the same way
-            renderer.log.error("The lesson %s could not start (%s: %s); its page asks to be reloaded",
-                               renderer.notebook_path, type(error).__name__, error)
+            renderer.log.error(
+                "The lesson %s could not start (%s: %s); its page asks to be reloaded",
+                renderer.notebook_path,
+                type(error).__name__,
+                error,
+            )
             manager = renderer.request_handler.kernel_manager
             if kernel_id is not None and kernel_id in manager:
                 try:
@@ -103,8 +107,11 @@ def end_lesson_pages_that_fail_to_start() -> None:
             yield snippet
         problem = unfinished_lesson(renderer)
         if problem and "TimeoutError" in problem and not ended:  # the page would show the text without its board
-            renderer.log.error("The lesson %s did not run to its end (%s); its page asks to be reloaded",
-                               renderer.notebook_path, problem)
+            renderer.log.error(
+                "The lesson %s did not run to its end (%s); its page asks to be reloaded",
+                renderer.notebook_path,
+                problem,
+            )
             yield FAILED_LESSON_PAGE_END, {}
 
     def generate_content_generator(self: Any, kernel_id: str | None = None, kernel_future: Any = None) -> Any:
@@ -227,8 +234,7 @@ def prepare_pooled_kernels_through_a_hook() -> None:
         class HookedVoilaKernelManager(manager_class):  # type: ignore[misc, valid-type]
             hooks_pool_preparation = True
 
-            async def _initialize(self, notebook_path: str, kernel_id: str | None = None,
-                                  **kw: Any) -> PreparedKernel:
+            async def _initialize(self, notebook_path: str, kernel_id: str | None = None, **kw: Any) -> PreparedKernel:
                 prepare = super()._initialize
                 hook: PreparePooled | None = getattr(self, "tutor_prepare_pooled", None)
                 if hook is None or kernel_id is not None:  # a restart of a kernel in use is not a pool's
@@ -270,8 +276,10 @@ def prepare_one(kernel_manager: VoilaKernelManager, notebook_name: str) -> None:
     (``kernel_pools_config``, which ``fill_if_needed`` reads when it schedules) is 1 only while it schedules."""
     pools_config: dict[str, Any] = kernel_manager.kernel_pools_config
     had = pools_config.get(notebook_name)
-    pools_config[notebook_name] = {**(had or {}), "pool_size": len(kernel_pools(kernel_manager).get(notebook_name,
-                                                                                                   [])) + 1}
+    pools_config[notebook_name] = {
+        **(had or {}),
+        "pool_size": len(kernel_pools(kernel_manager).get(notebook_name, [])) + 1,
+    }
     try:
         kernel_manager.fill_if_needed(delay=0, notebook_name=notebook_name)
     finally:
@@ -286,9 +294,11 @@ def empty_pool(kernel_manager: VoilaKernelManager, notebook_name: str) -> None:
     pool = kernel_pools(kernel_manager).get(notebook_name, [])
     items, pool[:] = list(pool), []
     for item in items:
+
         def discard(done: asyncio.Future[PreparedKernel]) -> None:
             if pool_item_ready(done):
                 asyncio.ensure_future(discard_prepared_kernel(kernel_manager, done.result()))
+
         item.add_done_callback(discard)
 
 
@@ -327,8 +337,9 @@ def set_pool_size(kernel_manager: VoilaKernelManager, pool_size: Callable[[str],
     kernel_manager.get_pool_size = pool_size
 
 
-def wrap_start_kernel(kernel_manager: VoilaKernelManager,
-                      wrap: Callable[[Callable[..., Any]], Callable[..., Awaitable[Any]]]) -> None:
+def wrap_start_kernel(
+    kernel_manager: VoilaKernelManager, wrap: Callable[[Callable[..., Any]], Callable[..., Awaitable[Any]]]
+) -> None:
     """Replace ``start_kernel``, which Voila's page handler calls when it does not take a pooled kernel."""
     kernel_manager.start_kernel = wrap(kernel_manager.start_kernel)
 
@@ -425,20 +436,33 @@ async def render_page_once(settings: dict[str, Any], route_arguments: dict[str, 
     configuration = route_arguments["voila_configuration"]
     kernel_manager = settings["kernel_manager"]
     base_url = settings.get("base_url", "/")
-    page_config = get_page_config(base_url=base_url, settings=settings, log=log,
-                                  voila_configuration=configuration)
+    page_config = get_page_config(base_url=base_url, settings=settings, log=log, voila_configuration=configuration)
     page_config["federated_extensions"] = []  # their widget manager would ask the server for the page's kernel
     renderer = NotebookRenderer(
-        voila_configuration=configuration, traitlet_config=route_arguments["config"], notebook_path=path,
-        template_paths=route_arguments["template_paths"], config_manager=settings.get("config_manager"),
-        contents_manager=settings["contents_manager"], base_url=base_url,
-        kernel_spec_manager=settings["kernel_spec_manager"], page_config=page_config,
-        mathjax_config=settings.get("mathjax_config"), mathjax_url=settings.get("mathjax_url"))
+        voila_configuration=configuration,
+        traitlet_config=route_arguments["config"],
+        notebook_path=path,
+        template_paths=route_arguments["template_paths"],
+        config_manager=settings.get("config_manager"),
+        contents_manager=settings["contents_manager"],
+        base_url=base_url,
+        kernel_spec_manager=settings["kernel_spec_manager"],
+        page_config=page_config,
+        mathjax_config=settings.get("mathjax_config"),
+        mathjax_url=settings.get("mathjax_url"),
+    )
     await renderer.initialize()
-    environment = {**os.environ, "VOILA_PREHEAT": "False", "VOILA_BASE_URL": base_url,
-                   "VOILA_SERVER_URL": settings.get("server_url", "/")}
-    kernel_id = await ensure_async(kernel_manager.start_kernel(
-        kernel_name=renderer.notebook.metadata.kernelspec.name, path=os.path.dirname(path), env=environment))
+    environment = {
+        **os.environ,
+        "VOILA_PREHEAT": "False",
+        "VOILA_BASE_URL": base_url,
+        "VOILA_SERVER_URL": settings.get("server_url", "/"),
+    }
+    kernel_id = await ensure_async(
+        kernel_manager.start_kernel(
+            kernel_name=renderer.notebook.metadata.kernelspec.name, path=os.path.dirname(path), env=environment
+        )
+    )
     try:
         page = await renderer.generate_content_str(kernel_id, kernel_manager.get_kernel(kernel_id))
     finally:
@@ -514,10 +538,10 @@ def page_message(connection: Any, ws_message: str | bytes) -> tuple[str, dict[st
             count = int.from_bytes(ws_message[:8], "little")
             if not 6 <= count <= 64 or len(ws_message) < 8 * (count + 1):
                 raise ValueError("a v1 frame with a wrong number of parts")
-            offsets = [int.from_bytes(ws_message[8 * (i + 1):8 * (i + 2)], "little") for i in range(count)]
+            offsets = [int.from_bytes(ws_message[8 * (i + 1) : 8 * (i + 2)], "little") for i in range(count)]
             if offsets != sorted(offsets) or offsets[-1] > len(ws_message):
                 raise ValueError("a v1 frame with wrong offsets")
-            parts = [ws_message[offsets[i]:offsets[i + 1]] for i in range(count - 1)]  # channel, header, ...
+            parts = [ws_message[offsets[i] : offsets[i + 1]] for i in range(count - 1)]  # channel, header, ...
             channel = parts[0].decode("utf-8")
             header = connection.session.unpack(parts[1])
             content = connection.session.unpack(parts[4]) if _opens_comm(header) else {}
@@ -582,8 +606,10 @@ def accept_connections_without_spinning(log: Callable[[str], None], pause_s: flo
                     said["count"] += 1
                     now = time.monotonic()
                     if now - said["at"] >= 60:
-                        log(f"Out of open files ({errno.errorcode.get(error.errno, error.errno)}): new connections "
-                            f"wait {pause_s:g} s (seen {said['count']}x in the last minute)")
+                        log(
+                            f"Out of open files ({errno.errorcode.get(error.errno, error.errno)}): new connections "
+                            f"wait {pause_s:g} s (seen {said['count']}x in the last minute)"
+                        )
                         said["at"], said["count"] = now, 0
                     io_loop.remove_handler(sock)
                     state["watching"] = False

@@ -33,10 +33,22 @@ if TYPE_CHECKING:
 
 # Imported on first use: a page without a board (the landing page, a rules summary) imports only ``lessons`` or
 # ``landing``, not ipywidgets, ipycanvas and numpy, so its kernel answers sooner.
-_HOMES = {"CSS": "controls", "StatusLine": "controls", "button": "controls", "header": "controls",
-          "label": "controls", "Line": "narration", "and_list": "narration", "cite": "narration",
-          "plural": "narration", "to_html": "narration", "RevealQuiz": "quiz", "Verdict": "quiz",
-          "LayeredScene": "scene", "PhaseStepper": "stepper"}
+_HOMES = {
+    "CSS": "controls",
+    "StatusLine": "controls",
+    "button": "controls",
+    "header": "controls",
+    "label": "controls",
+    "Line": "narration",
+    "and_list": "narration",
+    "cite": "narration",
+    "plural": "narration",
+    "to_html": "narration",
+    "RevealQuiz": "quiz",
+    "Verdict": "quiz",
+    "LayeredScene": "scene",
+    "PhaseStepper": "stepper",
+}
 __all__ = list(_HOMES)
 
 

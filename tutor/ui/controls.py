@@ -22,9 +22,11 @@ DISABLED_COLOURS = ("#f1f3f4", "#5f6368")
 """A disabled button: pale, grey text (still 5.4:1, readable), a dashed border and a "not allowed" cursor."""
 
 
-FOCUS_CSS = (":is(.jupyter-button, .widget-toggle-button, .widget-dropdown select, .widget-text input, "
-             ".widget-checkbox input, summary, a, canvas):focus-visible "
-             "{ outline: 3px solid #b35900 !important; outline-offset: 2px; box-shadow: 0 0 0 5px #ffffff; }")
+FOCUS_CSS = (
+    ":is(.jupyter-button, .widget-toggle-button, .widget-dropdown select, .widget-text input, "
+    ".widget-checkbox input, summary, a, canvas):focus-visible "
+    "{ outline: 3px solid #b35900 !important; outline-offset: 2px; box-shadow: 0 0 0 5px #ffffff; }"
+)
 """A thick dark-orange ring (4.9:1 on white, 3.3:1 on the blue buttons) around whatever has the keyboard focus."""
 TEXT_VIEW_CSS = """
 .tutor-sr-only { position: absolute !important; width: 1px !important; height: 1px !important; overflow: hidden
@@ -45,15 +47,18 @@ def _button_css() -> str:
         rules.append(f"{selector} {{ background-color: {background}; color: {ink}; }}")
     background, ink = DISABLED_COLOURS
     rules.append("button.jupyter-button:hover:enabled { filter: brightness(0.92); }")
-    rules.append("button.jupyter-button:disabled, button.jupyter-button.mod-disabled { "
-                 f"background-color: {background} !important; color: {ink} !important; opacity: 1 !important; "
-                 "border: 1px dashed #9aa0a6 !important; box-shadow: none !important; "
-                 "cursor: not-allowed !important; }")
+    rules.append(
+        "button.jupyter-button:disabled, button.jupyter-button.mod-disabled { "
+        f"background-color: {background} !important; color: {ink} !important; opacity: 1 !important; "
+        "border: 1px dashed #9aa0a6 !important; box-shadow: none !important; "
+        "cursor: not-allowed !important; }"
+    )
     rules.append(FOCUS_CSS)
     return "\n".join(rules)
 
 
-CSS = """
+CSS = (
+    """
 <style>
 .tutor-header { font-size: 15px; line-height: 1.4; margin: 2px 0 4px; }
 .tutor-header .tutor-phase { background: #eef3fb; border-radius: 4px; padding: 1px 6px; }
@@ -67,16 +72,21 @@ CSS = """
 .tutor-label { font-size: 13px; color: #444; padding-top: 5px; }
 .tutor-card-button button, button.tutor-card-button { font-size: 16px; font-weight: bold; }
 .jupyter-button { font-size: 14px; }
-""" + _button_css() + """
+"""
+    + _button_css()
+    + """
 .tutor-log-section { margin: 2px 0; }
 .tutor-log-section > summary { cursor: pointer; font-weight: bold; font-size: 14px; }
 .tutor-narration li.tutor-new { background: #fff8e1; border-radius: 3px; }
 .tutor-why { font-size: 13px; color: #5f6368; }
 tr.tutor-you td { background: #fff8e1; }
 .tutor-you-did { font-weight: bold; margin: 4px 0; }
-""" + TEXT_VIEW_CSS + """
+"""
+    + TEXT_VIEW_CSS
+    + """
 </style>
 """
+)
 """The tutor's style sheet: put ``widgets.HTML(CSS)`` first in a widget's children."""
 
 STATUS_KINDS = ("info", "warning", "success")
@@ -99,15 +109,16 @@ class StatusLine(LiveRegion):
             raise ValueError(f"status kind must be one of {STATUS_KINDS}, not {kind!r}")
         self.kind, self.text, self.changed = kind, text, changed
         icon = {"info": "", "warning": "⚠ ", "success": "✓ "}[kind]
-        self.value = (f"<div class='tutor-status tutor-status-{kind}'>{sr_only(changed)}"
-                      f"{icon}{html.escape(text)}{sr_only(' ' + aside if aside else '')}</div>")
+        self.value = (
+            f"<div class='tutor-status tutor-status-{kind}'>{sr_only(changed)}"
+            f"{icon}{html.escape(text)}{sr_only(' ' + aside if aside else '')}</div>"
+        )
 
 
 def button(description: str, tooltip: str = "", *, style: str = "", width: str | None = None) -> widgets.Button:
     """A button sized to its text (or ``width``); ``style`` is an ipywidgets button style ("primary", ...)."""
     layout = widgets.Layout(width=width) if width else widgets.Layout(width="auto")
-    return widgets.Button(description=description, tooltip=tooltip or description, button_style=style,
-                          layout=layout)
+    return widgets.Button(description=description, tooltip=tooltip or description, button_style=style, layout=layout)
 
 
 def label(text: str) -> widgets.HTML:

@@ -35,6 +35,7 @@ def rgb_array(colours: Iterable[str]) -> np.ndarray:
 @lru_cache(maxsize=None)
 def luminance(colour: str) -> float:
     """WCAG relative luminance, 0 (black) to 1 (white)."""
+
     def channel(c: int) -> float:
         v = c / 255
         return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
@@ -67,8 +68,18 @@ def rounded_rect(canvas: Canvas, x: float, y: float, w: float, h: float, r: floa
     canvas.close_path()
 
 
-def text(canvas: Canvas, words: str, x: float, y: float, *, size: float = 12, bold: bool = False,
-         colour: str = INK, align: str = "left", max_width: float | None = None) -> None:
+def text(
+    canvas: Canvas,
+    words: str,
+    x: float,
+    y: float,
+    *,
+    size: float = 12,
+    bold: bool = False,
+    colour: str = INK,
+    align: str = "left",
+    max_width: float | None = None,
+) -> None:
     """Write ``words`` with its middle at ``y``."""
     canvas.font = font(size, bold)
     canvas.text_align = align

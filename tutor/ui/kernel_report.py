@@ -47,8 +47,16 @@ def report(quiz: str, right: bool, choice: str = "") -> bool:
     url, kernel, key = (os.environ.get(name, "") for name in (URL_VARIABLE, KERNEL_VARIABLE, KEY_VARIABLE))
     if not (url and kernel and key):
         return False
-    body = json.dumps({"kernel": kernel, "key": key, "quiz": quiz, "right": bool(right), "choice": choice[:80],
-                       "id": secrets.token_hex(12)}).encode()
+    body = json.dumps(
+        {
+            "kernel": kernel,
+            "key": key,
+            "quiz": quiz,
+            "right": bool(right),
+            "choice": choice[:80],
+            "id": secrets.token_hex(12),
+        }
+    ).encode()
     try:
         _outbox().put_nowait((url, body))
     except queue.Full:  # a thousand verdicts waiting: the server has been gone for long; this one is dropped
@@ -101,4 +109,4 @@ def _post(url: str, body: bytes) -> None:
                 return
         except OSError:
             pass
-        time.sleep(0.5 * 2 ** attempt)
+        time.sleep(0.5 * 2**attempt)

@@ -29,10 +29,15 @@ def landing_html(root: str | Path = ".", games: Iterable[GameEntry] | None = Non
     parts = [CSS]
     for game in GAMES.values() if games is None else games:
         lessons = lessons_in(root / game.lessons)
-        body = (list_html(lessons, f"{game.lessons}/") if lessons
-                else "<p><i>" + html.escape(_("Lessons coming.")) + "</i></p>")
-        parts.append(f"<section class='tutor-game' id='{html.escape(game.id)}'><h2>{html.escape(game.title)}</h2>"
-                     f"<p>{html.escape(_(game.summary))}</p>{body}</section>")
+        body = (
+            list_html(lessons, f"{game.lessons}/")
+            if lessons
+            else "<p><i>" + html.escape(_("Lessons coming.")) + "</i></p>"
+        )
+        parts.append(
+            f"<section class='tutor-game' id='{html.escape(game.id)}'><h2>{html.escape(game.title)}</h2>"
+            f"<p>{html.escape(_(game.summary))}</p>{body}</section>"
+        )
     return "".join(parts) + progress_script()
 
 

@@ -88,8 +88,7 @@ def lesson_info(path: Path) -> LessonInfo:
                 text.append(line.strip())
         if title and text:
             break
-    return LessonInfo(path, title or path.stem, summary or (_first_sentence(" ".join(text)) if text else ""),
-                      quiz_ids)
+    return LessonInfo(path, title or path.stem, summary or (_first_sentence(" ".join(text)) if text else ""), quiz_ids)
 
 
 def _first_sentence(text: str) -> str:
@@ -191,8 +190,12 @@ CSS = """<style>
 def progress_script(lesson: str = "", quizzes: int = 0) -> str:
     """The page script: records ``lesson``'s visit and its ``quizzes`` answers (when given) and fills progress
     badges."""
-    return PROGRESS_JS % {"key": STORE_KEY, "lesson": html.escape(lesson, quote=True).replace("'", ""),
-                          "quizzes": quizzes, "messages": _script_json(progress_messages())}
+    return PROGRESS_JS % {
+        "key": STORE_KEY,
+        "lesson": html.escape(lesson, quote=True).replace("'", ""),
+        "quizzes": quizzes,
+        "messages": _script_json(progress_messages()),
+    }
 
 
 def progress_messages() -> dict[str, str]:
@@ -221,7 +224,9 @@ def list_html(lessons: list[LessonInfo], link_prefix: str = "") -> str:
         f"<span class='tutor-progress tutor-todo' data-lesson='{html.escape(lesson.key)}'>"
         f"{html.escape(not_started)}</span>"
         + (f"<br><span class='tutor-summary'>{html.escape(lesson.summary)}</span>" if lesson.summary else "")
-        + "</li>" for lesson in lessons)
+        + "</li>"
+        for lesson in lessons
+    )
     # No list numbers: the titles carry the lesson numbers (the welcome page is lesson 0).
     return f"<ul class='tutor-lesson-list' style='list-style: none; padding-left: 0'>{items}</ul>"
 
@@ -252,19 +257,25 @@ def nav_html(current: str, folder: str | Path = ".", contents: str = "../index.i
     k = names.index(current)
     links = []
     if k > 0:
-        links.append(f"<a href='{html.escape(names[k - 1])}' target='_self' rel='prev'>← "
-                     f"{html.escape(lessons[k - 1].title)}</a>")
+        links.append(
+            f"<a href='{html.escape(names[k - 1])}' target='_self' rel='prev'>← {html.escape(lessons[k - 1].title)}</a>"
+        )
     all_lessons, rules_summary, lessons_label = _("All lessons"), _("Rules summary"), _("Lessons")
     links.append(f"<a href='{html.escape(contents)}' target='_self'>☰ {html.escape(all_lessons)}</a>")
     summary = _rules_summary(folder / current)
     if summary:
         links.append(f"<a href='{html.escape(summary)}' target='_self'>{html.escape(rules_summary)}</a>")
     if k + 1 < len(lessons):
-        links.append(f"<a href='{html.escape(names[k + 1])}' target='_self' rel='next'>"
-                     f"{html.escape(lessons[k + 1].title)} →</a>")
-    finish = _finish_html(lessons[k], lessons[k + 1:], summary) if _numbered(lessons[k]) else ""
-    return (CSS + finish + f"<nav class='tutor-nav' aria-label='{html.escape(lessons_label)}'>{''.join(links)}</nav>"
-            + progress_script(lessons[k].key, lessons[k].quizzes))
+        links.append(
+            f"<a href='{html.escape(names[k + 1])}' target='_self' rel='next'>{html.escape(lessons[k + 1].title)} →</a>"
+        )
+    finish = _finish_html(lessons[k], lessons[k + 1 :], summary) if _numbered(lessons[k]) else ""
+    return (
+        CSS
+        + finish
+        + f"<nav class='tutor-nav' aria-label='{html.escape(lessons_label)}'>{''.join(links)}</nav>"
+        + progress_script(lessons[k].key, lessons[k].quizzes)
+    )
 
 
 def _numbered(lesson: LessonInfo) -> bool:
@@ -279,18 +290,25 @@ def _finish_html(lesson: LessonInfo, later: list[LessonInfo], summary: str | Non
     following = next((other for other in later if _numbered(other)), None)
     if following is not None:
         step = _("<b>Next:</b> {link}").format(
-            link=f"<a href='{html.escape(following.path.name)}' target='_self'>{html.escape(following.title)} →</a>")
+            link=f"<a href='{html.escape(following.path.name)}' target='_self'>{html.escape(following.title)} →</a>"
+        )
     elif summary:
         whole_game = _("the whole game on one page")
         step = _("That was the last lesson. <b>Next:</b> {link}").format(
-            link=f"<a href='{html.escape(summary)}' target='_self'>{html.escape(whole_game)} →</a>")
+            link=f"<a href='{html.escape(summary)}' target='_self'>{html.escape(whole_game)} →</a>"
+        )
     else:
         step = html.escape(_("That was the last lesson."))
-    learned = ("<p>" + _("<b>What you learned:</b> {summary}").format(summary=html.escape(lesson.summary)) + "</p>"
-               if lesson.summary else "")
+    learned = (
+        "<p>" + _("<b>What you learned:</b> {summary}").format(summary=html.escape(lesson.summary)) + "</p>"
+        if lesson.summary
+        else ""
+    )
     end = html.escape(_("End of the lesson"))
-    return (f"<section class='tutor-finish' aria-label='{end}'><h3>{end}</h3>{learned}"
-            f"<p data-finish-quizzes='{html.escape(lesson.key)}'></p><p>{step}</p></section>")
+    return (
+        f"<section class='tutor-finish' aria-label='{end}'><h3>{end}</h3>{learned}"
+        f"<p data-finish-quizzes='{html.escape(lesson.key)}'></p><p>{step}</p></section>"
+    )
 
 
 def _rules_summary(path: Path) -> str | None:

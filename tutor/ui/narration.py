@@ -70,9 +70,11 @@ def to_html(lines: Iterable[Line], *, cited: set[Rule] | None = None, new: int =
         if cited is not None:
             cited.update(rules)
         mark = " class='tutor-new'" if k >= len(lines) - new else ""
-        items.append(f"<li{mark}>{html.escape(line.text)}"
-                     + (f"<br><span class='tutor-rule'>{html.escape(cite(rules))}</span>" if rules else "")
-                     + "</li>")
+        items.append(
+            f"<li{mark}>{html.escape(line.text)}"
+            + (f"<br><span class='tutor-rule'>{html.escape(cite(rules))}</span>" if rules else "")
+            + "</li>"
+        )
     return f"<ul class='tutor-narration'>{''.join(items)}</ul>" if items else ""
 
 
@@ -96,8 +98,12 @@ class NarrationLog(widgets.VBox):
         self.sections: list[tuple[str, list[Line]]] = []
         self._newest_first = newest_first
         self.html = widgets.HTML()
-        self.toggle = widgets.ToggleButton(value=open_, description=f"▾ {title}", tooltip=_("Show or hide the log"),
-                                           layout=widgets.Layout(width="auto", align_self="flex-start"))
+        self.toggle = widgets.ToggleButton(
+            value=open_,
+            description=f"▾ {title}",
+            tooltip=_("Show or hide the log"),
+            layout=widgets.Layout(width="auto", align_self="flex-start"),
+        )
         self.toggle.add_class("tutor-disclosure")
         self._title = title
         self.toggle.observe(lambda _: self.refresh(), "value")
@@ -146,8 +152,10 @@ class NarrationLog(widgets.VBox):
             if not title:
                 parts.append(body)
                 continue
-            parts.append(f"<details class='tutor-log-section'{' open' if last else ''}><summary>"
-                         f"{html.escape(title)}</summary>{body}</details>")
+            parts.append(
+                f"<details class='tutor-log-section'{' open' if last else ''}><summary>"
+                f"{html.escape(title)}</summary>{body}</details>"
+            )
         logged = "".join(reversed(parts) if self._newest_first else parts)
         # Opened before anything happened, the log says so (an empty log would open onto nothing, 0 px high).
         self.html.value = logged or f"<p class='tutor-log-empty'>{html.escape(_(EMPTY_LOG))}</p>"
@@ -162,4 +170,3 @@ def and_list(items: Iterable[object], empty: str | None = None) -> str:
 def plural(count: int, word: str, many: str | None = None) -> str:
     """``"1 square"``, ``"3 squares"``."""
     return f"{count} {word if count == 1 else many or word + 's'}"
-

@@ -30,8 +30,9 @@ SKIP_WORDS = N_("Skip shows the end at once.")
 """In English (a message id): ``skip_hint`` says it in the kernel's language."""
 
 
-def fit(durations: Sequence[float], budget_ms: float, *,
-        floor_ms: float | Sequence[float] = STEP_FLOOR_MS) -> list[float]:
+def fit(
+    durations: Sequence[float], budget_ms: float, *, floor_ms: float | Sequence[float] = STEP_FLOOR_MS
+) -> list[float]:
     """``durations`` scaled down to add up to at most ``budget_ms``, no shown frame under its floor (``floor_ms``,
     one for all or one per frame; a frame shorter than its floor keeps its length); unchanged when they fit."""
     total = sum(durations)
@@ -57,10 +58,15 @@ def skip_hint(total_ms: float) -> str:
 
 
 class WatchSetting(widgets.Checkbox):
-    """"Watch each step": ticked, a replay plays every step at its slow pace (the dice tumbling, the pawn
+    """ "Watch each step": ticked, a replay plays every step at its slow pace (the dice tumbling, the pawn
     walking); unticked (the default), it is fitted to a few seconds."""
 
     def __init__(self, tooltip: str = N_("Replay the bots' turns slowly, every step of the dice and the pawns")):
-        super().__init__(value=False, description=_("Watch each step"), indent=False, tooltip=_(tooltip),
-                         layout=widgets.Layout(width="auto"))
+        super().__init__(
+            value=False,
+            description=_("Watch each step"),
+            indent=False,
+            tooltip=_(tooltip),
+            layout=widgets.Layout(width="auto"),
+        )
         self.add_class("tutor-watch")

@@ -80,9 +80,19 @@ class RevealQuiz(LessonShell, widgets.VBox):
     prompt = N_("Make your prediction, then choose Reveal.")
     """What the status line asks before Reveal."""
 
-    def __init__(self, *, question: str, board: widgets.Widget, inputs: Sequence[widgets.Widget], title: str = "",
-                 explain: str = "", scenes: Sequence[LayeredScene] = (), in_words: bool = False,
-                 disclosures: Sequence[Disclosure] = (), teachers: Sequence[widgets.Widget] = ()):
+    def __init__(
+        self,
+        *,
+        question: str,
+        board: widgets.Widget,
+        inputs: Sequence[widgets.Widget],
+        title: str = "",
+        explain: str = "",
+        scenes: Sequence[LayeredScene] = (),
+        in_words: bool = False,
+        disclosures: Sequence[Disclosure] = (),
+        teachers: Sequence[widgets.Widget] = (),
+    ):
         """``scenes``: the boards whose Reveal animates ("No animation" in the secondary row, for them; none: no
         such setting); ``in_words``: the board in words (``text_view``, which ``redraw`` fills) in the secondary
         row; ``disclosures``: the game's own (a key, ...) after them; ``teachers``: "For teachers" (none: no such
@@ -104,10 +114,16 @@ class RevealQuiz(LessonShell, widgets.VBox):
         self.on_click(self.retry_button, "retry", self._on_retry)
         self.on_click(self.next_button, "next-question", self._on_next_question)
         self.question_html = widgets.HTML(self._question_html(question))
-        self.secondary = SecondaryRow(self.shared_controls(disclosures=[d.button for d in disclosures],
-                                                           motion=bool(scenes), in_words=in_words))
-        self.below = widgets.VBox([*([self.text_view.html] if in_words else []), *(d.body for d in disclosures),
-                                   *([self.teachers.body] if teachers else [])])
+        self.secondary = SecondaryRow(
+            self.shared_controls(disclosures=[d.button for d in disclosures], motion=bool(scenes), in_words=in_words)
+        )
+        self.below = widgets.VBox(
+            [
+                *([self.text_view.html] if in_words else []),
+                *(d.body for d in disclosures),
+                *([self.teachers.body] if teachers else []),
+            ]
+        )
         self.children = [
             widgets.HTML(CSS),
             header(f"<b>{html.escape(title)}</b>" if title else ""),
@@ -115,7 +131,10 @@ class RevealQuiz(LessonShell, widgets.VBox):
             self.question_html,
             widgets.HBox(self.inputs, layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
             prompt_row(self.status, self.reveal_button, self.retry_button, self.next_button),
-            self.secondary, self.feedback, self.below, self.narration,
+            self.secondary,
+            self.feedback,
+            self.below,
+            self.narration,
         ]
         self.add_class("tutor-quiz")
         self.add_class("tutor-lesson")  # the template's rules for every lesson widget (a11y.css)
@@ -172,8 +191,10 @@ class RevealQuiz(LessonShell, widgets.VBox):
 
     def _on_reveal(self) -> None:
         if self.is_right is not None:
-            self.status.show(_("Already revealed: choose '{retry}' to answer again.").format(
-                retry=self.retry_button.description), "warning")
+            self.status.show(
+                _("Already revealed: choose '{retry}' to answer again.").format(retry=self.retry_button.description),
+                "warning",
+            )
             self.move_focus(self.retry_button)
             return
         problem = self.missing_answer()
@@ -187,23 +208,33 @@ class RevealQuiz(LessonShell, widgets.VBox):
         cited: set[Rule] = set()  # each rule is cited once: under the verdict, or else in the story
         self.feedback.value = self._feedback_html(verdict, cited) + (
             f"<span class='tutor-quiz-result' data-quiz='{self.id}' data-right='{int(verdict.right)}' "
-            f"data-choice='{html.escape(str(answer)[:80], quote=True)}' hidden></span>")
-        self.narration.value = (("<b>" + html.escape(_("What happened, step by step:")) + "</b>"
-                                 + to_html(verdict.story, cited=cited))
-                                if verdict.story else "")
+            f"data-choice='{html.escape(str(answer)[:80], quote=True)}' hidden></span>"
+        )
+        self.narration.value = (
+            ("<b>" + html.escape(_("What happened, step by step:")) + "</b>" + to_html(verdict.story, cited=cited))
+            if verdict.story
+            else ""
+        )
         self._set_inputs_disabled(True)
         self.redraw(animate=True)
         if self.more_questions:
-            said = (_("Right! Choose '{next}' for the next question, or '{retry}' to answer this one again.")
-                    if verdict.right else
-                    _("Not quite. Choose '{retry}' to answer this question again, or '{next}' for the next one."))
+            said = (
+                _("Right! Choose '{next}' for the next question, or '{retry}' to answer this one again.")
+                if verdict.right
+                else _("Not quite. Choose '{retry}' to answer this question again, or '{next}' for the next one.")
+            )
             self.next_button.layout.display = None
         else:
-            said = (_("Right! Choose '{retry}' to answer again.") if verdict.right else
-                    _("Not quite. Choose '{retry}' to answer again."))
-        self.status.show(said.format(retry=self.retry_button.description, next=self.next_button.description),
-                         "success" if verdict.right else "warning",
-                         aside=" ".join([verdict.told, changed_words(verdict.why, limit=len(verdict.why))]).strip())
+            said = (
+                _("Right! Choose '{retry}' to answer again.")
+                if verdict.right
+                else _("Not quite. Choose '{retry}' to answer again.")
+            )
+        self.status.show(
+            said.format(retry=self.retry_button.description, next=self.next_button.description),
+            "success" if verdict.right else "warning",
+            aside=" ".join([verdict.told, changed_words(verdict.why, limit=len(verdict.why))]).strip(),
+        )
         self.focus_next()  # Reveal has disabled itself: focus goes on
 
     def _on_retry(self) -> None:
@@ -247,8 +278,10 @@ class RevealQuiz(LessonShell, widgets.VBox):
         explain = f"<p>{html.escape(_(self.explain))}</p>" if self.explain else ""
         decided = html.escape(_("The rule that decided it:"))
         why = f"<p><b>{decided}</b></p>{to_html(verdict.why, cited=cited)}" if verdict.why else ""
-        return (f"<div class='tutor-status tutor-status-{kind}'><b>{mark}</b> {html.escape(verdict.told)}</div>"
-                f"{why}{explain}")
+        return (
+            f"<div class='tutor-status tutor-status-{kind}'><b>{mark}</b> {html.escape(verdict.told)}</div>"
+            f"{why}{explain}"
+        )
 
     def _set_inputs_disabled(self, disabled: bool) -> None:
         for w in self.answer_widgets():

@@ -52,6 +52,7 @@ class Clock(Protocol):
     def time(self) -> float: ...
 
     def call_at(self, when: float, callback: Callable[[], None]) -> Any: ...
+
     """Run ``callback`` at ``when``; the returned handle has ``cancel()``."""
 
 
@@ -77,8 +78,11 @@ class LayeredScene:
         self.layers, self.width, self.height, self.scale = layers, width, height, scale
         self.full_width = width
         """The width it was made with: the widest it is ever laid out (``set_width`` only narrows it)."""
-        layout = (Layout(width="100%", max_width=f"{width}px", height="auto") if fit
-                  else Layout(width=f"{width}px", height=f"{height}px"))
+        layout = (
+            Layout(width="100%", max_width=f"{width}px", height="auto")
+            if fit
+            else Layout(width=f"{width}px", height=f"{height}px")
+        )
         self.canvas = MultiCanvas(layers, width=width * scale, height=height * scale, layout=layout)
         self._on_ready: list[Callable[[], None]] = []
         self._on_playing: list[Callable[[bool], None]] = []
@@ -156,8 +160,14 @@ class LayeredScene:
         """An animation has frames still to send."""
         return self._animation is not None
 
-    def play(self, frames: Iterable[F], draw_frame: Callable[[F], float], *,
-             before: Callable[[], bool] | None = None, after: Callable[[], None] | None = None) -> None:
+    def play(
+        self,
+        frames: Iterable[F],
+        draw_frame: Callable[[F], float],
+        *,
+        before: Callable[[], bool] | None = None,
+        after: Callable[[], None] | None = None,
+    ) -> None:
         """Play an animation, replacing any running one.
 
         ``before()`` runs first (return True to show its drawing before the frames start),
@@ -191,8 +201,13 @@ class LayeredScene:
         if self._animation is not None:
             self._notify(True)
 
-    def _send_at_once(self, frames: Iterable[F], draw_frame: Callable[[F], float],
-                      before: Callable[[], bool] | None, after: Callable[[], None] | None) -> None:
+    def _send_at_once(
+        self,
+        frames: Iterable[F],
+        draw_frame: Callable[[F], float],
+        before: Callable[[], bool] | None,
+        after: Callable[[], None] | None,
+    ) -> None:
         """The whole animation in one message, a ``sleep`` after each frame (no event loop to pace it)."""
         sleeper = self.layer(self.layers - 1)
         with self._held():

@@ -112,12 +112,16 @@ class Focusing:
 class Disclosure:
     """A toggle ``button`` (``aria-expanded``) and the ``body`` it shows: closed unless ``open_``."""
 
-    def __init__(self, title: str, children: Iterable[widgets.Widget], *, open_: bool = False,
-                 tooltip: str = "") -> None:
+    def __init__(
+        self, title: str, children: Iterable[widgets.Widget], *, open_: bool = False, tooltip: str = ""
+    ) -> None:
         self.title = title
-        self.button = widgets.ToggleButton(value=open_, description=title,
-                                           tooltip=tooltip or _("Show {title}").format(title=title),
-                                           layout=widgets.Layout(width="auto"))
+        self.button = widgets.ToggleButton(
+            value=open_,
+            description=title,
+            tooltip=tooltip or _("Show {title}").format(title=title),
+            layout=widgets.Layout(width="auto"),
+        )
         self.button.add_class("tutor-disclosure")
         self.body = widgets.VBox(list(children))
         self.body.add_class("tutor-disclosure-body")
@@ -144,20 +148,25 @@ class Disclosure:
 
 def teacher_section(*children: widgets.Widget) -> Disclosure:
     """The "For teachers" section (shuffle number, position code, ...): closed by default."""
-    section = Disclosure(_("For teachers"), children,
-                         tooltip=_("Tools for a teacher: the shuffle number, a position code"))
+    section = Disclosure(
+        _("For teachers"), children, tooltip=_("Tools for a teacher: the shuffle number, a position code")
+    )
     section.body.add_class("tutor-teachers")
     return section
 
 
 class MotionSetting(widgets.Checkbox):
-    """"No animation": ticked (by the learner, or by ``a11y.js`` under ``prefers-reduced-motion``), the
+    """ "No animation": ticked (by the learner, or by ``a11y.js`` under ``prefers-reduced-motion``), the
     ``scenes`` draw each animation's final frame at once."""
 
     def __init__(self, scenes: Sequence[LayeredScene]) -> None:
-        super().__init__(value=False, description=_("No animation"), indent=False,
-                         tooltip=_("Show each result at once, without moving pictures"),
-                         layout=widgets.Layout(width="auto"))
+        super().__init__(
+            value=False,
+            description=_("No animation"),
+            indent=False,
+            tooltip=_("Show each result at once, without moving pictures"),
+            layout=widgets.Layout(width="auto"),
+        )
         self.add_class("tutor-motion")
         self.scenes = list(scenes)
         self.observe(lambda _: self._apply(), "value")
@@ -199,8 +208,10 @@ def board_frame(scene: LayeredScene) -> widgets.Box:
     column's width into a hidden box of the frame (class ``tutor-column-width``) when the page is laid out and
     whenever the width changes, so a board can lay itself out for a phone instead of shrinking its text."""
     scene.canvas.layout = widgets.Layout(width="100%", max_width=f"{scene.width}px", height="auto")
-    frame = widgets.Box([scene.canvas, column_input(scene)],
-                        layout=widgets.Layout(width="100%", max_width=f"{scene.full_width}px", min_width="0"))
+    frame = widgets.Box(
+        [scene.canvas, column_input(scene)],
+        layout=widgets.Layout(width="100%", max_width=f"{scene.full_width}px", min_width="0"),
+    )
     frame.add_class("tutor-board-frame")
     return frame
 

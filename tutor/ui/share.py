@@ -25,27 +25,38 @@ from .controls import StatusLine, button
 
 
 class PositionBox(widgets.VBox):
-    """"Open a position": a text box for a position code and a button; ``on_open(scenario)`` gets the scenario.
+    """ "Open a position": a text box for a position code and a button; ``on_open(scenario)`` gets the scenario.
 
     A code that does not open (or a scenario ``on_open`` refuses with a ``ValueError``) shows why in
     ``status`` and calls nothing.
     """
 
-    def __init__(self, on_open: Callable[[dict[str, Any]], object], *,
-                 decode: Callable[[str], dict[str, Any]], prefix: str, max_chars: int,
-                 description: str = ""):
+    def __init__(
+        self,
+        on_open: Callable[[dict[str, Any]], object],
+        *,
+        decode: Callable[[str], dict[str, Any]],
+        prefix: str,
+        max_chars: int,
+        description: str = "",
+    ):
         self._on_open, self._decode = on_open, decode
-        self.text = widgets.Text(placeholder=_("Paste a position code ({prefix}…)").format(prefix=prefix),
-                                 description=_("Position code"), style={"description_width": "initial"},
-                                 layout=widgets.Layout(width="420px", max_width="100%"))
+        self.text = widgets.Text(
+            placeholder=_("Paste a position code ({prefix}…)").format(prefix=prefix),
+            description=_("Position code"),
+            style={"description_width": "initial"},
+            layout=widgets.Layout(width="420px", max_width="100%"),
+        )
         self.text.add_class(f"tutor-max-chars-{max_chars}")  # the page refuses a longer paste
-        self.button = button(description or _("Open a position"), _("Show the position of this code on the board"),
-                             style="info")
+        self.button = button(
+            description or _("Open a position"), _("Show the position of this code on the board"), style="info"
+        )
         self.status = StatusLine()
         self._own_status = True
         self.button.on_click(lambda _: self.open_code(self.text.value))
-        self.row = widgets.HBox([self.text, self.button],
-                                layout=widgets.Layout(align_items="center", flex_flow="row wrap"))
+        self.row = widgets.HBox(
+            [self.text, self.button], layout=widgets.Layout(align_items="center", flex_flow="row wrap")
+        )
         super().__init__([self.row, self.status])
         self.add_class("tutor-position-box")
 
@@ -65,8 +76,7 @@ class PositionBox(widgets.VBox):
             return False
         name = data.get("name")
         if self._own_status:
-            self.status.show(_("Opened “{name}”.").format(name=name) if name else _("Opened the position."),
-                             "success")
+            self.status.show(_("Opened “{name}”.").format(name=name) if name else _("Opened the position."), "success")
         return True
 
 
@@ -75,12 +85,15 @@ def copy_button_html(code: str) -> str:
     missing) and says so."""
     safe = html.escape(code, quote=True)
     title, copied = html.escape(_("Copy the code"), quote=True), html.escape(_("Copied ✓"), quote=True)
-    return (f"<button class='tutor-copy jupyter-button' data-code='{safe}' data-copied='{copied}' title='{title}' "
-            "onclick=\"const b = this, code = b.dataset.code; const done = () => { b.textContent = b.dataset.copied; };"
-            "const old = () => { const t = document.createElement('textarea'); t.value = code;"
-            " document.body.appendChild(t); t.select(); document.execCommand('copy'); t.remove(); done(); };"
-            "if (navigator.clipboard) navigator.clipboard.writeText(code).then(done, old); else old();\">"
-            + html.escape(_("Copy")) + "</button>")
+    return (
+        f"<button class='tutor-copy jupyter-button' data-code='{safe}' data-copied='{copied}' title='{title}' "
+        'onclick="const b = this, code = b.dataset.code; const done = () => { b.textContent = b.dataset.copied; };'
+        "const old = () => { const t = document.createElement('textarea'); t.value = code;"
+        " document.body.appendChild(t); t.select(); document.execCommand('copy'); t.remove(); done(); };"
+        'if (navigator.clipboard) navigator.clipboard.writeText(code).then(done, old); else old();">'
+        + html.escape(_("Copy"))
+        + "</button>"
+    )
 
 
 def file_name(name: str) -> str:
@@ -98,22 +111,28 @@ def download_html(data: Mapping[str, Any]) -> str:
 
 
 class CheckFileBox(widgets.VBox):
-    """"Check a file": the teacher chooses a scenario file (any game) and reads whether the rules give the answer
+    """ "Check a file": the teacher chooses a scenario file (any game) and reads whether the rules give the answer
     in its ``expect`` block: the same check as ``rules-tutor check FILE.json``, bounded by ``MAX_FILE_BYTES`` and
     the limits of ``tutor.core.schema``. ``verdict`` is the last result ("pass", "fail", "no expect",
     "malformed"), ``status`` says it in words."""
 
     def __init__(self) -> None:
-        self.upload = widgets.FileUpload(accept=".json", multiple=False, description=_("Check a file"),
-                                         tooltip=_("Choose a scenario file: the rules check its expected answer"),
-                                         layout=widgets.Layout(width="auto"))
+        self.upload = widgets.FileUpload(
+            accept=".json",
+            multiple=False,
+            description=_("Check a file"),
+            tooltip=_("Choose a scenario file: the rules check its expected answer"),
+            layout=widgets.Layout(width="auto"),
+        )
         self.upload.add_class(f"tutor-max-bytes-{MAX_FILE_BYTES}")  # the page refuses a larger file unsent
         self.upload.add_class("tutor-check-file")
         self.status = StatusLine()
         self.verdict = ""
         self.upload.observe(self._on_upload, "value")
-        said = _("Check a puzzle file you wrote: choose it, and the rules say whether they give the answer in its "
-                 "{expect} block.").format(expect="<code>expect</code>")
+        said = _(
+            "Check a puzzle file you wrote: choose it, and the rules say whether they give the answer in its "
+            "{expect} block."
+        ).format(expect="<code>expect</code>")
         intro = widgets.HTML(f"<span class='tutor-why'>{said}</span>")
         super().__init__([intro, widgets.HBox([self.upload]), self.status])
         self.add_class("tutor-check-box")
@@ -130,11 +149,14 @@ class CheckFileBox(widgets.VBox):
         too_big = size_error(len(content))
         if too_big:
             self.verdict = "malformed"
-            self.status.show(_("{file} is {problem}: choose the scenario file itself.").format(
-                file=name, problem=too_big), "warning")
+            self.status.show(
+                _("{file} is {problem}: choose the scenario file itself.").format(file=name, problem=too_big), "warning"
+            )
             return self.verdict
         result = check_upload(content, name)
         self.verdict = result.verdict
-        self.status.show(result.sentence, "success" if result.verdict == "pass" else
-                         "info" if result.verdict == "no expect" else "warning")
+        self.status.show(
+            result.sentence,
+            "success" if result.verdict == "pass" else "info" if result.verdict == "no expect" else "warning",
+        )
         return self.verdict

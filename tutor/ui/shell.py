@@ -70,8 +70,9 @@ class ClickGuard:
     ``run(handler)`` runs each handler that counts (a widget's ``learner_action``); ``before()`` runs first (a
     board that jumps a running animation to its end)."""
 
-    def __init__(self, delay: Callable[[], float], *, run: Callable[[Handler], None] | None = None,
-                 before: Handler | None = None) -> None:
+    def __init__(
+        self, delay: Callable[[], float], *, run: Callable[[Handler], None] | None = None, before: Handler | None = None
+    ) -> None:
         self._delay = delay
         self._run = run or (lambda handler: handler())
         self._before = before
@@ -106,12 +107,23 @@ class LessonShell(Focusing):
     teachers: Disclosure
     position_code: Disclosure | None = None
 
-    def build_shell(self, state: Callable[[], SeededState | None], scenes: Sequence[LayeredScene], *,
-                    on_back: Handler, on_restart: Handler, on_next: Handler | None = None,
-                    on_finish: Handler | None = None, seed: int = 0,
-                    seed_enabled: bool = True, next_tooltip: str = "", finish_tooltip: str = "",
-                    teachers: Sequence[widgets.Widget] = (), before_click: Handler | None = None,
-                    position_box: widgets.Widget | None = None) -> None:
+    def build_shell(
+        self,
+        state: Callable[[], SeededState | None],
+        scenes: Sequence[LayeredScene],
+        *,
+        on_back: Handler,
+        on_restart: Handler,
+        on_next: Handler | None = None,
+        on_finish: Handler | None = None,
+        seed: int = 0,
+        seed_enabled: bool = True,
+        next_tooltip: str = "",
+        finish_tooltip: str = "",
+        teachers: Sequence[widgets.Widget] = (),
+        before_click: Handler | None = None,
+        position_box: widgets.Widget | None = None,
+    ) -> None:
         """Make the shared parts for the state ``state()`` (replaced on Restart) drawn on ``scenes`` (the first
         one's animations get Skip); ``teachers`` go under the shuffle number in "For teachers"; ``position_box``
         (the game's "Open a position" box) opens from "Open a position code" in the secondary row. Without
@@ -120,9 +132,13 @@ class LessonShell(Focusing):
         self.stepper = PhaseStepper(
             on_next=lambda: self.guard("next", on_next or _nothing),
             on_finish=lambda: self.guard("finish", on_finish or _nothing),
-            on_back=lambda: self.guard("back", on_back), on_restart=lambda: self.guard("restart", on_restart),
-            seed=seed, seed_enabled=seed_enabled, next_tooltip=next_tooltip or _("Resolve the next step"),
-            finish_tooltip=finish_tooltip or _("Resolve every remaining step of this round"))
+            on_back=lambda: self.guard("back", on_back),
+            on_restart=lambda: self.guard("restart", on_restart),
+            seed=seed,
+            seed_enabled=seed_enabled,
+            next_tooltip=next_tooltip or _("Resolve the next step"),
+            finish_tooltip=finish_tooltip or _("Resolve every remaining step of this round"),
+        )
         stepper = self.stepper
         self.next_button, self.finish_button = stepper.next_button, stepper.finish_button
         self.back_button, self.restart_button, self.seed = stepper.back_button, stepper.restart_button, stepper.seed
@@ -134,11 +150,17 @@ class LessonShell(Focusing):
         if position_box is not None:
             if isinstance(position_box, PositionBox):
                 position_box.use_status(self.status)  # the widget's one live region says what a code did
-            self.position_code = Disclosure(_("Open a position code"), [position_box],
-                                            tooltip=_("Type the code your teacher reads out"))
+            self.position_code = Disclosure(
+                _("Open a position code"), [position_box], tooltip=_("Type the code your teacher reads out")
+            )
 
-    def build_parts(self, scenes: Sequence[LayeredScene], *, teachers: Sequence[widgets.Widget] = (),
-                    before_click: Handler | None = None) -> None:
+    def build_parts(
+        self,
+        scenes: Sequence[LayeredScene],
+        *,
+        teachers: Sequence[widgets.Widget] = (),
+        before_click: Handler | None = None,
+    ) -> None:
         """Make the parts that need no state to step through (``build_shell`` makes them; a quiz, which has no
         Back, Restart or steps, makes only these): ``status``, ``clicks`` (``before_click`` first), ``text_view``,
         ``motion`` for ``scenes`` and ``teachers`` ("For teachers", holding ``teachers``)."""
@@ -180,20 +202,34 @@ class LessonShell(Focusing):
         """What "Open a position code" opens (nothing without it): the widget places it with the other bodies."""
         return [] if self.position_code is None else [self.position_code.body]
 
-    def secondary_row(self, pace: Sequence[widgets.Widget] = (),
-                      disclosures: Sequence[widgets.Widget] = ()) -> SecondaryRow:
+    def secondary_row(
+        self, pace: Sequence[widgets.Widget] = (), disclosures: Sequence[widgets.Widget] = ()
+    ) -> SecondaryRow:
         """The one compact row: Back, Restart, the game's ``pace`` controls (speed, Skip), "No animation", the
         board in words, the game's ``disclosures`` (its log, key, ...), "Open a position code" and "For teachers".
         The widget places what they open (``self.teachers.body``, ``self.code_body()``) with the others."""
-        return SecondaryRow([self.back_button, self.restart_button,
-                             *self.shared_controls(pace=pace, disclosures=disclosures)])
+        return SecondaryRow(
+            [self.back_button, self.restart_button, *self.shared_controls(pace=pace, disclosures=disclosures)]
+        )
 
-    def shared_controls(self, *, pace: Sequence[widgets.Widget] = (), disclosures: Sequence[widgets.Widget] = (),
-                        motion: bool = True, in_words: bool = True) -> list[widgets.Widget]:
+    def shared_controls(
+        self,
+        *,
+        pace: Sequence[widgets.Widget] = (),
+        disclosures: Sequence[widgets.Widget] = (),
+        motion: bool = True,
+        in_words: bool = True,
+    ) -> list[widgets.Widget]:
         """The secondary row after Back and Restart (a quiz's whole row): ``pace``, "No animation" (unless not
         ``motion``), the board in words (unless not ``in_words``), ``disclosures``, "Open a position code" and
         "For teachers" (when it holds something: an empty section would open onto nothing)."""
         code = [] if self.position_code is None else [self.position_code.button]
         teachers = [self.teachers.button] if self.teachers.body.children else []
-        return [*pace, *([self.motion] if motion else []), *([self.text_view.toggle] if in_words else []),
-                *disclosures, *code, *teachers]
+        return [
+            *pace,
+            *([self.motion] if motion else []),
+            *([self.text_view.toggle] if in_words else []),
+            *disclosures,
+            *code,
+            *teachers,
+        ]

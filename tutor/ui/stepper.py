@@ -25,20 +25,32 @@ from .scene import LayeredScene
 
 
 class PhaseStepper(widgets.HBox):
-    def __init__(self, *, on_next: Callable[[], None], on_finish: Callable[[], None], on_back: Callable[[], None],
-                 on_restart: Callable[[], None], seed: int = 0, seed_enabled: bool = True,
-                 next_tooltip: str = "Resolve the next step", finish_tooltip: str = "Resolve every remaining step of "
-                 "this round"):
+    def __init__(
+        self,
+        *,
+        on_next: Callable[[], None],
+        on_finish: Callable[[], None],
+        on_back: Callable[[], None],
+        on_restart: Callable[[], None],
+        seed: int = 0,
+        seed_enabled: bool = True,
+        next_tooltip: str = "Resolve the next step",
+        finish_tooltip: str = "Resolve every remaining step of this round",
+    ):
         self.next_button = button(_("Next step ▸"), next_tooltip, style="primary")
         self.finish_button = button(_("Finish round ▸▸"), finish_tooltip)
-        self.continue_button = button(_("Continue ▸"), _("Move on when you have looked at the board"),
-                                      style="primary")
+        self.continue_button = button(_("Continue ▸"), _("Move on when you have looked at the board"), style="primary")
         self.skip_button = button(_("Skip animation ▸|"), _("Show the end of the animation now"))
         self.back_button = button(_("◂ Back"), _("Undo the last action"))
         self.restart_button = button(_("Restart"), _("Start again (with the shuffle number on the right)"))
-        self.seed = widgets.IntText(value=seed, description=_("Shuffle number"), layout=widgets.Layout(width="230px"),
-                                    style={"description_width": "initial"}, disabled=not seed_enabled,
-                                    tooltip=_("The same shuffle number deals the same cards again"))
+        self.seed = widgets.IntText(
+            value=seed,
+            description=_("Shuffle number"),
+            layout=widgets.Layout(width="230px"),
+            style={"description_width": "initial"},
+            disabled=not seed_enabled,
+            tooltip=_("The same shuffle number deals the same cards again"),
+        )
         self.next_button.on_click(lambda _: on_next())
         self.finish_button.on_click(lambda _: on_finish())
         self.back_button.on_click(lambda _: on_back())
@@ -48,9 +60,18 @@ class PhaseStepper(widgets.HBox):
         self.continue_button.on_click(lambda _: self._on_continue() if self._on_continue else None)
         self.skip_button.on_click(lambda _: self._on_skip() if self._on_skip else None)
         self.continue_button.layout.display = self.skip_button.layout.display = "none"
-        super().__init__([self.continue_button, self.next_button, self.finish_button, self.skip_button,
-                          self.back_button, self.restart_button, self.seed],
-                         layout=widgets.Layout(align_items="center"))
+        super().__init__(
+            [
+                self.continue_button,
+                self.next_button,
+                self.finish_button,
+                self.skip_button,
+                self.back_button,
+                self.restart_button,
+                self.seed,
+            ],
+            layout=widgets.Layout(align_items="center"),
+        )
 
     def update(self, *, can_step: bool, can_undo: bool) -> None:
         """Enable Next and Finish round when there is a step to resolve, Back when there is an action to undo."""

@@ -28,7 +28,6 @@ from tutor.i18n import _
 from .narration import Line, cite
 
 
-
 class TextView(widgets.VBox):
     """``html`` holds the text (its ``value``), ``toggle`` shows it on screen, ``text`` is the plain text last
     shown (for tests and for the canvas' label)."""
@@ -40,9 +39,12 @@ class TextView(widgets.VBox):
         self.html = widgets.HTML()
         self.html.add_class("tutor-board-words")
         self.html.add_class("tutor-sr-only")
-        self.toggle = widgets.ToggleButton(value=False, description=_("▸ Board in words"),
-                                           tooltip=_("Read the board as text"),
-                                           layout=widgets.Layout(width="auto", align_self="flex-start"))
+        self.toggle = widgets.ToggleButton(
+            value=False,
+            description=_("▸ Board in words"),
+            tooltip=_("Read the board as text"),
+            layout=widgets.Layout(width="auto", align_self="flex-start"),
+        )
         self.toggle.add_class("tutor-disclosure")
         self.toggle.observe(lambda _: self._on_toggle(), "value")
         super().__init__([self.toggle, self.html])
@@ -54,8 +56,13 @@ class TextView(widgets.VBox):
         plain = []
         if happened:
             said = _each_rule_once(happened)
-            parts.append("<p><b>" + html.escape(_("What just happened:")) + "</b></p><ul>"
-                         + "".join(f"<li>{html.escape(sentence)}</li>" for sentence in said) + "</ul>")
+            parts.append(
+                "<p><b>"
+                + html.escape(_("What just happened:"))
+                + "</b></p><ul>"
+                + "".join(f"<li>{html.escape(sentence)}</li>" for sentence in said)
+                + "</ul>"
+            )
             plain += [_("What just happened:"), *said]
         items = "".join(f"<li>{html.escape(sentence)}</li>" for sentence in board)
         parts.append(f"<p><b>{html.escape(self.title)}:</b></p><ul>{items}</ul>")

@@ -15,8 +15,17 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from tutor.flamme_rouge.events import (Blocked, BreakawayCost, BreakawayStart, Event, ExhaustionTaken, PacksFound,
-                                       RiderMoved, RiderPlaced, Slipstreamed)
+from tutor.flamme_rouge.events import (
+    Blocked,
+    BreakawayCost,
+    BreakawayStart,
+    Event,
+    ExhaustionTaken,
+    PacksFound,
+    RiderMoved,
+    RiderPlaced,
+    Slipstreamed,
+)
 
 from .riders import FloatPosition
 

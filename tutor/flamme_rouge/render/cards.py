@@ -68,22 +68,39 @@ class CardPanel:
             return []
         riders, per_row, width = self.layout(race, view)
         slot_w, slot_h = (MINI_W, MINI_H) if width < FULL_COLUMN_W + 8 else (CARD_W, CARD_H)
-        return [(rid, slot, (MARGIN + (i % per_row) * width + 4 + slot * (slot_w + 4),
-                             view.panel_top + (i // per_row) * PANEL_H + CARDS_DY + CARD_H - slot_h, slot_w, slot_h))
-                for i, rid in enumerate(riders) for slot in range(4)]
+        return [
+            (
+                rid,
+                slot,
+                (
+                    MARGIN + (i % per_row) * width + 4 + slot * (slot_w + 4),
+                    view.panel_top + (i // per_row) * PANEL_H + CARDS_DY + CARD_H - slot_h,
+                    slot_w,
+                    slot_h,
+                ),
+            )
+            for i, rid in enumerate(riders)
+            for slot in range(4)
+        ]
 
     def layout(self, race: Race, view: View) -> tuple[list[str], int, float]:
         """The riders whose columns are drawn, how many columns a row holds (a narrow board has rows of fewer
         columns) and a column's width."""
         per_row = max(1, int((view.width - 2 * MARGIN) // NARROW_COLUMN_W))
-        riders = self.columns(race)[:per_row * view.panel_rows]
+        riders = self.columns(race)[: per_row * view.panel_rows]
         per_row = max(1, min(per_row, len(riders)))
         return riders, per_row, (view.width - 2 * MARGIN) / per_row
 
     def card_at(self, race: Race, view: View, x: float, y: float) -> tuple[str, int] | None:
         """The (rider, slot) of the hand card drawn under a point (CSS pixels: ``Scene.on_click``'s), or None."""
-        return next(((rid, slot) for rid, slot, (left, top, w, h) in self.hand_slots(race, view)
-                     if left <= x <= left + w and top <= y <= top + h), None)
+        return next(
+            (
+                (rid, slot)
+                for rid, slot, (left, top, w, h) in self.hand_slots(race, view)
+                if left <= x <= left + w and top <= y <= top + h
+            ),
+            None,
+        )
 
 
 def draw_card_panel(canvas: Canvas, view: View, race: Race, panel: CardPanel) -> None:
@@ -100,19 +117,41 @@ def draw_card_panel(canvas: Canvas, view: View, race: Race, panel: CardPanel) ->
         return
     riders, per_row, width = panel.layout(race, view)
     if not riders:
-        write(canvas, _("No rider selected: the card panel shows the hands of the riders you play."),
-              MARGIN, top + PANEL_H / 2, colour=style.MUTED)
+        write(
+            canvas,
+            _("No rider selected: the card panel shows the hands of the riders you play."),
+            MARGIN,
+            top + PANEL_H / 2,
+            colour=style.MUTED,
+        )
         return
     colours = rider_colours(race)
     slots = panel.hand_slots(race, view)
     for i, rid in enumerate(riders):
-        _draw_rider_column(canvas, race, rid, MARGIN + (i % per_row) * width, top + (i // per_row) * PANEL_H,
-                           width, colours[rid], secret=rid in panel.secret,
-                           slots=[box for r, _slot, box in slots if r == rid])
+        _draw_rider_column(
+            canvas,
+            race,
+            rid,
+            MARGIN + (i % per_row) * width,
+            top + (i // per_row) * PANEL_H,
+            width,
+            colours[rid],
+            secret=rid in panel.secret,
+            slots=[box for r, _slot, box in slots if r == rid],
+        )
 
 
-def _draw_rider_column(canvas: Canvas, race: Race, rider_id: str, x: float, top: float, width: float,
-                       colour: str, secret: bool, slots: list[Box]) -> None:
+def _draw_rider_column(
+    canvas: Canvas,
+    race: Race,
+    rider_id: str,
+    x: float,
+    top: float,
+    width: float,
+    colour: str,
+    secret: bool,
+    slots: list[Box],
+) -> None:
     """One rider's column; ``slots``: where its four hand cards go (``CardPanel.hand_slots``, which a click on a
     card is mapped through)."""
     rider = race.riders[rider_id]
@@ -145,9 +184,11 @@ def stats_line(rider: Rider, room: float) -> str:
     exhaustion = sum(c.is_exhaustion for c in rider.deck.cards())
     deck, recycled, gone = len(rider.deck.face_down), len(rider.recycled), len(rider.removed)
     counts = dict(deck=deck, recycled=recycled, gone=gone, exhaustion=exhaustion)
-    for line in (_("deck {deck} · recycled {recycled} · out of game {gone} · exhaustion cards {exhaustion}"),
-                 _("deck {deck} · recycled {recycled} · exhaustion cards {exhaustion}"),
-                 _("deck {deck} · recycled {recycled}")):  # words, never abbreviations: the cards show the rest
+    for line in (
+        _("deck {deck} · recycled {recycled} · out of game {gone} · exhaustion cards {exhaustion}"),
+        _("deck {deck} · recycled {recycled} · exhaustion cards {exhaustion}"),
+        _("deck {deck} · recycled {recycled}"),
+    ):  # words, never abbreviations: the cards show the rest
         line = line.format(**counts)
         if len(line) * STATS_CHAR_W <= room:
             return line
@@ -156,7 +197,7 @@ def stats_line(rider: Rider, room: float) -> str:
 
 def _draw_recycled(canvas: Canvas, recycled: list[Card], x: float, y: float, room: int, accent: str) -> None:
     """The newest recycled cards as small face-up cards, with "+n" when there are more."""
-    shown = recycled[-room:] if len(recycled) <= room else recycled[-(room - 1):]
+    shown = recycled[-room:] if len(recycled) <= room else recycled[-(room - 1) :]
     if len(recycled) > len(shown):
         write(canvas, f"+{len(recycled) - len(shown)}", x + 2, y + MINI_H / 2, size=MIN_TEXT, colour=style.MUTED)
         x += MINI_W + 3
@@ -169,8 +210,9 @@ def _draw_recycled(canvas: Canvas, recycled: list[Card], x: float, y: float, roo
 def _draw_played_row(canvas: Canvas, view: View, race: Race, panel: CardPanel) -> None:
     """Every rider's played card in movement order (the order is fixed when the cards are revealed)."""
     top = view.panel_top
-    played = list(panel.played) or [(r, str(race.riders[r].played)) for r in race.to_move
-                                    if race.riders[r].played is not None]
+    played = list(panel.played) or [
+        (r, str(race.riders[r].played)) for r in race.to_move if race.riders[r].played is not None
+    ]
     title = _("Played cards, in movement order (frontmost rider first):") if panel.in_order else _("Played cards:")
     if not panel.in_order:
         played.sort()
@@ -192,8 +234,17 @@ def _draw_played_row(canvas: Canvas, view: View, race: Race, panel: CardPanel) -
             write(canvas, _("moved"), middle, top + 101, size=MIN_TEXT, colour=style.MUTED, align="center")
 
 
-def draw_card(canvas: Canvas, x: float, y: float, card: Card | None, *, w: float = CARD_W, h: float = CARD_H,
-              accent: str | None = None, face_down: bool = False) -> None:
+def draw_card(
+    canvas: Canvas,
+    x: float,
+    y: float,
+    card: Card | None,
+    *,
+    w: float = CARD_W,
+    h: float = CARD_H,
+    accent: str | None = None,
+    face_down: bool = False,
+) -> None:
     """One card: an empty dashed slot (None), its back, an energy card or an exhaustion card."""
     if card is None:
         canvas.stroke_style = "#b9b9b9"
@@ -218,8 +269,9 @@ def draw_card(canvas: Canvas, x: float, y: float, card: Card | None, *, w: float
         canvas.fill_rect(x + 3, y + 3, w - 6, 4)
     ink = style.EXHAUSTION_INK if card.is_exhaustion else style.INK
     size = max(MIN_TEXT, int(h * (0.32 if card.is_exhaustion else 0.42)))
-    write(canvas, str(card), x + w / 2, y + h / 2 + 2, size=size, bold=True, colour=ink, align="center",
-          max_width=w - 2)
+    write(
+        canvas, str(card), x + w / 2, y + h / 2 + 2, size=size, bold=True, colour=ink, align="center", max_width=w - 2
+    )
 
 
 def _mini_token(canvas: Canvas, x: float, y: float, colour: str, label: str, colour_name: str = "") -> None:

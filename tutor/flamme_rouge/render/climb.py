@@ -31,8 +31,9 @@ CLIMB_COUNTED = "#6d4c41"
 
 def climb_move(events: Sequence[Event], rider: str) -> RiderMoved | None:
     """The rider's move when the climb limited it and it started below the climb (not on it)."""
-    return next((e for e in events if isinstance(e, RiderMoved) and e.rider == rider
-                 and e.terrain == rules.ASCENT), None)
+    return next(
+        (e for e in events if isinstance(e, RiderMoved) and e.rider == rider and e.terrain == rules.ASCENT), None
+    )
 
 
 def counted_squares(race: Race, start: int) -> tuple[list[int], int]:
@@ -54,8 +55,11 @@ def climb_marks(race: Race, events: Sequence[Event], rider: str) -> tuple[Mark, 
         return ()
     start = move.frm[0]
     flat, limit = counted_squares(race, start)
-    return tuple(Mark(start + k, None, f"+{k}", FLAT_COUNTED if start + k in flat else CLIMB_COUNTED, below=True)
-                 for k in range(1, limit + 1) if start + k < len(race.track))
+    return tuple(
+        Mark(start + k, None, f"+{k}", FLAT_COUNTED if start + k in flat else CLIMB_COUNTED, below=True)
+        for k in range(1, limit + 1)
+        if start + k < len(race.track)
+    )
 
 
 def climb_lines(race: Race, events: Sequence[Event], rider: str) -> list[Line]:
@@ -66,13 +70,19 @@ def climb_lines(race: Race, events: Sequence[Event], rider: str) -> list[Line]:
     flat, limit = counted_squares(race, move.frm[0])
     n = len(flat)
     if limit > n:
-        words = ngettext("{n} flat square before the climb (numbered on the board): fewer than {limit}, so {rider} "
-                         "may still move {limit}, into the climb.",
-                         "{n} flat squares before the climb (numbered on the board): fewer than {limit}, so {rider} "
-                         "may still move {limit}, into the climb.", n).format(n=n, rider=rider, limit=limit)
+        words = ngettext(
+            "{n} flat square before the climb (numbered on the board): fewer than {limit}, so {rider} "
+            "may still move {limit}, into the climb.",
+            "{n} flat squares before the climb (numbered on the board): fewer than {limit}, so {rider} "
+            "may still move {limit}, into the climb.",
+            n,
+        ).format(n=n, rider=rider, limit=limit)
     else:
-        words = ngettext("{n} flat square before the climb (numbered +1 to +{n} on the board): {rider} may move "
-                         "{limit}, up to the foot of the climb.",
-                         "{n} flat squares before the climb (numbered +1 to +{n} on the board): {rider} may move "
-                         "{limit}, up to the foot of the climb.", n).format(n=n, rider=rider, limit=limit)
+        words = ngettext(
+            "{n} flat square before the climb (numbered +1 to +{n} on the board): {rider} may move "
+            "{limit}, up to the foot of the climb.",
+            "{n} flat squares before the climb (numbered +1 to +{n} on the board): {rider} may move "
+            "{limit}, up to the foot of the climb.",
+            n,
+        ).format(n=n, rider=rider, limit=limit)
     return [Line(words, (rules.ASCENT,))]

@@ -40,7 +40,8 @@ def road_words(race: Race, square: int) -> str:
     """``"3 lanes, flat"``, ``"1 lane, ascent"``: the road on ``square``."""
     road = race.track.squares[square]
     return ngettext("{n} lane, {terrain}", "{n} lanes, {terrain}", road.lanes).format(
-        n=road.lanes, terrain=terrain_name(road.terrain))
+        n=road.lanes, terrain=terrain_name(road.terrain)
+    )
 
 
 def _where(race: Race, rider_id: str) -> str:
@@ -48,19 +49,27 @@ def _where(race: Race, rider_id: str) -> str:
     if rider.square is None:
         return _("not placed yet")
     track = race.track
-    where = _("square {square}, {lane} ({road})").format(square=rider.square, lane=lane_name(rider.lane),
-                                                         road=road_words(race, rider.square))
+    where = _("square {square}, {lane} ({road})").format(
+        square=rider.square, lane=lane_name(rider.lane), road=road_words(race, rider.square)
+    )
     if track.finish is not None and rider.square >= track.finish:
         past = rider.square - track.finish + 1
-        return ngettext("{where}, {n} square past the finish line", "{where}, {n} squares past the finish line",
-                        past).format(where=where, n=past)
+        return ngettext(
+            "{where}, {n} square past the finish line", "{where}, {n} squares past the finish line", past
+        ).format(where=where, n=past)
     if rider.square < track.start:
         return _("{where}, behind the start line").format(where=where)
     return where
 
 
-def describe_race(race: Race, *, played: Sequence[tuple[str, str]] | None = None, secret: Collection[str] = (),
-                  hands: Collection[str] = (), judged: bool = True) -> list[str]:
+def describe_race(
+    race: Race,
+    *,
+    played: Sequence[tuple[str, str]] | None = None,
+    secret: Collection[str] = (),
+    hands: Collection[str] = (),
+    judged: bool = True,
+) -> list[str]:
     """What the board shows, one sentence each.
 
     ``played``: (rider, card) pairs to tell instead of the riders' played cards ("" for a card not chosen yet);
@@ -72,8 +81,11 @@ def describe_race(race: Race, *, played: Sequence[tuple[str, str]] | None = None
         lines = [_("Round {round}. {phase}.").format(round=race.round, phase=race.phase.title)]
     else:
         lines = [_("{phase}.").format(phase=race.phase.title)]
-    road = (_("The road: squares 0 to {last}; the start line is before square {start}.") if track.start else
-            _("The road: squares 0 to {last}.")).format(last=track.last, start=track.start)
+    road = (
+        _("The road: squares 0 to {last}; the start line is before square {start}.")
+        if track.start
+        else _("The road: squares 0 to {last}.")
+    ).format(last=track.last, start=track.start)
     if track.finish is not None:
         road += " " + _("The finish line is before square {finish}.").format(finish=track.finish)
     lines.append(road + _terrain_summary(race))
@@ -87,22 +99,27 @@ def describe_race(race: Race, *, played: Sequence[tuple[str, str]] | None = None
     for rid in riders:
         lines.append(_rider_words(race, rid))
     if judged and race.riders:
-        lines.append(_("Packs (riders with no empty square between them), from the back: {packs}.").format(
-            packs=_packs(race)))
+        lines.append(
+            _("Packs (riders with no empty square between them), from the back: {packs}.").format(packs=_packs(race))
+        )
     cards = _played(race, played, secret, in_order=judged)
     if cards:
         lines.append(_("Cards played: {cards}.").format(cards=cards))
     for rid in hands:
         hand = race.riders[rid].hand if rid in race.riders else []
         if hand:
-            lines.append(_("{rider}'s drawn cards: {cards}.").format(
-                rider=rid, cards=", ".join(card_words(c) for c in hand)))
+            lines.append(
+                _("{rider}'s drawn cards: {cards}.").format(rider=rid, cards=", ".join(card_words(c) for c in hand))
+            )
     if judged and race.phase is Phase.MOVEMENT and race.to_move:
         lines.append(_("Still to move, in this order: {riders}.").format(riders=and_list(race.to_move)))
     if race.phase is Phase.FINISHED:
         if len(race.ranking) > 1:
-            lines.append(_("The race is over: {winner} wins; then {others}.").format(
-                winner=race.winner, others=and_list(race.ranking[1:])))
+            lines.append(
+                _("The race is over: {winner} wins; then {others}.").format(
+                    winner=race.winner, others=and_list(race.ranking[1:])
+                )
+            )
         else:
             lines.append(_("The race is over: {winner} wins.").format(winner=race.winner))
     return lines
@@ -114,19 +131,24 @@ def _rider_words(race: Race, rid: str) -> str:
     team = race.teams[rider.team]
     kind, colour = kind_name(str(rider.kind)), team_name(rider.team)
     if team.bot:
-        who = _("{rider} ({kind}, {team} team, {bot} bot)").format(rider=rid, kind=kind, team=colour,
-                                                                   bot=kind_name(team.bot))
+        who = _("{rider} ({kind}, {team} team, {bot} bot)").format(
+            rider=rid, kind=kind, team=colour, bot=kind_name(team.bot)
+        )
     else:
         who = _("{rider} ({kind}, {team} team)").format(rider=rid, kind=kind, team=colour)
     where = _where(race, rid)
     if rider.exhaustion:
-        return ngettext("{rider}: {where}; {n} exhaustion card taken.", "{rider}: {where}; {n} exhaustion cards taken.",
-                        rider.exhaustion).format(rider=who, where=where, n=rider.exhaustion)
+        return ngettext(
+            "{rider}: {where}; {n} exhaustion card taken.",
+            "{rider}: {where}; {n} exhaustion cards taken.",
+            rider.exhaustion,
+        ).format(rider=who, where=where, n=rider.exhaustion)
     return _("{rider}: {where}.").format(rider=who, where=where)
 
 
-def _played(race: Race, played: Sequence[tuple[str, Card | str]] | None, secret: Collection[str],
-            in_order: bool) -> str:
+def _played(
+    race: Race, played: Sequence[tuple[str, Card | str]] | None, secret: Collection[str], in_order: bool
+) -> str:
     """The cards played, in the movement order once the cards are revealed; ``in_order=False`` tells them in the
     riders' order."""
     if played is None:
@@ -169,8 +191,10 @@ def _terrain_summary(race: Race) -> str:
                 stretch = _("square {square}").format(square=start) if i - 1 == start else _squares(start, i - 1)
                 stretches.setdefault(terrain, []).append(stretch)
             start = i
-    return "".join(" " + _("{terrain}: {squares}.").format(terrain=terrain_name(t).capitalize(), squares=and_list(s))
-                   for t, s in stretches.items())
+    return "".join(
+        " " + _("{terrain}: {squares}.").format(terrain=terrain_name(t).capitalize(), squares=and_list(s))
+        for t, s in stretches.items()
+    )
 
 
 def _squares(first: int, last: int) -> str:

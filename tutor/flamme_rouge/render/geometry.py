@@ -161,7 +161,6 @@ class View:
     def panel_top(self) -> float:
         return self.road_bottom + NUMBERS_H + 4
 
-
     # ----- mini-map -----
     @property
     def minimap_left(self) -> float:
@@ -226,8 +225,12 @@ def follow(view: View, squares: Iterable[int], priority: Iterable[int] = ()) -> 
 def _in_view(view: View, lo: int, hi: int) -> bool:
     """Whether squares lo..hi are shown with a square to spare on each side (or the track ends there)."""
     at_start, at_end = view.first == 0, view.first + view.visible >= len(view.track)
-    return (at_start or lo >= view.first + 1) and (at_end or hi <= view.first + view.visible - 2) \
-        and lo >= view.first and hi <= view.last_visible
+    return (
+        (at_start or lo >= view.first + 1)
+        and (at_end or hi <= view.first + view.visible - 2)
+        and lo >= view.first
+        and hi <= view.last_visible
+    )
 
 
 def _scrolled(view: View, first: int) -> View:

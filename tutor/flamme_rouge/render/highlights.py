@@ -8,8 +8,16 @@ from typing import Iterable, Mapping
 from tutor.flamme_rouge.cards import Card
 from tutor.flamme_rouge.race import Phase, Race
 from tutor.i18n import _
-from tutor.flamme_rouge.events import (Blocked, BreakawayCost, Event, ExhaustionTaken, PacksFound, Position,
-                                       RiderMoved, Slipstreamed)
+from tutor.flamme_rouge.events import (
+    Blocked,
+    BreakawayCost,
+    Event,
+    ExhaustionTaken,
+    PacksFound,
+    Position,
+    RiderMoved,
+    Slipstreamed,
+)
 
 
 @dataclass(frozen=True)
@@ -71,8 +79,9 @@ class Highlights:
     """Rider -> finishing place (1 the winner), drawn as a gold "1st" tag above the token at the finish."""
 
 
-def highlights_for(race: Race, events: Iterable[Event] = (), *, active: str | None = None,
-                   helpers: bool = True) -> Highlights:
+def highlights_for(
+    race: Race, events: Iterable[Event] = (), *, active: str | None = None, helpers: bool = True
+) -> Highlights:
     """Highlights for ``race`` as it is now, after the step that produced ``events``.
 
     Pass the events of the LAST step only (one move, or one part of the end phase): a mark belongs to its

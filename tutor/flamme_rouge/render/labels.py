@@ -86,11 +86,11 @@ def _candidates(view: View, square: float, lane: float, w: float, h: float) -> l
     r = view.token_r
     side = r * MARK_SIZE + 0.5
     return [
-        (x + r * 0.45, y - r - 4, w, h),             # upper right, over the token's edge
-        (x + side, y + r + 4 - h, w, h),             # lower right, beside the team mark
-        (x - side - w, y + r + 4 - h, w, h),         # lower left
-        (x - w / 2, y - r - 4 - h / 2, w, h),        # above, on the lane's edge
-        (x - w / 2, y + r + 4 - h / 2, w, h),        # below, on the lane's edge
+        (x + r * 0.45, y - r - 4, w, h),  # upper right, over the token's edge
+        (x + side, y + r + 4 - h, w, h),  # lower right, beside the team mark
+        (x - side - w, y + r + 4 - h, w, h),  # lower left
+        (x - w / 2, y - r - 4 - h / 2, w, h),  # above, on the lane's edge
+        (x - w / 2, y + r + 4 - h / 2, w, h),  # below, on the lane's edge
     ]
 
 
@@ -101,12 +101,19 @@ def _in_rows(view: View, square: float, lane: float, w: float, h: float) -> list
     rows = (above, below) if lane >= view.track.lanes[int(square)] / 2 else (below, above)
     x = view.cx(square)
     shifts = [0.0] + [k * sign * view.cell_w / 2 for k in range(1, 13) for sign in (1, -1)]
-    return [(min(max(x + dx, MARGIN / 2 + w / 2), view.width - MARGIN / 2 - w / 2) - w / 2, row - h / 2, w, h)
-            for dx in shifts for row in rows]
+    return [
+        (min(max(x + dx, MARGIN / 2 + w / 2), view.width - MARGIN / 2 - w / 2) - w / 2, row - h / 2, w, h)
+        for dx in shifts
+        for row in rows
+    ]
 
 
-def place_rider_labels(view: View, positions: Mapping[str, tuple[float, float]],
-                       wanted: Sequence[tuple[str, str, str, float]], taken: Sequence[Box] = ()) -> list[Label]:
+def place_rider_labels(
+    view: View,
+    positions: Mapping[str, tuple[float, float]],
+    wanted: Sequence[tuple[str, str, str, float]],
+    taken: Sequence[Box] = (),
+) -> list[Label]:
     """Place each wanted label (rider, kind, text, height) by its rider's token, in order: the first candidate
     place that covers no badge, no other rider's team mark, none of the ``taken`` boxes (the marks' labels) and no
     label placed before; with no such place by the token, over its square above or under the road."""
@@ -116,12 +123,19 @@ def place_rider_labels(view: View, positions: Mapping[str, tuple[float, float]],
     for rider, kind, text, h in wanted:
         if rider not in positions:
             continue
-        obstacles = [*badges, *taken, *(box for rid, box in marks.items() if rid != rider),
-                     *(label.box for label in placed)]
-        options = _candidates(view, *positions[rider], chip_w(text), h) + _in_rows(view, *positions[rider],
-                                                                                    chip_w(text), h)
-        box = next((b for b in options if not any(overlaps(b, o) for o in obstacles)),
-                   min(options, key=lambda b: sum(overlap_area(b, o) for o in obstacles)))
+        obstacles = [
+            *badges,
+            *taken,
+            *(box for rid, box in marks.items() if rid != rider),
+            *(label.box for label in placed),
+        ]
+        options = _candidates(view, *positions[rider], chip_w(text), h) + _in_rows(
+            view, *positions[rider], chip_w(text), h
+        )
+        box = next(
+            (b for b in options if not any(overlaps(b, o) for o in obstacles)),
+            min(options, key=lambda b: sum(overlap_area(b, o) for o in obstacles)),
+        )
         placed.append(Label(rider, kind, text, box))
     return placed
 
@@ -157,8 +171,11 @@ def place_mark_labels(view: View, marks: Iterable[Mark]) -> list[MarkLabel]:
         rows = (below, above) if mark.below else (above, below)
         x = view.cx(mark.square)
         shifts = [0.0] + [k * sign * view.cell_w / 2 for k in range(1, 13) for sign in (1, -1)]
-        options = [(min(max(x + dx, MARGIN / 2 + w / 2), view.width - MARGIN / 2 - w / 2) - w / 2,
-                    row - TAG_H / 2, w, TAG_H) for dx in shifts for row in rows]
+        options = [
+            (min(max(x + dx, MARGIN / 2 + w / 2), view.width - MARGIN / 2 - w / 2) - w / 2, row - TAG_H / 2, w, TAG_H)
+            for dx in shifts
+            for row in rows
+        ]
         box = next((b for b in options if not any(overlaps(b, p.box) for p in placed)), options[0])
         placed.append(MarkLabel(mark, box))
     return placed

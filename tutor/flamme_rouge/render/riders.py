@@ -24,13 +24,23 @@ from tutor.ui.drawing import text as write
 from . import style
 from .geometry import LANE_H, MINIMAP_H, MINIMAP_Y, View
 from .highlights import Highlights, Mark
-from .labels import (BADGE_OFFSET, BADGE_SIZE, CHIP_H, MARK_SIZE, TAG_H, Box, Label, place_mark_labels,
-                     place_rider_labels)
+from .labels import (
+    BADGE_OFFSET,
+    BADGE_SIZE,
+    CHIP_H,
+    MARK_SIZE,
+    TAG_H,
+    Box,
+    Label,
+    place_mark_labels,
+    place_rider_labels,
+)
 
 FloatPosition = tuple[float, float]
 
 
 # ----- who looks like what ---------------------------------------------------------------------------------
+
 
 def rider_colours(race: Race) -> dict[str, str]:
     """Token colour of every rider: its team's colour (``Rider.colour``)."""
@@ -38,7 +48,7 @@ def rider_colours(race: Race) -> dict[str, str]:
 
 
 def token_label(race: Race, rider_id: str) -> str:
-    """"S" or "R" (the rider's kind) for a team's riders; two riders of one kind in a team (the Peloton's two
+    """ "S" or "R" (the rider's kind) for a team's riders; two riders of one kind in a team (the Peloton's two
     rouleurs, "peloton-1" and "peloton-2") are numbered as their ids end ("1", "2"), so they differ by more than
     colour; a rider alone in its team (scenario riders "a", "b", ...) shows the first two characters of its id."""
     rider = race.riders[rider_id]
@@ -58,8 +68,15 @@ def current_positions(race: Race) -> dict[str, FloatPosition]:
 
 # ----- the layer --------------------------------------------------------------------------------------------
 
-def draw_riders(canvas: Canvas, view: View, race: Race, highlights: Highlights = Highlights(),
-                positions: Mapping[str, FloatPosition] | None = None, moving: Iterable[str] = ()) -> None:
+
+def draw_riders(
+    canvas: Canvas,
+    view: View,
+    race: Race,
+    highlights: Highlights = Highlights(),
+    positions: Mapping[str, FloatPosition] | None = None,
+    moving: Iterable[str] = (),
+) -> None:
     """Clear the layer and draw the riders at ``positions`` (default: where they are) with ``highlights``."""
     positions = current_positions(race) if positions is None else positions
     moving = tuple(moving)
@@ -81,8 +98,9 @@ def draw_riders(canvas: Canvas, view: View, race: Race, highlights: Highlights =
     _draw_offview_markers(canvas, view, positions)
 
 
-def draw_tokens(canvas: Canvas, view: View, race: Race, positions: Mapping[str, FloatPosition],
-                colours: Mapping[str, str]) -> None:
+def draw_tokens(
+    canvas: Canvas, view: View, race: Race, positions: Mapping[str, FloatPosition], colours: Mapping[str, str]
+) -> None:
     """Discs in one vectorized call, then an outline, then each team mark and letter."""
     if not positions:
         return
@@ -122,8 +140,9 @@ LETTER_MIN = 12
 Coordinates = Sequence[float] | np.ndarray
 
 
-def draw_discs(canvas: Canvas, xs: Coordinates, ys: Coordinates, radius: float, fills: list[str],
-               colour_names: list[str]) -> None:
+def draw_discs(
+    canvas: Canvas, xs: Coordinates, ys: Coordinates, radius: float, fills: list[str], colour_names: list[str]
+) -> None:
     """Token discs of ``radius`` in ``fills`` with their outline, each with the mark of its team colour in its
     middle, large, in white or black ink (whichever contrasts more with its fill)."""
     xs, ys = np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
@@ -138,8 +157,9 @@ def draw_discs(canvas: Canvas, xs: Coordinates, ys: Coordinates, radius: float, 
     scale = radius * MARK_SIZE
     canvas.line_width = max(1.5, radius * 0.16)
     for ink in ("#ffffff", "#000000"):
-        inked = [i for i, fill in enumerate(fills)
-                 if text_colour_on(fill) == ink and style.team_mark(colour_names[i])[1]]
+        inked = [
+            i for i, fill in enumerate(fills) if text_colour_on(fill) == ink and style.team_mark(colour_names[i])[1]
+        ]
         if not inked:
             continue
         canvas.fill_style = canvas.stroke_style = ink
@@ -164,8 +184,12 @@ def draw_minimap_riders(canvas: Canvas, view: View, race: Race) -> None:
     canvas.clear_rect(view.minimap_left - 6, MINIMAP_Y - 6, view.minimap_w + 12, MINIMAP_H + 12)
     canvas.stroke_style = style.INK
     canvas.line_width = 2
-    canvas.stroke_rect(view.minimap_x(view.first), MINIMAP_Y - 3,
-                       view.minimap_cell_w * (view.last_visible + 1 - view.first), MINIMAP_H + 6)
+    canvas.stroke_rect(
+        view.minimap_x(view.first),
+        MINIMAP_Y - 3,
+        view.minimap_cell_w * (view.last_visible + 1 - view.first),
+        MINIMAP_H + 6,
+    )
     if not positions:
         return
     ids = list(positions)
@@ -177,6 +201,7 @@ def draw_minimap_riders(canvas: Canvas, view: View, race: Race) -> None:
 
 
 # ----- highlights -------------------------------------------------------------------------------------------
+
 
 def _draw_pack_outlines(canvas: Canvas, view: View, packs: Iterable[tuple[float, float]]) -> None:
     """A rounded box around each pack (fractional squares while a pack slides)."""
@@ -198,8 +223,7 @@ def _draw_blocked(canvas: Canvas, view: View, squares: Iterable[int]) -> None:
     canvas.stroke_style = style.WARNING
     canvas.line_width = 2.5
     tops = [view.square_top(s) for s in squares]
-    canvas.stroke_rects([view.x(s) + 1 for s in squares], tops, view.cell_w - 2,
-                        [view.road_bottom - t for t in tops])
+    canvas.stroke_rects([view.x(s) + 1 for s in squares], tops, view.cell_w - 2, [view.road_bottom - t for t in tops])
     canvas.line_width = 2
     canvas.begin_path()
     for s, top in zip(squares, tops):
@@ -248,8 +272,9 @@ def _draw_rings(canvas: Canvas, view: View, positions: list[FloatPosition], dash
     canvas.stroke_style = style.HIGHLIGHT
     canvas.line_width = 3.5
     canvas.set_line_dash([4, 3] if dashed else [])
-    canvas.stroke_circles([view.cx(s) for s, _ in positions], [view.cy(lane) for _, lane in positions],
-                          view.token_r + 3)
+    canvas.stroke_circles(
+        [view.cx(s) for s, _ in positions], [view.cy(lane) for _, lane in positions], view.token_r + 3
+    )
     canvas.set_line_dash([])
 
 
@@ -280,8 +305,13 @@ def _draw_labels(canvas: Canvas, view: View, highlights: Highlights, positions: 
         x, y, w, h = label.box
         if label.kind == "card":
             exhaustion = highlights.cards[label.rider].exhaustion
-            _mini_card(canvas, label.box, label.text, style.EXHAUSTION_FACE if exhaustion else style.CARD_FACE,
-                       style.EXHAUSTION_INK if exhaustion else style.INK)
+            _mini_card(
+                canvas,
+                label.box,
+                label.text,
+                style.EXHAUSTION_FACE if exhaustion else style.CARD_FACE,
+                style.EXHAUSTION_INK if exhaustion else style.INK,
+            )
         elif label.kind == "exhaustion":
             _mini_card(canvas, label.box, label.text, style.EXHAUSTION_FACE, style.EXHAUSTION_INK)
         else:
@@ -289,12 +319,33 @@ def _draw_labels(canvas: Canvas, view: View, highlights: Highlights, positions: 
             canvas.fill_style = colour
             rounded_rect(canvas, x, y, w, h, 4)
             canvas.fill()
-            write(canvas, label.text, x + w / 2, y + h / 2 + 0.5, size=12, bold=True, colour=text_colour_on(colour),
-                  align="center")
+            write(
+                canvas,
+                label.text,
+                x + w / 2,
+                y + h / 2 + 0.5,
+                size=12,
+                bold=True,
+                colour=text_colour_on(colour),
+                align="center",
+            )
 
 
-ORDINALS = {1: N_("1st"), 2: N_("2nd"), 3: N_("3rd"), 4: N_("4th"), 5: N_("5th"), 6: N_("6th"), 7: N_("7th"),
-            8: N_("8th"), 9: N_("9th"), 10: N_("10th"), 11: N_("11th"), 12: N_("12th"), 13: N_("13th")}
+ORDINALS = {
+    1: N_("1st"),
+    2: N_("2nd"),
+    3: N_("3rd"),
+    4: N_("4th"),
+    5: N_("5th"),
+    6: N_("6th"),
+    7: N_("7th"),
+    8: N_("8th"),
+    9: N_("9th"),
+    10: N_("10th"),
+    11: N_("11th"),
+    12: N_("12th"),
+    13: N_("13th"),
+}
 """A finishing place, one message each (a race has at most 13 riders): each language writes its own (Catalan:
 1r, 2n, 3r, 4t, 5è)."""
 

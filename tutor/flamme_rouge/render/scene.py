@@ -80,16 +80,31 @@ class Scene(LayeredScene):
     def cards_layer(self) -> Canvas:
         return self.layer(2)
 
-    def draw(self, race: Race, highlights: Highlights = Highlights(), panel: CardPanel = CardPanel(), *,
-             priority: Iterable[int] = (), redraw_track: bool = False) -> None:
+    def draw(
+        self,
+        race: Race,
+        highlights: Highlights = Highlights(),
+        panel: CardPanel = CardPanel(),
+        *,
+        priority: Iterable[int] = (),
+        redraw_track: bool = False,
+    ) -> None:
         """Paint ``race`` in one message; scroll so the riders (or the ``priority`` squares) are in view."""
         with self.painting():
             self._scroll([s for s, _ in race.positions().values()], priority, redraw_track)
             draw_riders(self.riders_layer, self.view, race, highlights)
             self._draw_overlay(race, panel)
 
-    def animate(self, race: Race, events: Sequence[Event], before: Mapping[str, tuple[int, int]],
-                highlights: Highlights = Highlights(), panel: CardPanel = CardPanel(), *, steps: int = 1) -> None:
+    def animate(
+        self,
+        race: Race,
+        events: Sequence[Event],
+        before: Mapping[str, tuple[int, int]],
+        highlights: Highlights = Highlights(),
+        panel: CardPanel = CardPanel(),
+        *,
+        steps: int = 1,
+    ) -> None:
         """Play ``events`` from the ``before`` positions to ``race``, then paint it."""
         frames = thin(frames_for(events, before), FRAMES_PER_STEP * steps)
         movers = {rid for frame in frames for rid in frame.moving}
@@ -99,10 +114,20 @@ class Scene(LayeredScene):
         ms = frame_ms(frames, steps)
 
         def draw_frame(frame: Frame) -> float:
-            draw_riders(self.riders_layer, self.view, race,
-                        Highlights(cards=highlights.cards, blocked=frame.blocked, packs=frame.packs,
-                                   exhausted=frame.exhausted, slipstreamed=frame.gained),
-                        positions=frame.positions, moving=frame.moving)
+            draw_riders(
+                self.riders_layer,
+                self.view,
+                race,
+                Highlights(
+                    cards=highlights.cards,
+                    blocked=frame.blocked,
+                    packs=frame.packs,
+                    exhausted=frame.exhausted,
+                    slipstreamed=frame.gained,
+                ),
+                positions=frame.positions,
+                moving=frame.moving,
+            )
             return frame.duration(ms)
 
         def final() -> None:
@@ -111,9 +136,17 @@ class Scene(LayeredScene):
 
         self.play(frames, draw_frame, before=lambda: self._scroll(squares, priority, redraw=False), after=final)
 
-    def animate_steps(self, race: Race, steps: Sequence[StepRecord], highlights: Highlights = Highlights(),
-                      panel: CardPanel = CardPanel(), *, speed: float = 1.0, priority: Iterable[int] = (),
-                      budget_ms: float | None = None) -> float:
+    def animate_steps(
+        self,
+        race: Race,
+        steps: Sequence[StepRecord],
+        highlights: Highlights = Highlights(),
+        panel: CardPanel = CardPanel(),
+        *,
+        speed: float = 1.0,
+        priority: Iterable[int] = (),
+        budget_ms: float | None = None,
+    ) -> float:
         """Play several steps one after the other (each at its own pace, a pause between them), then paint
         ``race``. ``speed`` multiplies every frame's duration (2: twice as slow); with ``budget_ms`` the whole
         plays in about that long (``tutor.ui.pace.fit``: the slides shrink first, each hold stays visible).
@@ -130,19 +163,31 @@ class Scene(LayeredScene):
             squares += [s for s, _ in step.before.values()]
             squares += [e.target for e in step.events if isinstance(e, Blocked)]
         if budget_ms is not None:
-            fitted = fit([ms for _, _, ms in timeline], budget_ms,
-                         floor_ms=[HOLD_FLOOR_MS if frame.hold_ms or ms >= PAUSE_MS * speed else 0
-                                   for frame, _, ms in timeline])
+            fitted = fit(
+                [ms for _, _, ms in timeline],
+                budget_ms,
+                floor_ms=[HOLD_FLOOR_MS if frame.hold_ms or ms >= PAUSE_MS * speed else 0 for frame, _, ms in timeline],
+            )
             timeline = [(frame, chips, ms) for (frame, chips, _), ms in zip(timeline, fitted)]
         priority = list(priority) or [s for s, _ in race.positions().values()]
 
         def draw_frame(item: tuple[Frame, Mapping[str, Chip], float]) -> float:
             frame, chips, ms = item
             still = {rid: chip for rid, chip in chips.items() if rid not in frame.moving}
-            draw_riders(self.riders_layer, self.view, race,
-                        Highlights(cards=still, blocked=frame.blocked, packs=frame.packs,
-                                   exhausted=frame.exhausted, slipstreamed=frame.gained),
-                        positions=frame.positions, moving=frame.moving)
+            draw_riders(
+                self.riders_layer,
+                self.view,
+                race,
+                Highlights(
+                    cards=still,
+                    blocked=frame.blocked,
+                    packs=frame.packs,
+                    exhausted=frame.exhausted,
+                    slipstreamed=frame.gained,
+                ),
+                positions=frame.positions,
+                moving=frame.moving,
+            )
             return ms
 
         def final() -> None:

@@ -53,18 +53,39 @@ MarkPart = tuple[Points, bool]
 
 
 def _ngon(n: int, r: float = 1.0, start: float = -90.0, squash: float = 1.0) -> Points:
-    return tuple((round(r * math.cos(math.radians(start + 360 * k / n)), 3),
-                  round(squash * r * math.sin(math.radians(start + 360 * k / n)), 3)) for k in range(n))
+    return tuple(
+        (
+            round(r * math.cos(math.radians(start + 360 * k / n)), 3),
+            round(squash * r * math.sin(math.radians(start + 360 * k / n)), 3),
+        )
+        for k in range(n)
+    )
 
 
 def _star(points: int = 5, outer: float = 1.0, inner: float = 0.45) -> Points:
-    return tuple((round((outer if k % 2 == 0 else inner) * math.cos(math.radians(-90 + 180 * k / points)), 3),
-                  round((outer if k % 2 == 0 else inner) * math.sin(math.radians(-90 + 180 * k / points)), 3))
-                 for k in range(2 * points))
+    return tuple(
+        (
+            round((outer if k % 2 == 0 else inner) * math.cos(math.radians(-90 + 180 * k / points)), 3),
+            round((outer if k % 2 == 0 else inner) * math.sin(math.radians(-90 + 180 * k / points)), 3),
+        )
+        for k in range(2 * points)
+    )
 
 
-_PLUS: Points = ((-0.3, -1), (0.3, -1), (0.3, -0.3), (1, -0.3), (1, 0.3), (0.3, 0.3), (0.3, 1), (-0.3, 1),
-                 (-0.3, 0.3), (-1, 0.3), (-1, -0.3), (-0.3, -0.3))
+_PLUS: Points = (
+    (-0.3, -1),
+    (0.3, -1),
+    (0.3, -0.3),
+    (1, -0.3),
+    (1, 0.3),
+    (0.3, 0.3),
+    (0.3, 1),
+    (-0.3, 1),
+    (-0.3, 0.3),
+    (-1, 0.3),
+    (-1, -0.3),
+    (-0.3, -0.3),
+)
 _CROSS: Points = tuple((round((x - y) * 0.7071, 3), round((x + y) * 0.7071, 3)) for x, y in _PLUS)
 _TRIANGLE: Points = ((0, -1), (0.95, 0.75), (-0.95, 0.75))
 _DOWN: Points = ((-0.95, -0.75), (0.95, -0.75), (0, 1))
@@ -169,14 +190,30 @@ def terrain_name(terrain: Terrain) -> str:
 
 
 COLOUR_NAMES = {
-    "red": N_("red"), "blue": N_("blue"), "green": N_("green"), "black": N_("black"), "white": N_("white"),
-    "pink": N_("pink"), "yellow": N_("yellow"), "orange": N_("orange"), "purple": N_("purple"), "teal": N_("teal"),
-    "brown": N_("brown"), "grey": N_("grey"), "silver": N_("silver"), "gold": N_("gold"), "bronze": N_("bronze"),
+    "red": N_("red"),
+    "blue": N_("blue"),
+    "green": N_("green"),
+    "black": N_("black"),
+    "white": N_("white"),
+    "pink": N_("pink"),
+    "yellow": N_("yellow"),
+    "orange": N_("orange"),
+    "purple": N_("purple"),
+    "teal": N_("teal"),
+    "brown": N_("brown"),
+    "grey": N_("grey"),
+    "silver": N_("silver"),
+    "gold": N_("gold"),
+    "bronze": N_("bronze"),
 }
 """The teams' colours, in English (message ids)."""
 WORD_NAMES = {
-    "peloton": N_("peloton"), "muscle": N_("muscle"),  # sprinteur and rouleur: the same words in every language
-    "Peloton": N_("Peloton"), "Muscle": N_("Muscle"), "random": N_("random"), "heuristic": N_("heuristic"),
+    "peloton": N_("peloton"),
+    "muscle": N_("muscle"),  # sprinteur and rouleur: the same words in every language
+    "Peloton": N_("Peloton"),
+    "Muscle": N_("Muscle"),
+    "random": N_("random"),
+    "heuristic": N_("heuristic"),
 }
 """Rider kinds and bots, in English (message ids)."""
 

@@ -41,22 +41,35 @@ def terrain_of(track: Track, square: int) -> Terrain:
 
 # ----- the road ----------------------------------------------------------------------------------------
 
+
 def _draw_verge(canvas: Canvas, view: View) -> None:
     canvas.fill_style = style.VERGE
-    canvas.fill_rect(view.x(view.first), view.road_top - 3, view.x(view.last_visible + 1) - view.road_left,
-                     view.road_bottom - view.road_top + 6)
+    canvas.fill_rect(
+        view.x(view.first),
+        view.road_top - 3,
+        view.x(view.last_visible + 1) - view.road_left,
+        view.road_bottom - view.road_top + 6,
+    )
 
 
 def _draw_cells(canvas: Canvas, view: View) -> None:
     """Dark kerbs around each square, then one light cell per existing lane, coloured by terrain."""
     track, squares = view.track, list(view.squares)
     canvas.fill_style = style.ROAD_EDGE
-    canvas.fill_rects([view.x(s) for s in squares], [view.square_top(s) - 2 for s in squares], view.cell_w,
-                      [track.lanes[s] * LANE_H + 4 for s in squares])
+    canvas.fill_rects(
+        [view.x(s) for s in squares],
+        [view.square_top(s) - 2 for s in squares],
+        view.cell_w,
+        [track.lanes[s] * LANE_H + 4 for s in squares],
+    )
     cells = [(s, lane) for s in squares for lane in range(track.lanes[s])]
-    canvas.fill_styled_rects([view.x(s) + 1 for s, _ in cells], [view.lane_top(lane) for _, lane in cells],
-                             view.cell_w - 1.5, LANE_H,
-                             rgb_array([style.TERRAIN_FILL[terrain_of(track, s)] for s, _ in cells]))
+    canvas.fill_styled_rects(
+        [view.x(s) + 1 for s, _ in cells],
+        [view.lane_top(lane) for _, lane in cells],
+        view.cell_w - 1.5,
+        LANE_H,
+        rgb_array([style.TERRAIN_FILL[terrain_of(track, s)] for s, _ in cells]),
+    )
 
 
 def _draw_lane_lines(canvas: Canvas, view: View) -> None:
@@ -72,8 +85,9 @@ def _draw_lane_lines(canvas: Canvas, view: View) -> None:
     three = [s for s in view.squares if track.lanes[s] >= 3]
     if three:
         canvas.fill_style = style.LANE_LINE
-        canvas.fill_rects([view.x(s) + view.cell_w * 0.3 for s in three], view.lane_top(1) - 0.8,
-                          view.cell_w * 0.4, 1.6)
+        canvas.fill_rects(
+            [view.x(s) + view.cell_w * 0.3 for s in three], view.lane_top(1) - 0.8, view.cell_w * 0.4, 1.6
+        )
 
 
 def _draw_cobble_dots(canvas: Canvas, view: View) -> None:
@@ -98,8 +112,13 @@ def _draw_terrain_glyphs(canvas: Canvas, view: View) -> None:
     marked = [s for s in view.squares if terrain_of(track, s) is not Terrain.FLAT]
     if not marked:
         return
-    canvas.fill_styled_rects([view.x(s) + 0.5 for s in marked], GLYPH_Y, view.cell_w - 1, GLYPH_H - 2,
-                             rgb_array([style.TERRAIN_FILL[terrain_of(track, s)] for s in marked]))
+    canvas.fill_styled_rects(
+        [view.x(s) + 0.5 for s in marked],
+        GLYPH_Y,
+        view.cell_w - 1,
+        GLYPH_H - 2,
+        rgb_array([style.TERRAIN_FILL[terrain_of(track, s)] for s in marked]),
+    )
     canvas.font = font(MIN_TEXT, bold=True)
     canvas.text_align = "center"
     canvas.text_baseline = "middle"
@@ -162,14 +181,19 @@ def _draw_chequers(canvas: Canvas, x: float, y: float, w: float, h: float, size:
     cols, rows = int(w // size), math.ceil(h / size)
     black = [(c, r) for c in range(cols) for r in range(rows) if (c + r) % 2 == 0]
     canvas.fill_style = style.INK
-    canvas.fill_rects([x + c * size for c, _ in black], [y + r * size for _, r in black], size,
-                      [min(size, h - r * size) for _, r in black])
+    canvas.fill_rects(
+        [x + c * size for c, _ in black],
+        [y + r * size for _, r in black],
+        size,
+        [min(size, h - r * size) for _, r in black],
+    )
     canvas.stroke_style = style.INK
     canvas.line_width = 1
     canvas.stroke_rect(x, y, w, h)
 
 
 # ----- mini-map and legend ---------------------------------------------------------------------------------
+
 
 def draw_minimap(canvas: Canvas, view: View) -> None:
     """The whole stage as a thin strip of terrain colours, with the start and finish lines."""
@@ -179,11 +203,15 @@ def draw_minimap(canvas: Canvas, view: View) -> None:
     canvas.text_baseline = "middle"
     canvas.fill_style = style.INK
     stage = ngettext("Stage: {n} square", "Stage: {n} squares", len(track)).format(n=len(track))
-    canvas.fill_text(stage, MARGIN, MINIMAP_Y + MINIMAP_H / 2,
-                     view.minimap_left - MARGIN - 8)
+    canvas.fill_text(stage, MARGIN, MINIMAP_Y + MINIMAP_H / 2, view.minimap_left - MARGIN - 8)
     squares = range(len(track))
-    canvas.fill_styled_rects([view.minimap_x(s) for s in squares], MINIMAP_Y, view.minimap_cell_w + 0.4, MINIMAP_H,
-                             rgb_array([style.TERRAIN_FILL[terrain_of(track, s)] for s in squares]))
+    canvas.fill_styled_rects(
+        [view.minimap_x(s) for s in squares],
+        MINIMAP_Y,
+        view.minimap_cell_w + 0.4,
+        MINIMAP_H,
+        rgb_array([style.TERRAIN_FILL[terrain_of(track, s)] for s in squares]),
+    )
     canvas.stroke_style = style.ROAD_EDGE
     canvas.line_width = 1
     canvas.stroke_rect(view.minimap_left, MINIMAP_Y, view.minimap_w, MINIMAP_H)

@@ -28,5 +28,14 @@ from .race_chooser import RaceChooser
 from .race_tutor import RaceTutor
 from .workbench import PositionBox, Workbench
 
-__all__ = ["BreakawayBid", "Line", "narrate", "to_html", "PredictQuiz", "RaceChooser", "RaceTutor", "PositionBox",
-           "Workbench"]
+__all__ = [
+    "BreakawayBid",
+    "Line",
+    "narrate",
+    "to_html",
+    "PredictQuiz",
+    "RaceChooser",
+    "RaceTutor",
+    "PositionBox",
+    "Workbench",
+]

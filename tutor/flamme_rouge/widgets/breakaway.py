@@ -57,17 +57,35 @@ TABLE_CSS = """
 class BreakawayBid(LessonShell, widgets.VBox):
     """The learner's team bids for the breakaway against bot teams."""
 
-    def __init__(self, stage: str = "cobbles-24", teams: Sequence[str] = ("red", "blue", "green"), *,
-                 learner: str = "red", bot: str = "heuristic", seed: int = 0, single_riders: bool = False,
-                 peloton: bool = False, muscle: int = 0, title: str = ""):
+    def __init__(
+        self,
+        stage: str = "cobbles-24",
+        teams: Sequence[str] = ("red", "blue", "green"),
+        *,
+        learner: str = "red",
+        bot: str = "heuristic",
+        seed: int = 0,
+        single_riders: bool = False,
+        peloton: bool = False,
+        muscle: int = 0,
+        title: str = "",
+    ):
         super().__init__()
         if learner not in teams:
             raise ValueError(f"learner: {learner!r} is not one of the teams {', '.join(teams)}")
         self.learner, self.title = learner, title
 
         def rebuild(new_seed: int) -> Race:
-            return Race.new(stage, list(teams), bots={t: bot for t in teams if t != learner}, seed=new_seed,
-                            breakaway=True, single_riders=single_riders, peloton=peloton, muscle=muscle)
+            return Race.new(
+                stage,
+                list(teams),
+                bots={t: bot for t in teams if t != learner},
+                seed=new_seed,
+                breakaway=True,
+                single_riders=single_riders,
+                peloton=peloton,
+                muscle=muscle,
+            )
 
         self._rebuild: Callable[[int], Race] = rebuild
         self.race = rebuild(seed)
@@ -80,8 +98,7 @@ class BreakawayBid(LessonShell, widgets.VBox):
         """Positions before the breakaway step (where the winners' trails start)."""
         self.narration_lines: list[Line] = []
         self.scene = Scene(self.race.track)
-        self.build_shell(lambda: self.race, [self.scene], on_back=self._on_back, on_restart=self._on_restart,
-                         seed=seed)
+        self.build_shell(lambda: self.race, [self.scene], on_back=self._on_back, on_restart=self._on_restart, seed=seed)
         self.restart_button.tooltip = _("Bid again from the start (with the shuffle number under For teachers)")
         self.children = self._layout()
         self.add_class("tutor-breakaway")
@@ -98,18 +115,28 @@ class BreakawayBid(LessonShell, widgets.VBox):
         self.bids_table = widgets.HTML()
         self.legend = widgets.HTML(legend_html(self.race, folding=False))
         hand_size = max(map(self.race.hand_size, self.race.teams[self.learner].riders))
-        self.hand = HandControls(self.guard, cards=hand_size, on_draw=self._on_draw, on_card=self._on_card,
-                                 bidding=True)
+        self.hand = HandControls(
+            self.guard, cards=hand_size, on_draw=self._on_draw, on_card=self._on_card, bidding=True
+        )
         self.hand.set_riders(self.race.teams[self.learner].riders)
         self.draw_buttons, self.card_buttons = self.hand.draw_buttons, self.hand.card_buttons
-        self.decide_button = button(_("Decide the breakaway ▸"),
-                                    _("Rank the bid totals and start the breakaway riders"), style="primary")
+        self.decide_button = button(
+            _("Decide the breakaway ▸"), _("Rank the bid totals and start the breakaway riders"), style="primary"
+        )
         self.on_click(self.decide_button, "decide", self._on_decide)
         self.key = Disclosure(_("Key"), [self.legend], tooltip=_("What the colours and marks on the board mean"))
-        return [widgets.HTML(CSS + TABLE_CSS), self.header, board_frame(self.scene),
-                prompt_row(self.status, *self.draw_buttons.values(), self.hand.hand, self.decide_button),
-                self.secondary_row(disclosures=[self.story.toggle, self.key.button]),
-                self.bids_table, self.text_view.html, self.story.html, self.key.body, self.teachers.body]
+        return [
+            widgets.HTML(CSS + TABLE_CSS),
+            self.header,
+            board_frame(self.scene),
+            prompt_row(self.status, *self.draw_buttons.values(), self.hand.hand, self.decide_button),
+            self.secondary_row(disclosures=[self.story.toggle, self.key.button]),
+            self.bids_table,
+            self.text_view.html,
+            self.story.html,
+            self.key.body,
+            self.teachers.body,
+        ]
 
     # ----- handlers --------------------------------------------------------------------------------------
 
@@ -129,8 +156,11 @@ class BreakawayBid(LessonShell, widgets.VBox):
 
     def _on_draw(self, rider_id: str) -> None:
         if self.race.phase not in BIDS:
-            self.warn(_("The bids are over: choose 'Decide the breakaway'.") if self.race.phase is Phase.BREAKAWAY
-                      else _("The bids are over: the breakaway is decided. Choose Back or Restart."))
+            self.warn(
+                _("The bids are over: choose 'Decide the breakaway'.")
+                if self.race.phase is Phase.BREAKAWAY
+                else _("The bids are over: the breakaway is decided. Choose Back or Restart.")
+            )
             return
         self._act(lambda: self.race.draw(rider_id))
 
@@ -146,13 +176,19 @@ class BreakawayBid(LessonShell, widgets.VBox):
         rider = self.holding
         if rider is None:
             free = self.hand.free
-            self.warn(_("Draw first: choose '{draw}'.").format(draw=self.draw_buttons[free[0]].description) if free else
-                      _("No cards to bid now: {hint}").format(hint=self._hint()))
+            self.warn(
+                _("Draw first: choose '{draw}'.").format(draw=self.draw_buttons[free[0]].description)
+                if free
+                else _("No cards to bid now: {hint}").format(hint=self._hint())
+            )
             return
         hand = self.race.riders[rider].hand
         if index >= len(hand):
-            self.warn(ngettext("{rider} has only {n} card in hand.", "{rider} has only {n} cards in hand.",
-                               len(hand)).format(rider=rider, n=len(hand)))
+            self.warn(
+                ngettext("{rider} has only {n} card in hand.", "{rider} has only {n} cards in hand.", len(hand)).format(
+                    rider=rider, n=len(hand)
+                )
+            )
             return
         card = hand[index]
         self._act(lambda: self.race.play(rider, card))
@@ -160,15 +196,17 @@ class BreakawayBid(LessonShell, widgets.VBox):
     def _on_decide(self) -> None:
         race = self.race
         if race.phase is not Phase.BREAKAWAY:
-            self.warn(_("Not yet: your team still has to bid ({phase}).").format(phase=race.phase.name_in_words)
-                      if race.phase in BIDS else _("Not yet: the breakaway is already decided."))
+            self.warn(
+                _("Not yet: your team still has to bid ({phase}).").format(phase=race.phase.name_in_words)
+                if race.phase in BIDS
+                else _("Not yet: the breakaway is already decided.")
+            )
             return
         bidders = {r.id: list(r.bids) for r in race.player_riders if r.bids}
         before = race.positions()
         self.control.act(race.step, then=lambda events: self._decided(events, bidders, before))
 
-    def _decided(self, events: list[Event], bidders: dict[str, list[Card]], before: dict[str, tuple[int, int]]
-                 ) -> None:
+    def _decided(self, events: list[Event], bidders: dict[str, list[Card]], before: dict[str, tuple[int, int]]) -> None:
         self._final_bids = bidders
         self.decision = next(e for e in events if isinstance(e, BreakawayDecided))
         self._costs = {e.rider: e.exhaustion for e in events if isinstance(e, BreakawayCost)}
@@ -187,8 +225,13 @@ class BreakawayBid(LessonShell, widgets.VBox):
         self.race = self._rebuild(self.seed.value)
         self.decision, self._final_bids, self._costs, self._events = None, {}, {}, []
         self.story.clear()
-        self._show([Line(_("New bids (shuffle number {seed}).").format(seed=self.seed.value)), *self._intro(),
-                    *self._opening_bots()])
+        self._show(
+            [
+                Line(_("New bids (shuffle number {seed}).").format(seed=self.seed.value)),
+                *self._intro(),
+                *self._opening_bots(),
+            ]
+        )
 
     def _opening_bots(self) -> list[Line]:
         """The bots' first bids: Back stops after them."""
@@ -247,33 +290,45 @@ class BreakawayBid(LessonShell, widgets.VBox):
             holder = self.holding
             if holder:
                 held = len(race.riders[holder].hand)
-                return ngettext("Bid for {rider}: choose one of its {cards} cards. It goes face down; the other one "
-                                "is recycled under the deck.",
-                                "Bid for {rider}: choose one of its {cards} cards. It goes face down; the other {n} "
-                                "are recycled under the deck.", held - 1).format(rider=holder, cards=held, n=held - 1)
+                return ngettext(
+                    "Bid for {rider}: choose one of its {cards} cards. It goes face down; the other one "
+                    "is recycled under the deck.",
+                    "Bid for {rider}: choose one of its {cards} cards. It goes face down; the other {n} "
+                    "are recycled under the deck.",
+                    held - 1,
+                ).format(rider=holder, cards=held, n=held - 1)
             free = self.hand.free
             if race.phase is Phase.BID_1 and len(free) > 1:
                 others = and_list([_("'{draw}'").format(draw=self.draw_buttons[r].description) for r in free[1:]])
                 return _("Pick the rider that bids for your team: choose '{draw}' or {others}.").format(
-                    draw=self.draw_buttons[free[0]].description, others=others)
+                    draw=self.draw_buttons[free[0]].description, others=others
+                )
             if free:
-                return _("{phase}: choose '{draw}'.").format(phase=race.phase.name_in_words.capitalize(),
-                                                             draw=self.draw_buttons[free[0]].description)
+                return _("{phase}: choose '{draw}'.").format(
+                    phase=race.phase.name_in_words.capitalize(), draw=self.draw_buttons[free[0]].description
+                )
             return _("Waiting for the other players' bids.")
         if race.phase is Phase.BREAKAWAY:
             return _("Both bids are in and revealed: choose 'Decide the breakaway'.")
         winners = list(self.decision.winners) if self.decision else []
-        return ngettext("The breakaway is decided: {riders} starts past the start line. Choose Back to look again, "
-                        "or Restart to bid again with the same cards.",
-                        "The breakaway is decided: {riders} start past the start line. Choose Back to look again, "
-                        "or Restart to bid again with the same cards.", len(winners)).format(
-                            riders=and_list(winners, empty=_("nobody")))
+        return ngettext(
+            "The breakaway is decided: {riders} starts past the start line. Choose Back to look again, "
+            "or Restart to bid again with the same cards.",
+            "The breakaway is decided: {riders} start past the start line. Choose Back to look again, "
+            "or Restart to bid again with the same cards.",
+            len(winners),
+        ).format(riders=and_list(winners, empty=_("nobody")))
 
     def _intro(self) -> list[Line]:
-        return [Line(_("The breakaway bid: your team picks one rider, who draws {hand} cards and bids 1 face down, "
-                       "twice. The two bids' total decides who starts ahead of everyone, at a price.").format(
-                           hand=len(self.card_buttons)),
-                     (rules.BID, rules.BREAKAWAY_RANK))]
+        return [
+            Line(
+                _(
+                    "The breakaway bid: your team picks one rider, who draws {hand} cards and bids 1 face down, "
+                    "twice. The two bids' total decides who starts ahead of everyone, at a price."
+                ).format(hand=len(self.card_buttons)),
+                (rules.BID, rules.BREAKAWAY_RANK),
+            )
+        ]
 
     # ----- the bids table --------------------------------------------------------------------------------
 
@@ -282,8 +337,11 @@ class BreakawayBid(LessonShell, widgets.VBox):
         race = self.race
         if race.phase in BIDDING:
             shown = {Phase.BID_1: 0, Phase.BID_2: 1, Phase.BREAKAWAY: 2}[race.phase]
-            return {r.id: (list(r.bids), min(shown, len(r.bids))) for r in race.player_riders
-                    if r.bids or race.bidder(r.team) == r.id}
+            return {
+                r.id: (list(r.bids), min(shown, len(r.bids)))
+                for r in race.player_riders
+                if r.bids or race.bidder(r.team) == r.id
+            }
         return {rid: (cards, len(cards)) for rid, cards in self._final_bids.items()}
 
     def grid(self) -> list[str]:
@@ -315,16 +373,23 @@ class BreakawayBid(LessonShell, widgets.VBox):
             result = self._result(rid) if decision else ""
             where = _("{n} of {m}").format(n=grid.index(rid) + 1, m=len(grid)) if rid in grid else ""
             who = _("{rider} (you)").format(rider=rid) if mine else rid
-            rows.append(f"<tr class='{'tutor-winner' if decision and rid in decision.winners else ''}'>"
-                        f"<td>{html.escape(who)}</td><td>{html.escape(where)}</td>"
-                        f"<td>{html.escape(cells[0])}</td><td>{html.escape(cells[1])}</td><td>{total}</td>"
-                        f"<td>{html.escape(result)}</td></tr>")
-        caption = (_("Ranking by total, best first. Equal totals go to the rider further back on the grid.")
-                   if decision else _("Bids by grid place (1 = front of the start area). Ties will go to the rider "
-                                      "further back."))
+            rows.append(
+                f"<tr class='{'tutor-winner' if decision and rid in decision.winners else ''}'>"
+                f"<td>{html.escape(who)}</td><td>{html.escape(where)}</td>"
+                f"<td>{html.escape(cells[0])}</td><td>{html.escape(cells[1])}</td><td>{total}</td>"
+                f"<td>{html.escape(result)}</td></tr>"
+            )
+        caption = (
+            _("Ranking by total, best first. Equal totals go to the rider further back on the grid.")
+            if decision
+            else _("Bids by grid place (1 = front of the start area). Ties will go to the rider further back.")
+        )
         heads = [_("rider"), _("grid place"), _("bid 1"), _("bid 2"), _("total"), _("result")]
-        return (f"<table class='tutor-bids'><caption style='text-align:left'>{html.escape(caption)}</caption><tr>"
-                + "".join(f"<th>{html.escape(h)}</th>" for h in heads) + f"</tr>{''.join(rows)}</table>")
+        return (
+            f"<table class='tutor-bids'><caption style='text-align:left'>{html.escape(caption)}</caption><tr>"
+            + "".join(f"<th>{html.escape(h)}</th>" for h in heads)
+            + f"</tr>{''.join(rows)}</table>"
+        )
 
     def _total(self, rider: str, cards: Sequence[Card]) -> int:
         """A bid's total: the engine's once decided (``BreakawayDecided.totals``), else its cards' (revealed)."""
@@ -337,8 +402,11 @@ class BreakawayBid(LessonShell, widgets.VBox):
         if rider not in self._costs:
             return _("recycles its bid cards")
         n = self._costs[rider]
-        return ngettext("breakaway: bid cards leave the game, takes {n} exhaustion card",
-                        "breakaway: bid cards leave the game, takes {n} exhaustion cards", n).format(n=n)
+        return ngettext(
+            "breakaway: bid cards leave the game, takes {n} exhaustion card",
+            "breakaway: bid cards leave the game, takes {n} exhaustion cards",
+            n,
+        ).format(n=n)
 
     # ----- the canvas ------------------------------------------------------------------------------------
 
@@ -347,8 +415,10 @@ class BreakawayBid(LessonShell, widgets.VBox):
             chips = {rid: Chip(tuple(cards[:shown])) for rid, (cards, shown) in self.bids().items() if cards}
             return Highlights(active=self.holding, cards=chips)
         moved = {e.rider: e.to for e in self._events if isinstance(e, BreakawayStart)}
-        return Highlights(exhausted=tuple(self.decision.winners),
-                          trails={rid: (self._start_spot(rid), to) for rid, to in moved.items()})
+        return Highlights(
+            exhausted=tuple(self.decision.winners),
+            trails={rid: (self._start_spot(rid), to) for rid, to in moved.items()},
+        )
 
     def _start_spot(self, rider_id: str) -> tuple[int, int]:
         return self._slide_from.get(rider_id, self.race.riders[rider_id].position)

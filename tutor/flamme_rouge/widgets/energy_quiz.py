@@ -44,7 +44,6 @@ YES, NO = N_("Yes"), N_("No")
 """The answers the questions offer (English: what the engine's action returns), shown translated."""
 
 
-
 def shown(choice: str) -> str:
     """An answer as the learner reads it: a number as it is, words translated."""
     return choice if choice.isdigit() else _(choice)
@@ -120,8 +119,16 @@ def _second_rider_now(race: Race) -> tuple[str, list[Event], list[Line]]:
     try:
         events = race.draw(OTHER)
     except RiderOrderError:
-        return NO, [], [Line(_("{other} must wait until {rider} has played one of its cards.").format(
-            other=OTHER, rider=RIDER), (rules.ROUND,))]
+        return (
+            NO,
+            [],
+            [
+                Line(
+                    _("{other} must wait until {rider} has played one of its cards.").format(other=OTHER, rider=RIDER),
+                    (rules.ROUND,),
+                )
+            ],
+        )
     return YES if drawn(OTHER, events) else NO, events, narrate(events)
 
 
@@ -137,18 +144,37 @@ def _played_card_after_round(race: Race) -> tuple[str, list[Event], list[Line]]:
 
 
 QUESTIONS = (
-    EnergyQuestion(N_("red-S draws 9, 5, 3 and 2 and plays the 9. Where do the other three cards go?"),
-                   (ON_TOP, UNDER_DECK, OUT_OF_GAME), _where_cards_go,
-                   face_down=("9", "5", "3", "2", "4", "4", "3")),
-    EnergyQuestion(N_("red-S has only 2 cards left face down, and 6 recycled cards. How many cards does it draw?"),
-                   ("2", "4", "8"), _how_many_drawn, face_down=("5", "3"), recycled=("2", "9", "4", "4", "3", "2")),
-    EnergyQuestion(N_("red-S has drawn its 4 cards but not played one yet. May you draw for red-R now?"),
-                   (YES, NO), _second_rider_now, drawn=True),
-    EnergyQuestion(N_("red-S draws 9, 5, 3 and 2 and plays the 9. Where is that 9 when the next round begins?"),
-                   (IN_HAND, UNDER_DECK, OUT_OF_GAME), _played_card_after_round,
-                   face_down=("9", "5", "3", "2", "4", "4", "3")),
-    EnergyQuestion(N_("red-S has just 3 cards left in all: 4, 3 and 2 face down, none recycled. How many does it "
-                      "draw?"), ("3", "4", EXHAUSTION_CARD), _how_many_drawn, face_down=("4", "3", "2")),
+    EnergyQuestion(
+        N_("red-S draws 9, 5, 3 and 2 and plays the 9. Where do the other three cards go?"),
+        (ON_TOP, UNDER_DECK, OUT_OF_GAME),
+        _where_cards_go,
+        face_down=("9", "5", "3", "2", "4", "4", "3"),
+    ),
+    EnergyQuestion(
+        N_("red-S has only 2 cards left face down, and 6 recycled cards. How many cards does it draw?"),
+        ("2", "4", "8"),
+        _how_many_drawn,
+        face_down=("5", "3"),
+        recycled=("2", "9", "4", "4", "3", "2"),
+    ),
+    EnergyQuestion(
+        N_("red-S has drawn its 4 cards but not played one yet. May you draw for red-R now?"),
+        (YES, NO),
+        _second_rider_now,
+        drawn=True,
+    ),
+    EnergyQuestion(
+        N_("red-S draws 9, 5, 3 and 2 and plays the 9. Where is that 9 when the next round begins?"),
+        (IN_HAND, UNDER_DECK, OUT_OF_GAME),
+        _played_card_after_round,
+        face_down=("9", "5", "3", "2", "4", "4", "3"),
+    ),
+    EnergyQuestion(
+        N_("red-S has just 3 cards left in all: 4, 3 and 2 face down, none recycled. How many does it draw?"),
+        ("3", "4", EXHAUSTION_CARD),
+        _how_many_drawn,
+        face_down=("4", "3", "2"),
+    ),
 )
 """The questions and their choices in English (the quiz ids are made from the English words), shown translated."""
 
@@ -172,15 +198,22 @@ def deck_html(race: Race) -> str:
         return html.escape(", ".join(str(card) for card in found)) if found else html.escape(_("none"))
 
     face_down = len(deck.face_down)
-    rows = ((_("Face down"), ngettext("{n} card", "{n} cards", face_down).format(n=face_down)),
-            (_("Drawn, in hand"), cards(deck.hand)), (_("Recycled, face up under the deck"), cards(deck.recycled)),
-            (_("Played this round"), cards([played] if played else [])),
-            (_("Out of the game"), cards(deck.removed)))
-    body = "".join(f"<tr><th scope='row' style='text-align:left;padding-right:12px'>{html.escape(name)}</th>"
-                   f"<td>{value}</td></tr>" for name, value in rows)
+    rows = (
+        (_("Face down"), ngettext("{n} card", "{n} cards", face_down).format(n=face_down)),
+        (_("Drawn, in hand"), cards(deck.hand)),
+        (_("Recycled, face up under the deck"), cards(deck.recycled)),
+        (_("Played this round"), cards([played] if played else [])),
+        (_("Out of the game"), cards(deck.removed)),
+    )
+    body = "".join(
+        f"<tr><th scope='row' style='text-align:left;padding-right:12px'>{html.escape(name)}</th><td>{value}</td></tr>"
+        for name, value in rows
+    )
     title = html.escape(_("The cards of {rider}").format(rider=RIDER), quote=True)
-    return (f"<table class='tutor-deck' aria-label=\"{title}\"><caption style='text-align:left'>"
-            f"<b>{title}</b></caption>{body}</table>")
+    return (
+        f"<table class='tutor-deck' aria-label=\"{title}\"><caption style='text-align:left'>"
+        f"<b>{title}</b></caption>{body}</table>"
+    )
 
 
 class EnergyQuiz(RevealQuiz):
@@ -195,8 +228,12 @@ class EnergyQuiz(RevealQuiz):
         self.board = widgets.HTML()
         self.choice_input = widgets.ToggleButtons(options=[], value=None, style={"button_width": "auto"})
         self._show(questions[0])
-        super().__init__(question=questions[0].question, board=self.board,
-                         inputs=[label(_("Your answer:")), self.choice_input], title=title)
+        super().__init__(
+            question=questions[0].question,
+            board=self.board,
+            inputs=[label(_("Your answer:")), self.choice_input],
+            title=title,
+        )
         self.retry_button.tooltip = _("Answer again")
         self.reset()
 
@@ -224,8 +261,11 @@ class EnergyQuiz(RevealQuiz):
         question = self.questions[self.position]
         found, events, why = question.action(self.race)
         right = answer == found
-        told = (_("The answer is: {answer}.").format(answer=shown(found)) if right else
-                _("The answer is: {answer}. You said: {chosen}.").format(answer=shown(found), chosen=shown(answer)))
+        told = (
+            _("The answer is: {answer}.").format(answer=shown(found))
+            if right
+            else _("The answer is: {answer}. You said: {chosen}.").format(answer=shown(found), chosen=shown(answer))
+        )
         # The story tells the rest: each rule is said once on the screen.
         return Verdict(right, told, why, [line for line in narrate(events) if line not in why])
 

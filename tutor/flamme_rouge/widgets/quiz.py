@@ -44,8 +44,16 @@ import ipywidgets as widgets
 from tutor.flamme_rouge import scenario as scenarios
 from tutor.flamme_rouge.events import Blocked, Event, ExhaustionTaken, PacksFound, RiderMoved, Slipstreamed
 from tutor.flamme_rouge.race import Phase, Race
-from tutor.flamme_rouge.render import (CardPanel, Chip, Highlights, Mark, Scene, highlights_for, legend_html,
-                                       revealed_cards)
+from tutor.flamme_rouge.render import (
+    CardPanel,
+    Chip,
+    Highlights,
+    Mark,
+    Scene,
+    highlights_for,
+    legend_html,
+    revealed_cards,
+)
 from tutor.flamme_rouge.render.climb import climb_marks
 from tutor.flamme_rouge.render.describe import describe_race
 from tutor.flamme_rouge.render.style import ANSWER, GUESS, lane_name
@@ -72,19 +80,29 @@ PROMPTS = {
 
 
 class PredictQuiz(RevealQuiz):
-    def __init__(self, scenario: str | dict[str, Any] | Sequence[str | dict[str, Any]], *,
-                 question: str | Sequence[str],
-                 rider: str | None = None, ask: str = "square", explain: str = "", after: str | None = None,
-                 with_lane: bool = False, choices: Sequence[int | str] = (), target: int | None = None,
-                 title: str = ""):
+    def __init__(
+        self,
+        scenario: str | dict[str, Any] | Sequence[str | dict[str, Any]],
+        *,
+        question: str | Sequence[str],
+        rider: str | None = None,
+        ask: str = "square",
+        explain: str = "",
+        after: str | None = None,
+        with_lane: bool = False,
+        choices: Sequence[int | str] = (),
+        target: int | None = None,
+        title: str = "",
+    ):
         many: list[Any] = list(scenario) if isinstance(scenario, (list, tuple)) else [scenario]
         self.positions: list[dict[str, Any]] = [s if isinstance(s, dict) else scenarios.load(s) for s in many]
         if not self.positions:
             raise ValueError("a quiz needs at least one scenario")
         self.questions = [question] if isinstance(question, str) else list(question)
         if len(self.questions) not in (1, len(self.positions)):
-            raise ValueError(f"give one question, or one per position ({len(self.positions)}), "
-                             f"not {len(self.questions)}")
+            raise ValueError(
+                f"give one question, or one per position ({len(self.positions)}), not {len(self.questions)}"
+            )
         if ask not in ASKS:
             raise ValueError(f"ask must be one of {ASKS}, not {ask!r}")
         if ask == "card" and (not choices or target is None):
@@ -118,12 +136,20 @@ class PredictQuiz(RevealQuiz):
         self.legend = widgets.HTML(legend_html(self.race, folding=False))
         self.key = Disclosure(_("Key"), [self.legend], tooltip=_("What the colours and marks on the board mean"))
         self.inputs_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
-        super().__init__(question=self.questions[0], board=board_frame(self.scene),
-                         inputs=[self.inputs_box], title=title, explain=explain,
-                         scenes=[self.scene], in_words=True, disclosures=[self.key])
+        super().__init__(
+            question=self.questions[0],
+            board=board_frame(self.scene),
+            inputs=[self.inputs_box],
+            title=title,
+            explain=explain,
+            scenes=[self.scene],
+            in_words=True,
+            disclosures=[self.key],
+        )
         self.retry_button.description = _("Try again ▸")
-        self.retry_button.tooltip = (_("A new position to answer") if len(self.positions) > 1
-                                     else _("Reset the position and answer again"))
+        self.retry_button.tooltip = (
+            _("A new position to answer") if len(self.positions) > 1 else _("Reset the position and answer again")
+        )
         self.scene.on_click(self._on_board_click)
         self.scene.on_client_ready(lambda: self.redraw(static=True))
         self._new_inputs()
@@ -139,8 +165,11 @@ class PredictQuiz(RevealQuiz):
         return scenarios.build(data)
 
     def _new_inputs(self) -> None:
-        self._played = tuple((rid, str(self.race.riders[rid].played)) for rid in self.race.to_move
-                             if self.race.riders[rid].played is not None)
+        self._played = tuple(
+            (rid, str(self.race.riders[rid].played))
+            for rid in self.race.to_move
+            if self.race.riders[rid].played is not None
+        )
         if self.ask == "card":
             self._played = tuple((rid, "" if rid == self.rider else card) for rid, card in self._played)
         self.inputs_box.children = self._make_inputs()
@@ -172,37 +201,45 @@ class PredictQuiz(RevealQuiz):
                 self.lane_input.value = None
             return list(self.inputs_box.children)
         if self.ask == "exhausted":
-            self.rider_checks = {rid: widgets.Checkbox(description=rid, value=False, indent=False,
-                                                       layout=widgets.Layout(width="auto"))
-                                 for rid in race.riders}
+            self.rider_checks = {
+                rid: widgets.Checkbox(description=rid, value=False, indent=False, layout=widgets.Layout(width="auto"))
+                for rid in race.riders
+            }
             return [label(_("Exhausted riders:")), *self.rider_checks.values()]
         if self.ask in ("first", "winner", "card"):
             options = [(c, c) for c in self.choices] if self.ask == "card" else [(r, r) for r in sorted(race.riders)]
-            what = {"first": _("Moves first:"), "winner": _("Wins:"),
-                    "card": _("{rider} plays:").format(rider=self.rider)}[self.ask]
-            self.choice_input = widgets.ToggleButtons(options=options, value=None,
-                                                      style={"button_width": "auto"})
+            what = {
+                "first": _("Moves first:"),
+                "winner": _("Wins:"),
+                "card": _("{rider} plays:").format(rider=self.rider),
+            }[self.ask]
+            self.choice_input = widgets.ToggleButtons(options=options, value=None, style={"button_width": "auto"})
             self.choice_input.observe(lambda _: self.redraw(), "value")
             return [label(what), self.choice_input]
         start = race.riders[self.rider].square
         assert start is not None
         last = min(len(race.track) - 1, start + SQUARES_OFFERED)
-        self.square_input = widgets.Dropdown(options=self._square_options(start, last),
-                                             value=None, description=_("{rider} ends on:").format(rider=self.rider),
-                                             style={"description_width": "initial"})
+        self.square_input = widgets.Dropdown(
+            options=self._square_options(start, last),
+            value=None,
+            description=_("{rider} ends on:").format(rider=self.rider),
+            style={"description_width": "initial"},
+        )
         self.square_input.observe(lambda _: self._on_square_chosen(), "value")
         row: list[widgets.Widget] = [self.square_input]
         if self.with_lane:
             lanes = max(race.track.lanes)
-            self.lane_input = widgets.ToggleButtons(options=[(lane_name(lane), lane) for lane in range(lanes)],
-                                                    value=None, description=_("Lane:"))
+            self.lane_input = widgets.ToggleButtons(
+                options=[(lane_name(lane), lane) for lane in range(lanes)], value=None, description=_("Lane:")
+            )
             self.lane_input.observe(lambda _: self.redraw(), "value")
             row.append(self.lane_input)
         return row
 
     def prompt_text(self) -> str:
         return _("Look at the positions and the played cards, {what}, then choose Reveal.").format(
-            what=_(PROMPTS[self.ask]))
+            what=_(PROMPTS[self.ask])
+        )
 
     @staticmethod
     def _square_options(start: int, last: int) -> list[tuple[str, int | None]]:
@@ -212,12 +249,18 @@ class PredictQuiz(RevealQuiz):
         """A square chosen in the list (by keyboard, say) is confirmed in the status line, as a click is."""
         self.redraw()
         if self.is_right is None and self.square_input is not None and self.square_input.value is not None:
-            self.status.show(_("Your answer: square {square}. Choose '{reveal}' to check it.").format(
-                square=self.square_input.value, reveal=_("Reveal")))
+            self.status.show(
+                _("Your answer: square {square}. Choose '{reveal}' to check it.").format(
+                    square=self.square_input.value, reveal=_("Reveal")
+                )
+            )
 
     def answer_widgets(self) -> list[widgets.Widget]:
-        return [w for w in (self.square_input, self.lane_input, self.choice_input, *self.rider_checks.values())
-                if w is not None]
+        return [
+            w
+            for w in (self.square_input, self.lane_input, self.choice_input, *self.rider_checks.values())
+            if w is not None
+        ]
 
     def _on_board_click(self, x: float, y: float) -> None:
         """A click on the road answers a "square" question (its square; with lanes, its lane too); a click on a
@@ -232,22 +275,32 @@ class PredictQuiz(RevealQuiz):
         view = self.scene.view
         column = int((x - view.road_left) // view.cell_w)
         square = view.first + column
-        if not (0 <= column < view.visible and square <= view.last_visible
-                and view.road_top - 20 <= y <= view.road_bottom + 20):
+        if not (
+            0 <= column < view.visible
+            and square <= view.last_visible
+            and view.road_top - 20 <= y <= view.road_bottom + 20
+        ):
             self.status.show(_("Click a square of the road."), "warning")
             return
         offered = [value for _, value in self.square_input.options if value is not None]
         if square not in offered:
-            self.status.show(_("{rider} never moves backwards: click square {square} or a square after it.").format(
-                rider=self.rider, square=offered[0]), "warning")
+            self.status.show(
+                _("{rider} never moves backwards: click square {square} or a square after it.").format(
+                    rider=self.rider, square=offered[0]
+                ),
+                "warning",
+            )
             return
         self.square_input.value = square
         if self.with_lane and self.lane_input is not None:
             cell = view.cell_at(x, y)
             if cell is not None:
                 self.lane_input.value = cell[1]
-        self.status.show(_("Your answer: square {square}. Choose '{reveal}' to check it (or click another "
-                           "square).").format(square=square, reveal=_("Reveal")))
+        self.status.show(
+            _("Your answer: square {square}. Choose '{reveal}' to check it (or click another square).").format(
+                square=square, reveal=_("Reveal")
+            )
+        )
 
     def _pick_rider(self, x: float, y: float) -> None:
         cell = self.scene.view.cell_at(x, y)
@@ -258,14 +311,20 @@ class PredictQuiz(RevealQuiz):
         elif self.ask == "exhausted":
             box = self.rider_checks[rider]
             box.value = not box.value
-            said = (_("{rider} ticked. Choose '{reveal}' when you are done.") if box.value else
-                    _("{rider} unticked. Choose '{reveal}' when you are done."))
+            said = (
+                _("{rider} ticked. Choose '{reveal}' when you are done.")
+                if box.value
+                else _("{rider} unticked. Choose '{reveal}' when you are done.")
+            )
             self.status.show(said.format(rider=rider, reveal=_("Reveal")))
         else:
             assert self.choice_input is not None
             self.choice_input.value = rider
-            self.status.show(_("Your answer: {rider}. Choose '{reveal}' to check it (or click another rider).").format(
-                rider=rider, reveal=_("Reveal")))
+            self.status.show(
+                _("Your answer: {rider}. Choose '{reveal}' to check it (or click another rider).").format(
+                    rider=rider, reveal=_("Reveal")
+                )
+            )
 
     @property
     def answer(self) -> Any:
@@ -287,8 +346,11 @@ class PredictQuiz(RevealQuiz):
         answer = self.answer
         if answer is None or (self.with_lane and None in answer):
             if self.ask == "square":
-                return (_("Choose a square and a lane first (in the list, or click it on the board).") if self.with_lane
-                        else _("Choose a square first (in the list, or click it on the board)."))
+                return (
+                    _("Choose a square and a lane first (in the list, or click it on the board).")
+                    if self.with_lane
+                    else _("Choose a square first (in the list, or click it on the board).")
+                )
             return _("Choose your answer first.")
         return None
 
@@ -321,8 +383,12 @@ class PredictQuiz(RevealQuiz):
         if self.ask == "card":
             self.race = self._build(answer)
         self._before = self.race.positions()
-        through = {"exhausted": Phase.END_EXHAUSTION, "first": Phase.MOVEMENT, "winner": Phase.MOVEMENT,
-                   "card": AFTER[self.after]}.get(self.ask, AFTER[self.after])
+        through = {
+            "exhausted": Phase.END_EXHAUSTION,
+            "first": Phase.MOVEMENT,
+            "winner": Phase.MOVEMENT,
+            "card": AFTER[self.after],
+        }.get(self.ask, AFTER[self.after])
         self._events = self.race.resolve(through)
         right = answer in self.correct_answer if self.ask == "card" else answer == self.correct_answer
         asked = Asked(self.ask, self.rider, self.target, self.after, self.with_lane)
@@ -350,13 +416,16 @@ class PredictQuiz(RevealQuiz):
             return
         if animate:
             moves = sum(isinstance(e, RiderMoved) for e in self._events)
-            self.scene.animate(self.race, self._events, self._before, self._highlights(), self._panel(),
-                               steps=max(2, moves))
+            self.scene.animate(
+                self.race, self._events, self._before, self._highlights(), self._panel(), steps=max(2, moves)
+            )
         else:
             self.scene.draw(self.race, self._highlights(), self._panel(), redraw_track=static)
         revealed = self.is_right is not None
-        self.text_view.show(describe_race(self.race, played=self._panel().played, judged=revealed),
-                            narrate(self._events) if revealed else ())
+        self.text_view.show(
+            describe_race(self.race, played=self._panel().played, judged=revealed),
+            narrate(self._events) if revealed else (),
+        )
 
     def _panel(self) -> CardPanel:
         moved = frozenset(e.rider for e in self._events if isinstance(e, RiderMoved))
@@ -371,15 +440,19 @@ class PredictQuiz(RevealQuiz):
     def _highlights(self) -> Highlights:
         if self.is_right is None:
             # The position only: no "moves next" ring, and each chip is the card played, not what it moves.
-            base = highlights_for(self.race, active=self.rider if self.ask in ("square", "card") else None,
-                                  helpers=False)
+            base = highlights_for(
+                self.race, active=self.rider if self.ask in ("square", "card") else None, helpers=False
+            )
             shown = revealed_cards(self.race)
             cards = {rid: Chip(shown[rid].cards) for rid, label in self._played if label and rid in shown}
             return replace(base, cards=cards, marks=tuple(self._guess_marks()))
         # The rider asked about, and after slipstream the packs and "+1" chips of every rider, as the main board.
         shared = (ExhaustionTaken, PacksFound, Slipstreamed) if self.after == "slipstream" else (ExhaustionTaken,)
-        mine = self._events if self.ask not in ("square", "card") else [
-            e for e in self._events if getattr(e, "rider", None) == self.rider or isinstance(e, shared)]
+        mine = (
+            self._events
+            if self.ask not in ("square", "card")
+            else [e for e in self._events if getattr(e, "rider", None) == self.rider or isinstance(e, shared)]
+        )
         base = highlights_for(self.race, [e for e in mine if not isinstance(e, (Blocked, RiderMoved))])
         if self.ask == "exhausted":
             return replace(base, exhausted=tuple(e.rider for e in self._events if isinstance(e, ExhaustionTaken)))

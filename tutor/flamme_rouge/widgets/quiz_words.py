@@ -11,8 +11,16 @@ from typing import Any, Sequence
 
 from tutor.flamme_rouge import rules
 from tutor.flamme_rouge.cards import Card
-from tutor.flamme_rouge.events import (Blocked, Event, ExhaustionChecked, Finished, NoSlipstream, PacksFound,
-                                       RiderMoved, Slipstreamed)
+from tutor.flamme_rouge.events import (
+    Blocked,
+    Event,
+    ExhaustionChecked,
+    Finished,
+    NoSlipstream,
+    PacksFound,
+    RiderMoved,
+    Slipstreamed,
+)
 from tutor.flamme_rouge.race import Race
 from tutor.flamme_rouge.render.climb import climb_lines
 from tutor.flamme_rouge.render.style import lane_name
@@ -72,22 +80,35 @@ def told(asked: Asked, outcome: QuizOutcome, answer: Any, right: bool) -> str:
         said = _("Exhausted: {riders}.").format(riders=names(correct))
         return said if right else said + " " + _("You chose: {riders}.").format(riders=names(answer))
     if asked.ask in ("first", "winner"):
-        said = (_("{rider} moves first: it is the frontmost rider.").format(rider=correct) if asked.ask == "first"
-                else _("{rider} wins: {why}.").format(rider=correct, why=why_winner(outcome)))
+        said = (
+            _("{rider} moves first: it is the frontmost rider.").format(rider=correct)
+            if asked.ask == "first"
+            else _("{rider} wins: {why}.").format(rider=correct, why=why_winner(outcome))
+        )
         return said if right else said + " " + _("You said {answer}.").format(answer=answer)
     if asked.ask == "card":
         cards = sorted(correct, key=card_value)
         return _("{cards} takes {rider} to square {target}. With {answer}, it ends on square {square}.").format(
-            cards=or_list(cards), rider=asked.rider, target=asked.target, answer=answer,
-            square=race.riders[asked.rider].square)
+            cards=or_list(cards),
+            rider=asked.rider,
+            target=asked.target,
+            answer=answer,
+            square=race.riders[asked.rider].square,
+        )
     square, lane = correct if asked.with_lane else (correct, None)
-    where = (_("square {square}, {lane}").format(square=square, lane=lane_name(lane)) if lane is not None
-             else _("square {square}").format(square=square))
+    where = (
+        _("square {square}, {lane}").format(square=square, lane=lane_name(lane))
+        if lane is not None
+        else _("square {square}").format(square=square)
+    )
     said = _("{rider} ends on {where} {when}.").format(rider=asked.rider, where=where, when=when(asked.after))
     if right:
         return said
-    guess = (_("square {square}, {lane}").format(square=answer[0], lane=lane_name(answer[1])) if asked.with_lane
-             else _("square {square}").format(square=answer))
+    guess = (
+        _("square {square}, {lane}").format(square=answer[0], lane=lane_name(answer[1]))
+        if asked.with_lane
+        else _("square {square}").format(square=answer)
+    )
     return said + " " + _("You said {answer}.").format(answer=guess)
 
 
@@ -97,8 +118,9 @@ def why_winner(outcome: QuizOutcome) -> str:
     finished = next(e for e in outcome.events if isinstance(e, Finished))
     level = rules.ahead_by_lane(outcome.race.positions(), finished.winner)
     if level:
-        return _("it is as far past the finish line as {riders}, and a tie goes to the rider in the right-hand "
-                 "lane").format(riders=", ".join(level))
+        return _(
+            "it is as far past the finish line as {riders}, and a tie goes to the rider in the right-hand lane"
+        ).format(riders=", ".join(level))
     return _("it is the furthest past the finish line")
 
 
@@ -106,16 +128,23 @@ def why(asked: Asked, outcome: QuizOutcome, answer: Any) -> list[Line]:
     """The narrated events that decided the answer (for "exhausted": a line for every rider)."""
     events = outcome.events
     if asked.ask == "exhausted":
-        return per_rider(outcome, answer) + narrate([e for e in events if isinstance(e, ExhaustionChecked)
-                                                     and e.exempt])
+        return per_rider(outcome, answer) + narrate(
+            [e for e in events if isinstance(e, ExhaustionChecked) and e.exempt]
+        )
     if asked.ask == "first":
         first = outcome.correct  # the engine's movement order (Race.to_move) before the moves
         square = outcome.before[first][0]
-        said = (_("{rider} is on square {square}, the closest to the finish (and in the right lane of its square): "
-                  "it moves first, then the others from front to back.")
-                if rules.ahead_by_lane(outcome.before, first) else
-                _("{rider} is on square {square}, the closest to the finish: it moves first, then the others from "
-                  "front to back."))
+        said = (
+            _(
+                "{rider} is on square {square}, the closest to the finish (and in the right lane of its square): "
+                "it moves first, then the others from front to back."
+            )
+            if rules.ahead_by_lane(outcome.before, first)
+            else _(
+                "{rider} is on square {square}, the closest to the finish: it moves first, then the others from "
+                "front to back."
+            )
+        )
         return [Line(said.format(rider=first, square=square), (rules.ORDER,))]
     if asked.ask == "winner":
         return narrate([e for e in events if isinstance(e, Finished)])
@@ -150,7 +179,12 @@ def per_rider(outcome: QuizOutcome, ticked: set[str]) -> list[Line]:
         was = _("takes an exhaustion card") if rid in taken else _("takes none")
         mark = "✓" if (rid in ticked) == (rid in taken) else "✗"
         you = _("you ticked it") if rid in ticked else _("you left it unticked")
-        lines.append(Line(_("{mark} {rider} (square {square}) {was}: {reason}; {you}.").format(
-            mark=mark, rider=rid, square=square, was=was, reason=reason, you=you),
-            () if lines else (rules.EXHAUSTION,)))
+        lines.append(
+            Line(
+                _("{mark} {rider} (square {square}) {was}: {reason}; {you}.").format(
+                    mark=mark, rider=rid, square=square, was=was, reason=reason, you=you
+                ),
+                () if lines else (rules.EXHAUSTION,),
+            )
+        )
     return lines

@@ -30,36 +30,65 @@ BOT_NAMES = {"heuristic": N_("sensible bots"), "random": N_("random bots")}
 
 
 class RaceChooser(widgets.VBox):
-    def __init__(self, human_team: str = "red", bots: Sequence[str] = ("blue", "green", "black"), *,
-                 stage: str = "avenue-corso-paseo", seed: int = 0, expansion: bool = False):
+    def __init__(
+        self,
+        human_team: str = "red",
+        bots: Sequence[str] = ("blue", "green", "black"),
+        *,
+        stage: str = "avenue-corso-paseo",
+        seed: int = 0,
+        expansion: bool = False,
+    ):
         super().__init__()
         self.human_team, self.bot_colours = human_team, tuple(bots)
         stages = [(title, key) for key, (title, _spec) in STAGES.items()]
-        stages += [(_("{track} (teaching track)").format(track=_(title)), key)
-                   for key, (title, spec, *_rest) in TEACHING_TRACKS.items() if expansion or not uses_expansion(spec)]
+        stages += [
+            (_("{track} (teaching track)").format(track=_(title)), key)
+            for key, (title, spec, *_rest) in TEACHING_TRACKS.items()
+            if expansion or not uses_expansion(spec)
+        ]
         self.stage_input = widgets.Dropdown(options=stages, value=stage, description=_("Stage"))
-        self.bots_input = widgets.Dropdown(options=[(str(n), n) for n in range(1, len(self.bot_colours) + 1)],
-                                           value=len(self.bot_colours), description=_("Bot teams"))
-        self.bot_input = widgets.Dropdown(options=[(_(label), key) for key, label in BOT_NAMES.items() if key in BOTS],
-                                          value="heuristic", description=_("Bots"))
-        self.seed_input = widgets.IntText(value=seed, description=_("Shuffle number"),
-                                        style={"description_width": "initial"}, layout=widgets.Layout(width="200px"))
+        self.bots_input = widgets.Dropdown(
+            options=[(str(n), n) for n in range(1, len(self.bot_colours) + 1)],
+            value=len(self.bot_colours),
+            description=_("Bot teams"),
+        )
+        self.bot_input = widgets.Dropdown(
+            options=[(_(label), key) for key, label in BOT_NAMES.items() if key in BOTS],
+            value="heuristic",
+            description=_("Bots"),
+        )
+        self.seed_input = widgets.IntText(
+            value=seed,
+            description=_("Shuffle number"),
+            style={"description_width": "initial"},
+            layout=widgets.Layout(width="200px"),
+        )
         self.start_button = button(_("Start race"), _("Start a new race with these choices"), style="primary")
         self.start_button.on_click(lambda _: self.start())
         self.teachers = teacher_section(self.seed_input)  # the shuffle number: a teacher's tool, closed
-        self.controls = widgets.VBox([
-            widgets.HBox([self.stage_input, self.bots_input, self.bot_input, self.start_button,
-                          self.teachers.button], layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
-            self.teachers.body])
+        self.controls = widgets.VBox(
+            [
+                widgets.HBox(
+                    [self.stage_input, self.bots_input, self.bot_input, self.start_button, self.teachers.button],
+                    layout=widgets.Layout(flex_flow="row wrap", align_items="center"),
+                ),
+                self.teachers.body,
+            ]
+        )
         self.start()
 
     def start(self) -> None:
         """Build a new race from the current choices (bot teams play their energy phase themselves)."""
         opponents = self.bot_colours[: self.bots_input.value]
         self.tutor = RaceTutor.new_race(
-            self.stage_input.value, teams=(self.human_team, *opponents),
-            bots={colour: self.bot_input.value for colour in opponents}, seed=self.seed_input.value,
-            human_teams=(self.human_team,), title=self.stage_input.label)
+            self.stage_input.value,
+            teams=(self.human_team, *opponents),
+            bots={colour: self.bot_input.value for colour in opponents},
+            seed=self.seed_input.value,
+            human_teams=(self.human_team,),
+            title=self.stage_input.label,
+        )
         self.children = [self.controls, self.tutor]
 
 

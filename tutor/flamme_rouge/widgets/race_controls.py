@@ -28,14 +28,23 @@ class HandControls:
     """One draw button per rider (``draw_buttons``) and ``card_buttons`` for the cards a rider drew; ``row``
     holds them. ``bidding`` words them for the breakaway bids ("Bid 5 for red-S")."""
 
-    def __init__(self, guard: Guard, *, cards: int, on_draw: Callable[[str], None], on_card: Callable[[int], None],
-                 bidding: bool = False) -> None:
+    def __init__(
+        self,
+        guard: Guard,
+        *,
+        cards: int,
+        on_draw: Callable[[str], None],
+        on_card: Callable[[int], None],
+        bidding: bool = False,
+    ) -> None:
         self._guard, self._on_draw, self._bidding = guard, on_draw, bidding
         self.draw_buttons: dict[str, widgets.Button] = {}
         self.draws = widgets.HBox([], layout=widgets.Layout(margin="0 12px 0 0", flex_flow="row wrap"))
         self.card_buttons = [self._card_button(k, on_card) for k in range(cards)]
-        self.hand = widgets.HBox([label(_("Cards drawn:")), *self.card_buttons],
-                                 layout=widgets.Layout(align_items="center", flex_flow="row wrap"))
+        self.hand = widgets.HBox(
+            [label(_("Cards drawn:")), *self.card_buttons],
+            layout=widgets.Layout(align_items="center", flex_flow="row wrap"),
+        )
         self.row = widgets.HBox([self.draws, self.hand], layout=widgets.Layout(flex_flow="row wrap"))
 
     def set_riders(self, riders: Iterable[str]) -> None:
@@ -63,17 +72,20 @@ class HandControls:
                 held = k < len(hand)
                 b.description = str(hand[k]) if held else "·"
                 b.tooltip = self._card_tooltip(hand[k], rider or "") if held else why_none
-                b.button_style = ("danger" if hand[k].is_exhaustion and not self._bidding else "warning") if held \
-                    else ""
+                b.button_style = (
+                    ("danger" if hand[k].is_exhaustion and not self._bidding else "warning") if held else ""
+                )
                 b.disabled = not held
 
     def _draw_tooltip(self, rider: str) -> str:
         hand = len(self.card_buttons)  # the engine's hand size, which the owner passed as ``cards``
         if self._bidding:
-            return ngettext("Breakaway bid: draw {hand} card for {rider}",
-                            "Breakaway bid: draw {hand} cards for {rider}", hand).format(hand=hand, rider=rider)
-        return ngettext("Energy phase: draw {hand} card for {rider}",
-                        "Energy phase: draw {hand} cards for {rider}", hand).format(hand=hand, rider=rider)
+            return ngettext(
+                "Breakaway bid: draw {hand} card for {rider}", "Breakaway bid: draw {hand} cards for {rider}", hand
+            ).format(hand=hand, rider=rider)
+        return ngettext(
+            "Energy phase: draw {hand} card for {rider}", "Energy phase: draw {hand} cards for {rider}", hand
+        ).format(hand=hand, rider=rider)
 
     def _card_tooltip(self, card: Card, rider: str) -> str:
         if self._bidding:
@@ -81,8 +93,11 @@ class HandControls:
         return _("Play {card} for {rider}").format(card=card, rider=rider)
 
     def _draw_button(self, rider: str) -> widgets.Button:
-        b = button(_("Draw {hand} for {rider}").format(hand=len(self.card_buttons), rider=rider),
-                   self._draw_tooltip(rider), style="info")
+        b = button(
+            _("Draw {hand} for {rider}").format(hand=len(self.card_buttons), rider=rider),
+            self._draw_tooltip(rider),
+            style="info",
+        )
         b.on_click(lambda _b: self._guard(f"draw-{rider}", lambda: self._on_draw(rider)))
         return b
 
@@ -102,15 +117,18 @@ class PlaceControls:
         self.place_input = widgets.Dropdown(description=_("Place on"), style={"description_width": "initial"})
         self.place_button = button(_("Place"), _("Setup: put the rider on the chosen square and lane"), style="info")
         self.place_button.on_click(lambda _b: guard("place", lambda: on_place(self.place_input.value)))
-        self.row = widgets.HBox([self.place_input, self.place_button],
-                                layout=widgets.Layout(align_items="center", flex_flow="row wrap"))
+        self.row = widgets.HBox(
+            [self.place_input, self.place_button], layout=widgets.Layout(align_items="center", flex_flow="row wrap")
+        )
 
     def show(self, rider: str | None, spots: Sequence[tuple[int, int]]) -> None:
         """Offer ``spots`` (the engine's legal places) for ``rider``; None hides the row."""
         self.row.layout.display = None if rider else "none"
         if rider:
-            self.place_input.options = [(_("square {square}, {lane}").format(square=square, lane=lane_name(lane)),
-                                         (square, lane)) for square, lane in spots]
+            self.place_input.options = [
+                (_("square {square}, {lane}").format(square=square, lane=lane_name(lane)), (square, lane))
+                for square, lane in spots
+            ]
             self.place_input.value = spots[-1] if spots else None
             self.place_button.description = _("Place {rider}").format(rider=rider)
 
@@ -135,15 +153,24 @@ class SetupPlacing:
     where a rider may start (``Race.placement_problem``). It keeps no state: it reads the tutor's public state
     (``PlacingView``) and places a rider through ``act`` (the tutor's one way to run a learner's action)."""
 
-    def __init__(self, tutor: PlacingView, *, scene: Scene, act: Callable[[Callable[[], list[Event]]], None],
-                 on_panel_click: Callable[[float, float], None]) -> None:
+    def __init__(
+        self,
+        tutor: PlacingView,
+        *,
+        scene: Scene,
+        act: Callable[[Callable[[], list[Event]]], None],
+        on_panel_click: Callable[[float, float], None],
+    ) -> None:
         """``act(action)`` runs an engine action as the learner's step; ``on_panel_click(x, y)`` is a click on the
         board after the setup (on the card panel)."""
         self.tutor, self.scene = tutor, scene
         self._act, self._on_panel_click = act, on_panel_click
         self.controls = PlaceControls(tutor.guard, self.place)
-        self.row, self.place_input, self.place_button = (self.controls.row, self.controls.place_input,
-                                                         self.controls.place_button)
+        self.row, self.place_input, self.place_button = (
+            self.controls.row,
+            self.controls.place_input,
+            self.controls.place_button,
+        )
 
     # ----- what the placing reads of the tutor -----------------------------------------------------------
 
@@ -174,26 +201,38 @@ class SetupPlacing:
     def show(self) -> None:
         """The controls offer the engine's legal places for ``rider`` (hidden when the learner has none to place)."""
         placing = self.rider
-        self.controls.show(placing, [(a.square, a.lane) for a in self.race.legal_actions()
-                                     if isinstance(a, Place) and a.rider == placing] if placing else [])
+        self.controls.show(
+            placing,
+            [(a.square, a.lane) for a in self.race.legal_actions() if isinstance(a, Place) and a.rider == placing]
+            if placing
+            else [],
+        )
 
     def place(self, spot: tuple[int, int] | None) -> None:
         """Place the learner's next rider on ``spot`` (square, lane); a wrong spot or turn warns why."""
         rider = self.rider
         if rider is None:
             placing = self.race.placing_team if self.race.phase is Phase.SETUP else None
-            self.warn(_("Not your turn: {team} is placing its riders.").format(team=placing.name) if placing else
-                      _("Riders are placed during the setup; now it is the {phase}.").format(
-                          phase=self.race.phase.name_in_words))
+            self.warn(
+                _("Not your turn: {team} is placing its riders.").format(team=placing.name)
+                if placing
+                else _("Riders are placed during the setup; now it is the {phase}.").format(
+                    phase=self.race.phase.name_in_words
+                )
+            )
             return
         if spot is None:
             self.warn(_("Choose a square and lane for {rider} first.").format(rider=rider))
             return
-        if not any(isinstance(a, Place) and (a.rider, a.square, a.lane) == (rider, *spot)
-                   for a in self.race.legal_actions()):
+        if not any(
+            isinstance(a, Place) and (a.rider, a.square, a.lane) == (rider, *spot) for a in self.race.legal_actions()
+        ):
             problem = self.race.placement_problem(*spot) or _("that lane is not free")
-            self.warn(_("{rider} cannot start on square {square}, {lane}: {problem}.").format(
-                rider=rider, square=spot[0], lane=lane_name(spot[1]), problem=problem))
+            self.warn(
+                _("{rider} cannot start on square {square}, {lane}: {problem}.").format(
+                    rider=rider, square=spot[0], lane=lane_name(spot[1]), problem=problem
+                )
+            )
             return
         self._act(lambda: self.race.place(rider, *spot))
 
@@ -208,4 +247,3 @@ class SetupPlacing:
             self.warn(_("Click on a lane of the road, behind the start line."))
             return
         self.guard("board", lambda: self.place(spot))
-

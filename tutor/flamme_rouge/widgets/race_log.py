@@ -49,8 +49,11 @@ class RoundLog:
         """The noted events' lines and ``lines`` (in ``section``, the race's section now), the lines held back
         first; with ``ended`` (the section of a round whose end the board shows) only that section's lines, the
         others held until a call without it."""
-        tagged = [(sec, line) for sec, group in itertools.groupby(self._pending, key=lambda p: p[0])
-                  for line in narrate([event for _sec, event in group])]
+        tagged = [
+            (sec, line)
+            for sec, group in itertools.groupby(self._pending, key=lambda p: p[0])
+            for line in narrate([event for _sec, event in group])
+        ]
         tagged += [(section, line) for line in lines]
         self._pending, self._section = [], section
         if ended is not None:  # the round that ended stays the newest (open) section of the log

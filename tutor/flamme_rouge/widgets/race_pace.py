@@ -63,13 +63,22 @@ class PaceView(Protocol):
 
 
 class RacePace:
-    """"Finish the race" and the Skip sentence (the part ``RaceTutor.pace``): its state is ``finish_from_round``,
+    """ "Finish the race" and the Skip sentence (the part ``RaceTutor.pace``): its state is ``finish_from_round``,
     ``finishing`` and the note said once before the prompt; it reads the tutor's public state (``PaceView``) and
     changes the tutor's only through the callables it is built with."""
 
-    def __init__(self, tutor: PaceView, *, scene: Scene, status: StatusLine, control: UndoController,
-                 start_next_round: Callable[[], None], show: Callable[[list[Line]], None],
-                 narrate: Callable[[Sequence[Event]], None], forget_marks: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        tutor: PaceView,
+        *,
+        scene: Scene,
+        status: StatusLine,
+        control: UndoController,
+        start_next_round: Callable[[], None],
+        show: Callable[[list[Line]], None],
+        narrate: Callable[[Sequence[Event]], None],
+        forget_marks: Callable[[], None],
+    ) -> None:
         """``start_next_round()`` is "Start round N"; ``show(lines)`` logs the lines and repaints; ``narrate(events)``
         keeps events for the log; ``forget_marks()`` drops the marks of the last step and of the round's end. The
         tutor places ``finish_race_button`` and sends its clicks to ``finish_race``."""
@@ -82,9 +91,10 @@ class RacePace:
         """"Finish the race" was chosen: each round resolves at once after the learner's cards."""
         self._pace_note = ""
         """What the computer just did at once, said before the prompt (once)."""
-        self.finish_race_button = button(_("Finish the race ▸▸"),
-                                         _("Play on quickly: you still choose your riders' cards, the computer "
-                                           "does the rest at once"))
+        self.finish_race_button = button(
+            _("Finish the race ▸▸"),
+            _("Play on quickly: you still choose your riders' cards, the computer does the rest at once"),
+        )
         self.finish_race_button.layout.display = "none"
         self.scene.on_playing(self._animation_playing)
 
@@ -113,11 +123,17 @@ class RacePace:
 
     @property
     def offers_finish(self) -> bool:
-        """"Finish the race" is offered now: a full race, late enough, the learner riding, not finishing yet."""
+        """ "Finish the race" is offered now: a full race, late enough, the learner riding, not finishing yet."""
         race = self.race
-        return (self.finish_from_round is not None and race.round >= self.finish_from_round and not self.done
-                and not self.finishing and bool(self.draw_buttons) and race.phase is not Phase.FINISHED
-                and (self.paused or race.phase is Phase.ENERGY or race.phase.automatic))
+        return (
+            self.finish_from_round is not None
+            and race.round >= self.finish_from_round
+            and not self.done
+            and not self.finishing
+            and bool(self.draw_buttons)
+            and race.phase is not Phase.FINISHED
+            and (self.paused or race.phase is Phase.ENERGY or race.phase.automatic)
+        )
 
     def show_offer(self) -> None:
         """Show "Finish the race" while it is offered."""
@@ -126,9 +142,13 @@ class RacePace:
     def finish_race(self) -> None:
         """The learner chose "Finish the race"."""
         if not self.offers_finish:
-            self.warn(_("Each round is already resolved at once: you choose your riders' cards.") if self.finishing
-                      else _("'Finish the race' is offered from round {n} of a race, while you ride.").format(
-                          n=self.finish_from_round or FINISH_FROM_ROUND))
+            self.warn(
+                _("Each round is already resolved at once: you choose your riders' cards.")
+                if self.finishing
+                else _("'Finish the race' is offered from round {n} of a race, while you ride.").format(
+                    n=self.finish_from_round or FINISH_FROM_ROUND
+                )
+            )
             return
         self.finishing = True
         note = _("From now on each round is resolved at once, after your cards.")

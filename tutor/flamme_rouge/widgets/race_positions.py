@@ -18,8 +18,12 @@ from tutor.flamme_rouge.race import ROUND_ORDER, Phase, Race
 
 from .race_words import learner_teams
 
-STOPS = {"setup": Phase.SETUP, "movement": Phase.MOVEMENT, "slipstream": Phase.END_SLIPSTREAM,
-         "round": Phase.END_EXHAUSTION}
+STOPS = {
+    "setup": Phase.SETUP,
+    "movement": Phase.MOVEMENT,
+    "slipstream": Phase.END_SLIPSTREAM,
+    "round": Phase.END_EXHAUSTION,
+}
 """Where a position stops: once the riders are placed (lesson 1: ``new_race(..., stop_after="setup")``), after the
 movement phase, after slipstream, or at the end of the round."""
 
@@ -33,22 +37,42 @@ ScenarioSource = str | Path | dict[str, Any]
 """A scenario file's path, or the scenario itself."""
 
 
-def full_race(stage: str, teams: Sequence[str], bots: Mapping[str, str], human_teams: Iterable[str] | None, *,
-              place: str, peloton: bool, muscle: int, breakaway: bool, single_riders: bool) -> Callable[[int], Race]:
+def full_race(
+    stage: str,
+    teams: Sequence[str],
+    bots: Mapping[str, str],
+    human_teams: Iterable[str] | None,
+    *,
+    place: str,
+    peloton: bool,
+    muscle: int,
+    breakaway: bool,
+    single_riders: bool,
+) -> Callable[[int], Race]:
     """``RaceTutor.new_race``'s race, by seed: teams in neither ``bots`` nor ``human_teams`` are played by the
     heuristic bot; the other arguments go to ``Race.new``."""
     humans = set(human_teams) if human_teams is not None else {t for t in teams if t not in bots}
     all_bots = {team: bots.get(team, "heuristic") for team in teams if team not in humans or team in bots}
 
     def rebuild(new_seed: int) -> Race:
-        return Race.new(stage, list(teams), bots=all_bots, seed=new_seed, place=place, peloton=peloton,
-                        muscle=muscle, breakaway=breakaway, single_riders=single_riders)
+        return Race.new(
+            stage,
+            list(teams),
+            bots=all_bots,
+            seed=new_seed,
+            place=place,
+            peloton=peloton,
+            muscle=muscle,
+            breakaway=breakaway,
+            single_riders=single_riders,
+        )
 
     return rebuild
 
 
-def scenario_race(scenario: ScenarioSource | list[ScenarioSource] | tuple[ScenarioSource, ...]
-                  ) -> tuple[list[dict[str, Any]], Callable[[int], Race]]:
+def scenario_race(
+    scenario: ScenarioSource | list[ScenarioSource] | tuple[ScenarioSource, ...],
+) -> tuple[list[dict[str, Any]], Callable[[int], Race]]:
     """``RaceTutor.from_scenario``'s scenarios (a file path, a dict, or a list of them) and the first one's race,
     by seed."""
     many = scenario if isinstance(scenario, (list, tuple)) else [scenario]
@@ -75,9 +99,16 @@ class PreparedPositions:
     without ``rebuild`` or scenarios), ``initial`` (``Shown``) and ``asked`` (``Asked``). It holds no race and no
     widget: the tutor passes its race in and sets what a method returns (its teams, its focus)."""
 
-    def __init__(self, race: Race, *, stop_after: str | None, scenarios: Sequence[dict[str, Any]],
-                 rebuild: Callable[[int], Race] | None, shown: tuple[tuple[str, ...], tuple[str, ...] | None],
-                 asked: Asked) -> None:
+    def __init__(
+        self,
+        race: Race,
+        *,
+        stop_after: str | None,
+        scenarios: Sequence[dict[str, Any]],
+        rebuild: Callable[[int], Race] | None,
+        shown: tuple[tuple[str, ...], tuple[str, ...] | None],
+        asked: Asked,
+    ) -> None:
         """``race`` is the first one shown, to ``shown`` (its learner's teams and focus); ``rebuild(seed)`` makes
         it again for Restart."""
         self.stop = STOPS[stop_after] if stop_after else None
@@ -137,7 +168,7 @@ class PreparedPositions:
         self.asked = (None, None)
 
     def race_on(self) -> None:
-        """"Continue as a race": the position stops nowhere."""
+        """ "Continue as a race": the position stops nowhere."""
         self.stop = None
 
     def limit(self, race: Race) -> int:
@@ -150,5 +181,8 @@ class PreparedPositions:
         """A prepared position has reached the end of its lesson."""
         if self.stop is None:
             return False
-        return (race.phase is Phase.FINISHED or race.round > self.stop_round
-                or (race.phase.automatic and phase_order(race.phase) > phase_order(self.stop)))
+        return (
+            race.phase is Phase.FINISHED
+            or race.round > self.stop_round
+            or (race.phase.automatic and phase_order(race.phase) > phase_order(self.stop))
+        )

@@ -89,10 +89,20 @@ class RaceTutor(LessonShell, widgets.VBox):
     """A race on a canvas with the controls of a learner who plays ``human_teams``."""
 
     @classmethod
-    def new_race(cls, stage: str = "avenue-corso-paseo", teams: Sequence[str] = ("red", "blue"),
-                 bots: Mapping[str, str] = MappingProxyType({"blue": "heuristic"}), seed: int = 0,
-                 human_teams: Iterable[str] | None = ("red",), place: str = "auto", peloton: bool = False,
-                 muscle: int = 0, breakaway: bool = False, single_riders: bool = False, **kwargs: Any) -> Self:
+    def new_race(
+        cls,
+        stage: str = "avenue-corso-paseo",
+        teams: Sequence[str] = ("red", "blue"),
+        bots: Mapping[str, str] = MappingProxyType({"blue": "heuristic"}),
+        seed: int = 0,
+        human_teams: Iterable[str] | None = ("red",),
+        place: str = "auto",
+        peloton: bool = False,
+        muscle: int = 0,
+        breakaway: bool = False,
+        single_riders: bool = False,
+        **kwargs: Any,
+    ) -> Self:
         """A new race on a stage or teaching track (``tutor.flamme_rouge.track.stage``).
 
         Teams in neither ``bots`` nor ``human_teams`` are played by the heuristic bot.
@@ -101,28 +111,60 @@ class RaceTutor(LessonShell, widgets.VBox):
         ``peloton``, ``muscle``, ``breakaway`` and ``single_riders`` go to ``Race.new`` (Peloton
         expansion): bot teams flip on "Next step", bids use the draw and card buttons.
         """
-        rebuild = full_race(stage, teams, bots, human_teams, place=place, peloton=peloton, muscle=muscle,
-                            breakaway=breakaway, single_riders=single_riders)
+        rebuild = full_race(
+            stage,
+            teams,
+            bots,
+            human_teams,
+            place=place,
+            peloton=peloton,
+            muscle=muscle,
+            breakaway=breakaway,
+            single_riders=single_riders,
+        )
         tutor = cls(rebuild(seed), human_teams=human_teams, rebuild=rebuild, seed=seed, **kwargs)
         tutor.finish_from_round = FINISH_FROM_ROUND  # a full race: "Finish the race" from round 3
         return tutor
 
     @classmethod
-    def from_scenario(cls, scenario: ScenarioSource | list[ScenarioSource] | tuple[ScenarioSource, ...], *,
-                      stop_after: str = "round", **kwargs: Any) -> Self:
+    def from_scenario(
+        cls,
+        scenario: ScenarioSource | list[ScenarioSource] | tuple[ScenarioSource, ...],
+        *,
+        stop_after: str = "round",
+        **kwargs: Any,
+    ) -> Self:
         """A tutor at the movement phase (or end phase) of a scenario: a file path, a dict, or a list of them
         ("Try another position" goes through the list). It stops after ``stop_after`` (``STOPS``)."""
         datas, rebuild = scenario_race(scenario)
         kwargs.setdefault("title", datas[0].get("name", ""))
         kwargs.setdefault("cards", "cards" in datas[0])
         seed = kwargs.pop("seed", 0)
-        return cls(rebuild(seed), rebuild=rebuild, seed=seed, stop_after=stop_after, positions=datas,
-                   seed_enabled=False, **kwargs)
+        return cls(
+            rebuild(seed),
+            rebuild=rebuild,
+            seed=seed,
+            stop_after=stop_after,
+            positions=datas,
+            seed_enabled=False,
+            **kwargs,
+        )
 
-    def __init__(self, race: Race, *, human_teams: Iterable[str] | None = None, focus: Iterable[str] | None = None,
-                 title: str = "", rebuild: Callable[[int], Race] | None = None, seed: int = 0,
-                 stop_after: str | None = None, positions: Sequence[dict[str, Any]] = (), cards: bool = True,
-                 seed_enabled: bool | None = None, taught: Iterable[str] | None = None):
+    def __init__(
+        self,
+        race: Race,
+        *,
+        human_teams: Iterable[str] | None = None,
+        focus: Iterable[str] | None = None,
+        title: str = "",
+        rebuild: Callable[[int], Race] | None = None,
+        seed: int = 0,
+        stop_after: str | None = None,
+        positions: Sequence[dict[str, Any]] = (),
+        cards: bool = True,
+        seed_enabled: bool | None = None,
+        taught: Iterable[str] | None = None,
+    ):
         """``rebuild(seed)`` makes the race again for Restart; without it Restart restores ``race`` as given.
         ``stop_after`` (``STOPS``) and ``positions`` (the scenarios "Try another position" cycles through) are for
         prepared positions; ``cards=False`` hides the card panel (a lesson without cards); ``taught`` names the
@@ -136,16 +178,30 @@ class RaceTutor(LessonShell, widgets.VBox):
         self._keep_state(race, human_teams, focus, title, rebuild, stop_after, positions)
         self.scene = Scene(race.track, cards=cards)
         self.open_box = PositionBox(self._open_position)  # a class pastes a teacher's position code (issue 11)
-        self.build_shell(lambda: self.race, [self.scene], on_next=self._on_next, on_finish=self._on_finish,
-                         on_back=self._on_back, on_restart=self._on_restart, seed=seed,
-                         seed_enabled=rebuild is not None if seed_enabled is None else seed_enabled,
-                         next_tooltip=_("Resolve the next step: one rider's move or one part of the end phase"),
-                         finish_tooltip=_("Resolve the rest of the round, rider by rider"),
-                         position_box=self.open_box)
+        self.build_shell(
+            lambda: self.race,
+            [self.scene],
+            on_next=self._on_next,
+            on_finish=self._on_finish,
+            on_back=self._on_back,
+            on_restart=self._on_restart,
+            seed=seed,
+            seed_enabled=rebuild is not None if seed_enabled is None else seed_enabled,
+            next_tooltip=_("Resolve the next step: one rider's move or one part of the end phase"),
+            finish_tooltip=_("Resolve the rest of the round, rider by rider"),
+            position_box=self.open_box,
+        )
         self._make_controls(hand_size=max((race.teams[t].hand_size for t in self.human_teams), default=4))
-        self.pace = RacePace(self, scene=self.scene, status=self.status, control=self.control,
-                             start_next_round=self._on_next_round, show=self._show, narrate=self._narrate,
-                             forget_marks=self._forget_marks)
+        self.pace = RacePace(
+            self,
+            scene=self.scene,
+            status=self.status,
+            control=self.control,
+            start_next_round=self._on_next_round,
+            show=self._show,
+            narrate=self._narrate,
+            forget_marks=self._forget_marks,
+        )
         """"Finish the race" and the Skip sentence (``race_pace``)."""
         self.finish_race_button = self.pace.finish_race_button
         self.on_click(self.finish_race_button, "finish-race", self.pace.finish_race)
@@ -156,9 +212,16 @@ class RaceTutor(LessonShell, widgets.VBox):
         self.scene.on_client_ready(lambda: self.redraw(redraw_track=True))
         self._show(self.words.intro() + self._opening_bots())
 
-    def _keep_state(self, race: Race, human_teams: Iterable[str] | None, focus: Iterable[str] | None, title: str,
-                    rebuild: Callable[[int], Race] | None, stop_after: str | None,
-                    positions: Sequence[dict[str, Any]]) -> None:
+    def _keep_state(
+        self,
+        race: Race,
+        human_teams: Iterable[str] | None,
+        focus: Iterable[str] | None,
+        title: str,
+        rebuild: Callable[[int], Race] | None,
+        stop_after: str | None,
+        positions: Sequence[dict[str, Any]],
+    ) -> None:
         """What the tutor remembers besides the race: whose it is, where a position stops, the pause."""
         self.race = race
         self.human_teams = learner_teams(race, human_teams)
@@ -171,10 +234,14 @@ class RaceTutor(LessonShell, widgets.VBox):
         self._round_end: list[Event] | None = None
         """Set when a step ended a round or the breakaway: its marks stay on the board, and the next round's
         lines wait (``RoundLog``), until the learner moves on."""
-        self.positions = PreparedPositions(race, stop_after=stop_after, scenarios=positions, rebuild=rebuild,
-                                           shown=(self.human_teams, self._focus),
-                                           asked=(tuple(human_teams) if human_teams is not None else None,
-                                                  self._focus))
+        self.positions = PreparedPositions(
+            race,
+            stop_after=stop_after,
+            scenarios=positions,
+            rebuild=rebuild,
+            shown=(self.human_teams, self._focus),
+            asked=(tuple(human_teams) if human_teams is not None else None, self._focus),
+        )
         """Where the position stops and which comes next (``race_positions``)."""
         self.narration_lines: list[Line] = []
 
@@ -191,20 +258,30 @@ class RaceTutor(LessonShell, widgets.VBox):
         """The setup: placing the learner's riders, with its controls or on the board (``race_controls``)."""
         self.place_input, self.place_button = self.placing.place_input, self.placing.place_button
         self.scene.on_click(self.placing.on_canvas_click)
-        self.speed = widgets.ToggleButtons(options=[(_(name), name) for name in SPEEDS], value="Normal",
-                                           tooltips=[_("Slower animations"), _("Normal speed"),
-                                                     _("Faster animations")],
-                                           style={"button_width": "auto"})
+        self.speed = widgets.ToggleButtons(
+            options=[(_(name), name) for name in SPEEDS],
+            value="Normal",
+            tooltips=[_("Slower animations"), _("Normal speed"), _("Faster animations")],
+            style={"button_width": "auto"},
+        )
         self.next_round_button = self.stepper.continue_button  # "Start round N" at the end of a round
         self.restart_button.tooltip = _("Start again (a new deal: the shuffle number under For teachers)")
         if self.positions.stop is not None:
             self.seed.layout.display = "none"  # a prepared position: nothing is shuffled
-            self.teachers.add(label(_("Every learner gets this same position and the same cards, so a class can "
-                                      "talk about one board. Restart shows it again.")))
-        self.another_button = button(_("Try another position ▸"), _("A new position to practise the same rule"),
-                                     style="primary")
-        self.continue_button = button(_("Continue as a race"), _("Play on from here: you ride the first team, "
-                                                                 "the others become bots"))
+            self.teachers.add(
+                label(
+                    _(
+                        "Every learner gets this same position and the same cards, so a class can "
+                        "talk about one board. Restart shows it again."
+                    )
+                )
+            )
+        self.another_button = button(
+            _("Try another position ▸"), _("A new position to practise the same rule"), style="primary"
+        )
+        self.continue_button = button(
+            _("Continue as a race"), _("Play on from here: you ride the first team, the others become bots")
+        )
         self.on_click(self.another_button, "another", self._on_another)
         self.on_click(self.continue_button, "continue", self._on_continue)
         self.done_row = widgets.HBox([self.another_button, self.continue_button])
@@ -235,7 +312,7 @@ class RaceTutor(LessonShell, widgets.VBox):
 
     @property
     def finishing(self) -> bool:
-        """"Finish the race" was chosen: each round resolves at once after the learner's cards."""
+        """ "Finish the race" was chosen: each round resolves at once after the learner's cards."""
         return self.pace.finishing
 
     @finishing.setter
@@ -244,7 +321,7 @@ class RaceTutor(LessonShell, widgets.VBox):
 
     @property
     def offers_finish(self) -> bool:
-        """"Finish the race" is offered now (``RacePace.offers_finish``)."""
+        """ "Finish the race" is offered now (``RacePace.offers_finish``)."""
         return self.pace.offers_finish
 
     @property
@@ -284,13 +361,32 @@ class RaceTutor(LessonShell, widgets.VBox):
         self.done_row.layout.flex_flow = "row wrap"
         self.legend = widgets.HTML(legend_html(self.race, folding=False))
         self.key = Disclosure(_("Key"), [self.legend], tooltip=_("What the colours and marks on the board mean"))
-        self.prompt = prompt_row(self.status, self.setup_row, self.energy_row, self.next_round_button,
-                                 self.next_button, self.finish_button, self.finish_race_button, self.done_row)
-        self.secondary = self.secondary_row(pace=[label(_("Speed:")), self.speed, self.skip_button],
-                                            disclosures=[self.story.toggle, self.key.button])
-        return [widgets.HTML(CSS), self.header, self.secondary, board_frame(self.scene), self.prompt,
-                self.results, self.text_view.html, self.story.html, self.key.body, *self.code_body(),
-                self.teachers.body]
+        self.prompt = prompt_row(
+            self.status,
+            self.setup_row,
+            self.energy_row,
+            self.next_round_button,
+            self.next_button,
+            self.finish_button,
+            self.finish_race_button,
+            self.done_row,
+        )
+        self.secondary = self.secondary_row(
+            pace=[label(_("Speed:")), self.speed, self.skip_button], disclosures=[self.story.toggle, self.key.button]
+        )
+        return [
+            widgets.HTML(CSS),
+            self.header,
+            self.secondary,
+            board_frame(self.scene),
+            self.prompt,
+            self.results,
+            self.text_view.html,
+            self.story.html,
+            self.key.body,
+            *self.code_body(),
+            self.teachers.body,
+        ]
 
     def _new_key(self) -> None:
         """The key of the race shown (another position may have other marks)."""
@@ -311,9 +407,13 @@ class RaceTutor(LessonShell, widgets.VBox):
             return
         hand = self.race.riders[rider].hand
         if index >= len(hand):
-            self.warn(ngettext("{rider} has only {n} card in hand: pick one of {cards}.",
-                               "{rider} has only {n} cards in hand: pick one of {cards}.", len(hand)).format(
-                                   rider=rider, n=len(hand), cards=", ".join(map(str, hand))))
+            self.warn(
+                ngettext(
+                    "{rider} has only {n} card in hand: pick one of {cards}.",
+                    "{rider} has only {n} cards in hand: pick one of {cards}.",
+                    len(hand),
+                ).format(rider=rider, n=len(hand), cards=", ".join(map(str, hand)))
+            )
             return
         card = hand[index]
         self._act(lambda: self.race.play(rider, card))
@@ -351,8 +451,11 @@ class RaceTutor(LessonShell, widgets.VBox):
         self.human_teams, self._focus = self.positions.initial[:2]
         self._set_draw_buttons()
         self._reset()
-        start = (_("Back to the starting position.") if self.seed.disabled else
-                 _("A new race (shuffle number {seed}).").format(seed=seed))
+        start = (
+            _("Back to the starting position.")
+            if self.seed.disabled
+            else _("A new race (shuffle number {seed}).").format(seed=seed)
+        )
         self._show([Line(start), *self.words.intro(), *self._opening_bots()])
 
     def _on_continue(self) -> None:
@@ -366,8 +469,13 @@ class RaceTutor(LessonShell, widgets.VBox):
         self._set_draw_buttons()
         self._events = []
         self._round_end = None
-        goes_on = (_("The race goes on: you ride {team}; the other teams are played by the computer.").format(
-            team=team_name(learner)) if learner else _("The race goes on: the computer plays every team."))
+        goes_on = (
+            _("The race goes on: you ride {team}; the other teams are played by the computer.").format(
+                team=team_name(learner)
+            )
+            if learner
+            else _("The race goes on: the computer plays every team.")
+        )
         self._show([Line(goes_on)] + self.words.intro() + self._opening_bots())
 
     def _on_another(self, opened: str = "") -> None:
@@ -497,8 +605,9 @@ class RaceTutor(LessonShell, widgets.VBox):
 
     def redraw(self, *, redraw_track: bool = False) -> None:
         """Repaint the canvas (the Voila page calls this when it connects)."""
-        self.scene.draw(self.race, self.highlights(), self._panel(), priority=self._priority(),
-                        redraw_track=redraw_track)
+        self.scene.draw(
+            self.race, self.highlights(), self._panel(), priority=self._priority(), redraw_track=redraw_track
+        )
 
     def _show(self, lines: list[Line], steps: Sequence[StepRecord] = ()) -> None:
         """Log ``lines`` (those ``_narrate`` held back go first, in the same section), update the controls and
@@ -512,17 +621,27 @@ class RaceTutor(LessonShell, widgets.VBox):
             self.redraw()
         else:
             speed = SPEEDS[self.speed.value]
-            planned = self.scene.animate_steps(self.race, steps, self.highlights(), self._panel(), speed=speed,
-                                               priority=self._priority(), budget_ms=round_budget(steps, speed))
+            planned = self.scene.animate_steps(
+                self.race,
+                steps,
+                self.highlights(),
+                self._panel(),
+                speed=speed,
+                priority=self._priority(),
+                budget_ms=round_budget(steps, speed),
+            )
         self.round_log.write(tagged)
         self._refresh_controls()  # the hint reads the buttons' new state
         if self.done and self.race.phase is not Phase.FINISHED:
             self.status.show(self.words.done_words(), "success", changed=changed_words(self.narration_lines))
         else:
-            self.status.show(self.pace.with_skip(self.pace.prompt(self.words.hint()), planned),
-                             changed=changed_words(self.narration_lines))
-        self.text_view.show(describe_race(self.race, secret=self._panel().secret, hands=[self.active_rider or ""]),
-                            self.narration_lines)
+            self.status.show(
+                self.pace.with_skip(self.pace.prompt(self.words.hint()), planned),
+                changed=changed_words(self.narration_lines),
+            )
+        self.text_view.show(
+            describe_race(self.race, secret=self._panel().secret, hands=[self.active_rider or ""]), self.narration_lines
+        )
         if self.acting:
             self.focus_next()
 
@@ -552,8 +671,9 @@ class RaceTutor(LessonShell, widgets.VBox):
 
     def _panel(self) -> CardPanel:
         race = self.race
-        secret = frozenset(rid for rid, r in race.riders.items()
-                           if race.phase.choosing and r.team not in self.human_teams)
+        secret = frozenset(
+            rid for rid, r in race.riders.items() if race.phase.choosing and r.team not in self.human_teams
+        )
         active = self.active_rider or (race.to_move[0] if race.phase is Phase.MOVEMENT and race.to_move else None)
         return CardPanel(self.focus, secret=secret, active=active)
 
@@ -570,14 +690,17 @@ class RaceTutor(LessonShell, widgets.VBox):
         self.hand.show_hand(rider, race.riders[rider].hand if rider else [], self.words.why_no_cards())
         self.placing.show()
         # The draw and card buttons only show while the learner has cards to play.
-        self.energy_row.layout.display = (None if race.phase.choosing and self.draw_buttons and not done
-                                          and not paused else "none")
+        self.energy_row.layout.display = (
+            None if race.phase.choosing and self.draw_buttons and not done and not paused else "none"
+        )
         resolving = race.phase.automatic and not done and not paused
         self.stepper.update(can_step=resolving, can_undo=self.control.can_back)
         for b in (self.next_button, self.finish_button):  # one next step named at a time: shown when it is next
             b.layout.display = None if resolving else "none"
-        self.stepper.show_continue(_("Start round {n} ▸").format(n=race.round) if paused else None,
-                                   lambda: self.guard("next-round", self._on_next_round))
+        self.stepper.show_continue(
+            _("Start round {n} ▸").format(n=race.round) if paused else None,
+            lambda: self.guard("next-round", self._on_next_round),
+        )
         why = "" if resolving else self.words.why_no_step()
         self.next_button.tooltip = why or _("Resolve the next step: one rider's move or one part of the end phase")
         self.finish_button.tooltip = why or _("Resolve the rest of the round, rider by rider")

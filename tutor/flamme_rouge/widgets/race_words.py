@@ -169,16 +169,20 @@ class RaceWords:
     def done_words(self) -> str:
         """What the prompt says when the position is done (its lesson's rule has been shown)."""
         if self.stops_after_setup:
-            return _("All the riders are placed: the race can start. The next lesson shows the first round. "
-                     "Choose '{another}' to place your riders again.").format(another=self.another_words)
-        return _("This position is done: that is the rule of this lesson. Choose '{another}', or continue as a "
-                 "race.").format(another=self.another_words)
+            return _(
+                "All the riders are placed: the race can start. The next lesson shows the first round. "
+                "Choose '{another}' to place your riders again."
+            ).format(another=self.another_words)
+        return _(
+            "This position is done: that is the rule of this lesson. Choose '{another}', or continue as a race."
+        ).format(another=self.another_words)
 
     def why_no_step(self) -> str:
         race = self.race
         if self.done:
             return _("This position is done: choose '{another}', or continue as a race").format(
-                another=self.another_words)
+                another=self.another_words
+            )
         if self.paused:
             return _("Choose 'Start round {n}' first").format(n=race.round)
         if race.phase is Phase.FINISHED:
@@ -202,20 +206,29 @@ class RaceWords:
             return True
         if race.phase.choosing:
             waiting = race.waiting_riders()
-            self.warn(ngettext("Not yet: the {phase} is not over. {riders} still has to play a card (draw {hand}, "
-                               "then choose one).",
-                               "Not yet: the {phase} is not over. {riders} still have to play a card (draw {hand}, "
-                               "then choose one).", len(waiting)).format(phase=race.phase.name_in_words,
-                                                                         riders=and_list(waiting),
-                                                                         hand=race.hand_size(waiting[0]) if waiting
-                                                                         else rules.hand_numbers()["hand"]))
+            self.warn(
+                ngettext(
+                    "Not yet: the {phase} is not over. {riders} still has to play a card (draw {hand}, "
+                    "then choose one).",
+                    "Not yet: the {phase} is not over. {riders} still have to play a card (draw {hand}, "
+                    "then choose one).",
+                    len(waiting),
+                ).format(
+                    phase=race.phase.name_in_words,
+                    riders=and_list(waiting),
+                    hand=race.hand_size(waiting[0]) if waiting else rules.hand_numbers()["hand"],
+                )
+            )
             return True
         if race.phase is Phase.FINISHED:
             self.warn(_("The race is over: {rider} won. Choose Back or Restart.").format(rider=race.winner))
             return True
         if self.done:
-            self.warn(_("This position is done: choose '{another}' or 'Continue as a race'.").format(
-                another=self.another_words))
+            self.warn(
+                _("This position is done: choose '{another}' or 'Continue as a race'.").format(
+                    another=self.another_words
+                )
+            )
             return True
         if race.phase is Phase.SETUP:
             self.warn(_("The riders are not all placed yet."))
@@ -227,7 +240,8 @@ class RaceWords:
         rider = race.riders[rider_id]
         if not race.phase.choosing:
             return _("Cards are drawn in the energy phase; now it is the {phase}").format(
-                phase=race.phase.name_in_words)
+                phase=race.phase.name_in_words
+            )
         if rider.played is not None:
             return _("{rider} has already played its card this round").format(rider=rider_id)
         holder = self.active_rider
@@ -244,20 +258,31 @@ class RaceWords:
         shown = name and name.split(" (")[0].lower() not in self.title.lower()  # a stage is named once
         track = f"{html.escape(name)} · " if shown else ""
         waiting = [r for r in race.waiting_riders() if race.riders[r].team in self.human_teams]
-        todo = (" · " + html.escape(_("to play: {riders}").format(riders=", ".join(waiting)))
-                if waiting and not self.done else "")
+        todo = (
+            " · " + html.escape(_("to play: {riders}").format(riders=", ".join(waiting)))
+            if waiting and not self.done
+            else ""
+        )
         round_ = html.escape(_("Round {n}").format(n=race.round)) + " · " if race.round else ""  # none in the setup
         phase = race.phase.title
         if self.round_ended:
             round_, todo = "", ""
             if race.round > 1:
-                phase = (_("The end of round {ended}: round {n} starts when you choose 'Start round {n}'")
-                         if self.paused else _("The end of round {ended}")).format(ended=race.round - 1, n=race.round)
+                phase = (
+                    _("The end of round {ended}: round {n} starts when you choose 'Start round {n}'")
+                    if self.paused
+                    else _("The end of round {ended}")
+                ).format(ended=race.round - 1, n=race.round)
             else:
-                phase = (_("The breakaway is decided: round {n} starts when you choose 'Start round {n}'")
-                         if self.paused else _("The breakaway is decided")).format(n=race.round)
-        return (f"<div class='tutor-header'>{title}{track}{round_}"
-                f"<span class='tutor-phase'>{html.escape(phase)}</span>{todo}</div>")
+                phase = (
+                    _("The breakaway is decided: round {n} starts when you choose 'Start round {n}'")
+                    if self.paused
+                    else _("The breakaway is decided")
+                ).format(n=race.round)
+        return (
+            f"<div class='tutor-header'>{title}{track}{round_}"
+            f"<span class='tutor-phase'>{html.escape(phase)}</span>{todo}</div>"
+        )
 
     def hint(self) -> str:
         race = self.race
@@ -267,16 +292,21 @@ class RaceWords:
             return self._choosing_hint()
         if race.phase is Phase.MOVEMENT:
             rid = race.to_move[0]
-            return _("Choose 'Next step': {rider} moves next ({how_far}), frontmost rider first. 'Finish round' "
-                     "resolves the rest of the round, rider by rider.").format(rider=rid, how_far=move_words(race, rid))
+            return _(
+                "Choose 'Next step': {rider} moves next ({how_far}), frontmost rider first. 'Finish round' "
+                "resolves the rest of the round, rider by rider."
+            ).format(rider=rid, how_far=move_words(race, rid))
         if race.phase is Phase.FINISHED:
             return _("{rider} wins the race! The results are below. Choose Back to look again, or Restart.").format(
-                rider=race.winner)
+                rider=race.winner
+            )
         if race.phase is Phase.SETUP:
             rider = self.placing_rider
             if rider:
-                return _("Place {rider}: choose a square and lane, then 'Place' (or click a free lane behind the "
-                         "start line on the board).").format(rider=rider)
+                return _(
+                    "Place {rider}: choose a square and lane, then 'Place' (or click a free lane behind the "
+                    "start line on the board)."
+                ).format(rider=rider)
             placing = race.placing_team
             if placing:
                 return _("Setup: waiting for {team} to place their riders.").format(team=placing.name)
@@ -287,24 +317,36 @@ class RaceWords:
         """The prompt while the board shows the end of a round (or of the breakaway)."""
         race = self.race
         if any(isinstance(e, BreakawayDecided) for e in self.last_events):
-            return _("The breakaway is decided: the riders in front took their exhaustion cards (E2). Look at the "
-                     "board and the log, then choose 'Start round {n}'.").format(n=race.round)
+            return _(
+                "The breakaway is decided: the riders in front took their exhaustion cards (E2). Look at the "
+                "board and the log, then choose 'Start round {n}'."
+            ).format(n=race.round)
         marks = self.highlights()
         shown = []
         gained, tired = list(marks.slipstreamed), list(marks.exhausted)
         if gained and "slipstream" in self.taught:
-            shown.append(ngettext("The green +1 chip shows that {riders} gained by slipstream.",
-                                  "The green +1 chips show that {riders} gained by slipstream.",
-                                  len(gained)).format(riders=and_list(gained)))
+            shown.append(
+                ngettext(
+                    "The green +1 chip shows that {riders} gained by slipstream.",
+                    "The green +1 chips show that {riders} gained by slipstream.",
+                    len(gained),
+                ).format(riders=and_list(gained))
+            )
         if tired and "exhaustion" in self.taught:
-            shown.append(ngettext("The E2 card shows that {riders} took an exhaustion card.",
-                                  "The E2 cards show that {riders} each took an exhaustion card.",
-                                  len(tired)).format(riders=and_list(tired)))
+            shown.append(
+                ngettext(
+                    "The E2 card shows that {riders} took an exhaustion card.",
+                    "The E2 cards show that {riders} each took an exhaustion card.",
+                    len(tired),
+                ).format(riders=and_list(tired))
+            )
         if shown:
             return _("Round {ended} is over. {marks} Look at the board, then choose 'Start round {n}'.").format(
-                ended=race.round - 1, marks=" ".join(shown), n=race.round)
+                ended=race.round - 1, marks=" ".join(shown), n=race.round
+            )
         return _("Round {ended} is over. Look at the board, then choose 'Start round {n}'.").format(
-            ended=race.round - 1, n=race.round)
+            ended=race.round - 1, n=race.round
+        )
 
     def _choosing_hint(self) -> str:
         """The prompt of the energy phase (and the breakaway bids): draw, then choose a card."""
@@ -319,7 +361,8 @@ class RaceWords:
         phase = race.phase.name_in_words.capitalize()
         if len(free) > 1:
             return _("{phase}: choose '{draw}' (or for {others}).").format(
-                phase=phase, draw=self.draw_buttons[free[0]].description, others=and_list(free[1:]))
+                phase=phase, draw=self.draw_buttons[free[0]].description, others=and_list(free[1:])
+            )
         if free:
             return _("{phase}: choose '{draw}'.").format(phase=phase, draw=self.draw_buttons[free[0]].description)
         return _("Energy phase: waiting for the other players.")
@@ -328,23 +371,47 @@ class RaceWords:
         race = self.race
         if race.phase is Phase.MOVEMENT:
             cards = rider_cards({rid: race.riders[rid].played for rid in race.to_move})
-            return [Line(_("The cards are on the table: {cards}. Movement order: {order}.").format(
-                cards=cards, order=", ".join(race.to_move)), (rules.ORDER,))]
+            return [
+                Line(
+                    _("The cards are on the table: {cards}. Movement order: {order}.").format(
+                        cards=cards, order=", ".join(race.to_move)
+                    ),
+                    (rules.ORDER,),
+                )
+            ]
         if race.phase is Phase.SETUP:
-            return [Line(_("Setup: the players place their riders in turn, both riders each, in free lanes behind "
-                           "the start line."), (rules.SETUP_PLACE,))]
+            return [
+                Line(
+                    _(
+                        "Setup: the players place their riders in turn, both riders each, in free lanes behind "
+                        "the start line."
+                    ),
+                    (rules.SETUP_PLACE,),
+                )
+            ]
         if race.phase is Phase.ENERGY and self.draw_buttons:
             hand = race.hand_size(next(iter(self.draw_buttons)))
-            return [Line(ngettext("Round {round}. Each of your riders draws {hand} cards, plays 1 and recycles the "
-                                  "other one.",
-                                  "Round {round}. Each of your riders draws {hand} cards, plays 1 and recycles the "
-                                  "other {n}.", hand - 1).format(round=race.round, hand=hand, n=hand - 1),
-                         (rules.DRAW, rules.PLAY, rules.RECYCLE))]
+            return [
+                Line(
+                    ngettext(
+                        "Round {round}. Each of your riders draws {hand} cards, plays 1 and recycles the other one.",
+                        "Round {round}. Each of your riders draws {hand} cards, plays 1 and recycles the other {n}.",
+                        hand - 1,
+                    ).format(round=race.round, hand=hand, n=hand - 1),
+                    (rules.DRAW, rules.PLAY, rules.RECYCLE),
+                )
+            ]
         if race.phase is Phase.BID_1:
             hand = race.hand_size(next(iter(self.draw_buttons))) if self.draw_buttons else rules.hand_numbers()["hand"]
-            return [Line(_("The breakaway bids: draw {hand} for the rider you pick, bid 1 card face down, recycle "
-                           "{recycled}; then a second bid with the same rider.").format(hand=hand, recycled=hand - 1),
-                         (rules.BID,))]
+            return [
+                Line(
+                    _(
+                        "The breakaway bids: draw {hand} for the rider you pick, bid 1 card face down, recycle "
+                        "{recycled}; then a second bid with the same rider."
+                    ).format(hand=hand, recycled=hand - 1),
+                    (rules.BID,),
+                )
+            ]
         if race.phase in (Phase.END_CARDS, Phase.END_SLIPSTREAM, Phase.END_EXHAUSTION):  # a position may start there
             return [Line(_("The movement phase is over: step through the end phase."))]
         return []
@@ -355,11 +422,13 @@ class RaceWords:
             if race.phase is Phase.FINISHED:
                 return _("The race is over: no more cards.")
             return _("Cards are played in the energy phase; now it is the {phase}. Choose 'Next step'.").format(
-                phase=race.phase.name_in_words)
+                phase=race.phase.name_in_words
+            )
         free = [rid for rid, b in self.draw_buttons.items() if not b.disabled]
         if free:
             return _("Draw first: choose '{draw}' to see its cards.").format(
-                draw=self.draw_buttons[free[0]].description)
+                draw=self.draw_buttons[free[0]].description
+            )
         return _("All your riders have played this round: choose 'Next step' when the energy phase is over.")
 
 
@@ -372,17 +441,29 @@ def move_words(race: Race, rider_id: str) -> str:
     assert square is not None
     terrain = rules.move_distance(race.track, square, value)[1]
     if terrain == rules.ASCENT:
-        said = ngettext("{n} square: its {value} is capped by the climb",
-                        "{n} squares: its {value} is capped by the climb", distance)
+        said = ngettext(
+            "{n} square: its {value} is capped by the climb",
+            "{n} squares: its {value} is capped by the climb",
+            distance,
+        )
     elif terrain == rules.DESCENT:
-        said = ngettext("{n} square: its {value} is raised by the descent",
-                        "{n} squares: its {value} is raised by the descent", distance)
+        said = ngettext(
+            "{n} square: its {value} is raised by the descent",
+            "{n} squares: its {value} is raised by the descent",
+            distance,
+        )
     elif terrain == rules.SUPPLY:
-        said = ngettext("{n} square: its {value} is raised by the supply zone",
-                        "{n} squares: its {value} is raised by the supply zone", distance)
+        said = ngettext(
+            "{n} square: its {value} is raised by the supply zone",
+            "{n} squares: its {value} is raised by the supply zone",
+            distance,
+        )
     else:
-        said = ngettext("{n} square: its {value} is changed by the terrain",
-                        "{n} squares: its {value} is changed by the terrain", distance)
+        said = ngettext(
+            "{n} square: its {value} is changed by the terrain",
+            "{n} squares: its {value} is changed by the terrain",
+            distance,
+        )
     return said.format(n=distance, value=value)
 
 
@@ -404,11 +485,17 @@ def results_html(race: Race, learners: Sequence[str] = ()) -> str:
             where = _("{n} past the line").format(n=square - finish + 1)
         else:
             where = _("{n} to go").format(n=finish - square)
-        cells = [ordinal(place) if ranked else "—", _("{rider} (you)").format(rider=rid) if rid in mine else rid,
-                 rider.kind, where, str(rider.exhaustion)]
+        cells = [
+            ordinal(place) if ranked else "—",
+            _("{rider} (you)").format(rider=rid) if rid in mine else rid,
+            rider.kind,
+            where,
+            str(rider.exhaustion),
+        ]
         if rid in mine:
-            rows.append("<tr class='tutor-you'>" + "".join(f"<td><b>{html.escape(c)}</b></td>" for c in cells)
-                        + "</tr>")
+            rows.append(
+                "<tr class='tutor-you'>" + "".join(f"<td><b>{html.escape(c)}</b></td>" for c in cells) + "</tr>"
+            )
         else:
             rows.append("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells) + "</tr>")
     title = _("Results")
@@ -416,9 +503,14 @@ def results_html(race: Race, learners: Sequence[str] = ()) -> str:
     heads = [_("Place"), _("Rider"), _("Kind"), _("Squares"), _("Exhaustion cards taken")]
     sentence = results_sentence(race, learners)
     said = f"<p class='tutor-you-did'>{html.escape(sentence)}</p>" if sentence else ""
-    return (f"<div class='tutor-results'>{said}<b>{html.escape(title)}</b> ({html.escape(note)})"
-            "<table class='tutor-results-table'><thead><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in heads)
-            + "</tr></thead><tbody>" + "".join(rows) + "</tbody></table></div>")
+    return (
+        f"<div class='tutor-results'>{said}<b>{html.escape(title)}</b> ({html.escape(note)})"
+        "<table class='tutor-results-table'><thead><tr>"
+        + "".join(f"<th>{html.escape(h)}</th>" for h in heads)
+        + "</tr></thead><tbody>"
+        + "".join(rows)
+        + "</tbody></table></div>"
+    )
 
 
 def learner_riders(race: Race, learners: Sequence[str]) -> list[str]:
@@ -435,22 +527,31 @@ def results_sentence(race: Race, learners: Sequence[str]) -> str:
     best, total = mine[0], len(race.riders)
     one = len(mine) == 1
     if best == race.winner:
-        return (_("You won! Your rider, {rider}, is first of {total}.") if one else
-                _("You won! Your rider {rider} is first of {total}.")).format(rider=best, total=total)
+        return (
+            _("You won! Your rider, {rider}, is first of {total}.")
+            if one
+            else _("You won! Your rider {rider} is first of {total}.")
+        ).format(rider=best, total=total)
     if best in race.ranking:
         place = race.standings().index(best) + 1
-        return (_("Your rider, {rider}, finished in place {place} of {total}.") if one else
-                _("Your best rider, {rider}, finished in place {place} of {total}.")).format(
-                    rider=best, place=place, total=total)
+        return (
+            _("Your rider, {rider}, finished in place {place} of {total}.")
+            if one
+            else _("Your best rider, {rider}, finished in place {place} of {total}.")
+        ).format(rider=best, place=place, total=total)
     finish = race.track.finish
     to_go = (finish - (race.riders[best].square or 0)) if finish is not None else 0
     if one:
-        return ngettext("Your rider, {rider}, did not reach the finish line: {n} square to go.",
-                        "Your rider, {rider}, did not reach the finish line: {n} squares to go.", to_go).format(
-                            rider=best, n=to_go)
-    return ngettext("Your best rider, {rider}, did not reach the finish line: {n} square to go.",
-                    "Your best rider, {rider}, did not reach the finish line: {n} squares to go.", to_go).format(
-                        rider=best, n=to_go)
+        return ngettext(
+            "Your rider, {rider}, did not reach the finish line: {n} square to go.",
+            "Your rider, {rider}, did not reach the finish line: {n} squares to go.",
+            to_go,
+        ).format(rider=best, n=to_go)
+    return ngettext(
+        "Your best rider, {rider}, did not reach the finish line: {n} square to go.",
+        "Your best rider, {rider}, did not reach the finish line: {n} squares to go.",
+        to_go,
+    ).format(rider=best, n=to_go)
 
 
 def learner_teams(race: Race, teams: Iterable[str] | None) -> tuple[str, ...]:
@@ -467,4 +568,3 @@ def learner_teams(race: Race, teams: Iterable[str] | None) -> tuple[str, ...]:
     if nobody:
         raise ValueError(f"team {nobody[0]!r} has no bot and is not in human_teams: nobody would play it")
     return teams
-

@@ -61,18 +61,26 @@ TRACK_NAMES: list[str] = [*TEACHING_TRACKS, *STAGES]
 
 def track_choices() -> list[tuple[str, str]]:
     """The tracks a position can start from, as the chooser shows them: (label, name for ``track.stage``)."""
-    return ([(_(title), key) for key, (title, *_rest) in TEACHING_TRACKS.items()]
-            + [(_("Stage: {name}").format(name=title), key) for key, (title, _tiles) in STAGES.items()])
+    return [(_(title), key) for key, (title, *_rest) in TEACHING_TRACKS.items()] + [
+        (_("Stage: {name}").format(name=title), key) for key, (title, _tiles) in STAGES.items()
+    ]
+
+
 OWN_TRACK = ""
 """The track chooser's value for the track of an opened position that is no stage or teaching track."""
 
 
 class PositionBox(SharedPositionBox):
-    """"Open a position" for Flamme Rouge codes (``scenario.from_code``): see ``tutor.ui.share.PositionBox``."""
+    """ "Open a position" for Flamme Rouge codes (``scenario.from_code``): see ``tutor.ui.share.PositionBox``."""
 
     def __init__(self, on_open: Callable[[dict[str, Any]], object], *, description: str = ""):
-        super().__init__(on_open, decode=scenarios.from_code, prefix=position_code.PREFIX,
-                         max_chars=scenarios.MAX_CODE_CHARS, description=description)
+        super().__init__(
+            on_open,
+            decode=scenarios.from_code,
+            prefix=position_code.PREFIX,
+            max_chars=scenarios.MAX_CODE_CHARS,
+            description=description,
+        )
 
 
 class Workbench(LessonShell, widgets.VBox):
@@ -90,11 +98,17 @@ class Workbench(LessonShell, widgets.VBox):
         self._syncing = False
         self.race: Race | None = None
         self._track_title = ""
-        self.build_shell(lambda: self.race, [], on_next=lambda: self._resolve(one=True),
-                         on_finish=lambda: self._resolve(one=False), on_back=self._on_back,
-                         on_restart=self._on_restart, seed=seed,
-                         next_tooltip=_("Resolve the next step: one rider's move or one part of the end phase"),
-                         finish_tooltip=_("Resolve the rest of the round, rider by rider"))
+        self.build_shell(
+            lambda: self.race,
+            [],
+            on_next=lambda: self._resolve(one=True),
+            on_finish=lambda: self._resolve(one=False),
+            on_back=self._on_back,
+            on_restart=self._on_restart,
+            seed=seed,
+            next_tooltip=_("Resolve the next step: one rider's move or one part of the end phase"),
+            finish_tooltip=_("Resolve the rest of the round, rider by rider"),
+        )
         self._make_loading(track)
         self._make_editing()
         self._make_stepping()
@@ -109,13 +123,15 @@ class Workbench(LessonShell, widgets.VBox):
     def _make_loading(self, track: str) -> None:
         """Where a position comes from: a track, a scenario file, a position code; and the board it is set on."""
         self.header = widgets.HTML()
-        self.track_input = widgets.Dropdown(options=track_choices(), value=track, description=_("Track"),
-                                            layout=widgets.Layout(width="380px"))
+        self.track_input = widgets.Dropdown(
+            options=track_choices(), value=track, description=_("Track"), layout=widgets.Layout(width="380px")
+        )
         self.track_input.observe(lambda _change: self._on_track_chosen(), "value")
         self.new_button = button(_("Start from the empty track"), _("An empty position on the chosen track"))
         self.new_button.on_click(lambda _b: self.start_empty(self.track_input.value))
-        self.upload = widgets.FileUpload(accept=".json", multiple=False, description=_("Load a scenario file"),
-                                         layout=widgets.Layout(width="auto"))
+        self.upload = widgets.FileUpload(
+            accept=".json", multiple=False, description=_("Load a scenario file"), layout=widgets.Layout(width="auto")
+        )
         self.upload.add_class(f"tutor-max-bytes-{MAX_FILE_BYTES}")  # the page refuses a larger file unsent
         self.upload.observe(self._on_upload, "value")
         self.open_box = PositionBox(self.open_scenario)
@@ -126,14 +142,18 @@ class Workbench(LessonShell, widgets.VBox):
         """The picked rider (or a new one: its team and kind), Remove, and each rider's card: the editor's."""
         self.editing = BoardEditor(self, control=self.control, status=self.status, edit=self._edit, show=self._show)
         """The board as an editor: the picked rider and the inputs (``workbench_editing``)."""
-        self.rider_input, self.team_input, self.kind_input = (self.editing.rider_input, self.editing.team_input,
-                                                              self.editing.kind_input)
+        self.rider_input, self.team_input, self.kind_input = (
+            self.editing.rider_input,
+            self.editing.team_input,
+            self.editing.kind_input,
+        )
         self.remove_button, self.cards_row = self.editing.remove_button, self.editing.cards_row
 
     def _make_stepping(self) -> None:
         """The shell's stepper (Next step, Finish round, Back, Restart, the shuffle number) and "Edit from here"."""
-        self.restart_button.tooltip = _("Back to the position (its decks shuffled with the shuffle number on the "
-                                        "right)")
+        self.restart_button.tooltip = _(
+            "Back to the position (its decks shuffled with the shuffle number on the right)"
+        )
         self.seed.tooltip = _("The same shuffle number deals the same cards to the whole class")
         self.keep_button = button(_("Edit from here"), _("Make the board as it is now the position to edit"))
         self.on_click(self.keep_button, "keep", self._keep)
@@ -142,12 +162,15 @@ class Workbench(LessonShell, widgets.VBox):
 
     def _make_sharing(self) -> None:
         """The position's name, its code (with Copy) and its file; "Check a file"; the log of the steps."""
-        self.name_input = widgets.Text(description=_("Name"), placeholder=_("what the position shows"),
-                                       layout=widgets.Layout(width="420px"))
+        self.name_input = widgets.Text(
+            description=_("Name"), placeholder=_("what the position shows"), layout=widgets.Layout(width="420px")
+        )
         self.name_input.observe(lambda _change: self._on_name(), "value")
-        self.code_output = widgets.Text(description=_("Code"), layout=widgets.Layout(width="95%", max_width="760px"),
-                                        tooltip=_("Copy this code: a class pastes it into a lesson's Open a position "
-                                                  "box"))
+        self.code_output = widgets.Text(
+            description=_("Code"),
+            layout=widgets.Layout(width="95%", max_width="760px"),
+            tooltip=_("Copy this code: a class pastes it into a lesson's Open a position box"),
+        )
         self.code_output.add_class("tutor-position-code")
         self.copy_button = widgets.HTML()
         """Copy: the code to the clipboard, in the browser (the kernel cannot reach the learner's clipboard)."""
@@ -158,16 +181,24 @@ class Workbench(LessonShell, widgets.VBox):
     def _layout(self) -> list[widgets.Widget]:
         row = widgets.Layout(flex_flow="row wrap", align_items="center")
         return [
-            widgets.HTML(CSS), self.header,
+            widgets.HTML(CSS),
+            self.header,
             widgets.HBox([self.track_input, self.new_button, self.upload], layout=row),
-            self.open_box, self.board, self.status,
-            widgets.HBox([self.rider_input, self.team_input, self.kind_input, self.remove_button],
-                         layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
-            self.cards_row, self.stepper,
-            widgets.HTML("<b>" + html.escape(_("Share this position")) + "</b>"), self.name_input,
+            self.open_box,
+            self.board,
+            self.status,
+            widgets.HBox(
+                [self.rider_input, self.team_input, self.kind_input, self.remove_button],
+                layout=widgets.Layout(flex_flow="row wrap", align_items="center"),
+            ),
+            self.cards_row,
+            self.stepper,
+            widgets.HTML("<b>" + html.escape(_("Share this position")) + "</b>"),
+            self.name_input,
             widgets.HBox([self.code_output, self.copy_button], layout=widgets.Layout(align_items="center")),
             self.download,
-            widgets.HTML("<b>" + html.escape(_("Check a puzzle file")) + "</b>"), self.check_box,
+            widgets.HTML("<b>" + html.escape(_("Check a puzzle file")) + "</b>"),
+            self.check_box,
             self.story,
         ]
 
@@ -225,10 +256,19 @@ class Workbench(LessonShell, widgets.VBox):
     def _show_track_in_chooser(self, data: dict[str, Any]) -> None:
         """The track chooser names the track on the board: a stage or teaching track, or else the position's own
         track (first in the list while it is on the board)."""
-        named = next((key for key in TRACK_NAMES if stage(key).spec == data["track"]
-                      and data.get("finish") in (None, stage(key).finish)), None)
-        own = [] if named else [(_("This position's track ({count} squares)").format(
-            count=len(data["track"].split())), OWN_TRACK)]
+        named = next(
+            (
+                key
+                for key in TRACK_NAMES
+                if stage(key).spec == data["track"] and data.get("finish") in (None, stage(key).finish)
+            ),
+            None,
+        )
+        own = (
+            []
+            if named
+            else [(_("This position's track ({count} squares)").format(count=len(data["track"].split())), OWN_TRACK)]
+        )
         self._syncing = True
         try:
             self.track_input.options = [*own, *track_choices()]
@@ -245,23 +285,29 @@ class Workbench(LessonShell, widgets.VBox):
         if not self.riders:
             self.start_empty(name)
         else:
-            self.status.show(_("Choose '{start}' to put {track} on the board: its riders are removed.").format(
-                start=self.new_button.description, track=track_title(stage(name))))
+            self.status.show(
+                _("Choose '{start}' to put {track} on the board: its riders are removed.").format(
+                    start=self.new_button.description, track=track_title(stage(name))
+                )
+            )
 
     def start_empty(self, name: str) -> None:
         """An empty position on a stage or teaching track (``track.stage`` names), or on the position's own track
         (``OWN_TRACK``)."""
         if name == OWN_TRACK and self._data:
             track = Track.parse(self._data["track"], finish=self._data.get("finish"))
-            said = _("The position's track, empty ({track}): pick a team and kind, then click a lane to add a "
-                     "rider.").format(track=self._track_title)
+            said = _(
+                "The position's track, empty ({track}): pick a team and kind, then click a lane to add a rider."
+            ).format(track=self._track_title)
         else:
             track = stage(name or "sprint-20")
             self._track_title = track_title(track)
             said = _("{track}, empty: pick a team and kind, then click a lane to add a rider.").format(
-                track=self._track_title)
-        self._set({"name": "", "description": "", "track": track.spec, "finish": track.finish, "riders": []}, {},
-                  None, said)
+                track=self._track_title
+            )
+        self._set(
+            {"name": "", "description": "", "track": track.spec, "finish": track.finish, "riders": []}, {}, None, said
+        )
 
     def open_scenario(self, data: dict[str, Any]) -> None:
         """Show a scenario's position (a loaded file or an opened code); a malformed one raises ``ScenarioError``
@@ -272,18 +318,34 @@ class Workbench(LessonShell, widgets.VBox):
         if "expect" in data:
             scenarios.check(data)  # a malformed expect block raises too
         riders = [dict(r) for r in data["riders"]]
-        base = {"name": data.get("name", ""), "description": data.get("description", ""), "track": data["track"],
-                "finish": data.get("finish"), "riders": riders}
+        base = {
+            "name": data.get("name", ""),
+            "description": data.get("description", ""),
+            "track": data["track"],
+            "finish": data.get("finish"),
+            "riders": riders,
+        }
         squares = len(data["track"].split())
         self._track_title = ngettext("{n} square", "{n} squares", squares).format(n=squares)
-        opened = (ngettext("Opened “{name}”: {n} rider. Click a rider to pick it, then a free lane to move it.",
-                           "Opened “{name}”: {n} riders. Click a rider to pick it, then a free lane to move it.",
-                           len(riders)) if data.get("name") else
-                  ngettext("Position opened: {n} rider. Click a rider to pick it, then a free lane to move it.",
-                           "Position opened: {n} riders. Click a rider to pick it, then a free lane to move it.",
-                           len(riders)))
-        self._set(base, dict(data.get("cards", {})), data.get("expect"),
-                  opened.format(name=data.get("name", ""), n=len(riders)))
+        opened = (
+            ngettext(
+                "Opened “{name}”: {n} rider. Click a rider to pick it, then a free lane to move it.",
+                "Opened “{name}”: {n} riders. Click a rider to pick it, then a free lane to move it.",
+                len(riders),
+            )
+            if data.get("name")
+            else ngettext(
+                "Position opened: {n} rider. Click a rider to pick it, then a free lane to move it.",
+                "Position opened: {n} riders. Click a rider to pick it, then a free lane to move it.",
+                len(riders),
+            )
+        )
+        self._set(
+            base,
+            dict(data.get("cards", {})),
+            data.get("expect"),
+            opened.format(name=data.get("name", ""), n=len(riders)),
+        )
 
     def _set(self, data: dict[str, Any], cards: dict[str, Any], expect: dict[str, Any] | None, message: str) -> None:
         race = self._build({**data, **({"cards": cards} if cards else {})}, self.seed.value)
@@ -334,19 +396,30 @@ class Workbench(LessonShell, widgets.VBox):
         assert race is not None
         missing = self.missing_cards()
         if missing:
-            self.warn(ngettext("Choose a card for {riders} first: every rider plays a card, or none (the round then "
-                               "starts at the end phase).",
-                               "Choose a card for {riders} first: every rider plays a card, or none (the round then "
-                               "starts at the end phase).", len(missing)).format(riders=and_list(missing)))
+            self.warn(
+                ngettext(
+                    "Choose a card for {riders} first: every rider plays a card, or none (the round then "
+                    "starts at the end phase).",
+                    "Choose a card for {riders} first: every rider plays a card, or none (the round then "
+                    "starts at the end phase).",
+                    len(missing),
+                ).format(riders=and_list(missing))
+            )
             return
         if not race.riders:
             self.warn(_("Put riders on the board first: click a lane."))
             return
         if not race.phase.automatic:
-            self.warn(_("The race is over: {rider} won. Choose '{restart}' to see it again.").format(
-                rider=race.winner, restart=self.restart_button.description) if race.phase is Phase.FINISHED else
-                _("The round is resolved. Choose '{restart}' to see it again, or '{keep}' to make the board the new "
-                  "position.").format(restart=self.restart_button.description, keep=self.keep_button.description))
+            self.warn(
+                _("The race is over: {rider} won. Choose '{restart}' to see it again.").format(
+                    rider=race.winner, restart=self.restart_button.description
+                )
+                if race.phase is Phase.FINISHED
+                else _(
+                    "The round is resolved. Choose '{restart}' to see it again, or '{keep}' to make the board the new "
+                    "position."
+                ).format(restart=self.restart_button.description, keep=self.keep_button.description)
+            )
             return
         start_round = race.round
         records: list[StepRecord] = []
@@ -426,8 +499,11 @@ class Workbench(LessonShell, widgets.VBox):
                 raise ScenarioError(_("a scenario is a JSON object, not {kind}").format(kind=type(data).__name__))
             self.open_scenario(data)
         except ValueError as err:
-            said = (_("{file} is not a valid scenario: {problem}. Nothing changed.") if source else
-                    _("This is not a valid scenario: {problem}. Nothing changed."))
+            said = (
+                _("{file} is not a valid scenario: {problem}. Nothing changed.")
+                if source
+                else _("This is not a valid scenario: {problem}. Nothing changed.")
+            )
             self.warn(said.format(file=source, problem=err))
             return False
         return True
@@ -452,15 +528,16 @@ class Workbench(LessonShell, widgets.VBox):
         race = self.race
         assert race is not None
         if race.phase is Phase.MOVEMENT and race.to_move:
-            return _("Next step: {rider} moves {n}.").format(rider=race.to_move[0],
-                                                              n=race.move_values[race.to_move[0]])
+            return _("Next step: {rider} moves {n}.").format(rider=race.to_move[0], n=race.move_values[race.to_move[0]])
         if race.phase is Phase.FINISHED:
-            return _("{rider} wins. Choose '{restart}' to see it again.").format(rider=race.winner,
-                                                                               restart=self.restart_button.description)
+            return _("{rider} wins. Choose '{restart}' to see it again.").format(
+                rider=race.winner, restart=self.restart_button.description
+            )
         if race.phase.automatic:
             return _("Next step: {phase}.").format(phase=race.phase.title)
         return _("The round is resolved. Choose '{restart}' to see it again, or '{keep}'.").format(
-            restart=self.restart_button.description, keep=self.keep_button.description)
+            restart=self.restart_button.description, keep=self.keep_button.description
+        )
 
     def _refresh(self) -> None:
         """The header, the stepper's buttons and the export, for the position and the race as they are."""
@@ -473,9 +550,11 @@ class Workbench(LessonShell, widgets.VBox):
         phase = race.phase.title if race.riders else _("no riders yet")
         number = _("shuffle number {number}").format(number=self.seed.value)
         title = _("Teacher's workbench")
-        self.header.value = (f"<div class='tutor-header'><b>{html.escape(title)}</b> · "
-                             f"{html.escape(track)} · <span class='tutor-phase'>{html.escape(phase)}</span> · "
-                             f"{html.escape(number)}</div>")
+        self.header.value = (
+            f"<div class='tutor-header'><b>{html.escape(title)}</b> · "
+            f"{html.escape(track)} · <span class='tutor-phase'>{html.escape(phase)}</span> · "
+            f"{html.escape(number)}</div>"
+        )
         self._refresh_export()
 
     def _refresh_export(self) -> None:
@@ -495,9 +574,18 @@ class Workbench(LessonShell, widgets.VBox):
         self.code_output.value = code or ""
         self.copy_button.value = copy_button_html(code) if code else ""
         missing = self.missing_cards()
-        note = (" " + html.escape(ngettext("(the cards are left out: {riders} has none yet)",
-                                           "(the cards are left out: {riders} have none yet)",
-                                           len(missing)).format(riders=and_list(missing))) if missing else "")
+        note = (
+            " "
+            + html.escape(
+                ngettext(
+                    "(the cards are left out: {riders} has none yet)",
+                    "(the cards are left out: {riders} have none yet)",
+                    len(missing),
+                ).format(riders=and_list(missing))
+            )
+            if missing
+            else ""
+        )
         if code is None:
             said = _("(this position has no code: a rider or team has a name of its own; share the file)")
             note += f" <span class='tutor-why'>{html.escape(said)}</span>"

@@ -32,8 +32,11 @@ TEAMS = (*TEAM_COLOURS, "peloton")
 BOT_TEAMS = {"peloton": {"team_kind": "peloton", "exhaustion": False}}
 """The scenario keys a rider of a bot team gets (the team input's choice names the team; its kind is data): the
 Peloton team's riders take no exhaustion cards."""
-CARD_CHOICES: list[tuple[str, Any]] = [(N_("no card"), NO_CARD), *((str(v), v) for v in (2, 3, 4, 5, 6, 7, 9)),
-                                       (N_("Attack!"), "attack")]
+CARD_CHOICES: list[tuple[str, Any]] = [
+    (N_("no card"), NO_CARD),
+    *((str(v), v) for v in (2, 3, 4, 5, 6, 7, 9)),
+    (N_("Attack!"), "attack"),
+]
 """A rider's card choices: (label, value); a label in words is translated where the list is shown."""
 
 
@@ -44,6 +47,8 @@ def card_choices() -> list[tuple[str, Any]]:
 def team_choices() -> list[tuple[str, str]]:
     """The teams a new rider can ride for, by their colour's name in the learner's language."""
     return [(kind_name(team) if team in BOT_TEAMS else team_name(team), team) for team in TEAMS]
+
+
 """Cards a rider can be given (docs/scenario_format.md: an energy card's value, or the Peloton team's Attack!)."""
 
 
@@ -81,8 +86,9 @@ class BoardEditor:
     ``card_inputs`` (in ``cards_row``), which it makes and handles. It reads the workbench's public state
     (``EditorView``) and changes the position only through the callables it is built with."""
 
-    def __init__(self, bench: EditorView, *, control: UndoController, status: StatusLine, edit: Edit,
-                 show: Callable[[str], None]) -> None:
+    def __init__(
+        self, bench: EditorView, *, control: UndoController, status: StatusLine, edit: Edit, show: Callable[[str], None]
+    ) -> None:
         """``edit(riders=None, cards=None)`` changes the position (False: refused, nothing changed); ``show(message)``
         shows the position and says ``message``. The workbench places the inputs and sends the board's clicks to
         ``on_board``."""
@@ -92,11 +98,15 @@ class BoardEditor:
         """The picked rider (None: a click on a free lane adds a new rider)."""
         self._syncing = False
         self.rider_input = widgets.Dropdown(description=_("Rider"), layout=widgets.Layout(width="200px"))
-        self.team_input = widgets.Dropdown(options=team_choices(), value="red", description=_("team"),
-                                           layout=widgets.Layout(width="170px"))
-        self.kind_input = widgets.ToggleButtons(options=list(RIDER_KINDS), value="rouleur",
-                                                style={"button_width": "84px"},
-                                                tooltips=[_("R: the steady rider"), _("S: the sprinter")])
+        self.team_input = widgets.Dropdown(
+            options=team_choices(), value="red", description=_("team"), layout=widgets.Layout(width="170px")
+        )
+        self.kind_input = widgets.ToggleButtons(
+            options=list(RIDER_KINDS),
+            value="rouleur",
+            style={"button_width": "84px"},
+            tooltips=[_("R: the steady rider"), _("S: the sprinter")],
+        )
         self.remove_button = button(_("Remove"), _("Take the picked rider off the board"))
         self.rider_input.observe(lambda change: self.pick(change["new"]), "value")
         self.team_input.observe(lambda _change: self._on_team_or_kind(), "value")
@@ -126,9 +136,12 @@ class BoardEditor:
             self.warn(_("Click on a lane of the road: on a rider to pick it, on a free lane to put a rider there."))
             return
         if self.control.can_back:
-            self.warn(_("The board shows the round being resolved: choose '{restart}' to edit the position again, "
-                        "or '{keep}' to edit the board as it is now.").format(
-                restart=self.bench.restart_button.description, keep=self.bench.keep_button.description))
+            self.warn(
+                _(
+                    "The board shows the round being resolved: choose '{restart}' to edit the position again, "
+                    "or '{keep}' to edit the board as it is now."
+                ).format(restart=self.bench.restart_button.description, keep=self.bench.keep_button.description)
+            )
             return
         square, lane = spot
         where = _("square {square}, {lane}").format(square=square, lane=lane_name(lane))
@@ -138,17 +151,26 @@ class BoardEditor:
             return
         if self.selected is None:
             if len(self.riders) >= MAX_RIDERS:
-                self.warn(_("The board has {n} riders, the most a race has: remove one to add another.").format(
-                    n=MAX_RIDERS))
+                self.warn(
+                    _("The board has {n} riders, the most a race has: remove one to add another.").format(n=MAX_RIDERS)
+                )
                 return
             team, kind = self.team_input.value, self.kind_input.value
-            rider: dict[str, Any] = {"id": self.new_id(team, kind), "square": square, "lane": lane, "team": team,
-                                     "kind": kind}
+            rider: dict[str, Any] = {
+                "id": self.new_id(team, kind),
+                "square": square,
+                "lane": lane,
+                "team": team,
+                "kind": kind,
+            }
             rider.update(BOT_TEAMS.get(team, {}))
             if self._edit(riders=[*self.riders, rider]):
                 self.sync()
-                self._show(_("{rider} added: {where}. Click another lane to add one more, or click a rider to "
-                             "pick it.").format(rider=rider["id"], where=where))
+                self._show(
+                    _(
+                        "{rider} added: {where}. Click another lane to add one more, or click a rider to pick it."
+                    ).format(rider=rider["id"], where=where)
+                )
             return
         moved = [dict(r, square=square, lane=lane) if r["id"] == self.selected else r for r in self.riders]
         if self._edit(riders=moved):
@@ -169,8 +191,11 @@ class BoardEditor:
         if self.selected is None:
             self._show(_("New rider: choose its team and kind, then click a free lane."))
         else:
-            self._show(_("{rider} picked: click a free lane to move it, choose its card below, or '{remove}'.").format(
-                rider=self.selected, remove=self.remove_button.description))
+            self._show(
+                _("{rider} picked: click a free lane to move it, choose its card below, or '{remove}'.").format(
+                    rider=self.selected, remove=self.remove_button.description
+                )
+            )
 
     def _on_team_or_kind(self) -> None:
         """The team and kind inputs: for the next new rider, or the picked rider's own."""
@@ -184,10 +209,14 @@ class BoardEditor:
                 rider.pop("exhaustion", None)
                 rider.update(BOT_TEAMS.get(team, {}))
         if self._edit(riders=changed):
-            said = (_("{rider} rides for the {team} team, a rouleur.") if kind == "rouleur" else
-                    _("{rider} rides for the {team} team, a sprinteur."))
-            self._show(said.format(rider=self.selected, team=team_name(team) if team not in BOT_TEAMS
-                                   else kind_name(team)))
+            said = (
+                _("{rider} rides for the {team} team, a rouleur.")
+                if kind == "rouleur"
+                else _("{rider} rides for the {team} team, a sprinteur.")
+            )
+            self._show(
+                said.format(rider=self.selected, team=team_name(team) if team not in BOT_TEAMS else kind_name(team))
+            )
         else:
             self.sync()
 
@@ -197,8 +226,11 @@ class BoardEditor:
             self.warn(_("Pick a rider first: click it on the board."))
             return
         if self.control.can_back:
-            self.warn(_("Choose '{restart}' first: the board shows the round being resolved.").format(
-                restart=self.bench.restart_button.description))
+            self.warn(
+                _("Choose '{restart}' first: the board shows the round being resolved.").format(
+                    restart=self.bench.restart_button.description
+                )
+            )
             return
         gone = self.selected
         if self._edit(riders=[r for r in self.riders if r["id"] != gone]):
@@ -213,15 +245,21 @@ class BoardEditor:
         if self._edit(cards={**self.bench.cards, rider_id: card}):
             missing = self.bench.missing_cards()
             shown = _("Attack!") if card == "attack" else card
-            self._show(_("{rider} plays {card}.").format(rider=rider_id, card=shown) if card is not None else
-                       _("{rider} has no card.").format(rider=rider_id))
+            self._show(
+                _("{rider} plays {card}.").format(rider=rider_id, card=shown)
+                if card is not None
+                else _("{rider} has no card.").format(rider=rider_id)
+            )
             if missing:
-                self.status.show(ngettext(
-                    "{rider}: {card}. Now a card for {riders} too: every rider plays a card (or none, and the round "
-                    "starts at the end phase).",
-                    "{rider}: {card}. Now a card for {riders} too: every rider plays a card (or none, and the round "
-                    "starts at the end phase).", len(missing)).format(
-                    rider=rider_id, card=_("no card") if card is None else shown, riders=and_list(missing)))
+                self.status.show(
+                    ngettext(
+                        "{rider}: {card}. Now a card for {riders} too: every rider plays a card (or none, and the "
+                        "round starts at the end phase).",
+                        "{rider}: {card}. Now a card for {riders} too: every rider plays a card (or none, and the "
+                        "round starts at the end phase).",
+                        len(missing),
+                    ).format(rider=rider_id, card=_("no card") if card is None else shown, riders=and_list(missing))
+                )
         else:
             self.sync()
 
@@ -258,7 +296,12 @@ class BoardEditor:
             self._syncing = False
 
     def _card_input(self, rider_id: str) -> widgets.Dropdown:
-        box = widgets.Dropdown(options=card_choices(), value=NO_CARD, description=rider_id,
-                               style={"description_width": "initial"}, layout=widgets.Layout(width="auto"))
+        box = widgets.Dropdown(
+            options=card_choices(),
+            value=NO_CARD,
+            description=rider_id,
+            style={"description_width": "initial"},
+            layout=widgets.Layout(width="auto"),
+        )
         box.observe(lambda change: self._on_card(rider_id, change["new"]), "value")
         return box

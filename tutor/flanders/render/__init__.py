@@ -19,5 +19,19 @@ from .pen import percent
 from .picture import Odds, Picture, PlayerView, frames_for, picture_of
 from .pieces import draw_card
 
-__all__ = ["Board", "draw_card", "draw_picture", "draw_static", "percent", "PLAYER_COLOURS", "PLAYER_SHAPES",
-           "Geometry", "Rect", "Odds", "Picture", "PlayerView", "frames_for", "picture_of"]
+__all__ = [
+    "Board",
+    "draw_card",
+    "draw_picture",
+    "draw_static",
+    "percent",
+    "PLAYER_COLOURS",
+    "PLAYER_SHAPES",
+    "Geometry",
+    "Rect",
+    "Odds",
+    "Picture",
+    "PlayerView",
+    "frames_for",
+    "picture_of",
+]

@@ -33,8 +33,9 @@ Frame = tuple[Picture, float]
 
 
 class Board(LayeredScene):
-    def __init__(self, cards: CardSet, battlefield: Battlefield, players: int, *, compact: bool = False,
-                 odds: bool = True):
+    def __init__(
+        self, cards: CardSet, battlefield: Battlefield, players: int, *, compact: bool = False, odds: bool = True
+    ):
         """``odds=False``: no place for the live odds (a quiz's board)."""
         self.geometry = Geometry(players, len(battlefield.spaces), compact, odds=odds)
         super().__init__(2, self.geometry.width, self.geometry.height, scale=SCALE, fit=True)
@@ -74,8 +75,13 @@ class Board(LayeredScene):
                 draw_static(self.layer(0), self.geometry, self.battlefield, retain=self.retain)
             draw_picture(self.layer(1), self.geometry, picture, self.cards, self.battlefield)
 
-    def animate(self, frames: Sequence[Frame], *, on_frame: Callable[[Picture], None] | None = None,
-                after: Callable[[], None] | None = None) -> None:
+    def animate(
+        self,
+        frames: Sequence[Frame],
+        *,
+        on_frame: Callable[[Picture], None] | None = None,
+        after: Callable[[], None] | None = None,
+    ) -> None:
         """Play (picture, ms) frames, each shown ``ms`` before the next; the last picture stays."""
         if not frames:
             return

@@ -19,6 +19,7 @@ from tutor.i18n import percent as language_percent
 
 from .picture import Picture
 
+
 def card_words(cards: CardSet, card: CardId) -> str:
     """``"Tank (British)"``, ``"Machine Gun (German)"``, ``"the fixed card"``."""
     if card == FIXED:
@@ -34,27 +35,34 @@ def describe_picture(picture: Picture, cards: CardSet, battlefield: Battlefield)
     lines = []
     current = picture.players[picture.current]
     if picture.winners:
-        text = _("The game is over: {winners} win together.") if len(picture.winners) > 1 else \
-            _("The game is over: {winners} wins.")
+        text = (
+            _("The game is over: {winners} win together.")
+            if len(picture.winners) > 1
+            else _("The game is over: {winners} wins.")
+        )
         lines.append(text.format(winners=and_list(picture.winners)))
     else:
         lines.append(_("Turn of {player}: {phase}.").format(player=current.label, phase=picture.phase.title))
     if picture.dice is not None:
         lines.append(_dice_words(picture))
-    lines.append(_("Cards on the spaces: {spaces}.").format(
-        spaces="; ".join(_space_words(picture, cards, s) for s in SPACES)))
-    held = [_("{card} (carried out)").format(card=card_words(cards, c)) if c in picture.used else card_words(cards, c)
-            for c in picture.held]
+    lines.append(
+        _("Cards on the spaces: {spaces}.").format(spaces="; ".join(_space_words(picture, cards, s) for s in SPACES))
+    )
+    held = [
+        _("{card} (carried out)").format(card=card_words(cards, c)) if c in picture.used else card_words(cards, c)
+        for c in picture.held
+    ]
     if picture.on_nine and not picture.winners:
         held.append(_("the fixed card on space {space} (second pawn on it)").format(space=NINE))
     if held:
         lines.append(_("{player} holds: {cards}.").format(player=current.label, cards=and_list(held)))
     for player in picture.players:
         space = _(battlefield.spaces[player.pawn].name) if 0 <= player.pawn < len(battlefield.spaces) else ""
-        troops = ngettext("{player}: pawn on space {pawn} ({space}), {n} troop piece of {start}",
-                          "{player}: pawn on space {pawn} ({space}), {n} troop pieces of {start}", player.troops
-                          ).format(player=player.label, pawn=player.pawn, space=space, n=player.troops,
-                                   start=player.start_troops)
+        troops = ngettext(
+            "{player}: pawn on space {pawn} ({space}), {n} troop piece of {start}",
+            "{player}: pawn on space {pawn} ({space}), {n} troop pieces of {start}",
+            player.troops,
+        ).format(player=player.label, pawn=player.pawn, space=space, n=player.troops, start=player.start_troops)
         lost = picture.lost.get(player.id, 0)
         if lost:
             troops = _("{troops}, just lost {lost}").format(troops=troops, lost=lost)
@@ -64,12 +72,21 @@ def describe_picture(picture: Picture, cards: CardSet, battlefield: Battlefield)
     if picture.odds is not None:
         bust = picture.odds.bust
         at_stake = picture.odds.at_stake
-        lines.append(ngettext("If {player} rolls again: chance of a bust {chance} ({busts} of the {rolls} rolls offer "
-                              "no card); {n} troop piece at stake.",
-                              "If {player} rolls again: chance of a bust {chance} ({busts} of the {rolls} rolls offer "
-                              "no card); {n} troop pieces at stake.", at_stake
-                              ).format(player=current.id, chance=language_percent(float(bust), 1),
-                                       busts=int(bust * ROLLS), rolls=ROLLS, n=at_stake))
+        lines.append(
+            ngettext(
+                "If {player} rolls again: chance of a bust {chance} ({busts} of the {rolls} rolls offer "
+                "no card); {n} troop piece at stake.",
+                "If {player} rolls again: chance of a bust {chance} ({busts} of the {rolls} rolls offer "
+                "no card); {n} troop pieces at stake.",
+                at_stake,
+            ).format(
+                player=current.id,
+                chance=language_percent(float(bust), 1),
+                busts=int(bust * ROLLS),
+                rolls=ROLLS,
+                n=at_stake,
+            )
+        )
     return lines
 
 
@@ -81,7 +98,8 @@ def _dice_words(picture: Picture) -> str:
         text += " " + _("Pairs: {pairs}.").format(pairs=_pair_words(picture))
     if picture.judged and picture.available:
         text += " " + _("Spaces offered (a pair of dice adds up to them and they hold a card): {spaces}.").format(
-            spaces=and_list(picture.available))
+            spaces=and_list(picture.available)
+        )
     elif picture.judged and picture.bust:
         text += " " + _("No pair adds up to a space with a card: a bust.")
     return text

@@ -17,6 +17,7 @@ from .pen import Pen, lines, percent, set_attr, text
 from .picture import Picture
 from .pieces import die
 
+
 def draw_dice(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet) -> None:
     note_y = geo.pair_rect(0).y + 12
     if pic.dice is None:
@@ -69,8 +70,16 @@ def draw_dice(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet) -> No
         a, b = pair.values
         words = f"{mark}{a} + {b} = {total}: {where}"
         bold = offered or is_chosen
-        text(canvas, lines(words, r.w - 10, 12, bold=bold, most=1)[0], r.x + 6, r.y + r.h / 2 + 0.5, size=12,
-             bold=bold, colour=INK if offered or is_chosen or neutral else MUTED, max_width=r.w - 10)
+        text(
+            canvas,
+            lines(words, r.w - 10, 12, bold=bold, most=1)[0],
+            r.x + 6,
+            r.y + r.h / 2 + 0.5,
+            size=12,
+            bold=bold,
+            colour=INK if offered or is_chosen or neutral else MUTED,
+            max_width=r.w - 10,
+        )
 
 
 def draw_dice_only(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet) -> None:
@@ -97,22 +106,55 @@ def draw_odds(canvas: Canvas, geo: Geometry, pic: Picture) -> None:
     stake = ngettext("{n} grey symbol", "{n} grey symbols", o.at_stake).format(n=o.at_stake)
     chance = percent(float(bust))
     if geo.compact:
-        text(canvas, _("Bust chance: {chance}").format(chance=chance), r.x + 8, r.y + 14, size=13, bold=True,
-             max_width=r.w - 12)
-        text(canvas, _("{busts} of the {rolls} rolls · at stake: {stake}").format(busts=rolls, rolls=ROLLS,
-                                                                                  stake=stake),
-             r.x + 8, r.y + 34, size=12, max_width=r.w - 12)
+        text(
+            canvas,
+            _("Bust chance: {chance}").format(chance=chance),
+            r.x + 8,
+            r.y + 14,
+            size=13,
+            bold=True,
+            max_width=r.w - 12,
+        )
+        text(
+            canvas,
+            _("{busts} of the {rolls} rolls · at stake: {stake}").format(busts=rolls, rolls=ROLLS, stake=stake),
+            r.x + 8,
+            r.y + 34,
+            size=12,
+            max_width=r.w - 12,
+        )
         return
     width = r.w - 20
     text(canvas, _("If you roll again"), r.x + 10, r.y + 14, size=13, bold=True, max_width=width)
-    text(canvas, _("Chance of a bust: {chance}").format(chance=chance), r.x + 10, r.y + 36, size=13, bold=True,
-         colour=LOST if bust > 0.3 else INK, max_width=width)
-    text(canvas, _("{busts} of the {rolls} rolls of three dice offer no card").format(busts=rolls, rolls=ROLLS),
-         r.x + 10, r.y + 54, size=12, colour=MUTED, max_width=width)
+    text(
+        canvas,
+        _("Chance of a bust: {chance}").format(chance=chance),
+        r.x + 10,
+        r.y + 36,
+        size=13,
+        bold=True,
+        colour=LOST if bust > 0.3 else INK,
+        max_width=width,
+    )
+    text(
+        canvas,
+        _("{busts} of the {rolls} rolls of three dice offer no card").format(busts=rolls, rolls=ROLLS),
+        r.x + 10,
+        r.y + 54,
+        size=12,
+        colour=MUTED,
+        max_width=width,
+    )
     bar = Rect(r.x + 10, r.y + 66, width, 10)
     set_attr(canvas, "fill_style", "#e0e0e0")
     canvas.fill_rect(bar.x, bar.y, bar.w, bar.h)
     set_attr(canvas, "fill_style", LOST)
     canvas.fill_rect(bar.x, bar.y, bar.w * float(bust), bar.h)
-    text(canvas, _("At stake: {stake} on your British cards").format(stake=stake), r.x + 10, r.y + 94, size=12,
-         max_width=width)
+    text(
+        canvas,
+        _("At stake: {stake} on your British cards").format(stake=stake),
+        r.x + 10,
+        r.y + 94,
+        size=12,
+        max_width=width,
+    )

@@ -21,34 +21,61 @@ from tutor.flanders.odds import SPACES
 from tutor.i18n import _
 
 from .dice_panel import draw_dice, draw_odds
-from .geometry import (AVAILABLE, BRITISH, BRITISH_FILL, CAPTION_LINE, CHOSEN, FRESH, GERMAN, GERMAN_FILL,
-                       LABEL_MAX, LINE_FILL, LOST, MAY_RETAIN, MUTED, OBJECTIVE_FILL, OPEN_FILL, PANEL, PAWN_R,
-                       RULE_LINE, START_FILL, Geometry, Rect)
+from .geometry import (
+    AVAILABLE,
+    BRITISH,
+    BRITISH_FILL,
+    CAPTION_LINE,
+    CHOSEN,
+    FRESH,
+    GERMAN,
+    GERMAN_FILL,
+    LABEL_MAX,
+    LINE_FILL,
+    LOST,
+    MAY_RETAIN,
+    MUTED,
+    OBJECTIVE_FILL,
+    OPEN_FILL,
+    PANEL,
+    PAWN_R,
+    RULE_LINE,
+    START_FILL,
+    Geometry,
+    Rect,
+)
 from .pen import Pen, lines, set_attr, text, text_width
 from .picture import Picture
 from .pieces import card_outline, draw_card, empty_space, outline, pawn, side_badge, symbol
 
-KIND_FILL = {SpaceKind.START: START_FILL, SpaceKind.OPEN: OPEN_FILL, SpaceKind.DEFENSIVE: LINE_FILL,
-             SpaceKind.OBJECTIVE: OBJECTIVE_FILL}
+KIND_FILL = {
+    SpaceKind.START: START_FILL,
+    SpaceKind.OPEN: OPEN_FILL,
+    SpaceKind.DEFENSIVE: LINE_FILL,
+    SpaceKind.OBJECTIVE: OBJECTIVE_FILL,
+}
 
 
-def draw_static(canvas: Canvas, geo: Geometry, field: Battlefield, names: tuple[str, ...] = (), *,
-                retain: bool = True) -> None:
+def draw_static(
+    canvas: Canvas, geo: Geometry, field: Battlefield, names: tuple[str, ...] = (), *, retain: bool = True
+) -> None:
     """The board under the pictures; ``retain=False``: the key leaves out "May Retain" (no card shows it)."""
     canvas = Pen(canvas)
     canvas.clear()
     set_attr(canvas, "fill_style", "#ffffff")
     canvas.fill_rect(0, 0, geo.width, geo.height)
     if geo.compact:
-        text(canvas, _("Card spaces {first}-{last}").format(first=SPACES[0], last=SPACES[-1]), 12, 14, size=13,
-             bold=True)
+        text(
+            canvas, _("Card spaces {first}-{last}").format(first=SPACES[0], last=SPACES[-1]), 12, 14, size=13, bold=True
+        )
         return
     sw = geo.space_w
     # Space numbers and kinds, once above the rows.
     for s, space in enumerate(field.spaces):
         x = geo.cell_rect(0, s).x + sw / 2
-        label = {SpaceKind.START: _("start"), SpaceKind.DEFENSIVE: _("line"), SpaceKind.OBJECTIVE: _("goal")
-                 }.get(space.kind)
+        label = {SpaceKind.START: _("start"), SpaceKind.DEFENSIVE: _("line"), SpaceKind.OBJECTIVE: _("goal")}.get(
+            space.kind
+        )
         text(canvas, str(s), x, geo.numbers_y, size=13, bold=True, align="center")
         if label and geo.kind_labels:
             text(canvas, label, x, geo.numbers_y + 13, size=12, colour=MUTED, align="center", max_width=sw - 2)
@@ -57,8 +84,16 @@ def draw_static(canvas: Canvas, geo: Geometry, field: Battlefield, names: tuple[
         text(canvas, _("start → Objective line"), 12, geo.numbers_y + 13, size=12, colour=MUTED, max_width=LABEL_MAX)
     else:  # the names go above the rows: the battlefield is named above its numbers
         said = _("Battlefield") + ": " + _("start → Objective line")
-        text(canvas, lines(said, geo.width - 24, 12, bold=True, most=1)[0], 12, geo.header_y + 6, size=12,
-             bold=True, colour=MUTED, max_width=geo.width - 24)
+        text(
+            canvas,
+            lines(said, geo.width - 24, 12, bold=True, most=1)[0],
+            12,
+            geo.header_y + 6,
+            size=12,
+            bold=True,
+            colour=MUTED,
+            max_width=geo.width - 24,
+        )
     for i in range(geo.players):
         row = geo.row_rect(i)
         set_attr(canvas, "fill_style", "#fafafa")
@@ -86,8 +121,16 @@ def draw_static(canvas: Canvas, geo: Geometry, field: Battlefield, names: tuple[
         canvas.stroke_rect(row.x, row.y, row.w, row.h)
     room = (geo.panel_x if geo.side_panel else geo.width) - 24
     title = _("Card spaces {first} to {last}: take the card on a pair's sum").format(first=SPACES[0], last=SPACES[-1])
-    text(canvas, lines(title, room, 12, bold=True, most=1)[0], 12, geo.lower_y + 10, size=12, bold=True,
-         colour=MUTED, max_width=room)
+    text(
+        canvas,
+        lines(title, room, 12, bold=True, most=1)[0],
+        12,
+        geo.lower_y + 10,
+        size=12,
+        bold=True,
+        colour=MUTED,
+        max_width=room,
+    )
     text(canvas, _("The three dice"), geo.die_rect(0).x, geo.dice_y - 14, size=12, bold=True, colour=MUTED)
     draw_legend(canvas, geo, retain=retain)
 
@@ -106,6 +149,7 @@ def draw_legend(canvas: Canvas, geo: Geometry, *, retain: bool = True) -> None:
             set_attr(canvas, "line_width", 2)
             canvas.stroke()
             side_badge(canvas, x + 11, y, german, 4.5)
+
         return swatch
 
     def troops(x: float, y: float) -> None:
@@ -129,25 +173,37 @@ def draw_legend(canvas: Canvas, geo: Geometry, *, retain: bool = True) -> None:
             set_attr(canvas, "line_width", width)
             set_attr(canvas, "stroke_style", colour)
             canvas.stroke_rect(x, y - 7, 18, 14)
+
         return swatch
 
-    items = [(card_side(False, BRITISH_FILL, BRITISH), 28, _("British card (green, rounded, round badge)")),
-             (card_side(True, GERMAN_FILL, GERMAN), 28, _("German card (blue, cut corners, cross badge)")),
-             (lambda x, y: symbol(canvas, x + 7, y, False), 20, _("grey symbol: 1 troop lost at a bust")),
-             (lambda x, y: symbol(canvas, x + 7, y, True), 20, _("black: 1 troop lost")),
-             (troops, 34, _("troop piece / lost")),
-             (line, 24, _("defensive line (stops a move)")),
-             (frame(AVAILABLE, 3), 24, _("the dice offer it")),
-             (frame(CHOSEN, 3), 24, _("chosen pair and card")),
-             (lambda x, y: outline(canvas, Rect(x + 2, y - 5, 14, 10), FRESH, 2.5, pad=2), 26,
-              _("new: a card just dealt onto this space of the grid"))]
+    items = [
+        (card_side(False, BRITISH_FILL, BRITISH), 28, _("British card (green, rounded, round badge)")),
+        (card_side(True, GERMAN_FILL, GERMAN), 28, _("German card (blue, cut corners, cross badge)")),
+        (lambda x, y: symbol(canvas, x + 7, y, False), 20, _("grey symbol: 1 troop lost at a bust")),
+        (lambda x, y: symbol(canvas, x + 7, y, True), 20, _("black: 1 troop lost")),
+        (troops, 34, _("troop piece / lost")),
+        (line, 24, _("defensive line (stops a move)")),
+        (frame(AVAILABLE, 3), 24, _("the dice offer it")),
+        (frame(CHOSEN, 3), 24, _("chosen pair and card")),
+        (
+            lambda x, y: outline(canvas, Rect(x + 2, y - 5, 14, 10), FRESH, 2.5, pad=2),
+            26,
+            _("new: a card just dealt onto this space of the grid"),
+        ),
+    ]
     if retain:
         items.insert(6, (retain_box, 90, _("keep it for a later turn")))
     for k, (swatch, room, words) in enumerate(items):
         x, y, width = geo.legend_item(k)
         swatch(x + 4, y)
-        text(canvas, lines(words, width - room - 12, 12, most=1)[0], x + 4 + room, y, size=12,
-             max_width=width - room - 12)
+        text(
+            canvas,
+            lines(words, width - room - 12, 12, most=1)[0],
+            x + 4 + room,
+            y,
+            size=12,
+            max_width=width - room - 12,
+        )
 
 
 def draw_picture(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet, field: Battlefield) -> None:
@@ -170,8 +226,9 @@ def draw_caption(canvas: Canvas, geo: Geometry, pic: Picture) -> None:
     if pic.winners:
         caption = _("Game over: {caption}").format(caption=pic.caption)
     elif pic.step:
-        caption = _("Step {step} of {steps}: {caption}").format(step=pic.step[0], steps=pic.step[1],
-                                                                 caption=pic.caption)
+        caption = _("Step {step} of {steps}: {caption}").format(
+            step=pic.step[0], steps=pic.step[1], caption=pic.caption
+        )
     else:
         caption = pic.caption
     width = geo.width - 20
@@ -223,8 +280,16 @@ def draw_battlefield(canvas: Canvas, geo: Geometry, pic: Picture, field: Battlef
             if geo.names_beside:
                 text(canvas, _("halted"), x, y + 16, size=12, bold=True, colour=LOST, align="center")
             else:  # under the pawn is the next row: on the name's line, at the row's end
-                text(canvas, _("halted"), row.x + row.w - 6, geo.name_y(i), size=12, bold=True, colour=LOST,
-                     align="right")
+                text(
+                    canvas,
+                    _("halted"),
+                    row.x + row.w - 6,
+                    geo.name_y(i),
+                    size=12,
+                    bold=True,
+                    colour=LOST,
+                    align="right",
+                )
         if p.id in pic.winners:
             set_attr(canvas, "stroke_style", AVAILABLE)
             set_attr(canvas, "line_width", 3)
@@ -267,8 +332,9 @@ def draw_hand(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet) -> No
         held.append((FIXED, _("on {space}").format(space=NINE)))
     room = geo.minis
     if len(held) > room:
-        title = _("{player}'s cards: kept from earlier turns, then taken this turn (the last {room} of {count} "
-                  "shown)").format(player=who, room=room, count=len(held))
+        title = _(
+            "{player}'s cards: kept from earlier turns, then taken this turn (the last {room} of {count} shown)"
+        ).format(player=who, room=room, count=len(held))
     else:
         title = _("{player}'s cards: kept from earlier turns, then taken this turn").format(player=who)
     for k, line in enumerate(lines(title, r.w - 16, 12, bold=True, most=geo.hand_title_lines)):
@@ -286,8 +352,16 @@ def draw_hand(canvas: Canvas, geo: Geometry, pic: Picture, cards: CardSet) -> No
             set_attr(canvas, "global_alpha", 1.0)
             discarded = card in pic.discarding
             word = _("discard") if discarded else _("used")
-            text(canvas, word, m.x + m.w / 2, m.y + m.h / 2, size=12, bold=True,
-                 colour=LOST if discarded else MUTED, align="center")
+            text(
+                canvas,
+                word,
+                m.x + m.w / 2,
+                m.y + m.h / 2,
+                size=12,
+                bold=True,
+                colour=LOST if discarded else MUTED,
+                align="center",
+            )
             set_attr(canvas, "stroke_style", (LOST if discarded else MUTED))
             set_attr(canvas, "line_width", 2)
             canvas.stroke_line(m.x + 4, m.y + m.h - 4, m.x + m.w - 4, m.y + 4)

@@ -239,8 +239,12 @@ class Geometry:
     def cell_rect(self, index: int, space: int) -> Rect:
         """The battlefield cell of ``space`` in player ``index``'s row."""
         top = 0 if self.names_beside else NAME_LINE
-        return Rect(self.space_x + space * self.space_w, self.rows_y + index * self.row_h + top, self.space_w,
-                    self.row_h - 2 - top)
+        return Rect(
+            self.space_x + space * self.space_w,
+            self.rows_y + index * self.row_h + top,
+            self.space_w,
+            self.row_h - 2 - top,
+        )
 
     def pawn_centre(self, index: int, space: int) -> tuple[float, float]:
         return self.cell_rect(index, space).centre

@@ -13,6 +13,7 @@ from tutor.ui.drawing import INK, font
 
 from .geometry import MIN_TEXT
 
+
 class Pen:
     """One paint's view of a canvas: it sends a drawing attribute only when it changes, and passes every other
     call on. Each paint makes its own, so a new paint (a reconnected browser) is sent every attribute again."""
@@ -37,8 +38,18 @@ def set_attr(canvas: Canvas, name: str, value: object) -> None:
         setattr(canvas, name, value)
 
 
-def text(canvas: Canvas, words: str, x: float, y: float, *, size: float = 12, bold: bool = False,
-         colour: str = INK, align: str = "left", max_width: float | None = None) -> None:
+def text(
+    canvas: Canvas,
+    words: str,
+    x: float,
+    y: float,
+    *,
+    size: float = 12,
+    bold: bool = False,
+    colour: str = INK,
+    align: str = "left",
+    max_width: float | None = None,
+) -> None:
     """``tutor.ui.drawing.text`` that sends only the attributes that changed. ``max_width`` is a safety net
     only: callers wrap or shorten long text (``lines``) so that the browser never squeezes it."""
     if size < MIN_TEXT:
@@ -51,12 +62,14 @@ def text(canvas: Canvas, words: str, x: float, y: float, *, size: float = 12, bo
 
 
 # Advance widths (1/100 em) of Arial's metrics (Liberation Sans, Helvetica) for characters 32-126.
-_WIDTHS = {False: "28 28 35 56 56 89 67 19 33 33 39 58 28 33 28 28 56 56 56 56 56 56 56 56 56 56 28 28 58 58 58 56 102 "
-                  "67 67 72 72 67 61 78 72 28 50 67 56 83 72 78 67 78 72 67 61 72 67 94 67 67 61 28 28 28 47 56 33 56 "
-                  "56 50 56 56 28 56 56 22 22 50 22 83 56 56 56 56 33 50 28 56 50 72 50 50 50 33 26 33 58",
-           True: "28 33 47 56 56 89 72 24 33 33 39 58 28 33 28 28 56 56 56 56 56 56 56 56 56 56 33 33 58 58 58 61 98 "
-                 "72 72 72 72 67 61 78 72 28 56 72 61 83 72 78 67 78 72 67 61 72 67 94 67 67 61 33 28 33 58 56 33 56 "
-                 "61 56 61 56 33 61 61 28 28 56 28 89 61 61 61 61 39 56 33 61 56 78 56 56 50 39 28 39 58"}
+_WIDTHS = {
+    False: "28 28 35 56 56 89 67 19 33 33 39 58 28 33 28 28 56 56 56 56 56 56 56 56 56 56 28 28 58 58 58 56 102 "
+    "67 67 72 72 67 61 78 72 28 50 67 56 83 72 78 67 78 72 67 61 72 67 94 67 67 61 28 28 28 47 56 33 56 "
+    "56 50 56 56 28 56 56 22 22 50 22 83 56 56 56 56 33 50 28 56 50 72 50 50 50 33 26 33 58",
+    True: "28 33 47 56 56 89 72 24 33 33 39 58 28 33 28 28 56 56 56 56 56 56 56 56 56 56 33 33 58 58 58 61 98 "
+    "72 72 72 72 67 61 78 72 28 56 72 61 83 72 78 67 78 72 67 61 72 67 94 67 67 61 33 28 33 58 56 33 56 "
+    "61 56 61 56 33 61 61 28 28 56 28 89 61 61 61 61 39 56 33 61 56 78 56 56 50 39 28 39 58",
+}
 _ADVANCE = {bold: {chr(32 + k): int(w) / 100 for k, w in enumerate(row.split())} for bold, row in _WIDTHS.items()}
 
 
@@ -79,10 +92,10 @@ def lines(words: str, width: float, size: float, *, bold: bool = False, most: in
         line = word
     out.append(line)
     if len(out) > most:
-        last = " ".join(out[most - 1:])
+        last = " ".join(out[most - 1 :])
         while last and text_width(last + "…", size, bold) > width:
             last = last[:-1]
-        out = out[:most - 1] + [last.rstrip() + "…"]
+        out = out[: most - 1] + [last.rstrip() + "…"]
     return out
 
 

@@ -17,9 +17,23 @@ from typing import Sequence
 
 from tutor.core.events import Event
 from tutor.flanders.cards import FIXED, CardId
-from tutor.flanders.events import (Busted, CardsDiscarded, CardsRetained, CardTaken, DiceRolled, GameOver,
-                                   PawnMoved, PawnPlacedOnNine, PawnRemovedFromNine, RowRedrawn,
-                                   SpaceFilled, Stopped, TroopsLost, TurnEnded, TurnStarted)
+from tutor.flanders.events import (
+    Busted,
+    CardsDiscarded,
+    CardsRetained,
+    CardTaken,
+    DiceRolled,
+    GameOver,
+    PawnMoved,
+    PawnPlacedOnNine,
+    PawnRemovedFromNine,
+    RowRedrawn,
+    SpaceFilled,
+    Stopped,
+    TroopsLost,
+    TurnEnded,
+    TurnStarted,
+)
 from tutor.flanders.game import Game, Phase
 from tutor.flanders.odds import DicePair, dice_pairs, mask_of, pair_sums
 from tutor.i18n import N_, _
@@ -116,38 +130,74 @@ BOT_NAMES = {"cautious": N_("cautious"), "bold": N_("bold"), "threshold": N_("th
 def bot_name(kind: str | None) -> str:
     """A bot's name in the kernel's language (Catalan: the bold bot is "agosarat")."""
     return _(BOT_NAMES[kind]) if kind in BOT_NAMES else (kind or "")
+
+
 """The bots' names as a learner reads them (tutor.flanders.bots.BOTS)."""
 
 
 def player_label(game: Game, index: int, humans: Sequence[str] | None) -> str:
     p = game.players[index]
     if p.bot:
-        kind = p.bot.split(':')[0]
+        kind = p.bot.split(":")[0]
         return _("{player} · {bot} bot").format(player=p.id, bot=_(BOT_NAMES[kind]) if kind in BOT_NAMES else kind)
     if humans is not None and p.id in humans:
         return _("{player} (you)").format(player=p.id)
     return p.id
 
 
-def picture_of(game: Game, *, humans: Sequence[str] | None = None, caption: str = "", rule: str = "",
-               chosen: tuple[int, int] | None = None, chosen_space: int | None = None,
-               start_troops: dict[str, int] | None = None, show_odds: bool | None = None,
-               show_offers: bool = True, last_dice: tuple[int, int, int] | None = None) -> Picture:
+def picture_of(
+    game: Game,
+    *,
+    humans: Sequence[str] | None = None,
+    caption: str = "",
+    rule: str = "",
+    chosen: tuple[int, int] | None = None,
+    chosen_space: int | None = None,
+    start_troops: dict[str, int] | None = None,
+    show_odds: bool | None = None,
+    show_offers: bool = True,
+    last_dice: tuple[int, int, int] | None = None,
+) -> Picture:
     """The board for ``game`` now. ``show_odds`` (default: in the ``AGAIN`` phase) shows the live odds;
     ``show_offers=False`` leaves the offered spaces unmarked (a quiz asks for them); ``last_dice`` shows the
     roll a card was just taken with (``AGAIN`` phase), with the ``chosen`` pair outlined."""
     start = start_troops or {}
-    players = tuple(PlayerView(p.id, player_label(game, i, humans), p.pawn, p.troops,
-                               max(start.get(p.id, 6), p.troops, 6), out=p.troops == 0 and len(game.players) > 2)
-                    for i, p in enumerate(game.players))
+    players = tuple(
+        PlayerView(
+            p.id,
+            player_label(game, i, humans),
+            p.pawn,
+            p.troops,
+            max(start.get(p.id, 6), p.troops, 6),
+            out=p.troops == 0 and len(game.players) > 2,
+        )
+        for i, p in enumerate(game.players)
+    )
     if show_odds is None:
         show_odds = game.phase is Phase.AGAIN
     odds = Odds.of(game) if show_odds else None
     dice = game.dice or last_dice
     pairs = game.pairs() if game.phase is Phase.CHOOSE and show_offers else _judged_by_none(dice)
-    return Picture(players, game.current, dict(game.spaces), tuple(game.player.retained), tuple(game.taken),
-                   frozenset(game.used), game.on_nine, dice, pairs, chosen, chosen_space,
-                   odds, game.halted, caption, rule, winners=tuple(game.winners), phase=game.phase, judged=show_offers)
+    return Picture(
+        players,
+        game.current,
+        dict(game.spaces),
+        tuple(game.player.retained),
+        tuple(game.taken),
+        frozenset(game.used),
+        game.on_nine,
+        dice,
+        pairs,
+        chosen,
+        chosen_space,
+        odds,
+        game.halted,
+        caption,
+        rule,
+        winners=tuple(game.winners),
+        phase=game.phase,
+        judged=show_offers,
+    )
 
 
 def _with_player(picture: Picture, player_id: str, **changes: object) -> Picture:
@@ -155,8 +205,9 @@ def _with_player(picture: Picture, player_id: str, **changes: object) -> Picture
     return replace(picture, players=players)
 
 
-def frames_for(before: Picture, events: Sequence[Event], captions: Sequence[tuple[str, str]],
-               final: Picture, *, pace: float = 1.0) -> list[tuple[Picture, float]]:
+def frames_for(
+    before: Picture, events: Sequence[Event], captions: Sequence[tuple[str, str]], final: Picture, *, pace: float = 1.0
+) -> list[tuple[Picture, float]]:
     """The animation of ``events`` from ``before``: (picture, ms) pairs, ending on ``final``.
 
     ``captions[i]`` is (sentence, rule) for ``events[i]``; steps with an empty sentence are not shown on
@@ -185,13 +236,17 @@ def _frames_on_the_way(pic: Picture, event: Event, captioned: bool) -> list[tupl
     if isinstance(event, DiceRolled):
         rng = random.Random(hash(event.dice))
         tumbling = replace(pic, pairs=(), chosen=None, chosen_space=None, odds=None, rolling=True)
-        return [(replace(tumbling, dice=(rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6))), ROLL_FRAME_MS)
-                for _ in range(ROLL_FRAMES)]
+        return [
+            (replace(tumbling, dice=(rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6))), ROLL_FRAME_MS)
+            for _ in range(ROLL_FRAMES)
+        ]
     if isinstance(event, PawnMoved):
         moving = replace(pic, used=pic.used | {event.card, *event.mines})
         direction = 1 if event.to >= event.frm else -1
-        return [(_with_player(moving, event.player, pawn=space), MOVE_MS)
-                for space in range(event.frm + direction, event.to, direction)]
+        return [
+            (_with_player(moving, event.player, pawn=space), MOVE_MS)
+            for space in range(event.frm + direction, event.to, direction)
+        ]
     if isinstance(event, CardsDiscarded):
         return [(replace(pic, discarding=event.cards), STEP_MS if captioned else 0)]
     return []
@@ -201,18 +256,33 @@ def _hand_changed(pic: Picture, event: Event) -> Picture | None:
     """The picture after an event of the player's turn (dice, cards, pawn, troops); None for another event."""
     if isinstance(event, DiceRolled):
         pairs = dice_pairs(event.dice, mask_of(event.available))  # the engine's verdict, as ``Game.pairs`` gave it
-        return replace(pic, dice=event.dice, pairs=pairs, chosen=None, chosen_space=None,
-                       odds=None, lost={}, fresh=frozenset(), discarding=())
+        return replace(
+            pic,
+            dice=event.dice,
+            pairs=pairs,
+            chosen=None,
+            chosen_space=None,
+            odds=None,
+            lost={},
+            fresh=frozenset(),
+            discarding=(),
+        )
     if isinstance(event, CardTaken):
-        return replace(pic, chosen=event.chosen, chosen_space=event.space, taken=pic.taken + (event.card,),
-                       spaces={**pic.spaces, event.space: None}, pairs=_judged_by_none(pic.dice), judged=True)
+        return replace(
+            pic,
+            chosen=event.chosen,
+            chosen_space=event.space,
+            taken=pic.taken + (event.card,),
+            spaces={**pic.spaces, event.space: None},
+            pairs=_judged_by_none(pic.dice),
+            judged=True,
+        )
     if isinstance(event, PawnPlacedOnNine):
         return replace(pic, chosen=event.chosen, chosen_space=9, on_nine=True, pairs=_judged_by_none(pic.dice))
     if isinstance(event, TroopsLost):
         pic = _with_player(pic, event.player, troops=event.troops)
         pic = replace(pic, lost={**pic.lost, event.player: pic.lost.get(event.player, 0) + event.count})
-        return replace(pic, used=pic.used | {event.card}) if event.card is not None and event.cause == "german" \
-            else pic
+        return replace(pic, used=pic.used | {event.card}) if event.card is not None and event.cause == "german" else pic
     if isinstance(event, PawnMoved):
         pic = _with_player(replace(pic, used=pic.used | {event.card, *event.mines}), event.player, pawn=event.to)
         return replace(pic, halted=event.halted)
@@ -220,8 +290,12 @@ def _hand_changed(pic: Picture, event: Event) -> Picture | None:
         return replace(pic, on_nine=False)
     if isinstance(event, CardsDiscarded):
         gone = set(event.cards)
-        return replace(pic, taken=tuple(c for c in pic.taken if c not in gone),
-                       retained=tuple(c for c in pic.retained if c not in gone), discarding=())
+        return replace(
+            pic,
+            taken=tuple(c for c in pic.taken if c not in gone),
+            retained=tuple(c for c in pic.retained if c not in gone),
+            discarding=(),
+        )
     if isinstance(event, CardsRetained):
         return replace(pic, retained=event.cards, taken=())
     return None
@@ -235,16 +309,34 @@ def _board_changed(pic: Picture, event: Event, final: Picture) -> Picture:
     if isinstance(event, Stopped):
         return replace(pic, odds=None, dice=None, pairs=())
     if isinstance(event, TurnEnded):
-        return replace(pic, dice=None, pairs=(), chosen=None, chosen_space=None, taken=(), used=frozenset(),
-                       halted=False, odds=None)
+        return replace(
+            pic,
+            dice=None,
+            pairs=(),
+            chosen=None,
+            chosen_space=None,
+            taken=(),
+            used=frozenset(),
+            halted=False,
+            odds=None,
+        )
     if isinstance(event, RowRedrawn):
         return replace(pic, spaces={**pic.spaces, **{s: None for s in event.row}})
     if isinstance(event, SpaceFilled):
         return replace(pic, spaces={**pic.spaces, event.space: event.card}, fresh=pic.fresh | {event.space})
     if isinstance(event, TurnStarted):
         index = next(k for k, p in enumerate(pic.players) if p.id == event.player)
-        return replace(pic, current=index, retained=final.retained if index == final.current else (),
-                       lost={}, taken=(), used=frozenset(), bust=False, dice=None, pairs=())
+        return replace(
+            pic,
+            current=index,
+            retained=final.retained if index == final.current else (),
+            lost={},
+            taken=(),
+            used=frozenset(),
+            bust=False,
+            dice=None,
+            pairs=(),
+        )
     if isinstance(event, GameOver):
         return replace(pic, winners=event.winners)
     return pic  # ObjectiveReached and the rest: the caption alone
@@ -252,8 +344,13 @@ def _board_changed(pic: Picture, event: Event, final: Picture) -> Picture:
 
 def _last_frame(pic: Picture, final: Picture) -> Picture:
     """``final``, keeping the last caption and what the animation marked (troops lost this turn, new cards)."""
-    return replace(final, caption=final.caption or pic.caption, rule=final.rule or pic.rule,
-                   lost=pic.lost if final.current == pic.current else {}, fresh=pic.fresh)
+    return replace(
+        final,
+        caption=final.caption or pic.caption,
+        rule=final.rule or pic.rule,
+        lost=pic.lost if final.current == pic.current else {},
+        fresh=pic.fresh,
+    )
 
 
 __all__ = ["Picture", "PlayerView", "Odds", "picture_of", "frames_for", "pair_sums", "FIXED", "STEP_MS"]

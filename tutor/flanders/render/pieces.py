@@ -12,12 +12,29 @@ from tutor.flanders.cards import Card
 from tutor.i18n import _
 from tutor.ui.drawing import INK, rounded_rect, text_colour_on
 
-from .geometry import (BLACK_SYMBOL, BRITISH, BRITISH_FILL, GERMAN, GERMAN_FILL, GREY_SYMBOL, MAY_RETAIN, MUTED,
-                       PLAYER_COLOURS, PLAYER_SHAPES, Rect)
+from .geometry import (
+    BLACK_SYMBOL,
+    BRITISH,
+    BRITISH_FILL,
+    GERMAN,
+    GERMAN_FILL,
+    GREY_SYMBOL,
+    MAY_RETAIN,
+    MUTED,
+    PLAYER_COLOURS,
+    PLAYER_SHAPES,
+    Rect,
+)
 from .pen import lines, set_attr, text, text_width
 
-PIPS = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)], 4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
-        5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)], 6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}
+PIPS = {
+    1: [(0, 0)],
+    2: [(-1, -1), (1, 1)],
+    3: [(-1, -1), (0, 0), (1, 1)],
+    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
+}
 
 
 def card_outline(canvas: Canvas, r: Rect, german: bool) -> None:
@@ -28,8 +45,15 @@ def card_outline(canvas: Canvas, r: Rect, german: bool) -> None:
     c = min(12.0, r.h / 4)
     canvas.begin_path()
     canvas.move_to(r.x + c, r.y)
-    for x, y in ((r.x + r.w - c, r.y), (r.x + r.w, r.y + c), (r.x + r.w, r.y + r.h - c), (r.x + r.w - c, r.y + r.h),
-                 (r.x + c, r.y + r.h), (r.x, r.y + r.h - c), (r.x, r.y + c)):
+    for x, y in (
+        (r.x + r.w - c, r.y),
+        (r.x + r.w, r.y + c),
+        (r.x + r.w, r.y + r.h - c),
+        (r.x + r.w - c, r.y + r.h),
+        (r.x + c, r.y + r.h),
+        (r.x, r.y + r.h - c),
+        (r.x, r.y + c),
+    ):
         canvas.line_to(x, y)
     canvas.close_path()
 
@@ -64,8 +88,16 @@ def symbol(canvas: Canvas, x: float, y: float, black: bool, r: float = SYMBOL_R)
     black_letter = _("B")
     # Translators: the one letter on a grey troop symbol (the first letter of "grey"; Catalan: G, gris)
     grey_letter = _("G")
-    text(canvas, black_letter if black else grey_letter, x, y + 0.5, size=r * 1.35, bold=True,
-         colour="#ffffff" if black else "#000000", align="center")
+    text(
+        canvas,
+        black_letter if black else grey_letter,
+        x,
+        y + 0.5,
+        size=r * 1.35,
+        bold=True,
+        colour="#ffffff" if black else "#000000",
+        align="center",
+    )
 
 
 def pawn(canvas: Canvas, x: float, y: float, index: int, r: float = 13, ghost: bool = False) -> None:
@@ -94,8 +126,16 @@ def pawn(canvas: Canvas, x: float, y: float, index: int, r: float = 13, ghost: b
         canvas.close_path()
     canvas.fill()
     canvas.stroke()
-    text(canvas, str(index + 1), x, y + (2 if shape == "triangle" else 0.5), size=r * 0.95, bold=True,
-         colour=text_colour_on(colour), align="center")
+    text(
+        canvas,
+        str(index + 1),
+        x,
+        y + (2 if shape == "triangle" else 0.5),
+        size=r * 0.95,
+        bold=True,
+        colour=text_colour_on(colour),
+        align="center",
+    )
     set_attr(canvas, "global_alpha", 1.0)
 
 
@@ -125,8 +165,9 @@ def effect_words(card: Card) -> str:
     return " · ".join(words)
 
 
-def draw_card(canvas: Canvas, r: Rect, card: Card, *, space: int | None = None, fixed: bool = False,
-              small: bool = False) -> None:
+def draw_card(
+    canvas: Canvas, r: Rect, card: Card, *, space: int | None = None, fixed: bool = False, small: bool = False
+) -> None:
     """One card: its side (shape, badge, colour, word), name, effects, symbols and "May Retain"."""
     german = card.german
     set_attr(canvas, "fill_style", GERMAN_FILL if german else BRITISH_FILL)
@@ -150,14 +191,36 @@ def draw_card(canvas: Canvas, r: Rect, card: Card, *, space: int | None = None, 
         side_badge(canvas, x + w - 13, y + 13, german)
         if space is not None:
             text(canvas, str(space), x + 8, y + 13, size=15, bold=True, colour=INK)
-        text(canvas, _("German") if german else (_("fixed") if fixed else _("British")), x + 28, y + 13, size=12,
-             colour=MUTED, max_width=w - 46)
+        text(
+            canvas,
+            _("German") if german else (_("fixed") if fixed else _("British")),
+            x + 28,
+            y + 13,
+            size=12,
+            colour=MUTED,
+            max_width=w - 46,
+        )
         names = lines(card.name, w - 10, 13, bold=True)
         for k, line in enumerate(names):
-            text(canvas, line, x + w / 2, y + 32 + 14 * k - 5 * (len(names) - 1), size=13, bold=True,
-                 align="center", max_width=w - 8)
-        text(canvas, effect_words(card), x + w / 2, y + 50 + 4 * (len(names) - 1), size=12, align="center",
-             max_width=w - 8)
+            text(
+                canvas,
+                line,
+                x + w / 2,
+                y + 32 + 14 * k - 5 * (len(names) - 1),
+                size=13,
+                bold=True,
+                align="center",
+                max_width=w - 8,
+            )
+        text(
+            canvas,
+            effect_words(card),
+            x + w / 2,
+            y + 50 + 4 * (len(names) - 1),
+            size=12,
+            align="center",
+            max_width=w - 8,
+        )
     count = card.losses or (0 if fixed else card.risk)
     sy = y + r.h - SYMBOL_R - (2 if small else 4)
     for k in range(count):

@@ -53,17 +53,30 @@ class TurnControls:
     ``tail`` ones (Finish the game). Buttons and boxes are made once and relabelled: a control that stays in the
     page can take the focus at once (a new one is drawn a moment later)."""
 
-    def __init__(self, guard: Guard, *, on_roll: Callable[[], None], on_stop: Callable[[], None],
-                 on_pair: Callable[[int], None], on_play: Callable[[Play], None], on_end: Callable[[], None],
-                 lead: Sequence[widgets.Widget], tail: Sequence[widgets.Widget], keeping: bool = True) -> None:
+    def __init__(
+        self,
+        guard: Guard,
+        *,
+        on_roll: Callable[[], None],
+        on_stop: Callable[[], None],
+        on_pair: Callable[[int], None],
+        on_play: Callable[[Play], None],
+        on_end: Callable[[], None],
+        lead: Sequence[widgets.Widget],
+        tail: Sequence[widgets.Widget],
+        keeping: bool = True,
+    ) -> None:
         """``keeping=False``: no "Keep for a later turn" boxes (a lesson before "May Retain" is taught)."""
         self._guard, self._on_play, self._lead, self._tail = guard, on_play, list(lead), list(tail)
         self.keeping = keeping
         self.roll_button = button(_("Roll the dice"), _("Roll the three dice"), style="primary")
         self.stop_button = button(_("Stop and carry out my cards"), _("Stop rolling: carry out the cards you took"))
         self.pair_buttons = [button("·", _("Take the card on this pair's sum"), width="auto") for _k in range(3)]
-        self.end_button = button(_("End turn"), _("Discard the used cards (keep the ticked May Retain cards)")
-                                 if keeping else _("Discard the used cards"), style="warning")
+        self.end_button = button(
+            _("End turn"),
+            _("Discard the used cards (keep the ticked May Retain cards)") if keeping else _("Discard the used cards"),
+            style="warning",
+        )
         self.keep_label = label(_("Keep for a later turn:"))
         self.play_buttons: list[widgets.Button] = []
         """The cards the learner may carry out now (shown; the others of the pool are hidden)."""
@@ -90,8 +103,17 @@ class TurnControls:
         while len(self._keep_pool) < keeps:
             self._keep_pool.append(widgets.Checkbox(value=False, indent=False, layout=widgets.Layout(width="auto")))
         # the keep boxes before the cards: from the first card, End turn is only the other cards away
-        self.actions.children = [*self._lead, self.roll_button, self.stop_button, *self.pair_buttons,
-                                 self.keep_label, *self._keep_pool, *self._play_pool, self.end_button, *self._tail]
+        self.actions.children = [
+            *self._lead,
+            self.roll_button,
+            self.stop_button,
+            *self.pair_buttons,
+            self.keep_label,
+            *self._keep_pool,
+            *self._play_pool,
+            self.end_button,
+            *self._tail,
+        ]
 
     def _play_control(self, index: int) -> str:
         """The click rule's name for card button ``index``: its card (relabelled with the next card at once, the
@@ -119,7 +141,7 @@ class TurnControls:
             show_if(b, action is not None)
             if action is not None:
                 b.description = play_words(game, action)
-        self.play_buttons = self._play_pool[:len(self.plays)]
+        self.play_buttons = self._play_pool[: len(self.plays)]
         kept = {card: box.value for card, box in self.keep_checks.items()}  # the learner's ticks stay (none at first)
         self.keep_checks = dict(zip(keepable, self._keep_pool))
         for k, box in enumerate(self._keep_pool):
@@ -142,5 +164,10 @@ class TurnControls:
             total = pair.total
             b.disabled = not pair.offered
             b.description = _("{a} + {b} = {total}: {does}").format(a=a, b=c, total=total, does=pair_words(game, pair))
-            b.tooltip = (_("Take the card on space {n}").format(n=total) if total in takes else
-                         _("No card to take on space {n}").format(n=total) if pair.space else _("No space"))
+            b.tooltip = (
+                _("Take the card on space {n}").format(n=total)
+                if total in takes
+                else _("No card to take on space {n}").format(n=total)
+                if pair.space
+                else _("No space")
+            )

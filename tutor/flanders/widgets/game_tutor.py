@@ -61,8 +61,7 @@ from tutor.ui.shell import LessonShell
 
 from .game_controls import EXTRA_CSS, TurnControls, show_if
 from .game_log import bust_end, log_events, log_lines, turn_heading
-from .game_words import (GameTutorWords, bust_caption, caption, goal_words, header_html, opening_lines,
-                         results_html)
+from .game_words import GameTutorWords, bust_caption, caption, goal_words, header_html, opening_lines, results_html
 from .narration import captions, narrate
 from .odds_help import OddsHelp
 from .replay import FINISH_FROM_ROUND, QUICK_WORDS, BotReplay
@@ -84,31 +83,70 @@ def load_scenario(name: str | Path | dict[str, Any]) -> dict[str, Any]:
 class GameTutor(LessonShell, GameTutorWords, widgets.VBox):
     """In Flanders Field on a canvas, with the controls of a learner who plays ``humans``."""
 
-    def __init__(self, game: Game, *, humans: Iterable[str] | None = None, title: str = "",
-                 rebuild: Callable[[int], Game] | None = None, seed: int = 0,
-                 dice: Sequence[Sequence[int]] = (), intro: str = "", goal: int | None = None,
-                 odds_picture: bool = False, taught: Iterable[str] | None = None, open_codes: bool = True):
+    def __init__(
+        self,
+        game: Game,
+        *,
+        humans: Iterable[str] | None = None,
+        title: str = "",
+        rebuild: Callable[[int], Game] | None = None,
+        seed: int = 0,
+        dice: Sequence[Sequence[int]] = (),
+        intro: str = "",
+        goal: int | None = None,
+        odds_picture: bool = False,
+        taught: Iterable[str] | None = None,
+        open_codes: bool = True,
+    ):
         super().__init__()
         self._keep_state(game, humans, title, intro, rebuild, dice, goal)
         self.taught = taught_parts(taught)
         self.board = Board(shown_cards(game.cards, self.taught), game.battlefield, len(game.players))
-        self.build_shell(lambda: self.game, [self.board], on_next=self._on_next, on_finish=self._on_finish,
-                         on_back=self._on_back, on_restart=self._on_restart, seed=seed,
-                         seed_enabled=rebuild is not None,
-                         next_tooltip=_("Watch the bot's next action"),
-                         finish_tooltip=_("Let the bots play until it is your turn"),
-                         teachers=[label(_("Restart deals the cards of this shuffle number."))],
-                         before_click=self.board.finish,  # a replay or an animation still playing jumps to its end
-                         position_box=PositionBox(self._open_position, decode=position_code.from_code,
-                                                  prefix=position_code.PREFIX, max_chars=position_code.MAX_CODE_CHARS)
-                         if open_codes else None)  # a learner opens the code the teacher reads out
-        self.bots = BotReplay(game=lambda: self.game, humans=self.humans, board=self.board, control=self.control,
-                              status=self.status, skip_button=self.skip_button, next_button=self.next_button,
-                              bot_turn=lambda: self.bot_turn, human_turn=lambda: self.human_turn,
-                              paused=lambda: self._paused is not None, picture=self._picture,
-                              snapshot=self._snapshot, record=self._record, note_take=self._note_take,
-                              after=self._after, show=self._show, header=self._show_header, hint=self._hint,
-                              warn=self.warn, focus_next=self.focus_next, move_focus=self.move_focus)
+        self.build_shell(
+            lambda: self.game,
+            [self.board],
+            on_next=self._on_next,
+            on_finish=self._on_finish,
+            on_back=self._on_back,
+            on_restart=self._on_restart,
+            seed=seed,
+            seed_enabled=rebuild is not None,
+            next_tooltip=_("Watch the bot's next action"),
+            finish_tooltip=_("Let the bots play until it is your turn"),
+            teachers=[label(_("Restart deals the cards of this shuffle number."))],
+            before_click=self.board.finish,  # a replay or an animation still playing jumps to its end
+            position_box=PositionBox(
+                self._open_position,
+                decode=position_code.from_code,
+                prefix=position_code.PREFIX,
+                max_chars=position_code.MAX_CODE_CHARS,
+            )
+            if open_codes
+            else None,
+        )  # a learner opens the code the teacher reads out
+        self.bots = BotReplay(
+            game=lambda: self.game,
+            humans=self.humans,
+            board=self.board,
+            control=self.control,
+            status=self.status,
+            skip_button=self.skip_button,
+            next_button=self.next_button,
+            bot_turn=lambda: self.bot_turn,
+            human_turn=lambda: self.human_turn,
+            paused=lambda: self._paused is not None,
+            picture=self._picture,
+            snapshot=self._snapshot,
+            record=self._record,
+            note_take=self._note_take,
+            after=self._after,
+            show=self._show,
+            header=self._show_header,
+            hint=self._hint,
+            warn=self.warn,
+            focus_next=self.focus_next,
+            move_focus=self.move_focus,
+        )
         """The bots' turns replayed, and "Finish the game" (replay.py)."""
         self._make_controls(odds_picture)
         self.children = self._layout()
@@ -118,8 +156,16 @@ class GameTutor(LessonShell, GameTutorWords, widgets.VBox):
         self._check_bots()
         self._begin([Line(intro)] if intro else [])
 
-    def _keep_state(self, game: Game, humans: Iterable[str] | None, title: str, intro: str,
-                    rebuild: Callable[[int], Game] | None, dice: Sequence[Sequence[int]], goal: int | None) -> None:
+    def _keep_state(
+        self,
+        game: Game,
+        humans: Iterable[str] | None,
+        title: str,
+        intro: str,
+        rebuild: Callable[[int], Game] | None,
+        dice: Sequence[Sequence[int]],
+        goal: int | None,
+    ) -> None:
         """What the tutor remembers besides the game: whose it is, the loaded dice, the bust pause, the goal."""
         self.game = game
         self.humans = tuple(humans) if humans is not None else tuple(p.id for p in game.players if not p.bot)
@@ -157,14 +203,23 @@ class GameTutor(LessonShell, GameTutorWords, widgets.VBox):
         self.finish_button.button_style = "primary"
         self.next_button.button_style = ""
         self.skip_button.description = _("Skip ▸|")
-        self.turn = TurnControls(self.guard, on_roll=self._on_roll, on_stop=self._on_stop, on_pair=self._on_pair,
-                                 on_play=self.play, on_end=self._on_end,
-                                 lead=[self.finish_now_button, self.continue_button, self.finish_button,
-                                       self.next_button],
-                                 tail=[self.finish_game_button], keeping="retain" in self.taught)
+        self.turn = TurnControls(
+            self.guard,
+            on_roll=self._on_roll,
+            on_stop=self._on_stop,
+            on_pair=self._on_pair,
+            on_play=self.play,
+            on_end=self._on_end,
+            lead=[self.finish_now_button, self.continue_button, self.finish_button, self.next_button],
+            tail=[self.finish_game_button],
+            keeping="retain" in self.taught,
+        )
         self.actions = self.turn.actions
-        self.roll_button, self.stop_button, self.end_button = (self.turn.roll_button, self.turn.stop_button,
-                                                               self.turn.end_button)
+        self.roll_button, self.stop_button, self.end_button = (
+            self.turn.roll_button,
+            self.turn.stop_button,
+            self.turn.end_button,
+        )
         self.pair_buttons, self.keep_label = self.turn.pair_buttons, self.turn.keep_label
         self.odds_help = OddsHelp(picture=odds_picture)  # "How is this worked out?" (and lesson 3's picture)
 
@@ -209,7 +264,7 @@ class GameTutor(LessonShell, GameTutorWords, widgets.VBox):
 
     @property
     def finishing(self) -> bool:
-        """"Finish the game" was chosen: the bots' turns are played at once; the learner still plays theirs."""
+        """ "Finish the game" was chosen: the bots' turns are played at once; the learner still plays theirs."""
         return self.bots.finishing
 
     @property
@@ -226,8 +281,15 @@ class GameTutor(LessonShell, GameTutorWords, widgets.VBox):
 
     # ----- constructors ----------------------------------------------------------------------------------
     @classmethod
-    def new_game(cls, players: int | Sequence[str] = 3, *, bots: Mapping[str, str] | None = None, seed: int = 0,
-                 beginners: bool = False, **kwargs: Any) -> GameTutor:
+    def new_game(
+        cls,
+        players: int | Sequence[str] = 3,
+        *,
+        bots: Mapping[str, str] | None = None,
+        seed: int = 0,
+        beginners: bool = False,
+        **kwargs: Any,
+    ) -> GameTutor:
         """A new game; players not in ``bots`` are the learner's. Default: p1 is the learner, the others bots."""
         ids = [f"p{i + 1}" for i in range(players)] if isinstance(players, int) else list(players)
         if bots is None:
@@ -243,8 +305,9 @@ class GameTutor(LessonShell, GameTutorWords, widgets.VBox):
         return tutor
 
     @classmethod
-    def from_scenario(cls, scenario: str | Path | dict[str, Any], *, bots: Mapping[str, str] | None = None,
-                      **kwargs: Any) -> GameTutor:
+    def from_scenario(
+        cls, scenario: str | Path | dict[str, Any], *, bots: Mapping[str, str] | None = None, **kwargs: Any
+    ) -> GameTutor:
         """A tutor at a scenario's position (its ``actions`` are not played). Players in ``bots`` are bots."""
         data = load_scenario(scenario)
 
@@ -260,11 +323,22 @@ class GameTutor(LessonShell, GameTutorWords, widgets.VBox):
     def _layout(self) -> list[widgets.Widget]:
         """The board, and beside it (under it on a narrow page) the panel: prompt and actions, one secondary row,
         and what its disclosures open; the results under them, as wide as the page (a table needs the room)."""
-        secondary = self.secondary_row(pace=[self.skip_button, self.watch],
-                                       disclosures=[self.odds_help.button, self.story.toggle])
-        panel = widgets.VBox([self.header, prompt_row(self.status, self.actions), secondary,
-                              self.odds_help.body, self.odds_help.picture, self.story.html, *self.code_body(),
-                              self.teachers.body, self.text_view.html])
+        secondary = self.secondary_row(
+            pace=[self.skip_button, self.watch], disclosures=[self.odds_help.button, self.story.toggle]
+        )
+        panel = widgets.VBox(
+            [
+                self.header,
+                prompt_row(self.status, self.actions),
+                secondary,
+                self.odds_help.body,
+                self.odds_help.picture,
+                self.story.html,
+                *self.code_body(),
+                self.teachers.body,
+                self.text_view.html,
+            ]
+        )
         panel.add_class("iff-panel")
         screen = widgets.HBox([board_frame(self.board), panel])
         screen.add_class("iff-screen")
@@ -281,8 +355,11 @@ class GameTutor(LessonShell, GameTutorWords, widgets.VBox):
 
         game = rebuild(data.get("seed", 0))
         if len(game.players) != len(self.game.players):
-            raise ScenarioError(_("it is for a board of {count} players, and this lesson's has {here}").format(
-                count=len(game.players), here=len(self.game.players)))
+            raise ScenarioError(
+                _("it is for a board of {count} players, and this lesson's has {here}").format(
+                    count=len(game.players), here=len(self.game.players)
+                )
+            )
         if game.battlefield != self.game.battlefield:
             raise ScenarioError(_("it is for another battlefield than this lesson's"))
         self._rebuild, self.seed.value = rebuild, data.get("seed", 0)
@@ -333,8 +410,11 @@ class GameTutor(LessonShell, GameTutorWords, widgets.VBox):
         if space is None:
             return  # only the card spaces answer clicks
         if self.game.phase is not Phase.CHOOSE:
-            self.warn(_("Space {n}: cards are taken right after a roll, with two of the dice.").format(n=space)
-                      + " " + self._hint())
+            self.warn(
+                _("Space {n}: cards are taken right after a roll, with two of the dice.").format(n=space)
+                + " "
+                + self._hint()
+            )
             return
         self.take(space)
 
@@ -374,8 +454,11 @@ class GameTutor(LessonShell, GameTutorWords, widgets.VBox):
         self._paused, self._goal_reached, self._over = None, False, None
         self.bots.finishing = False
         self.results.value = ""
-        start = _("Back to the starting position.") if "seed" not in self._start else \
-            _("A new game (shuffle number {seed}).").format(seed=seed)
+        start = (
+            _("Back to the starting position.")
+            if "seed" not in self._start
+            else _("A new game (shuffle number {seed}).").format(seed=seed)
+        )
         self._begin([Line(start)] + ([Line(self.intro)] if self.intro else []))
         self.focus_next()
 
@@ -424,8 +507,7 @@ class GameTutor(LessonShell, GameTutorWords, widgets.VBox):
         self._group(shown)
         if pause is not None:
             frames = frames_for(snapshot, shown, captions(shown, cards), snapshot)[:-1]  # up to the last loss
-            held = replace(frames[-1][0] if frames else snapshot, step=None, caption=bust_caption(shown),
-                           rule="")
+            held = replace(frames[-1][0] if frames else snapshot, step=None, caption=bust_caption(shown), rule="")
             self._paused = (events[pause:], held)
             self.board.animate(frames + [(held, 0)])
         else:
@@ -482,11 +564,16 @@ class GameTutor(LessonShell, GameTutorWords, widgets.VBox):
         """The board for the game as it is (the last card's pair outlined until the next roll)."""
         again = self.game.phase is Phase.AGAIN
         odds = "odds" in self.taught
-        picture = picture_of(self.game, humans=self.humans, start_troops=self._start_troops,
-                             caption=caption(self.game, self.human_turn) if captioned else "",
-                             chosen=self._chosen[0] if again else None,
-                             chosen_space=self._chosen[1] if again else None,
-                             last_dice=self._last_dice if again else None, show_odds=None if odds else False)
+        picture = picture_of(
+            self.game,
+            humans=self.humans,
+            start_troops=self._start_troops,
+            caption=caption(self.game, self.human_turn) if captioned else "",
+            chosen=self._chosen[0] if again else None,
+            chosen_space=self._chosen[1] if again else None,
+            last_dice=self._last_dice if again else None,
+            show_odds=None if odds else False,
+        )
         return picture if odds else replace(picture, odds_panel=False)
 
     def redraw(self) -> None:
@@ -495,7 +582,7 @@ class GameTutor(LessonShell, GameTutorWords, widgets.VBox):
 
     @property
     def replaying(self) -> bool:
-        """"Bots play" is replaying the bots' turns on the board (Skip shows the end)."""
+        """ "Bots play" is replaying the bots' turns on the board (Skip shows the end)."""
         return self.bots.replaying
 
     def _show(self, *, draw: bool = True, static: bool = False, changed: Sequence[Line] = ()) -> None:
@@ -504,8 +591,11 @@ class GameTutor(LessonShell, GameTutorWords, widgets.VBox):
         self._refresh_controls()
         self._show_header()
         note = self.bots.take_note()  # what was just done at once, said once before the prompt
-        self.status.show(f"{note} {self._hint()}" if note else self._hint(),
-                         "success" if self.game.phase is Phase.FINISHED else "info", changed=changed_words(changed))
+        self.status.show(
+            f"{note} {self._hint()}" if note else self._hint(),
+            "success" if self.game.phase is Phase.FINISHED else "info",
+            changed=changed_words(changed),
+        )
         over = self.game.phase is Phase.FINISHED
         self.results.value = results_html(self.game, self.humans, self._over) if over else ""
         self.story.refresh()  # last: once the log shows a step, the controls are set
@@ -513,8 +603,9 @@ class GameTutor(LessonShell, GameTutorWords, widgets.VBox):
             self.board.draw(self._picture(), static=static)
         mine = self.human_turn and self.game.phase is Phase.AGAIN and not self.replaying and "odds" in self.taught
         self.odds_help.show(Odds.of(self.game) if mine else None, self.game.available())
-        self.text_view.show_since(describe_picture(self._picture(), self.board.cards, self.game.battlefield),
-                                  self.story.every_line)
+        self.text_view.show_since(
+            describe_picture(self._picture(), self.board.cards, self.game.battlefield), self.story.every_line
+        )
 
     def _show_header(self) -> None:
         """The header: the title, the round (while the bots' turns replay, the round of the step on the board) and

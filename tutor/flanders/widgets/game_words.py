@@ -47,8 +47,11 @@ def pair_words(game: Game, pair: DicePair) -> str:
     if pair.repeat:
         return _("same sum")
     if pair.offered:
-        return _("second pawn on the fixed card") if total == NINE else \
-            _("take {card}").format(card=space_words(game, total))
+        return (
+            _("second pawn on the fixed card")
+            if total == NINE
+            else _("take {card}").format(card=space_words(game, total))
+        )
     if total == NINE:
         return _("second pawn already there")
     return _("empty") if pair.space else _("no space")
@@ -78,21 +81,28 @@ def results_html(game: Game, humans: Sequence[str], over: GameOver | None) -> st
     rows = []
     for k, p in enumerate(game.standings()):
         rank = _("{n} (winner)").format(n=k + 1) if p.id in game.winners else str(k + 1)
-        who = _("{player} (you)").format(player=p.id) if p.id in humans else \
-            _("{player} · {bot} bot").format(player=p.id, bot=p.bot)
+        who = (
+            _("{player} (you)").format(player=p.id)
+            if p.id in humans
+            else _("{player} · {bot} bot").format(player=p.id, bot=p.bot)
+        )
         pawn = _("{n} (Objective line)").format(n=p.pawn) if p.pawn == objective else str(p.pawn)
         cells = [rank, who, pawn, str(p.troops), str(p.turns)]
         if p.id in mine:
-            rows.append("<tr class='tutor-you'>" + "".join(f"<td><b>{html.escape(c)}</b></td>" for c in cells)
-                        + "</tr>")
+            rows.append(
+                "<tr class='tutor-you'>" + "".join(f"<td><b>{html.escape(c)}</b></td>" for c in cells) + "</tr>"
+            )
         else:
             rows.append("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells) + "</tr>")
     heads = [_("Rank"), _("Player"), _("Pawn on space"), _("Troop pieces"), _("Turns")]
     sentence = results_sentence(game, humans)
     said = f"<p class='tutor-you-did'>{html.escape(sentence)}</p>" if sentence else ""
-    return (f"{said}<table><caption>{html.escape(_('Results'))}</caption><tr>"
-            + "".join(f"<th>{html.escape(h)}</th>" for h in heads) + f"</tr>{''.join(rows)}</table>"
-            f"<p class='tutor-rule'>{html.escape(cite(over.rules if over else (R.OBJECTIVE,)))}</p>")
+    return (
+        f"{said}<table><caption>{html.escape(_('Results'))}</caption><tr>"
+        + "".join(f"<th>{html.escape(h)}</th>" for h in heads)
+        + f"</tr>{''.join(rows)}</table>"
+        f"<p class='tutor-rule'>{html.escape(cite(over.rules if over else (R.OBJECTIVE,)))}</p>"
+    )
 
 
 def learners_of(game: Game, humans: Sequence[str]) -> list[str]:
@@ -115,7 +125,8 @@ def results_sentence(game: Game, humans: Sequence[str]) -> str:
     place = [p.id for p in game.standings()].index(best) + 1
     if len(mine) > 1:
         return _("Your best player, {player}, finished in place {place} of {total}.").format(
-            player=best, place=place, total=total)
+            player=best, place=place, total=total
+        )
     return _("You ({player}) finished in place {place} of {total}.").format(player=best, place=place, total=total)
 
 
@@ -123,8 +134,9 @@ def bust_caption(events: Sequence[Event]) -> str:
     """What the board says while it stays on a bust: who loses how many troop pieces (from the events)."""
     bust = next(e for e in events if isinstance(e, Busted))
     lost = sum(e.count for e in events if isinstance(e, TroopsLost) and e.player == bust.player)
-    return _("Bust: {player} loses {pieces} and discards its British cards.").format(player=bust.player,
-                                                                                     pieces=troop_pieces(lost))
+    return _("Bust: {player} loses {pieces} and discards its British cards.").format(
+        player=bust.player, pieces=troop_pieces(lost)
+    )
 
 
 def caption(game: Game, human_turn: bool) -> str:
@@ -134,16 +146,18 @@ def caption(game: Game, human_turn: bool) -> str:
         return won.format(players=and_list(game.winners))
     if human_turn:
         return _("{player} (you): {phase}.").format(player=game.player.id, phase=game.phase.title)
-    return _("{player} ({bot} bot): {phase}.").format(player=game.player.id, bot=bot_name(game.player.bot),
-                                                       phase=game.phase.title)
+    return _("{player} ({bot} bot): {phase}.").format(
+        player=game.player.id, bot=bot_name(game.player.bot), phase=game.phase.title
+    )
 
 
 def goal_words(player: str, pawn: int, goal: int) -> str:
     """Lesson 4's challenge met: the learner's pawn reached (or passed) the goal space."""
     if pawn == goal:
         return _("Well done: {player}'s pawn reached space {n}.").format(player=player, n=pawn)
-    return _("Well done: {player}'s pawn reached space {n}, past space {goal}.").format(player=player, n=pawn,
-                                                                                        goal=goal)
+    return _("Well done: {player}'s pawn reached space {n}, past space {goal}.").format(
+        player=player, n=pawn, goal=goal
+    )
 
 
 def header_html(title: str, round_: int, phase: str) -> str:
@@ -157,13 +171,18 @@ def opening_lines(game: Game) -> list[Line]:
     """What a turn's phase asks, said when a position opens."""
     who = game.player.id
     if game.phase is Phase.ROLL:
-        return [Line(_("Round {n}: {player}'s turn. Roll the three dice.").format(n=game.round, player=who),
-                     (R.ROLL,))]
+        return [Line(_("Round {n}: {player}'s turn. Roll the three dice.").format(n=game.round, player=who), (R.ROLL,))]
     if game.phase is Phase.AGAIN:
         return [Line(_("{player} has taken a card this turn: roll again, or stop.").format(player=who), (R.AGAIN,))]
     if game.phase is Phase.RESOLVE:
-        return [Line(_("{player} has stopped: carry out the cards in the order you choose, then end the turn.")
-                     .format(player=who), (R.STOP, R.ORDER))]
+        return [
+            Line(
+                _("{player} has stopped: carry out the cards in the order you choose, then end the turn.").format(
+                    player=who
+                ),
+                (R.STOP, R.ORDER),
+            )
+        ]
     return []
 
 
@@ -205,39 +224,48 @@ class GameTutorWords:
         if self.bust_shown:
             return _("Bust: the troop pieces lost are crossed out on the board. Choose 'Continue' for the next turn.")
         if phase is Phase.FINISHED:
-            won = (_("Game over: {players} win.") if len(game.winners) > 1 else _("Game over: {players} wins."))
-            return won.format(players=and_list(game.winners)) + " " + _("The results are below; 'Restart' plays "
-                                                                        "again.")
+            won = _("Game over: {players} win.") if len(game.winners) > 1 else _("Game over: {players} wins.")
+            return won.format(players=and_list(game.winners)) + " " + _("The results are below; 'Restart' plays again.")
         if self.replaying:
             return _("The bots are playing: 'Skip' shows the end of their turns.")
         if self.offers_finish_now:
-            return _("You have no troop pieces left, so you take no more turns. Choose 'Finish the game now' to "
-                     "see the end at once.")
+            return _(
+                "You have no troop pieces left, so you take no more turns. Choose 'Finish the game now' to "
+                "see the end at once."
+            )
         if not self.human_turn:
-            return _("{player} ({bot} bot) plays next: choose 'Bots play' to watch the bots' turns up to yours "
-                     "('Next step': one action at a time).").format(player=game.player.id,
-                                                                     bot=bot_name(game.player.bot))
+            return _(
+                "{player} ({bot} bot) plays next: choose 'Bots play' to watch the bots' turns up to yours "
+                "('Next step': one action at a time)."
+            ).format(player=game.player.id, bot=bot_name(game.player.bot))
         if phase is Phase.ROLL:
             return _("Your turn: choose 'Roll the dice'.") + (
                 " " + _("Or choose 'Finish the game': you still play your turns, the bots' turns are done at once.")
-                if self.offers_finish else "")
+                if self.offers_finish
+                else ""
+            )
         if phase is Phase.CHOOSE:
             assert game.dice is not None
             offered = game.offered()
             if len(offered) == 1:
-                return _("You rolled {dice}: only space {n} has a card for you, so you must take it. Choose its "
-                         "pair (or the card on the board).").format(dice=dice_words(game.dice), n=offered[0])
-            return _("You rolled {dice}: choose a pair, to take its card (or choose the card on the board)."
-                     ).format(dice=dice_words(game.dice))
+                return _(
+                    "You rolled {dice}: only space {n} has a card for you, so you must take it. Choose its "
+                    "pair (or the card on the board)."
+                ).format(dice=dice_words(game.dice), n=offered[0])
+            return _("You rolled {dice}: choose a pair, to take its card (or choose the card on the board).").format(
+                dice=dice_words(game.dice)
+            )
         if phase is Phase.AGAIN:
             if "odds" not in self.taught:
                 return _("'Roll again' for another card, or 'Stop' and carry out your cards.")
-            return _("'Roll again' (bust chance {percent}, {pieces} at stake), or 'Stop' and carry out your "
-                     "cards.").format(percent=percent(float(game.bust_probability()), 1),
-                                      pieces=troop_pieces(game.at_stake()))
+            return _(
+                "'Roll again' (bust chance {percent}, {pieces} at stake), or 'Stop' and carry out your cards."
+            ).format(percent=percent(float(game.bust_probability()), 1), pieces=troop_pieces(game.at_stake()))
         if self.play_buttons:
-            return _("Play your cards in the order you choose, then choose 'End turn'. German cards you leave are "
-                     "carried out at the end of the turn.")
+            return _(
+                "Play your cards in the order you choose, then choose 'End turn'. German cards you leave are "
+                "carried out at the end of the turn."
+            )
         if "retain" not in self.taught:
             return _("Choose 'End turn'.")
         return _("Choose 'End turn' (ticked May Retain cards are kept for a later turn).")
@@ -251,26 +279,35 @@ class GameTutorWords:
         if kind == "bots":
             if phase is Phase.FINISHED:
                 return _("The game is over ({players} won). Choose 'Restart' for a new game.").format(
-                    players=and_list(game.winners))
+                    players=and_list(game.winners)
+                )
             if self.human_turn:
                 return _("It is your turn ({player}): {hint}").format(player=game.player.id, hint=self._hint())
             return None
         if phase is Phase.FINISHED:
-            return _("The game is over ({players} won): choose 'Restart' for a new game, or 'Back' to look "
-                     "again.").format(players=and_list(game.winners))
+            return _(
+                "The game is over ({players} won): choose 'Restart' for a new game, or 'Back' to look again."
+            ).format(players=and_list(game.winners))
         if not self.human_turn:
-            return _("Not your turn: it is {player}'s turn ({bot}). Choose 'Bots play' to let the bots play until "
-                     "your turn, or 'Next step' for one action.").format(
-                         player=game.player.id, bot=bot_name(game.player.bot) or _("another player"))
-        wrong = {"roll": phase not in (Phase.ROLL, Phase.AGAIN), "stop": phase is not Phase.AGAIN,
-                 "take": phase is not Phase.CHOOSE or game.dice is None, "end": phase is not Phase.RESOLVE}
+            return _(
+                "Not your turn: it is {player}'s turn ({bot}). Choose 'Bots play' to let the bots play until "
+                "your turn, or 'Next step' for one action."
+            ).format(player=game.player.id, bot=bot_name(game.player.bot) or _("another player"))
+        wrong = {
+            "roll": phase not in (Phase.ROLL, Phase.AGAIN),
+            "stop": phase is not Phase.AGAIN,
+            "take": phase is not Phase.CHOOSE or game.dice is None,
+            "end": phase is not Phase.RESOLVE,
+        }
         if not wrong.get(kind, False):
             return None
         if kind == "roll":
             return self._why_not_roll()
-        why = {"stop": _("You can stop only after taking a card, when the choice is 'roll again or stop'."),
-               "take": _("Roll the dice first: a card is taken with a pair of the dice just rolled."),
-               "end": _("The turn ends after you stop and carry out your cards (or at a bust).")}[kind]
+        why = {
+            "stop": _("You can stop only after taking a card, when the choice is 'roll again or stop'."),
+            "take": _("Roll the dice first: a card is taken with a pair of the dice just rolled."),
+            "end": _("The turn ends after you stop and carry out your cards (or at a bust)."),
+        }[kind]
         return f"{why} {self._hint()}"
 
     def _why_not_roll(self) -> str:

@@ -55,21 +55,31 @@ def rolls_picture(available: Iterable[int] = ()) -> str:
         f"<div class='row'><span class='sum'>{space}</span><span class='track'><div class='bar"
         f"{' card' if space in marked else ''}' style='width:{100 * n / ROLLS:.1f}%'></div></span>"
         f"<span class='count'>{html.escape(_('{n} of {m}').format(n=n, m=ROLLS))}</span></div>"
-        for space, n in counts.items())
+        for space, n in counts.items()
+    )
     top = sorted(sorted(counts, key=counts.__getitem__, reverse=True)[:3])  # the three most offered sums
     middle, edge = 7, SPACES[0]
-    why = _("Two dice make {middle} in {middle_ways} ways ({middle_list}), but {edge} in only {edge_ways} "
-            "({edge_list}). Three dice give three pairs, so the middle sums have the most chances: {top} come up "
-            "most.").format(middle=middle, middle_ways=len(two_dice_ways(middle)),
-                            middle_list=", ".join(two_dice_ways(middle)), edge=edge,
-                            edge_ways=len(two_dice_ways(edge)), edge_list=", ".join(two_dice_ways(edge)),
-                            top=and_list(top))
+    why = _(
+        "Two dice make {middle} in {middle_ways} ways ({middle_list}), but {edge} in only {edge_ways} "
+        "({edge_list}). Three dice give three pairs, so the middle sums have the most chances: {top} come up "
+        "most."
+    ).format(
+        middle=middle,
+        middle_ways=len(two_dice_ways(middle)),
+        middle_list=", ".join(two_dice_ways(middle)),
+        edge=edge,
+        edge_ways=len(two_dice_ways(edge)),
+        edge_list=", ".join(two_dice_ways(edge)),
+        top=and_list(top),
+    )
     legend = _("Green: a space with a card now.") + " " if marked else ""
     label = _("How many of the {rolls} rolls of {dice} dice give each sum").format(rolls=ROLLS, dice=DICE)
     title = _("The {rolls} rolls of {dice} dice: how many give each sum").format(rolls=ROLLS, dice=DICE)
-    return (f"{CSS}<div class='iff-rolls' role='group' aria-label='{html.escape(label)}'>"
-            f"<p><b>{html.escape(title)}</b></p>{rows}"
-            f"<p>{html.escape(legend)}{html.escape(why)}</p></div>")
+    return (
+        f"{CSS}<div class='iff-rolls' role='group' aria-label='{html.escape(label)}'>"
+        f"<p><b>{html.escape(title)}</b></p>{rows}"
+        f"<p>{html.escape(legend)}{html.escape(why)}</p></div>"
+    )
 
 
 def worked_out(odds: Odds) -> str:
@@ -78,12 +88,15 @@ def worked_out(odds: Odds) -> str:
     loss = float(odds.expected_loss)
     chance = percent(float(odds.bust))
     first = _("{busts} of the {rolls} rolls offer no space with a card: a bust chance of {chance}.").format(
-        busts=busts, rolls=ROLLS, chance=chance)
-    second = ngettext("A bust costs {n} troop piece (the grey symbols on your British cards). Expected troop loss "
-                      "{loss} = {chance} × {n}: what rolling again costs on average.",
-                      "A bust costs {n} troop pieces (the grey symbols on your British cards). Expected troop loss "
-                      "{loss} = {chance} × {n}: what rolling again costs on average.", odds.at_stake).format(
-        n=odds.at_stake, loss=number(round(loss, 2)) if language() != "en" else f"{loss:.2f}", chance=chance)
+        busts=busts, rolls=ROLLS, chance=chance
+    )
+    second = ngettext(
+        "A bust costs {n} troop piece (the grey symbols on your British cards). Expected troop loss "
+        "{loss} = {chance} × {n}: what rolling again costs on average.",
+        "A bust costs {n} troop pieces (the grey symbols on your British cards). Expected troop loss "
+        "{loss} = {chance} × {n}: what rolling again costs on average.",
+        odds.at_stake,
+    ).format(n=odds.at_stake, loss=number(round(loss, 2)) if language() != "en" else f"{loss:.2f}", chance=chance)
     return f"<div class='iff-rolls'><p>{html.escape(first)}</p><p>{html.escape(second)}</p></div>"
 
 
@@ -95,8 +108,11 @@ class OddsHelp:
     def __init__(self, *, picture: bool = False) -> None:
         self.worked = widgets.HTML()
         self.picture = widgets.HTML()
-        self.section = Disclosure(_("How is this worked out?"), [self.worked],
-                                  tooltip=_("The bust chance and the expected troop loss, worked out"))
+        self.section = Disclosure(
+            _("How is this worked out?"),
+            [self.worked],
+            tooltip=_("The bust chance and the expected troop loss, worked out"),
+        )
         self.button, self.body = self.section.button, self.section.body
         self._with_picture = picture
         self.show(None, ())

@@ -33,9 +33,12 @@ MAX_HAND = 8
 """Most cards taken in one turn on the workbench (each roll takes one)."""
 MAX_SEED = 99_999
 AUTO = "auto"
-PHASE_CHOICES: list[tuple[str, str]] = [(N_("as the hand says"), AUTO), (N_("before the first roll"), "roll"),
-                                        (N_("may roll again"), "again"),
-                                        (N_("stopped: carry out the cards"), "resolve")]
+PHASE_CHOICES: list[tuple[str, str]] = [
+    (N_("as the hand says"), AUTO),
+    (N_("before the first roll"), "roll"),
+    (N_("may roll again"), "again"),
+    (N_("stopped: carry out the cards"), "resolve"),
+]
 """Where the turn is: (label, the scenario's ``phase``); the labels are translated where the list is shown."""
 """The phase input: the format's default (roll, or again once a card is taken), or a phase given."""
 EMPTY = ""
@@ -46,8 +49,15 @@ def bold(text: str) -> widgets.HTML:
 
 
 def _number(description: str, maximum: int, tooltip: str, value: int = 0) -> widgets.BoundedIntText:
-    return widgets.BoundedIntText(value=value, min=0, max=maximum, description=description, tooltip=tooltip,
-                                  style={"description_width": "initial"}, layout=widgets.Layout(width="130px"))
+    return widgets.BoundedIntText(
+        value=value,
+        min=0,
+        max=maximum,
+        description=description,
+        tooltip=tooltip,
+        style={"description_width": "initial"},
+        layout=widgets.Layout(width="130px"),
+    )
 
 
 class PlayerRow(widgets.HBox):
@@ -56,23 +66,30 @@ class PlayerRow(widgets.HBox):
     def __init__(self, player_id: str):
         self.player_id = player_id
         self.pawn = _number(_("pawn on space"), 0, "")
-        self.troops = _number(_("troops"), DEFAULT_TROOPS, _("The troop pieces of {player}").format(player=player_id),
-                              DEFAULT_TROOPS)
-        self.retained = widgets.TagsInput(allowed_tags=[], allow_duplicates=True,
-                                          placeholder=_("“May Retain” cards kept"))
+        self.troops = _number(
+            _("troops"), DEFAULT_TROOPS, _("The troop pieces of {player}").format(player=player_id), DEFAULT_TROOPS
+        )
+        self.retained = widgets.TagsInput(
+            allowed_tags=[], allow_duplicates=True, placeholder=_("“May Retain” cards kept")
+        )
         self.pawn.layout.width = "170px"
-        super().__init__([bold(player_id), self.pawn, self.troops, label(_("kept:")), self.retained],
-                         layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
+        super().__init__(
+            [bold(player_id), self.pawn, self.troops, label(_("kept:")), self.retained],
+            layout=widgets.Layout(flex_flow="row wrap", align_items="center"),
+        )
 
     def use(self, objective: int, retainable: tuple[str, ...]) -> None:
         """The pawn's last space (the battlefield's Objective line) and the cards that may be kept."""
         self.pawn.max = objective
         self.pawn.tooltip = _("The pawn of {player}: 0 is the starting line, {objective} the Objective line").format(
-            player=self.player_id, objective=objective)
+            player=self.player_id, objective=objective
+        )
         self.retained.allowed_tags = list(retainable)
-        self.retained.tooltip = reduce(lambda first, second: _("{first} or {second}").format(first=first,
-                                                                                             second=second),
-                                       retainable) if retainable else ""
+        self.retained.tooltip = (
+            reduce(lambda first, second: _("{first} or {second}").format(first=first, second=second), retainable)
+            if retainable
+            else ""
+        )
 
     def value(self) -> dict[str, Any]:
         entry: dict[str, Any] = {"id": self.player_id, "pawn": self.pawn.value, "troops": self.troops.value}
@@ -94,42 +111,68 @@ class PositionEditor(widgets.VBox):
         self._on_change, self._on_refused = on_change, on_refused
         self._syncing = False
         self._last: dict[str, Any] = {}
-        self.count_input = widgets.ToggleButtons(options=[2, 3, 4], value=3, description=_("Players"),
-                                                 style={"button_width": "42px"},
-                                                 tooltips=[ngettext("{n} player", "{n} players", n).format(n=n)
-                                                           for n in (2, 3, 4)])
+        self.count_input = widgets.ToggleButtons(
+            options=[2, 3, 4],
+            value=3,
+            description=_("Players"),
+            style={"button_width": "42px"},
+            tooltips=[ngettext("{n} player", "{n} players", n).format(n=n) for n in (2, 3, 4)],
+        )
         self.player_rows = [PlayerRow(f"p{n}") for n in range(1, MAX_PLAYERS + 1)]
-        self.current_input = widgets.Dropdown(description=_("Whose turn"), style={"description_width": "initial"},
-                                              layout=widgets.Layout(width="180px"))
-        self.space_inputs = {space: widgets.Dropdown(options=[(_("empty"), EMPTY), *((n, n) for n in CARD_NAMES)],
-                                                     value=EMPTY, description=_("space {space}").format(space=space),
-                                                     style={"description_width": "initial"},
-                                                     layout=widgets.Layout(width="230px"))
-                             for space in CARD_SPACES}
-        self.hand_input = widgets.TagsInput(allowed_tags=list(CARD_NAMES), allow_duplicates=True,
-                                            placeholder=_("type a card name"), tooltip=_("The cards taken this turn"))
-        self.on_nine_input = widgets.Checkbox(description=_("second pawn on space 9"), indent=False,
-                                              layout=widgets.Layout(width="auto"))
-        self.phase_input = widgets.Dropdown(options=[(_(said), phase) for said, phase in PHASE_CHOICES], value=AUTO,
-                                            description=_("Phase"),
-                                            layout=widgets.Layout(width="320px"))
+        self.current_input = widgets.Dropdown(
+            description=_("Whose turn"), style={"description_width": "initial"}, layout=widgets.Layout(width="180px")
+        )
+        self.space_inputs = {
+            space: widgets.Dropdown(
+                options=[(_("empty"), EMPTY), *((n, n) for n in CARD_NAMES)],
+                value=EMPTY,
+                description=_("space {space}").format(space=space),
+                style={"description_width": "initial"},
+                layout=widgets.Layout(width="230px"),
+            )
+            for space in CARD_SPACES
+        }
+        self.hand_input = widgets.TagsInput(
+            allowed_tags=list(CARD_NAMES),
+            allow_duplicates=True,
+            placeholder=_("type a card name"),
+            tooltip=_("The cards taken this turn"),
+        )
+        self.on_nine_input = widgets.Checkbox(
+            description=_("second pawn on space 9"), indent=False, layout=widgets.Layout(width="auto")
+        )
+        self.phase_input = widgets.Dropdown(
+            options=[(_(said), phase) for said, phase in PHASE_CHOICES],
+            value=AUTO,
+            description=_("Phase"),
+            layout=widgets.Layout(width="320px"),
+        )
         self.seed_input = _number(_("Shuffle number"), MAX_SEED, _("The shuffle number deals the draw pile"))
         self.seed_input.layout.width = "200px"
-        inputs: list[widgets.Widget] = [self.count_input, self.current_input, self.hand_input, self.on_nine_input,
-                                        self.phase_input, self.seed_input, *self.space_inputs.values()]
+        inputs: list[widgets.Widget] = [
+            self.count_input,
+            self.current_input,
+            self.hand_input,
+            self.on_nine_input,
+            self.phase_input,
+            self.seed_input,
+            *self.space_inputs.values(),
+        ]
         for row in self.player_rows:
             inputs += [row.pawn, row.troops, row.retained]
         for widget in inputs:
             widget.observe(lambda _: self._changed(), "value")
         wrap = widgets.Layout(flex_flow="row wrap", align_items="center")
-        super().__init__([
-            widgets.HBox([self.count_input, self.current_input], layout=wrap),
-            widgets.VBox(self.player_rows),
-            bold(_("The cards on the spaces")),
-            widgets.HBox(list(self.space_inputs.values()), layout=wrap),
-            widgets.HBox([bold(_("Cards taken this turn (the hand):")), self.hand_input], layout=wrap),
-            widgets.HBox([self.on_nine_input, self.phase_input, self.seed_input], layout=wrap),
-        ])
+        super().__init__(
+            [
+                widgets.HBox([self.count_input, self.current_input], layout=wrap),
+                widgets.VBox(self.player_rows),
+                bold(_("The cards on the spaces")),
+                widgets.HBox(list(self.space_inputs.values()), layout=wrap),
+                widgets.HBox([bold(_("Cards taken this turn (the hand):")), self.hand_input], layout=wrap),
+                widgets.HBox([self.on_nine_input, self.phase_input, self.seed_input], layout=wrap),
+            ]
+        )
         self.add_class("iff-position-editor")
         self._battlefield: dict[str, Any] | None = None
         """A shown scenario's own battlefield (kept in ``value()``); None: the tutor's data file."""
@@ -151,9 +194,12 @@ class PositionEditor(widgets.VBox):
         count = self.count_input.value
         players = [row.value() for row in self.player_rows[:count]]
         ids = [p["id"] for p in players]
-        data: dict[str, Any] = {"game": "flanders", "players": players,
-                                "current": self.current_input.value if self.current_input.value in ids else ids[0],
-                                "spaces": {str(s): box.value for s, box in self.space_inputs.items() if box.value}}
+        data: dict[str, Any] = {
+            "game": "flanders",
+            "players": players,
+            "current": self.current_input.value if self.current_input.value in ids else ids[0],
+            "spaces": {str(s): box.value for s, box in self.space_inputs.items() if box.value},
+        }
         if self.hand_input.value:
             data["taken"] = list(self.hand_input.value)
         if self.on_nine_input.value:
@@ -175,7 +221,7 @@ class PositionEditor(widgets.VBox):
             self.count_input.value = len(players)
             for row, entry in zip(self.player_rows, players):
                 row.show(entry)
-            for row in self.player_rows[len(players):]:
+            for row in self.player_rows[len(players) :]:
                 row.show({})
             self._show_rows(len(players))
             self.current_input.value = data.get("current", players[0]["id"])

@@ -74,8 +74,16 @@ def beside_the_board(quiz: RevealQuiz, *above: widgets.Widget) -> list[widgets.W
 
 
 class FlandersQuiz(RevealQuiz):
-    def __init__(self, positions: Sequence[str | dict[str, Any]], *, question: str, ask: str, player: str = "p1",
-                 explain: str = "", title: str = ""):
+    def __init__(
+        self,
+        positions: Sequence[str | dict[str, Any]],
+        *,
+        question: str,
+        ask: str,
+        player: str = "p1",
+        explain: str = "",
+        title: str = "",
+    ):
         if ask not in ASKS:
             raise ValueError(f"ask must be one of {ASKS}, not {ask!r}")
         if not positions:
@@ -89,11 +97,20 @@ class FlandersQuiz(RevealQuiz):
         self.board = Board(self.game.cards, self.game.battlefield, len(self.game.players), odds=False)
         self.position_text = widgets.HTML()
         self.choice = widgets.ToggleButtons(options=[], value=None, style={"button_width": "auto"})
-        self.prompt = (N_("Choose a card space (on the board, or its number above), then 'Reveal'.") if ask == "take"
-                       else N_("Choose your answer, then 'Reveal'."))
-        super().__init__(question=question, board=board_frame(self.board),
-                         inputs=[label(_("Your answer:")), self.choice],
-                         title=title, explain=explain, scenes=[self.board], in_words=True)
+        self.prompt = (
+            N_("Choose a card space (on the board, or its number above), then 'Reveal'.")
+            if ask == "take"
+            else N_("Choose your answer, then 'Reveal'.")
+        )
+        super().__init__(
+            question=question,
+            board=board_frame(self.board),
+            inputs=[label(_("Your answer:")), self.choice],
+            title=title,
+            explain=explain,
+            scenes=[self.board],
+            in_words=True,
+        )
         self.children = beside_the_board(self, self.position_text)
         self.board.on_click(self._on_canvas_click)
         self.board.on_client_ready(lambda: self.redraw(static=True))
@@ -123,8 +140,10 @@ class FlandersQuiz(RevealQuiz):
         self.correct_answer = self._correct()
         several = self.ask == "take" and len(self.correct_answer) > 1
         note = " <i>" + html.escape(_("Several answers are right here: choose one.")) + "</i>" if several else ""
-        self.position_text.value = (f"<div class='tutor-header'>{html.escape(where)}"
-                                    f"{html.escape(self.scenario.get('description', ''))}{note}</div>")
+        self.position_text.value = (
+            f"<div class='tutor-header'>{html.escape(where)}"
+            f"{html.escape(self.scenario.get('description', ''))}{note}</div>"
+        )
 
     def _options(self) -> list[tuple[str, Any]]:
         game = self.game
@@ -135,8 +154,9 @@ class FlandersQuiz(RevealQuiz):
         if self.ask == "winners":
             ids = [p.id for p in game.players]
             opts: list[tuple[str, Any]] = [(pid, (pid,)) for pid in ids]
-            opts += [(_("tie: {first} and {second}").format(first=a, second=b), (a, b))
-                     for a, b in combinations(ids, 2)]
+            opts += [
+                (_("tie: {first} and {second}").format(first=a, second=b), (a, b)) for a, b in combinations(ids, 2)
+            ]
             return opts
         if self.ask == "pawn":
             start = game.get_player(self.player).pawn
@@ -177,8 +197,11 @@ class FlandersQuiz(RevealQuiz):
         space = self.board.geometry.space_at(x, y)
         if space is not None:
             self.choice.value = space
-            self.status.show(_("You chose space {space}. Choose '{reveal}' to check.").format(
-                space=space, reveal=self.reveal_button.description))
+            self.status.show(
+                _("You chose space {space}. Choose '{reveal}' to check.").format(
+                    space=space, reveal=self.reveal_button.description
+                )
+            )
 
     def play_out(self, answer: Any) -> Verdict:
         before = picture_of(self.game, show_odds=False, show_offers=False)
@@ -216,11 +239,15 @@ class FlandersQuiz(RevealQuiz):
             self.board.draw(self._frames[-1][0], static=static)
         else:
             caption = _("Your prediction?") if self.is_right is None else ""
-            self.board.draw(picture_of(self.game, caption=caption, show_odds=False,
-                                       show_offers=self.is_right is not None), static=static)
+            self.board.draw(
+                picture_of(self.game, caption=caption, show_odds=False, show_offers=self.is_right is not None),
+                static=static,
+            )
         assert self.board.picture is not None
-        self.text_view.show(describe_picture(self.board.picture, self.game.cards, self.game.battlefield),
-                            narrate(self._events, self.game.cards) if self.is_right is not None else ())
+        self.text_view.show(
+            describe_picture(self.board.picture, self.game.cards, self.game.battlefield),
+            narrate(self._events, self.game.cards) if self.is_right is not None else (),
+        )
 
     # ----- feedback --------------------------------------------------------------------------------------
     def _told(self, answer: Any, right: bool) -> str:
@@ -228,19 +255,27 @@ class FlandersQuiz(RevealQuiz):
         c = self.correct_answer
         if self.ask == "take":
             names = and_list(_("space {space} ({card})").format(space=s, card=self._space_name(s)) for s in c)
-            told = (_("{space} is the only space offered: it must be taken.").format(space=names) if len(c) == 1
-                    else _("The spaces offered are {spaces}.").format(spaces=names))
+            told = (
+                _("{space} is the only space offered: it must be taken.").format(space=names)
+                if len(c) == 1
+                else _("The spaces offered are {spaces}.").format(spaces=names)
+            )
         elif self.ask == "lost":
             told = ngettext("{player} loses {n} troop piece.", "{player} loses {n} troop pieces.", c).format(
-                player=p, n=c)
+                player=p, n=c
+            )
         elif self.ask == "pawn":
             told = _("{player}'s pawn ends on space {space}.").format(player=p, space=c)
         elif self.ask == "troops":
             told = ngettext("{player} has {n} troop piece left.", "{player} has {n} troop pieces left.", c).format(
-                player=p, n=c)
+                player=p, n=c
+            )
         elif self.ask == "winners":
-            told = (_("{players} win together.").format(players=and_list(c)) if len(c) > 1 else
-                    _("{player} wins.").format(player=c[0]))
+            told = (
+                _("{players} win together.").format(players=and_list(c))
+                if len(c) > 1
+                else _("{player} wins.").format(player=c[0])
+            )
         else:
             told = _("The roll is a bust.") if c else _("The roll is not a bust.")
         if right:
@@ -260,8 +295,11 @@ class FlandersQuiz(RevealQuiz):
         cards = self.game.cards
         keep: tuple[type, ...] = {
             "take": (CardTaken, PawnPlacedOnNine),
-            "lost": (Busted, TroopsLost), "troops": (Busted, TroopsLost),
-            "pawn": (PawnMoved,), "winners": (GameOver,), "bust": (DiceRolled, Busted),
+            "lost": (Busted, TroopsLost),
+            "troops": (Busted, TroopsLost),
+            "pawn": (PawnMoved,),
+            "winners": (GameOver,),
+            "bust": (DiceRolled, Busted),
         }[self.ask]
         return narrate([e for e in events if isinstance(e, keep)], cards)
 
@@ -272,8 +310,14 @@ class RiskQuiz(RevealQuiz):
     ``pairs`` is a list of (A, B) scenarios; "Try again" moves to the next pair.
     """
 
-    def __init__(self, pairs: Sequence[tuple[str | dict[str, Any], str | dict[str, Any]]], *, question: str,
-                 explain: str = "", title: str = ""):
+    def __init__(
+        self,
+        pairs: Sequence[tuple[str | dict[str, Any], str | dict[str, Any]]],
+        *,
+        question: str,
+        explain: str = "",
+        title: str = "",
+    ):
         if not pairs:
             raise ValueError("a risk quiz needs at least one pair of positions")
         self.pairs = [(load_scenario(a), load_scenario(b)) for a, b in pairs]
@@ -282,16 +326,31 @@ class RiskQuiz(RevealQuiz):
         cards, field = self.games[0].cards, self.games[0].battlefield
         self.boards = (Board(cards, field, 2, compact=True), Board(cards, field, 2, compact=True))
         self.labels = (widgets.HTML(), widgets.HTML())
-        boards = widgets.HBox([widgets.VBox([self.labels[k], self.boards[k].canvas],
-                                            layout=widgets.Layout(margin="0 24px 0 0", width="360px"))
-                               for k in range(2)])
-        self.choice = widgets.ToggleButtons(options=[(_("A is riskier"), "A"), (_("B is riskier"), "B"),
-                                                     (_("Same risk"), "same")], value=None)
-        self.rolls = Disclosure(_("Which sums come up most?"), [widgets.HTML(rolls_picture())],
-                                tooltip=_("How many of the {rolls} rolls of {dice} dice give each sum").format(
-                                    rolls=ROLLS, dice=DICE))
-        super().__init__(question=question, board=boards, inputs=[label(_("Your answer:")), self.choice],
-                         title=title, explain=explain, in_words=True, disclosures=[self.rolls])
+        boards = widgets.HBox(
+            [
+                widgets.VBox(
+                    [self.labels[k], self.boards[k].canvas], layout=widgets.Layout(margin="0 24px 0 0", width="360px")
+                )
+                for k in range(2)
+            ]
+        )
+        self.choice = widgets.ToggleButtons(
+            options=[(_("A is riskier"), "A"), (_("B is riskier"), "B"), (_("Same risk"), "same")], value=None
+        )
+        self.rolls = Disclosure(
+            _("Which sums come up most?"),
+            [widgets.HTML(rolls_picture())],
+            tooltip=_("How many of the {rolls} rolls of {dice} dice give each sum").format(rolls=ROLLS, dice=DICE),
+        )
+        super().__init__(
+            question=question,
+            board=boards,
+            inputs=[label(_("Your answer:")), self.choice],
+            title=title,
+            explain=explain,
+            in_words=True,
+            disclosures=[self.rolls],
+        )
         for board in self.boards:
             board.on_client_ready(lambda: self.redraw(static=True))
         self._set_labels()
@@ -324,17 +383,30 @@ class RiskQuiz(RevealQuiz):
     def play_out(self, answer: Any) -> Verdict:
         right = answer == self.correct_answer
         odds = [g.bust_probability() for g in self.games]
-        words = [_("{name}: {n} of the {rolls} rolls bust, {percent}").format(
-            name=name, n=bust_rolls(p), rolls=ROLLS, percent=percent(float(p))) for name, p in zip("AB", odds)]
+        words = [
+            _("{name}: {n} of the {rolls} rolls bust, {percent}").format(
+                name=name, n=bust_rolls(p), rolls=ROLLS, percent=percent(float(p))
+            )
+            for name, p in zip("AB", odds)
+        ]
         c = self.correct_answer
         odds_said = "; ".join(words)
-        told = (_("Both have the same chance of a bust ({odds}).").format(odds=odds_said) if c == "same" else
-                _("{position} is riskier ({odds}).").format(position=c, odds=odds_said))
+        told = (
+            _("Both have the same chance of a bust ({odds}).").format(odds=odds_said)
+            if c == "same"
+            else _("{position} is riskier ({odds}).").format(position=c, odds=odds_said)
+        )
         if not right:
             told += " " + _("You chose: {answer}.").format(answer=dict((v, k) for k, v in self.choice.options)[answer])
-        why = [Line(_("{name}: the spaces a roll can take are {spaces}; {n} of the {rolls} rolls offer none of them."
-                      ).format(name=name, spaces=and_list(g.available()), n=bust_rolls(p), rolls=ROLLS), (R.BUST,))
-               for name, g, p in zip("AB", self.games, odds)]
+        why = [
+            Line(
+                _(
+                    "{name}: the spaces a roll can take are {spaces}; {n} of the {rolls} rolls offer none of them."
+                ).format(name=name, spaces=and_list(g.available()), n=bust_rolls(p), rolls=ROLLS),
+                (R.BUST,),
+            )
+            for name, g, p in zip("AB", self.games, odds)
+        ]
         return Verdict(right, told, why)
 
     def restart(self) -> None:
@@ -348,6 +420,8 @@ class RiskQuiz(RevealQuiz):
         for name, board, game in zip("AB", self.boards, self.games):
             board.draw(picture_of(game, show_odds=revealed), static=static)
             assert board.picture is not None
-            board_words += [_("Position {name}:").format(name=name),
-                            *describe_picture(board.picture, game.cards, game.battlefield)]
+            board_words += [
+                _("Position {name}:").format(name=name),
+                *describe_picture(board.picture, game.cards, game.battlefield),
+            ]
         self.text_view.show(board_words)

@@ -50,8 +50,9 @@ FAST_PACE = 0.5
 """The fast replay's pace before fitting (``frames_for`` then leaves out the tumbling dice and pawn steps)."""
 
 
-def replay_frames(before: Picture, events: Sequence[Event], cards: CardSet, final: Picture, *,
-                  watch: bool) -> list[tuple[Picture, float]]:
+def replay_frames(
+    before: Picture, events: Sequence[Event], cards: CardSet, final: Picture, *, watch: bool
+) -> list[tuple[Picture, float]]:
     """The frames of a replay of ``events``: every frame at its pace with ``watch``, else the steps only, fitted to
     ``BOT_TURN_MS`` per turn."""
     told = captions(events, cards)
@@ -87,15 +88,31 @@ class BotReplay:
     ``hint`` (the prompt's next step), ``warn``, ``focus_next`` and ``move_focus``.
     """
 
-    def __init__(self, *, game: Callable[[], Game], humans: Sequence[str], board: Board, control: UndoController,
-                 status: StatusLine, skip_button: widgets.Button, next_button: widgets.Button,
-                 bot_turn: Callable[[], bool], human_turn: Callable[[], bool], paused: Callable[[], bool],
-                 picture: Callable[[], Picture], snapshot: Callable[[], Picture],
-                 record: Callable[[list[Event]], None],
-                 note_take: Callable[[list[Event], tuple[int, int, int] | None], None],
-                 after: Callable[[list[Event], Picture], None], show: Callable[..., None],
-                 header: Callable[[], None], hint: Callable[[], str], warn: Callable[[str], None],
-                 focus_next: Callable[[], None], move_focus: Callable[[widgets.Widget], None]):
+    def __init__(
+        self,
+        *,
+        game: Callable[[], Game],
+        humans: Sequence[str],
+        board: Board,
+        control: UndoController,
+        status: StatusLine,
+        skip_button: widgets.Button,
+        next_button: widgets.Button,
+        bot_turn: Callable[[], bool],
+        human_turn: Callable[[], bool],
+        paused: Callable[[], bool],
+        picture: Callable[[], Picture],
+        snapshot: Callable[[], Picture],
+        record: Callable[[list[Event]], None],
+        note_take: Callable[[list[Event], tuple[int, int, int] | None], None],
+        after: Callable[[list[Event], Picture], None],
+        show: Callable[..., None],
+        header: Callable[[], None],
+        hint: Callable[[], str],
+        warn: Callable[[str], None],
+        focus_next: Callable[[], None],
+        move_focus: Callable[[widgets.Widget], None],
+    ):
         self._game, self._humans, self._board, self._control = game, tuple(humans), board, control
         self._status, self._skip_button, self._next_button = status, skip_button, next_button
         self._bot_turn, self._human_turn, self._paused = bot_turn, human_turn, paused
@@ -108,13 +125,15 @@ class BotReplay:
         self.finishing = False
         """"Finish the game" was chosen: the bots' turns are played at once; the learner still plays theirs."""
         self._pace_note = ""
-        self.finish_game_button = button(_("Finish the game ▸▸"),
-                                         _("Play on quickly: you still play your turns, the bots' turns are done "
-                                           "at once"))
+        self.finish_game_button = button(
+            _("Finish the game ▸▸"), _("Play on quickly: you still play your turns, the bots' turns are done at once")
+        )
         self.finish_game_button.layout.display = "none"
-        self.finish_now_button = button(_("Finish the game now ▸▸"),
-                                        _("You are out of the game: the bots play the rest of it at once"),
-                                        style="primary")
+        self.finish_now_button = button(
+            _("Finish the game now ▸▸"),
+            _("You are out of the game: the bots play the rest of it at once"),
+            style="primary",
+        )
         self.finish_now_button.layout.display = "none"
         self._replay = False
         self._replay_lines: list[Line] = []
@@ -124,7 +143,7 @@ class BotReplay:
 
     @property
     def replaying(self) -> bool:
-        """"Bots play" is replaying the bots' turns on the board (Skip shows the end)."""
+        """ "Bots play" is replaying the bots' turns on the board (Skip shows the end)."""
         return self._replay
 
     @property
@@ -140,12 +159,18 @@ class BotReplay:
 
     @property
     def offers_finish(self) -> bool:
-        """"Finish the game" is offered now: a full game, late enough, a learner still playing, at the start of
+        """ "Finish the game" is offered now: a full game, late enough, a learner still playing, at the start of
         the learner's turn or on the bots' turn, not finishing yet."""
         game = self._game()
-        return (self.finish_from_round is not None and game.round >= self.finish_from_round and not self.finishing
-                and not self._replay and not self._paused() and not self.everyone_out
-                and (self._bot_turn() or (self._human_turn() and game.phase is Phase.ROLL)))
+        return (
+            self.finish_from_round is not None
+            and game.round >= self.finish_from_round
+            and not self.finishing
+            and not self._replay
+            and not self._paused()
+            and not self.everyone_out
+            and (self._bot_turn() or (self._human_turn() and game.phase is Phase.ROLL))
+        )
 
     @property
     def everyone_out(self) -> bool:
@@ -155,14 +180,19 @@ class BotReplay:
 
     @property
     def offers_finish_now(self) -> bool:
-        """"Finish the game now" is offered: every learner is out, and nothing is being shown."""
+        """ "Finish the game now" is offered: every learner is out, and nothing is being shown."""
         return self.everyone_out and not self._replay and not self._paused()
 
     def on_finish_game(self) -> None:
-        """"Finish the game": the bots' turns at once from now on (the learner still plays theirs)."""
+        """ "Finish the game": the bots' turns at once from now on (the learner still plays theirs)."""
         if not self.offers_finish:
-            self._warn(_("'Finish the game' is offered from round {n}, while you play.").format(
-                n=self.finish_from_round or FINISH_FROM_ROUND) + " " + self._hint())
+            self._warn(
+                _("'Finish the game' is offered from round {n}, while you play.").format(
+                    n=self.finish_from_round or FINISH_FROM_ROUND
+                )
+                + " "
+                + self._hint()
+            )
             return
         self.finishing = True
         if self._bot_turn():
@@ -173,7 +203,7 @@ class BotReplay:
         self._focus_next()
 
     def on_finish_now(self) -> None:
-        """"Finish the game now": the bots play the rest of the game at once."""
+        """ "Finish the game now": the bots play the rest of the game at once."""
         if not self.offers_finish_now:
             self._warn(_("The bots finish the game at once only when you are out of it.") + " " + self._hint())
             return
@@ -225,7 +255,7 @@ class BotReplay:
                 self._move_focus(self._next_button)  # the learner is stepping through the bots' actions
 
     def _replay_turns(self, events: list[Event], snapshot: Picture, round_: int) -> None:
-        """"Bots play": the board replays each bot step, its sentence in the prompt, and Skip shows the end; then
+        """ "Bots play": the board replays each bot step, its sentence in the prompt, and Skip shows the end; then
         the prompt and the focus go to the learner's next step."""
         cards = self._game().cards
         self._record(events)

@@ -45,5 +45,6 @@ def shown_cards(cards: CardSet, taught: frozenset[str]) -> CardSet:
     hidden: dict[str, Any] = {CARD_EFFECTS[part]: False for part in CARD_EFFECTS if part not in taught}
     if not hidden:
         return cards
-    return replace(cards, kinds=tuple(replace(kind, **hidden) for kind in cards.kinds),
-                   fixed=replace(cards.fixed, **hidden))
+    return replace(
+        cards, kinds=tuple(replace(kind, **hidden) for kind in cards.kinds), fixed=replace(cards.fixed, **hidden)
+    )

@@ -38,20 +38,32 @@ from tutor.ui.share import CheckFileBox, PositionBox, copy_button_html, download
 from .game_tutor import GameTutor, load_scenario
 from .position_editor import PositionEditor
 
-START: dict[str, Any] = {"game": "flanders", "players": [{"id": "p1"}, {"id": "p2"}, {"id": "p3"}],
-                         "spaces": {"3": "Infantry", "4": "Machine Gun", "5": "Reserves", "6": "Tank",
-                                    "7": "Machine Gun", "8": "Artillery Barrage", "10": "Infantry",
-                                    "11": "Gas Attack"}}
+START: dict[str, Any] = {
+    "game": "flanders",
+    "players": [{"id": "p1"}, {"id": "p2"}, {"id": "p3"}],
+    "spaces": {
+        "3": "Infantry",
+        "4": "Machine Gun",
+        "5": "Reserves",
+        "6": "Tank",
+        "7": "Machine Gun",
+        "8": "Artillery Barrage",
+        "10": "Infantry",
+        "11": "Gas Attack",
+    },
+}
 """The position the workbench opens with: three players on the starting line, lesson 1's cards."""
 _KEPT_WHILE_UNCHANGED = ("actions", "expect")
-_WHERE = re.compile(r"^(?:spaces\['(?P<space>\d+)'\]|taken\[(?P<taken>\d+)\]|"
-                    r"players\[(?P<player>\d+)\]\.retained(?:\[(?P<kept>\d+)\])?): ")
+_WHERE = re.compile(
+    r"^(?:spaces\['(?P<space>\d+)'\]|taken\[(?P<taken>\d+)\]|"
+    r"players\[(?P<player>\d+)\]\.retained(?:\[(?P<kept>\d+)\])?): "
+)
 
 
 def without_where(reason: str) -> str:
     """A refusal of the scenario format without where the format found it ("no copy of Tank is left ...")."""
     found = _WHERE.match(reason)
-    return re.sub(r"'([^']+)'", r"\1", reason[found.end():] if found else reason)
+    return re.sub(r"'([^']+)'", r"\1", reason[found.end() :] if found else reason)
 
 
 def where_in_words(reason: str) -> str:
@@ -67,8 +79,9 @@ def where_in_words(reason: str) -> str:
         return _("Card {number} of the hand: {reason}").format(number=int(found["taken"]) + 1, reason=rest)
     player = f"p{int(found['player']) + 1}"
     if found["kept"]:
-        return _("{player}'s kept card {number}: {reason}").format(player=player, number=int(found["kept"]) + 1,
-                                                                  reason=rest)
+        return _("{player}'s kept card {number}: {reason}").format(
+            player=player, number=int(found["kept"]) + 1, reason=rest
+        )
     return _("{player}'s kept cards: {reason}").format(player=player, reason=rest)
 
 
@@ -81,8 +94,9 @@ class Workbench(widgets.VBox):
         self._attempt: dict[str, Any] | None = None
         self._extra: dict[str, Any] = {}
         """A loaded file's ``actions`` and ``expect``, kept until an edit."""
-        self.header = widgets.HTML("<div class='tutor-header'><b>" + html.escape(_("Teacher's workbench"))
-                                   + "</b> · In Flanders Field</div>")
+        self.header = widgets.HTML(
+            "<div class='tutor-header'><b>" + html.escape(_("Teacher's workbench")) + "</b> · In Flanders Field</div>"
+        )
         self.status = StatusLine()
         self._make_loading()
         self._make_sharing()
@@ -92,23 +106,34 @@ class Workbench(widgets.VBox):
 
     def _make_loading(self) -> None:
         """Where a position comes from (a file, a code), its editor, and the lesson shell that plays it."""
-        self.upload = widgets.FileUpload(accept=".json", multiple=False, description=_("Load a scenario file"),
-                                         layout=widgets.Layout(width="auto"))
+        self.upload = widgets.FileUpload(
+            accept=".json", multiple=False, description=_("Load a scenario file"), layout=widgets.Layout(width="auto")
+        )
         self.upload.add_class(f"tutor-max-bytes-{MAX_FILE_BYTES}")
         self.upload.observe(self._on_upload, "value")
-        self.open_box = PositionBox(self.open_scenario, decode=position_code.from_code, prefix=position_code.PREFIX,
-                                    max_chars=position_code.MAX_CODE_CHARS)
+        self.open_box = PositionBox(
+            self.open_scenario,
+            decode=position_code.from_code,
+            prefix=position_code.PREFIX,
+            max_chars=position_code.MAX_CODE_CHARS,
+        )
         self.editor = PositionEditor(self._on_edit, self._on_refused)
         self.play = widgets.Box()  # holds a ``GameTutor`` (the lesson shell) on the position
         self.play.add_class("iff-workbench-play")
 
     def _make_sharing(self) -> None:
         """The position's name, its code (with Copy) and its file; "Check a file"."""
-        self.name_input = widgets.Text(description=_("Name"), placeholder=_("what the position shows"),
-                                       layout=widgets.Layout(width="420px", max_width="100%"))
+        self.name_input = widgets.Text(
+            description=_("Name"),
+            placeholder=_("what the position shows"),
+            layout=widgets.Layout(width="420px", max_width="100%"),
+        )
         self.name_input.observe(lambda _change: self._on_name(), "value")
-        self.code_output = widgets.Text(description=_("Code"), layout=widgets.Layout(width="420px", max_width="100%"),
-                                        tooltip=_("Copy this code: a class pastes it into Open a position"))
+        self.code_output = widgets.Text(
+            description=_("Code"),
+            layout=widgets.Layout(width="420px", max_width="100%"),
+            tooltip=_("Copy this code: a class pastes it into Open a position"),
+        )
         self.code_output.add_class("tutor-position-code")
         self.copy_button = widgets.HTML()
         self.download = widgets.HTML()
@@ -120,15 +145,21 @@ class Workbench(widgets.VBox):
             return widgets.HTML(f"<b>{html.escape(text)}</b>{aside}")
 
         return [
-            widgets.HTML(CSS), self.header,
+            widgets.HTML(CSS),
+            self.header,
             widgets.HBox([self.upload], layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
             self.open_box,
-            title(_("Set up the position")), self.editor, self.status,
-            title(_("See it played"), _("(you play every player)")), self.play,
-            title(_("Share this position")), self.name_input,
+            title(_("Set up the position")),
+            self.editor,
+            self.status,
+            title(_("See it played"), _("(you play every player)")),
+            self.play,
+            title(_("Share this position")),
+            self.name_input,
             widgets.HBox([self.code_output, self.copy_button], layout=widgets.Layout(align_items="center")),
             self.download,
-            title(_("Check a puzzle file")), self.check_box,
+            title(_("Check a puzzle file")),
+            self.check_box,
         ]
 
     # ----- the position ------------------------------------------------------------------------------------
@@ -159,8 +190,9 @@ class Workbench(widgets.VBox):
 
     def _show_position(self, data: dict[str, Any]) -> None:
         """Make ``data`` the position and show it played (raises ``ValueError`` when the rules refuse it)."""
-        tutor = GameTutor.from_scenario(data, title=data.get("name") or _("The position"),
-                                        intro=data.get("description", ""), open_codes=False)  # the page has its own
+        tutor = GameTutor.from_scenario(
+            data, title=data.get("name") or _("The position"), intro=data.get("description", ""), open_codes=False
+        )  # the page has its own
         self._data = data
         self.play.children = [tutor]
 
@@ -181,8 +213,11 @@ class Workbench(widgets.VBox):
         self._refresh_export()
         if space is not None:
             card = data.get("spaces", {}).get(str(space))
-            self.status.show(_("Space {space}: {card}. The board below shows the new position.").format(
-                space=space, card=card if card else _("empty")))
+            self.status.show(
+                _("Space {space}: {card}. The board below shows the new position.").format(
+                    space=space, card=card if card else _("empty")
+                )
+            )
         else:
             self.status.show(_("Changed: the board below shows the new position."))
 
@@ -221,8 +256,12 @@ class Workbench(widgets.VBox):
                 raise ScenarioError(_("it is not an In Flanders Field scenario (its “game” is not “flanders”)"))
             self.open_scenario(data)
         except ValueError as err:
-            self.status.show(_("{file} does not open: {reason}. Nothing changed.").format(
-                file=name, reason=str(err).removeprefix(name + ": ")), "warning")
+            self.status.show(
+                _("{file} does not open: {reason}. Nothing changed.").format(
+                    file=name, reason=str(err).removeprefix(name + ": ")
+                ),
+                "warning",
+            )
         self.upload.value = ()
 
     # ----- sharing -----------------------------------------------------------------------------------------
@@ -232,8 +271,9 @@ class Workbench(widgets.VBox):
         code = position_code.to_code(data)
         self.code_output.value = code or ""
         self.copy_button.value = copy_button_html(code) if code else ""
-        said = _("(this position has no code: its players have other names, or it gives its own draw pile; share "
-                 "the file)")
+        said = _(
+            "(this position has no code: its players have other names, or it gives its own draw pile; share the file)"
+        )
         note = "" if code else f" <span class='tutor-why'>{html.escape(said)}</span>"
         seed = html.escape(str(data.get("seed", 0)))
         number = _("shuffle number {number}").format(number=seed)
