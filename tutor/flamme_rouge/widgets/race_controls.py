@@ -172,38 +172,22 @@ class SetupPlacing:
             self.controls.place_button,
         )
 
-    # ----- what the placing reads of the tutor -----------------------------------------------------------
-
-    @property
-    def race(self) -> Race:
-        return self.tutor.race
-
-    @property
-    def human_teams(self) -> tuple[str, ...]:
-        return self.tutor.human_teams
-
-    def warn(self, text: str) -> None:
-        self.tutor.warn(text)
-
-    def guard(self, control: str, handler: Callable[[], None]) -> None:
-        self.tutor.guard(control, handler)
-
     # ----- placing ---------------------------------------------------------------------------------------
 
     @property
     def rider(self) -> str | None:
         """The learner's next rider to place (setup phase, the learner's turn)."""
-        team = self.race.placing_team if self.race.phase is Phase.SETUP else None
-        if team is None or team.name not in self.human_teams:
+        team = self.tutor.race.placing_team if self.tutor.race.phase is Phase.SETUP else None
+        if team is None or team.name not in self.tutor.human_teams:
             return None
-        return next(r for r in team.riders if self.race.riders[r].square is None)
+        return next(r for r in team.riders if self.tutor.race.riders[r].square is None)
 
     def show(self) -> None:
         """The controls offer the engine's legal places for ``rider`` (hidden when the learner has none to place)."""
         placing = self.rider
         self.controls.show(
             placing,
-            [(a.square, a.lane) for a in self.race.legal_actions() if isinstance(a, Place) and a.rider == placing]
+            [(a.square, a.lane) for a in self.tutor.race.legal_actions() if isinstance(a, Place) and a.rider == placing]
             if placing
             else [],
         )
@@ -212,38 +196,39 @@ class SetupPlacing:
         """Place the learner's next rider on ``spot`` (square, lane); a wrong spot or turn warns why."""
         rider = self.rider
         if rider is None:
-            placing = self.race.placing_team if self.race.phase is Phase.SETUP else None
-            self.warn(
+            placing = self.tutor.race.placing_team if self.tutor.race.phase is Phase.SETUP else None
+            self.tutor.warn(
                 _("Not your turn: {team} is placing its riders.").format(team=placing.name)
                 if placing
                 else _("Riders are placed during the setup; now it is the {phase}.").format(
-                    phase=self.race.phase.name_in_words
+                    phase=self.tutor.race.phase.name_in_words
                 )
             )
             return
         if spot is None:
-            self.warn(_("Choose a square and lane for {rider} first.").format(rider=rider))
+            self.tutor.warn(_("Choose a square and lane for {rider} first.").format(rider=rider))
             return
         if not any(
-            isinstance(a, Place) and (a.rider, a.square, a.lane) == (rider, *spot) for a in self.race.legal_actions()
+            isinstance(a, Place) and (a.rider, a.square, a.lane) == (rider, *spot)
+            for a in self.tutor.race.legal_actions()
         ):
-            problem = self.race.placement_problem(*spot) or _("that lane is not free")
-            self.warn(
+            problem = self.tutor.race.placement_problem(*spot) or _("that lane is not free")
+            self.tutor.warn(
                 _("{rider} cannot start on square {square}, {lane}: {problem}.").format(
                     rider=rider, square=spot[0], lane=lane_name(spot[1]), problem=problem
                 )
             )
             return
-        self._act(lambda: self.race.place(rider, *spot))
+        self._act(lambda: self.tutor.race.place(rider, *spot))
 
     def on_canvas_click(self, x: float, y: float) -> None:
         """Setup: a click on a lane of the board (CSS pixels) places the learner's next rider there; later, a click
         on a drawn card of the card panel plays it (``on_panel_click``)."""
-        if self.race.phase is not Phase.SETUP:
+        if self.tutor.race.phase is not Phase.SETUP:
             self._on_panel_click(x, y)
             return
         spot = self.scene.view.cell_at(x, y)
         if spot is None:
-            self.warn(_("Click on a lane of the road, behind the start line."))
+            self.tutor.warn(_("Click on a lane of the road, behind the start line."))
             return
-        self.guard("board", lambda: self.place(spot))
+        self.tutor.guard("board", lambda: self.place(spot))

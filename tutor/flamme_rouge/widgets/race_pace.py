@@ -98,41 +98,20 @@ class RacePace:
         self.finish_race_button.layout.display = "none"
         self.scene.on_playing(self._animation_playing)
 
-    # ----- what the pace reads of the tutor --------------------------------------------------------------
-
-    @property
-    def race(self) -> Race:
-        return self.tutor.race
-
-    @property
-    def done(self) -> bool:
-        return self.tutor.done
-
-    @property
-    def paused(self) -> bool:
-        return self.tutor.paused
-
-    @property
-    def draw_buttons(self) -> dict[str, widgets.Button]:
-        return self.tutor.draw_buttons
-
-    def warn(self, text: str) -> None:
-        self.tutor.warn(text)
-
     # ----- "Finish the race" -----------------------------------------------------------------------------
 
     @property
     def offers_finish(self) -> bool:
         """ "Finish the race" is offered now: a full race, late enough, the learner riding, not finishing yet."""
-        race = self.race
+        race = self.tutor.race
         return (
             self.finish_from_round is not None
             and race.round >= self.finish_from_round
-            and not self.done
+            and not self.tutor.done
             and not self.finishing
-            and bool(self.draw_buttons)
+            and bool(self.tutor.draw_buttons)
             and race.phase is not Phase.FINISHED
-            and (self.paused or race.phase is Phase.ENERGY or race.phase.automatic)
+            and (self.tutor.paused or race.phase is Phase.ENERGY or race.phase.automatic)
         )
 
     def show_offer(self) -> None:
@@ -142,7 +121,7 @@ class RacePace:
     def finish_race(self) -> None:
         """The learner chose "Finish the race"."""
         if not self.offers_finish:
-            self.warn(
+            self.tutor.warn(
                 _("Each round is already resolved at once: you choose your riders' cards.")
                 if self.finishing
                 else _("'Finish the race' is offered from round {n} of a race, while you ride.").format(
@@ -152,31 +131,31 @@ class RacePace:
             return
         self.finishing = True
         note = _("From now on each round is resolved at once, after your cards.")
-        if self.paused:  # the round's end was on the board: the next round starts, the bots play their cards
+        if self.tutor.paused:  # the round's end was on the board: the next round starts, the bots play their cards
             self._pace_note = note
             self._start_next_round()
             return
-        if self.race.phase is Phase.ENERGY:
+        if self.tutor.race.phase is Phase.ENERGY:
             self._pace_note = note
             self._show([Line(note)])
             return
-        round_ = self.race.round
+        round_ = self.tutor.race.round
 
         def play() -> list[Event]:
             self._forget_marks()
-            return play_on(self.race)
+            return play_on(self.tutor.race)
 
         events = self.control.act(play) or []
         self._narrate(events)
-        over = self.race.phase is Phase.FINISHED
+        over = self.tutor.race.phase is Phase.FINISHED
         self._pace_note = self._quick_words(round_) if over else f"{self._quick_words(round_)} {note}"
         self._show([Line(self._pace_note)])
 
     def resolve_rest(self) -> list[Line]:
         """While finishing: the rest of the round once the learner's cards are played (inside the learner's undo
         step); what it did, in a line (none when the learner still has to choose)."""
-        race = self.race
-        if not self.finishing or self.done or not race.phase.automatic:
+        race = self.tutor.race
+        if not self.finishing or self.tutor.done or not race.phase.automatic:
             return []
         round_ = race.round
         events = play_on(race)
@@ -186,7 +165,7 @@ class RacePace:
         return [Line(self._pace_note)]
 
     def _quick_words(self, round_: int) -> str:
-        if self.race.phase is Phase.FINISHED:
+        if self.tutor.race.phase is Phase.FINISHED:
             return _("Round {n} was resolved at once: the race is over.").format(n=round_)
         return _("Round {n} was resolved at once: the log has each move.").format(n=round_)
 

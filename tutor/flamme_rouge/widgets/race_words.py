@@ -95,80 +95,18 @@ class RaceWords:
     def __init__(self, tutor: RaceView) -> None:
         self.tutor = tutor
 
-    # ----- what the words read of the tutor --------------------------------------------------------------
-
-    @property
-    def race(self) -> Race:
-        return self.tutor.race
-
-    @property
-    def title(self) -> str:
-        return self.tutor.title
-
-    @property
-    def human_teams(self) -> tuple[str, ...]:
-        return self.tutor.human_teams
-
-    @property
-    def taught(self) -> frozenset[str]:
-        """The end-of-round marks the words may name (``TAUGHT``)."""
-        return self.tutor.taught
-
-    @property
-    def draw_buttons(self) -> dict[str, widgets.Button]:
-        return self.tutor.draw_buttons
-
-    @property
-    def done(self) -> bool:
-        return self.tutor.done
-
-    @property
-    def paused(self) -> bool:
-        return self.tutor.paused
-
-    @property
-    def round_ended(self) -> bool:
-        return self.tutor.round_ended
-
-    @property
-    def more_positions(self) -> bool:
-        return self.tutor.more_positions
-
-    @property
-    def stops_after_setup(self) -> bool:
-        """The lesson stops once the riders are placed (lesson 1): the race itself is for the next lessons."""
-        return self.tutor.stops_after_setup
-
-    @property
-    def last_events(self) -> Sequence[Event]:
-        return self.tutor.last_events
-
-    @property
-    def active_rider(self) -> str | None:
-        return self.tutor.active_rider
-
-    @property
-    def placing_rider(self) -> str | None:
-        return self.tutor.placing_rider
-
-    def highlights(self) -> Highlights:
-        return self.tutor.highlights()
-
-    def warn(self, text: str) -> None:
-        self.tutor.warn(text)
-
     # ----- the sentences ---------------------------------------------------------------------------------
 
     @property
     def another_words(self) -> str:
         """What the button that replays this rule says: "Try another position" only where there is another."""
-        if self.stops_after_setup:
+        if self.tutor.stops_after_setup:
             return _("Place them again")
-        return _("Try another position") if self.more_positions else _("Watch it again")
+        return _("Try another position") if self.tutor.more_positions else _("Watch it again")
 
     def done_words(self) -> str:
         """What the prompt says when the position is done (its lesson's rule has been shown)."""
-        if self.stops_after_setup:
+        if self.tutor.stops_after_setup:
             return _(
                 "All the riders are placed: the race can start. The next lesson shows the first round. "
                 "Choose '{another}' to place your riders again."
@@ -178,19 +116,19 @@ class RaceWords:
         ).format(another=self.another_words)
 
     def why_no_step(self) -> str:
-        race = self.race
-        if self.done:
+        race = self.tutor.race
+        if self.tutor.done:
             return _("This position is done: choose '{another}', or continue as a race").format(
                 another=self.another_words
             )
-        if self.paused:
+        if self.tutor.paused:
             return _("Choose 'Start round {n}' first").format(n=race.round)
         if race.phase is Phase.FINISHED:
             return _("The race is over")
         if race.phase is Phase.SETUP:
             return _("Place the riders first")
-        waiting = [r for r in race.waiting_riders() if race.riders[r].team in self.human_teams]
-        rider = self.active_rider
+        waiting = [r for r in race.waiting_riders() if race.riders[r].team in self.tutor.human_teams]
+        rider = self.tutor.active_rider
         if rider:
             return _("Play {rider}'s card first").format(rider=rider)
         if waiting:
@@ -200,13 +138,13 @@ class RaceWords:
     def refuse_steps(self) -> bool:
         """Warn (and return True) when there is nothing to resolve: a pause, energy phase not over, or race
         over."""
-        race = self.race
-        if self.paused:
-            self.warn(self.hint())
+        race = self.tutor.race
+        if self.tutor.paused:
+            self.tutor.warn(self.hint())
             return True
         if race.phase.choosing:
             waiting = race.waiting_riders()
-            self.warn(
+            self.tutor.warn(
                 ngettext(
                     "Not yet: the {phase} is not over. {riders} still has to play a card (draw {hand}, "
                     "then choose one).",
@@ -221,22 +159,22 @@ class RaceWords:
             )
             return True
         if race.phase is Phase.FINISHED:
-            self.warn(_("The race is over: {rider} won. Choose Back or Restart.").format(rider=race.winner))
+            self.tutor.warn(_("The race is over: {rider} won. Choose Back or Restart.").format(rider=race.winner))
             return True
-        if self.done:
-            self.warn(
+        if self.tutor.done:
+            self.tutor.warn(
                 _("This position is done: choose '{another}' or 'Continue as a race'.").format(
                     another=self.another_words
                 )
             )
             return True
         if race.phase is Phase.SETUP:
-            self.warn(_("The riders are not all placed yet."))
+            self.tutor.warn(_("The riders are not all placed yet."))
             return True
         return False
 
     def why_no_draw(self, rider_id: str) -> str:
-        race = self.race
+        race = self.tutor.race
         rider = race.riders[rider_id]
         if not race.phase.choosing:
             return _("Cards are drawn in the energy phase; now it is the {phase}").format(
@@ -244,7 +182,7 @@ class RaceWords:
             )
         if rider.played is not None:
             return _("{rider} has already played its card this round").format(rider=rider_id)
-        holder = self.active_rider
+        holder = self.tutor.active_rider
         if holder and holder != rider_id:
             return _("Play {rider}'s card first (one rider at a time)").format(rider=holder)
         if rider.hand:
@@ -252,31 +190,31 @@ class RaceWords:
         return _("{rider} cannot draw now").format(rider=rider_id)
 
     def header_html(self) -> str:
-        race = self.race
-        title = f"<b>{html.escape(self.title)}</b> · " if self.title else ""
+        race = self.tutor.race
+        title = f"<b>{html.escape(self.tutor.title)}</b> · " if self.tutor.title else ""
         name = track_title(race.track)
-        shown = name and name.split(" (")[0].lower() not in self.title.lower()  # a stage is named once
+        shown = name and name.split(" (")[0].lower() not in self.tutor.title.lower()  # a stage is named once
         track = f"{html.escape(name)} · " if shown else ""
-        waiting = [r for r in race.waiting_riders() if race.riders[r].team in self.human_teams]
+        waiting = [r for r in race.waiting_riders() if race.riders[r].team in self.tutor.human_teams]
         todo = (
             " · " + html.escape(_("to play: {riders}").format(riders=", ".join(waiting)))
-            if waiting and not self.done
+            if waiting and not self.tutor.done
             else ""
         )
         round_ = html.escape(_("Round {n}").format(n=race.round)) + " · " if race.round else ""  # none in the setup
         phase = race.phase.title
-        if self.round_ended:
+        if self.tutor.round_ended:
             round_, todo = "", ""
             if race.round > 1:
                 phase = (
                     _("The end of round {ended}: round {n} starts when you choose 'Start round {n}'")
-                    if self.paused
+                    if self.tutor.paused
                     else _("The end of round {ended}")
                 ).format(ended=race.round - 1, n=race.round)
             else:
                 phase = (
                     _("The breakaway is decided: round {n} starts when you choose 'Start round {n}'")
-                    if self.paused
+                    if self.tutor.paused
                     else _("The breakaway is decided")
                 ).format(n=race.round)
         return (
@@ -285,8 +223,8 @@ class RaceWords:
         )
 
     def hint(self) -> str:
-        race = self.race
-        if self.paused:
+        race = self.tutor.race
+        if self.tutor.paused:
             return self._pause_hint()
         if race.phase.choosing:
             return self._choosing_hint()
@@ -301,7 +239,7 @@ class RaceWords:
                 rider=race.winner
             )
         if race.phase is Phase.SETUP:
-            rider = self.placing_rider
+            rider = self.tutor.placing_rider
             if rider:
                 return _(
                     "Place {rider}: choose a square and lane, then 'Place' (or click a free lane behind the "
@@ -315,16 +253,16 @@ class RaceWords:
 
     def _pause_hint(self) -> str:
         """The prompt while the board shows the end of a round (or of the breakaway)."""
-        race = self.race
-        if any(isinstance(e, BreakawayDecided) for e in self.last_events):
+        race = self.tutor.race
+        if any(isinstance(e, BreakawayDecided) for e in self.tutor.last_events):
             return _(
                 "The breakaway is decided: the riders in front took their exhaustion cards (E2). Look at the "
                 "board and the log, then choose 'Start round {n}'."
             ).format(n=race.round)
-        marks = self.highlights()
+        marks = self.tutor.highlights()
         shown = []
         gained, tired = list(marks.slipstreamed), list(marks.exhausted)
-        if gained and "slipstream" in self.taught:
+        if gained and "slipstream" in self.tutor.taught:
             shown.append(
                 ngettext(
                     "The green +1 chip shows that {riders} gained by slipstream.",
@@ -332,7 +270,7 @@ class RaceWords:
                     len(gained),
                 ).format(riders=and_list(gained))
             )
-        if tired and "exhaustion" in self.taught:
+        if tired and "exhaustion" in self.tutor.taught:
             shown.append(
                 ngettext(
                     "The E2 card shows that {riders} took an exhaustion card.",
@@ -350,25 +288,25 @@ class RaceWords:
 
     def _choosing_hint(self) -> str:
         """The prompt of the energy phase (and the breakaway bids): draw, then choose a card."""
-        race = self.race
-        rider = self.active_rider
+        race = self.tutor.race
+        rider = self.tutor.active_rider
         if rider:
             n = len(race.riders[rider].hand)
             if race.phase is Phase.ENERGY:
                 return _("Choose the card {rider} plays: one of its {n} drawn cards.").format(rider=rider, n=n)
             return _("Choose the card {rider} bids: one of its {n} drawn cards.").format(rider=rider, n=n)
-        free = [rid for rid, b in self.draw_buttons.items() if not b.disabled]
+        free = [rid for rid, b in self.tutor.draw_buttons.items() if not b.disabled]
         phase = race.phase.name_in_words.capitalize()
         if len(free) > 1:
             return _("{phase}: choose '{draw}' (or for {others}).").format(
-                phase=phase, draw=self.draw_buttons[free[0]].description, others=and_list(free[1:])
+                phase=phase, draw=self.tutor.draw_buttons[free[0]].description, others=and_list(free[1:])
             )
         if free:
-            return _("{phase}: choose '{draw}'.").format(phase=phase, draw=self.draw_buttons[free[0]].description)
+            return _("{phase}: choose '{draw}'.").format(phase=phase, draw=self.tutor.draw_buttons[free[0]].description)
         return _("Energy phase: waiting for the other players.")
 
     def intro(self) -> list[Line]:
-        race = self.race
+        race = self.tutor.race
         if race.phase is Phase.MOVEMENT:
             cards = rider_cards({rid: race.riders[rid].played for rid in race.to_move})
             return [
@@ -389,8 +327,8 @@ class RaceWords:
                     (rules.SETUP_PLACE,),
                 )
             ]
-        if race.phase is Phase.ENERGY and self.draw_buttons:
-            hand = race.hand_size(next(iter(self.draw_buttons)))
+        if race.phase is Phase.ENERGY and self.tutor.draw_buttons:
+            hand = race.hand_size(next(iter(self.tutor.draw_buttons)))
             return [
                 Line(
                     ngettext(
@@ -402,7 +340,11 @@ class RaceWords:
                 )
             ]
         if race.phase is Phase.BID_1:
-            hand = race.hand_size(next(iter(self.draw_buttons))) if self.draw_buttons else rules.hand_numbers()["hand"]
+            hand = (
+                race.hand_size(next(iter(self.tutor.draw_buttons)))
+                if self.tutor.draw_buttons
+                else rules.hand_numbers()["hand"]
+            )
             return [
                 Line(
                     _(
@@ -417,17 +359,17 @@ class RaceWords:
         return []
 
     def why_no_cards(self) -> str:
-        race = self.race
+        race = self.tutor.race
         if not race.phase.choosing:
             if race.phase is Phase.FINISHED:
                 return _("The race is over: no more cards.")
             return _("Cards are played in the energy phase; now it is the {phase}. Choose 'Next step'.").format(
                 phase=race.phase.name_in_words
             )
-        free = [rid for rid, b in self.draw_buttons.items() if not b.disabled]
+        free = [rid for rid, b in self.tutor.draw_buttons.items() if not b.disabled]
         if free:
             return _("Draw first: choose '{draw}' to see its cards.").format(
-                draw=self.draw_buttons[free[0]].description
+                draw=self.tutor.draw_buttons[free[0]].description
             )
         return _("All your riders have played this round: choose 'Next step' when the energy phase is over.")
 
