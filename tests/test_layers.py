@@ -386,6 +386,23 @@ def test_the_race_tutor_is_composed_of_parts_not_mixins():
     assert reaches_into_parts() == []
 
 
+def test_every_lesson_widget_is_the_shell_and_a_box():
+    """Issue 40: every class built on ``LessonShell`` (both games' lessons, workbenches and quizzes, and the quiz
+    shell ``RevealQuiz``) has it and a widgets box as its only bases: whatever else it does is a part."""
+    shells = {}
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef) and "LessonShell" in (bases := [ast.unparse(b) for b in node.bases]):
+                shells[f"{path.relative_to(PACKAGE)}:{node.name}"] = bases
+    assert {"flanders/widgets/game_tutor.py:GameTutor", "ui/quiz.py:RevealQuiz"} <= set(shells), sorted(shells)
+    mixed = {
+        name: bases
+        for name, bases in shells.items()
+        if not (bases[0] == "LessonShell" and len(bases) == 2 and bases[1] in WIDGET_BOXES)
+    }
+    assert mixed == {}
+
+
 def test_the_workbench_is_composed_of_parts_not_mixins():
     """Issue 40, "Composition, not mixins": the Flamme Rouge ``Workbench`` is the lesson shell and a box; its board's
     editing is a part (``bench.editing``, ``workbench_editing.BoardEditor``) that meets it through public names

@@ -61,7 +61,7 @@ from tutor.ui.shell import LessonShell
 
 from .game_controls import EXTRA_CSS, TurnControls, show_if
 from .game_log import bust_end, log_events, log_lines, turn_heading
-from .game_words import GameTutorWords, bust_caption, caption, goal_words, header_html, opening_lines, results_html
+from .game_words import GameWords, bust_caption, caption, goal_words, header_html, opening_lines, results_html
 from .narration import captions, narrate
 from .odds_help import OddsHelp
 from .replay import FINISH_FROM_ROUND, QUICK_WORDS, BotReplay
@@ -80,7 +80,7 @@ def load_scenario(name: str | Path | dict[str, Any]) -> dict[str, Any]:
     return scenarios.load(path)
 
 
-class GameTutor(LessonShell, GameTutorWords, widgets.VBox):
+class GameTutor(LessonShell, widgets.VBox):
     """In Flanders Field on a canvas, with the controls of a learner who plays ``humans``."""
 
     def __init__(
@@ -99,6 +99,7 @@ class GameTutor(LessonShell, GameTutorWords, widgets.VBox):
         open_codes: bool = True,
     ):
         super().__init__()
+        self.words = GameWords(self)
         self._keep_state(game, humans, title, intro, rebuild, dice, goal)
         self.taught = taught_parts(taught)
         self.board = Board(shown_cards(game.cards, self.taught), game.battlefield, len(game.players))
@@ -142,7 +143,7 @@ class GameTutor(LessonShell, GameTutorWords, widgets.VBox):
             after=self._after,
             show=self._show,
             header=self._show_header,
-            hint=self._hint,
+            hint=self.words.hint,
             warn=self.warn,
             focus_next=self.focus_next,
             move_focus=self.move_focus,
@@ -382,7 +383,7 @@ class GameTutor(LessonShell, GameTutorWords, widgets.VBox):
     # ----- handlers --------------------------------------------------------------------------------------
     def _allowed(self, kind: str) -> bool:
         """The learner's action ``kind`` may be tried now (``refusal``); if not, say why."""
-        why = self.refusal(kind)
+        why = self.words.refusal(kind)
         if why is not None:
             self.warn(why)
         return why is None
@@ -413,7 +414,7 @@ class GameTutor(LessonShell, GameTutorWords, widgets.VBox):
             self.warn(
                 _("Space {n}: cards are taken right after a roll, with two of the dice.").format(n=space)
                 + " "
-                + self._hint()
+                + self.words.hint()
             )
             return
         self.take(space)
@@ -519,7 +520,7 @@ class GameTutor(LessonShell, GameTutorWords, widgets.VBox):
     def _on_continue(self) -> None:
         """After a bust: show the rest (the end of the turn, the next player's turn)."""
         if self._paused is None:
-            self.warn(_("Nothing to continue: {hint}").format(hint=self._hint()))
+            self.warn(_("Nothing to continue: {hint}").format(hint=self.words.hint()))
             return
         rest, held = self._paused
         self._paused = None
@@ -541,7 +542,7 @@ class GameTutor(LessonShell, GameTutorWords, widgets.VBox):
             words = goal_words(mine[0].id, mine[0].pawn, self.goal)
             log_lines(self.story, [Line(words)], self._turn_heading())
             self.story.refresh()
-            self.status.show(f"{words} {self._hint()}", "success")
+            self.status.show(f"{words} {self.words.hint()}", "success")
 
     def _record(self, events: list[Event]) -> None:
         """Note the end of the game if ``events`` end it, and log them (the bots' part shows its events so)."""
@@ -592,7 +593,7 @@ class GameTutor(LessonShell, GameTutorWords, widgets.VBox):
         self._show_header()
         note = self.bots.take_note()  # what was just done at once, said once before the prompt
         self.status.show(
-            f"{note} {self._hint()}" if note else self._hint(),
+            f"{note} {self.words.hint()}" if note else self.words.hint(),
             "success" if self.game.phase is Phase.FINISHED else "info",
             changed=changed_words(changed),
         )

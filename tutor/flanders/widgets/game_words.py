@@ -1,5 +1,5 @@
-"""What the game tutor says: the prompt that names the one next step and why Roll is off (``GameTutorWords``, a
-mixin of ``GameTutor`` that reads only the game and the tutor's public properties, declared here), and, as plain
+"""What the game tutor says: the prompt that names the one next step and why Roll is off (``GameWords``, the part
+``GameTutor.words``, which reads only the game and the tutor's public properties, ``GameView``), and, as plain
 functions of the game, the names of the pair and card buttons and the results table.
 
 Nothing here changes the game; the spaces come from the odds (``odds.SPACES``), the order of the results from
@@ -9,7 +9,7 @@ the engine (``Game.standings``).
 from __future__ import annotations
 
 import html
-from typing import Sequence
+from typing import Protocol, Sequence
 
 import ipywidgets as widgets
 
@@ -186,54 +186,56 @@ def opening_lines(game: Game) -> list[Line]:
     return []
 
 
-class GameTutorWords:
-    """The prompt of ``GameTutor``, from the game and the public properties it declares here."""
+class GameView(Protocol):
+    """What the words read of the tutor: its public state (``GameTutor`` is one)."""
 
     game: Game
     taught: frozenset[str]
     """The parts of the game the lesson shows (taught.py)."""
 
     @property
-    def play_buttons(self) -> list[widgets.Button]:
-        raise NotImplementedError
+    def play_buttons(self) -> list[widgets.Button]: ...
 
     @property
-    def bust_shown(self) -> bool:
-        raise NotImplementedError
+    def bust_shown(self) -> bool: ...
 
     @property
-    def replaying(self) -> bool:
-        raise NotImplementedError
+    def replaying(self) -> bool: ...
 
     @property
-    def human_turn(self) -> bool:
-        raise NotImplementedError
+    def human_turn(self) -> bool: ...
 
     @property
-    def offers_finish(self) -> bool:
-        raise NotImplementedError
+    def offers_finish(self) -> bool: ...
 
     @property
-    def offers_finish_now(self) -> bool:
-        raise NotImplementedError
+    def offers_finish_now(self) -> bool: ...
 
-    def _hint(self) -> str:
+
+class GameWords:
+    """The prompt and the refusals of ``GameTutor`` (its part ``words``), from the game and the tutor's public
+    state (``GameView``): it keeps no state of its own."""
+
+    def __init__(self, tutor: GameView) -> None:
+        self.tutor = tutor
+
+    def hint(self) -> str:
         """The prompt: the one next step, naming its control."""
-        game = self.game
+        game = self.tutor.game
         phase = game.phase
-        if self.bust_shown:
+        if self.tutor.bust_shown:
             return _("Bust: the troop pieces lost are crossed out on the board. Choose 'Continue' for the next turn.")
         if phase is Phase.FINISHED:
             won = _("Game over: {players} win.") if len(game.winners) > 1 else _("Game over: {players} wins.")
             return won.format(players=and_list(game.winners)) + " " + _("The results are below; 'Restart' plays again.")
-        if self.replaying:
+        if self.tutor.replaying:
             return _("The bots are playing: 'Skip' shows the end of their turns.")
-        if self.offers_finish_now:
+        if self.tutor.offers_finish_now:
             return _(
                 "You have no troop pieces left, so you take no more turns. Choose 'Finish the game now' to "
                 "see the end at once."
             )
-        if not self.human_turn:
+        if not self.tutor.human_turn:
             return _(
                 "{player} ({bot} bot) plays next: choose 'Bots play' to watch the bots' turns up to yours "
                 "('Next step': one action at a time)."
@@ -241,7 +243,7 @@ class GameTutorWords:
         if phase is Phase.ROLL:
             return _("Your turn: choose 'Roll the dice'.") + (
                 " " + _("Or choose 'Finish the game': you still play your turns, the bots' turns are done at once.")
-                if self.offers_finish
+                if self.tutor.offers_finish
                 else ""
             )
         if phase is Phase.CHOOSE:
@@ -256,39 +258,39 @@ class GameTutorWords:
                 dice=dice_words(game.dice)
             )
         if phase is Phase.AGAIN:
-            if "odds" not in self.taught:
+            if "odds" not in self.tutor.taught:
                 return _("'Roll again' for another card, or 'Stop' and carry out your cards.")
             return _(
                 "'Roll again' (bust chance {percent}, {pieces} at stake), or 'Stop' and carry out your cards."
             ).format(percent=percent(float(game.bust_probability()), 1), pieces=troop_pieces(game.at_stake()))
-        if self.play_buttons:
+        if self.tutor.play_buttons:
             return _(
                 "Play your cards in the order you choose, then choose 'End turn'. German cards you leave are "
                 "carried out at the end of the turn."
             )
-        if "retain" not in self.taught:
+        if "retain" not in self.tutor.taught:
             return _("Choose 'End turn'.")
         return _("Choose 'End turn' (ticked May Retain cards are kept for a later turn).")
 
     def refusal(self, kind: str) -> str | None:
         """Why the learner's action ``kind`` ("roll", "stop", "take", "play", "end"; "bots": Next step) does
         nothing now (None: it may be tried; the engine still refuses what its rules forbid)."""
-        game, phase = self.game, self.game.phase
-        if self.bust_shown:
+        game, phase = self.tutor.game, self.tutor.game.phase
+        if self.tutor.bust_shown:
             return _("Look at the bust on the board, then choose 'Continue' for the next turn.")
         if kind == "bots":
             if phase is Phase.FINISHED:
                 return _("The game is over ({players} won). Choose 'Restart' for a new game.").format(
                     players=and_list(game.winners)
                 )
-            if self.human_turn:
-                return _("It is your turn ({player}): {hint}").format(player=game.player.id, hint=self._hint())
+            if self.tutor.human_turn:
+                return _("It is your turn ({player}): {hint}").format(player=game.player.id, hint=self.hint())
             return None
         if phase is Phase.FINISHED:
             return _(
                 "The game is over ({players} won): choose 'Restart' for a new game, or 'Back' to look again."
             ).format(players=and_list(game.winners))
-        if not self.human_turn:
+        if not self.tutor.human_turn:
             return _(
                 "Not your turn: it is {player}'s turn ({bot}). Choose 'Bots play' to let the bots play until "
                 "your turn, or 'Next step' for one action."
@@ -308,12 +310,12 @@ class GameTutorWords:
             "take": _("Roll the dice first: a card is taken with a pair of the dice just rolled."),
             "end": _("The turn ends after you stop and carry out your cards (or at a bust)."),
         }[kind]
-        return f"{why} {self._hint()}"
+        return f"{why} {self.hint()}"
 
     def _why_not_roll(self) -> str:
-        phase = self.game.phase
+        phase = self.tutor.game.phase
         if phase is Phase.CHOOSE:
             return _("You have rolled: take a card first (one of the pairs), then you may roll again.")
         if phase is Phase.RESOLVE:
             return _("You stopped: no more rolls this turn. Carry out your cards, then choose 'End turn'.")
-        return self._hint()
+        return self.hint()
