@@ -890,3 +890,16 @@ def test_the_bots_a_race_names_are_the_bots_that_play():
     from tutor.flamme_rouge.race_model import BOT_NAMES
 
     assert tuple(BOTS) == BOT_NAMES
+
+
+def test_the_start_of_a_race_is_dealt_and_placed_once():
+    """The steps ``Race.new`` and ``from_positions`` take are public, and each is refused once the race has moved on
+    (changing nothing)."""
+    from tutor.flamme_rouge.errors import WrongPhaseError
+
+    race = Race.new("sprint-20", ["red", "blue"], seed=3)
+    before = race.to_dict()
+    for step in (race.deal_starting_decks, race.place_automatically, lambda: race.start_at(None)):
+        with pytest.raises(WrongPhaseError):
+            step()
+        assert race.to_dict() == before

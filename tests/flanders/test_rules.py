@@ -333,3 +333,12 @@ def test_wrong_phase_actions_leave_the_state_unchanged():
     unchanged(game, WrongPhaseError, Play(0, 1), "playing a card belongs to the resolve phase")
     game.roll([1, 2, 3])
     unchanged(game, WrongPhaseError, Roll(), "rolling the dice belongs to the roll or roll again phase")
+
+
+def test_the_setup_deal_is_done_once():
+    """``Game.new`` deals through ``deal_start``; a second deal is refused and changes nothing."""
+    game = Game.new(2, seed=5)
+    before = game.to_dict()
+    with pytest.raises(WrongPhaseError):
+        game.deal_start()
+    assert game.to_dict() == before

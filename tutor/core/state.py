@@ -96,11 +96,15 @@ class SeededState:
         self._load_state(data)
         set_rng_state(self.rng, data["rng"])
 
+    def restore(self, data: dict[str, Any]) -> None:
+        """Become the state ``data`` holds (a ``to_dict``), its undo history included."""
+        self._history = None if data.get("history", []) is None else list(data.get("history") or [])
+        self._load(data)
+
     @classmethod
     def from_dict(cls: type[S], data: dict[str, Any]) -> S:
         state = cls._empty(data)
-        state._history = None if data.get("history", []) is None else list(data.get("history") or [])
-        state._load(data)
+        state.restore(data)
         return state
 
     def copy(self: S) -> S:

@@ -10,12 +10,13 @@ from itertools import islice
 from typing import Any, Iterator, Self, Sequence
 
 from tutor.core.data import is_int
+from tutor.i18n import _
 
 
 from . import cards as card_rules
 from . import rules
 from .cards import ATTACK, EXHAUSTION, MUSCLE, RIDER_KINDS, ROULEUR, SPRINTEUR, Card, RiderKind, shuffled, starting_deck
-from .errors import PlacementError
+from .errors import PlacementError, WrongPhaseError
 from .events import BidsStarted, RoundStarted
 from .race_model import (
     MAX_MUSCLE,
@@ -77,9 +78,9 @@ class RaceSetup(RacePhases):
             riders += members
         race = cls(stage(track).with_start_places(len(riders)), team_list, riders, seed=seed, history=history)
         race.breakaway = breakaway
-        race._shuffle_starting_decks()
+        race.deal_starting_decks()
         if place == "auto":
-            race._auto_place()
+            race.place_automatically()
         elif place != "manual":
             raise ValueError(f"place must be 'auto' or 'manual', not {place!r}")
         return race
@@ -156,23 +157,38 @@ class RaceSetup(RacePhases):
         ]
         order = [spec["id"] for spec in riders]
         race = cls(track, teams, sorted(built, key=lambda r: order.index(r.id)), seed=seed, history=history)
-        race._shuffle_starting_decks()
-        race.round = 1
-        if cards is None:
-            race.phase = race._after_movement_phase()
-        else:
-            for rid, card in cards.items():
-                race.riders[rid].played = card
-            race._reveal()
-            race.phase = Phase.MOVEMENT
+        race.deal_starting_decks()
+        race.start_at(cards)
         return race
 
-    def _shuffle_starting_decks(self) -> None:
+    def deal_starting_decks(self) -> None:
+        """Each rider's starting deck, shuffled (``new``, ``from_positions``). WrongPhaseError once the race has
+        started (a round begun or a card dealt)."""
+        if self.round or any(r.deck.face_down or r.deck.hand for r in self._deck_holders):
+            raise WrongPhaseError(_("the starting decks are dealt once, before the race starts"))
         for r in self._deck_holders:
             r.deck.face_down = shuffled(self.rng, _starting_cards(self.teams[r.team], r))
 
-    def _auto_place(self) -> None:
-        """Bot teams at the front (docs/rule_decisions.md), then the players' riders in a seeded random order."""
+    def start_at(self, cards: dict[str, Card] | None) -> None:
+        """Round 1 of a race whose riders stand where they are (``from_positions``): at its movement phase with
+        ``cards`` played (revealed), or with none at its end phase. WrongPhaseError once it has started."""
+        if self.round or self.phase is not Phase.SETUP:
+            raise WrongPhaseError(_("a race starts once"))
+        self.round = 1
+        if cards is None:
+            self.phase = self._after_movement_phase()
+        else:
+            for rid, card in cards.items():
+                self.riders[rid].played = card
+            self._reveal()
+            self.phase = Phase.MOVEMENT
+
+    def place_automatically(self) -> None:
+        """Every rider placed as the automatic setup places them: bot teams at the front (docs/rule_decisions.md),
+        then the players' riders in a seeded random order. WrongPhaseError outside the setup or once a rider is
+        placed."""
+        if self.phase is not Phase.SETUP or any(r.square is not None for r in self.riders.values()):
+            raise WrongPhaseError(_("riders are placed automatically only at the start of the setup"))
         bots: list[str] = []
         players: list[str] = []
         for team in self.teams.values():

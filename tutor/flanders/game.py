@@ -196,15 +196,22 @@ class Game(GameState):
             raise ValueError(f"beginners: {sorted(novices - set(ids))[0]!r} is not a player of this game")
         roster = [Player(i, BEGINNER_TROOPS if i in novices else TROOPS, bot=bots.get(i)) for i in ids]
         game = cls(cards or load_cards(), battlefield or load_battlefield(), roster, seed=seed, history=history)
-        game.draw = list(range(len(game.cards)))
-        game.rng.shuffle(game.draw)
+        game.setup_events = game.deal_start()
+        return game
+
+    def deal_start(self) -> list[Event]:
+        """The setup's deal (``new``): the deck shuffled, a card on each card space, no row all German; its events.
+        WrongPhaseError once a card has been dealt."""
+        if self.draw or self.discard or any(card is not None for card in self.spaces.values()):
+            raise WrongPhaseError(_("the cards are dealt once, at the start of the game"))
+        self.draw = list(range(len(self.cards)))
+        self.rng.shuffle(self.draw)
         events: list[Event] = []
         for s in CARD_SPACES:
-            events += game._fill(s, R.SETUP_DEAL)
-        events += game._german_rows()
-        events.append(TurnStarted(game.players[0].id, 1, rules=(R.ROLL,), automatic=True))
-        game.setup_events = events
-        return game
+            events += self._fill(s, R.SETUP_DEAL)
+        events += self._german_rows()
+        events.append(TurnStarted(self.players[0].id, 1, rules=(R.ROLL,), automatic=True))
+        return events
 
     def is_legal(self, action: Action) -> bool:
         """Whether ``apply(action)`` would succeed (tried on a copy)."""
