@@ -242,7 +242,10 @@ def test_a_class_hears_which_lesson_is_not_ready_and_why(site, tmp_path):
             {"argv": ["/no/such/python", "-f", "{connection_file}"], "display_name": "Missing", "language": "python"}
         )
     )
-    lessons = (("broken", "missing", "print('ready')"), ("hung", "python3", "import time\ntime.sleep(3600)"))
+    lessons = (
+        ("broken", "missing", "print('ready')"),
+        ("hung", "python3", "import threading\nthreading.Event().wait()"),
+    )
     for name, kernel_name, code in lessons:
         notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code)])
         notebook.metadata["kernelspec"] = {"name": kernel_name, "display_name": kernel_name, "language": "python"}

@@ -2,7 +2,7 @@
 
 - ``refusal(path)``: a path that is not the canonical spelling of an address (a NUL, CR, LF or other control
   character; an empty, ``.`` or ``..`` segment, ``%2e%2e`` included) is refused before any handler sees it: 400
-  for control characters, 404 for the others. So a lesson has one address, and Pace (``class_mode._refusal``)
+  for control characters, 404 for the others. So a lesson has one address, and Pace (class mode's lesson page handler)
   judges the lesson, not its spelling.
 - ``quiet_handler(cls)``: Voila's and Jupyter Server's handlers with that check, a short plain-text error page
   (Jupyter Server's own renders a template that needs a ``static_path`` Voila does not set: a second traceback),
