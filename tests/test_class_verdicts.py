@@ -14,7 +14,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from tests.test_classroom_serve import REPO, REVEAL, Server, Sockets, kernel_of
+from tests.test_classroom_serve import REPO, REVEAL, Server, Sockets, click_message, kernel_of
 
 
 @pytest.fixture
@@ -33,19 +33,7 @@ def quiz_site(tmp_path: Path) -> Path:
 
 
 def _click(sockets: Sockets, connection, model_id: str) -> None:  # type: ignore[no-untyped-def]
-    message = {
-        "header": {
-            "msg_id": uuid.uuid4().hex,
-            "username": "",
-            "session": uuid.uuid4().hex,
-            "msg_type": "comm_msg",
-            "version": "5.3",
-        },
-        "parent_header": {},
-        "metadata": {},
-        "content": {"comm_id": model_id, "data": {"method": "custom", "content": {"event": "click"}}},
-        "channel": "shell",
-    }
+    message = click_message(model_id)
     sockets.run(lambda: connection.write_message(json.dumps(message)))
 
 

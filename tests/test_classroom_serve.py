@@ -180,6 +180,23 @@ def kernel_of(page: bytes) -> str:
     return str(json.loads(config[1])["kernelId"])
 
 
+def click_message(model_id: str) -> dict:
+    """The message a browser sends on a kernel's websocket when the button ``model_id`` is clicked."""
+    return {
+        "header": {
+            "msg_id": uuid.uuid4().hex,
+            "username": "",
+            "session": uuid.uuid4().hex,
+            "msg_type": "comm_msg",
+            "version": "5.3",
+        },
+        "parent_header": {},
+        "metadata": {},
+        "content": {"comm_id": model_id, "data": {"method": "custom", "content": {"event": "click"}}},
+        "channel": "shell",
+    }
+
+
 def reveal(server: Server, page: bytes, times: int = 1) -> None:
     """Press the lesson page's Reveal ``times`` through its kernel's websocket, as the browser does, and wait until
     the kernel has handled each press (its "idle" status for that message)."""
@@ -189,19 +206,7 @@ def reveal(server: Server, page: bytes, times: int = 1) -> None:
         model = re.findall(rb'"model_id": "([0-9a-f]+)"', page)[0].decode()
         pressed: set[str] = set()
         for _ in range(times):
-            message = {
-                "header": {
-                    "msg_id": uuid.uuid4().hex,
-                    "username": "",
-                    "session": uuid.uuid4().hex,
-                    "msg_type": "comm_msg",
-                    "version": "5.3",
-                },
-                "parent_header": {},
-                "metadata": {},
-                "content": {"comm_id": model, "data": {"method": "custom", "content": {"event": "click"}}},
-                "channel": "shell",
-            }
+            message = click_message(model)
             pressed.add(message["header"]["msg_id"])
             sockets.run(lambda: connection.write_message(json.dumps(message)))
 
