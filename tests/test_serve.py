@@ -145,6 +145,37 @@ def test_voila_stops_when_serve_is_killed(site, tmp_path):
             os.kill(pid, signal.SIGKILL)
 
 
+def _kernels_below(process: subprocess.Popen[bytes]) -> list[int]:
+    return sorted(set(descendants(process.pid)) & set(_processes_naming("kernel_launcher")))
+
+
+def test_a_page_left_before_it_was_sent_stops_its_kernel_and_a_page_read_whole_keeps_it(site, tmp_path):
+    """A learner alone who reloads or closes a lesson while it is still coming (here: its head read, then the
+    connection closed) leaves no kernel behind: it stops once Voila is done with the page, not at the 30-minute
+    idle cull. A page read to its end keeps its kernel, for the page to connect to."""
+    slow = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("import time; time.sleep(3); print('ready')")])
+    slow.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(slow, site / "slow.ipynb")
+    process, port, _ = _serve(site, tmp_path, open_page=False)
+    try:
+        with urllib.request.urlopen(
+            f"http://127.0.0.1:{port}/voila/render/slow.ipynb", timeout=START_TIMEOUT_S
+        ) as page:
+            head = b""
+            while b"</title>" not in head:  # the head comes once the page's kernel has started
+                chunk = page.read1(1 << 16)
+                assert chunk, head
+                head += chunk
+            assert _kernels_below(process), "no kernel for the page"
+        wait_for(lambda: not _kernels_below(process), "the left page's kernel stopping", START_TIMEOUT_S)
+        urllib.request.urlopen(f"http://127.0.0.1:{port}/voila/render/tiny.ipynb", timeout=START_TIMEOUT_S).read()
+        assert _kernels_below(process), "the page read whole lost its kernel"
+        assert "Traceback" not in (tmp_path / "serve.log").read_text()
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=30)
+
+
 def test_voila_json_names_the_project_template():
     """The template exists where serve puts it on Jupyter's data path (the browser tests check what it does)."""
     from tutor.server.process import template_dir
@@ -170,8 +201,10 @@ def test_classroom_settings_pool_the_named_lessons_and_limit_the_class():
 
 
 def _status(url: str) -> int:
+    """The status of a plain fetch of ``url`` (a link preview, curl): the whole page read, nothing run."""
     try:
         with urllib.request.urlopen(url, timeout=START_TIMEOUT_S) as answer:
+            answer.read()
             return int(answer.status)
     except urllib.error.HTTPError as error:
         return int(error.code)

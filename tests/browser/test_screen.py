@@ -243,7 +243,8 @@ def test_speed_buttons_say_which_is_pressed_and_disclosures_whether_they_are_ope
             lambda v: v == "true",
             "aria-expanded did not follow the opening",
         )
-        assert race.get_by_text("Shuffle number").is_visible()
+        # the button's class follows the click at once; the body it opens comes from the kernel, a moment later
+        wait_until(lambda: race.get_by_text("Shuffle number").is_visible(), bool, "For teachers opened onto nothing")
         # the position code a learner types is in the row itself, not under "For teachers" (issue 37)
         assert not race.get_by_placeholder("Paste a position code", exact=False).is_visible()
         code = race.locator(".tutor-secondary button.tutor-disclosure", has_text="Open a position code")

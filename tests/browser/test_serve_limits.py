@@ -134,7 +134,8 @@ def test_a_fetch_that_never_connects_frees_its_place_and_a_real_page_keeps_its_o
     page.goto(lesson)
     page.wait_for_selector("#loading", state="hidden", timeout=WAIT_S * 1000)
     expect(page.get_by_role("button", name="Count")).to_be_visible(timeout=WAIT_S * 1000)  # it has connected
-    assert urllib.request.urlopen(lesson, timeout=WAIT_S).status == 200  # a fetch that never connects
+    with urllib.request.urlopen(lesson, timeout=WAIT_S) as fetch:  # a fetch that reads the page, never connects
+        assert fetch.status == 200 and fetch.read()
     with pytest.raises(urllib.error.HTTPError) as refused:
         urllib.request.urlopen(lesson, timeout=WAIT_S)
     assert refused.value.code == 503  # both places are taken ...

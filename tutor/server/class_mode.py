@@ -389,6 +389,13 @@ class ClassMode:
         unconnected = waiting + sum(1 for kernel_id in mine if opened.get(kernel_id) is False)
         return len(mine) + waiting >= self.pages_per_client or unconnected >= UNCONNECTED_PER_CLIENT
 
+    async def stop_unsent_page(self, kernel_id: str) -> None:
+        """The page of ``kernel_id`` went before it was all sent (a reload, a closed tab, a fetch that reads only
+        the start): nothing will connect to its kernel, so it stops now, not at the door's timeout or the idle
+        cull (30 minutes), and a learner alone reloading a page does not pile up kernels."""
+        if kernel_id in self.kernel_manager.list_kernel_ids():
+            await ensure_async(self.kernel_manager.shutdown_kernel(kernel_id))
+
     def _count_pages_waiting_for_a_kernel(self) -> None:
         """Let the limit count the requests whose kernel is still starting.
 
@@ -443,7 +450,7 @@ def paced_handler(page_handler: type, lesson_handler: type) -> type:
                 return
             await super().get(path)
             following = self.settings["rules_tutor_class"].next_lesson
-            if following is not None:  # a learner alone: the lesson after this page, ready before Next
+            if following is not None and not getattr(self, "dropped", False):  # a learner alone, still on the page
                 following.opened(path or "")
 
     return PacedPageHandler
@@ -475,6 +482,11 @@ def lesson_page_handler_class() -> type:
     class LessonPageHandler(voila.lesson_page_handler()):  # type: ignore[misc]
         kernel_id: str | None = None
         given_kernel: Callable[[str], None] | None = None
+        dropped = False  # the browser closed the connection before the whole page was sent
+
+        def on_connection_close(self) -> None:
+            self.dropped = True
+            super().on_connection_close()
 
         async def get(self, path: str | None = None) -> None:
             voila.set_xsrf_cookie_for_the_unload_request(self)
@@ -495,7 +507,9 @@ def lesson_page_handler_class() -> type:
             finally:
                 class_mode.waiting.discard(self)
                 _PAGE_REQUEST.reset(token)
-                if class_mode.door is not None and self.kernel_id is not None:
+                if self.dropped and self.kernel_id is not None:
+                    await class_mode.stop_unsent_page(self.kernel_id)
+                elif class_mode.door is not None and self.kernel_id is not None:
                     class_mode.door.watch(self.kernel_id)
 
         def _refuse(self, status: int, retry_after: str, page: str) -> None:
