@@ -28,7 +28,11 @@ def test_clicking_a_drawn_card_on_the_board_plays_it(page, page_errors, voila_se
     race.get_by_role("button", name="Draw 4 for red-S").click()
     expect(race.locator(".tutor-card-button").first).to_be_enabled()
     assert wait_for_canvas_change(page, before) != before, "the card panel never showed the drawn cards"
-    played = race.locator(".tutor-card-button").nth(2).inner_text().strip()
+    # each card button is a widget of its own, updated one after the other: the third's card may come a moment
+    # after the first is enabled (its name and its enabled state come together)
+    third = race.locator(".tutor-card-button").nth(2)
+    expect(third).to_be_enabled()
+    played = third.inner_text().strip()
     # Where the panel draws red-S's third card: the board laid out for its column (as wide as its canvas, in CSS
     # pixels), the same geometry the kernel maps the click through
     board = race.locator("canvas").last

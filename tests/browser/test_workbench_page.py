@@ -70,6 +70,8 @@ def test_a_position_set_up_by_clicking_the_board_opens_from_its_code_on_another_
     _dropdown(teacher, "red-R").select_option("5")
     _dropdown(teacher, "blue-R").select_option("3")
     expect(teacher.locator(".tutor-header")).to_contain_text("Movement")
+    # the header comes before the code in the kernel's answer, the status after it: the code holds both cards
+    expect(status).to_contain_text("blue-R plays 3.")
     code_box = teacher.locator(".tutor-position-code input")
     expect(code_box).to_have_value(re.compile(r"^FR3-"))
     code = code_box.input_value()
