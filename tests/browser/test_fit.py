@@ -146,18 +146,8 @@ def wait_until(read, done, message: str, timeout_s: float = WAIT_S):
     return value
 
 
-LAID_OUT_JS = """() => [...document.querySelectorAll('.tutor-board-frame')].filter(f => f.clientWidth > 0)
-  .map(f => [Math.floor(f.clientWidth), f.querySelector(':scope > .tutor-column-width input')])
-  .filter(([width, box]) => !box || box.value !== String(width) || box.placeholder !== box.value)
-  .map(([width, box]) => [width, box && box.value, box && box.placeholder])"""
-"""The board frames shown but not yet laid out by their kernel for their column's width (``screen.board_frame``:
-the page writes the width into the hidden box, the kernel answers in its placeholder once the board is redrawn)."""
-
-
 def settled_measure(page) -> list[dict]:
-    """The widgets measured once every board is laid out for its column by the kernel, and the layout has
-    settled (Lumino lays the page out again after a resize)."""
-    wait_until(lambda: page.evaluate(LAID_OUT_JS), lambda left: left == [], "a board not laid out for its column")
+    """The widgets measured once their layout has settled (Lumino lays the page out again after a resize)."""
 
     def twice() -> tuple[list[dict], list[dict]]:
         first = page.evaluate(MEASURE_JS, WIDGETS)

@@ -206,8 +206,7 @@ def board_frame(scene: LayeredScene) -> widgets.Box:
 
     The frame also tells the board how wide its column is (``LayeredScene.fit_column``): ``a11y.js`` writes the
     column's width into a hidden box of the frame (class ``tutor-column-width``) when the page is laid out and
-    whenever the width changes, so a board can lay itself out for a phone instead of shrinking its text; the box's
-    placeholder then names the width the board is laid out for."""
+    whenever the width changes, so a board can lay itself out for a phone instead of shrinking its text."""
     scene.canvas.layout = widgets.Layout(width="100%", max_width=f"{scene.width}px", height="auto")
     frame = widgets.Box(
         [scene.canvas, column_input(scene)],
@@ -224,18 +223,15 @@ def column_input(scene: LayeredScene) -> widgets.Text:
     if box is None:
         box = widgets.Text(value="", layout=widgets.Layout(display="none"))
         box.add_class("tutor-column-width")
-        box.observe(lambda change: _column_changed(scene, change["owner"]), "value")
+        box.observe(lambda change: _column_changed(scene, change["new"]), "value")
         setattr(scene, "_column_input", box)
     return box
 
 
-def _column_changed(scene: LayeredScene, box: widgets.Text) -> None:
-    """Lay ``scene`` out for the width the page wrote into ``box``, then say so in the box's (hidden)
-    placeholder: a page, or a test measuring it, knows the board it sees is laid out for its column."""
+def _column_changed(scene: LayeredScene, value: str) -> None:
     try:
-        width = int(float(box.value))
+        width = int(float(value))
     except ValueError:
         return
     if 0 < width < 100_000:
         scene.fit_column(width)
-        box.placeholder = box.value
