@@ -134,6 +134,15 @@ def wait_for_fingerprint(page: Page, wanted: str, timeout_ms: int = DRAW_TIMEOUT
     return _poll(lambda: canvas_fingerprint(page), lambda now: now == wanted, page, timeout_ms)
 
 
+def wait_for_same_boards(page: Page, other: Page, timeout_ms: int = DRAW_TIMEOUT_MS) -> tuple[str, str]:
+    """The canvas fingerprints of ``page`` and ``other`` once they are the same (each read again every time: a board
+    made anew draws when its canvas reaches the page, a round trip after the message that made it), or the last
+    ones read after ``timeout_ms``."""
+    return _poll(
+        lambda: (canvas_fingerprint(page), canvas_fingerprint(other)), lambda p: p[0] == p[1], page, timeout_ms
+    )
+
+
 def wait_for_all_painted(page: Page, timeout_ms: int = DRAW_TIMEOUT_MS) -> list[int]:
     """Painted pixels of each canvas, once every canvas has some (or after ``timeout_ms``)."""
     return _poll(
