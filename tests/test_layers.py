@@ -387,20 +387,34 @@ def test_the_race_tutor_is_composed_of_parts_not_mixins():
 
 
 def test_every_lesson_widget_is_the_shell_and_a_box():
-    """Issue 40: every class built on ``LessonShell`` (both games' lessons, workbenches and quizzes, and the quiz
-    shell ``RevealQuiz``) has it and a widgets box as its only bases: whatever else it does is a part."""
+    """Issue 40: every class built on the shell (``LessonShell`` for both games' lessons and workbenches,
+    ``ScreenShell`` for the quiz shell ``RevealQuiz``) has it and a widgets box as its only bases: whatever else it
+    does is a part."""
     shells = {}
     for path in PACKAGE.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ClassDef) and "LessonShell" in (bases := [ast.unparse(b) for b in node.bases]):
+            bases = [ast.unparse(b) for b in node.bases] if isinstance(node, ast.ClassDef) else []
+            if {"LessonShell", "ScreenShell"} & set(bases) and path.name != "shell.py":  # not the shell itself
                 shells[f"{path.relative_to(PACKAGE)}:{node.name}"] = bases
     assert {"flanders/widgets/game_tutor.py:GameTutor", "ui/quiz.py:RevealQuiz"} <= set(shells), sorted(shells)
     mixed = {
         name: bases
         for name, bases in shells.items()
-        if not (bases[0] == "LessonShell" and len(bases) == 2 and bases[1] in WIDGET_BOXES)
+        if not (bases[0] in ("LessonShell", "ScreenShell") and len(bases) == 2 and bases[1] in WIDGET_BOXES)
     }
     assert mixed == {}
+
+
+def test_a_quiz_has_no_back_steps_or_position_code_to_call_by_mistake():
+    """Issue 40: a quiz is a screen with nothing to step through: the shell it is built on has no Back, stepper,
+    secondary row of Back and Restart, or position code; the lessons' shell adds them to the same parts."""
+    from tutor.ui.quiz import RevealQuiz
+    from tutor.ui.shell import LessonShell, ScreenShell
+
+    stepping = ("build_shell", "back_step", "secondary_row", "code_body")
+    assert issubclass(LessonShell, ScreenShell) and not issubclass(RevealQuiz, LessonShell)
+    assert [name for name in stepping if hasattr(RevealQuiz, name)] == []
+    assert all(hasattr(LessonShell, name) for name in stepping)
 
 
 def test_the_workbench_is_composed_of_parts_not_mixins():

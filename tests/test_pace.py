@@ -1,11 +1,11 @@
-"""``tutor.ui.pace``: durations fitted to a budget, each shown step kept visible."""
+"""``tutor.ui.pace``: durations fitted to a budget, each shown step kept visible; the one "Finish" offer."""
 
 from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tutor.ui.pace import LONG_MS, SKIP_WORDS, fit, skip_hint
+from tutor.ui.pace import FINISH_FROM_ROUND, LONG_MS, SKIP_WORDS, FinishOffer, fit, skip_hint
 
 
 def test_durations_that_fit_are_unchanged():
@@ -39,3 +39,19 @@ def test_skip_is_named_only_for_a_long_animation():
 
 def test_each_frame_may_have_its_own_floor():
     assert fit([40, 40, 900], budget_ms=320, floor_ms=[10, 10, 300]) == [10, 10, 300]
+
+
+def test_finish_is_offered_in_a_full_game_from_its_round_until_chosen_and_its_note_is_said_once():
+    """Issue 40, "Finish ... live once in the shell": both games' "Finish" is this offer; each adds its own
+    conditions (its riders racing, nothing being shown) to ``reached``."""
+    offer = FinishOffer("Finish the game", "Play on quickly")
+    assert offer.button.layout.display == "none" and offer.button.description == "Finish the game"
+    assert not offer.reached(9) and offer.first_round == FINISH_FROM_ROUND  # a lesson's game: never offered
+    offer.from_round = 3
+    assert [offer.reached(n) for n in (2, 3, 4)] == [False, True, True]
+    offer.show(True)
+    assert offer.button.layout.display is None
+    offer.choose()
+    assert offer.finishing and not offer.reached(4)  # chosen: no longer offered
+    offer.note = "Round 4 was resolved at once."
+    assert offer.take_note() == "Round 4 was resolved at once." and offer.take_note() == ""

@@ -1,4 +1,4 @@
-"""Issue 40, item 2: the quizzes on the lesson shell (``tutor.ui.quiz.RevealQuiz`` is a ``LessonShell``).
+"""Issue 40, item 2: the quizzes on the lesson shell (``tutor.ui.quiz.RevealQuiz`` is a ``ScreenShell``).
 
 Every quiz button goes through the shell's one click rule (``ClickGuard``: a double click is one press), and the
 board in words, "No animation" and "For teachers" are the shell's own parts, placed in the secondary row as the
@@ -20,7 +20,7 @@ from tutor.flamme_rouge.widgets.energy_quiz import EnergyQuiz
 from tutor.flanders.widgets import FlandersQuiz, RiskQuiz
 from tutor.ui.quiz import RevealQuiz, Verdict
 from tutor.ui.screen import MotionSetting
-from tutor.ui.shell import ClickGuard, LessonShell
+from tutor.ui.shell import ClickGuard, ScreenShell
 from tutor.ui.text_view import TextView
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -61,8 +61,8 @@ def clock(monkeypatch):
 
 def test_a_double_click_on_reveal_within_the_guards_delay_counts_once(clock):
     quiz = CountedQuiz()
-    assert isinstance(quiz, LessonShell) and isinstance(quiz.clicks, ClickGuard)
-    assert quiz.debounce_s == LessonShell.debounce_s == 0.3  # the lessons' delay
+    assert isinstance(quiz, ScreenShell) and isinstance(quiz.clicks, ClickGuard)
+    assert quiz.debounce_s == ScreenShell.debounce_s == 0.3  # the lessons' delay
     quiz.guess.value = 4
     quiz.reveal_button.click()
     said = quiz.status.value

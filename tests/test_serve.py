@@ -540,3 +540,37 @@ def test_the_door_keeps_only_the_pages_still_within_their_connection_time():
     door = asyncio.run(scenario())
     assert shut_down == ["never"]
     assert door.opened == {}
+
+
+def test_a_page_left_before_it_was_sent_frees_its_place_at_once_and_the_door_forgets_it():
+    """In a class, a pupil reloading a lesson while it still comes does not hold a place until the door's
+    timeout: its kernel stops as soon as Voila is done with the page, and the door waits for no connection."""
+    from types import SimpleNamespace
+
+    from tutor.server.class_mode import ClassMode, PageDoor
+
+    running, shut_down = ["left", "kept"], []
+
+    def shutdown_kernel(kernel_id: str) -> None:
+        shut_down.append(kernel_id)
+        running.remove(kernel_id)
+
+    manager = SimpleNamespace(
+        notify_connect=lambda kernel_id: None,
+        list_kernel_ids=lambda: list(running),
+        shutdown_kernel=shutdown_kernel,
+        start_kernel=lambda **kwargs: None,
+    )
+
+    async def scenario():
+        door = PageDoor(manager, 60)
+        class_mode = ClassMode(manager, max_kernels=2, preparation=None, door=door)
+        door.expect("left")
+        door.expect("kept")
+        await class_mode.stop_unsent_page("left")
+        await class_mode.stop_unsent_page("gone already")  # a kernel that stopped on its own: nothing to do
+        return door, class_mode
+
+    door, class_mode = asyncio.run(scenario())
+    assert shut_down == ["left"] and running == ["kept"]
+    assert door.opened == {"kept": False} and not class_mode.is_full()

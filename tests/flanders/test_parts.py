@@ -57,8 +57,6 @@ def test_the_tutor_reads_only_the_public_names_of_its_bots_part():
     }
     assert public <= {name for name in dir(BotReplay) if not name.startswith("_")} | {
         "watch",
-        "finish_from_round",
-        "finishing",
-        "finish_game_button",
+        "finish",
         "finish_now_button",
     }

@@ -393,6 +393,8 @@ class ClassMode:
         """The page of ``kernel_id`` went before it was all sent (a reload, a closed tab, a fetch that reads only
         the start): nothing will connect to its kernel, so it stops now, not at the door's timeout or the idle
         cull (30 minutes), and a learner alone reloading a page does not pile up kernels."""
+        if self.door is not None:
+            self.door.opened.pop(kernel_id, None)  # no connection to wait for
         if kernel_id in self.kernel_manager.list_kernel_ids():
             await ensure_async(self.kernel_manager.shutdown_kernel(kernel_id))
 

@@ -10,7 +10,7 @@
   follows play), ``MotionSetting`` (no animation), ``prompt_row``, ``SecondaryRow``, ``board_frame``.
 - ``shell``: ``LessonShell``, the one lesson shell every game's lesson widget composes from those parts (status,
   stepper, Back through the ``controller``, the one click rule ``ClickGuard``, focus moves, motion, the board in
-  words, "For teachers", the secondary row).
+  words, "For teachers", the secondary row); ``ScreenShell``, its part without a state to step through (a quiz's).
 - ``controller``: ``UndoController``, act and Back over the state's own history; ``text_view``: the board in words.
 - ``quiz``: ``RevealQuiz``, the predict-then-reveal shell, and its ``Verdict``; ``kernel_report``: its verdicts
   posted from the lesson's kernel to the class's server (which checks them with the same key: ``kernel_key``).

@@ -8,6 +8,10 @@
 share, but none that shows something (over 0 ms) falls under ``floor_ms`` (each step stays visible), so a very
 long replay may still run past its budget by the floors alone. The games decide the budgets: a bot's turn
 (``BOT_TURN_MS``), a round of a race (``ROUND_MS``). ``LONG_MS``: past this, the prompt names Skip.
+
+``FinishOffer`` is "Finish the race" and "Finish the game", once for both games: offered in a full game from round
+``FINISH_FROM_ROUND``; once chosen, what the computer decides is done at once and the learner still plays their own
+turns. Each game says when else it is offered (the learner's riders still racing, nothing being shown).
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ import ipywidgets as widgets
 
 from tutor.i18n import N_, _
 
+from .controls import button
+
 BOT_TURN_MS = 2200
 """A bot's whole turn replays in about this long (In Flanders Field's "Bots play")."""
 ROUND_MS = 4000
@@ -26,6 +32,8 @@ STEP_FLOOR_MS = 130
 """No step of a fitted replay shows for less than this (the eye can still follow it)."""
 LONG_MS = 3000
 """An animation planned longer than this gets the sentence about Skip in the prompt."""
+FINISH_FROM_ROUND = 3
+"""A full game offers to finish it quickly ("Finish the race", "Finish the game") from this round on."""
 SKIP_WORDS = N_("Skip shows the end at once.")
 """In English (a message id): ``skip_hint`` says it in the kernel's language."""
 
@@ -70,3 +78,38 @@ class WatchSetting(widgets.Checkbox):
             layout=widgets.Layout(width="auto"),
         )
         self.add_class("tutor-watch")
+
+
+class FinishOffer:
+    """ "Finish the race" or "Finish the game" (its ``button``, shown by ``show``): offered in a full game from round
+    ``from_round`` (None, the default: never; a game's ``new_race`` or ``new_game`` sets ``FINISH_FROM_ROUND``)
+    until chosen (``choose``: ``finishing``). What the computer just did at once is said once, before the prompt
+    (``note``, then ``take_note``)."""
+
+    def __init__(self, label: str, tooltip: str) -> None:
+        self.from_round: int | None = None
+        self.finishing = False
+        self.note = ""
+        self.button = button(label, tooltip)
+        self.button.layout.display = "none"
+
+    def reached(self, round_: int) -> bool:
+        """Offered as far as the game's round goes: a full game, from ``from_round`` on, not finishing yet (the
+        game adds its own conditions)."""
+        return self.from_round is not None and round_ >= self.from_round and not self.finishing
+
+    @property
+    def first_round(self) -> int:
+        """The round from which it is offered, for the sentence that says so."""
+        return self.from_round or FINISH_FROM_ROUND
+
+    def show(self, offered: bool) -> None:
+        self.button.layout.display = None if offered else "none"
+
+    def choose(self) -> None:
+        self.finishing = True
+
+    def take_note(self) -> str:
+        """The note, now cleared ("" when there is none)."""
+        note, self.note = self.note, ""
+        return note

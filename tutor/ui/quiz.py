@@ -16,9 +16,9 @@ supplies the answer inputs and plays the position out:
         def restart(self) -> None: ...              # back to the starting position, inputs cleared
         def redraw(self, *, static=False, animate=False) -> None: ...
 
-The quiz is a ``tutor.ui.shell.LessonShell`` without a state to step through: it makes only the shell's parts that
-need none (``build_parts``), so Reveal, Try again and Next question go through the lessons' one click rule
-(``clicks``: a double click is one press), and the board in words (``text_view``, ``in_words=True``), "No
+The quiz is a ``tutor.ui.shell.ScreenShell``, the lesson shell without a state to step through: it makes only the
+shell's parts that need none (``build_parts``), so Reveal, Try again and Next question go through the lessons' one
+click rule (``clicks``: a double click is one press), and the board in words (``text_view``, ``in_words=True``), "No
 animation" (``motion``, for the ``scenes`` that animate) and "For teachers" (``teachers``, only when given
 something to hold) are the lessons' own, in the lessons' order (``shared_controls``).
 
@@ -55,7 +55,7 @@ from .controls import CSS, button, header
 from .narration import Line, to_html
 from .scene import LayeredScene
 from .screen import Disclosure, SecondaryRow, changed_words, prompt_row
-from .shell import LessonShell
+from .shell import ScreenShell
 
 
 def quiz_id(question: str) -> str:
@@ -76,7 +76,7 @@ class Verdict:
     """Everything that happened, step by step."""
 
 
-class RevealQuiz(LessonShell, widgets.VBox):
+class RevealQuiz(ScreenShell, widgets.VBox):
     prompt = N_("Make your prediction, then choose Reveal.")
     """What the status line asks before Reveal."""
 
@@ -96,7 +96,7 @@ class RevealQuiz(LessonShell, widgets.VBox):
         """``scenes``: the boards whose Reveal animates ("No animation" in the secondary row, for them; none: no
         such setting); ``in_words``: the board in words (``text_view``, which ``redraw`` fills) in the secondary
         row; ``disclosures``: the game's own (a key, ...) after them; ``teachers``: "For teachers" (none: no such
-        section). The parts are the lesson shell's (``LessonShell.build_parts``), every button goes through its
+        section). The parts are the lesson shell's (``ScreenShell.build_parts``), every button goes through its
         one click rule."""
         super().__init__()
         self.question, self.explain = question, explain

@@ -1,4 +1,5 @@
-"""``LessonShell``: the one lesson screen every game's lesson widget composes, from small parts.
+"""``LessonShell``: the one lesson screen every game's lesson widget composes, from small parts; ``ScreenShell``,
+the part of it a screen with no state to step through (a quiz) has.
 
     class MyLesson(LessonShell, widgets.VBox):
         def __init__(self, state):
@@ -32,9 +33,9 @@ The parts, each usable alone (``tutor.ui.screen``, ``controls``, ``stepper``, ``
   log is the game's own (its sections are its rounds or turns): it goes in ``secondary_row`` with the game's
   other disclosures.
 
-A screen with no state to step through (a quiz, ``tutor.ui.quiz.RevealQuiz``) makes only ``build_parts`` (status,
-clicks, the board in words, "No animation", "For teachers") and places ``shared_controls`` (the secondary row
-without Back and Restart).
+A screen with no state to step through (a quiz, ``tutor.ui.quiz.RevealQuiz``) is a ``ScreenShell``: it makes only
+``build_parts`` (status, clicks, the board in words, "No animation", "For teachers") and places ``shared_controls``
+(the secondary row without Back and Restart). It has no Back, stepper or position code to call by mistake.
 """
 
 from __future__ import annotations
@@ -92,8 +93,10 @@ class ClickGuard:
         return True
 
 
-class LessonShell(Focusing):
-    """Mixin of a game's lesson widget (with ``widgets.VBox``): the shared parts, built by ``build_shell``."""
+class ScreenShell(Focusing):
+    """What every lesson screen has, a quiz's included (with ``widgets.VBox``): the status, the click rule,
+    focus, the board in words, "No animation" and "For teachers", built by ``build_parts``; and the secondary row's
+    shared controls (``shared_controls``)."""
 
     debounce_s = 0.3
     """A click on the same control this soon after the last one ended is ignored (a double click)."""
@@ -101,11 +104,79 @@ class LessonShell(Focusing):
     status: StatusLine
     text_view: TextView
     motion: MotionSetting
-    stepper: PhaseStepper
-    control: UndoController
     clicks: ClickGuard
     teachers: Disclosure
     position_code: Disclosure | None = None
+
+    def build_parts(
+        self,
+        scenes: Sequence[LayeredScene],
+        *,
+        teachers: Sequence[widgets.Widget] = (),
+        before_click: Handler | None = None,
+    ) -> None:
+        """Make the parts that need no state to step through (``LessonShell.build_shell`` makes them too; a quiz,
+        which has no Back, Restart or steps, makes only these): ``status``, ``clicks`` (``before_click`` first),
+        ``text_view``, ``motion`` for ``scenes`` and ``teachers`` ("For teachers", holding ``teachers``)."""
+        self.status = StatusLine()
+        self.text_view = TextView()  # the board in words, on demand (the status says what each step changed)
+        self.clicks = ClickGuard(lambda: self.debounce_s, run=self.learner_action, before=before_click)
+        self.motion = MotionSetting(scenes)
+        self.teachers = teacher_section(*teachers)
+
+    # ----- clicks and focus ------------------------------------------------------------------------------
+
+    def guard(self, control: str, handler: Handler) -> None:
+        """Run ``handler`` as the learner's click on ``control`` (``ClickGuard``: a double click runs once)."""
+        self.clicks.click(control, handler)
+
+    def on_click(self, button: widgets.Button, control: str, handler: Handler) -> None:
+        """``button`` runs ``handler`` through the click rule, as control ``control``."""
+        button.on_click(lambda _button: self.guard(control, handler))
+
+    def next_control(self) -> widgets.Widget | None:
+        """The control the prompt names next (each game says which)."""
+        raise NotImplementedError
+
+    def focus_next(self) -> None:
+        """Focus goes to ``next_control()`` (recorded in ``focused``)."""
+        self.move_focus(self.next_control())
+
+    def warn(self, text: str) -> None:
+        """Say why a click did nothing (a warning in the live region)."""
+        self.status.show(text, "warning")
+
+    # ----- layout ----------------------------------------------------------------------------------------
+
+    def shared_controls(
+        self,
+        *,
+        pace: Sequence[widgets.Widget] = (),
+        disclosures: Sequence[widgets.Widget] = (),
+        motion: bool = True,
+        in_words: bool = True,
+    ) -> list[widgets.Widget]:
+        """The secondary row after Back and Restart (a quiz's whole row): ``pace``, "No animation" (unless not
+        ``motion``), the board in words (unless not ``in_words``), ``disclosures``, "Open a position code" and
+        "For teachers" (when it holds something: an empty section would open onto nothing)."""
+        code = [] if self.position_code is None else [self.position_code.button]
+        teachers = [self.teachers.button] if self.teachers.body.children else []
+        return [
+            *pace,
+            *([self.motion] if motion else []),
+            *([self.text_view.toggle] if in_words else []),
+            *disclosures,
+            *code,
+            *teachers,
+        ]
+
+
+class LessonShell(ScreenShell):
+    """The screen of a game's lesson widget (with ``widgets.VBox``): the shared parts and a state to step
+    through (the stepper's buttons, Back and Restart, "Open a position code"), built by ``build_shell``."""
+
+    stepper: PhaseStepper
+    control: UndoController
 
     def build_shell(
         self,
@@ -154,47 +225,11 @@ class LessonShell(Focusing):
                 _("Open a position code"), [position_box], tooltip=_("Type the code your teacher reads out")
             )
 
-    def build_parts(
-        self,
-        scenes: Sequence[LayeredScene],
-        *,
-        teachers: Sequence[widgets.Widget] = (),
-        before_click: Handler | None = None,
-    ) -> None:
-        """Make the parts that need no state to step through (``build_shell`` makes them; a quiz, which has no
-        Back, Restart or steps, makes only these): ``status``, ``clicks`` (``before_click`` first), ``text_view``,
-        ``motion`` for ``scenes`` and ``teachers`` ("For teachers", holding ``teachers``)."""
-        self.status = StatusLine()
-        self.text_view = TextView()  # the board in words, on demand (the status says what each step changed)
-        self.clicks = ClickGuard(lambda: self.debounce_s, run=self.learner_action, before=before_click)
-        self.motion = MotionSetting(scenes)
-        self.teachers = teacher_section(*teachers)
-
-    # ----- clicks, focus and Back ------------------------------------------------------------------------
-
-    def guard(self, control: str, handler: Handler) -> None:
-        """Run ``handler`` as the learner's click on ``control`` (``ClickGuard``: a double click runs once)."""
-        self.clicks.click(control, handler)
-
-    def on_click(self, button: widgets.Button, control: str, handler: Handler) -> None:
-        """``button`` runs ``handler`` through the click rule, as control ``control``."""
-        button.on_click(lambda _button: self.guard(control, handler))
-
-    def next_control(self) -> widgets.Widget | None:
-        """The control the prompt names next (each game says which)."""
-        raise NotImplementedError
-
-    def focus_next(self) -> None:
-        """Focus goes to ``next_control()`` (recorded in ``focused``)."""
-        self.move_focus(self.next_control())
+    # ----- Back ------------------------------------------------------------------------------------------
 
     def back_step(self, nothing: str = "") -> bool:
         """Back: undo the learner's last step in the state's history; when there is none, warn ``nothing``."""
         return self.control.back(nothing or _("Nothing to undo: this is the starting position."))
-
-    def warn(self, text: str) -> None:
-        """Say why a click did nothing (a warning in the live region)."""
-        self.status.show(text, "warning")
 
     # ----- layout ----------------------------------------------------------------------------------------
 
@@ -211,25 +246,3 @@ class LessonShell(Focusing):
         return SecondaryRow(
             [self.back_button, self.restart_button, *self.shared_controls(pace=pace, disclosures=disclosures)]
         )
-
-    def shared_controls(
-        self,
-        *,
-        pace: Sequence[widgets.Widget] = (),
-        disclosures: Sequence[widgets.Widget] = (),
-        motion: bool = True,
-        in_words: bool = True,
-    ) -> list[widgets.Widget]:
-        """The secondary row after Back and Restart (a quiz's whole row): ``pace``, "No animation" (unless not
-        ``motion``), the board in words (unless not ``in_words``), ``disclosures``, "Open a position code" and
-        "For teachers" (when it holds something: an empty section would open onto nothing)."""
-        code = [] if self.position_code is None else [self.position_code.button]
-        teachers = [self.teachers.button] if self.teachers.body.children else []
-        return [
-            *pace,
-            *([self.motion] if motion else []),
-            *([self.text_view.toggle] if in_words else []),
-            *disclosures,
-            *code,
-            *teachers,
-        ]

@@ -4,12 +4,13 @@
 the riders' slides shrink, each held picture stays visible); "Next step" keeps its own pace. While an animation
 planned longer than ``pace.LONG_MS`` plays, the prompt ends with the sentence about Skip.
 
-"Finish the race" (``finish_race_button``): in a full race (``RaceTutor.new_race``) from round
-``FINISH_FROM_ROUND``, the race plays on quickly (``finishing``) and the learner still chooses every card of
-their riders: what no person decides (``bots.autoplay``: the bots' cards, the moves, the end phase) is resolved
-at once, up to the learner's next choice, where it stops and the prompt names that choice ("Draw 4 for red-S").
-After the learner's last card of a round the round resolves at once, with no pause, until the finish; the log
-keeps every round, Back undoes each step (Back to a position before "Finish the race" plays step by step again).
+"Finish the race" (``finish``, the games' one ``tutor.ui.pace.FinishOffer``): in a full race
+(``RaceTutor.new_race``) from round ``pace.FINISH_FROM_ROUND``, the race plays on quickly (``finish.finishing``)
+and the learner still chooses every card of their riders: what no person decides (``bots.autoplay``: the bots'
+cards, the moves, the end phase) is resolved at once, up to the learner's next choice, where it stops and the
+prompt names that choice ("Draw 4 for red-S"). After the learner's last card of a round the round resolves at
+once, with no pause, until the finish; the log keeps every round, Back undoes each step (Back to a position before
+"Finish the race" plays step by step again).
 """
 
 from __future__ import annotations
@@ -26,12 +27,9 @@ from tutor.flamme_rouge.render.scene import StepRecord
 from tutor.i18n import _
 from tutor.ui import pace
 from tutor.ui.controller import UndoController
-from tutor.ui.controls import StatusLine, button
+from tutor.ui.controls import StatusLine
 
 from .narration import Line
-
-FINISH_FROM_ROUND = 3
-"""A full race offers "Finish the race" from this round on."""
 
 
 def round_budget(steps: Sequence[StepRecord], speed: float) -> float | None:
@@ -63,9 +61,9 @@ class PaceView(Protocol):
 
 
 class RacePace:
-    """ "Finish the race" and the Skip sentence (the part ``RaceTutor.pace``): its state is ``finish_from_round``,
-    ``finishing`` and the note said once before the prompt; it reads the tutor's public state (``PaceView``) and
-    changes the tutor's only through the callables it is built with."""
+    """ "Finish the race" and the Skip sentence (the part ``RaceTutor.pace``): its state is ``finish`` (the round it
+    is offered from, whether it was chosen, the note said once before the prompt); it reads the tutor's public
+    state (``PaceView``) and changes the tutor's only through the callables it is built with."""
 
     def __init__(
         self,
@@ -81,21 +79,15 @@ class RacePace:
     ) -> None:
         """``start_next_round()`` is "Start round N"; ``show(lines)`` logs the lines and repaints; ``narrate(events)``
         keeps events for the log; ``forget_marks()`` drops the marks of the last step and of the round's end. The
-        tutor places ``finish_race_button`` and sends its clicks to ``finish_race``."""
+        tutor places ``finish.button`` and sends its clicks to ``finish_race``."""
         self.tutor, self.scene, self.status, self.control = tutor, scene, status, control
         self._start_next_round, self._show, self._narrate = start_next_round, show, narrate
         self._forget_marks = forget_marks
-        self.finish_from_round: int | None = None
-        """Round from which "Finish the race" is offered (None: never; ``new_race`` sets it)."""
-        self.finishing = False
-        """"Finish the race" was chosen: each round resolves at once after the learner's cards."""
-        self._pace_note = ""
-        """What the computer just did at once, said before the prompt (once)."""
-        self.finish_race_button = button(
+        self.finish = pace.FinishOffer(
             _("Finish the race ▸▸"),
             _("Play on quickly: you still choose your riders' cards, the computer does the rest at once"),
         )
-        self.finish_race_button.layout.display = "none"
+        """Once chosen (``finish.finishing``), each round resolves at once after the learner's cards."""
         self.scene.on_playing(self._animation_playing)
 
     # ----- "Finish the race" -----------------------------------------------------------------------------
@@ -105,10 +97,8 @@ class RacePace:
         """ "Finish the race" is offered now: a full race, late enough, the learner riding, not finishing yet."""
         race = self.tutor.race
         return (
-            self.finish_from_round is not None
-            and race.round >= self.finish_from_round
+            self.finish.reached(race.round)
             and not self.tutor.done
-            and not self.finishing
             and bool(self.tutor.draw_buttons)
             and race.phase is not Phase.FINISHED
             and (self.tutor.paused or race.phase is Phase.ENERGY or race.phase.automatic)
@@ -116,27 +106,27 @@ class RacePace:
 
     def show_offer(self) -> None:
         """Show "Finish the race" while it is offered."""
-        self.finish_race_button.layout.display = None if self.offers_finish else "none"
+        self.finish.show(self.offers_finish)
 
     def finish_race(self) -> None:
         """The learner chose "Finish the race"."""
         if not self.offers_finish:
             self.tutor.warn(
                 _("Each round is already resolved at once: you choose your riders' cards.")
-                if self.finishing
+                if self.finish.finishing
                 else _("'Finish the race' is offered from round {n} of a race, while you ride.").format(
-                    n=self.finish_from_round or FINISH_FROM_ROUND
+                    n=self.finish.first_round
                 )
             )
             return
-        self.finishing = True
+        self.finish.choose()
         note = _("From now on each round is resolved at once, after your cards.")
         if self.tutor.paused:  # the round's end was on the board: the next round starts, the bots play their cards
-            self._pace_note = note
+            self.finish.note = note
             self._start_next_round()
             return
         if self.tutor.race.phase is Phase.ENERGY:
-            self._pace_note = note
+            self.finish.note = note
             self._show([Line(note)])
             return
         round_ = self.tutor.race.round
@@ -148,21 +138,21 @@ class RacePace:
         events = self.control.act(play) or []
         self._narrate(events)
         over = self.tutor.race.phase is Phase.FINISHED
-        self._pace_note = self._quick_words(round_) if over else f"{self._quick_words(round_)} {note}"
-        self._show([Line(self._pace_note)])
+        self.finish.note = self._quick_words(round_) if over else f"{self._quick_words(round_)} {note}"
+        self._show([Line(self.finish.note)])
 
     def resolve_rest(self) -> list[Line]:
         """While finishing: the rest of the round once the learner's cards are played (inside the learner's undo
         step); what it did, in a line (none when the learner still has to choose)."""
         race = self.tutor.race
-        if not self.finishing or self.tutor.done or not race.phase.automatic:
+        if not self.finish.finishing or self.tutor.done or not race.phase.automatic:
             return []
         round_ = race.round
         events = play_on(race)
         self._narrate(events)
         self._forget_marks()  # no round's end is kept: the learner acted, so the race was not paused
-        self._pace_note = self._quick_words(round_)
-        return [Line(self._pace_note)]
+        self.finish.note = self._quick_words(round_)
+        return [Line(self.finish.note)]
 
     def _quick_words(self, round_: int) -> str:
         if self.tutor.race.phase is Phase.FINISHED:
@@ -171,7 +161,7 @@ class RacePace:
 
     def prompt(self, hint: str) -> str:
         """The prompt: what was just resolved at once (said once), then ``hint``."""
-        note, self._pace_note = self._pace_note, ""
+        note = self.finish.take_note()
         return f"{note} {hint}" if note else hint
 
     def with_skip(self, text: str, planned_ms: float) -> str:

@@ -64,6 +64,7 @@ from tutor.flamme_rouge.render.describe import describe_race
 from tutor.flamme_rouge.render.scene import StepRecord
 from tutor.flamme_rouge.render.style import team_name
 from tutor.i18n import N_, _, ngettext
+from tutor.ui import pace
 from tutor.ui.controls import CSS, button, label
 from tutor.ui.narration import NarrationLog
 from tutor.ui.screen import Disclosure, board_frame, changed_words, prompt_row
@@ -72,7 +73,7 @@ from tutor.ui.shell import LessonShell
 from .narration import Line, computer_plays
 from .race_controls import HandControls, SetupPlacing
 from .race_log import RoundLog, section_title
-from .race_pace import FINISH_FROM_ROUND, RacePace, round_budget
+from .race_pace import RacePace, round_budget
 from .race_positions import STOPS, PreparedPositions, ScenarioSource, full_race, phase_order, scenario_race
 from .race_words import RaceWords, learner_teams, results_html, taught_marks
 from .workbench import PositionBox
@@ -123,7 +124,7 @@ class RaceTutor(LessonShell, widgets.VBox):
             single_riders=single_riders,
         )
         tutor = cls(rebuild(seed), human_teams=human_teams, rebuild=rebuild, seed=seed, **kwargs)
-        tutor.finish_from_round = FINISH_FROM_ROUND  # a full race: "Finish the race" from round 3
+        tutor.finish_from_round = pace.FINISH_FROM_ROUND  # a full race: "Finish the race" from round 3
         return tutor
 
     @classmethod
@@ -203,7 +204,7 @@ class RaceTutor(LessonShell, widgets.VBox):
             forget_marks=self._forget_marks,
         )
         """"Finish the race" and the Skip sentence (``race_pace``)."""
-        self.finish_race_button = self.pace.finish_race_button
+        self.finish_race_button = self.pace.finish.button
         self.on_click(self.finish_race_button, "finish-race", self.pace.finish_race)
         self.children = self._layout()
         self._set_draw_buttons()
@@ -304,20 +305,20 @@ class RaceTutor(LessonShell, widgets.VBox):
     @property
     def finish_from_round(self) -> int | None:
         """Round from which "Finish the race" is offered (None: never; ``new_race`` sets it)."""
-        return self.pace.finish_from_round
+        return self.pace.finish.from_round
 
     @finish_from_round.setter
     def finish_from_round(self, round_: int | None) -> None:
-        self.pace.finish_from_round = round_
+        self.pace.finish.from_round = round_
 
     @property
     def finishing(self) -> bool:
         """ "Finish the race" was chosen: each round resolves at once after the learner's cards."""
-        return self.pace.finishing
+        return self.pace.finish.finishing
 
     @finishing.setter
     def finishing(self, finishing: bool) -> None:
-        self.pace.finishing = finishing
+        self.pace.finish.finishing = finishing
 
     @property
     def offers_finish(self) -> bool:

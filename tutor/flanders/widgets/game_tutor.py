@@ -64,7 +64,7 @@ from .game_log import bust_end, log_events, log_lines, turn_heading
 from .game_words import GameWords, bust_caption, caption, goal_words, header_html, opening_lines, results_html
 from .narration import captions, narrate
 from .odds_help import OddsHelp
-from .replay import FINISH_FROM_ROUND, QUICK_WORDS, BotReplay
+from .replay import QUICK_WORDS, BotReplay
 from .taught import shown_cards, taught_parts
 
 SCENARIOS = Path("scenarios")  # where ``from_scenario`` looks for a scenario given by name (beside the lesson)
@@ -248,7 +248,7 @@ class GameTutor(LessonShell, widgets.VBox):
 
     @property
     def finish_game_button(self) -> widgets.Button:
-        return self.bots.finish_game_button
+        return self.bots.finish.button
 
     @property
     def finish_now_button(self) -> widgets.Button:
@@ -257,16 +257,16 @@ class GameTutor(LessonShell, widgets.VBox):
     @property
     def finish_from_round(self) -> int | None:
         """Round from which "Finish the game" is offered (None: never; ``new_game`` sets it)."""
-        return self.bots.finish_from_round
+        return self.bots.finish.from_round
 
     @finish_from_round.setter
     def finish_from_round(self, value: int | None) -> None:
-        self.bots.finish_from_round = value
+        self.bots.finish.from_round = value
 
     @property
     def finishing(self) -> bool:
         """ "Finish the game" was chosen: the bots' turns are played at once; the learner still plays theirs."""
-        return self.bots.finishing
+        return self.bots.finish.finishing
 
     @property
     def offers_finish(self) -> bool:
@@ -302,7 +302,7 @@ class GameTutor(LessonShell, widgets.VBox):
             return Game.new(ids, bots=all_bots, beginners=beginners, seed=new_seed)
 
         tutor = cls(rebuild(seed), rebuild=rebuild, seed=seed, **kwargs)
-        tutor.finish_from_round = FINISH_FROM_ROUND  # a full game: "Finish the game" from round 3
+        tutor.finish_from_round = pace.FINISH_FROM_ROUND  # a full game: "Finish the game" from round 3
         return tutor
 
     @classmethod
@@ -440,7 +440,7 @@ class GameTutor(LessonShell, widgets.VBox):
         if not self.back_step():
             return
         self._chosen, self._last_dice, self._paused = (None, None), None, None
-        self.bots.finishing = self.finishing and not self.bot_turn  # before "Finish the game": bots' turns replay
+        self.bots.finish.finishing = self.finishing and not self.bot_turn  # back before "Finish the game": replays
         log_lines(self.story, [Line(_("Back: the position before the last action is restored."))], _("Back"))
         self._show()
         self.focus_next()
@@ -453,7 +453,7 @@ class GameTutor(LessonShell, widgets.VBox):
         self._start_troops = {p.id: p.troops for p in self.game.players}
         self.story.clear()
         self._paused, self._goal_reached, self._over = None, False, None
-        self.bots.finishing = False
+        self.bots.finish.finishing = False
         self.results.value = ""
         start = (
             _("Back to the starting position.")

@@ -11,11 +11,11 @@ each step still shows (``pace.fit``). "Watch each step" (``watch``) gives the sl
 replay runs the header shows the round of the step on the board (the ``TurnStarted`` event's round), so header
 and caption agree. Skip shows the end; the prompt names Skip when the replay runs long.
 
-"Finish the game" (``finish_game_button``): in a full game (``GameTutor.new_game``) from round
-``FINISH_FROM_ROUND``, the game plays on quickly (``finishing``) and the learner still plays every one of their
-turns: the bots' turns are played at once (``bots.autoplay``), without a replay, up to the learner's next turn,
-where the prompt names "Roll the dice"; the log keeps every turn. After the learner's turn ends the bots' turns
-follow at once, in the same step (Back undoes both).
+"Finish the game" (``finish``, the games' one ``tutor.ui.pace.FinishOffer``): in a full game
+(``GameTutor.new_game``) from round ``pace.FINISH_FROM_ROUND``, the game plays on quickly (``finish.finishing``) and
+the learner still plays every one of their turns: the bots' turns are played at once (``bots.autoplay``), without a
+replay, up to the learner's next turn, where the prompt names "Roll the dice"; the log keeps every turn. After the
+learner's turn ends the bots' turns follow at once, in the same step (Back undoes both).
 
 "Finish the game now" (``finish_now_button``): once every learner is out of the game (``Game.is_out``: no troop
 pieces, no more turns), the bots play the rest of the game at once; it is the next control the prompt names.
@@ -42,8 +42,6 @@ from tutor.ui.narration import Line
 from .game_log import bust_end
 from .narration import captions, narrate
 
-FINISH_FROM_ROUND = 3
-"""A full game offers "Finish the game" from this round on."""
 QUICK_WORDS = N_("The bots played their turns at once: the log has each one.")
 """What the prompt says before the learner's turn when the bots' turns were played at once."""
 FAST_PACE = 0.5
@@ -120,15 +118,10 @@ class BotReplay:
         self._after, self._show, self._header, self._hint = after, show, header, hint
         self._warn, self._focus_next, self._move_focus = warn, focus_next, move_focus
         self.watch = pace.WatchSetting()
-        self.finish_from_round: int | None = None
-        """Round from which "Finish the game" is offered (None: never; ``new_game`` sets it)."""
-        self.finishing = False
-        """"Finish the game" was chosen: the bots' turns are played at once; the learner still plays theirs."""
-        self._pace_note = ""
-        self.finish_game_button = button(
+        self.finish = pace.FinishOffer(
             _("Finish the game ▸▸"), _("Play on quickly: you still play your turns, the bots' turns are done at once")
         )
-        self.finish_game_button.layout.display = "none"
+        """Once chosen (``finish.finishing``), the bots' turns are played at once; the learner still plays theirs."""
         self.finish_now_button = button(
             _("Finish the game now ▸▸"),
             _("You are out of the game: the bots play the rest of it at once"),
@@ -154,8 +147,7 @@ class BotReplay:
     def take_note(self) -> str:
         """What was just done at once ("The bots played their turns at once ..."), said once before the prompt:
         the note, now cleared ("" when there is none)."""
-        note, self._pace_note = self._pace_note, ""
-        return note
+        return self.finish.take_note()
 
     @property
     def offers_finish(self) -> bool:
@@ -163,9 +155,7 @@ class BotReplay:
         the learner's turn or on the bots' turn, not finishing yet."""
         game = self._game()
         return (
-            self.finish_from_round is not None
-            and game.round >= self.finish_from_round
-            and not self.finishing
+            self.finish.reached(game.round)
             and not self._replay
             and not self._paused()
             and not self.everyone_out
@@ -187,19 +177,17 @@ class BotReplay:
         """ "Finish the game": the bots' turns at once from now on (the learner still plays theirs)."""
         if not self.offers_finish:
             self._warn(
-                _("'Finish the game' is offered from round {n}, while you play.").format(
-                    n=self.finish_from_round or FINISH_FROM_ROUND
-                )
+                _("'Finish the game' is offered from round {n}, while you play.").format(n=self.finish.first_round)
                 + " "
                 + self._hint()
             )
             return
-        self.finishing = True
+        self.finish.choose()
         if self._bot_turn():
             self.bots_at_once(_(QUICK_WORDS))
             return
-        self._pace_note = _("From now on the bots' turns are done at once.")
-        self._show(draw=False, changed=[Line(self._pace_note)])
+        self.finish.note = _("From now on the bots' turns are done at once.")
+        self._show(draw=False, changed=[Line(self.finish.note)])
         self._focus_next()
 
     def on_finish_now(self) -> None:
@@ -216,7 +204,7 @@ class BotReplay:
         events = self._control.act(lambda: autoplay(game, people=self._humans)) or []
         self._note_take(events, dice)
         self._record(events)
-        self._pace_note = words
+        self.finish.note = words
         self._show(changed=[Line(words)])
         self._focus_next()
 
@@ -224,7 +212,7 @@ class BotReplay:
         """While finishing, after the learner's action (inside its undo step): when the turn passed to a bot, the
         bots play at once up to the learner's next turn, added to ``events``; the number of the learner's events
         and the board between them (None: nothing was added)."""
-        if not self.finishing or not self._bot_turn() or bust_end(events) is not None:
+        if not self.finish.finishing or not self._bot_turn() or bust_end(events) is not None:
             return None
         mine, between = len(events), self._picture()
         events += autoplay(self._game(), people=self._humans)
@@ -237,8 +225,8 @@ class BotReplay:
         own = events[:mine]
         self._record(events)
         self._board.animate(frames_for(snapshot, own, captions(own, cards), between) + [(self._picture(), 0)])
-        self._pace_note = _(QUICK_WORDS)
-        self._show(draw=False, changed=narrate(own, cards) + [Line(self._pace_note)])
+        self.finish.note = _(QUICK_WORDS)
+        self._show(draw=False, changed=narrate(own, cards) + [Line(self.finish.note)])
         self._focus_next()
 
     def bots_play(self, limit: int | None = None, *, replay: bool = False) -> None:
