@@ -153,7 +153,11 @@ def test_a_page_left_before_it_was_sent_stops_its_kernel_and_a_page_read_whole_k
     """A learner alone who reloads or closes a lesson while it is still coming (here: its head read, then the
     connection closed) leaves no kernel behind: it stops once Voila is done with the page, not at the 30-minute
     idle cull. A page read to its end keeps its kernel, for the page to connect to."""
-    slow = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("import time; time.sleep(3); print('ready')")])
+    go_on = tmp_path / "go-on"  # the lesson runs until the test says so: the page is left while it still comes
+    cell = (
+        f"import pathlib, time\nwhile not pathlib.Path({str(go_on)!r}).exists():\n    time.sleep(0.05)\nprint('ready')"
+    )
+    slow = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(cell)])
     slow.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nbformat.write(slow, site / "slow.ipynb")
     process, port, _ = _serve(site, tmp_path, open_page=False)
@@ -167,6 +171,7 @@ def test_a_page_left_before_it_was_sent_stops_its_kernel_and_a_page_read_whole_k
                 assert chunk, head
                 head += chunk
             assert _kernels_below(process), "no kernel for the page"
+        go_on.touch()  # the page is gone: its lesson ends, and its kernel with it
         wait_for(lambda: not _kernels_below(process), "the left page's kernel stopping", START_TIMEOUT_S)
         urllib.request.urlopen(f"http://127.0.0.1:{port}/voila/render/tiny.ipynb", timeout=START_TIMEOUT_S).read()
         assert _kernels_below(process), "the page read whole lost its kernel"
