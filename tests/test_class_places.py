@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import time
-import uuid
 from pathlib import Path
 
 import pytest
@@ -14,7 +13,7 @@ import tornado.httpclient
 import tornado.websocket
 
 import tests.test_classroom_serve as serve
-from tests.test_classroom_serve import Server, Sockets, kernel_of
+from tests.test_classroom_serve import Server, Sockets, kernel_message, kernel_of
 
 site = serve.site  # the fixture: a tiny lesson
 
@@ -73,25 +72,7 @@ def test_a_page_that_reconnects_in_time_keeps_its_kernel(site: Path, tmp_path: P
         while time.monotonic() < gone_then + 6:  # twice the time it had: the kernel stays
             assert "place is free again" not in server.log.read_text()
             time.sleep(0.5)
-        sockets.run(
-            lambda: connection.write_message(
-                json.dumps(
-                    {
-                        "header": {
-                            "msg_id": uuid.uuid4().hex,
-                            "username": "",
-                            "session": uuid.uuid4().hex,
-                            "msg_type": "kernel_info_request",
-                            "version": "5.3",
-                        },
-                        "parent_header": {},
-                        "metadata": {},
-                        "content": {},
-                        "channel": "shell",
-                    }
-                )
-            )
-        )
+        sockets.run(lambda: connection.write_message(json.dumps(kernel_message("kernel_info_request", {}))))
         assert sockets.run(connection.read_message) is not None  # the kernel is alive and answers
     finally:
         sockets.stop()

@@ -180,21 +180,28 @@ def kernel_of(page: bytes) -> str:
     return str(json.loads(config[1])["kernelId"])
 
 
-def click_message(model_id: str) -> dict:
-    """The message a browser sends on a kernel's websocket when the button ``model_id`` is clicked."""
+def kernel_message(msg_type: str, content: dict) -> dict:
+    """A message a browser sends on a kernel's websocket (the shell channel)."""
     return {
         "header": {
             "msg_id": uuid.uuid4().hex,
             "username": "",
             "session": uuid.uuid4().hex,
-            "msg_type": "comm_msg",
+            "msg_type": msg_type,
             "version": "5.3",
         },
         "parent_header": {},
         "metadata": {},
-        "content": {"comm_id": model_id, "data": {"method": "custom", "content": {"event": "click"}}},
+        "content": content,
         "channel": "shell",
     }
+
+
+def click_message(model_id: str) -> dict:
+    """The message a browser sends on a kernel's websocket when the button ``model_id`` is clicked."""
+    return kernel_message(
+        "comm_msg", {"comm_id": model_id, "data": {"method": "custom", "content": {"event": "click"}}}
+    )
 
 
 def reveal(server: Server, page: bytes, times: int = 1) -> None:
