@@ -407,7 +407,7 @@ def lesson_page_route_arguments(routes: list[Any]) -> dict[str, Any]:
 
 def server_extension_route_arguments(server_app: Any) -> dict[str, Any]:
     """The arguments Voila's server extension gives its lesson page handler, built as it builds them
-    (``voila.server_extension._load_jupyter_server_extension``: voila.json on Jupyter's config path)."""
+    (as ``voila.server_extension`` loads itself: voila.json on Jupyter's config path)."""
     from voila.configuration import VoilaConfiguration
     from voila.paths import collect_template_paths
     from voila.server_extension import load_config_file

@@ -46,7 +46,8 @@ class CommandLog:
     def sleeps(self) -> list[float]:
         return [c.args[0] for c in self.named("sleep")]
 
-    def _receive(self, message: list[Any]) -> None:
+    def receive(self, message: list[Any]) -> None:
+        """Record one message the canvas manager would send (a command, or a ``hold_canvas`` batch)."""
         self.messages += 1
         batch = message if message and isinstance(message[0], list) else [message]
         for command in batch:
@@ -61,7 +62,7 @@ def recorded_commands() -> Iterator[CommandLog]:
     manager = ipycanvas_canvas._CANVAS_MANAGER
     log = CommandLog()
     original = manager._send_custom
-    manager._send_custom = lambda command, buffers=(): log._receive(command)
+    manager._send_custom = lambda command, buffers=(): log.receive(command)
     try:
         yield log
     finally:
