@@ -294,6 +294,10 @@ class PageDoor:
         """A page request got ``kernel_id`` (its page may connect before the page is fully sent)."""
         self.opened.setdefault(kernel_id, False)
 
+    def forget(self, kernel_id: str) -> None:
+        """The page of ``kernel_id`` will not connect (it went before it was sent): wait for nothing."""
+        self.opened.pop(kernel_id, None)
+
     def _connected(self, kernel_id: str) -> None:
         self.gone.pop(kernel_id, None)
         if kernel_id in self.opened:
@@ -394,7 +398,7 @@ class ClassMode:
         the start): nothing will connect to its kernel, so it stops now, not at the door's timeout or the idle
         cull (30 minutes), and a learner alone reloading a page does not pile up kernels."""
         if self.door is not None:
-            self.door.opened.pop(kernel_id, None)  # no connection to wait for
+            self.door.forget(kernel_id)
         if kernel_id in self.kernel_manager.list_kernel_ids():
             await ensure_async(self.kernel_manager.shutdown_kernel(kernel_id))
 
@@ -452,7 +456,7 @@ def paced_handler(page_handler: type, lesson_handler: type) -> type:
                 return
             await super().get(path)
             following = self.settings["rules_tutor_class"].next_lesson
-            if following is not None and not getattr(self, "dropped", False):  # a learner alone, still on the page
+            if following is not None and not self.dropped:  # a learner alone, still on the page
                 following.opened(path or "")
 
     return PacedPageHandler
